@@ -1,0 +1,27 @@
+import { MethodNotAllowedError, NotFoundError } from '#shared/http/errors.ts';
+import { createHttpHandler } from '#shared/http/handler.ts';
+import { preflight } from '#shared/http/preflight.ts';
+import { matchRoute } from '#shared/http/match.ts';
+
+/**
+ * API Gateway's $default route: everything the route table does not match. Answers CORS
+ * preflight for known paths, 405 with Allow for a known path and another method, else 404.
+ */
+export const handler = createHttpHandler(
+  {
+    operationId: 'fallback',
+    routeKey: '$default',
+    cors: (event) => {
+      const match = matchRoute(event.requestContext.http.method, event.rawPath);
+      return match.kind === 'method' ? match.cors : 'public';
+    },
+  },
+  [],
+  async (event) => {
+    const method = event.requestContext.http.method.toUpperCase();
+    const match = matchRoute(method, event.rawPath);
+    if (match.kind === 'method' && method === 'OPTIONS') return preflight(event, match.allow, match.cors);
+    if (match.kind === 'method') throw new MethodNotAllowedError(method, match.allow);
+    throw new NotFoundError(`No route for ${method} ${event.rawPath}`, 'Check the path; /openapi.json lists every route.');
+  },
+);

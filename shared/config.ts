@@ -1,0 +1,73 @@
+/**
+ * Configuration, read once per container from the environment. A missing required variable
+ * fails the cold start with a message naming it: there are no silent fallbacks.
+ */
+export interface Config {
+  /** Public origin of the API, e.g. https://api.example.com (no trailing slash). */
+  publicBaseUrl: string;
+  /** Browser origins allowed to call cookie-authenticated routes with credentials. */
+  editorOrigins: readonly string[];
+  tables: { workspace: string; cache: string; rate: string };
+  buckets: { assets: string; cache: string };
+  queues: { deletion: string };
+  /** Endpoint overrides for the embedded backends; undefined means the AWS default. */
+  endpoints: { dynamodb?: string; s3?: string; sqs?: string };
+  region: string;
+}
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (value === undefined || value.trim() === '') {
+    throw new Error(`Missing required environment variable ${name}`);
+  }
+  return value.trim();
+}
+
+function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+/** Parses the configuration from an environment; throws on the first missing variable. */
+export function parseConfig(env: NodeJS.ProcessEnv): Config {
+  const publicBaseUrl = required(env, 'PUBLIC_BASE_URL').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+$/.test(publicBaseUrl)) {
+    throw new Error(`PUBLIC_BASE_URL must be an origin such as https://api.example.com, got ${publicBaseUrl}`);
+  }
+  return {
+    publicBaseUrl,
+    editorOrigins: (optional(env, 'EDITOR_ORIGINS') ?? '')
+      .split(',')
+      .map((origin) => origin.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
+    tables: {
+      workspace: required(env, 'WORKSPACE_TABLE'),
+      cache: required(env, 'CACHE_TABLE'),
+      rate: required(env, 'RATE_TABLE'),
+    },
+    buckets: {
+      assets: required(env, 'ASSETS_BUCKET'),
+      cache: required(env, 'CACHE_BUCKET'),
+    },
+    queues: { deletion: required(env, 'DELETION_QUEUE_URL') },
+    endpoints: {
+      dynamodb: optional(env, 'DYNAMODB_ENDPOINT'),
+      s3: optional(env, 'S3_ENDPOINT'),
+      sqs: optional(env, 'SQS_ENDPOINT'),
+    },
+    region: optional(env, 'AWS_REGION') ?? optional(env, 'AWS_DEFAULT_REGION') ?? required(env, 'AWS_REGION'),
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process-wide configuration, parsed on first use (at cold start, from the route factory). */
+export function config(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Forgets the parsed configuration; only the local runtime and tests call this after changing the environment. */
+export function resetConfig(): void {
+  cached = undefined;
+}

@@ -1,0 +1,29 @@
+import { HttpError, InternalError } from '#shared/http/errors.ts';
+
+export interface Envelope {
+  error: string;
+  code: string;
+  message: string;
+  hint: string;
+  status: number;
+  documentation: string;
+  [extra: string]: unknown;
+}
+
+/**
+ * The one place an error becomes the contract's envelope. Anything that is not an HttpError
+ * is an internal error: its details stay in the log, the client gets a generic message.
+ */
+export function toEnvelope(error: unknown, publicBaseUrl: string): { status: number; headers: Record<string, string>; body: Envelope } {
+  const known = error instanceof HttpError ? error : new InternalError(error);
+  const body: Envelope = {
+    error: known.message,
+    code: known.code,
+    message: known.message,
+    hint: known.hint,
+    status: known.status,
+    documentation: `${publicBaseUrl}/docs/errors#${known.code}`,
+    ...known.extra,
+  };
+  return { status: known.status, headers: { ...known.headers }, body };
+}

@@ -1,0 +1,112 @@
+import middy from '@middy/core';
+import type { MiddlewareObj, Request } from '@middy/core';
+import { config } from '#shared/config.ts';
+import { toEnvelope } from '#shared/http/envelope.ts';
+import { HeaderBag, applyCors, applySecurityHeaders } from '#shared/http/headers.ts';
+import { isReply, reply } from '#shared/http/reply.ts';
+import type { Reply } from '#shared/http/reply.ts';
+import type { CorsPolicy, LambdaContext, LambdaEvent, LambdaResult } from '#shared/http/types.ts';
+import { log, serializeError } from '#shared/log.ts';
+
+export interface HandlerMeta {
+  /** Operation id for logs ('fallback' for the unmatched-request handler). */
+  operationId: string;
+  /** Route key for logs, e.g. 'GET /api/tweet/{id}'. */
+  routeKey: string;
+  cors: CorsPolicy | ((event: LambdaEvent) => CorsPolicy);
+}
+
+export type HttpRequest = Request<LambdaEvent, LambdaResult | Reply | unknown, Error, LambdaContext, { startedAt: number }>;
+
+function render(value: unknown): Reply {
+  return isReply(value) ? value : reply.json(value);
+}
+
+function toResult(out: Reply, event: LambdaEvent, cors: CorsPolicy, requestId: string): LambdaResult {
+  const headers = new HeaderBag();
+  let body = '';
+  let isBase64Encoded = false;
+  switch (out.body.kind) {
+    case 'json':
+      headers.set('Content-Type', 'application/json; charset=utf-8');
+      body = JSON.stringify(out.body.value);
+      break;
+    case 'text':
+      body = out.body.value;
+      break;
+    case 'binary':
+      body = Buffer.from(out.body.value).toString('base64');
+      isBase64Encoded = true;
+      break;
+    case 'empty':
+      break;
+  }
+  headers.merge(out.headers);
+  headers.set('X-Request-Id', requestId);
+  applySecurityHeaders(headers, event);
+  applyCors(headers, cors, event);
+  const result: LambdaResult = { statusCode: out.status, headers: headers.toObject(), body, isBase64Encoded };
+  if (out.cookies.length > 0) result.cookies = out.cookies;
+  return result;
+}
+
+/**
+ * The boundary every HTTP handler shares: turns the handler's value into an API Gateway
+ * result, turns any error into the envelope (the only place that does), adds security and
+ * CORS headers, and writes one structured log line per request.
+ */
+function httpBoundary(meta: HandlerMeta): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext, { startedAt: number }> {
+  const corsOf = (event: LambdaEvent) => (typeof meta.cors === 'function' ? meta.cors(event) : meta.cors);
+  const requestIdOf = (request: HttpRequest) => request.context?.awsRequestId || request.event.requestContext?.requestId || 'local';
+
+  const finish = (request: HttpRequest, out: Reply, error?: unknown): LambdaResult => {
+    const requestId = requestIdOf(request);
+    const result = toResult(out, request.event, corsOf(request.event), requestId);
+    const fields: Record<string, unknown> = {
+      requestId,
+      route: meta.routeKey,
+      operationId: meta.operationId,
+      method: request.event.requestContext?.http?.method,
+      path: request.event.rawPath,
+      status: result.statusCode,
+      latencyMs: Math.round((performance.now() - (request.internal.startedAt ?? performance.now())) * 10) / 10,
+    };
+    if (error !== undefined && (result.statusCode ?? 500) >= 500) {
+      log.error('request failed', { ...fields, error: serializeError(error) });
+    } else {
+      log.info('request', error instanceof Error ? { ...fields, code: (error as { code?: string }).code } : fields);
+    }
+    return result;
+  };
+
+  return {
+    before: (request) => {
+      request.internal.startedAt = performance.now();
+    },
+    after: (request) => {
+      request.response = finish(request, render(request.response));
+    },
+    onError: (request) => {
+      const envelope = toEnvelope(request.error, config().publicBaseUrl);
+      request.response = finish(request, reply.json(envelope.body, envelope.status, { headers: envelope.headers }), request.error);
+    },
+  };
+}
+
+export type HttpHandler = (event: LambdaEvent, context: LambdaContext) => Promise<LambdaResult>;
+
+/**
+ * Builds an HTTP handler: the boundary first, then any route middlewares, then the function.
+ * Reads the configuration at cold start so a missing variable fails the container, not a request.
+ */
+export function createHttpHandler(
+  meta: HandlerMeta,
+  middlewares: MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext>[],
+  fn: (event: LambdaEvent, context: LambdaContext, signal: AbortSignal) => Promise<unknown>,
+): HttpHandler {
+  config();
+  let chain = middy<LambdaEvent, unknown, Error, LambdaContext, { startedAt: number }>().use(httpBoundary(meta));
+  for (const middleware of middlewares) chain = chain.use(middleware as never);
+  const handler = chain.handler((event, context, { signal }) => fn(event, context, signal));
+  return handler as unknown as HttpHandler;
+}

@@ -1,0 +1,75 @@
+import { ROUTE_LIST } from '#shared/routes.ts';
+import type { OperationId } from '#shared/routes.ts';
+import type { CorsPolicy, HttpMethod, RouteDef } from '#shared/http/types.ts';
+
+type Row = RouteDef & { operationId: OperationId };
+
+interface CompiledPath {
+  template: string;
+  pattern: RegExp;
+  names: string[];
+  rows: Row[];
+}
+
+function compile(template: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = template
+    .split('/')
+    .map((segment) => {
+      const param = /^\{([A-Za-z0-9_]+)\}$/.exec(segment);
+      if (param) {
+        names.push(param[1]!);
+        return '([^/]+)';
+      }
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${source}$`), names };
+}
+
+// Literal paths win over templated ones, as in API Gateway (/api/v1/assets/upload-url before /api/v1/assets/{assetId}).
+const PATHS: CompiledPath[] = (() => {
+  const byTemplate = new Map<string, CompiledPath>();
+  for (const row of ROUTE_LIST) {
+    let entry = byTemplate.get(row.path);
+    if (!entry) {
+      entry = { template: row.path, ...compile(row.path), rows: [] };
+      byTemplate.set(row.path, entry);
+    }
+    entry.rows.push(row);
+  }
+  return [...byTemplate.values()].sort((a, b) => a.names.length - b.names.length);
+})();
+
+export type PathMatch =
+  | { kind: 'route'; route: Row; params: Record<string, string> }
+  | { kind: 'method'; allow: HttpMethod[]; cors: CorsPolicy; template: string }
+  | { kind: 'none' };
+
+/** Finds the route for a method and path, or the methods the path allows, or nothing. */
+export function matchRoute(method: string, path: string): PathMatch {
+  const normalized = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  for (const entry of PATHS) {
+    const found = entry.pattern.exec(normalized);
+    if (!found) continue;
+    const params: Record<string, string> = {};
+    entry.names.forEach((name, index) => {
+      params[name] = safeDecode(found[index + 1]!);
+    });
+    const row = entry.rows.find((candidate) => candidate.method === method.toUpperCase());
+    if (row) return { kind: 'route', route: row, params };
+    const allow = entry.rows.map((candidate) => candidate.method);
+    // A path is served with one CORS policy; editor wins when any of its routes needs credentials.
+    const cors: CorsPolicy = entry.rows.some((candidate) => candidate.cors === 'editor') ? 'editor' : 'public';
+    return { kind: 'method', allow, cors, template: entry.template };
+  }
+  return { kind: 'none' };
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,103 @@
+import type * as v from 'valibot';
+import type { MiddlewareObj } from '@middy/core';
+import { InvalidRequestError, PayloadTooLargeError } from '#shared/http/errors.ts';
+import { createHttpHandler } from '#shared/http/handler.ts';
+import type { HttpHandler } from '#shared/http/handler.ts';
+import type { Reply } from '#shared/http/reply.ts';
+import type { BodySpec, LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
+import { parseWith } from '#shared/http/validation.ts';
+import { ROUTES } from '#shared/routes.ts';
+import type { OperationId, Routes } from '#shared/routes.ts';
+
+type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
+type BodyOut<B> = B extends { schema: infer S; optional: true } ? Out<S> | undefined : B extends { schema: infer S } ? Out<S> : undefined;
+
+/** What a route's function receives: validated input plus the raw event for the rare need. */
+export interface RouteInput<R> {
+  body: R extends { body: infer B } ? BodyOut<B> : undefined;
+  query: R extends { query: infer S } ? Out<S> : undefined;
+  params: R extends { params: infer S } ? Out<S> : undefined;
+  headers: R extends { headers: infer S } ? Out<S> : undefined;
+  /** API Gateway's view of the caller's address; never a client-supplied header. */
+  sourceIp: string;
+  requestId: string;
+  /** Aborted shortly before the Lambda times out. */
+  signal: AbortSignal;
+  event: LambdaEvent;
+  context: LambdaContext;
+}
+
+type Parsed = { body: unknown; query: unknown; params: unknown; headers: unknown };
+const parsedInput = new WeakMap<LambdaEvent, Parsed>();
+
+function mediaType(event: LambdaEvent): string {
+  return (event.headers?.['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
+  const raw = event.body;
+  if (raw === undefined || raw === null || raw === '') {
+    if (spec.optional) return undefined;
+    throw new InvalidRequestError('Missing request body', 'Send a JSON body with Content-Type: application/json.');
+  }
+  const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+  if (bytes.length > spec.maxBytes) throw new PayloadTooLargeError(spec.maxBytes);
+  const type = mediaType(event);
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+    throw new InvalidRequestError(
+      'Unsupported content type',
+      `Send the body as JSON with Content-Type: application/json (got ${type || 'no Content-Type'}).`,
+    );
+  }
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new InvalidRequestError('Malformed JSON body', `The body is not valid JSON: ${(error as Error).message}.`);
+  }
+}
+
+/** Validates path, query, headers and body against the row's schemas before the function runs. */
+function validateRequest(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
+  return {
+    before: ({ event }) => {
+      const parsed: Parsed = { body: undefined, query: undefined, params: undefined, headers: undefined };
+      if (def.params) parsed.params = parseWith(def.params, event.pathParameters ?? {}, 'path');
+      if (def.query) parsed.query = parseWith(def.query, event.queryStringParameters ?? {}, 'query');
+      if (def.headers) parsed.headers = parseWith(def.headers, event.headers ?? {}, 'header');
+      if (def.body) parsed.body = parseWith(def.body.schema, readJsonBody(event, def.body), 'body');
+      parsedInput.set(event, parsed);
+    },
+  };
+}
+
+/**
+ * Builds the Lambda handler of one row of the route table. The row supplies the schemas,
+ * auth and CORS policy; the function receives typed, validated input and returns data or a Reply.
+ *
+ * @example export const handler = route('getOpenApi', async () => buildOpenApi());
+ */
+export function route<K extends OperationId>(
+  operationId: K,
+  fn: (input: RouteInput<Routes[K]>) => Promise<unknown | Reply>,
+): HttpHandler {
+  const def: RouteDef = ROUTES[operationId];
+  if (def.auth !== 'none') {
+    // Authenticated kinds arrive with the identity work; refusing to build beats serving unauthenticated.
+    throw new Error(`Route ${operationId}: auth kind ${def.auth} is not supported yet`);
+  }
+  return createHttpHandler(
+    { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors },
+    [validateRequest(def)],
+    (event, context, signal) => {
+      const parsed = parsedInput.get(event)!;
+      return fn({
+        ...parsed,
+        sourceIp: event.requestContext.http.sourceIp,
+        requestId: context.awsRequestId || event.requestContext.requestId,
+        signal,
+        event,
+        context,
+      } as RouteInput<Routes[K]>);
+    },
+  );
+}

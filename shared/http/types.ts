@@ -1,0 +1,72 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type * as v from 'valibot';
+import type { BucketName, QueueName, TableName } from '#shared/resources.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** none: anonymous; apiKey: X-API-Key or a session with the permission; session: cookie only; internal: maintainer secret. */
+export type AuthKind = 'none' | 'apiKey' | 'session' | 'internal';
+/** public: any origin, no credentials; editor: configured editor origins, with credentials. */
+export type CorsPolicy = 'public' | 'editor';
+export type Grant = 'read' | 'write';
+
+// The schemas of a route are any valibot schema; object schemas for params, query and headers.
+export type AnySchema = v.GenericSchema;
+
+export interface BodySpec {
+  contentType: 'application/json';
+  schema: AnySchema;
+  /** The body may be absent (then the schema sees undefined). */
+  optional?: boolean;
+  /** Larger bodies get 413. */
+  maxBytes: number;
+}
+
+export interface ResponseSpec {
+  description: string;
+  /** JSON responses give a schema; other content types describe bytes or text. */
+  contentType?: string;
+  schema?: AnySchema;
+  headers?: Record<string, { description: string; schema: { type: 'string' | 'integer' } }>;
+}
+
+/** What a route may touch; the CDK stack grants exactly this and nothing more. */
+export interface ResourceAccess {
+  tables?: Partial<Record<TableName, Grant>>;
+  buckets?: Partial<Record<BucketName, Grant>>;
+  queues?: Partial<Record<QueueName, 'send'>>;
+}
+
+/** One row of the route table. */
+export interface RouteDef {
+  method: HttpMethod;
+  /** API Gateway path template: /api/tweet/{id}. */
+  path: string;
+  /** Module (relative to the repository root) that exports `handler`. */
+  handler: string;
+  auth: AuthKind;
+  /** Scope of an API key, or permission of a session, that the route needs. */
+  permission?: string;
+  cors: CorsPolicy;
+  /** Lambda memory (MB) and timeout (s). */
+  memory: number;
+  timeout: number;
+  access: ResourceAccess;
+  /** Listed in /openapi.json and the llms files; internal routes are not. */
+  listed: boolean;
+  tag: string;
+  summary: string;
+  description: string;
+  params?: AnySchema;
+  query?: AnySchema;
+  headers?: AnySchema;
+  body?: BodySpec;
+  responses: Record<number, ResponseSpec>;
+  /** Error statuses the route can answer with (documented with the envelope schema). */
+  errors: readonly number[];
+  /** OpenAPI vendor extensions on the operation. */
+  extensions?: Record<`x-${string}`, unknown>;
+}
+
+export type LambdaEvent = APIGatewayProxyEventV2;
+export type LambdaResult = APIGatewayProxyStructuredResultV2;
+export type LambdaContext = Context;

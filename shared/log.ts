@@ -1,0 +1,58 @@
+/**
+ * Structured JSON logs, one object per line. Keys that can hold credentials are redacted
+ * wherever they appear, so a careless `log.info({ headers })` cannot leak a cookie or key.
+ */
+type Level = 'debug' | 'info' | 'warn' | 'error';
+const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const SECRET_KEY = /cookie|authorization|api[-_]?key|secret|token|password|signature|credential/i;
+
+export type LogSink = (line: string) => void;
+let sink: LogSink = (line) => process.stdout.write(line + '\n');
+
+/** Replaces where log lines go (tests capture them to prove no secret is logged). */
+export function setLogSink(next: LogSink): LogSink {
+  const previous = sink;
+  sink = next;
+  return previous;
+}
+
+function threshold(): number {
+  const level = (process.env.LOG_LEVEL ?? 'info').toLowerCase();
+  if (level === 'silent') return Infinity;
+  return ORDER[level as Level] ?? ORDER.info;
+}
+
+function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return serializeError(value);
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = SECRET_KEY.test(key) ? '[redacted]' : redact(item, depth + 1);
+  }
+  return out;
+}
+
+/** Error → plain object with name, message, code, stack and the cause chain. */
+export function serializeError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const out: Record<string, unknown> = { name: error.name, message: error.message };
+  const code = (error as { code?: unknown }).code;
+  if (code !== undefined) out.code = code;
+  if (error.stack) out.stack = error.stack;
+  if (error.cause !== undefined) out.cause = serializeError(error.cause);
+  return out;
+}
+
+function write(level: Level, msg: string, fields: Record<string, unknown> = {}): void {
+  if (ORDER[level] < threshold()) return;
+  const entry = { level, time: new Date().toISOString(), msg, ...(redact(fields) as object) };
+  sink(JSON.stringify(entry));
+}
+
+export const log = {
+  debug: (msg: string, fields?: Record<string, unknown>) => write('debug', msg, fields),
+  info: (msg: string, fields?: Record<string, unknown>) => write('info', msg, fields),
+  warn: (msg: string, fields?: Record<string, unknown>) => write('warn', msg, fields),
+  error: (msg: string, fields?: Record<string, unknown>) => write('error', msg, fields),
+};

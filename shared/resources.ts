@@ -1,0 +1,85 @@
+/**
+ * The stateful resources, defined once. The CDK stack provisions them from these definitions
+ * and the local runtime creates the same tables, buckets and queues on the embedded backends.
+ * `env` is the variable through which every function learns the physical name (or queue URL).
+ */
+export interface TableDef {
+  env: string;
+  localName: string;
+  partitionKey: string;
+  sortKey?: string;
+  indexes: readonly { name: string; partitionKey: string; sortKey?: string }[];
+  /** Epoch-seconds attribute DynamoDB expires items by. Readers also treat a past value as absent. */
+  ttlAttribute?: string;
+  pointInTimeRecovery: boolean;
+}
+
+export interface BucketDef {
+  env: string;
+  localName: string;
+  /** Browsers PUT and GET through presigned URLs. */
+  browserCors: boolean;
+  /** Objects expire after this many days (cache buckets). */
+  expireAfterDays?: number;
+}
+
+export interface QueueDef {
+  env: string;
+  localName: string;
+  visibilityTimeoutSeconds: number;
+  deadLetter: { localName: string; maxReceiveCount: number; retentionDays: number };
+  worker: { handler: string; batchSize: number; maxBatchingWindowSeconds: number; memory: number; timeout: number };
+}
+
+export const TABLES = {
+  workspace: {
+    env: 'WORKSPACE_TABLE',
+    localName: 'easel-workspace',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+    ttlAttribute: 'expiresAt',
+    pointInTimeRecovery: true,
+  },
+  cache: {
+    env: 'CACHE_TABLE',
+    localName: 'easel-cache',
+    partitionKey: 'pk',
+    indexes: [],
+    ttlAttribute: 'expiresAt',
+    pointInTimeRecovery: false,
+  },
+  rate: {
+    env: 'RATE_TABLE',
+    localName: 'easel-rate',
+    partitionKey: 'pk',
+    indexes: [],
+    ttlAttribute: 'expiresAt',
+    pointInTimeRecovery: false,
+  },
+} as const satisfies Record<string, TableDef>;
+
+export const BUCKETS = {
+  assets: { env: 'ASSETS_BUCKET', localName: 'easel-assets', browserCors: true },
+  cache: { env: 'CACHE_BUCKET', localName: 'easel-cache', browserCors: false, expireAfterDays: 7 },
+} as const satisfies Record<string, BucketDef>;
+
+export const QUEUES = {
+  deletion: {
+    env: 'DELETION_QUEUE_URL',
+    localName: 'easel-deletion',
+    visibilityTimeoutSeconds: 60,
+    deadLetter: { localName: 'easel-deletion-dlq', maxReceiveCount: 5, retentionDays: 14 },
+    worker: {
+      handler: 'functions/assets/process-deletion.ts',
+      batchSize: 10,
+      maxBatchingWindowSeconds: 1,
+      memory: 256,
+      timeout: 30,
+    },
+  },
+} as const satisfies Record<string, QueueDef>;
+
+export type TableName = keyof typeof TABLES;
+export type BucketName = keyof typeof BUCKETS;
+export type QueueName = keyof typeof QUEUES;

@@ -1,0 +1,126 @@
+/**
+ * The route table: the one list of operations. The CDK stack, the local server, the OpenAPI
+ * generator, the fallback (404/405/preflight) handler and the tests all read it.
+ *
+ * Adding a route: a schema in shared/schemas, a handler file in functions/, one row here.
+ */
+import type { RouteDef } from '#shared/http/types.ts';
+
+const text = (description: string, contentType: string) => ({ description, contentType });
+
+// `satisfies` keeps each row's literal schema types, so handlers get typed input.
+export const ROUTES = {
+  getHome: {
+    method: 'GET',
+    path: '/',
+    handler: 'functions/site/get-home.ts',
+    auth: 'none',
+    cors: 'public',
+    memory: 256,
+    timeout: 5,
+    access: {},
+    listed: true,
+    tag: 'Discovery',
+    summary: 'Site home page',
+    description: 'What Easel is and where to start. HTML by default; Markdown when Accept includes text/markdown.',
+    responses: { 200: text('The home page.', 'text/html') },
+    errors: [],
+  },
+  getDocs: {
+    method: 'GET',
+    path: '/docs',
+    handler: 'functions/site/get-docs.ts',
+    auth: 'none',
+    cors: 'public',
+    memory: 256,
+    timeout: 5,
+    access: {},
+    listed: true,
+    tag: 'Discovery',
+    summary: 'API guide',
+    description:
+      'Every operation with its authentication, limits and examples. HTML by default; Markdown when Accept includes text/markdown.',
+    responses: { 200: text('The API guide.', 'text/html') },
+    errors: [],
+  },
+  getErrorDocs: {
+    method: 'GET',
+    path: '/docs/errors',
+    handler: 'functions/site/get-error-docs.ts',
+    auth: 'none',
+    cors: 'public',
+    memory: 256,
+    timeout: 5,
+    access: {},
+    listed: true,
+    tag: 'Discovery',
+    summary: 'Error reference',
+    description:
+      'One anchor per error code (meaning, status, how to resolve); the `documentation` link of every error envelope points here. HTML by default; Markdown when Accept includes text/markdown.',
+    responses: { 200: text('The error reference.', 'text/html') },
+    errors: [],
+  },
+  getOpenApi: {
+    method: 'GET',
+    path: '/openapi.json',
+    handler: 'functions/discovery/get-openapi.ts',
+    auth: 'none',
+    cors: 'public',
+    memory: 256,
+    timeout: 5,
+    access: {},
+    listed: true,
+    tag: 'Discovery',
+    summary: 'OpenAPI description',
+    description: 'The OpenAPI 3.1 description of every public operation, generated from the route table and the request schemas.',
+    responses: { 200: text('OpenAPI 3.1 document.', 'application/json') },
+    errors: [],
+  },
+  getLlms: {
+    method: 'GET',
+    path: '/llms.txt',
+    handler: 'functions/discovery/get-llms.ts',
+    auth: 'none',
+    cors: 'public',
+    memory: 256,
+    timeout: 5,
+    access: {},
+    listed: true,
+    tag: 'Discovery',
+    summary: 'Site overview for language models',
+    description: 'A Markdown overview following the llms.txt convention.',
+    responses: { 200: text('Markdown overview.', 'text/markdown') },
+    errors: [],
+  },
+  getLlmsFull: {
+    method: 'GET',
+    path: '/llms-full.txt',
+    handler: 'functions/discovery/get-llms-full.ts',
+    auth: 'none',
+    cors: 'public',
+    memory: 256,
+    timeout: 5,
+    access: {},
+    listed: true,
+    tag: 'Discovery',
+    summary: 'Full reference for language models',
+    description: 'The full Markdown reference: every operation, its parameters, schemas and errors.',
+    responses: { 200: text('Markdown reference.', 'text/markdown') },
+    errors: [],
+  },
+} satisfies Record<string, RouteDef>;
+
+export type Routes = typeof ROUTES;
+export type OperationId = keyof Routes;
+
+/** Rows with their operation ids, in table order. */
+export const ROUTE_LIST: readonly (RouteDef & { operationId: OperationId })[] = Object.entries(ROUTES).map(
+  ([operationId, def]) => ({ ...(def as RouteDef), operationId: operationId as OperationId }),
+);
+
+/** The function that answers everything the table does not: 404, 405 with Allow, CORS preflight. */
+export const FALLBACK = {
+  handler: 'functions/fallback/handle-unmatched.ts',
+  memory: 256,
+  timeout: 5,
+} as const;

@@ -1,0 +1,17 @@
+// Environment the handlers need at cold start, for tests that call them without the local runtime.
+// Integration tests replace it with the runtime's own (startLocal sets the real endpoints).
+const defaults: Record<string, string> = {
+  PUBLIC_BASE_URL: 'http://easel.test',
+  EDITOR_ORIGINS: 'https://editor.easel.test',
+  WORKSPACE_TABLE: 'easel-workspace',
+  CACHE_TABLE: 'easel-cache',
+  RATE_TABLE: 'easel-rate',
+  ASSETS_BUCKET: 'easel-assets',
+  CACHE_BUCKET: 'easel-cache',
+  DELETION_QUEUE_URL: 'http://127.0.0.1:9/000000000000/easel-deletion',
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'test',
+  AWS_SECRET_ACCESS_KEY: 'test',
+  LOG_LEVEL: 'silent',
+};
+for (const [name, value] of Object.entries(defaults)) process.env[name] ??= value;
