@@ -68,7 +68,8 @@ export const QUEUES = {
   deletion: {
     env: 'DELETION_QUEUE_URL',
     localName: 'easel-deletion',
-    visibilityTimeoutSeconds: 60,
+    // AWS advises six times the worker timeout, so a retried batch never overlaps its first try.
+    visibilityTimeoutSeconds: 180,
     deadLetter: { localName: 'easel-deletion-dlq', maxReceiveCount: 5, retentionDays: 14 },
     worker: {
       handler: 'functions/assets/process-deletion.ts',

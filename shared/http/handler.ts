@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { MiddlewareObj, Request } from '@middy/core';
 import { config } from '#shared/config.ts';
 import { toEnvelope } from '#shared/http/envelope.ts';
+import { UpstreamUnavailableError } from '#shared/http/errors.ts';
 import { HeaderBag, applyCors, applySecurityHeaders } from '#shared/http/headers.ts';
 import { isReply, reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
@@ -105,7 +106,14 @@ export function createHttpHandler(
   fn: (event: LambdaEvent, context: LambdaContext, signal: AbortSignal) => Promise<unknown>,
 ): HttpHandler {
   config();
-  let chain = middy<LambdaEvent, unknown, Error, LambdaContext, { startedAt: number }>().use(httpBoundary(meta));
+  let chain = middy<LambdaEvent, unknown, Error, LambdaContext, { startedAt: number }>({
+    // Answer with the envelope just before Lambda would kill the invocation (API Gateway would
+    // otherwise send its own bare 503); the signal tells the function to stop its work.
+    timeoutEarlyInMillis: 300,
+    timeoutEarlyResponse: () => {
+      throw new UpstreamUnavailableError('The request took longer than this route allows; retry later.');
+    },
+  }).use(httpBoundary(meta));
   for (const middleware of middlewares) chain = chain.use(middleware as never);
   const handler = chain.handler((event, context, { signal }) => fn(event, context, signal));
   return handler as unknown as HttpHandler;

@@ -80,7 +80,11 @@ export function route<K extends OperationId>(
   operationId: K,
   fn: (input: RouteInput<Routes[K]>) => Promise<unknown | Reply>,
 ): HttpHandler {
-  const def: RouteDef = ROUTES[operationId];
+  return routeHandler(operationId, ROUTES[operationId], fn as (input: RouteInput<RouteDef>) => Promise<unknown>);
+}
+
+/** The same, for a row given directly (tests build synthetic rows to exercise the stack). */
+export function routeHandler(operationId: string, def: RouteDef, fn: (input: RouteInput<RouteDef>) => Promise<unknown>): HttpHandler {
   if (def.auth !== 'none') {
     // Authenticated kinds arrive with the identity work; refusing to build beats serving unauthenticated.
     throw new Error(`Route ${operationId}: auth kind ${def.auth} is not supported yet`);
@@ -97,7 +101,7 @@ export function route<K extends OperationId>(
         signal,
         event,
         context,
-      } as RouteInput<Routes[K]>);
+      } as RouteInput<RouteDef>);
     },
   );
 }

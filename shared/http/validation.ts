@@ -18,7 +18,7 @@ function fieldName(issue: v.BaseIssue<unknown>, location: Location): string {
 
 /** Allowed values of an enum-like issue, from valibot's `expected` ('"a" | "b"'). */
 function allowedValues(issue: v.BaseIssue<unknown>): string {
-  return (issue.expected ?? '').replace(/"/g, '').split(' | ').join(', ');
+  return (issue.expected ?? '').replace(/["()]/g, '').split(' | ').join(', ');
 }
 
 /** Maps the first valibot issue to the contract's code, with a hint that names the field. */
@@ -40,13 +40,21 @@ export function issueToError(issues: readonly v.BaseIssue<unknown>[], location: 
     return new UnsupportedValueError(`Unsupported value for ${field}`, `${field} must be one of: ${allowedValues(issue)}.`);
   }
   if (URL_TYPES.has(issue.type)) {
-    return new InvalidUrlError(`Invalid URL in ${field}`, `${field} ${issue.message}`);
+    return new InvalidUrlError(
+      `Invalid URL in ${field}`,
+      `${field} must be an absolute http:// or https:// URL (got ${JSON.stringify(issue.input)}).`,
+    );
   }
   return new InvalidRequestError(`Invalid ${field}`, `${field}: ${issue.message}`);
 }
 
 /** Validates a value against a schema; throws the mapped HttpError on the first problem. */
 export function parseWith<S extends v.GenericSchema>(schema: S, value: unknown, location: Location): v.InferOutput<S> {
+  // valibot's object schemas accept arrays; a JSON body that is not an object is malformed, not incomplete.
+  const wantsObject = schema.type === 'object' || schema.type === 'strict_object' || schema.type === 'loose_object';
+  if (location === 'body' && wantsObject && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+    throw new InvalidRequestError('Body must be a JSON object', 'Send a JSON object, e.g. {"url": "https://example.com"}.');
+  }
   const result = v.safeParse(schema, value, { abortPipeEarly: true });
   if (!result.success) throw issueToError(result.issues, location);
   return result.output;

@@ -1,0 +1,115 @@
+/**
+ * The part of API Gateway the local server stands in for: an HTTP request becomes an HTTP API
+ * payload 2.0 event, and the handler's result becomes the HTTP response.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LambdaContext, LambdaEvent, LambdaResult } from '#shared/http/types.ts';
+
+// API Gateway passes these as text; everything else arrives base64-encoded.
+const TEXT_TYPES = /^(text\/|application\/(json|[a-z0-9.+-]+\+json|xml|[a-z0-9.+-]+\+xml|javascript|x-www-form-urlencoded|graphql))/i;
+
+export function isTextContent(contentType: string | undefined): boolean {
+  return contentType === undefined || contentType === '' || TEXT_TYPES.test(contentType.trim());
+}
+
+/** The client address as API Gateway reports it: the socket peer, IPv4-mapped IPv6 unwrapped. */
+export function sourceIpOf(req: IncomingMessage): string {
+  const address = req.socket.remoteAddress ?? '127.0.0.1';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+export interface EventInput {
+  req: IncomingMessage;
+  body: Buffer;
+  routeKey: string;
+  pathParameters?: Record<string, string>;
+}
+
+export function toEvent({ req, body, routeKey, pathParameters }: EventInput): LambdaEvent {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const headers: Record<string, string> = {};
+  let cookies: string[] | undefined;
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (name === 'cookie') {
+      cookies = (Array.isArray(value) ? value.join('; ') : value).split(/;\s*/).filter(Boolean);
+      continue;
+    }
+    headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const sourceIp = sourceIpOf(req);
+  headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${sourceIp}` : sourceIp;
+  headers['x-forwarded-proto'] = 'http';
+  headers['x-forwarded-port'] = String(req.socket.localPort ?? '');
+
+  let queryStringParameters: Record<string, string> | undefined;
+  for (const [name, value] of url.searchParams) {
+    queryStringParameters ??= {};
+    // API Gateway joins repeated parameters with commas.
+    queryStringParameters[name] = name in queryStringParameters ? `${queryStringParameters[name]},${value}` : value;
+  }
+
+  const now = new Date();
+  const text = isTextContent(headers['content-type']);
+  const event: LambdaEvent = {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies,
+    headers,
+    queryStringParameters,
+    pathParameters,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: (headers.host ?? 'localhost').split('.')[0]!,
+      http: {
+        method: (req.method ?? 'GET').toUpperCase(),
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp,
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    isBase64Encoded: body.length > 0 && !text,
+  };
+  if (body.length > 0) event.body = text ? body.toString('utf8') : body.toString('base64');
+  return event;
+}
+
+export function toContext(functionName: string, timeoutSeconds: number): LambdaContext {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '256',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** Writes a handler result the way API Gateway would, base64 bodies decoded, cookies as Set-Cookie. */
+export function writeResult(res: ServerResponse, result: LambdaResult, method: string): void {
+  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+  if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
+  headers['Content-Length'] = String(body.length);
+  res.writeHead(result.statusCode ?? 200, headers);
+  res.end(method === 'HEAD' ? undefined : body);
+}

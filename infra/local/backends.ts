@@ -1,0 +1,104 @@
+/**
+ * The embedded stand-ins for AWS, started in this process on 127.0.0.1: dynalite (DynamoDB),
+ * s3rver (S3) and fauxqs (SQS). Each persists under the data folder, so work survives a restart.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import dynalite from 'dynalite';
+import S3rver from 's3rver';
+import { buildApp } from 'fauxqs';
+import { createRequire } from 'node:module';
+
+export interface Backend {
+  name: string;
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections?.();
+  });
+}
+
+export async function startDynamo(dataDir: string, port: number): Promise<Backend> {
+  const path = join(dataDir, 'dynamodb');
+  await mkdir(path, { recursive: true });
+  const server = dynalite({ path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const actual = await listen(server, port);
+  return { name: 'DynamoDB (dynalite)', endpoint: `http://127.0.0.1:${actual}`, stop: () => close(server) };
+}
+
+/**
+ * s3rver checks no SigV4 signature but does look the access key id up in its own registry of
+ * one dummy account ('S3RVER'). Any key id maps to that account here, so whatever credentials
+ * the SDK finds (a developer's real ones included) work against the local bucket.
+ */
+function acceptAnyAccessKey(): void {
+  const AWSAccount = createRequire(import.meta.url)('s3rver/lib/models/account.js') as {
+    registry: Map<string, unknown> & { acceptsAny?: true };
+    DUMMY_ACCOUNT: unknown;
+  };
+  const registry = AWSAccount.registry;
+  if (registry.acceptsAny) return;
+  const lookup = registry.get.bind(registry);
+  registry.get = (id: string) => lookup(id) ?? AWSAccount.DUMMY_ACCOUNT;
+  registry.acceptsAny = true;
+}
+
+export async function startS3(dataDir: string, port: number): Promise<Backend> {
+  const directory = join(dataDir, 's3');
+  await mkdir(directory, { recursive: true });
+  acceptAnyAccessKey();
+  // Signatures are not checked locally (s3rver cannot verify real AWS credentials anyway).
+  const server = new S3rver({ address: '127.0.0.1', port, directory, silent: true, allowMismatchedSignatures: true, vhostBuckets: false });
+  const { port: actual } = await server.run();
+  return { name: 'S3 (s3rver)', endpoint: `http://127.0.0.1:${actual}`, stop: () => server.close() };
+}
+
+/**
+ * fauxqs's own `startFauxqs()` binds 0.0.0.0; building the app and listening on loopback keeps
+ * the queue off the network. Its SQLite persistence is wired the way startFauxqs wires it, from
+ * modules the package does not export, so they are loaded by file URL next to its entry point.
+ */
+export async function startSqs(dataDir: string, port: number): Promise<Backend> {
+  const path = join(dataDir, 'sqs');
+  await mkdir(path, { recursive: true });
+  const entry = import.meta.resolve('fauxqs');
+  const internal = (file: string) => import(new URL(file, entry).href);
+  const [{ SqsStore }, { SnsStore }, { S3Store }, { PersistenceManager }] = await Promise.all([
+    internal('./sqs/sqsStore.js'),
+    internal('./sns/snsStore.js'),
+    internal('./s3/s3Store.js'),
+    internal('./persistence.js'),
+  ]);
+  const sqsStore = new SqsStore();
+  const snsStore = new SnsStore();
+  const s3Store = new S3Store();
+  const persistence = new PersistenceManager(path);
+  persistence.load(sqsStore, snsStore, s3Store);
+  sqsStore.persistence = persistence;
+  snsStore.persistence = persistence;
+  s3Store.persistence = persistence;
+  for (const queue of sqsStore.allQueues()) queue.persistence = persistence;
+  const app = buildApp({ logger: false, host: '127.0.0.1', stores: { sqsStore, snsStore, s3Store } });
+  const address = await app.listen({ host: '127.0.0.1', port });
+  return {
+    name: 'SQS (fauxqs)',
+    endpoint: `http://127.0.0.1:${new URL(address).port}`,
+    stop: async () => {
+      await app.close();
+      persistence.close();
+    },
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * The local runtime: one Node process that serves every route of the table by calling the very
+ * handler modules Lambda runs, with DynamoDB, S3 and SQS embedded (or pointed elsewhere).
+ */
+import { rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { resetConfig } from '#shared/config.ts';
+import { toEnvelope } from '#shared/http/envelope.ts';
+import { PayloadTooLargeError } from '#shared/http/errors.ts';
+import type { HttpHandler } from '#shared/http/handler.ts';
+import { matchRoute } from '#shared/http/match.ts';
+import type { LambdaResult } from '#shared/http/types.ts';
+import { log, serializeError } from '#shared/log.ts';
+import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
+import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
+import { toContext, toEvent, writeResult } from '#infra/local/apigw.ts';
+import { startDynamo, startS3, startSqs, type Backend } from '#infra/local/backends.ts';
+import { ensureBucket, ensureQueue, ensureTable } from '#infra/local/provision.ts';
+import { startPoller, type SqsWorker } from '#infra/local/sqs-poller.ts';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+/** Lambda's synchronous request payload limit; API Gateway refuses larger bodies before our code runs. */
+export const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
+
+export interface LocalOptions {
+  /** HTTP port (0 picks a free one). Default: PORT or 3000. */
+  port?: number;
+  /** Interface to bind. Default: HOST or 127.0.0.1. */
+  host?: string;
+  /** Where embedded backends keep their data. Default: EASEL_DATA_DIR or .easel-data. */
+  dataDir?: string;
+  /** Wipe the data folder first. Default: EASEL_CLEAN=1. */
+  clean?: boolean;
+  /** Ports of the embedded backends (0 picks free ones). */
+  backendPorts?: { dynamodb?: number; s3?: number; sqs?: number };
+  /** Run the queue workers. Default true. */
+  workers?: boolean;
+  /** Environment to read settings from and to extend for the handlers. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface LocalRuntime {
+  url: string;
+  dataDir: string;
+  backends: { name: string; endpoint: string }[];
+  /** The configuration the handlers run with (table names, endpoints, base URL…). */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+function intFrom(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new Error(`Not a port number: ${value}`);
+  return parsed;
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolvePromise, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolvePromise(tooLarge ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+async function importHandler<T>(file: string): Promise<T> {
+  const module = (await import(pathToFileURL(join(ROOT, file)).href)) as { handler?: T };
+  if (typeof module.handler !== 'function') throw new Error(`${file} does not export a handler function`);
+  return module.handler;
+}
+
+/** Starts backends, provisions resources, loads every handler and serves HTTP. */
+export async function startLocal(options: LocalOptions = {}): Promise<LocalRuntime> {
+  const env = options.env ?? process.env;
+  const host = options.host ?? env.HOST ?? '127.0.0.1';
+  const dataDir = resolve(options.dataDir ?? env.EASEL_DATA_DIR ?? join(ROOT, '.easel-data'));
+  if (options.clean ?? env.EASEL_CLEAN === '1') await rm(dataDir, { recursive: true, force: true });
+
+  const stoppers: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stoppers.reverse()) await stop().catch((error) => log.warn('stop failed', { error: serializeError(error) }));
+    stoppers.length = 0;
+  };
+
+  try {
+    // The HTTP port is bound first: the public base URL must be known before any handler loads.
+    let dispatch: (req: IncomingMessage, res: import('node:http').ServerResponse) => void = (_req, res) => {
+      res.writeHead(503).end();
+    };
+    const server: Server = createServer((req, res) => dispatch(req, res));
+    await new Promise<void>((resolvePromise, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? intFrom(env.PORT, 3000), host, () => resolvePromise());
+    });
+    stoppers.push(
+      () =>
+        new Promise<void>((resolvePromise) => {
+          server.close(() => resolvePromise());
+          server.closeAllConnections();
+        }),
+    );
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+    // Each backend is embedded unless its endpoint is given ('aws' means the SDK's default).
+    const backends: Backend[] = [];
+    const endpointFor = async (name: 'DYNAMODB' | 'S3' | 'SQS', start: () => Promise<Backend>): Promise<string | undefined> => {
+      const given = env[`${name}_ENDPOINT`];
+      if (given === 'aws') return undefined;
+      if (given) return given;
+      const backend = await start();
+      backends.push(backend);
+      stoppers.push(() => backend.stop());
+      return backend.endpoint;
+    };
+    const ports = options.backendPorts ?? {};
+    const dynamoEndpoint = await endpointFor('DYNAMODB', () => startDynamo(dataDir, ports.dynamodb ?? intFrom(env.DYNAMODB_PORT, 4567)));
+    const s3Endpoint = await endpointFor('S3', () => startS3(dataDir, ports.s3 ?? intFrom(env.S3_PORT, 4568)));
+    const sqsEndpoint = await endpointFor('SQS', () => startSqs(dataDir, ports.sqs ?? intFrom(env.SQS_PORT, 4566)));
+
+    const handlerEnv: Record<string, string> = {
+      PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? url,
+      EDITOR_ORIGINS: env.EDITOR_ORIGINS ?? 'http://localhost:5173,http://127.0.0.1:5173',
+      AWS_REGION: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    };
+    if (backends.length > 0 && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE) {
+      // The embedded backends accept any credentials; the SDK only needs some to sign with.
+      handlerEnv.AWS_ACCESS_KEY_ID = 'easel-local';
+      handlerEnv.AWS_SECRET_ACCESS_KEY = 'easel-local';
+    }
+    if (dynamoEndpoint) handlerEnv.DYNAMODB_ENDPOINT = dynamoEndpoint;
+    if (s3Endpoint) handlerEnv.S3_ENDPOINT = s3Endpoint;
+    if (sqsEndpoint) handlerEnv.SQS_ENDPOINT = sqsEndpoint;
+    for (const def of [...Object.values(TABLES), ...Object.values(BUCKETS)]) handlerEnv[def.env] = env[def.env] ?? def.localName;
+    Object.assign(process.env, handlerEnv);
+
+    const region = handlerEnv.AWS_REGION!;
+    const credentials = handlerEnv.AWS_ACCESS_KEY_ID
+      ? { accessKeyId: handlerEnv.AWS_ACCESS_KEY_ID, secretAccessKey: handlerEnv.AWS_SECRET_ACCESS_KEY! }
+      : undefined;
+    const dynamo = new DynamoDBClient({ region, endpoint: dynamoEndpoint, credentials });
+    const s3 = new S3Client({ region, endpoint: s3Endpoint, forcePathStyle: s3Endpoint !== undefined, credentials });
+    const sqs = new SQSClient({ region, endpoint: sqsEndpoint, credentials });
+    stoppers.push(async () => [dynamo, s3, sqs].forEach((client) => client.destroy()));
+
+    // Resources already deployed by the stack are left alone when a backend points at AWS.
+    const queues: { name: keyof typeof QUEUES; url: string; arn: string }[] = [];
+    if (dynamoEndpoint) for (const def of Object.values(TABLES)) await ensureTable(dynamo, handlerEnv[def.env]!, def);
+    if (s3Endpoint) {
+      const origins = handlerEnv.EDITOR_ORIGINS!.split(',').filter(Boolean);
+      for (const def of Object.values(BUCKETS)) await ensureBucket(s3, handlerEnv[def.env]!, def, origins);
+    }
+    for (const [name, def] of Object.entries(QUEUES) as [keyof typeof QUEUES, (typeof QUEUES)[keyof typeof QUEUES]][]) {
+      const queueUrl = env[def.env] ?? (sqsEndpoint ? await ensureQueue(sqs, def.localName, def) : undefined);
+      if (!queueUrl) throw new Error(`${def.env} is required when SQS_ENDPOINT=aws`);
+      const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }));
+      handlerEnv[def.env] = queueUrl;
+      queues.push({ name, url: queueUrl, arn: Attributes?.QueueArn ?? '' });
+    }
+    Object.assign(process.env, handlerEnv);
+    resetConfig();
+
+    // Load every handler now, as Lambda's cold start would, so a broken module fails at start-up.
+    const handlers = new Map<string, HttpHandler>();
+    for (const row of ROUTE_LIST) handlers.set(row.operationId, await importHandler<HttpHandler>(row.handler));
+    const fallback = await importHandler<HttpHandler>(FALLBACK.handler);
+
+    dispatch = (req, res) => {
+      void (async () => {
+        const method = (req.method ?? 'GET').toUpperCase();
+        let result: LambdaResult;
+        try {
+          const body = await readBody(req, MAX_REQUEST_BYTES);
+          if (body === 'too-large') {
+            const envelope = toEnvelope(new PayloadTooLargeError(MAX_REQUEST_BYTES), handlerEnv.PUBLIC_BASE_URL!);
+            result = { statusCode: envelope.status, headers: { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' }, body: JSON.stringify(envelope.body) };
+          } else {
+            const match = matchRoute(method, new URL(req.url ?? '/', 'http://local').pathname);
+            const row = match.kind === 'route' ? match.route : undefined;
+            const event = toEvent({
+              req,
+              body,
+              routeKey: row ? `${row.method} ${row.path}` : '$default',
+              pathParameters: match.kind === 'route' && Object.keys(match.params).length > 0 ? match.params : undefined,
+            });
+            const handler = row ? handlers.get(row.operationId)! : fallback;
+            result = await handler(event, toContext(`easel-${row?.operationId ?? 'fallback'}`, row?.timeout ?? FALLBACK.timeout));
+          }
+        } catch (error) {
+          log.error('local dispatch failed', { error: serializeError(error) });
+          const envelope = toEnvelope(error, handlerEnv.PUBLIC_BASE_URL!);
+          result = { statusCode: envelope.status, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(envelope.body) };
+        }
+        if (!res.destroyed) writeResult(res, result, method);
+      })();
+    };
+
+    if (options.workers ?? true) {
+      for (const queue of queues) {
+        const def = QUEUES[queue.name];
+        const worker = await importHandler<SqsWorker>(def.worker.handler);
+        const poller = startPoller({
+          client: sqs,
+          queueUrl: queue.url,
+          queueArn: queue.arn,
+          region,
+          batchSize: def.worker.batchSize,
+          timeoutSeconds: def.worker.timeout,
+          functionName: `easel-${queue.name}-worker`,
+          worker,
+        });
+        stoppers.push(() => poller.stop());
+      }
+    }
+
+    return {
+      url,
+      dataDir,
+      backends: backends.map(({ name, endpoint }) => ({ name, endpoint })),
+      env: handlerEnv,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,55 @@
+import * as v from 'valibot';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { keys } from '#shared/store/keys.ts';
+
+/** Body of a message on the deletion queue. */
+export const DeletionMessage = v.strictObject({
+  workspaceId: v.pipe(v.string(), v.minLength(1)),
+  assetId: v.pipe(v.string(), v.uuid()),
+});
+export type DeletionMessage = v.InferOutput<typeof DeletionMessage>;
+
+export interface DeletionDeps {
+  dynamo: DynamoDBDocumentClient;
+  s3: S3Client;
+  table: string;
+  bucket: string;
+  now?: () => Date;
+}
+
+export type DeletionOutcome = 'deleted' | 'already-deleted' | 'missing';
+
+/**
+ * Deletes an asset's object and marks its record deleted. Safe to repeat (SQS delivers at
+ * least once): a deleted or vanished record is a no-op, and S3 deletes are idempotent.
+ */
+export async function deleteAssetObject(message: DeletionMessage, deps: DeletionDeps): Promise<DeletionOutcome> {
+  const key = keys.asset(message.workspaceId, message.assetId);
+  const { Item } = await deps.dynamo.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: true }));
+  if (!Item) return 'missing';
+  if (Item.status === 'deleted') return 'already-deleted';
+  if (typeof Item.objectKey === 'string') {
+    await deps.s3.send(new DeleteObjectCommand({ Bucket: deps.bucket, Key: Item.objectKey }));
+  }
+  try {
+    await deps.dynamo.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: key,
+        UpdateExpression: 'SET #status = :deleted, deletedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':deleted': 'deleted', ':now': (deps.now?.() ?? new Date()).toISOString() },
+      }),
+    );
+  } catch (error) {
+    // A concurrent delivery finished first: the outcome is the same.
+    if (error instanceof ConditionalCheckFailedException) return 'already-deleted';
+    throw error;
+  }
+  return 'deleted';
+}
