@@ -1,0 +1,146 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { LifecycleRule } from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { ResourceAccess } from '#shared/http/types.ts';
+import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
+import type { BucketDef, BucketName, QueueDef, QueueName, TableDef, TableName } from '#shared/resources.ts';
+
+/** Object.entries that keeps the key type of a record whose keys are known. */
+export function entriesOf<K extends string, V>(record: Partial<Record<K, V>>): [K, V][] {
+  return Object.entries(record).filter(([, value]) => value !== undefined) as [K, V][];
+}
+
+/** workspace → Workspace, getOpenApi → GetOpenApi: construct ids and output names. */
+export function pascal(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+export interface QueueWithDeadLetter {
+  queue: Queue;
+  deadLetter: Queue;
+}
+
+/**
+ * The stateful resources, provisioned from the definitions in shared/resources.ts. Physical names
+ * are left to CloudFormation (several stacks can share an account); functions learn them through
+ * the `env` variable of each definition, from {@link DataStores.environment}.
+ */
+export class DataStores extends Construct {
+  readonly tables: Record<TableName, Table>;
+  readonly buckets: Record<BucketName, Bucket>;
+  readonly queues: Record<QueueName, QueueWithDeadLetter>;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.tables = mapRecord(TABLES, (name, def) => this.table(name, def));
+    this.buckets = mapRecord(BUCKETS, (name, def) => this.bucket(name, def));
+    this.queues = mapRecord(QUEUES, (name, def) => this.queue(name, def));
+  }
+
+  /** The variables through which functions find every table, bucket and queue. */
+  environment(): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const [name, def] of entriesOf<TableName, TableDef>(TABLES)) env[def.env] = this.tables[name].tableName;
+    for (const [name, def] of entriesOf<BucketName, BucketDef>(BUCKETS)) env[def.env] = this.buckets[name].bucketName;
+    for (const [name, def] of entriesOf<QueueName, QueueDef>(QUEUES)) env[def.env] = this.queues[name].queue.queueUrl;
+    return env;
+  }
+
+  /** Grants exactly what a route row's `access` declares: read-only where it says read. */
+  grant(grantee: IGrantable, access: ResourceAccess): void {
+    for (const [name, level] of entriesOf(access.tables ?? {})) {
+      if (level === 'write') this.tables[name].grantReadWriteData(grantee);
+      else this.tables[name].grantReadData(grantee);
+    }
+    for (const [name, level] of entriesOf(access.buckets ?? {})) {
+      if (level === 'write') this.buckets[name].grantReadWrite(grantee);
+      else this.buckets[name].grantRead(grantee);
+    }
+    for (const [name] of entriesOf(access.queues ?? {})) this.queues[name].queue.grantSendMessages(grantee);
+  }
+
+  private table(name: TableName, def: TableDef): Table {
+    // A table we back up is the source of truth (workspace): keep it, and guard it against
+    // deletion. The others hold derived or short-lived data (cache entries, rate counters).
+    const keep = def.pointInTimeRecovery;
+    const table = new Table(this, `${pascal(name)}Table`, {
+      partitionKey: { name: def.partitionKey, type: AttributeType.STRING },
+      sortKey: def.sortKey === undefined ? undefined : { name: def.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: def.pointInTimeRecovery },
+      timeToLiveAttribute: def.ttlAttribute,
+      deletionProtection: keep,
+      removalPolicy: keep ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    for (const index of def.indexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: index.sortKey === undefined ? undefined : { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+    return table;
+  }
+
+  private bucket(name: BucketName, def: BucketDef): Bucket {
+    const lifecycleRules: LifecycleRule[] = [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }];
+    if (def.expireAfterDays !== undefined) {
+      lifecycleRules.push({ id: 'expire-objects', expiration: Duration.days(def.expireAfterDays) });
+    }
+    return new Bucket(this, `${pascal(name)}Bucket`, {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules,
+      // Any origin: a presigned URL is a short-lived bearer capability for one key, and browsers
+      // send no credentials to S3. Limiting origins would not stop a leaked URL from curl, but
+      // would break uploads from any web app of an API-key holder.
+      cors: def.browserCors
+        ? [
+            {
+              allowedMethods: [HttpMethods.GET, HttpMethods.HEAD, HttpMethods.PUT],
+              allowedOrigins: ['*'],
+              allowedHeaders: ['*'],
+              exposedHeaders: ['ETag'],
+              maxAge: 3600,
+            },
+          ]
+        : undefined,
+      // CloudFormation cannot delete a bucket that holds objects, and auto-deletion would add a
+      // CDK custom-resource function; cache objects expire by lifecycle, assets are user data.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  private queue(name: QueueName, def: QueueDef): QueueWithDeadLetter {
+    if (def.visibilityTimeoutSeconds < def.worker.timeout) {
+      // Lambda refuses an SQS trigger whose visibility timeout is shorter than the function's timeout.
+      throw new Error(`Queue ${name}: visibility timeout ${def.visibilityTimeoutSeconds}s is shorter than its worker's ${def.worker.timeout}s timeout`);
+    }
+    const deadLetter = new Queue(this, `${pascal(name)}DeadLetterQueue`, {
+      retentionPeriod: Duration.days(def.deadLetter.retentionDays),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    const queue = new Queue(this, `${pascal(name)}Queue`, {
+      visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: deadLetter, maxReceiveCount: def.deadLetter.maxReceiveCount },
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    return { queue, deadLetter };
+  }
+}
+
+function mapRecord<K extends string, V, R>(record: Record<K, V>, fn: (key: K, value: V) => R): Record<K, R> {
+  const out = {} as Record<K, R>;
+  for (const [key, value] of entriesOf<K, V>(record)) out[key] = fn(key, value);
+  return out;
+}

@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+
+/** Repository root: handler entries in the route table and in QUEUES are relative to it. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+// ESM bundles have no `require`; some CommonJS dependencies call it for Node built-ins.
+const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+export interface EaselFunctionProps {
+  /** Module exporting `handler`, relative to the repository root (a route row's `handler`). */
+  entry: string;
+  /** Memory in MB. */
+  memorySize: number;
+  /** Timeout in seconds. */
+  timeout: number;
+  /** Variables every function needs (see shared/config.ts); the construct adds runtime flags. */
+  environment: Record<string, string>;
+  description: string;
+}
+
+/**
+ * One Lambda function with the project's defaults: Node 24 on x86_64, an ESM bundle built by the
+ * local esbuild (no Docker) with source maps, and a log group kept for a month.
+ *
+ * x86_64 everywhere: the screenshot function's Chromium (@sparticuz/chromium) ships x64 only,
+ * and native modules bundled through `nodeModules` are installed for the build machine's
+ * architecture — one architecture keeps every bundle runnable where it is deployed.
+ */
+export class EaselFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: EaselFunctionProps) {
+    super(scope, id, {
+      entry: join(PROJECT_ROOT, props.entry),
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.X86_64,
+      memorySize: props.memorySize,
+      timeout: Duration.seconds(props.timeout),
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      logGroup: new LogGroup(scope, `${id}Logs`, {
+        retention: RetentionDays.ONE_MONTH,
+        removalPolicy: RemovalPolicy.DESTROY,
+      }),
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        banner: REQUIRE_BANNER,
+        minify: true,
+        // Error classes name themselves from `new.target.name` (shared/http/errors.ts): keep names.
+        keepNames: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // Ship the SDK version the tests ran against rather than whatever the runtime carries.
+        bundleAwsSDK: true,
+      },
+    });
+  }
+}

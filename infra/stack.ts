@@ -1,0 +1,161 @@
+import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import type { StackProps } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Construct } from 'constructs';
+import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
+import type { QueueDef, QueueName } from '#shared/resources.ts';
+import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
+import type { OperationId } from '#shared/routes.ts';
+import { ALARM_PERIOD, Alarms } from '#infra/constructs/alarms.ts';
+import { DataStores, entriesOf, pascal } from '#infra/constructs/data-stores.ts';
+import { EaselFunction } from '#infra/constructs/easel-function.ts';
+
+export interface EaselStackProps extends StackProps {
+  /** Public origin of the API (a custom domain); defaults to the HTTP API's own endpoint. */
+  publicBaseUrl?: string;
+  /** Browser origins of the editor, allowed with credentials on cookie routes. */
+  editorOrigins?: readonly string[];
+}
+
+/**
+ * What each queue's worker may touch besides consuming its queue. The deletion worker reads and
+ * deletes stored objects and marks the asset deleted; it never writes objects.
+ */
+const WORKER_GRANTS: Record<QueueName, (worker: IGrantable, data: DataStores) => void> = {
+  deletion: (worker, data) => {
+    data.tables.workspace.grantReadWriteData(worker);
+    data.buckets.assets.grantRead(worker);
+    data.buckets.assets.grantDelete(worker);
+  },
+};
+
+const ORIGIN = /^https?:\/\/[^/\s]+$/;
+
+function origin(value: string, what: string): string {
+  const trimmed = value.trim().replace(/\/+$/, '');
+  if (!ORIGIN.test(trimmed)) throw new Error(`${what} must be an origin such as https://easel.example.com, got ${value}`);
+  return trimmed;
+}
+
+/**
+ * Easel in one stack: an HTTP API with one function per row of the route table and a fallback
+ * for everything else, the tables, buckets and queues of shared/resources.ts, the queue workers
+ * and the alarms.
+ */
+export class EaselStack extends Stack {
+  readonly api: HttpApi;
+  readonly data: DataStores;
+  readonly routeFunctions: ReadonlyMap<OperationId, EaselFunction>;
+  readonly fallbackFunction: EaselFunction;
+  readonly workerFunctions: ReadonlyMap<QueueName, EaselFunction>;
+  readonly alarms: Alarms;
+
+  constructor(scope: Construct, id: string, props: EaselStackProps = {}) {
+    super(scope, id, props);
+    this.data = new DataStores(this, 'Data');
+    // No corsPreflight: OPTIONS reaches the fallback function, which answers preflight per route.
+    this.api = new HttpApi(this, 'HttpApi', { description: 'Easel API' });
+
+    // Functions depend on the API's endpoint; routes depend on the functions. The API resource
+    // itself depends on neither, so there is no cycle.
+    const publicBaseUrl = props.publicBaseUrl === undefined ? this.api.apiEndpoint : origin(props.publicBaseUrl, 'publicBaseUrl');
+    const editorOrigins = (props.editorOrigins ?? []).map((value) => origin(value, 'editorOrigins'));
+    const environment: Record<string, string> = { PUBLIC_BASE_URL: publicBaseUrl, ...this.data.environment() };
+    // Absent means "no editor origins" to shared/config.ts; Lambda gets no empty variable.
+    if (editorOrigins.length > 0) environment.EDITOR_ORIGINS = editorOrigins.join(',');
+
+    const routeFunctions = new Map<OperationId, EaselFunction>();
+    for (const row of ROUTE_LIST) {
+      const name = pascal(row.operationId);
+      const fn = new EaselFunction(this, `${name}Function`, {
+        entry: row.handler,
+        memorySize: row.memory,
+        timeout: row.timeout,
+        environment,
+        description: `Easel ${row.method} ${row.path}`,
+      });
+      this.data.grant(fn, row.access);
+      this.api.addRoutes({
+        path: row.path,
+        methods: [HttpMethod[row.method]],
+        integration: new HttpLambdaIntegration(`${name}Integration`, fn),
+      });
+      routeFunctions.set(row.operationId, fn);
+    }
+    this.routeFunctions = routeFunctions;
+
+    this.fallbackFunction = new EaselFunction(this, 'FallbackFunction', {
+      entry: FALLBACK.handler,
+      memorySize: FALLBACK.memory,
+      timeout: FALLBACK.timeout,
+      environment,
+      description: 'Easel $default: 404, 405 and CORS preflight',
+    });
+    new HttpRoute(this, 'DefaultRoute', {
+      httpApi: this.api,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('FallbackIntegration', this.fallbackFunction),
+    });
+
+    this.alarms = new Alarms(this, 'Alarms');
+    this.alarms.add(
+      'ApiServerErrors',
+      this.api.metricServerError({ period: ALARM_PERIOD, statistic: 'Sum' }),
+      'The HTTP API answered with a 5xx status.',
+    );
+
+    const workerFunctions = new Map<QueueName, EaselFunction>();
+    for (const [name, def] of entriesOf<QueueName, QueueDef>(QUEUES)) {
+      const { queue, deadLetter } = this.data.queues[name];
+      const worker = new EaselFunction(this, `${pascal(name)}Worker`, {
+        entry: def.worker.handler,
+        memorySize: def.worker.memory,
+        timeout: def.worker.timeout,
+        environment,
+        description: `Easel ${name} queue worker`,
+      });
+      worker.addEventSource(
+        new SqsEventSource(queue, {
+          batchSize: def.worker.batchSize,
+          maxBatchingWindow: Duration.seconds(def.worker.maxBatchingWindowSeconds),
+          reportBatchItemFailures: true,
+        }),
+      );
+      WORKER_GRANTS[name](worker, this.data);
+      workerFunctions.set(name, worker);
+      this.alarms.add(
+        `${pascal(name)}WorkerErrors`,
+        worker.metricErrors({ period: ALARM_PERIOD, statistic: 'Sum' }),
+        `The ${name} queue worker failed an invocation.`,
+      );
+      this.alarms.add(
+        `${pascal(name)}DeadLetters`,
+        deadLetter.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }),
+        `Messages of the ${name} queue reached its dead-letter queue after ${def.deadLetter.maxReceiveCount} attempts.`,
+      );
+    }
+    this.workerFunctions = workerFunctions;
+
+    this.outputs(publicBaseUrl);
+  }
+
+  private outputs(publicBaseUrl: string): void {
+    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Endpoint of the HTTP API' });
+    new CfnOutput(this, 'PublicBaseUrl', { value: publicBaseUrl, description: 'PUBLIC_BASE_URL of every function' });
+    for (const [name, table] of entriesOf(this.data.tables)) {
+      new CfnOutput(this, `${pascal(name)}TableName`, { value: table.tableName, description: TABLES[name].env });
+    }
+    for (const [name, bucket] of entriesOf(this.data.buckets)) {
+      new CfnOutput(this, `${pascal(name)}BucketName`, { value: bucket.bucketName, description: BUCKETS[name].env });
+    }
+    for (const [name, { queue, deadLetter }] of entriesOf(this.data.queues)) {
+      new CfnOutput(this, `${pascal(name)}QueueName`, { value: queue.queueName });
+      new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: queue.queueUrl, description: QUEUES[name].env });
+      new CfnOutput(this, `${pascal(name)}DeadLetterQueueName`, { value: deadLetter.queueName });
+    }
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Subscribe to receive alarms' });
+  }
+}

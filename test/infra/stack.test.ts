@@ -1,0 +1,482 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import type { CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IConstruct } from 'constructs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataStores, pascal } from '#infra/constructs/data-stores.ts';
+import { PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
+import { EaselStack } from '#infra/stack.ts';
+import type { EaselStackProps } from '#infra/stack.ts';
+import type { ResourceAccess } from '#shared/http/types.ts';
+import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
+import type { BucketName, QueueName, TableName } from '#shared/resources.ts';
+import { ROUTE_LIST } from '#shared/routes.ts';
+
+interface CfnResource {
+  Type: string;
+  Properties?: Record<string, unknown>;
+  DependsOn?: string | string[];
+  DeletionPolicy?: string;
+}
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+const TABLE_NAMES = Object.keys(TABLES) as TableName[];
+const BUCKET_NAMES = Object.keys(BUCKETS) as BucketName[];
+const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];
+const DATA_SERVICES = /^(dynamodb|s3|sqs):/;
+
+// The feature flags of cdk.json, so the template under test is the one `cdk synth` produces.
+const CDK_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
+const outdirs: string[] = [];
+
+/** A fresh app that skips bundling (asset hashes are not under test) and writes to a folder we remove. */
+function newApp(): App {
+  const outdir = mkdtempSync(join(tmpdir(), 'easel-cdk-test-'));
+  outdirs.push(outdir);
+  return new App({ outdir, context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+}
+
+function synthEasel(props?: EaselStackProps): { stack: EaselStack; template: Template } {
+  const stack = new EaselStack(newApp(), 'Easel', props);
+  return { stack, template: Template.fromStack(stack) };
+}
+
+function logicalId(construct: IConstruct): string {
+  return Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
+}
+
+function actionsOf(statement: Statement): string[] {
+  return Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+}
+
+/** Every statement of the inline policies attached to a role. */
+function statementsOfRole(template: Template, roleId: string): Statement[] {
+  const policies = Object.values(template.findResources('AWS::IAM::Policy')) as CfnResource[];
+  const role = template.toJSON().Resources[roleId] as CfnResource;
+  const documents = [
+    ...policies
+      .filter((policy) => JSON.stringify(policy.Properties?.Roles).includes(`"${roleId}"`))
+      .map((policy) => policy.Properties?.PolicyDocument),
+    ...((role.Properties?.Policies as { PolicyDocument: unknown }[] | undefined) ?? []).map((policy) => policy.PolicyDocument),
+  ] as { Statement: Statement[] }[];
+  return documents.flatMap((document) => document.Statement);
+}
+
+function roleIdOf(fn: { role?: IConstruct }): string {
+  return logicalId(fn.role!);
+}
+
+afterAll(() => {
+  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
+});
+
+describe('EaselStack', () => {
+  let stack: EaselStack;
+  let template: Template;
+  let resources: Record<string, CfnResource>;
+
+  beforeAll(() => {
+    // Prepare + Act: one synthesis shared by the assertions below.
+    ({ stack, template } = synthEasel());
+    resources = template.toJSON().Resources as Record<string, CfnResource>;
+  });
+
+  describe('functions', () => {
+    it('creates one function per route, one fallback and one worker per queue', () => {
+      // Assess
+      template.resourceCountIs('AWS::Lambda::Function', ROUTE_LIST.length + 1 + QUEUE_NAMES.length);
+    });
+
+    it('runs every function on nodejs24.x, x86_64, with source maps and its own log group', () => {
+      // Prepare
+      const functions = Object.values(template.findResources('AWS::Lambda::Function')) as CfnResource[];
+
+      // Assess
+      for (const fn of functions) {
+        expect(fn.Properties).toMatchObject({
+          Runtime: 'nodejs24.x',
+          Architectures: ['x86_64'],
+          Handler: 'index.handler',
+          Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
+          LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+        });
+      }
+      template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, functions.length);
+    });
+
+    it('gives every function the API endpoint and the name of every table, bucket and queue', () => {
+      // Prepare
+      const functions = Object.values(template.findResources('AWS::Lambda::Function')) as CfnResource[];
+      const expected = {
+        PUBLIC_BASE_URL: { 'Fn::GetAtt': [logicalId(stack.api), 'ApiEndpoint'] },
+        ...Object.fromEntries(TABLE_NAMES.map((name) => [TABLES[name].env, { Ref: logicalId(stack.data.tables[name]) }])),
+        ...Object.fromEntries(BUCKET_NAMES.map((name) => [BUCKETS[name].env, { Ref: logicalId(stack.data.buckets[name]) }])),
+        ...Object.fromEntries(QUEUE_NAMES.map((name) => [QUEUES[name].env, { Ref: logicalId(stack.data.queues[name].queue) }])),
+      };
+
+      // Assess
+      for (const fn of functions) {
+        const variables = (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+        expect(variables).toMatchObject(expected);
+        expect(variables).not.toHaveProperty('EDITOR_ORIGINS');
+      }
+    });
+
+    it.each(ROUTE_LIST.map((row) => [row.operationId, row] as const))('sizes the %s function from its row', (operationId, row) => {
+      // Prepare
+      const fn = resources[logicalId(stack.routeFunctions.get(operationId)!)];
+
+      // Assess
+      expect(fn?.Properties).toMatchObject({ MemorySize: row.memory, Timeout: row.timeout });
+    });
+  });
+
+  describe('HTTP API', () => {
+    it('declares one route per row plus $default', () => {
+      // Prepare
+      const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+        (route) => (route as CfnResource).Properties?.RouteKey,
+      );
+
+      // Assess
+      expect(routeKeys.sort()).toEqual([...ROUTE_LIST.map((row) => `${row.method} ${row.path}`), '$default'].sort());
+    });
+
+    it.each(ROUTE_LIST.map((row) => [`${row.method} ${row.path}`, row.operationId] as const))(
+      'sends %s to the function of its row',
+      (routeKey, operationId) => {
+        // Prepare
+        const route = Object.values(resources).find((resource) => resource.Properties?.RouteKey === routeKey);
+        const integrationId = JSON.stringify(route?.Properties?.Target).match(/"Ref":"([^"]+)"/)?.[1];
+
+        // Assess
+        expect(resources[integrationId!]?.Properties).toMatchObject({
+          IntegrationType: 'AWS_PROXY',
+          PayloadFormatVersion: '2.0',
+          IntegrationUri: { 'Fn::GetAtt': [logicalId(stack.routeFunctions.get(operationId)!), 'Arn'] },
+        });
+      },
+    );
+
+    it('sends $default to the fallback function', () => {
+      // Prepare
+      const route = Object.values(resources).find((resource) => resource.Properties?.RouteKey === '$default');
+      const integrationId = JSON.stringify(route?.Properties?.Target).match(/"Ref":"([^"]+)"/)?.[1];
+
+      // Assess
+      expect(resources[integrationId!]?.Properties?.IntegrationUri).toEqual({ 'Fn::GetAtt': [logicalId(stack.fallbackFunction), 'Arn'] });
+    });
+
+    it('leaves CORS preflight to the fallback function', () => {
+      // Assess
+      template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP', CorsConfiguration: Match.absent() });
+    });
+  });
+
+  describe('tables', () => {
+    it('bills every table per request', () => {
+      // Assess
+      template.resourceCountIs('AWS::DynamoDB::Table', TABLE_NAMES.length);
+      template.resourcePropertiesCountIs('AWS::DynamoDB::Table', { BillingMode: 'PAY_PER_REQUEST' }, TABLE_NAMES.length);
+    });
+
+    it.each(TABLE_NAMES)('builds the %s table from its definition', (name) => {
+      // Prepare
+      const def = TABLES[name];
+      const table = resources[logicalId(stack.data.tables[name])]!;
+      const keys = (partitionKey: string, sortKey?: string) => [
+        { AttributeName: partitionKey, KeyType: 'HASH' },
+        ...(sortKey === undefined ? [] : [{ AttributeName: sortKey, KeyType: 'RANGE' }]),
+      ];
+      const sortKey: string | undefined = 'sortKey' in def ? def.sortKey : undefined;
+
+      // Assess
+      expect(table.Properties?.KeySchema).toEqual(keys(def.partitionKey, sortKey));
+      expect(table.Properties?.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: def.pointInTimeRecovery });
+      expect(table.Properties?.TimeToLiveSpecification).toEqual({ AttributeName: def.ttlAttribute, Enabled: true });
+      expect(table.Properties?.GlobalSecondaryIndexes ?? []).toEqual(
+        def.indexes.map((index: { name: string; partitionKey: string; sortKey?: string }) => ({
+          IndexName: index.name,
+          KeySchema: keys(index.partitionKey, index.sortKey),
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      );
+      expect(table.DeletionPolicy).toBe(def.pointInTimeRecovery ? 'Retain' : 'Delete');
+    });
+  });
+
+  describe('buckets', () => {
+    it.each(BUCKET_NAMES)('keeps the %s bucket private, encrypted and retained', (name) => {
+      // Prepare
+      const bucket = resources[logicalId(stack.data.buckets[name])]!;
+
+      // Assess
+      expect(bucket.Properties).toMatchObject({
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      });
+      expect(bucket.DeletionPolicy).toBe('Retain');
+    });
+
+    it.each(BUCKET_NAMES)('refuses requests to the %s bucket without TLS', (name) => {
+      // Assess
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: logicalId(stack.data.buckets[name]) },
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    });
+
+    it.each(BUCKET_NAMES)('gives the %s bucket the lifecycle and CORS of its definition', (name) => {
+      // Prepare
+      const def = BUCKETS[name];
+      const bucket = resources[logicalId(stack.data.buckets[name])]!;
+      const expireAfterDays: number | undefined = 'expireAfterDays' in def ? def.expireAfterDays : undefined;
+      const rules = (bucket.Properties?.LifecycleConfiguration as { Rules: { ExpirationInDays?: number }[] }).Rules;
+
+      // Assess
+      expect(rules.filter((rule) => rule.ExpirationInDays !== undefined).map((rule) => rule.ExpirationInDays)).toEqual(
+        expireAfterDays === undefined ? [] : [expireAfterDays],
+      );
+      if (def.browserCors) {
+        expect(bucket.Properties?.CorsConfiguration).toEqual({
+          CorsRules: [expect.objectContaining({ AllowedMethods: expect.arrayContaining(['GET', 'PUT']), AllowedOrigins: ['*'] })],
+        });
+      } else {
+        expect(bucket.Properties?.CorsConfiguration).toBeUndefined();
+      }
+    });
+  });
+
+  describe('queues', () => {
+    it.each(QUEUE_NAMES)('redrives the %s queue to its dead-letter queue', (name) => {
+      // Prepare
+      const def = QUEUES[name];
+      const { queue, deadLetter } = stack.data.queues[name];
+
+      // Assess
+      expect(resources[logicalId(queue)]?.Properties).toMatchObject({
+        VisibilityTimeout: def.visibilityTimeoutSeconds,
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(deadLetter), 'Arn'] }, maxReceiveCount: def.deadLetter.maxReceiveCount },
+      });
+      expect(resources[logicalId(deadLetter)]?.Properties).toMatchObject({ MessageRetentionPeriod: def.deadLetter.retentionDays * 86_400 });
+    });
+
+    it.each(QUEUE_NAMES)('refuses requests to the %s queues without TLS', (name) => {
+      // Prepare
+      const { queue, deadLetter } = stack.data.queues[name];
+
+      // Assess
+      for (const id of [logicalId(queue), logicalId(deadLetter)]) {
+        template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+          Queues: [{ Ref: id }],
+          PolicyDocument: {
+            Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+          },
+        });
+      }
+    });
+
+    it.each(QUEUE_NAMES)('lets the %s worker report batch item failures', (name) => {
+      // Prepare
+      const def = QUEUES[name];
+
+      // Assess
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.data.queues[name].queue), 'Arn'] },
+        FunctionName: { Ref: logicalId(stack.workerFunctions.get(name)!) },
+        BatchSize: def.worker.batchSize,
+        MaximumBatchingWindowInSeconds: def.worker.maxBatchingWindowSeconds,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+    });
+
+    it('lets the deletion worker read and delete assets without writing them', () => {
+      // Prepare
+      const statements = statementsOfRole(template, roleIdOf(stack.workerFunctions.get('deletion')!));
+      const on = (id: string) => statements.filter((statement) => JSON.stringify(statement.Resource).includes(`"${id}"`)).flatMap(actionsOf);
+      const assets = on(logicalId(stack.data.buckets.assets));
+
+      // Assess
+      expect(assets).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:DeleteObject*']));
+      expect(assets.filter((action) => action.startsWith('s3:Put'))).toEqual([]);
+      expect(on(logicalId(stack.data.tables.workspace))).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
+      expect(on(logicalId(stack.data.buckets.cache))).toEqual([]);
+    });
+  });
+
+  describe('grants', () => {
+    const open = ROUTE_LIST.filter((row) => Object.values(row.access).every((grants) => Object.keys(grants ?? {}).length === 0));
+
+    it.each(open.map((row) => row.operationId))('gives %s (access: {}) no DynamoDB, S3 or SQS permission', (operationId) => {
+      // Prepare
+      const statements = statementsOfRole(template, roleIdOf(stack.routeFunctions.get(operationId)!));
+
+      // Assess
+      expect(statements.flatMap(actionsOf).filter((action) => DATA_SERVICES.test(action))).toEqual([]);
+    });
+
+    it.each(ROUTE_LIST.map((row) => [row.operationId, row.access] as const))('lets %s touch only the resources its row names', (operationId, access) => {
+      // Prepare
+      const statements = statementsOfRole(template, roleIdOf(stack.routeFunctions.get(operationId)!));
+      const dataIds = [
+        ...TABLE_NAMES.map((name) => [logicalId(stack.data.tables[name]), access.tables?.[name] !== undefined] as const),
+        ...BUCKET_NAMES.map((name) => [logicalId(stack.data.buckets[name]), access.buckets?.[name] !== undefined] as const),
+        ...QUEUE_NAMES.map((name) => [logicalId(stack.data.queues[name].queue), access.queues?.[name] !== undefined] as const),
+      ];
+      const granted = (id: string) => statements.some((statement) => JSON.stringify(statement.Resource).includes(`"${id}"`));
+
+      // Assess
+      expect(Object.fromEntries(dataIds.map(([id]) => [id, granted(id)]))).toEqual(Object.fromEntries(dataIds));
+    });
+
+    it('gives the fallback function no DynamoDB, S3 or SQS permission', () => {
+      // Prepare
+      const statements = statementsOfRole(template, roleIdOf(stack.fallbackFunction));
+
+      // Assess
+      expect(statements.flatMap(actionsOf).filter((action) => DATA_SERVICES.test(action))).toEqual([]);
+    });
+  });
+
+  describe('alarms', () => {
+    it('alarms on API 5xx, and on each worker failing or dead-lettering', () => {
+      // Assess
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * QUEUE_NAMES.length);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/ApiGateway',
+        MetricName: '5xx',
+        Dimensions: [{ Name: 'ApiId', Value: { Ref: logicalId(stack.api) } }],
+        Statistic: 'Sum',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        AlarmActions: [{ Ref: logicalId(stack.alarms.topic) }],
+      });
+      for (const name of QUEUE_NAMES) {
+        template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+          Namespace: 'AWS/SQS',
+          MetricName: 'ApproximateNumberOfMessagesVisible',
+          Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(stack.data.queues[name].deadLetter), 'QueueName'] } }],
+          Threshold: 1,
+        });
+        template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+          Namespace: 'AWS/Lambda',
+          MetricName: 'Errors',
+          Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(stack.workerFunctions.get(name)!) } }],
+          Threshold: 1,
+        });
+      }
+    });
+  });
+
+  describe('template', () => {
+    it('outputs the API URL and the name of every table, bucket and queue', () => {
+      // Prepare
+      const outputs = Object.keys(template.findOutputs('*'));
+
+      // Assess
+      expect(outputs).toEqual(expect.arrayContaining(['ApiUrl', 'PublicBaseUrl', 'AlarmTopicArn']));
+      for (const name of TABLE_NAMES) expect(outputs).toContain(`${pascal(name)}TableName`);
+      for (const name of BUCKET_NAMES) expect(outputs).toContain(`${pascal(name)}BucketName`);
+      for (const name of QUEUE_NAMES) expect(outputs).toContain(`${pascal(name)}QueueUrl`);
+    });
+
+    it('has no circular dependency between resources', () => {
+      // Prepare
+      const edges = new Map<string, Set<string>>();
+      for (const [id, resource] of Object.entries(resources)) {
+        const targets = new Set<string>([resource.DependsOn ?? []].flat());
+        const text = JSON.stringify(resource.Properties ?? {});
+        for (const match of text.matchAll(/"Ref":"([^"]+)"|"Fn::GetAtt":\["([^"]+)"|\$\{([A-Za-z0-9]+)[.}]/g)) {
+          const target = match[1] ?? match[2] ?? match[3]!;
+          if (target in resources) targets.add(target);
+        }
+        edges.set(id, targets);
+      }
+      const state = new Map<string, 'visiting' | 'done'>();
+      const cycles: string[] = [];
+      const visit = (id: string, path: string[]): void => {
+        if (state.get(id) === 'done') return;
+        if (state.get(id) === 'visiting') {
+          cycles.push([...path.slice(path.indexOf(id)), id].join(' -> '));
+          return;
+        }
+        state.set(id, 'visiting');
+        for (const target of edges.get(id) ?? []) visit(target, [...path, id]);
+        state.set(id, 'done');
+      };
+
+      // Act
+      for (const id of edges.keys()) visit(id, []);
+
+      // Assess
+      expect(cycles).toEqual([]);
+    });
+  });
+});
+
+describe('EaselStack with a custom domain and editor origins', () => {
+  it('gives every function the configured public base URL and editor origins', () => {
+    // Prepare + Act
+    const { template } = synthEasel({ publicBaseUrl: 'https://api.easel.test/', editorOrigins: ['https://editor.easel.test', 'http://localhost:5173'] });
+
+    // Assess
+    template.resourcePropertiesCountIs(
+      'AWS::Lambda::Function',
+      {
+        Environment: {
+          Variables: Match.objectLike({
+            PUBLIC_BASE_URL: 'https://api.easel.test',
+            EDITOR_ORIGINS: 'https://editor.easel.test,http://localhost:5173',
+          }),
+        },
+      },
+      ROUTE_LIST.length + 1 + QUEUE_NAMES.length,
+    );
+  });
+
+  it.each([
+    ['a public base URL with a path', { publicBaseUrl: 'https://api.easel.test/v1' }],
+    ['an editor origin without a scheme', { editorOrigins: ['editor.easel.test'] }],
+  ])('refuses %s', (_case, props: EaselStackProps) => {
+    // Act + Assess
+    expect(() => new EaselStack(newApp(), 'Easel', props)).toThrow(/must be an origin/);
+  });
+});
+
+describe('DataStores.grant', () => {
+  const variants: [string, ResourceAccess, RegExp[], RegExp[]][] = [
+    ['read on a table', { tables: { workspace: 'read' } }, [/^dynamodb:GetItem$/, /^dynamodb:Query$/], [/^dynamodb:(Put|Update|Delete|BatchWrite)/]],
+    ['write on a table', { tables: { workspace: 'write' } }, [/^dynamodb:GetItem$/, /^dynamodb:PutItem$/, /^dynamodb:UpdateItem$/], []],
+    ['read on a bucket', { buckets: { assets: 'read' } }, [/^s3:GetObject\*$/], [/^s3:(Put|Delete)/]],
+    ['write on a bucket', { buckets: { assets: 'write' } }, [/^s3:GetObject\*$/, /^s3:PutObject$/], []],
+    ['send on a queue', { queues: { deletion: 'send' } }, [/^sqs:SendMessage$/], [/^sqs:(ReceiveMessage|DeleteMessage)$/]],
+    ['nothing', {}, [], [DATA_SERVICES]],
+  ];
+
+  it.each(variants)('grants %s and nothing more', (_case, access, present, absent) => {
+    // Prepare
+    const stack = new Stack(newApp(), 'Grants');
+    const data = new DataStores(stack, 'Data');
+    const role = new Role(stack, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+
+    // Act
+    data.grant(role, access);
+
+    // Assess
+    const actions = statementsOfRole(Template.fromStack(stack), logicalId(role)).flatMap(actionsOf);
+    for (const pattern of present) expect(actions.some((action) => pattern.test(action)), `${pattern} in ${actions.join(' ')}`).toBe(true);
+    for (const pattern of absent) expect(actions.filter((action) => pattern.test(action))).toEqual([]);
+  });
+});
