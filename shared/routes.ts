@@ -23,7 +23,7 @@ export const ROUTES = {
     tag: 'Discovery',
     summary: 'Site home page',
     description: 'What Easel is and where to start. HTML by default; Markdown when Accept includes text/markdown.',
-    responses: { 200: text('The home page.', 'text/html') },
+    responses: { 200: text('The home page.', 'text/html, text/markdown') },
     errors: [],
   },
   getDocs: {
@@ -40,7 +40,7 @@ export const ROUTES = {
     summary: 'API guide',
     description:
       'Every operation with its authentication, limits and examples. HTML by default; Markdown when Accept includes text/markdown.',
-    responses: { 200: text('The API guide.', 'text/html') },
+    responses: { 200: text('The API guide.', 'text/html, text/markdown') },
     errors: [],
   },
   getErrorDocs: {
@@ -57,7 +57,7 @@ export const ROUTES = {
     summary: 'Error reference',
     description:
       'One anchor per error code (meaning, status, how to resolve); the `documentation` link of every error envelope points here. HTML by default; Markdown when Accept includes text/markdown.',
-    responses: { 200: text('The error reference.', 'text/html') },
+    responses: { 200: text('The error reference.', 'text/html, text/markdown') },
     errors: [],
   },
   getOpenApi: {

@@ -1,0 +1,5 @@
+import { openApiReply } from '#shared/docs/openapi.ts';
+import { route } from '#shared/http/route.ts';
+
+/** GET /openapi.json: the OpenAPI 3.1 description of every public operation. */
+export const handler = route('getOpenApi', async () => openApiReply());

@@ -1,0 +1,5 @@
+import { sitePage } from '#shared/docs/site.ts';
+import { route } from '#shared/http/route.ts';
+
+/** GET /docs/errors: one anchor per error code, the target of every envelope's `documentation` link. */
+export const handler = route('getErrorDocs', async ({ event }) => sitePage('errors', event.headers?.accept));

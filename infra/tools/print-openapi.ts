@@ -1,0 +1,13 @@
+/**
+ * Prints the OpenAPI document of the route table, for `npm run lint:openapi` and for publishing
+ * outside a deployment. PUBLIC_BASE_URL names the server; a local origin otherwise.
+ */
+import { buildOpenApi } from '#shared/docs/openapi.ts';
+import { setLogSink } from '#shared/log.ts';
+
+// stdout carries the document; any log line goes to stderr so the output stays valid JSON.
+setLogSink((line) => process.stderr.write(`${line}\n`));
+
+// Only the origin is needed here, so the full configuration (tables, buckets) is not required.
+const baseUrl = (process.env.PUBLIC_BASE_URL?.trim() || 'http://localhost:3000').replace(/\/+$/, '');
+process.stdout.write(`${JSON.stringify(buildOpenApi(baseUrl), null, 2)}\n`);

@@ -1,0 +1,227 @@
+/**
+ * What the discovery documents and site pages know about the API, read from the route table
+ * and the error catalog. Every published document goes through these functions, so the
+ * OpenAPI document, the llms files and the pages cannot disagree about an operation.
+ */
+import { STATUS_CODES } from 'node:http';
+import { ERROR_CODES, ERROR_CODE_LIST } from '#shared/http/errors.ts';
+import type { ErrorCode } from '#shared/http/errors.ts';
+import type { RouteDef } from '#shared/http/types.ts';
+
+/** A row of the route table with its operation id, as ROUTE_LIST holds it. */
+export type DocRoute = RouteDef & { operationId: string };
+
+export const PRODUCT = 'Easel';
+export const API_VERSION = '1.0.0';
+export const API_KEY_HEADER = 'X-API-Key';
+export const SESSION_COOKIE = 'easel.session_token';
+
+/** One sentence on what Easel is: the blockquote of llms.txt and the lead of every page. */
+export const SUMMARY =
+  'Easel is the HTTP API behind a browser screenshot editor: anonymous utilities that capture web pages, recompress images, look up public tweets and proxy social-media images, plus workspace operations for releases and assets under /api/v1.';
+
+/** Paths of the discovery documents and site pages, for links. */
+export const PAGES = {
+  home: '/',
+  docs: '/docs',
+  errors: '/docs/errors',
+  openapi: '/openapi.json',
+  llms: '/llms.txt',
+  llmsFull: '/llms-full.txt',
+} as const;
+
+// Descriptions of the tags the table uses; a tag missing here still gets a generated one.
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Discovery: 'Machine-readable descriptions of the API and the site pages. No credentials.',
+  Utilities: 'Anonymous editor utilities governed by per-IP limits. No credentials.',
+  Screenshot: 'Capture a live web page as a base64 PNG. No credentials; limited per IP address.',
+  Export: 'Recompress an uploaded image into PNG, JPEG or WebP. No credentials.',
+  Tweets: 'Public tweet payloads by numeric status ID. No credentials.',
+  Media: 'Allowlisted social-network media streamed through the service origin. No credentials.',
+  Releases: 'Releases of a workspace. Organization API key with the scope named on each operation.',
+  'Source apps': 'Release-intake source apps of a workspace. Organization API key with the scope named on each operation.',
+  Assets: 'Signed upload and download URLs and asset lifecycle. Organization API key with the scope named on each operation.',
+  Workspace: 'Workspace operations under /api/v1. Organization API key with the scope named on each operation.',
+  Shell: 'Rendering hints for the signed-in editor shell. Session cookie only; API keys are refused.',
+};
+
+/** Rows published in the documents. Internal routes never are, whatever their `listed` says. */
+export function publicRoutes(routes: readonly DocRoute[]): DocRoute[] {
+  return routes.filter((row) => row.listed && row.auth !== 'internal');
+}
+
+/** Tags in order of first use, each with a description. */
+export function tagsOf(routes: readonly DocRoute[]): { name: string; description: string; routes: DocRoute[] }[] {
+  const tags = new Map<string, DocRoute[]>();
+  for (const row of routes) {
+    const rows = tags.get(row.tag) ?? [];
+    rows.push(row);
+    tags.set(row.tag, rows);
+  }
+  return [...tags.entries()].map(([name, rows]) => ({
+    name,
+    description: TAG_DESCRIPTIONS[name] ?? `${rows.map((row) => row.summary).join('; ')}.`,
+    routes: rows,
+  }));
+}
+
+/** The HTTP reason phrase of a status (405 → Method Not Allowed). */
+export function reasonPhrase(status: number): string {
+  return STATUS_CODES[status] ?? `Status ${status}`;
+}
+
+/** The error codes that can come with a status, from the error catalog. */
+export function codesForStatus(status: number): ErrorCode[] {
+  return ERROR_CODE_LIST.filter((code) => (ERROR_CODES[code].statuses as readonly number[]).includes(status));
+}
+
+/**
+ * The error codes an operation can answer with at a status: the catalog's codes for the status,
+ * narrowed by what the row is (only anonymous routes refuse a domain, only entitled ones a plan).
+ */
+export function codesFor(row: DocRoute, status: number): ErrorCode[] {
+  const anonymous = row.auth === 'none';
+  return codesForStatus(status).filter((code) => {
+    switch (code) {
+      case 'forbidden_domain':
+        return anonymous;
+      case 'forbidden':
+      case 'unauthorized':
+        return !anonymous;
+      case 'workspace_feature_not_entitled':
+        return entitlementOf(row) !== undefined;
+      case 'rate_limited':
+        return tooManyRequestsKind(row) === 'rate';
+      case 'workspace_quota_exceeded':
+        return tooManyRequestsKind(row) === 'quota';
+      default:
+        return true;
+    }
+  });
+}
+
+/**
+ * Every error status an operation can answer with: the row's own list plus the ones the shared
+ * middleware produces for it whether or not the row mentions them (validation, body size,
+ * authentication and authorization).
+ */
+export function errorStatuses(row: DocRoute): number[] {
+  const statuses = new Set(row.errors);
+  if (row.params || row.query || row.headers || row.body) statuses.add(400);
+  if (row.body) statuses.add(413);
+  if (row.auth === 'apiKey' || row.auth === 'session') {
+    statuses.add(401);
+    statuses.add(403);
+  }
+  return [...statuses].filter((status) => !(status in row.responses)).sort((a, b) => a - b);
+}
+
+/** The operation's entitlement extension (`x-easel-entitlement` or similar), if it carries one. */
+export function entitlementOf(row: DocRoute): { key: string; value: unknown } | undefined {
+  return extensionMatching(row, /entitle/i);
+}
+
+/** The operation's rate-limit extension (`x-easel-rate-limit` or similar), if it carries one. */
+export function rateLimitOf(row: DocRoute): { key: string; value: unknown } | undefined {
+  return extensionMatching(row, /rate-?limit/i);
+}
+
+function extensionMatching(row: DocRoute, pattern: RegExp): { key: string; value: unknown } | undefined {
+  const entry = Object.entries(row.extensions ?? {}).find(([key]) => pattern.test(key));
+  return entry ? { key: entry[0], value: entry[1] } : undefined;
+}
+
+/** The envelope a 429 of this operation carries: per-IP limits on anonymous routes, workspace quotas elsewhere. */
+export function tooManyRequestsKind(row: DocRoute): 'rate' | 'quota' {
+  return row.auth === 'none' && !row.permission ? 'rate' : 'quota';
+}
+
+/** How the operation authenticates, in one plain sentence (Markdown code spans allowed). */
+export function authSentence(row: DocRoute): string {
+  const permission = row.permission ? `\`${row.permission}\`` : undefined;
+  switch (row.auth) {
+    case 'none':
+      return 'None: anonymous. An `Authorization` header grants nothing.';
+    case 'apiKey':
+      return permission
+        ? `Organization API key in \`${API_KEY_HEADER}\` with the scope ${permission}, or a signed-in session (cookie \`${SESSION_COOKIE}\`) whose member holds the permission ${permission}.`
+        : `Organization API key in \`${API_KEY_HEADER}\`, or a signed-in session (cookie \`${SESSION_COOKIE}\`).`;
+    case 'session':
+      return `Session cookie \`${SESSION_COOKIE}\` only; a request carrying \`${API_KEY_HEADER}\` is refused with 403.${
+        permission ? ` The member needs the permission ${permission}.` : ''
+      }`;
+    case 'internal':
+      return 'Maintainer secret; not part of the public interface.';
+  }
+}
+
+/** How the operation authenticates, in a few words, for link lists. */
+export function authLabel(row: DocRoute): string {
+  switch (row.auth) {
+    case 'none':
+      return 'no credentials';
+    case 'apiKey':
+      return row.permission ? `API key with scope \`${row.permission}\`` : 'API key';
+    case 'session':
+      return row.permission ? `session cookie with permission \`${row.permission}\`` : 'session cookie';
+    case 'internal':
+      return 'maintainers only';
+  }
+}
+
+/**
+ * A vendor-extension value as plain words: `{ feature: 'asset:delete', minimumPlan: 'pro' }`
+ * becomes 'feature asset:delete, minimum plan pro'.
+ */
+export function describeValue(value: unknown): string {
+  if (value === null || typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) return value.map(describeValue).join(', ');
+  return Object.entries(value)
+    .map(([key, item]) => `${words(key)} ${describeValue(item)}`)
+    .join(', ');
+}
+
+function words(key: string): string {
+  return key
+    .replace(/^x-/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[-_]/g, ' ')
+    .toLowerCase();
+}
+
+/** A rate-limit extension value as a phrase ('20 requests per 60 s per IP address'), when it has the usual shape. */
+export function describeRateLimit(value: unknown): string {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const { limit, windowSeconds } = value as { limit?: unknown; windowSeconds?: unknown };
+    if (typeof limit === 'number' && typeof windowSeconds === 'number') {
+      const window = windowSeconds === 60 ? 'minute' : windowSeconds === 3600 ? 'hour' : `${windowSeconds} s`;
+      return `${limit} requests per ${window} per IP address`;
+    }
+  }
+  return describeValue(value);
+}
+
+/** Headers a 429 carries, by kind; the OpenAPI responses and the error reference both list them. */
+export const TOO_MANY_REQUESTS_HEADERS = {
+  rate: {
+    'Retry-After': { description: 'Seconds to wait before retrying.', type: 'integer' },
+    'X-RateLimit-Limit': { description: 'Requests allowed per window.', type: 'integer' },
+    'X-RateLimit-Remaining': { description: 'Requests left in the current window.', type: 'integer' },
+    'X-RateLimit-Reset': { description: 'Unix epoch milliseconds when the window resets.', type: 'integer' },
+  },
+  quota: {
+    'Retry-After': { description: 'Seconds until the quota window resets.', type: 'integer' },
+  },
+} as const;
+
+export const ALLOW_HEADER = { Allow: { description: 'The methods this path accepts, comma-separated.', type: 'string' } } as const;
+
+/** idempotency-key → Idempotency-Key: event headers arrive lowercased, documents show the usual casing. */
+export function headerCase(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+}
+
+/** Absolute URL of a path on this deployment. */
+export function absolute(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${path}`;
+}

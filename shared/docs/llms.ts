@@ -1,0 +1,108 @@
+/**
+ * /llms.txt (the llms.txt convention: title, blockquote summary, notes, then H2 sections of
+ * links) and /llms-full.txt (the whole reference in one Markdown file), generated from the
+ * same route table, schemas and error catalog as /openapi.json and the site pages.
+ */
+import { config } from '#shared/config.ts';
+import { ERROR_CODES, ERROR_CODE_LIST } from '#shared/http/errors.ts';
+import { reply } from '#shared/http/reply.ts';
+import type { Reply } from '#shared/http/reply.ts';
+import { ROUTE_LIST } from '#shared/routes.ts';
+import { API_KEY_HEADER, PAGES, PRODUCT, SESSION_COOKIE, SUMMARY, absolute, publicRoutes } from '#shared/docs/catalog.ts';
+import type { DocRoute } from '#shared/docs/catalog.ts';
+import { blocks, heading, link, withoutAnchors } from '#shared/docs/markdown.ts';
+import {
+  authenticationSection,
+  envelopeSections,
+  errorCodeSections,
+  errorCodesTable,
+  limitsSection,
+  operationsSection,
+} from '#shared/docs/reference.ts';
+import { DISCOVERY_CACHE_CONTROL, operationLinks } from '#shared/docs/site.ts';
+
+const MARKDOWN = 'text/markdown; charset=utf-8';
+
+function notes(baseUrl: string): string {
+  return blocks(
+    `Base URL: ${baseUrl}. Bodies are JSON unless an operation says otherwise. Anonymous utilities and these documents need no credentials (an \`Authorization\` header grants nothing); workspace operations under /api/v1 take an organization API key in the \`${API_KEY_HEADER}\` header with the scope each names; shell operations take the \`${SESSION_COOKIE}\` session cookie only.`,
+    `Every failure is one JSON envelope (\`error\`, \`code\`, \`message\`, \`hint\`, \`status\`, \`documentation\`); branch on \`code\`. \`documentation\` links to ${absolute(baseUrl, PAGES.errors)}#<code>.`,
+    'The site pages below are HTML by default and Markdown when requested with `Accept: text/markdown`.',
+  );
+}
+
+/** The llms.txt overview: what Easel is, then links to the docs and to every operation. */
+export function llmsTxt(baseUrl: string, routes: readonly DocRoute[] = ROUTE_LIST): string {
+  const rows = publicRoutes(routes);
+  return (
+    blocks(
+      heading(1, PRODUCT),
+      `> ${SUMMARY}`,
+      notes(baseUrl),
+      heading(2, 'Docs'),
+      [
+        `- ${link('API guide', absolute(baseUrl, PAGES.docs))}: authentication, every operation with parameters, responses, errors and an example, and the limits.`,
+        `- ${link('Error reference', absolute(baseUrl, PAGES.errors))}: the error envelope, the extended envelopes and every error code with how to resolve it.`,
+        `- ${link('OpenAPI 3.1 description', absolute(baseUrl, PAGES.openapi))}: the machine-readable interface, generated from the same route table.`,
+        `- ${link('Full reference', absolute(baseUrl, PAGES.llmsFull))}: everything in the guide and the error reference as one Markdown file.`,
+      ].join('\n'),
+      heading(2, 'Operations'),
+      'Grouped by tag; each links to its section of the API guide.',
+      operationLinks(baseUrl, rows, 3),
+      heading(2, 'Optional'),
+      [
+        `- ${link('Home page', absolute(baseUrl, PAGES.home))}: what Easel is and where to start.`,
+        ...ERROR_CODE_LIST.map(
+          (errorCode) =>
+            `- ${link(`Error code \`${errorCode}\``, `${absolute(baseUrl, PAGES.errors)}#${errorCode}`)}: ${ERROR_CODES[errorCode].title} (HTTP ${ERROR_CODES[errorCode].statuses.join(', ')}).`,
+        ),
+      ].join('\n'),
+    ) + '\n'
+  );
+}
+
+/** The full reference: authentication, every operation, the errors and the limits in one file. */
+export function llmsFullTxt(baseUrl: string, routes: readonly DocRoute[] = ROUTE_LIST): string {
+  const rows = publicRoutes(routes);
+  const source = blocks(
+    heading(1, `${PRODUCT} API reference`),
+    `> ${SUMMARY}`,
+    notes(baseUrl),
+    `The machine-readable description is ${absolute(baseUrl, PAGES.openapi)} (OpenAPI 3.1). The error reference is ${absolute(baseUrl, PAGES.errors)}.`,
+    authenticationSection(baseUrl, rows, 2),
+    operationsSection(baseUrl, rows, 2),
+    heading(2, 'Errors', 'errors'),
+    envelopeSections(baseUrl, 3),
+    heading(3, 'Codes', 'codes'),
+    errorCodesTable(baseUrl),
+    errorCodeSections(baseUrl, 4),
+    limitsSection(rows, 2),
+  );
+  return `${withoutAnchors(source)}\n`;
+}
+
+const cache = new Map<string, string>();
+
+function cached(key: string, build: () => string): string {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = build();
+    cache.set(key, value);
+  }
+  return value;
+}
+
+/** /llms.txt as a reply, built once per container. */
+export function llmsReply(baseUrl: string = config().publicBaseUrl): Reply {
+  return reply.text(cached(`llms ${baseUrl}`, () => llmsTxt(baseUrl)), MARKDOWN, 200, {
+    headers: { 'Cache-Control': DISCOVERY_CACHE_CONTROL },
+  });
+}
+
+/** /llms-full.txt as a reply, built once per container. */
+export function llmsFullReply(baseUrl: string = config().publicBaseUrl): Reply {
+  return reply.text(cached(`full ${baseUrl}`, () => llmsFullTxt(baseUrl)), MARKDOWN, 200, {
+    headers: { 'Cache-Control': DISCOVERY_CACHE_CONTROL },
+  });
+}
+

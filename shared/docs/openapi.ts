@@ -1,0 +1,334 @@
+/**
+ * The OpenAPI 3.1 description, generated from the route table and the valibot schemas the
+ * handlers validate with: it cannot list a route that does not exist or a rule that is not enforced.
+ */
+import { config } from '#shared/config.ts';
+import { reply } from '#shared/http/reply.ts';
+import type { Reply } from '#shared/http/reply.ts';
+import { ROUTE_LIST } from '#shared/routes.ts';
+import {
+  EntitlementErrorEnvelope,
+  ErrorEnvelope,
+  QuotaErrorEnvelope,
+  RateLimitErrorEnvelope,
+} from '#shared/schemas/errors.ts';
+import type { AnySchema, ResponseSpec } from '#shared/http/types.ts';
+import {
+  ALLOW_HEADER,
+  API_KEY_HEADER,
+  API_VERSION,
+  PAGES,
+  PRODUCT,
+  SESSION_COOKIE,
+  SUMMARY,
+  TOO_MANY_REQUESTS_HEADERS,
+  absolute,
+  authSentence,
+  codesFor,
+  entitlementOf,
+  errorStatuses,
+  headerCase,
+  publicRoutes,
+  reasonPhrase,
+  tagsOf,
+  tooManyRequestsKind,
+} from '#shared/docs/catalog.ts';
+import type { DocRoute } from '#shared/docs/catalog.ts';
+import { convert, descriptionOf, properties, rewriteRefs } from '#shared/docs/json-schema.ts';
+import type { JsonSchema } from '#shared/docs/json-schema.ts';
+
+type Json = { [key: string]: unknown };
+
+/** The generated document. Only the members callers read are typed; the rest is plain JSON. */
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string; [key: string]: unknown };
+  servers: { url: string; description?: string }[];
+  tags: { name: string; description: string }[];
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: {
+    securitySchemes: Record<string, Json>;
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, Json>;
+  };
+  [key: string]: unknown;
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  security: Record<string, string[]>[];
+  parameters?: Json[];
+  requestBody?: Json;
+  responses: Record<string, Json>;
+  [extension: `x-${string}`]: unknown;
+}
+
+/** The envelope schemas, published under these names. */
+export const ENVELOPE_SCHEMAS = {
+  ErrorEnvelope,
+  RateLimitErrorEnvelope,
+  EntitlementErrorEnvelope,
+  QuotaErrorEnvelope,
+} as const;
+
+const schemaRef = (name: keyof typeof ENVELOPE_SCHEMAS) => ({ $ref: `#/components/schemas/${name}` });
+
+// Headers the OpenAPI specification says parameters must not describe, or that a security scheme already does.
+const RESERVED_HEADERS = new Set(['accept', 'content-type', 'authorization', 'cookie', API_KEY_HEADER.toLowerCase()]);
+
+/**
+ * Builds the OpenAPI 3.1 document of every published row (listed, not internal).
+ *
+ * @param publicBaseUrl origin the `servers` entry and documentation links name
+ * @param routes rows to describe; the route table unless a test passes its own
+ */
+export function buildOpenApi(publicBaseUrl: string, routes: readonly DocRoute[] = ROUTE_LIST): OpenApiDocument {
+  const rows = publicRoutes(routes);
+  const components = new Components();
+  const paths: OpenApiDocument['paths'] = {};
+  for (const row of rows) {
+    const item = (paths[row.path] ??= {});
+    item[row.method.toLowerCase()] = operation(row, components, publicBaseUrl);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: PRODUCT,
+      version: API_VERSION,
+      summary: 'Screenshot editor backend: page capture, image export, tweet lookup, media proxy and workspace operations.',
+      description: [
+        SUMMARY,
+        '',
+        `Anonymous utilities and discovery documents need no credentials. Workspace operations take an organization API key in the \`${API_KEY_HEADER}\` header with the scope named on each operation; a browser with a signed-in session holding the matching permission may call them too. Shell operations take the \`${SESSION_COOKIE}\` session cookie only. An \`Authorization\` header is never read.`,
+        '',
+        `Every failure is a JSON error envelope (\`error\`, \`code\`, \`message\`, \`hint\`, \`status\`, \`documentation\`); \`documentation\` links to [the error reference](${absolute(publicBaseUrl, PAGES.errors)}) at the anchor of the code.`,
+      ].join('\n'),
+      contact: { name: `${PRODUCT} API`, url: absolute(publicBaseUrl, PAGES.docs) },
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    externalDocs: { description: 'API guide', url: absolute(publicBaseUrl, PAGES.docs) },
+    servers: [{ url: publicBaseUrl, description: 'This deployment' }],
+    tags: tagsOf(rows).map(({ name, description }) => ({ name, description })),
+    paths,
+    components: components.toJSON(),
+  };
+}
+
+/** Builds the components section on demand, so the document names only what it uses (plus the envelopes). */
+class Components {
+  readonly schemas: Record<string, JsonSchema> = {};
+  readonly responses: Record<string, Json> = {};
+
+  constructor() {
+    for (const [name, schema] of Object.entries(ENVELOPE_SCHEMAS)) this.schemas[name] = convert(schema).schema;
+  }
+
+  /** The schema of a valibot schema; its local definitions become component schemas named after the owner. */
+  schema(schema: AnySchema, owner: string): JsonSchema {
+    const converted = convert(schema);
+    const prefix = `#/components/schemas/${owner}.`;
+    for (const [name, def] of Object.entries(converted.defs)) this.schemas[`${owner}.${name}`] = rewriteRefs(def, prefix) as JsonSchema;
+    return rewriteRefs(converted.schema, prefix) as JsonSchema;
+  }
+
+  /** A shared error response, added the first time an operation refers to it. */
+  errorResponse(name: string, build: () => Json): Json {
+    this.responses[name] ??= build();
+    return { $ref: `#/components/responses/${name}` };
+  }
+
+  toJSON(): OpenApiDocument['components'] {
+    return {
+      securitySchemes: {
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: API_KEY_HEADER,
+          description: 'Organization API key. Each workspace operation names the scope the key must hold.',
+        },
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: `Session of a signed-in user (\`__Secure-${SESSION_COOKIE}\` is accepted too over https). Shell operations accept only this; workspace operations accept it when the member holds the matching permission.`,
+        },
+      },
+      schemas: this.schemas,
+      responses: this.responses,
+    };
+  }
+}
+
+function operation(row: DocRoute, components: Components, publicBaseUrl: string): OpenApiOperation {
+  // Built member by member in reading order: identity, security, input, responses, extensions.
+  const op = {
+    operationId: row.operationId,
+    summary: row.summary,
+    description: `${row.description}\n\n**Authentication:** ${authSentence(row)}`,
+    tags: [row.tag],
+    security: security(row),
+  } as OpenApiOperation;
+  const parameters = [
+    ...pathParameters(row, components),
+    ...inputParameters(row.query, 'query', row.operationId, components),
+    ...inputParameters(row.headers, 'header', row.operationId, components),
+  ];
+  if (parameters.length > 0) op.parameters = parameters;
+  if (row.body) {
+    op.requestBody = {
+      description: `JSON body of at most ${row.body.maxBytes} bytes.`,
+      required: !row.body.optional,
+      content: { [row.body.contentType]: { schema: components.schema(row.body.schema, `${row.operationId}.body`) } },
+    };
+  }
+  op.responses = {};
+  for (const [status, spec] of Object.entries(row.responses)) {
+    op.responses[status] = response(spec, components, `${row.operationId}.${status}`);
+  }
+  for (const status of errorStatuses(row)) op.responses[String(status)] = errorResponse(row, status, components, publicBaseUrl);
+  // Ranges rather than `default`: any status the shared boundary answers with (an unexpected 500,
+  // a 404 or 405 on the same path) still carries the envelope, and clients can branch on 4XX/5XX.
+  op.responses['4XX'] = components.errorResponse('ClientError', () => ({
+    description: 'Any other client error; the body is the error envelope.',
+    content: { 'application/json': { schema: schemaRef('ErrorEnvelope') } },
+  }));
+  op.responses['5XX'] = components.errorResponse('ServerError', () => ({
+    description: 'Any other server error, for example 500 `internal_error`; the body is the error envelope.',
+    content: { 'application/json': { schema: schemaRef('ErrorEnvelope') } },
+  }));
+  if (row.permission) op['x-easel-permission'] = row.permission;
+  Object.assign(op, row.extensions ?? {});
+  return op;
+}
+
+function security(row: DocRoute): Record<string, string[]>[] {
+  switch (row.auth) {
+    case 'apiKey':
+      return [{ apiKey: [] }, { sessionCookie: [] }];
+    case 'session':
+      return [{ sessionCookie: [] }];
+    default:
+      return [];
+  }
+}
+
+function pathParameters(row: DocRoute, components: Components): Json[] {
+  const declared = row.params ? parametersOf(row.params, 'path', row.operationId, components) : [];
+  // OpenAPI requires every template variable to be declared; a row without a params schema still names them.
+  const names = [...row.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+  const missing = names
+    .filter((name) => !declared.some((parameter) => parameter.name === name))
+    .map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  return [...declared.filter((parameter) => names.includes(parameter.name as string)), ...missing];
+}
+
+function inputParameters(schema: AnySchema | undefined, location: 'query' | 'header', owner: string, components: Components): Json[] {
+  if (!schema) return [];
+  return parametersOf(schema, location, owner, components).filter(
+    (parameter) => location !== 'header' || !RESERVED_HEADERS.has(String(parameter.name).toLowerCase()),
+  );
+}
+
+function parametersOf(schema: AnySchema, location: 'path' | 'query' | 'header', owner: string, components: Components): Json[] {
+  const converted = components.schema(schema, `${owner}.${location}`);
+  return properties(converted).map(({ name, schema: member, required }) => {
+    const { description, ...rest } = member;
+    const parameter: Json = {
+      name: location === 'header' ? headerCase(name) : name,
+      in: location,
+      required: location === 'path' ? true : required,
+    };
+    const text = typeof description === 'string' ? description : descriptionOf(member);
+    if (text) parameter.description = text;
+    parameter.schema = rest;
+    return parameter;
+  });
+}
+
+function response(spec: ResponseSpec, components: Components, owner: string): Json {
+  const out: Json = { description: spec.description };
+  if (spec.headers) {
+    out.headers = Object.fromEntries(
+      Object.entries(spec.headers).map(([name, header]) => [name, { description: header.description, schema: { ...header.schema } }]),
+    );
+  }
+  const types = (spec.contentType ?? (spec.schema ? 'application/json' : ''))
+    .split(',')
+    .map((type) => type.trim())
+    .filter(Boolean);
+  if (types.length > 0) {
+    out.content = Object.fromEntries(types.map((type) => [type, mediaType(type, spec.schema, components, owner)]));
+  }
+  return out;
+}
+
+function mediaType(type: string, schema: AnySchema | undefined, components: Components, owner: string): Json {
+  if (schema) return { schema: components.schema(schema, owner) };
+  if (type.startsWith('text/')) return { schema: { type: 'string' } };
+  // JSON the row gives no schema for, and raw bytes: OpenAPI 3.1 describes both by the media type alone.
+  return {};
+}
+
+function errorResponse(row: DocRoute, status: number, components: Components, publicBaseUrl: string): Json {
+  const reference = absolute(publicBaseUrl, PAGES.errors);
+  const codes = codesFor(row, status);
+  // OpenAPI 3.1 lets a reference carry its own description: the shared response stays generic,
+  // the operation names the codes it can really answer with.
+  const description = `${reasonPhrase(status)}${codes.length > 0 ? `: ${codes.map((code) => `\`${code}\``).join(', ')}` : ''}. See ${reference}${codes.length === 1 ? `#${codes[0]}` : ''}.`;
+  const json = (schema: Json) => ({ 'application/json': { schema } });
+  const headers = (set: Record<string, { description: string; type: string }>) =>
+    Object.fromEntries(Object.entries(set).map(([name, { description: text, type }]) => [name, { description: text, schema: { type } }]));
+  const shared = (name: string, build: () => Json) => ({ ...components.errorResponse(name, build), description });
+
+  if (status === 429 && tooManyRequestsKind(row) === 'rate') {
+    return shared('RateLimited', () => ({
+      description: 'Too Many Requests: `rate_limited`, the per-IP limit of the route is used up.',
+      headers: headers(TOO_MANY_REQUESTS_HEADERS.rate),
+      content: json(schemaRef('RateLimitErrorEnvelope')),
+    }));
+  }
+  if (status === 429) {
+    return shared('QuotaExceeded', () => ({
+      description: "Too Many Requests: `workspace_quota_exceeded`, the workspace plan's quota is used up.",
+      headers: headers(TOO_MANY_REQUESTS_HEADERS.quota),
+      content: json(schemaRef('QuotaErrorEnvelope')),
+    }));
+  }
+  if (status === 403 && entitlementOf(row)) {
+    return shared('ForbiddenOrNotEntitled', () => ({
+      description: 'Forbidden; `workspace_feature_not_entitled` carries the extended entitlement envelope.',
+      // anyOf, not oneOf: the base envelope is open, so an entitlement body matches both and oneOf would reject it.
+      content: json({ anyOf: [schemaRef('ErrorEnvelope'), schemaRef('EntitlementErrorEnvelope')] }),
+    }));
+  }
+  const phrase = reasonPhrase(status);
+  const name = phrase.replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase()) || `Error${status}`;
+  return shared(name, () => ({
+    description: `${phrase}; the body is the error envelope.`,
+    ...(status === 405 ? { headers: headers(ALLOW_HEADER) } : {}),
+    content: json(schemaRef('ErrorEnvelope')),
+  }));
+}
+
+const cache = new Map<string, OpenApiDocument>();
+
+/** The document of the route table for this origin, built once per container. */
+export function openApiDocument(publicBaseUrl: string = config().publicBaseUrl): OpenApiDocument {
+  let document = cache.get(publicBaseUrl);
+  if (!document) {
+    document = buildOpenApi(publicBaseUrl);
+    cache.set(publicBaseUrl, document);
+  }
+  return document;
+}
+
+/** /openapi.json as a reply: the cached document, cacheable for five minutes. */
+export function openApiReply(publicBaseUrl: string = config().publicBaseUrl): Reply {
+  return reply.json(openApiDocument(publicBaseUrl), 200, {
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
+  });
+}
+

@@ -1,0 +1,168 @@
+/**
+ * The site pages: /, /docs and /docs/errors. Each is written in Markdown, generated from the
+ * route table and the error catalog, and served as HTML or, when asked for, as the Markdown itself.
+ */
+import { config } from '#shared/config.ts';
+import { reply } from '#shared/http/reply.ts';
+import type { Reply } from '#shared/http/reply.ts';
+import { ROUTE_LIST } from '#shared/routes.ts';
+import {
+  API_KEY_HEADER,
+  PAGES,
+  PRODUCT,
+  SESSION_COOKIE,
+  SUMMARY,
+  absolute,
+  authLabel,
+  publicRoutes,
+  tagsOf,
+} from '#shared/docs/catalog.ts';
+import type { DocRoute } from '#shared/docs/catalog.ts';
+import { layout, renderMarkdown } from '#shared/docs/html.ts';
+import { blocks, code, heading, link, text, withoutAnchors } from '#shared/docs/markdown.ts';
+import {
+  authenticationSection,
+  envelopeSections,
+  errorCodeSections,
+  errorCodesTable,
+  limitsSection,
+  operationAnchor,
+  operationsSection,
+} from '#shared/docs/reference.ts';
+
+export type PageName = 'home' | 'docs' | 'errors';
+
+/** Discovery headers of every page and document: cacheable for five minutes by anyone. */
+export const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
+
+/** The links every start page offers, with what is behind each. */
+export function startLinks(baseUrl: string): string {
+  return [
+    `- ${link('API guide', absolute(baseUrl, PAGES.docs))}: authentication, every operation with its parameters, responses, errors and an example, and the limits.`,
+    `- ${link('Error reference', absolute(baseUrl, PAGES.errors))}: the error envelope and every error code, what it means and how to resolve it.`,
+    `- ${link('OpenAPI 3.1 description', absolute(baseUrl, PAGES.openapi))}: machine-readable, generated from the route table the service runs on.`,
+    `- ${link('Full reference for language models', absolute(baseUrl, PAGES.llmsFull))}: the guide and the error reference in one Markdown file.`,
+  ].join('\n');
+}
+
+/** Operations as link lists per tag, each linking to its section of the guide. */
+export function operationLinks(baseUrl: string, rows: readonly DocRoute[], depth: number): string {
+  return blocks(
+    tagsOf(rows).map((tag) =>
+      blocks(
+        heading(depth, text(tag.name)),
+        tag.routes
+          .map(
+            (row) =>
+              `- ${link(row.summary, `${absolute(baseUrl, PAGES.docs)}#${operationAnchor(row)}`)}: ${code(`${row.method} ${row.path}`)}, ${authLabel(row)}.`,
+          )
+          .join('\n'),
+      ),
+    ),
+  );
+}
+
+/** The home page: what Easel is and where to go next. */
+export function homeMarkdown(baseUrl: string, routes: readonly DocRoute[] = ROUTE_LIST): string {
+  const rows = publicRoutes(routes);
+  return blocks(
+    heading(1, PRODUCT),
+    `> ${SUMMARY}`,
+    `Everything is served from ${code(baseUrl)}. Requests and responses are JSON unless an operation says otherwise, and every failure is one JSON error envelope whose \`documentation\` link explains its code.`,
+    heading(2, 'Start here', 'start'),
+    startLinks(baseUrl),
+    heading(2, 'Authentication at a glance', 'authentication'),
+    [
+      '- Utilities and discovery documents: no credentials. An `Authorization` header grants nothing.',
+      `- Workspace operations: an organization API key in \`${API_KEY_HEADER}\` with the scope the operation names, or a signed-in session whose member holds that permission.`,
+      `- Shell operations: the \`${SESSION_COOKIE}\` session cookie only; API keys are refused.`,
+    ].join('\n'),
+    heading(2, 'Operations', 'operations'),
+    operationLinks(baseUrl, rows, 3),
+  );
+}
+
+/** The API guide: authentication, every operation, errors in brief, limits. */
+export function docsMarkdown(baseUrl: string, routes: readonly DocRoute[] = ROUTE_LIST): string {
+  const rows = publicRoutes(routes);
+  return blocks(
+    heading(1, `${PRODUCT} API guide`, 'top'),
+    `> ${SUMMARY}`,
+    `Base URL: ${code(baseUrl)}. This guide, the ${link('OpenAPI description', absolute(baseUrl, PAGES.openapi))} and the ${link('llms.txt', absolute(baseUrl, PAGES.llms))} files are generated from the same route table and schemas the service validates requests with.`,
+    ['- [Authentication](#authentication)', '- [Operations](#operations)', '- [Errors](#errors)', '- [Limits](#limits)'].join('\n'),
+    authenticationSection(baseUrl, rows, 2),
+    operationsSection(baseUrl, rows, 2),
+    heading(2, 'Errors', 'errors'),
+    `Every failure is the JSON error envelope (\`error\`, \`code\`, \`message\`, \`hint\`, \`status\`, \`documentation\`), some with extra fields. The ${link('error reference', absolute(baseUrl, PAGES.errors))} explains each code; \`documentation\` in the envelope links straight to it.`,
+    errorCodesTable(baseUrl),
+    limitsSection(rows, 2),
+  );
+}
+
+/** The error reference: the envelope, the extended envelopes, and one anchor per code. */
+export function errorsMarkdown(baseUrl: string): string {
+  return blocks(
+    heading(1, `${PRODUCT} error reference`, 'top'),
+    `Every failing response carries one JSON envelope. Its \`documentation\` field links to the section of this page named after its \`code\`: \`${absolute(baseUrl, PAGES.errors)}#<code>\`. The ${link('API guide', absolute(baseUrl, PAGES.docs))} lists which statuses each operation answers with.`,
+    envelopeSections(baseUrl, 2),
+    heading(2, 'Codes', 'codes'),
+    'Codes are stable: branch on them. Messages and hints may change.',
+    errorCodesTable(baseUrl),
+    errorCodeSections(baseUrl, 2),
+  );
+}
+
+const TITLES: Record<PageName, string> = {
+  home: `${PRODUCT}: screenshot editor API`,
+  docs: `${PRODUCT} API guide`,
+  errors: `${PRODUCT} error reference`,
+};
+
+const SOURCES: Record<PageName, (baseUrl: string) => string> = {
+  home: (baseUrl) => homeMarkdown(baseUrl),
+  docs: (baseUrl) => docsMarkdown(baseUrl),
+  errors: errorsMarkdown,
+};
+
+/**
+ * Whether the caller asked for Markdown: `text/markdown` in Accept with a weight above zero
+ * and at least that of `text/html` (a browser that also lists Markdown still gets HTML).
+ */
+export function wantsMarkdown(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const weights: Record<string, number> = {};
+  for (const range of accept.split(',')) {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    const q = params.find((param) => param.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    weights[type] = Math.max(weights[type] ?? 0, Number.isFinite(weight) ? weight : 0);
+  }
+  const markdown = weights['text/markdown'] ?? 0;
+  return markdown > 0 && markdown >= (weights['text/html'] ?? 0);
+}
+
+// The pages depend only on the table and the origin: render each once per container.
+const rendered = new Map<string, { markdown: string; html: string }>();
+
+function page(name: PageName, baseUrl: string): { markdown: string; html: string } {
+  const key = `${name} ${baseUrl}`;
+  let entry = rendered.get(key);
+  if (!entry) {
+    const source = SOURCES[name](baseUrl);
+    entry = { markdown: withoutAnchors(source), html: layout({ title: TITLES[name], body: renderMarkdown(source), baseUrl }) };
+    rendered.set(key, entry);
+  }
+  return entry;
+}
+
+/**
+ * A site page as a reply: HTML, or Markdown when the Accept header asks for it. Always varies
+ * on Accept, so a shared cache keeps the two apart.
+ */
+export function sitePage(name: PageName, accept: string | undefined, baseUrl: string = config().publicBaseUrl): Reply {
+  const headers = { 'Cache-Control': DISCOVERY_CACHE_CONTROL, Vary: 'Accept' };
+  const { markdown, html } = page(name, baseUrl);
+  return wantsMarkdown(accept)
+    ? reply.text(markdown, 'text/markdown; charset=utf-8', 200, { headers })
+    : reply.text(html, 'text/html; charset=utf-8', 200, { headers });
+}
