@@ -6,6 +6,7 @@ export default defineConfig({
     setupFiles: ['test/support/env.ts'],
     // Integration files each start their own embedded backends; forks keep their module state apart.
     pool: 'forks',
+    reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

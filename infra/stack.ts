@@ -75,6 +75,7 @@ export class EaselStack extends Stack {
         memorySize: row.memory,
         timeout: row.timeout,
         environment,
+        nodeModules: row.nodeModules,
         description: `Easel ${row.method} ${row.path}`,
       });
       this.data.grant(fn, row.access);

@@ -13,6 +13,12 @@ export interface Config {
   /** Endpoint overrides for the embedded backends; undefined means the AWS default. */
   endpoints: { dynamodb?: string; s3?: string; sqs?: string };
   region: string;
+  /**
+   * TEST ONLY. Loopback ports that outbound fetches (page capture, media proxy) may reach so tests
+   * can serve targets on 127.0.0.1. Empty unless UNSAFE_TEST_LOOPBACK_PORTS is set; the CDK stack
+   * never sets it. Every other non-public address stays refused even in tests.
+   */
+  unsafeTestLoopbackPorts: readonly number[];
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
@@ -56,6 +62,14 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       sqs: optional(env, 'SQS_ENDPOINT'),
     },
     region: optional(env, 'AWS_REGION') ?? optional(env, 'AWS_DEFAULT_REGION') ?? required(env, 'AWS_REGION'),
+    unsafeTestLoopbackPorts: (optional(env, 'UNSAFE_TEST_LOOPBACK_PORTS') ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((port) => {
+        const value = Number(port.trim());
+        if (!Number.isInteger(value) || value < 1 || value > 65_535) throw new Error(`UNSAFE_TEST_LOOPBACK_PORTS: not a port: ${port}`);
+        return value;
+      }),
   };
 }
 

@@ -22,6 +22,8 @@ export interface EaselFunctionProps {
   /** Variables every function needs (see shared/config.ts); the construct adds runtime flags. */
   environment: Record<string, string>;
   description: string;
+  /** Installed into the bundle's node_modules rather than bundled (native or file-reading packages). */
+  nodeModules?: readonly string[];
 }
 
 /**
@@ -61,6 +63,7 @@ export class EaselFunction extends NodejsFunction {
         sourcesContent: false,
         // Ship the SDK version the tests ran against rather than whatever the runtime carries.
         bundleAwsSDK: true,
+        ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules] } : {}),
       },
     });
   }

@@ -51,6 +51,11 @@ export interface RouteDef {
   memory: number;
   timeout: number;
   access: ResourceAccess;
+  /**
+   * Packages installed into the function's bundle instead of being bundled by esbuild: native
+   * binaries (sharp) and packages that ship files they read at run time (@sparticuz/chromium).
+   */
+  nodeModules?: readonly string[];
   /** Listed in /openapi.json and the llms files; internal routes are not. */
   listed: boolean;
   tag: string;

@@ -1,0 +1,73 @@
+/**
+ * Outbound-request guard: resolves a URL's host in Node and refuses it unless every address is
+ * public. The same check runs at connect time through `guardedLookup`, so a DNS answer that
+ * changes between check and connect (rebinding) cannot reach an internal address.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { blockedReason, isLoopback } from '#shared/net/address.ts';
+
+/** Raised when a target is not allowed; callers map it to their own envelope (invalid_url, 403…). */
+export class BlockedTargetError extends Error {
+  readonly reason: string;
+  constructor(host: string, reason: string) {
+    super(`Refusing to connect to ${host}: ${reason} address`);
+    this.name = 'BlockedTargetError';
+    this.reason = reason;
+  }
+}
+
+export interface TargetPolicy {
+  /** TEST ONLY: loopback ports that may be reached (config().unsafeTestLoopbackPorts). */
+  loopbackPorts: readonly number[];
+}
+
+type Resolver = (host: string) => Promise<LookupAddress[]>;
+
+const systemResolver: Resolver = (host) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+  });
+
+export function portOf(url: URL): number {
+  if (url.port) return Number(url.port);
+  return url.protocol === 'https:' ? 443 : 80;
+}
+
+function checkAddress(host: string, address: string, port: number, policy: TargetPolicy): void {
+  const reason = blockedReason(address);
+  if (reason === undefined) return;
+  if (isLoopback(address) && policy.loopbackPorts.includes(port)) return;
+  throw new BlockedTargetError(host, reason);
+}
+
+/**
+ * Resolves the URL's host and checks every address it resolves to (an attacker controls
+ * which one the client would pick). Returns the addresses; throws BlockedTargetError.
+ */
+export async function resolvePublicTarget(url: URL, policy: TargetPolicy, resolve: Resolver = systemResolver): Promise<LookupAddress[]> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const port = portOf(url);
+  const family = isIP(host);
+  const addresses = family ? [{ address: host, family }] : await resolve(host);
+  if (addresses.length === 0) throw new BlockedTargetError(host, 'unresolvable');
+  for (const { address } of addresses) checkAddress(host, address, port, policy);
+  return addresses;
+}
+
+/**
+ * A `lookup` for http(s).request / Agent options that resolves once and refuses non-public
+ * answers, so the connection goes to the very address that was checked.
+ */
+export function guardedLookup(port: number, policy: TargetPolicy, resolve: Resolver = systemResolver): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname)
+      .then((addresses) => {
+        for (const { address } of addresses) checkAddress(hostname, address, port, policy);
+        const wanted = typeof options === 'object' && options.family ? addresses.filter((entry) => entry.family === options.family) : addresses;
+        if (typeof options === 'object' && options.all) (callback as (e: null, a: LookupAddress[]) => void)(null, wanted);
+        else callback(null, wanted[0]!.address, wanted[0]!.family);
+      })
+      .catch((error: NodeJS.ErrnoException) => callback(error, '', 0));
+  };
+}
