@@ -34,7 +34,7 @@ export interface CommandResult {
 export interface Command {
   summary: string;
   options: OptionSpec;
-  run(values: Values, deps: AdminDeps): Promise<CommandResult>;
+  run(values: Values, deps: AdminDeps, env: NodeJS.ProcessEnv): Promise<CommandResult>;
 }
 
 const str = (values: Values, name: string): string | undefined => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
@@ -252,9 +252,9 @@ export const COMMANDS: Record<string, Command> = {
       org: { type: 'string', description: 'Organization to make active (default the first of the user).' },
       hours: { type: 'string', description: 'Lifetime in hours (default SESSION_HOURS or 168).' },
     },
-    async run(values, deps) {
+    async run(values, deps, env) {
       const { token, session } = await createSession(
-        { user: str(values, 'user')!, organizationId: str(values, 'org'), hours: num(str(values, 'hours') ?? process.env.SESSION_HOURS, 'hours') },
+        { user: str(values, 'user')!, organizationId: str(values, 'org'), hours: num(str(values, 'hours') ?? env.SESSION_HOURS, 'hours') },
         deps,
       );
       return {
