@@ -19,7 +19,6 @@ import type { Authenticator } from '#shared/identity/authenticator.ts';
 import { SESSION_COOKIE, readSessionToken } from '#shared/identity/cookies.ts';
 import { requiredFeatureOf } from '#shared/identity/plans.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
-import { containerAuthenticator } from '#shared/identity/runtime.ts';
 import { log } from '#shared/log.ts';
 
 /** Whoever the middleware resolved for a request. */
@@ -33,13 +32,22 @@ export function principalOf(event: LambdaEvent): ResolvedPrincipal | undefined {
 }
 
 /**
+ * The container's authenticator, loaded on first use. The import is dynamic so that anonymous
+ * routes, which share route() with authenticated ones, never evaluate the DynamoDB client: the
+ * bundler keeps a dynamically imported module lazy, and their cold start stays as it was.
+ */
+async function containerAuthenticator(): Promise<Authenticator> {
+  return (await import('#shared/identity/runtime.ts')).containerAuthenticator();
+}
+
+/**
  * Builds the middleware for one row.
  *
  * @param authenticator the container's authenticator unless a test passes its own
  */
 export function authenticate(
   def: RouteDef,
-  authenticator: () => Authenticator = containerAuthenticator,
+  authenticator: () => Authenticator | Promise<Authenticator> = containerAuthenticator,
 ): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
   if (def.auth !== 'apiKey' && def.auth !== 'session') throw new Error(`authenticate() handles apiKey and session routes, not ${def.auth}`);
   // Read once at build time: an unknown feature fails the cold start, not a request.
@@ -47,7 +55,7 @@ export function authenticate(
   const resolve = def.auth === 'session' ? sessionOnly : workspace;
   return {
     before: async ({ event }) => {
-      const principal = await resolve(def, event, authenticator(), feature);
+      const principal = await resolve(def, event, await authenticator(), feature);
       principals.set(event, principal);
       log.debug('authenticated', {
         kind: principal.kind,
