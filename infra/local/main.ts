@@ -22,7 +22,8 @@ async function demoLines(started: LocalRuntime): Promise<string[]> {
   if (process.env.DYNAMODB_ENDPOINT === 'aws' || process.env.EASEL_SEED === '0') return [];
   const connection = connect(process.env);
   try {
-    const demo = await seedDemo(connection.store);
+    const hours = process.env.SESSION_HOURS ? Number(process.env.SESSION_HOURS) : undefined;
+    const demo = await seedDemo(connection.store, { sessionHours: hours });
     const cookie = `${SESSION_COOKIE}=${demo.sessionToken}`;
     return [
       '',

@@ -61,8 +61,12 @@ async function ensure(create: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
-/** Seeds the demo organization if needed and issues a fresh demo key and owner session. */
-export async function seedDemo(store: IdentityStore): Promise<DemoCredentials> {
+/**
+ * Seeds the demo organization if needed and issues a fresh demo key and owner session.
+ *
+ * @param options.sessionHours lifetime of the demo session (default a week)
+ */
+export async function seedDemo(store: IdentityStore, options: { sessionHours?: number } = {}): Promise<DemoCredentials> {
   const deps: AdminDeps = { store };
   for (const user of [DEMO.owner, DEMO.member]) await ensure(() => createUser(user, deps));
   const created = await ensure(() =>
@@ -89,7 +93,10 @@ export async function seedDemo(store: IdentityStore): Promise<DemoCredentials> {
   }
   await endSessions({ user: DEMO.owner.userId, origin: DEMO.origin }, deps);
   const { key, apiKey } = await issueApiKey({ organizationId: DEMO.organizationId, name: 'Demo key (npm start)', createdBy: DEMO.origin }, deps);
-  const { token, session } = await createSession({ user: DEMO.owner.userId, organizationId: DEMO.organizationId, origin: DEMO.origin }, deps);
+  const { token, session } = await createSession(
+    { user: DEMO.owner.userId, organizationId: DEMO.organizationId, origin: DEMO.origin, hours: options.sessionHours },
+    deps,
+  );
   const organization = await store.getOrganization(DEMO.organizationId);
   return {
     organizationId: DEMO.organizationId,
