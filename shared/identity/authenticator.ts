@@ -95,7 +95,8 @@ export class Authenticator {
     let context = this.members.get(cacheKey);
     if (!context) {
       context = await this.store.getMemberContext(organizationId, identity.userId);
-      this.members.set(cacheKey, context);
+      // Only a membership is remembered: someone just added must not be refused for the TTL.
+      if (context.organization && context.membership) this.members.set(cacheKey, context);
     }
     const { organization, membership } = context;
     if (!organization || !membership) {

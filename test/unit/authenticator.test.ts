@@ -234,6 +234,13 @@ describe('Authenticator.member', () => {
     expect(fake.reads.member).toBe(1);
   });
 
+  it('does not remember that a user is not a member, so one added a moment later gets in', async () => {
+    await expect(auth.member({ ...identity, userId: 'usr_2' })).rejects.toBeInstanceOf(ForbiddenError);
+    fake.memberships.set('org_a/usr_2', { organizationId: 'org_a', workspaceId: 'ws_a', userId: 'usr_2', role: 'admin', createdAt: ORG.createdAt });
+
+    await expect(auth.member({ ...identity, userId: 'usr_2' })).resolves.toMatchObject({ role: 'admin' });
+  });
+
   it('refuses a session without an active organization with 403 and says how to pick one', async () => {
     await expect(auth.member({ ...identity, activeOrganizationId: undefined })).rejects.toMatchObject({
       status: 403,
