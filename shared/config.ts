@@ -14,6 +14,11 @@ export interface Config {
   endpoints: { dynamodb?: string; s3?: string; sqs?: string };
   region: string;
   /**
+   * How long a container may reuse a verified API key or a member's role and organization
+   * without reading the table again (ms, 0 to 10000). Revocations take effect within it.
+   */
+  authCacheTtlMs: number;
+  /**
    * TEST ONLY. Loopback ports that outbound fetches (page capture, media proxy) may reach so tests
    * can serve targets on 127.0.0.1. Empty unless UNSAFE_TEST_LOOPBACK_PORTS is set; the CDK stack
    * never sets it. Every other non-public address stays refused even in tests.
@@ -33,6 +38,18 @@ function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
 }
+
+/** An optional integer setting within bounds; out of bounds or not a number fails the cold start. */
+function integerIn(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
+  const text = optional(env, name);
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got ${text}`);
+  return value;
+}
+
+/** Revocations must take effect within ten seconds, so no container may trust a credential longer. */
+export const MAX_AUTH_CACHE_TTL_MS = 10_000;
 
 /** Parses the configuration from an environment; throws on the first missing variable. */
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
@@ -62,6 +79,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       sqs: optional(env, 'SQS_ENDPOINT'),
     },
     region: optional(env, 'AWS_REGION') ?? optional(env, 'AWS_DEFAULT_REGION') ?? required(env, 'AWS_REGION'),
+    authCacheTtlMs: integerIn(env, 'AUTH_CACHE_TTL_MS', 0, MAX_AUTH_CACHE_TTL_MS) ?? MAX_AUTH_CACHE_TTL_MS,
     unsafeTestLoopbackPorts: (optional(env, 'UNSAFE_TEST_LOOPBACK_PORTS') ?? '')
       .split(',')
       .filter(Boolean)

@@ -4,9 +4,37 @@
  *
  * Adding a route: a schema in shared/schemas, a handler file in functions/, one row here.
  */
-import type { RouteDef } from '#shared/http/types.ts';
+import type { AnySchema, RouteDef } from '#shared/http/types.ts';
+import {
+  BootstrapResponse,
+  CapabilitiesResponse,
+  InvitationsResponse,
+  MeResponse,
+  MembersResponse,
+  OrganizationParams,
+  OrganizationResponse,
+  OrganizationsResponse,
+  PermissionsResponse,
+  SettingsResponse,
+} from '#shared/schemas/identity.ts';
 
 const text = (description: string, contentType: string) => ({ description, contentType });
+const json = <S extends AnySchema>(description: string, schema: S) => ({ description, contentType: 'application/json', schema });
+
+/**
+ * What every shell operation shares: session cookie only, editor origins with credentials,
+ * read access to the workspace table (where sessions, members and organizations live).
+ */
+const SHELL = {
+  auth: 'session',
+  cors: 'editor',
+  memory: 256,
+  timeout: 10,
+  access: { tables: { workspace: 'read' } },
+  listed: true,
+  tag: 'Shell',
+  errors: [401, 403, 503],
+} as const;
 
 // `satisfies` keeps each row's literal schema types, so handlers get typed input.
 export const ROUTES = {
@@ -107,6 +135,115 @@ export const ROUTES = {
     description: 'The full Markdown reference: every operation, its parameters, schemas and errors.',
     responses: { 200: text('Markdown reference.', 'text/markdown') },
     errors: [],
+  },
+  getMe: {
+    ...SHELL,
+    method: 'GET',
+    path: '/api/v1/me',
+    handler: 'functions/shell/get-me.ts',
+    summary: 'Current user',
+    description: 'Id, name, e-mail address and avatar of the signed-in user. Needs a session, not an active organization.',
+    responses: { 200: json('The user.', MeResponse) },
+  },
+  getBootstrap: {
+    ...SHELL,
+    method: 'GET',
+    path: '/api/v1/bootstrap',
+    handler: 'functions/shell/get-bootstrap.ts',
+    permission: 'organization:read',
+    summary: 'Bootstrap the editor shell',
+    description:
+      'Everything the shell renders for the active organization: the user, the organization and every other one the user belongs to, the membership (role and resolved permissions), the workspace with its settings and product surfaces, the entitlements, the capability flags and counters. Call it after sign-in and again after any 401 or 403.',
+    responses: { 200: json('The bootstrap view.', BootstrapResponse) },
+  },
+  listOrganizations: {
+    ...SHELL,
+    method: 'GET',
+    path: '/api/v1/organizations',
+    handler: 'functions/shell/list-organizations.ts',
+    summary: 'Organizations of the user',
+    description: 'Every organization the user belongs to, with the role in each and which one is active in this session.',
+    responses: { 200: json('The organizations.', OrganizationsResponse) },
+  },
+  getOrganization: {
+    ...SHELL,
+    method: 'GET',
+    path: '/api/v1/organizations/{organizationId}',
+    handler: 'functions/shell/get-organization.ts',
+    permission: 'organization:read',
+    summary: 'Active organization',
+    description: 'Identity fields of the organization. It must be the active organization of the session (403 otherwise).',
+    params: OrganizationParams,
+    responses: { 200: json('The organization.', OrganizationResponse) },
+  },
+  listOrganizationMembers: {
+    ...SHELL,
+    method: 'GET',
+    path: '/api/v1/organizations/{organizationId}/members',
+    handler: 'functions/shell/list-organization-members.ts',
+    permission: 'member:read',
+    summary: 'Members of the active organization',
+    description: 'Members of the active organization with their roles, owners first.',
+    params: OrganizationParams,
+    responses: { 200: json('The members.', MembersResponse) },
+  },
+  listOrganizationInvitations: {
+    ...SHELL,
+    method: 'GET',
+    path: '/api/v1/organizations/{organizationId}/invitations',
+    handler: 'functions/shell/list-organization-invitations.ts',
+    permission: 'invitation:read',
+    summary: 'Invitations of the active organization',
+    description: 'Invitations of the active organization that have not expired, newest first, with their status.',
+    params: OrganizationParams,
+    responses: { 200: json('The invitations.', InvitationsResponse) },
+  },
+  getOrganizationSettings: {
+    ...SHELL,
+    method: 'GET',
+    path: '/api/v1/organizations/{organizationId}/settings',
+    handler: 'functions/shell/get-organization-settings.ts',
+    permission: 'settings:read',
+    summary: 'Workspace settings',
+    description: 'Locale, time zone, default publishing time and description of the active organization’s workspace.',
+    params: OrganizationParams,
+    responses: { 200: json('The settings.', SettingsResponse) },
+  },
+  getOrganizationPermissions: {
+    ...SHELL,
+    method: 'GET',
+    path: '/api/v1/organizations/{organizationId}/permissions',
+    handler: 'functions/shell/get-organization-permissions.ts',
+    permission: 'organization:read',
+    summary: 'Permissions of the user',
+    description: 'The user’s normalized role in the active organization and the permissions it resolves to.',
+    params: OrganizationParams,
+    responses: { 200: json('The role and permissions.', PermissionsResponse) },
+  },
+  getOrganizationCapabilities: {
+    ...SHELL,
+    method: 'GET',
+    path: '/api/v1/organizations/{organizationId}/capabilities',
+    handler: 'functions/shell/get-organization-capabilities.ts',
+    permission: 'organization:read',
+    summary: 'Capabilities of the user',
+    description:
+      'Capability flags (what the editor may offer, from the role and the plan) and the safe entitlement view: plan, status and features. Nothing secret.',
+    params: OrganizationParams,
+    responses: { 200: json('The capabilities.', CapabilitiesResponse) },
+  },
+  activateOrganization: {
+    ...SHELL,
+    method: 'POST',
+    path: '/api/v1/organizations/{organizationId}/activate',
+    handler: 'functions/shell/activate-organization.ts',
+    summary: 'Activate an organization',
+    description:
+      'Makes the organization active for this session after checking that the user is a member and that it is not being deleted (403 otherwise). No request body. Returns the refreshed bootstrap view.',
+    // Writes the session's active organization.
+    access: { tables: { workspace: 'write' } },
+    params: OrganizationParams,
+    responses: { 200: json('The bootstrap view of the newly active organization.', BootstrapResponse) },
   },
 } satisfies Record<string, RouteDef>;
 

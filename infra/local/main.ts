@@ -5,16 +5,50 @@
 import '../check-node.js';
 import { log } from '#shared/log.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
+import { SESSION_COOKIE } from '#shared/identity/cookies.ts';
+import { connect } from '#infra/admin/connection.ts';
 import { startLocal } from '#infra/local/runtime.ts';
+import type { LocalRuntime } from '#infra/local/runtime.ts';
+import { seedDemo } from '#infra/local/seed.ts';
 
 const clean = process.argv.includes('--clean') || process.env.EASEL_CLEAN === '1';
 const runtime = await startLocal({ clean });
+
+/**
+ * Seeds the demo organization and returns the lines that show its fresh credentials. Never
+ * against AWS (a deployed stack's table is not a playground), nor with EASEL_SEED=0.
+ */
+async function demoLines(started: LocalRuntime): Promise<string[]> {
+  if (process.env.DYNAMODB_ENDPOINT === 'aws' || process.env.EASEL_SEED === '0') return [];
+  const connection = connect(process.env);
+  try {
+    const hours = process.env.SESSION_HOURS ? Number(process.env.SESSION_HOURS) : undefined;
+    const demo = await seedDemo(connection.store, { sessionHours: hours });
+    const cookie = `${SESSION_COOKIE}=${demo.sessionToken}`;
+    return [
+      '',
+      `  Demo organization ${demo.organizationId} (plan ${demo.plan}); session of its owner ${demo.ownerEmail}.`,
+      '  Fresh credentials on every start (the previous demo key and session are revoked):',
+      `    export EASEL_API_KEY=${demo.apiKey}`,
+      `    export EASEL_COOKIE='${cookie}'`,
+      `    curl -s -b "$EASEL_COOKIE" ${started.url}/api/v1/bootstrap`,
+      `    curl -s -b "$EASEL_COOKIE" ${started.url}/api/v1/organizations/${demo.organizationId}/members`,
+      '  More: npm run admin -- help',
+    ];
+  } catch (error) {
+    return ['', `  Demo seed skipped: ${error instanceof Error ? error.message : String(error)}`];
+  } finally {
+    connection.close();
+  }
+}
+const demo = await demoLines(runtime);
 
 const lines = [
   `Easel is listening on ${runtime.url}  (${ROUTE_LIST.length} routes)`,
   `  data:       ${runtime.dataDir}${clean ? '  (started clean)' : ''}`,
   ...runtime.backends.map((backend) => `  ${backend.name.padEnd(18)} ${backend.endpoint}`),
   `  docs:       ${runtime.url}/docs   OpenAPI: ${runtime.url}/openapi.json`,
+  ...demo,
   '  Ctrl-C stops.',
 ];
 process.stderr.write(lines.join('\n') + '\n');

@@ -10,6 +10,7 @@ import type { Reply } from '#shared/http/reply.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
 import { API_KEY_HEADER, PAGES, PRODUCT, SESSION_COOKIE, SUMMARY, absolute, publicRoutes } from '#shared/docs/catalog.ts';
 import type { DocRoute } from '#shared/docs/catalog.ts';
+import { identitySections } from '#shared/docs/identity.ts';
 import { blocks, heading, link, withoutAnchors } from '#shared/docs/markdown.ts';
 import {
   authenticationSection,
@@ -70,6 +71,7 @@ export function llmsFullTxt(baseUrl: string, routes: readonly DocRoute[] = ROUTE
     notes(baseUrl),
     `The machine-readable description is ${absolute(baseUrl, PAGES.openapi)} (OpenAPI 3.1). The error reference is ${absolute(baseUrl, PAGES.errors)}.`,
     authenticationSection(baseUrl, rows, 2),
+    identitySections(2),
     operationsSection(baseUrl, rows, 2),
     heading(2, 'Errors', 'errors'),
     envelopeSections(baseUrl, 3),

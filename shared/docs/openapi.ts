@@ -102,7 +102,7 @@ export function buildOpenApi(publicBaseUrl: string, routes: readonly DocRoute[] 
       description: [
         SUMMARY,
         '',
-        `Anonymous utilities and discovery documents need no credentials. Workspace operations take an organization API key in the \`${API_KEY_HEADER}\` header with the scope named on each operation; a browser with a signed-in session holding the matching permission may call them too. Shell operations take the \`${SESSION_COOKIE}\` session cookie only. An \`Authorization\` header is never read.`,
+        `Anonymous utilities and discovery documents need no credentials. Workspace operations take an organization API key in the \`${API_KEY_HEADER}\` header with the scope named on each operation; a browser with a signed-in session holding the matching permission may call them too. Shell operations take the \`${SESSION_COOKIE}\` session cookie only. An \`Authorization\` header is never read. Roles and the permissions they grant, plans with their features and quotas: [the API guide](${absolute(publicBaseUrl, PAGES.docs)}#roles-and-permissions).`,
         '',
         `Every failure is a JSON error envelope (\`error\`, \`code\`, \`message\`, \`hint\`, \`status\`, \`documentation\`); \`documentation\` links to [the error reference](${absolute(publicBaseUrl, PAGES.errors)}) at the anchor of the code.`,
       ].join('\n'),

@@ -19,6 +19,7 @@ import {
 } from '#shared/docs/catalog.ts';
 import type { DocRoute } from '#shared/docs/catalog.ts';
 import { layout, renderMarkdown } from '#shared/docs/html.ts';
+import { identitySections } from '#shared/docs/identity.ts';
 import { blocks, code, heading, link, text, withoutAnchors } from '#shared/docs/markdown.ts';
 import {
   authenticationSection,
@@ -89,8 +90,17 @@ export function docsMarkdown(baseUrl: string, routes: readonly DocRoute[] = ROUT
     heading(1, `${PRODUCT} API guide`, 'top'),
     `> ${SUMMARY}`,
     `Base URL: ${code(baseUrl)}. This guide, the ${link('OpenAPI description', absolute(baseUrl, PAGES.openapi))} and the ${link('llms.txt', absolute(baseUrl, PAGES.llms))} files are generated from the same route table and schemas the service validates requests with.`,
-    ['- [Authentication](#authentication)', '- [Operations](#operations)', '- [Errors](#errors)', '- [Limits](#limits)'].join('\n'),
+    [
+      '- [Authentication](#authentication)',
+      '- [Roles and permissions](#roles-and-permissions)',
+      '- [Plans, features and quotas](#plans)',
+      '- [API keys and sessions](#credentials)',
+      '- [Operations](#operations)',
+      '- [Errors](#errors)',
+      '- [Limits](#limits)',
+    ].join('\n'),
     authenticationSection(baseUrl, rows, 2),
+    identitySections(2),
     operationsSection(baseUrl, rows, 2),
     heading(2, 'Errors', 'errors'),
     `Every failure is the JSON error envelope (\`error\`, \`code\`, \`message\`, \`hint\`, \`status\`, \`documentation\`), some with extra fields. The ${link('error reference', absolute(baseUrl, PAGES.errors))} explains each code; \`documentation\` in the envelope links straight to it.`,

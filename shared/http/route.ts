@@ -1,16 +1,26 @@
 import type * as v from 'valibot';
 import type { MiddlewareObj } from '@middy/core';
+import { authenticate, principalOf } from '#shared/http/auth.ts';
 import { InvalidRequestError, PayloadTooLargeError } from '#shared/http/errors.ts';
 import { createHttpHandler } from '#shared/http/handler.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import type { Reply } from '#shared/http/reply.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
 import { parseWith } from '#shared/http/validation.ts';
+import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
 import { ROUTES } from '#shared/routes.ts';
 import type { OperationId, Routes } from '#shared/routes.ts';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 type BodyOut<B> = B extends { schema: infer S; optional: true } ? Out<S> | undefined : B extends { schema: infer S } ? Out<S> : undefined;
+/** Workspace routes get an organization principal; shell routes a member when they name a permission, else the session. */
+type PrincipalOf<R> = R extends { auth: 'apiKey' }
+  ? Principal
+  : R extends { auth: 'session'; permission: string }
+    ? SessionPrincipal
+    : R extends { auth: 'session' }
+      ? SessionIdentity
+      : undefined;
 
 /** What a route's function receives: validated input plus the raw event for the rare need. */
 export interface RouteInput<R> {
@@ -18,6 +28,8 @@ export interface RouteInput<R> {
   query: R extends { query: infer S } ? Out<S> : undefined;
   params: R extends { params: infer S } ? Out<S> : undefined;
   headers: R extends { headers: infer S } ? Out<S> : undefined;
+  /** Who is calling, resolved and authorized by the auth middleware before validation. */
+  principal: PrincipalOf<R>;
   /** API Gateway's view of the caller's address; never a client-supplied header. */
   sourceIp: string;
   requestId: string;
@@ -85,17 +97,20 @@ export function route<K extends OperationId>(
 
 /** The same, for a row given directly (tests build synthetic rows to exercise the stack). */
 export function routeHandler(operationId: string, def: RouteDef, fn: (input: RouteInput<RouteDef>) => Promise<unknown>): HttpHandler {
-  if (def.auth !== 'none') {
-    // Authenticated kinds arrive with the identity work; refusing to build beats serving unauthenticated.
+  if (def.auth === 'internal') {
+    // Refusing to build beats serving a maintainer route unauthenticated.
     throw new Error(`Route ${operationId}: auth kind ${def.auth} is not supported yet`);
   }
+  // Authentication first: a caller without credentials learns nothing about the input rules.
+  const middlewares = def.auth === 'none' ? [validateRequest(def)] : [authenticate(def), validateRequest(def)];
   return createHttpHandler(
     { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors },
-    [validateRequest(def)],
+    middlewares,
     (event, context, signal) => {
       const parsed = parsedInput.get(event)!;
       return fn({
         ...parsed,
+        principal: principalOf(event),
         sourceIp: event.requestContext.http.sourceIp,
         requestId: context.awsRequestId || event.requestContext.requestId,
         signal,

@@ -5,7 +5,7 @@ import { InvalidRequestError } from '#shared/http/errors.ts';
 import { uuidv7 } from '#shared/ids.ts';
 import type { Release, ReleaseCreate } from '#shared/schemas/releases.ts';
 import { guard } from '#shared/store/errors.ts';
-import { keys } from '#shared/store/keys.ts';
+import { keys, prefixes } from '#shared/store/keys.ts';
 
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
@@ -33,7 +33,7 @@ export async function listReleases(deps: ReleaseDeps, input: { workspaceId: stri
       new QueryCommand({
         TableName: deps.table,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.release(input.workspaceId, '').pk, ':prefix': keys.releasePrefix },
+        ExpressionAttributeValues: { ':pk': keys.release(input.workspaceId, '').pk, ':prefix': prefixes.release },
         ScanIndexForward: false,
         Limit: input.limit,
       }),

@@ -1,15 +1,61 @@
 /**
  * Key layout of the single-table workspace store. Every item of a workspace lives under its
- * partition, so a query can never cross workspaces by construction.
+ * partition, so a query can never cross workspaces by construction; identity items live under
+ * their organization, user, or credential hash.
+ *
+ * | item            | pk                    | sk                  | gsi1pk          | gsi1sk            |
+ * |-----------------|-----------------------|---------------------|-----------------|-------------------|
+ * | user            | USER#<userId>         | PROFILE             |                 |                   |
+ * | e-mail claim    | EMAIL#<lowercased>    | USER                |                 |                   |
+ * | organization    | ORG#<orgId>           | ORG                 |                 |                   |
+ * | membership      | ORG#<orgId>           | MEMBER#<userId>     | USER#<userId>   | ORG#<orgId>       |
+ * | invitation      | ORG#<orgId>           | INVITE#<invId>      |                 |                   |
+ * | API key         | APIKEY#<sha256>       | APIKEY              | ORG#<orgId>     | APIKEY#<keyId>    |
+ * | session         | SESSION#<sha256>      | SESSION             | USER#<userId>   | SESSION#<sesId>   |
+ * | workspace       | WS#<workspaceId>      | WORKSPACE           |                 |                   |
+ * | product surface | WS#<workspaceId>      | SURFACE#<id>        |                 |                   |
+ * | asset           | WS#<workspaceId>      | ASSET#<assetId>     |                 |                   |
+ * | release         | WS#<workspaceId>      | RELEASE#<uuidv7>    |                 |                   |
+ * | source app      | WS#<workspaceId>      | SOURCEAPP#<id>      |                 |                   |
+ * | idempotency     | WS#<workspaceId>      | IDEMPOTENCY#<scope>#<sha256 of key> |  |                   |
+ *
+ * Credentials are keyed by the SHA-256 of the secret, so verifying one is a single GetItem.
  */
-const ws = (workspaceId: string) => `WS#${workspaceId}`;
-
 export const keys = {
-  asset: (workspaceId: string, assetId: string) => ({ pk: ws(workspaceId), sk: `ASSET#${assetId}` }),
+  asset: (workspaceId: string, assetId: string) => ({ pk: `WS#${workspaceId}`, sk: `ASSET#${assetId}` }),
   /** Release ids are UUIDv7: the sort key orders releases by creation time. */
-  release: (workspaceId: string, releaseId: string) => ({ pk: ws(workspaceId), sk: `RELEASE#${releaseId}` }),
-  releasePrefix: 'RELEASE#',
-  sourceApp: (workspaceId: string, sourceAppId: string) => ({ pk: ws(workspaceId), sk: `SOURCEAPP#${sourceAppId}` }),
+  release: (workspaceId: string, releaseId: string) => ({ pk: `WS#${workspaceId}`, sk: `RELEASE#${releaseId}` }),
+  sourceApp: (workspaceId: string, sourceAppId: string) => ({ pk: `WS#${workspaceId}`, sk: `SOURCEAPP#${sourceAppId}` }),
   /** The client's key is hashed: it can be up to 128 arbitrary characters. */
-  idempotency: (workspaceId: string, scope: string, keyHash: string) => ({ pk: ws(workspaceId), sk: `IDEMPOTENCY#${scope}#${keyHash}` }),
+  idempotency: (workspaceId: string, scope: string, keyHash: string) => ({ pk: `WS#${workspaceId}`, sk: `IDEMPOTENCY#${scope}#${keyHash}` }),
+  user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
+  userEmail: (email: string) => ({ pk: `EMAIL#${email.trim().toLowerCase()}`, sk: 'USER' }),
+  organization: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'ORG' }),
+  membership: (organizationId: string, userId: string) => ({ pk: `ORG#${organizationId}`, sk: `MEMBER#${userId}` }),
+  invitation: (organizationId: string, invitationId: string) => ({ pk: `ORG#${organizationId}`, sk: `INVITE#${invitationId}` }),
+  apiKey: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  session: (tokenHash: string) => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
+  workspace: (workspaceId: string) => ({ pk: `WS#${workspaceId}`, sk: 'WORKSPACE' }),
+  productSurface: (workspaceId: string, productSurfaceId: string) => ({ pk: `WS#${workspaceId}`, sk: `SURFACE#${productSurfaceId}` }),
+};
+
+/** Sort-key prefixes for queries within a partition. */
+export const prefixes = {
+  member: 'MEMBER#',
+  invitation: 'INVITE#',
+  productSurface: 'SURFACE#',
+  release: 'RELEASE#',
+  asset: 'ASSET#',
+  apiKey: 'APIKEY#',
+  session: 'SESSION#',
+  organization: 'ORG#',
+};
+
+/** gsi1 entries: the reverse lookups (a user's memberships and sessions, an organization's keys). */
+export const indexKeys = {
+  membershipOfUser: (userId: string, organizationId: string) => ({ gsi1pk: `USER#${userId}`, gsi1sk: `ORG#${organizationId}` }),
+  apiKeyOfOrganization: (organizationId: string, keyId: string) => ({ gsi1pk: `ORG#${organizationId}`, gsi1sk: `APIKEY#${keyId}` }),
+  sessionOfUser: (userId: string, sessionId: string) => ({ gsi1pk: `USER#${userId}`, gsi1sk: `SESSION#${sessionId}` }),
+  userPartition: (userId: string) => `USER#${userId}`,
+  organizationPartition: (organizationId: string) => `ORG#${organizationId}`,
 };

@@ -101,7 +101,8 @@ describe('buildOpenApi', () => {
   });
 
   it('gives every tag in use a description', () => {
-    expect(fixture.tags.map((tag) => tag.name)).toEqual(['Discovery', 'Screenshot', 'Export', 'Tweets', 'Releases', 'Assets', 'Shell']);
+    // Order is first use, which depends on what the real table holds before the fixture rows.
+    expect(fixture.tags.map((tag) => tag.name).sort()).toEqual(['Assets', 'Discovery', 'Export', 'Releases', 'Screenshot', 'Shell', 'Tweets']);
     for (const tag of fixture.tags) expect(tag.description).not.toBe('');
   });
 

@@ -1,0 +1,8 @@
+import { route } from '#shared/http/route.ts';
+import { identityStore } from '#shared/identity/runtime.ts';
+import { activateOrganization } from '#shared/services/shell.ts';
+
+/** POST /api/v1/organizations/{organizationId}/activate: switch organizations; returns the refreshed bootstrap. */
+export const handler = route('activateOrganization', async ({ params, principal }) =>
+  activateOrganization({ organizationId: params.organizationId, session: principal }, { store: identityStore() }),
+);

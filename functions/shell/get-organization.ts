@@ -1,0 +1,8 @@
+import { route } from '#shared/http/route.ts';
+import { identityStore } from '#shared/identity/runtime.ts';
+import { getOrganization } from '#shared/services/shell.ts';
+
+/** GET /api/v1/organizations/{organizationId}: the active organization. */
+export const handler = route('getOrganization', async ({ params, principal }) =>
+  getOrganization({ organizationId: params.organizationId, member: principal }, { store: identityStore() }),
+);

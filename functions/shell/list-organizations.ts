@@ -1,0 +1,8 @@
+import { route } from '#shared/http/route.ts';
+import { identityStore } from '#shared/identity/runtime.ts';
+import { listOrganizations } from '#shared/services/shell.ts';
+
+/** GET /api/v1/organizations: every organization of the user, with the role in each. */
+export const handler = route('listOrganizations', async ({ principal }) =>
+  listOrganizations({ userId: principal.userId, activeOrganizationId: principal.activeOrganizationId }, { store: identityStore() }),
+);

@@ -1,0 +1,117 @@
+/**
+ * The admin command line: creates users, organizations, memberships, invitations, API keys and
+ * sessions, lists and revokes keys — against the tables of a running `npm start` by default, or
+ * a deployed stack's (DYNAMODB_ENDPOINT=aws, WORKSPACE_TABLE=…). Secrets are printed once, by
+ * the command that creates them. infra/admin/main.ts runs it as `npm run admin`.
+ */
+import { parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import { HttpError, UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { COMMANDS } from '#infra/admin/commands.ts';
+import { connect } from '#infra/admin/connection.ts';
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  return [
+    'Usage: npm run admin -- <command> [options] [--json]',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
+    '',
+    'npm run admin -- <command> --help lists the options of a command.',
+    'Connects to DYNAMODB_ENDPOINT (default http://127.0.0.1:$DYNAMODB_PORT, 4567: a running npm start),',
+    'table WORKSPACE_TABLE (default easel-workspace). DYNAMODB_ENDPOINT=aws uses AWS and needs WORKSPACE_TABLE.',
+  ].join('\n');
+}
+
+function commandUsage(name: string): string {
+  const command = COMMANDS[name]!;
+  return [
+    `Usage: npm run admin -- ${name} [options] [--json]`,
+    '',
+    command.summary,
+    '',
+    ...Object.entries(command.options).map(
+      ([option, spec]) => `  --${option}${spec.type === 'string' ? ' <value>' : ''}${spec.required ? ' (required)' : ''}\n      ${spec.description}`,
+    ),
+    '  --json\n      Print the result as JSON.',
+  ].join('\n');
+}
+
+/** The message of a failure, with what to do about the usual ones. */
+function explain(error: unknown, where: { endpoint: string; table: string }): { code: string; message: string } {
+  const cause = error instanceof Error ? (error.cause ?? error) : error;
+  const name = cause instanceof Error ? cause.name : '';
+  if (error instanceof UpstreamUnavailableError) {
+    return { code: error.code, message: `Cannot reach DynamoDB at ${where.endpoint}. Is \`npm start\` running (or DYNAMODB_ENDPOINT set)?` };
+  }
+  if (name === 'ResourceNotFoundException') {
+    return { code: 'not_found', message: `Table ${where.table} does not exist at ${where.endpoint}. Start \`npm start\` once, or set WORKSPACE_TABLE.` };
+  }
+  if (error instanceof HttpError) return { code: error.code, message: `${error.message}: ${error.hint}` };
+  return { code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** Where the command line reads its settings and writes its output. */
+export interface AdminIo {
+  env: NodeJS.ProcessEnv;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const processIo: AdminIo = {
+  env: process.env,
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+/**
+ * Runs one command line; returns the exit code (0 done, 1 failed, 2 usage error).
+ *
+ * @param argv the arguments after `npm run admin --`
+ */
+export async function runAdmin(argv: readonly string[], io: AdminIo = processIo): Promise<number> {
+  const at = argv.findIndex((arg) => !arg.startsWith('-'));
+  const name = at === -1 ? undefined : argv[at];
+  if (!name || name === 'help') {
+    io.stdout(usage() + '\n');
+    return name ? 0 : argv.includes('--help') ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`Unknown command ${name}.\n\n${usage()}\n`);
+    return 2;
+  }
+  const options: NonNullable<ParseArgsConfig['options']> = { json: { type: 'boolean' }, help: { type: 'boolean' } };
+  for (const [option, spec] of Object.entries(command.options)) options[option] = { type: spec.type };
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    // No option is declared `multiple`, so every value is a string or a boolean.
+    values = parseArgs({ args: argv.toSpliced(at, 1), options, strict: true, allowPositionals: false }).values as typeof values;
+  } catch (error) {
+    io.stderr(`${(error as Error).message}\n\n${commandUsage(name)}\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout(commandUsage(name) + '\n');
+    return 0;
+  }
+  const missing = Object.entries(command.options).filter(([option, spec]) => spec.required && values[option] === undefined);
+  if (missing.length > 0) {
+    io.stderr(`Missing ${missing.map(([option]) => `--${option}`).join(', ')}.\n\n${commandUsage(name)}\n`);
+    return 2;
+  }
+
+  const connection = connect(io.env);
+  try {
+    const result = await command.run(values, { store: connection.store }, io.env);
+    io.stdout(values.json ? JSON.stringify(result.data, null, 2) + '\n' : result.lines.join('\n') + '\n');
+    return 0;
+  } catch (error) {
+    const { code, message } = explain(error, connection);
+    io.stderr(values.json ? JSON.stringify({ error: message, code }) + '\n' : `error: ${message}\n`);
+    return 1;
+  } finally {
+    connection.close();
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * How the admin command line (and the local seed) reaches the workspace table: the same
+ * variables as `npm start`. Without DYNAMODB_ENDPOINT it talks to the embedded DynamoDB of a
+ * running `npm start` (127.0.0.1:DYNAMODB_PORT, default 4567); DYNAMODB_ENDPOINT=aws means the
+ * real service with the usual AWS credential chain, and then WORKSPACE_TABLE must name the
+ * deployed stack's table.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TABLES } from '#shared/resources.ts';
+import { IdentityStore } from '#shared/store/identity.ts';
+
+export interface Connection {
+  store: IdentityStore;
+  /** Where the table is, for messages: an endpoint URL or 'AWS'. */
+  endpoint: string;
+  table: string;
+  close(): void;
+}
+
+/** Connects to the workspace table described by an environment. */
+export function connect(env: NodeJS.ProcessEnv): Connection {
+  const given = env.DYNAMODB_ENDPOINT?.trim();
+  const aws = given === 'aws';
+  const endpoint = aws ? undefined : given || `http://127.0.0.1:${env.DYNAMODB_PORT?.trim() || '4567'}`;
+  const table = env[TABLES.workspace.env]?.trim() || (aws ? undefined : TABLES.workspace.localName);
+  if (!table) throw new Error(`${TABLES.workspace.env} is required with DYNAMODB_ENDPOINT=aws (the WorkspaceTableName output of the stack).`);
+  const region = env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || 'us-east-1';
+  // The embedded backend accepts any credentials; the SDK only needs some to sign with.
+  const credentials =
+    !aws && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE ? { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' } : undefined;
+  const client = new DynamoDBClient({ region, endpoint, credentials, maxAttempts: 2 });
+  const dynamo = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  return { store: new IdentityStore({ dynamo, table }), endpoint: endpoint ?? `AWS (${region})`, table, close: () => client.destroy() };
+}

@@ -1,0 +1,111 @@
+/**
+ * The demo workspace `npm start` seeds, so a newcomer can call every route in the first minute.
+ *
+ * The organization, its users, memberships, product surfaces and an invitation are created once
+ * and left alone afterwards (a plan changed with the admin command line stays changed). Keys and
+ * session tokens are stored only as hashes, so no earlier one can be printed again: every start
+ * revokes the previous demo key, ends the previous demo session, and issues fresh ones. Nothing
+ * secret is written to disk.
+ */
+import { AlreadyExistsError } from '#shared/store/identity.ts';
+import type { IdentityStore } from '#shared/store/identity.ts';
+import {
+  addMember,
+  createOrganization,
+  createProductSurface,
+  createSession,
+  createUser,
+  endSessions,
+  invite,
+  issueApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from '#shared/services/identity-admin.ts';
+import type { AdminDeps } from '#shared/services/identity-admin.ts';
+import type { Plan } from '#shared/identity/plans.ts';
+
+export const DEMO = {
+  organizationId: 'org_demo',
+  workspaceId: 'ws_demo',
+  name: 'Demo Studio',
+  plan: 'pro' as Plan,
+  owner: { userId: 'usr_demo_owner', email: 'owner@demo.easel.local', name: 'Dana Owner' },
+  member: { userId: 'usr_demo_member', email: 'member@demo.easel.local', name: 'Morgan Member' },
+  surfaces: [
+    { productSurfaceId: 'ps_demo_web', name: 'Web editor', description: 'The browser screenshot editor.' },
+    { productSurfaceId: 'ps_demo_extension', name: 'Browser extension', description: 'Capture from the toolbar.' },
+  ],
+  /** Marks what the seed issued, so the next start can retire it. */
+  origin: 'seed',
+};
+
+export interface DemoCredentials {
+  organizationId: string;
+  workspaceId: string;
+  plan: Plan;
+  ownerEmail: string;
+  apiKey: string;
+  keyId: string;
+  sessionToken: string;
+  sessionExpiresAt: number;
+}
+
+/** Runs a creation, treating "already exists" as done: the seed is idempotent. */
+async function ensure(create: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await create();
+    return true;
+  } catch (error) {
+    if (error instanceof AlreadyExistsError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Seeds the demo organization if needed and issues a fresh demo key and owner session.
+ *
+ * @param options.sessionHours lifetime of the demo session (default a week)
+ */
+export async function seedDemo(store: IdentityStore, options: { sessionHours?: number } = {}): Promise<DemoCredentials> {
+  const deps: AdminDeps = { store };
+  for (const user of [DEMO.owner, DEMO.member]) await ensure(() => createUser(user, deps));
+  const created = await ensure(() =>
+    createOrganization(
+      {
+        organizationId: DEMO.organizationId,
+        workspaceId: DEMO.workspaceId,
+        name: DEMO.name,
+        plan: DEMO.plan,
+        settings: { locale: 'en-US', timeZone: 'Europe/Paris', defaultPublishingTime: '09:30', description: 'Demo workspace seeded by npm start.' },
+      },
+      deps,
+    ),
+  );
+  await ensure(() => addMember({ organizationId: DEMO.organizationId, user: DEMO.owner.userId, role: 'owner' }, deps));
+  await ensure(() => addMember({ organizationId: DEMO.organizationId, user: DEMO.member.userId, role: 'member' }, deps));
+  for (const surface of DEMO.surfaces) await ensure(() => createProductSurface({ organizationId: DEMO.organizationId, ...surface }, deps));
+  if (created) {
+    await invite({ organizationId: DEMO.organizationId, email: 'invitee@demo.easel.local', role: 'member', invitedBy: DEMO.owner.userId }, deps);
+  }
+
+  for (const key of await listApiKeys({ organizationId: DEMO.organizationId }, deps)) {
+    if (key.createdBy === DEMO.origin && !key.revokedAt) await revokeApiKey({ organizationId: DEMO.organizationId, keyId: key.keyId }, deps);
+  }
+  await endSessions({ user: DEMO.owner.userId, origin: DEMO.origin }, deps);
+  const { key, apiKey } = await issueApiKey({ organizationId: DEMO.organizationId, name: 'Demo key (npm start)', createdBy: DEMO.origin }, deps);
+  const { token, session } = await createSession(
+    { user: DEMO.owner.userId, organizationId: DEMO.organizationId, origin: DEMO.origin, hours: options.sessionHours },
+    deps,
+  );
+  const organization = await store.getOrganization(DEMO.organizationId);
+  return {
+    organizationId: DEMO.organizationId,
+    workspaceId: DEMO.workspaceId,
+    plan: organization?.entitlement.plan ?? DEMO.plan,
+    ownerEmail: DEMO.owner.email,
+    apiKey: key,
+    keyId: apiKey.keyId,
+    sessionToken: token,
+    sessionExpiresAt: session.expiresAt,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The authentication and authorization middleware of routes with auth 'apiKey' or 'session'.
+ * It runs before input validation, so an anonymous caller learns nothing about a route's schema,
+ * and hands the function a typed principal.
+ *
+ * - 'apiKey' (workspace operations): `X-API-Key` holding the row's scope, or a session whose
+ *   role in the active organization grants the row's permission. Then the plan must include the
+ *   feature of the row's entitlement extension, if any.
+ * - 'session' (shell operations): the session cookie only; any `X-API-Key` is refused with 403.
+ *   A row with a permission also needs membership of the active organization and that permission.
+ *
+ * An `Authorization` header is never read.
+ */
+import type { MiddlewareObj } from '@middy/core';
+import { ForbiddenError, UnauthorizedError } from '#shared/http/errors.ts';
+import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
+import { requireFeature, requirePermission } from '#shared/identity/authenticator.ts';
+import type { Authenticator } from '#shared/identity/authenticator.ts';
+import { SESSION_COOKIE, readSessionToken } from '#shared/identity/cookies.ts';
+import { requiredFeatureOf } from '#shared/identity/plans.ts';
+import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
+import { log } from '#shared/log.ts';
+
+/** Whoever the middleware resolved for a request. */
+export type ResolvedPrincipal = Principal | SessionIdentity;
+
+const principals = new WeakMap<LambdaEvent, ResolvedPrincipal>();
+
+/** The principal the middleware resolved for this event (undefined on anonymous routes). */
+export function principalOf(event: LambdaEvent): ResolvedPrincipal | undefined {
+  return principals.get(event);
+}
+
+/**
+ * The container's authenticator, loaded on first use. The import is dynamic so that anonymous
+ * routes, which share route() with authenticated ones, never evaluate the DynamoDB client: the
+ * bundler keeps a dynamically imported module lazy, and their cold start stays as it was.
+ */
+async function containerAuthenticator(): Promise<Authenticator> {
+  return (await import('#shared/identity/runtime.ts')).containerAuthenticator();
+}
+
+/**
+ * Builds the middleware for one row.
+ *
+ * @param authenticator the container's authenticator unless a test passes its own
+ */
+export function authenticate(
+  def: RouteDef,
+  authenticator: () => Authenticator | Promise<Authenticator> = containerAuthenticator,
+): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
+  if (def.auth !== 'apiKey' && def.auth !== 'session') throw new Error(`authenticate() handles apiKey and session routes, not ${def.auth}`);
+  // Read once at build time: an unknown feature fails the cold start, not a request.
+  const feature = requiredFeatureOf(def);
+  const resolve = def.auth === 'session' ? sessionOnly : workspace;
+  return {
+    before: async ({ event }) => {
+      const principal = await resolve(def, event, await authenticator(), feature);
+      principals.set(event, principal);
+      log.debug('authenticated', {
+        kind: principal.kind,
+        userId: 'userId' in principal ? principal.userId : undefined,
+        keyId: 'keyId' in principal ? principal.keyId : undefined,
+        organizationId: 'organizationId' in principal ? principal.organizationId : principal.activeOrganizationId,
+      });
+    },
+  };
+}
+
+async function sessionOnly(def: RouteDef, event: LambdaEvent, auth: Authenticator): Promise<SessionIdentity | SessionPrincipal> {
+  if (event.headers?.['x-api-key'] !== undefined) {
+    throw new ForbiddenError(`This operation takes the ${SESSION_COOKIE} session cookie only; remove the X-API-Key header.`, 'API key sent to a session-only route');
+  }
+  const token = readSessionToken(event);
+  if (!token) throw new UnauthorizedError({ hint: `Sign in: this operation needs the ${SESSION_COOKIE} session cookie.` });
+  const identity = await auth.session(token);
+  if (!def.permission) return identity;
+  const member = await auth.member(identity);
+  requirePermission(member, def.permission);
+  return member;
+}
+
+async function workspace(def: RouteDef, event: LambdaEvent, auth: Authenticator, feature: ReturnType<typeof requiredFeatureOf>): Promise<Principal> {
+  const key = event.headers?.['x-api-key'];
+  const token = readSessionToken(event);
+  let principal: Principal;
+  // An explicit key wins over a cookie the browser may send along.
+  if (key) principal = await auth.apiKey(key);
+  else if (token) principal = await auth.member(await auth.session(token));
+  else throw new UnauthorizedError({ hint: `Send an organization API key in X-API-Key, or sign in to get the ${SESSION_COOKIE} cookie.` });
+  if (def.permission) requirePermission(principal, def.permission);
+  if (feature) requireFeature(principal, feature);
+  return principal;
+}

@@ -1,0 +1,148 @@
+/**
+ * Resolves credentials to principals. An API key costs at most one GetItem (by the SHA-256 of
+ * the key), and none when the same key was verified in this container within the cache TTL; a
+ * session costs one GetItem, plus one BatchGetItem for the member's role and organization when
+ * the route needs them (also cached). Revocations and role changes therefore take effect within
+ * the TTL, which configuration bounds to ten seconds.
+ */
+import { FeatureNotEntitledError, ForbiddenError, UnauthorizedError } from '#shared/http/errors.ts';
+import { TtlCache } from '#shared/identity/cache.ts';
+import { grants, permissionsOf } from '#shared/identity/permissions.ts';
+import { effectiveFeatures, effectivePlan, minimumPlanFor } from '#shared/identity/plans.ts';
+import type { Feature } from '#shared/identity/plans.ts';
+import type { ApiKeyPrincipal, Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
+import { digestsEqual, hashSecret, isApiKeyFormat, isSessionTokenFormat } from '#shared/identity/secrets.ts';
+import type { ApiKeyRecord } from '#shared/schemas/identity.ts';
+import type { IdentityStore, MemberContext } from '#shared/store/identity.ts';
+import { log, serializeError } from '#shared/log.ts';
+
+/** How often, at most, one container records that a key was used. */
+export const LAST_USED_INTERVAL_MS = 60_000;
+
+export interface AuthenticatorOptions {
+  store: Pick<IdentityStore, 'getApiKey' | 'touchApiKey' | 'getSession' | 'getMemberContext'>;
+  /** Reuse of a verified key or a member context, in ms (0 disables the cache). */
+  cacheTtlMs: number;
+  lastUsedIntervalMs?: number;
+  /** Clock in ms; tests pass their own. */
+  now?: () => number;
+}
+
+const ACTIVATE_HINT = 'GET /api/v1/organizations lists your organizations; POST /api/v1/organizations/{organizationId}/activate switches to one.';
+
+export class Authenticator {
+  private readonly store: AuthenticatorOptions['store'];
+  private readonly now: () => number;
+  // null remembers "no such key", so a repeated unknown key costs no read either.
+  private readonly keys: TtlCache<string, ApiKeyRecord | null>;
+  private readonly members: TtlCache<string, MemberContext>;
+  private readonly touched: TtlCache<string, true>;
+
+  constructor(options: AuthenticatorOptions) {
+    this.store = options.store;
+    this.now = options.now ?? Date.now;
+    this.keys = new TtlCache(options.cacheTtlMs, 1000, this.now);
+    this.members = new TtlCache(options.cacheTtlMs, 1000, this.now);
+    this.touched = new TtlCache(options.lastUsedIntervalMs ?? LAST_USED_INTERVAL_MS, 1000, this.now);
+  }
+
+  /** Verifies an API key. Unknown, malformed and revoked keys get the same 401. */
+  async apiKey(secret: string): Promise<ApiKeyPrincipal> {
+    const refused = (cause: string) => new UnauthorizedError({ hint: 'The API key is not valid: it is unknown or revoked. Use an active organization API key.', cause });
+    // A string that cannot be a key is refused without a read.
+    if (!isApiKeyFormat(secret)) throw refused('malformed API key');
+    const hash = hashSecret(secret);
+    let record = this.keys.get(hash);
+    if (record === undefined) {
+      record = (await this.store.getApiKey(hash)) ?? null;
+      this.keys.set(hash, record);
+    }
+    // The item was found by this hash; comparing again in constant time costs nothing and keeps
+    // the check independent of how the lookup matched.
+    if (!record || !digestsEqual(record.keyHash, hash)) throw refused('unknown API key');
+    if (record.revokedAt) throw refused(`API key ${record.keyId} revoked at ${record.revokedAt}`);
+    this.recordUse(hash, record.keyId);
+    return {
+      kind: 'apiKey',
+      keyId: record.keyId,
+      organizationId: record.organizationId,
+      workspaceId: record.workspaceId,
+      entitlement: record.entitlement,
+      plan: effectivePlan(record.entitlement),
+      features: effectiveFeatures(record.entitlement),
+      permissions: record.scopes,
+    };
+  }
+
+  /** Verifies a session token: unknown, malformed and expired sessions get the same 401. Never cached: activation changes it. */
+  async session(token: string): Promise<SessionIdentity> {
+    const refused = (cause: string) => new UnauthorizedError({ hint: 'The session is unknown or has expired; sign in again.', cause });
+    if (!isSessionTokenFormat(token)) throw refused('malformed session token');
+    const hash = hashSecret(token);
+    const record = await this.store.getSession(hash);
+    if (!record || !digestsEqual(record.tokenHash, hash)) throw refused('unknown or expired session');
+    return { kind: 'session', sessionId: record.sessionId, userId: record.userId, activeOrganizationId: record.activeOrganizationId, tokenHash: hash };
+  }
+
+  /**
+   * The session's user as a member of the active organization. 403 when no organization is
+   * active, the user is not a member of it, or it is being deleted.
+   */
+  async member(identity: SessionIdentity): Promise<SessionPrincipal> {
+    const organizationId = identity.activeOrganizationId;
+    if (!organizationId) throw new ForbiddenError(`No organization is active in this session. ${ACTIVATE_HINT}`);
+    const cacheKey = `${organizationId}\n${identity.userId}`;
+    let context = this.members.get(cacheKey);
+    if (!context) {
+      context = await this.store.getMemberContext(organizationId, identity.userId);
+      // Only a membership is remembered: someone just added must not be refused for the TTL.
+      if (context.organization && context.membership) this.members.set(cacheKey, context);
+    }
+    const { organization, membership } = context;
+    if (!organization || !membership) {
+      throw new ForbiddenError(`You are not a member of the active organization. ${ACTIVATE_HINT}`, 'not a member of the active organization');
+    }
+    if (organization.deletionState !== 'active') {
+      throw new ForbiddenError(`The active organization is being deleted. ${ACTIVATE_HINT}`, `organization ${organizationId} is ${organization.deletionState}`);
+    }
+    const { activeOrganizationId: _active, ...session } = identity;
+    return {
+      ...session,
+      role: membership.role,
+      organizationId,
+      workspaceId: organization.workspaceId,
+      entitlement: organization.entitlement,
+      plan: effectivePlan(organization.entitlement),
+      features: effectiveFeatures(organization.entitlement),
+      permissions: permissionsOf(membership.role),
+    };
+  }
+
+  /** Records the key's last use at most once per interval per container, without waiting and without reading. */
+  private recordUse(hash: string, keyId: string): void {
+    if (this.touched.get(hash)) return;
+    this.touched.set(hash, true);
+    this.store.touchApiKey(hash, new Date(this.now()).toISOString()).catch((error: unknown) => {
+      // Last-used time is bookkeeping: failing to record it must not fail the request.
+      log.warn('api key last-used update failed', { keyId, error: serializeError(error) });
+    });
+  }
+}
+
+/** 403 unless the principal's scopes (key) or role (session) include the permission. */
+export function requirePermission(principal: Principal, permission: string): void {
+  if (grants(principal.permissions, permission)) return;
+  if (principal.kind === 'apiKey') {
+    throw new ForbiddenError(`The API key does not hold the scope ${permission}; use a key with that scope.`, `key ${principal.keyId} lacks ${permission}`);
+  }
+  throw new ForbiddenError(
+    `Your role (${principal.role}) does not grant the permission ${permission}; ask an owner or admin of the organization.`,
+    `role ${principal.role} lacks ${permission}`,
+  );
+}
+
+/** 403 `workspace_feature_not_entitled` unless the organization's plan includes the feature. */
+export function requireFeature(principal: Principal, feature: Feature): void {
+  if (principal.features.includes(feature)) return;
+  throw new FeatureNotEntitledError({ feature, currentPlan: principal.plan, requiredPlan: minimumPlanFor(feature) });
+}

@@ -1,0 +1,95 @@
+/**
+ * The one vocabulary of permissions. A role resolves to a set of them; an API key holds a subset
+ * of them as its scopes. Routes name one in their `permission`, and the auth middleware grants
+ * the request when the key's scopes or the member's role include it.
+ *
+ * The docs (/docs#roles-and-permissions) are generated from these tables.
+ */
+import * as v from 'valibot';
+
+/** Every permission, with what it allows, in the order the docs list them. */
+export const PERMISSIONS = {
+  'artifact:read': 'Read releases and download assets of the workspace.',
+  'release:create': 'Create releases.',
+  'source:write': 'Register release-intake source apps.',
+  'upload:sign': 'Create signed upload URLs for new assets.',
+  'asset:write': 'Complete uploads and delete assets.',
+  'organization:read': 'Read the active organization, its settings, capabilities and the bootstrap view.',
+  'settings:read': 'Read the workspace settings (locale, time zone, default publishing time, description).',
+  'member:read': 'List the members of the organization and their roles.',
+  'invitation:read': 'List the invitations of the organization.',
+  'member:write': 'Add and remove members and change their roles.',
+  'invitation:write': 'Invite people and revoke invitations.',
+  'apikey:write': 'Issue and revoke organization API keys.',
+  'settings:write': 'Change the workspace settings.',
+  'billing:manage': 'Change the plan of the organization.',
+  'organization:delete': 'Delete the organization.',
+} as const;
+
+export type Permission = keyof typeof PERMISSIONS;
+export const PERMISSION_LIST = Object.keys(PERMISSIONS) as Permission[];
+export const PermissionSchema = v.picklist(PERMISSION_LIST);
+
+/**
+ * The permissions an API key may hold: the workspace operations. Keys act for an organization,
+ * never for a person, so member, invitation, billing and deletion rights stay with sessions.
+ */
+export const API_KEY_SCOPES = ['artifact:read', 'release:create', 'source:write', 'upload:sign', 'asset:write'] as const satisfies readonly Permission[];
+export type Scope = (typeof API_KEY_SCOPES)[number];
+export const ScopeSchema = v.picklist(API_KEY_SCOPES);
+
+/** Roles, from most to least privileged. */
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+export const RoleSchema = v.picklist(ROLES);
+
+const MEMBER: readonly Permission[] = [
+  'artifact:read',
+  'release:create',
+  'upload:sign',
+  'asset:write',
+  'organization:read',
+  'settings:read',
+];
+// Admins run the organization day to day: the roster, invitations, keys, settings, integrations.
+const ADMIN: readonly Permission[] = [
+  ...MEMBER,
+  'source:write',
+  'member:read',
+  'invitation:read',
+  'member:write',
+  'invitation:write',
+  'apikey:write',
+  'settings:write',
+];
+// Only an owner can change what the organization pays for or delete it.
+const OWNER: readonly Permission[] = [...ADMIN, 'billing:manage', 'organization:delete'];
+
+/** What each role may do. Members see their own membership (bootstrap, permissions), not the roster. */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  owner: ordered(OWNER),
+  admin: ordered(ADMIN),
+  member: ordered(MEMBER),
+};
+
+/** One sentence per role for the docs. */
+export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
+  owner: 'Everything, including the plan and deleting the organization.',
+  admin: 'Runs the organization: members, invitations, API keys, settings and source apps.',
+  member: 'Works in the workspace: reads and creates releases, uploads and manages assets.',
+};
+
+function ordered(permissions: readonly Permission[]): readonly Permission[] {
+  const set = new Set(permissions);
+  return PERMISSION_LIST.filter((permission) => set.has(permission));
+}
+
+/** The permissions a role grants, in vocabulary order. */
+export function permissionsOf(role: Role): readonly Permission[] {
+  return ROLE_PERMISSIONS[role];
+}
+
+/** True when the list (a key's scopes or a role's permissions) includes the permission. */
+export function grants(held: readonly string[], permission: string): boolean {
+  return held.includes(permission);
+}

@@ -1,0 +1,278 @@
+/**
+ * Administration of identity: what the admin command line (and the local demo seed) does. Key
+ * issuance and sign-in are outside the contract; these operations stand in for them. Secrets
+ * are returned once, from the call that creates them, and stored only as hashes.
+ */
+import * as v from 'valibot';
+import { InvalidRequestError, NotFoundError } from '#shared/http/errors.ts';
+import { API_KEY_SCOPES, RoleSchema, ScopeSchema } from '#shared/identity/permissions.ts';
+import type { Role, Scope } from '#shared/identity/permissions.ts';
+import { EntitlementStatusSchema, FeatureSchema, PlanSchema } from '#shared/identity/plans.ts';
+import type { Entitlement, EntitlementStatus, Feature, Plan } from '#shared/identity/plans.ts';
+import { generateApiKey, generateSessionToken, hashSecret, newId } from '#shared/identity/secrets.ts';
+import { DEFAULT_SETTINGS, WorkspaceSettings } from '#shared/schemas/identity.ts';
+import type {
+  ApiKeyRecord,
+  InvitationRecord,
+  MembershipRecord,
+  OrganizationRecord,
+  ProductSurfaceRecord,
+  SessionRecord,
+  UserRecord,
+  WorkspaceRecord,
+} from '#shared/schemas/identity.ts';
+import type { IdentityStore } from '#shared/store/identity.ts';
+
+export interface AdminDeps {
+  store: IdentityStore;
+  now?: () => Date;
+}
+
+/** Default lifetime of a session created by the admin command line or the demo seed. */
+export const DEFAULT_SESSION_HOURS = 24 * 7;
+export const DEFAULT_INVITATION_DAYS = 7;
+
+const Name = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(100, 'must be at most 100 characters'));
+const Email = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('must be an e-mail address'), v.maxLength(254));
+
+function check<S extends v.GenericSchema>(schema: S, value: unknown, field: string): v.InferOutput<S> {
+  const result = v.safeParse(schema, value);
+  if (!result.success) throw new InvalidRequestError(`Invalid ${field}`, `${field}: ${result.issues[0].message}`);
+  return result.output;
+}
+
+const nowOf = (deps: AdminDeps) => deps.now?.() ?? new Date();
+
+/** A user by id (`usr_…`) or e-mail address. */
+export async function resolveUser(reference: string, deps: AdminDeps): Promise<UserRecord> {
+  const user = reference.includes('@') ? await deps.store.findUserByEmail(reference) : await deps.store.getUser(reference);
+  if (!user) throw new NotFoundError('User not found', `No user ${reference}; create one with create-user.`);
+  return user;
+}
+
+async function requireOrganization(organizationId: string, deps: AdminDeps): Promise<OrganizationRecord> {
+  const organization = await deps.store.getOrganization(organizationId);
+  if (!organization) throw new NotFoundError('Organization not found', `No organization ${organizationId}.`);
+  return organization;
+}
+
+export async function createUser(input: { email: string; name: string; avatarUrl?: string; userId?: string }, deps: AdminDeps): Promise<UserRecord> {
+  const record: UserRecord = {
+    userId: input.userId ?? newId('usr'),
+    email: check(Email, input.email, 'email'),
+    name: check(Name, input.name, 'name'),
+    createdAt: nowOf(deps).toISOString(),
+  };
+  if (input.avatarUrl !== undefined) record.avatarUrl = check(v.pipe(v.string(), v.url('must be a URL')), input.avatarUrl, 'avatarUrl');
+  await deps.store.createUser(record);
+  return record;
+}
+
+export interface CreateOrganizationInput {
+  name: string;
+  plan: Plan;
+  status?: EntitlementStatus;
+  /** Features granted on top of the plan. */
+  features?: Feature[];
+  /** Becomes the owner. */
+  ownerUserId?: string;
+  settings?: Partial<WorkspaceSettings>;
+  /** Fixed ids (the demo seed); generated otherwise. */
+  organizationId?: string;
+  workspaceId?: string;
+}
+
+/** Creates an organization with its one workspace, and the owner's membership when an owner is given. */
+export async function createOrganization(
+  input: CreateOrganizationInput,
+  deps: AdminDeps,
+): Promise<{ organization: OrganizationRecord; workspace: WorkspaceRecord; membership?: MembershipRecord }> {
+  const createdAt = nowOf(deps).toISOString();
+  const name = check(Name, input.name, 'name');
+  const entitlement: Entitlement = {
+    plan: check(PlanSchema, input.plan, 'plan'),
+    status: check(EntitlementStatusSchema, input.status ?? 'active', 'status'),
+    features: check(v.array(FeatureSchema), input.features ?? [], 'features'),
+  };
+  const organizationId = input.organizationId ?? newId('org');
+  const workspaceId = input.workspaceId ?? newId('ws');
+  const workspace: WorkspaceRecord = {
+    workspaceId,
+    organizationId,
+    name,
+    settings: check(WorkspaceSettings, { ...DEFAULT_SETTINGS, ...input.settings }, 'settings'),
+    createdAt,
+  };
+  const organization: OrganizationRecord = { organizationId, name, workspaceId, entitlement, deletionState: 'active', createdAt };
+  const owner = input.ownerUserId ? await resolveUser(input.ownerUserId, deps) : undefined;
+  await deps.store.createOrganization(organization, workspace);
+  if (!owner) return { organization, workspace };
+  const membership = await addMember({ organizationId, user: owner.userId, role: 'owner' }, deps);
+  return { organization, workspace, membership };
+}
+
+export async function addMember(input: { organizationId: string; user: string; role: Role }, deps: AdminDeps): Promise<MembershipRecord> {
+  const organization = await requireOrganization(input.organizationId, deps);
+  const user = await resolveUser(input.user, deps);
+  const record: MembershipRecord = {
+    organizationId: organization.organizationId,
+    workspaceId: organization.workspaceId,
+    userId: user.userId,
+    role: check(RoleSchema, input.role, 'role'),
+    createdAt: nowOf(deps).toISOString(),
+  };
+  await deps.store.putMembership(record);
+  return record;
+}
+
+export async function invite(
+  input: { organizationId: string; email: string; role: Role; invitedBy?: string; days?: number },
+  deps: AdminDeps,
+): Promise<InvitationRecord> {
+  await requireOrganization(input.organizationId, deps);
+  const days = check(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(90)), input.days ?? DEFAULT_INVITATION_DAYS, 'days');
+  const now = nowOf(deps);
+  const record: InvitationRecord = {
+    invitationId: newId('inv'),
+    organizationId: input.organizationId,
+    email: check(Email, input.email, 'email'),
+    role: check(RoleSchema, input.role, 'role'),
+    status: 'pending',
+    createdAt: now.toISOString(),
+    expiresAt: Math.floor(now.getTime() / 1000) + days * 86_400,
+  };
+  if (input.invitedBy) record.invitedBy = (await resolveUser(input.invitedBy, deps)).userId;
+  await deps.store.putInvitation(record);
+  return record;
+}
+
+/** An API key as listed: everything but the hash. */
+export type ApiKeyView = Omit<ApiKeyRecord, 'keyHash' | 'entitlement'>;
+
+function keyView(record: ApiKeyRecord): ApiKeyView {
+  const { keyHash: _hash, entitlement: _entitlement, ...view } = record;
+  return view;
+}
+
+/** Issues a key. The returned `key` is the only time the secret exists outside the caller. */
+export async function issueApiKey(
+  input: { organizationId: string; name: string; scopes?: readonly Scope[]; createdBy?: string },
+  deps: AdminDeps,
+): Promise<{ key: string; apiKey: ApiKeyView }> {
+  const organization = await requireOrganization(input.organizationId, deps);
+  if (organization.deletionState !== 'active') throw new InvalidRequestError('Organization is being deleted', 'Keys can only be issued for an active organization.');
+  const scopes = check(v.pipe(v.array(ScopeSchema), v.minLength(1, 'name at least one scope')), [...new Set(input.scopes ?? API_KEY_SCOPES)], 'scopes');
+  const key = generateApiKey();
+  const record: ApiKeyRecord = {
+    keyId: newId('key'),
+    keyHash: hashSecret(key),
+    organizationId: organization.organizationId,
+    workspaceId: organization.workspaceId,
+    name: check(Name, input.name, 'name'),
+    scopes,
+    entitlement: organization.entitlement,
+    createdBy: input.createdBy ?? 'admin-cli',
+    createdAt: nowOf(deps).toISOString(),
+  };
+  await deps.store.putApiKey(record);
+  return { key, apiKey: keyView(record) };
+}
+
+export async function listApiKeys(input: { organizationId: string }, deps: AdminDeps): Promise<ApiKeyView[]> {
+  return (await deps.store.listApiKeys(input.organizationId)).map(keyView);
+}
+
+/** Revokes a key named by its id (within an organization) or by the secret itself. */
+export async function revokeApiKey(
+  input: { organizationId: string; keyId: string } | { key: string },
+  deps: AdminDeps,
+): Promise<ApiKeyView> {
+  const record =
+    'key' in input
+      ? await deps.store.getApiKey(hashSecret(input.key))
+      : (await deps.store.listApiKeys(input.organizationId)).find((candidate) => candidate.keyId === input.keyId);
+  if (!record) throw new NotFoundError('API key not found', 'list-keys --org <organizationId> shows the ids of the keys.');
+  const at = nowOf(deps).toISOString();
+  await deps.store.revokeApiKey(record.keyHash, at);
+  return keyView({ ...record, revokedAt: record.revokedAt ?? at });
+}
+
+/**
+ * Creates a session for a user, active in the given organization or else in the first one the
+ * user belongs to. The returned `token` is the cookie value; only its hash is stored.
+ */
+export async function createSession(
+  input: { user: string; organizationId?: string; hours?: number; origin?: string },
+  deps: AdminDeps,
+): Promise<{ token: string; session: Omit<SessionRecord, 'tokenHash'> }> {
+  const user = await resolveUser(input.user, deps);
+  const hours = check(v.pipe(v.number(), v.minValue(0.001), v.maxValue(24 * 90)), input.hours ?? DEFAULT_SESSION_HOURS, 'hours');
+  let activeOrganizationId = input.organizationId;
+  if (activeOrganizationId) {
+    const { membership } = await deps.store.getMemberContext(activeOrganizationId, user.userId, true);
+    if (!membership) throw new InvalidRequestError('Not a member', `${user.email} is not a member of ${activeOrganizationId}; add-member first.`);
+  } else {
+    activeOrganizationId = (await deps.store.listMembershipsOfUser(user.userId))[0]?.organizationId;
+  }
+  const now = nowOf(deps);
+  const token = generateSessionToken();
+  const record: SessionRecord = {
+    sessionId: newId('ses'),
+    tokenHash: hashSecret(token),
+    userId: user.userId,
+    createdAt: now.toISOString(),
+    expiresAt: Math.floor(now.getTime() / 1000 + hours * 3600),
+    origin: input.origin ?? 'admin-cli',
+  };
+  if (activeOrganizationId) record.activeOrganizationId = activeOrganizationId;
+  await deps.store.putSession(record);
+  const { tokenHash: _hash, ...session } = record;
+  return { token, session };
+}
+
+/** Ends every live session of a user that the given origin created (all of them without an origin). */
+export async function endSessions(input: { user: string; origin?: string }, deps: AdminDeps): Promise<number> {
+  const user = await resolveUser(input.user, deps);
+  let ended = 0;
+  for (const session of await deps.store.listSessionsOfUser(user.userId)) {
+    if (input.origin !== undefined && session.origin !== input.origin) continue;
+    if (await deps.store.endSession(session.tokenHash)) ended += 1;
+  }
+  return ended;
+}
+
+/** Changes the plan or billing status; the organization's keys carry the change within the cache bound. */
+export async function setPlan(
+  input: { organizationId: string; plan?: Plan; status?: EntitlementStatus; features?: Feature[] },
+  deps: AdminDeps,
+): Promise<Entitlement> {
+  const current = (await requireOrganization(input.organizationId, deps)).entitlement;
+  const entitlement: Entitlement = {
+    plan: check(PlanSchema, input.plan ?? current.plan, 'plan'),
+    status: check(EntitlementStatusSchema, input.status ?? current.status, 'status'),
+    features: check(v.array(FeatureSchema), input.features ?? current.features, 'features'),
+  };
+  await deps.store.setEntitlement(input.organizationId, entitlement);
+  return entitlement;
+}
+
+/** Marks an organization for deletion (pending) or deleted; its keys are revoked either way. */
+export async function deleteOrganization(input: { organizationId: string; state?: 'pending' | 'deleted' }, deps: AdminDeps): Promise<void> {
+  await deps.store.setDeletionState(input.organizationId, input.state ?? 'deleted');
+}
+
+export async function createProductSurface(
+  input: { organizationId: string; name: string; description?: string; productSurfaceId?: string },
+  deps: AdminDeps,
+): Promise<ProductSurfaceRecord> {
+  const organization = await requireOrganization(input.organizationId, deps);
+  const record: ProductSurfaceRecord = {
+    productSurfaceId: input.productSurfaceId ?? newId('ps'),
+    workspaceId: organization.workspaceId,
+    name: check(Name, input.name, 'name'),
+    createdAt: nowOf(deps).toISOString(),
+  };
+  if (input.description) record.description = check(v.pipe(v.string(), v.maxLength(500)), input.description, 'description');
+  await deps.store.putProductSurface(record);
+  return record;
+}

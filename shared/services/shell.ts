@@ -1,0 +1,269 @@
+/**
+ * The shell operations: what the signed-in editor shows about the user, the organizations and
+ * the active workspace. Plain inputs (ids and the resolved member) in, views out; the store is
+ * passed in so each operation can be tested without Lambda events.
+ */
+import { ForbiddenError, UnauthorizedError } from '#shared/http/errors.ts';
+import { capabilitiesOf } from '#shared/identity/capabilities.ts';
+import { ROLES, permissionsOf } from '#shared/identity/permissions.ts';
+import type { Role } from '#shared/identity/permissions.ts';
+import { QUOTA_LIST, effectiveFeatures, effectivePlan, quotaLimit } from '#shared/identity/plans.ts';
+import type { Entitlement, Quota } from '#shared/identity/plans.ts';
+import type { SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
+import type * as v from 'valibot';
+import type {
+  BootstrapResponse,
+  CapabilitiesResponse,
+  EntitlementView,
+  InvitationsResponse,
+  MembersResponse,
+  OrganizationListItem,
+  OrganizationRecord,
+  OrganizationView,
+  OrganizationsResponse,
+  PermissionsResponse,
+  UserRecord,
+  UserView,
+  WorkspaceSettings,
+  WorkspaceView,
+} from '#shared/schemas/identity.ts';
+import type { IdentityStore } from '#shared/store/identity.ts';
+
+/** The store operations the shell reads (and activation writes). */
+export type ShellStore = Pick<
+  IdentityStore,
+  | 'getUser'
+  | 'getUsers'
+  | 'getOrganization'
+  | 'getOrganizations'
+  | 'getMemberContext'
+  | 'listMembershipsOfUser'
+  | 'listMembers'
+  | 'listInvitations'
+  | 'getWorkspace'
+  | 'listProductSurfaces'
+  | 'countMembers'
+  | 'countPendingInvitations'
+  | 'countActiveApiKeys'
+  | 'setActiveOrganization'
+>;
+
+export interface ShellDeps {
+  store: ShellStore;
+}
+
+/** The member facts every organization-scoped shell operation starts from (a SessionPrincipal has them). */
+export type Member = Pick<SessionPrincipal, 'userId' | 'organizationId' | 'workspaceId' | 'role' | 'entitlement'>;
+
+const ACTIVATE = 'POST /api/v1/organizations/{organizationId}/activate';
+
+/**
+ * The {organizationId} routes act only on the session's active organization: anything else is
+ * 403, whether or not the organization exists, so ids cannot be probed.
+ */
+export function requireActive(requestedId: string, member: Pick<Member, 'organizationId'>): void {
+  if (requestedId !== member.organizationId) {
+    throw new ForbiddenError(`Organization ${requestedId} is not the active organization of this session; activate it first with ${ACTIVATE}.`);
+  }
+}
+
+// ------------------------------------------------------------ views
+
+export function userView(user: UserRecord): UserView {
+  return { id: user.userId, name: user.name, email: user.email, avatarUrl: user.avatarUrl ?? null };
+}
+
+export function organizationView(organization: OrganizationRecord): OrganizationView {
+  return {
+    id: organization.organizationId,
+    name: organization.name,
+    workspaceId: organization.workspaceId,
+    deletionState: organization.deletionState,
+    createdAt: organization.createdAt,
+  };
+}
+
+/** What the organization's plan allows now, without anything secret. */
+export function entitlementView(entitlement: Entitlement): EntitlementView {
+  const plan = effectivePlan(entitlement);
+  return {
+    plan: entitlement.plan,
+    status: entitlement.status,
+    features: effectiveFeatures(entitlement),
+    quotas: Object.fromEntries(QUOTA_LIST.map((quota) => [quota, quotaLimit(plan, quota)])) as Record<Quota, number>,
+  };
+}
+
+// ------------------------------------------------------------ operations
+
+/** GET /api/v1/me */
+export async function getMe(input: { userId: string }, deps: ShellDeps): Promise<UserView> {
+  return userView(await requireUser(input.userId, deps));
+}
+
+/** GET /api/v1/organizations: every organization the user belongs to (deleted ones left out), by name. */
+export async function listOrganizations(
+  input: { userId: string; activeOrganizationId: string | undefined },
+  deps: ShellDeps,
+): Promise<v.InferOutput<typeof OrganizationsResponse>> {
+  const organizations = await organizationsOf(input.userId, input.activeOrganizationId, deps);
+  const active = organizations.some((organization) => organization.active) ? input.activeOrganizationId! : null;
+  return { organizations, activeOrganizationId: active };
+}
+
+/** GET /api/v1/organizations/{organizationId} */
+export async function getOrganization(input: { organizationId: string; member: Member }, deps: ShellDeps): Promise<OrganizationView> {
+  requireActive(input.organizationId, input.member);
+  const organization = await deps.store.getOrganization(input.organizationId);
+  if (!organization) throw new ForbiddenError(`The active organization no longer exists; activate another one with ${ACTIVATE}.`);
+  return organizationView(organization);
+}
+
+/** GET …/members: the roster, owners first, then by name. */
+export async function listMembers(input: { organizationId: string; member: Member }, deps: ShellDeps): Promise<v.InferOutput<typeof MembersResponse>> {
+  requireActive(input.organizationId, input.member);
+  const memberships = await deps.store.listMembers(input.organizationId);
+  const users = new Map((await deps.store.getUsers(memberships.map((membership) => membership.userId))).map((user) => [user.userId, user]));
+  const members = memberships
+    .filter((membership) => users.has(membership.userId))
+    .map((membership) => {
+      const user = users.get(membership.userId)!;
+      return { userId: user.userId, name: user.name, email: user.email, avatarUrl: user.avatarUrl ?? null, role: membership.role, joinedAt: membership.createdAt };
+    })
+    .sort((a, b) => roleRank(a.role) - roleRank(b.role) || a.name.localeCompare(b.name));
+  return { members };
+}
+
+/** GET …/invitations: invitations that have not expired, newest first. */
+export async function listInvitations(
+  input: { organizationId: string; member: Member },
+  deps: ShellDeps,
+): Promise<v.InferOutput<typeof InvitationsResponse>> {
+  requireActive(input.organizationId, input.member);
+  const invitations = await deps.store.listInvitations(input.organizationId);
+  return {
+    invitations: invitations.map((invitation) => ({
+      id: invitation.invitationId,
+      email: invitation.email,
+      role: invitation.role,
+      status: invitation.status,
+      invitedBy: invitation.invitedBy ?? null,
+      createdAt: invitation.createdAt,
+      expiresAt: new Date(invitation.expiresAt * 1000).toISOString(),
+    })),
+  };
+}
+
+/** GET …/settings */
+export async function getSettings(input: { organizationId: string; member: Member }, deps: ShellDeps): Promise<WorkspaceSettings> {
+  requireActive(input.organizationId, input.member);
+  return (await requireWorkspace(input.member.workspaceId, deps)).settings;
+}
+
+/** GET …/permissions */
+export function getPermissions(input: { organizationId: string; member: Member }): v.InferOutput<typeof PermissionsResponse> {
+  requireActive(input.organizationId, input.member);
+  return { organizationId: input.organizationId, role: input.member.role, permissions: [...permissionsOf(input.member.role)] };
+}
+
+/** GET …/capabilities: flags and the safe entitlement view. */
+export function getCapabilities(input: { organizationId: string; member: Member }): v.InferOutput<typeof CapabilitiesResponse> {
+  requireActive(input.organizationId, input.member);
+  const { plan, status, features } = entitlementView(input.member.entitlement);
+  return {
+    organizationId: input.organizationId,
+    capabilities: capabilitiesOf(permissionsOf(input.member.role), features),
+    entitlements: { plan, status, features },
+  };
+}
+
+/** GET /api/v1/bootstrap: everything the shell renders after sign-in, for the active organization. */
+export async function getBootstrap(input: { member: Member }, deps: ShellDeps): Promise<BootstrapResponse> {
+  const { member } = input;
+  const [user, organizations, organization, workspace, surfaces, members, pendingInvitations, activeApiKeys] = await Promise.all([
+    requireUser(member.userId, deps),
+    organizationsOf(member.userId, member.organizationId, deps),
+    deps.store.getOrganization(member.organizationId),
+    requireWorkspace(member.workspaceId, deps),
+    deps.store.listProductSurfaces(member.workspaceId),
+    deps.store.countMembers(member.organizationId),
+    deps.store.countPendingInvitations(member.organizationId),
+    deps.store.countActiveApiKeys(member.organizationId),
+  ]);
+  if (!organization) throw new ForbiddenError(`The active organization no longer exists; activate another one with ${ACTIVATE}.`);
+  const permissions = [...permissionsOf(member.role)];
+  const entitlements = entitlementView(member.entitlement);
+  const workspaceView: WorkspaceView = {
+    id: workspace.workspaceId,
+    name: workspace.name,
+    settings: workspace.settings,
+    productSurfaces: surfaces.map((surface) => ({ id: surface.productSurfaceId, name: surface.name, description: surface.description ?? null })),
+  };
+  return {
+    user: userView(user),
+    organization: organizationView(organization),
+    organizations,
+    membership: { role: member.role, permissions },
+    workspace: workspaceView,
+    entitlements,
+    capabilities: capabilitiesOf(permissions, entitlements.features),
+    counters: { members, pendingInvitations, activeApiKeys, productSurfaces: surfaces.length },
+  };
+}
+
+/**
+ * POST …/activate: checks membership and deletion state with a strongly consistent read, makes
+ * the organization the session's active one, and returns the refreshed bootstrap.
+ */
+export async function activateOrganization(
+  input: { organizationId: string; session: SessionIdentity },
+  deps: ShellDeps,
+): Promise<BootstrapResponse> {
+  const { organizationId, session } = input;
+  const { organization, membership } = await deps.store.getMemberContext(organizationId, session.userId, true);
+  // The same answer whether the organization does not exist or the user is not in it.
+  if (!organization || !membership) throw new ForbiddenError(`You are not a member of organization ${organizationId}; GET /api/v1/organizations lists yours.`);
+  if (organization.deletionState !== 'active') {
+    throw new ForbiddenError(`Organization ${organizationId} is being deleted and cannot be activated; choose another from GET /api/v1/organizations.`);
+  }
+  if (!(await deps.store.setActiveOrganization(session.tokenHash, organizationId))) {
+    throw new UnauthorizedError({ hint: 'The session has ended; sign in again.', cause: 'session expired during activation' });
+  }
+  return getBootstrap(
+    { member: { userId: session.userId, organizationId, workspaceId: organization.workspaceId, role: membership.role, entitlement: organization.entitlement } },
+    deps,
+  );
+}
+
+// ------------------------------------------------------------ helpers
+
+async function requireUser(userId: string, deps: ShellDeps): Promise<UserRecord> {
+  const user = await deps.store.getUser(userId);
+  // A session whose user is gone is no session at all.
+  if (!user) throw new UnauthorizedError({ hint: 'The session is unknown or has expired; sign in again.', cause: `user ${userId} not found` });
+  return user;
+}
+
+async function requireWorkspace(workspaceId: string, deps: ShellDeps) {
+  const workspace = await deps.store.getWorkspace(workspaceId);
+  if (!workspace) throw new Error(`Workspace ${workspaceId} of an organization is missing`);
+  return workspace;
+}
+
+async function organizationsOf(userId: string, activeOrganizationId: string | undefined, deps: ShellDeps): Promise<OrganizationListItem[]> {
+  const memberships = await deps.store.listMembershipsOfUser(userId);
+  const roles = new Map(memberships.map((membership) => [membership.organizationId, membership.role]));
+  const organizations = await deps.store.getOrganizations([...roles.keys()]);
+  return organizations
+    .filter((organization) => organization.deletionState !== 'deleted')
+    .map((organization) => ({
+      ...organizationView(organization),
+      role: roles.get(organization.organizationId)!,
+      active: organization.organizationId === activeOrganizationId,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}
+
+function roleRank(role: Role): number {
+  return ROLES.indexOf(role);
+}

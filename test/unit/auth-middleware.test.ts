@@ -1,0 +1,270 @@
+import * as v from 'valibot';
+import { mockClient } from 'aws-sdk-client-mock';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { routeHandler } from '#shared/http/route.ts';
+import type { RouteDef } from '#shared/http/types.ts';
+import { entitlementExtension } from '#shared/identity/plans.ts';
+import type { Entitlement } from '#shared/identity/plans.ts';
+import { generateApiKey, generateSessionToken, hashSecret, newId } from '#shared/identity/secrets.ts';
+import { keys } from '#shared/store/keys.ts';
+import { apiEvent, lambdaContext } from '../support/event.ts';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+afterAll(() => ddb.restore());
+
+const EDITOR = 'https://editor.easel.test';
+const row = (overrides: Partial<RouteDef>): RouteDef => ({
+  method: 'GET',
+  path: '/api/v1/probe',
+  handler: 'unused.ts',
+  auth: 'session',
+  cors: 'editor',
+  memory: 256,
+  timeout: 5,
+  access: { tables: { workspace: 'read' } },
+  listed: true,
+  tag: 'Test',
+  summary: 'probe',
+  description: 'probe',
+  responses: { 200: { description: 'ok' } },
+  errors: [401, 403, 503],
+  ...overrides,
+});
+
+// Each handler returns the principal it was given, so a test sees what the middleware resolved.
+const echo = async ({ principal }: { principal: unknown }) => ({ principal });
+const shell = routeHandler('probeShell', row({}), echo);
+const shellWithPermission = routeHandler('probeMembers', row({ permission: 'member:read' }), echo);
+const workspace = routeHandler(
+  'probeWorkspace',
+  row({
+    method: 'POST',
+    auth: 'apiKey',
+    permission: 'asset:write',
+    access: { tables: { workspace: 'write' } },
+    body: { contentType: 'application/json', schema: v.strictObject({ n: v.number() }), maxBytes: 1024 },
+  }),
+  echo,
+);
+const deletion = routeHandler(
+  'probeDelete',
+  row({ method: 'DELETE', auth: 'apiKey', permission: 'asset:write', access: { tables: { workspace: 'write' } }, extensions: entitlementExtension('asset:delete') }),
+  echo,
+);
+
+type Handler = typeof shell;
+async function call(handler: Handler, headers: Record<string, string> = {}, body: unknown = { n: 1 }) {
+  const result = await handler(apiEvent({ method: 'POST', path: '/api/v1/probe', headers: { origin: EDITOR, ...headers }, body }), lambdaContext());
+  return { ...result, json: JSON.parse(result.body ?? 'null') };
+}
+
+const envelope = (status: number, code: string) => ({
+  error: expect.any(String),
+  code,
+  message: expect.any(String),
+  hint: expect.any(String),
+  status,
+  documentation: `http://easel.test/docs/errors#${code}`,
+});
+
+/** Puts a key in the mocked table and returns the secret. */
+function storedKey(options: { scopes?: string[]; entitlement?: Entitlement; revokedAt?: string } = {}): string {
+  const key = generateApiKey();
+  const hash = hashSecret(key);
+  ddb.on(GetCommand, { Key: keys.apiKey(hash) }).resolves({
+    Item: {
+      ...keys.apiKey(hash),
+      keyId: newId('key'),
+      keyHash: hash,
+      organizationId: 'org_a',
+      workspaceId: 'ws_a',
+      name: 'probe',
+      scopes: options.scopes ?? ['asset:write'],
+      entitlement: options.entitlement ?? { plan: 'pro', status: 'active', features: [] },
+      createdBy: 'test',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      ...(options.revokedAt ? { revokedAt: options.revokedAt } : {}),
+    },
+  });
+  return key;
+}
+
+/** Puts a session, its user's membership and the organization in the mocked table; returns the cookie. */
+function storedSession(role: 'owner' | 'admin' | 'member'): string {
+  const token = generateSessionToken();
+  const hash = hashSecret(token);
+  // A fresh organization per session keeps the container's member cache out of the way.
+  const organizationId = newId('org');
+  ddb.on(GetCommand, { Key: keys.session(hash) }).resolves({
+    Item: { ...keys.session(hash), sessionId: 'ses_1', tokenHash: hash, userId: 'usr_1', activeOrganizationId: organizationId, createdAt: '2026-01-01T00:00:00.000Z', expiresAt: 4_000_000_000, origin: 'test' },
+  });
+  ddb.on(BatchGetCommand).callsFake((input: { RequestItems: Record<string, { Keys: { pk: string; sk: string }[] }> }) => {
+    const [table, request] = Object.entries(input.RequestItems)[0]!;
+    if (!request.Keys.some((key) => key.pk === `ORG#${organizationId}`)) return { Responses: { [table]: [] } };
+    return {
+      Responses: {
+        [table]: [
+          { ...keys.organization(organizationId), organizationId, name: 'A', workspaceId: 'ws_a', entitlement: { plan: 'free', status: 'active', features: [] }, deletionState: 'active', createdAt: '2026-01-01T00:00:00.000Z' },
+          { ...keys.membership(organizationId, 'usr_1'), organizationId, workspaceId: 'ws_a', userId: 'usr_1', role, createdAt: '2026-01-01T00:00:00.000Z' },
+        ],
+      },
+    };
+  });
+  return `easel.session_token=${token}`;
+}
+
+beforeEach(() => {
+  ddb.reset();
+  // What DynamoDB answers for a key it does not hold; the stored* helpers add specific items.
+  ddb.on(GetCommand).resolves({});
+  ddb.on(UpdateCommand).resolves({});
+});
+
+describe('auth middleware: session-only (shell) routes', () => {
+  it('answers a valid session with 200 and the session principal, with editor CORS', async () => {
+    const result = await call(shell, { cookie: storedSession('member') });
+
+    expect(result.statusCode).toBe(200);
+    expect(result.json.principal).toMatchObject({ kind: 'session', userId: 'usr_1', activeOrganizationId: expect.stringMatching(/^org_/) });
+    expect(result.headers).toMatchObject({ 'Access-Control-Allow-Origin': EDITOR, 'Access-Control-Allow-Credentials': 'true' });
+  });
+
+  it('refuses a request without a session with the 401 envelope', async () => {
+    const result = await call(shell);
+
+    expect(result.statusCode).toBe(401);
+    expect(result.json).toEqual(envelope(401, 'unauthorized'));
+    expect(result.json.hint).toContain('easel.session_token');
+  });
+
+  it('refuses any X-API-Key with 403, even alongside a valid session, without reading the table', async () => {
+    const result = await call(shell, { cookie: storedSession('owner'), 'x-api-key': storedKey() });
+
+    expect(result.statusCode).toBe(403);
+    expect(result.json).toEqual(envelope(403, 'forbidden'));
+    expect(result.json.hint).toContain('remove the X-API-Key header');
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('refuses a member whose role lacks the permission with 403', async () => {
+    const result = await call(shellWithPermission, { cookie: storedSession('member') });
+
+    expect(result.statusCode).toBe(403);
+    expect(result.json).toEqual(envelope(403, 'forbidden'));
+    expect(result.json.hint).toContain('member:read');
+  });
+
+  it('lets a role with the permission through as a member principal', async () => {
+    const result = await call(shellWithPermission, { cookie: storedSession('admin') });
+
+    expect(result.statusCode).toBe(200);
+    expect(result.json.principal).toMatchObject({ kind: 'session', role: 'admin', workspaceId: 'ws_a', plan: 'free' });
+  });
+
+  it('answers 401 for a session the table does not know (or that has expired)', async () => {
+    const result = await call(shell, { cookie: `easel.session_token=${generateSessionToken()}` });
+
+    expect(result.statusCode).toBe(401);
+    expect(result.json).toEqual(envelope(401, 'unauthorized'));
+  });
+});
+
+describe('auth middleware: workspace routes', () => {
+  it('lets a key with the scope through as an API-key principal', async () => {
+    const result = await call(workspace, { 'x-api-key': storedKey() });
+
+    expect(result.statusCode).toBe(200);
+    expect(result.json.principal).toMatchObject({ kind: 'apiKey', organizationId: 'org_a', workspaceId: 'ws_a', plan: 'pro', permissions: ['asset:write'] });
+  });
+
+  it('answers 401 without credentials, before validating the body', async () => {
+    const result = await call(workspace, {}, { unexpected: true });
+
+    expect(result.statusCode).toBe(401);
+    expect(result.json).toEqual(envelope(401, 'unauthorized'));
+  });
+
+  it('grants nothing for an Authorization header, even carrying a valid key', async () => {
+    const result = await call(workspace, { authorization: `Bearer ${storedKey()}` });
+
+    expect(result.statusCode).toBe(401);
+  });
+
+  it.each([
+    ['an unknown key', () => generateApiKey()],
+    ['a revoked key', () => storedKey({ revokedAt: '2026-01-02T00:00:00.000Z' })],
+    ['a malformed key', () => 'not-a-key'],
+  ])('answers 401 for %s', async (_case, key) => {
+    const result = await call(workspace, { 'x-api-key': key() });
+
+    expect(result.statusCode).toBe(401);
+    expect(result.json).toEqual(envelope(401, 'unauthorized'));
+  });
+
+  it('answers 403 for a key without the scope', async () => {
+    const result = await call(workspace, { 'x-api-key': storedKey({ scopes: ['artifact:read'] }) });
+
+    expect(result.statusCode).toBe(403);
+    expect(result.json).toEqual(envelope(403, 'forbidden'));
+    expect(result.json.hint).toContain('asset:write');
+  });
+
+  it('answers a plan without the feature with 403 workspace_feature_not_entitled and the plans', async () => {
+    const result = await call(deletion, { 'x-api-key': storedKey({ entitlement: { plan: 'free', status: 'active', features: [] } }) });
+
+    expect(result.statusCode).toBe(403);
+    expect(result.json).toEqual({ ...envelope(403, 'workspace_feature_not_entitled'), currentPlan: 'free', requiredPlan: 'pro', feature: 'asset:delete' });
+  });
+
+  it('lets a plan with the feature through', async () => {
+    const result = await call(deletion, { 'x-api-key': storedKey({ entitlement: { plan: 'business', status: 'active', features: [] } }) });
+
+    expect(result.statusCode).toBe(200);
+  });
+
+  it('accepts a session whose role grants the permission', async () => {
+    const result = await call(workspace, { cookie: storedSession('member') });
+
+    expect(result.statusCode).toBe(200);
+    expect(result.json.principal).toMatchObject({ kind: 'session', role: 'member', permissions: expect.arrayContaining(['asset:write']) });
+  });
+
+  it('prefers the key when a browser sends a cookie along', async () => {
+    const result = await call(workspace, { cookie: storedSession('member'), 'x-api-key': storedKey() });
+
+    expect(result.json.principal.kind).toBe('apiKey');
+  });
+});
+
+describe('auth middleware: dependency down', () => {
+  const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4567'), { code: 'ECONNREFUSED' });
+
+  it('answers 503 upstream_unavailable when the table cannot be reached for a key', async () => {
+    ddb.on(GetCommand).rejects(outage);
+
+    const result = await call(workspace, { 'x-api-key': generateApiKey() });
+
+    expect(result.statusCode).toBe(503);
+    expect(result.json).toEqual(envelope(503, 'upstream_unavailable'));
+  });
+
+  it('answers 503 upstream_unavailable when the table throttles a session lookup', async () => {
+    ddb.on(GetCommand).rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $fault: 'client' }));
+
+    const result = await call(shell, { cookie: `easel.session_token=${generateSessionToken()}` });
+
+    expect(result.statusCode).toBe(503);
+    expect(result.json).toEqual(envelope(503, 'upstream_unavailable'));
+  });
+
+  it('answers 503 when the member lookup fails', async () => {
+    const cookie = storedSession('admin');
+    ddb.on(BatchGetCommand).rejects(Object.assign(new Error('Service unavailable'), { name: 'ServiceUnavailable', $fault: 'server' }));
+
+    const result = await call(shellWithPermission, { cookie });
+
+    expect(result.statusCode).toBe(503);
+    expect(result.json).toEqual(envelope(503, 'upstream_unavailable'));
+  });
+});
