@@ -17,6 +17,18 @@ import {
   PermissionsResponse,
   SettingsResponse,
 } from '#shared/schemas/identity.ts';
+import { IdempotencyHeaders, Release, ReleaseCreate, ReleaseList, ReleaseListQuery } from '#shared/schemas/releases.ts';
+import { SourceApp, SourceAppCreate } from '#shared/schemas/source-apps.ts';
+import {
+  Asset,
+  AssetCompleteRequest,
+  AssetDeletionAccepted,
+  AssetDownload,
+  AssetParams,
+  AssetUploadInstructions,
+  AssetUploadRequest,
+} from '#shared/schemas/assets.ts';
+import { entitlementExtension } from '#shared/identity/plans.ts';
 
 const text = (description: string, contentType: string) => ({ description, contentType });
 const json = <S extends AnySchema>(description: string, schema: S) => ({ description, contentType: 'application/json', schema });
@@ -35,6 +47,21 @@ const SHELL = {
   tag: 'Shell',
   errors: [401, 403, 503],
 } as const;
+
+/**
+ * What every workspace operation shares: an API key with the row's scope (or a session whose
+ * role grants it), editor origins with credentials. Write access to the workspace table
+ * covers the key's throttled last-used stamp even on routes that otherwise only read.
+ */
+const WORKSPACE = {
+  auth: 'apiKey',
+  cors: 'editor',
+  memory: 512,
+  timeout: 10,
+  listed: true,
+} as const;
+
+const JSON_BODY = { contentType: 'application/json', maxBytes: 64 * 1024 } as const;
 
 // `satisfies` keeps each row's literal schema types, so handlers get typed input.
 export const ROUTES = {
@@ -244,6 +271,111 @@ export const ROUTES = {
     access: { tables: { workspace: 'write' } },
     params: OrganizationParams,
     responses: { 200: json('The bootstrap view of the newly active organization.', BootstrapResponse) },
+  },
+  listReleases: {
+    ...WORKSPACE,
+    method: 'GET',
+    path: '/api/v1/releases',
+    handler: 'functions/releases/list-releases.ts',
+    permission: 'artifact:read',
+    access: { tables: { workspace: 'write' } },
+    tag: 'Releases',
+    summary: 'List releases',
+    description: 'Releases of the workspace, newest first. `limit` is 1 to 100 (default 50).',
+    query: ReleaseListQuery,
+    responses: { 200: json('The releases.', ReleaseList) },
+    errors: [400, 401, 403, 503],
+  },
+  createRelease: {
+    ...WORKSPACE,
+    method: 'POST',
+    path: '/api/v1/releases',
+    handler: 'functions/releases/create-release.ts',
+    permission: 'release:create',
+    access: { tables: { workspace: 'write' } },
+    tag: 'Releases',
+    summary: 'Create a release',
+    description:
+      'Creates a release (201). With an `Idempotency-Key` (at most 128 characters, scoped to the workspace, remembered for 24 hours) a repeat with the same body returns the original release with 200, a repeat with another body is refused with 400, and concurrent requests create exactly one release. `description` is plain text: markup is rejected.',
+    headers: IdempotencyHeaders,
+    body: { ...JSON_BODY, schema: ReleaseCreate },
+    responses: { 201: json('The created release.', Release), 200: json('The release an earlier request with this Idempotency-Key created.', Release) },
+    errors: [400, 401, 403, 413, 503],
+  },
+  createSourceApp: {
+    ...WORKSPACE,
+    method: 'POST',
+    path: '/api/v1/source-apps',
+    handler: 'functions/source-apps/create-source-app.ts',
+    permission: 'source:write',
+    access: { tables: { workspace: 'write' } },
+    tag: 'Source apps',
+    summary: 'Register a source app',
+    description: 'Registers a release-intake source app: the hosts it posts from (1 to 50 absolute URIs) and its provider (default generic).',
+    body: { ...JSON_BODY, schema: SourceAppCreate },
+    responses: { 201: json('The registered source app.', SourceApp) },
+    errors: [400, 401, 403, 413, 503],
+  },
+  createAssetUpload: {
+    ...WORKSPACE,
+    method: 'POST',
+    path: '/api/v1/assets/upload-url',
+    handler: 'functions/assets/create-upload-url.ts',
+    permission: 'upload:sign',
+    access: { tables: { workspace: 'write' }, buckets: { assets: 'write' } },
+    tag: 'Assets',
+    summary: 'Create a signed upload URL',
+    description:
+      'Creates a pending asset and a presigned PUT valid for 15 minutes. The URL is bound to the declared content type and size (and SHA-256 when given): send the returned headers with the PUT, then complete the upload.',
+    body: { ...JSON_BODY, schema: AssetUploadRequest },
+    responses: { 201: json('Where and how to upload.', AssetUploadInstructions) },
+    errors: [400, 401, 403, 413, 503],
+  },
+  completeAssetUpload: {
+    ...WORKSPACE,
+    method: 'POST',
+    path: '/api/v1/assets/{assetId}/complete',
+    handler: 'functions/assets/complete-upload.ts',
+    permission: 'asset:write',
+    access: { tables: { workspace: 'write' }, buckets: { assets: 'write' } },
+    tag: 'Assets',
+    summary: 'Complete an upload',
+    description:
+      'Verifies the uploaded object (present, declared size and type, SHA-256 when declared — computed by the service) and marks the asset ready. Completing a ready asset again returns it unchanged. The body is optional.',
+    params: AssetParams,
+    body: { ...JSON_BODY, schema: AssetCompleteRequest, optional: true },
+    responses: { 200: json('The ready asset.', Asset) },
+    errors: [400, 401, 403, 404, 413, 503],
+  },
+  getAssetDownloadUrl: {
+    ...WORKSPACE,
+    method: 'GET',
+    path: '/api/v1/assets/{assetId}/download-url',
+    handler: 'functions/assets/get-download-url.ts',
+    permission: 'artifact:read',
+    access: { tables: { workspace: 'write' }, buckets: { assets: 'read' } },
+    tag: 'Assets',
+    summary: 'Create a signed download URL',
+    description: 'A presigned GET for a ready asset of this workspace, valid for 5 minutes. 404 when the asset is not in this workspace.',
+    params: AssetParams,
+    responses: { 200: json('The download URL.', AssetDownload) },
+    errors: [400, 401, 403, 404, 503],
+  },
+  deleteAsset: {
+    ...WORKSPACE,
+    method: 'DELETE',
+    path: '/api/v1/assets/{assetId}',
+    handler: 'functions/assets/delete-asset.ts',
+    permission: 'asset:write',
+    access: { tables: { workspace: 'write', rate: 'write' }, queues: { deletion: 'send' } },
+    tag: 'Assets',
+    summary: 'Delete an asset',
+    description:
+      'Queues the deletion of a ready asset (202); a worker deletes the object and marks the asset deleted. Needs the `asset:delete` feature (pro plan and up) and counts against the `api:write:minute` quota of the plan. 409 when the asset is in use or not ready for deletion.',
+    params: AssetParams,
+    extensions: entitlementExtension('asset:delete', 'api:write:minute'),
+    responses: { 202: json('Deletion queued.', AssetDeletionAccepted) },
+    errors: [400, 401, 403, 404, 409, 429, 503],
   },
 } satisfies Record<string, RouteDef>;
 

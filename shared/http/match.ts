@@ -46,24 +46,30 @@ export type PathMatch =
   | { kind: 'method'; allow: HttpMethod[]; cors: CorsPolicy; template: string }
   | { kind: 'none' };
 
-/** Finds the route for a method and path, or the methods the path allows, or nothing. */
+/**
+ * Finds the route for a method and path, or the methods the path allows, or nothing. As in API
+ * Gateway, a templated route serves a method the literal path lacks
+ * (DELETE /api/v1/assets/upload-url reaches DELETE /api/v1/assets/{assetId}).
+ */
 export function matchRoute(method: string, path: string): PathMatch {
   const normalized = path.length > 1 ? path.replace(/\/+$/, '') : path;
-  for (const entry of PATHS) {
-    const found = entry.pattern.exec(normalized);
-    if (!found) continue;
+  const wanted = method.toUpperCase();
+  const matching = PATHS.map((entry) => ({ entry, found: entry.pattern.exec(normalized) })).filter((candidate) => candidate.found);
+  if (matching.length === 0) return { kind: 'none' };
+  for (const { entry, found } of matching) {
+    const row = entry.rows.find((candidate) => candidate.method === wanted);
+    if (!row) continue;
     const params: Record<string, string> = {};
     entry.names.forEach((name, index) => {
-      params[name] = safeDecode(found[index + 1]!);
+      params[name] = safeDecode(found![index + 1]!);
     });
-    const row = entry.rows.find((candidate) => candidate.method === method.toUpperCase());
-    if (row) return { kind: 'route', route: row, params };
-    const allow = entry.rows.map((candidate) => candidate.method);
-    // A path is served with one CORS policy; editor wins when any of its routes needs credentials.
-    const cors: CorsPolicy = entry.rows.some((candidate) => candidate.cors === 'editor') ? 'editor' : 'public';
-    return { kind: 'method', allow, cors, template: entry.template };
+    return { kind: 'route', route: row, params };
   }
-  return { kind: 'none' };
+  const rows = matching.flatMap(({ entry }) => entry.rows);
+  const allow = [...new Set(rows.map((candidate) => candidate.method))];
+  // A path is served with one CORS policy; editor wins when any of its routes needs credentials.
+  const cors: CorsPolicy = rows.some((candidate) => candidate.cors === 'editor') ? 'editor' : 'public';
+  return { kind: 'method', allow, cors, template: matching[0]!.entry.template };
 }
 
 function safeDecode(value: string): string {

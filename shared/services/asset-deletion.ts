@@ -4,6 +4,8 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { log, serializeError } from '#shared/log.ts';
 import { keys } from '#shared/store/keys.ts';
 
 /** Body of a message on the deletion queue. */
@@ -21,7 +23,7 @@ export interface DeletionDeps {
   now?: () => Date;
 }
 
-export type DeletionOutcome = 'deleted' | 'already-deleted' | 'missing';
+export type DeletionOutcome = 'deleted' | 'already-deleted' | 'missing' | 'not-deleting';
 
 /**
  * Deletes an asset's object and marks its record deleted. Safe to repeat (SQS delivers at
@@ -32,6 +34,8 @@ export async function deleteAssetObject(message: DeletionMessage, deps: Deletion
   const { Item } = await deps.dynamo.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: true }));
   if (!Item) return 'missing';
   if (Item.status === 'deleted') return 'already-deleted';
+  // Only a deletion the API accepted is carried out; anything else is a stray message.
+  if (Item.status !== 'deleting') return 'not-deleting';
   if (typeof Item.objectKey === 'string') {
     await deps.s3.send(new DeleteObjectCommand({ Bucket: deps.bucket, Key: Item.objectKey }));
   }
@@ -41,9 +45,9 @@ export async function deleteAssetObject(message: DeletionMessage, deps: Deletion
         TableName: deps.table,
         Key: key,
         UpdateExpression: 'SET #status = :deleted, deletedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #status <> :deleted',
+        ConditionExpression: 'attribute_exists(pk) AND #status = :deleting',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':deleted': 'deleted', ':now': (deps.now?.() ?? new Date()).toISOString() },
+        ExpressionAttributeValues: { ':deleted': 'deleted', ':deleting': 'deleting', ':now': (deps.now?.() ?? new Date()).toISOString() },
       }),
     );
   } catch (error) {
@@ -52,4 +56,26 @@ export async function deleteAssetObject(message: DeletionMessage, deps: Deletion
     throw error;
   }
   return 'deleted';
+}
+
+/**
+ * The deletion-queue worker for given dependencies. Reports each failed record on its own
+ * (partial batch response), so one bad message is retried — and after maxReceiveCount lands in
+ * the DLQ with its asset record untouched — without holding back the rest of the batch.
+ */
+export function createDeletionWorker(deps: DeletionDeps) {
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+    for (const record of event.Records) {
+      try {
+        const message = v.parse(DeletionMessage, JSON.parse(record.body));
+        const outcome = await deleteAssetObject(message, deps);
+        log.info('asset deletion', { messageId: record.messageId, assetId: message.assetId, outcome });
+      } catch (error) {
+        log.error('asset deletion failed', { messageId: record.messageId, error: serializeError(error) });
+        batchItemFailures.push({ itemIdentifier: record.messageId });
+      }
+    }
+    return { batchItemFailures };
+  };
 }

@@ -15,11 +15,19 @@
  * | workspace       | WS#<workspaceId>      | WORKSPACE           |                 |                   |
  * | product surface | WS#<workspaceId>      | SURFACE#<id>        |                 |                   |
  * | asset           | WS#<workspaceId>      | ASSET#<assetId>     |                 |                   |
+ * | release         | WS#<workspaceId>      | RELEASE#<uuidv7>    |                 |                   |
+ * | source app      | WS#<workspaceId>      | SOURCEAPP#<id>      |                 |                   |
+ * | idempotency     | WS#<workspaceId>      | IDEMPOTENCY#<scope>#<sha256 of key> |  |                   |
  *
  * Credentials are keyed by the SHA-256 of the secret, so verifying one is a single GetItem.
  */
 export const keys = {
   asset: (workspaceId: string, assetId: string) => ({ pk: `WS#${workspaceId}`, sk: `ASSET#${assetId}` }),
+  /** Release ids are UUIDv7: the sort key orders releases by creation time. */
+  release: (workspaceId: string, releaseId: string) => ({ pk: `WS#${workspaceId}`, sk: `RELEASE#${releaseId}` }),
+  sourceApp: (workspaceId: string, sourceAppId: string) => ({ pk: `WS#${workspaceId}`, sk: `SOURCEAPP#${sourceAppId}` }),
+  /** The client's key is hashed: it can be up to 128 arbitrary characters. */
+  idempotency: (workspaceId: string, scope: string, keyHash: string) => ({ pk: `WS#${workspaceId}`, sk: `IDEMPOTENCY#${scope}#${keyHash}` }),
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
   userEmail: (email: string) => ({ pk: `EMAIL#${email.trim().toLowerCase()}`, sk: 'USER' }),
   organization: (organizationId: string) => ({ pk: `ORG#${organizationId}`, sk: 'ORG' }),
@@ -36,6 +44,8 @@ export const prefixes = {
   member: 'MEMBER#',
   invitation: 'INVITE#',
   productSurface: 'SURFACE#',
+  release: 'RELEASE#',
+  asset: 'ASSET#',
   apiKey: 'APIKEY#',
   session: 'SESSION#',
   organization: 'ORG#',

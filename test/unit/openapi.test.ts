@@ -101,8 +101,10 @@ describe('buildOpenApi', () => {
   });
 
   it('gives every tag in use a description', () => {
-    // Order is first use, which depends on what the real table holds before the fixture rows.
-    expect(fixture.tags.map((tag) => tag.name).sort()).toEqual(['Assets', 'Discovery', 'Export', 'Releases', 'Screenshot', 'Shell', 'Tweets']);
+    // The fixture document holds the real table's rows too, so other tags may appear as routes land.
+    expect(fixture.tags.map((tag) => tag.name)).toEqual(
+      expect.arrayContaining(['Assets', 'Discovery', 'Export', 'Releases', 'Screenshot', 'Shell', 'Tweets']),
+    );
     for (const tag of fixture.tags) expect(tag.description).not.toBe('');
   });
 

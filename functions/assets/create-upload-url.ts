@@ -1,0 +1,9 @@
+import { reply } from '#shared/http/reply.ts';
+import { route } from '#shared/http/route.ts';
+import { createUpload } from '#shared/services/assets.ts';
+import { assetDeps } from '#shared/services/workspace-runtime.ts';
+
+/** POST /api/v1/assets/upload-url: a pending asset and its presigned PUT. */
+export const handler = route('createAssetUpload', async ({ body, principal }) =>
+  reply.json(await createUpload(assetDeps(), { workspaceId: principal.workspaceId, body }), 201),
+);

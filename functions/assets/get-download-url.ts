@@ -1,0 +1,8 @@
+import { route } from '#shared/http/route.ts';
+import { createDownloadUrl } from '#shared/services/assets.ts';
+import { assetDeps } from '#shared/services/workspace-runtime.ts';
+
+/** GET /api/v1/assets/{assetId}/download-url: a short-lived presigned GET for a ready asset. */
+export const handler = route('getAssetDownloadUrl', async ({ params, principal }) =>
+  createDownloadUrl(assetDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId }),
+);

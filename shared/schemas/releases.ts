@@ -1,0 +1,56 @@
+import * as v from 'valibot';
+import { HttpUrl, PlainText } from '#shared/schemas/common.ts';
+
+const text = (min: number, max: number) => v.pipe(v.string(), v.minLength(min), v.maxLength(max));
+
+/** POST /api/v1/releases body (additional properties rejected). */
+export const ReleaseCreate = v.strictObject({
+  title: v.pipe(text(1, 160), v.description('Release title, 1–160 characters.')),
+  benefitStatement: v.pipe(text(1, 500), v.description('What users gain, 1–500 characters.')),
+  description: v.optional(v.pipe(PlainText(10_000), v.description('Plain text, up to 10000 characters; markup is rejected.'))),
+  audience: v.optional(v.pipe(text(0, 1000), v.description('Who the release is for, up to 1000 characters.'))),
+  sourceUrls: v.optional(v.pipe(v.array(HttpUrl), v.maxLength(20), v.description('Absolute http(s) URLs, at most 20.'))),
+  productSurfaceId: v.optional(v.pipe(text(1, 128), v.description('A product surface of the same workspace.'))),
+});
+export type ReleaseCreate = v.InferOutput<typeof ReleaseCreate>;
+
+export const ReleaseListQuery = v.object({
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be an integer from 1 to 100'),
+      v.transform(Number),
+      v.integer(),
+      v.minValue(1, 'must be an integer from 1 to 100'),
+      v.maxValue(100, 'must be an integer from 1 to 100'),
+      v.description('Page size, 1 to 100.'),
+    ),
+    '50',
+  ),
+});
+
+export const IdempotencyHeaders = v.object({
+  'idempotency-key': v.optional(
+    v.pipe(
+      v.string(),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(128, 'must be at most 128 characters'),
+      v.description('Makes the create safe to retry: a repeat with the same body returns the original release.'),
+    ),
+  ),
+});
+
+/** A release as returned. */
+export const Release = v.object({
+  id: v.string(),
+  title: v.string(),
+  benefitStatement: v.string(),
+  description: v.optional(v.string()),
+  audience: v.optional(v.string()),
+  sourceUrls: v.array(v.string()),
+  productSurfaceId: v.optional(v.string()),
+  createdAt: v.pipe(v.string(), v.isoTimestamp()),
+});
+export type Release = v.InferOutput<typeof Release>;
+
+export const ReleaseList = v.object({ releases: v.array(Release) });

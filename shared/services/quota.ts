@@ -1,0 +1,18 @@
+import { QuotaExceededError } from '#shared/http/errors.ts';
+import { QUOTAS, quotaLimit, type Plan, type Quota } from '#shared/identity/plans.ts';
+import type { RateLimiter } from '#shared/services/rate-limit.ts';
+
+/**
+ * Counts one use of a workspace's plan quota, exactly under concurrency (one conditional
+ * counter per workspace and window); refuses with 429 `workspace_quota_exceeded` once spent.
+ */
+export async function consumeQuota(limiter: RateLimiter, input: { workspaceId: string; plan: Plan; quota: Quota; now?: number }): Promise<void> {
+  const limit = quotaLimit(input.plan, input.quota);
+  const decision = await limiter.consume({
+    key: `quota#${input.quota}#${input.workspaceId}`,
+    limit,
+    windowSeconds: QUOTAS[input.quota].windowSeconds,
+    now: input.now,
+  });
+  if (!decision.allowed) throw new QuotaExceededError({ quota: input.quota, limit, retryAfter: decision.retryAfterSeconds });
+}

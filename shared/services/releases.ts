@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { InvalidRequestError } from '#shared/http/errors.ts';
+import { uuidv7 } from '#shared/ids.ts';
+import type { Release, ReleaseCreate } from '#shared/schemas/releases.ts';
+import { guard } from '#shared/store/errors.ts';
+import { keys, prefixes } from '#shared/store/keys.ts';
+
+/** How long an Idempotency-Key is remembered. */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+
+export interface ReleaseDeps {
+  dynamo: DynamoDBDocumentClient;
+  table: string;
+  /** Whether a product surface with this id belongs to the workspace. */
+  productSurfaceExists(workspaceId: string, productSurfaceId: string): Promise<boolean>;
+  now?: () => Date;
+}
+
+const RELEASE_FIELDS = ['id', 'title', 'benefitStatement', 'description', 'audience', 'sourceUrls', 'productSurfaceId', 'createdAt'] as const;
+
+function toRelease(item: Record<string, unknown>): Release {
+  const release: Record<string, unknown> = {};
+  for (const field of RELEASE_FIELDS) if (item[field] !== undefined) release[field] = item[field];
+  return release as Release;
+}
+
+/** Newest first; release ids are UUIDv7, so the sort key is creation order. */
+export async function listReleases(deps: ReleaseDeps, input: { workspaceId: string; limit: number }): Promise<Release[]> {
+  const { Items = [] } = await guard('The release store', () =>
+    deps.dynamo.send(
+      new QueryCommand({
+        TableName: deps.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.release(input.workspaceId, '').pk, ':prefix': prefixes.release },
+        ScanIndexForward: false,
+        Limit: input.limit,
+      }),
+    ),
+  );
+  return Items.map(toRelease);
+}
+
+/** Stable fingerprint of a request body: key order does not matter. */
+function fingerprint(value: unknown): string {
+  const canonical = (input: unknown): unknown =>
+    Array.isArray(input)
+      ? input.map(canonical)
+      : input && typeof input === 'object'
+        ? Object.fromEntries(Object.keys(input).sort().map((key) => [key, canonical((input as Record<string, unknown>)[key])]))
+        : input;
+  return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
+}
+
+interface Reservation {
+  requestHash: string;
+  releaseId: string;
+  createdAt: string;
+}
+
+/**
+ * Claims an Idempotency-Key for this workspace, or returns the existing claim. The claim fixes
+ * the release id and creation time, so every request carrying the key writes the same release.
+ */
+async function reserve(deps: ReleaseDeps, workspaceId: string, key: string, requestHash: string, now: Date): Promise<Reservation> {
+  const itemKey = keys.idempotency(workspaceId, 'release', createHash('sha256').update(key).digest('hex'));
+  const epoch = Math.floor(now.getTime() / 1000);
+  const claim: Reservation = { requestHash, releaseId: uuidv7(now.getTime()), createdAt: now.toISOString() };
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      await guard('The release store', () =>
+        deps.dynamo.send(
+          new PutCommand({
+            TableName: deps.table,
+            Item: { ...itemKey, ...claim, expiresAt: epoch + IDEMPOTENCY_TTL_SECONDS },
+            // An expired claim may still be there (TTL deletion is lazy): it no longer counts.
+            ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
+            ExpressionAttributeValues: { ':now': epoch },
+          }),
+        ),
+      );
+      return claim;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+    const { Item } = await guard('The release store', () => deps.dynamo.send(new GetCommand({ TableName: deps.table, Key: itemKey, ConsistentRead: true })));
+    if (Item) return { requestHash: String(Item.requestHash), releaseId: String(Item.releaseId), createdAt: String(Item.createdAt) };
+    // The claim expired and was removed between our two calls: claim again.
+  }
+  throw new Error('Idempotency claim did not settle');
+}
+
+/**
+ * Creates a release. With an Idempotency-Key, concurrent and repeated requests create exactly one
+ * release: a single-item conditional write decides who creates it (no transactions needed).
+ */
+export async function createRelease(
+  deps: ReleaseDeps,
+  input: { workspaceId: string; body: ReleaseCreate; idempotencyKey?: string },
+): Promise<{ created: boolean; release: Release }> {
+  const { workspaceId, body } = input;
+  if (body.productSurfaceId && !(await deps.productSurfaceExists(workspaceId, body.productSurfaceId))) {
+    throw new InvalidRequestError('Unknown product surface', 'productSurfaceId must name a product surface of this workspace.');
+  }
+  const now = deps.now?.() ?? new Date();
+  let releaseId = uuidv7(now.getTime());
+  let createdAt = now.toISOString();
+  if (input.idempotencyKey !== undefined) {
+    const requestHash = fingerprint(body);
+    const claim = await reserve(deps, workspaceId, input.idempotencyKey, requestHash, now);
+    if (claim.requestHash !== requestHash) {
+      throw new InvalidRequestError(
+        'Idempotency-Key reused with a different body',
+        'This Idempotency-Key was already used for another request body in this workspace: resend the original body, or use a new key for a new release.',
+      );
+    }
+    ({ releaseId, createdAt } = claim);
+  }
+  const release: Release = { id: releaseId, ...body, sourceUrls: body.sourceUrls ?? [], createdAt };
+  const itemKey = keys.release(workspaceId, releaseId);
+  try {
+    await guard('The release store', () =>
+      deps.dynamo.send(new PutCommand({ TableName: deps.table, Item: { ...itemKey, ...release }, ConditionExpression: 'attribute_not_exists(pk)' })),
+    );
+    return { created: true, release };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+  const { Item } = await guard('The release store', () => deps.dynamo.send(new GetCommand({ TableName: deps.table, Key: itemKey, ConsistentRead: true })));
+  return { created: false, release: toRelease(Item ?? release) };
+}

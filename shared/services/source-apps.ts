@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { SourceApp, SourceAppCreate } from '#shared/schemas/source-apps.ts';
+import { guard } from '#shared/store/errors.ts';
+import { keys } from '#shared/store/keys.ts';
+
+export interface SourceAppDeps {
+  dynamo: DynamoDBDocumentClient;
+  table: string;
+  now?: () => Date;
+}
+
+/** Registers a release-intake source app in the workspace. */
+export async function createSourceApp(deps: SourceAppDeps, input: { workspaceId: string; body: SourceAppCreate }): Promise<SourceApp> {
+  const { provider, ...rest } = input.body;
+  const app: SourceApp = { id: randomUUID(), ...rest, provider: provider ?? 'generic', createdAt: (deps.now?.() ?? new Date()).toISOString() };
+  await guard('The source app store', () =>
+    deps.dynamo.send(
+      new PutCommand({
+        TableName: deps.table,
+        Item: { ...keys.sourceApp(input.workspaceId, app.id), ...app },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
+  return app;
+}

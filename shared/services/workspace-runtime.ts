@@ -1,0 +1,42 @@
+/**
+ * Dependencies of the workspace services in this container: the shared SDK clients and the
+ * configured table, bucket and queue, built once at first use.
+ */
+import { dynamo, s3, sqs } from '#shared/aws.ts';
+import { config } from '#shared/config.ts';
+import { identityStore } from '#shared/identity/runtime.ts';
+import type { AssetDeps } from '#shared/services/assets.ts';
+import type { ReleaseDeps } from '#shared/services/releases.ts';
+import type { SourceAppDeps } from '#shared/services/source-apps.ts';
+import { createRateLimiter, type RateLimiter } from '#shared/services/rate-limit.ts';
+import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
+
+let assets: AssetDeps | undefined;
+let releases: ReleaseDeps | undefined;
+let limiter: RateLimiter | undefined;
+
+/** Counters of per-workspace quotas, in the rate table. */
+export function quotaLimiter(): RateLimiter {
+  limiter ??= createRateLimiter(dynamoCounterStore(dynamo, config().tables.rate));
+  return limiter;
+}
+
+export function assetDeps(): AssetDeps {
+  const cfg = config();
+  assets ??= { dynamo, s3, sqs, table: cfg.tables.workspace, bucket: cfg.buckets.assets, deletionQueueUrl: cfg.queues.deletion };
+  return assets;
+}
+
+export function releaseDeps(): ReleaseDeps {
+  releases ??= {
+    dynamo,
+    table: config().tables.workspace,
+    productSurfaceExists: async (workspaceId, productSurfaceId) =>
+      (await identityStore().getProductSurface(workspaceId, productSurfaceId)) !== undefined,
+  };
+  return releases;
+}
+
+export function sourceAppDeps(): SourceAppDeps {
+  return { dynamo, table: config().tables.workspace };
+}
