@@ -4,7 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import { streamOf } from '#shared/http/reply.ts';
 import type { LambdaContext, LambdaEvent, LambdaResult } from '#shared/http/types.ts';
+import { log, serializeError } from '#shared/log.ts';
 
 // API Gateway passes these as text; everything else arrives base64-encoded.
 const TEXT_TYPES = /^(text\/|application\/(json|[a-z0-9.+-]+\+json|xml|[a-z0-9.+-]+\+xml|javascript|x-www-form-urlencoded|graphql))/i;
@@ -103,12 +106,31 @@ export function toContext(functionName: string, timeoutSeconds: number): LambdaC
   };
 }
 
-/** Writes a handler result the way API Gateway would, base64 bodies decoded, cookies as Set-Cookie. */
+/**
+ * Writes a handler result the way API Gateway would, base64 bodies decoded, cookies as Set-Cookie.
+ * A result carrying a stream (only possible under this local server) is piped as it arrives; if the
+ * stream fails after the headers went out, the connection is cut so the client cannot mistake a
+ * truncated body for a complete one.
+ */
 export function writeResult(res: ServerResponse, result: LambdaResult, method: string): void {
-  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
   if (result.cookies?.length) headers['Set-Cookie'] = result.cookies;
+  const stream = streamOf(result);
+  if (stream) {
+    res.writeHead(result.statusCode ?? 200, headers);
+    if (method === 'HEAD') {
+      stream.destroy();
+      res.end();
+      return;
+    }
+    pipeline(stream, res).catch((error: unknown) => {
+      log.warn('stream body failed after headers were sent', { error: serializeError(error) });
+      res.destroy();
+    });
+    return;
+  }
+  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   headers['Content-Length'] = String(body.length);
   res.writeHead(result.statusCode ?? 200, headers);
   res.end(method === 'HEAD' ? undefined : body);
