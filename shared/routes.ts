@@ -5,6 +5,7 @@
  * Adding a route: a schema in shared/schemas, a handler file in functions/, one row here.
  */
 import type { RouteDef } from '#shared/http/types.ts';
+import { EXPORT_DESCRIPTION, EXPORT_MAX_BODY_BYTES, ExportRequest } from '#shared/schemas/export.ts';
 
 const text = (description: string, contentType: string) => ({ description, contentType });
 
@@ -107,6 +108,39 @@ export const ROUTES = {
     description: 'The full Markdown reference: every operation, its parameters, schemas and errors.',
     responses: { 200: text('Markdown reference.', 'text/markdown') },
     errors: [],
+  },
+  postExport: {
+    method: 'POST',
+    path: '/api/export',
+    handler: 'functions/export/post-export.ts',
+    auth: 'none',
+    cors: 'public',
+    // sharp runs one libvips thread per image; 2 GB buys a little more than one vCPU and room for
+    // a 40 MP decode. The timeout stays under API Gateway's 30 s integration limit.
+    memory: 2048,
+    timeout: 28,
+    access: {},
+    nodeModules: ['sharp'],
+    listed: true,
+    tag: 'Export',
+    summary: 'Recompress an image',
+    description: EXPORT_DESCRIPTION,
+    body: {
+      contentType: 'multipart/form-data',
+      schema: ExportRequest,
+      maxBytes: EXPORT_MAX_BODY_BYTES,
+      encoding: { image: { contentType: 'image/png, image/jpeg, image/webp' } },
+    },
+    responses: {
+      200: {
+        description: 'The recompressed image: raw bytes (not JSON) of the requested format.',
+        contentType: 'image/png, image/jpeg, image/webp',
+        headers: {
+          'Content-Disposition': { description: 'attachment; filename="<upload name>.<png|jpg|webp>"', schema: { type: 'string' } },
+        },
+      },
+    },
+    errors: [400, 405, 413, 500],
   },
 } satisfies Record<string, RouteDef>;
 

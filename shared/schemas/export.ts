@@ -1,0 +1,92 @@
+/**
+ * POST /api/export: the request schema, the limits and the encoder settings of each preset.
+ * Kept free of sharp so the route table (read by every function) never loads the native module.
+ */
+import * as v from 'valibot';
+import { filePart } from '#shared/schemas/multipart.ts';
+
+export const EXPORT_FORMATS = ['png', 'jpeg', 'webp'] as const;
+export const QUALITY_PRESETS = ['high', 'medium', 'low'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export type QualityPreset = (typeof QUALITY_PRESETS)[number];
+
+/** Media types an upload may declare, by the format its bytes must decode as. */
+export const INPUT_TYPES = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp' } as const;
+
+/**
+ * Largest request body. Lambda takes at most 6 MB (6,291,456 bytes) of event JSON, and API
+ * Gateway base64-encodes a binary body (4/3): 4 MiB becomes 5,592,408 characters, which leaves
+ * about 700 KB for headers and the request context. Bodies above this get 413 from the function;
+ * above about 4.6 MB Lambda refuses the event itself and API Gateway answers without our envelope.
+ */
+export const EXPORT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Decompression-bomb guard: the most pixels an input may declare (sharp's limitInputPixels). A
+ * 4 MiB PNG can claim 100,000 × 100,000 pixels; 40 MP (e.g. 8000 × 5000) bounds decoding at
+ * about 160 MB of RGBA, well inside the function's memory.
+ */
+export const EXPORT_MAX_PIXELS = 40_000_000;
+
+/** Encoder settings of one format and preset, in sharp's terms; measured figures in the docs. */
+export type EncoderSettings =
+  | { format: 'jpeg'; options: { quality: number; mozjpeg: true; chromaSubsampling: '4:4:4' | '4:2:0' } }
+  | { format: 'webp'; options: { quality: number; effort: number; smartSubsample?: boolean } }
+  | {
+      format: 'png';
+      options: {
+        compressionLevel: number;
+        adaptiveFiltering: boolean;
+        palette?: true;
+        quality?: number;
+        colours?: number;
+        effort?: number;
+        dither?: number;
+      };
+    };
+
+/**
+ * The presets, chosen by measurement on a 1920×1080 screenshot-like and photo-like input
+ * (`npm run bench` prints the table; README "Export presets" has the figures):
+ *
+ * - JPEG always uses mozjpeg (trellis quantisation, optimised progressive scans). high keeps full
+ *   chroma (4:4:4) because subsampling smears coloured text in screenshots; medium is q80 4:2:0,
+ *   about 23 % smaller than libjpeg-turbo at the same quality setting.
+ * - WebP: effort 4 (effort 6 took twice the time for 1–12 % fewer bytes). high adds smart chroma
+ *   subsampling for crisper colour edges.
+ * - PNG high is lossless with adaptive filtering at zlib level 6: level 9 took 3–4× longer and
+ *   was not smaller on screenshots. medium and low quantise to a palette (libimagequant); palette
+ *   indices are written unfiltered, because filtering them measured 18–38 % larger (the PNG
+ *   specification recommends filter type None for indexed images).
+ */
+export const EXPORT_PRESETS: Record<ExportFormat, Record<QualityPreset, EncoderSettings>> = {
+  jpeg: {
+    high: { format: 'jpeg', options: { quality: 90, mozjpeg: true, chromaSubsampling: '4:4:4' } },
+    medium: { format: 'jpeg', options: { quality: 80, mozjpeg: true, chromaSubsampling: '4:2:0' } },
+    low: { format: 'jpeg', options: { quality: 60, mozjpeg: true, chromaSubsampling: '4:2:0' } },
+  },
+  webp: {
+    high: { format: 'webp', options: { quality: 90, effort: 4, smartSubsample: true } },
+    medium: { format: 'webp', options: { quality: 80, effort: 4 } },
+    low: { format: 'webp', options: { quality: 60, effort: 4 } },
+  },
+  png: {
+    high: { format: 'png', options: { compressionLevel: 6, adaptiveFiltering: true } },
+    medium: { format: 'png', options: { palette: true, quality: 90, effort: 4, dither: 1, compressionLevel: 9, adaptiveFiltering: false } },
+    low: { format: 'png', options: { palette: true, quality: 60, colours: 64, effort: 4, dither: 0, compressionLevel: 9, adaptiveFiltering: false } },
+  },
+};
+
+/** The multipart fields of POST /api/export. */
+export const ExportRequest = v.object({
+  image: filePart(
+    'image must be one file part with Content-Type image/png, image/jpeg or image/webp (e.g. curl -F image=@shot.png)',
+    `The image to recompress: one file part declared as image/png, image/jpeg or image/webp; the bytes must decode as the declared type. At most ${EXPORT_MAX_PIXELS.toLocaleString('en-US')} pixels.`,
+  ),
+  format: v.pipe(v.picklist(EXPORT_FORMATS), v.description('Output format: png, jpeg or webp.')),
+  qualityPreset: v.pipe(v.picklist(QUALITY_PRESETS), v.description('Size/quality trade-off: high, medium or low (encoder settings in the operation description).')),
+});
+export type ExportRequest = v.InferOutput<typeof ExportRequest>;
+
+/** The operation description: what is checked, the limits, and each preset's settings with measured figures. */
+export const EXPORT_DESCRIPTION = 'TODO';
