@@ -6,6 +6,7 @@
  */
 import type { RouteDef } from '#shared/http/types.ts';
 import { EXPORT_DESCRIPTION, EXPORT_MAX_BODY_BYTES, ExportRequest } from '#shared/schemas/export.ts';
+import { TweetErrorEnvelope, TweetFailureEnvelope, TweetParams, TweetResponse } from '#shared/schemas/tweets.ts';
 
 const text = (description: string, contentType: string) => ({ description, contentType });
 
@@ -141,6 +142,32 @@ export const ROUTES = {
       },
     },
     errors: [400, 405, 413, 500],
+  },
+  getTweet: {
+    method: 'GET',
+    path: '/api/tweet/{id}',
+    handler: 'functions/tweets/get-tweet.ts',
+    auth: 'none',
+    cors: 'public',
+    memory: 256,
+    timeout: 10,
+    access: {},
+    listed: true,
+    tag: 'Tweets',
+    summary: 'Look up a public tweet',
+    description:
+      'The public payload of a tweet by its numeric status ID, as the syndication API behind embedded tweets returns it. A found tweet is cached briefly in the service and may be cached by a CDN (`Cache-Control: public, s-maxage=…, stale-while-revalidate=…`); failures are never cached. A deleted or private tweet (tombstone) or an unknown ID is 404; an upstream failure, time-out or unusable answer is 500. Both error bodies carry `data: null` besides the envelope, so they also read as a tweet response.',
+    params: TweetParams,
+    responses: {
+      200: {
+        description: 'The tweet.',
+        schema: TweetResponse,
+        headers: { 'Cache-Control': { description: 'How long browsers and shared caches may keep the answer.', schema: { type: 'string' } } },
+      },
+      404: { description: 'Not Found: `not_found`, no public tweet has this ID (unknown, deleted or private). The envelope plus `data: null`.', schema: TweetErrorEnvelope },
+      500: { description: 'Internal Server Error: `upstream_failed` when the tweet upstream fails, or `internal_error`. The envelope plus `data: null` for `upstream_failed`.', schema: TweetFailureEnvelope },
+    },
+    errors: [400, 404, 500],
   },
 } satisfies Record<string, RouteDef>;
 
