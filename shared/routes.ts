@@ -6,7 +6,9 @@
  */
 import type { RouteDef } from '#shared/http/types.ts';
 import { EXPORT_DESCRIPTION, EXPORT_MAX_BODY_BYTES, ExportRequest } from '#shared/schemas/export.ts';
+import { ImageProxyQuery } from '#shared/schemas/media.ts';
 import { TweetErrorEnvelope, TweetFailureEnvelope, TweetParams, TweetResponse } from '#shared/schemas/tweets.ts';
+import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
 
 const text = (description: string, contentType: string) => ({ description, contentType });
 
@@ -168,6 +170,42 @@ export const ROUTES = {
       500: { description: 'Internal Server Error: `upstream_failed` when the tweet upstream fails, or `internal_error`. The envelope plus `data: null` for `upstream_failed`.', schema: TweetFailureEnvelope },
     },
     errors: [400, 404, 500],
+  },
+  getImageProxy: {
+    method: 'GET',
+    path: '/api/image-proxy',
+    handler: 'functions/media/get-image-proxy.ts',
+    auth: 'none',
+    cors: 'public',
+    // Buffers up to 4.5 MB on Lambda (plus its base64 copy); 512 MB also speeds up TLS.
+    memory: 512,
+    timeout: 28,
+    access: {},
+    listed: true,
+    tag: 'Media',
+    summary: 'Relay a social-network media file',
+    description: [
+      `Streams an image or video from ${MEDIA_HOSTS.join(', ')} through this origin with \`Access-Control-Allow-Origin: *\`, so the editor can draw it on a canvas without tainting it.`,
+      '',
+      '- Only https URLs on exactly those hosts (no subdomains, no other port, no user:password@); anything else is 403 `forbidden_domain`. Up to 3 redirects are followed, each target checked the same way, and the connected address must be public.',
+      '- Only image/* and video/* responses are relayed, never SVG; other types are 502 `upstream_failed`, as is a refusal (4xx/5xx) by the media host. A host that cannot be reached or times out is 500 `upstream_failed`.',
+      '- Forwarded upstream: Accept, Range, If-None-Match, If-Modified-Since (no cookies or credentials; our own User-Agent). Returned: Content-Type, Content-Length, Cache-Control, ETag, Last-Modified, Accept-Ranges and Content-Range (206), plus `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src \'none\'; img-src data:; style-src \'unsafe-inline\'` and `Cross-Origin-Resource-Policy: cross-origin`.',
+      '- Size: the cap (20 MiB by default) is counted on the streamed bytes, whatever Content-Length says. The deployed API relays at most 4,500,000 bytes per response (Lambda\'s 6 MB payload limit, base64-encoded); a larger file is 502 `upstream_failed` with a hint: request a smaller image variant, or video in parts with a Range header.',
+    ].join('\n'),
+    query: ImageProxyQuery,
+    responses: {
+      200: {
+        description: 'The media bytes with their content type.',
+        contentType: 'image/*, video/*',
+        headers: {
+          'Cache-Control': { description: "The media host's caching policy (public, max-age=86400 when it sends none).", schema: { type: 'string' } },
+          'Content-Security-Policy': { description: "default-src 'none'; img-src data:; style-src 'unsafe-inline'", schema: { type: 'string' } },
+        },
+      },
+      206: { description: 'Part of the file, for a Range request (video seeking).', contentType: 'image/*, video/*' },
+      304: { description: 'Not modified, for If-None-Match or If-Modified-Since.' },
+    },
+    errors: [400, 403, 500, 502],
   },
 } satisfies Record<string, RouteDef>;
 
