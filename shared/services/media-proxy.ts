@@ -129,7 +129,7 @@ function tooLarge(limit: number, buffered: boolean): UpstreamFailedError {
   });
 }
 
-function failure(error: unknown, host: string, readTimeoutMs: number): HttpError {
+function failure(error: unknown, host: string): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof Error && error.name === 'BlockedTargetError') {
     return new ForbiddenDomainError(`${host} resolved to a ${(error as { reason?: string }).reason ?? 'non-public'} address; the proxy only connects to public addresses.`);
@@ -165,13 +165,13 @@ export function limitBody(source: IncomingMessage, options: { limit: number; dec
   const fail = (error: HttpError) => body.destroy(error);
   const arm = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => fail(failure(new MediaFetchError('read-timeout', `no bytes for ${options.idleMs} ms`), options.host, options.idleMs)), options.idleMs);
+    timer = setTimeout(() => fail(failure(new MediaFetchError('read-timeout', `no bytes for ${options.idleMs} ms`), options.host)), options.idleMs);
   };
   source.on('data', (chunk: Buffer) => {
     count += chunk.length;
     if (count > options.limit) return fail(options.tooLarge());
     if (options.declared !== undefined && count > options.declared) {
-      return fail(failure(new MediaFetchError('protocol', 'more bytes than Content-Length'), options.host, options.idleMs));
+      return fail(failure(new MediaFetchError('protocol', 'more bytes than Content-Length'), options.host));
     }
     arm();
     if (!body.push(chunk)) source.pause();
@@ -180,16 +180,20 @@ export function limitBody(source: IncomingMessage, options: { limit: number; dec
     ended = true;
     clearTimeout(timer);
     if (options.declared !== undefined && count !== options.declared) {
-      return fail(failure(new MediaFetchError('protocol', `${count} of ${options.declared} declared bytes`), options.host, options.idleMs));
+      return fail(failure(new MediaFetchError('protocol', `${count} of ${options.declared} declared bytes`), options.host));
     }
     body.push(null);
   });
-  source.on('error', (error) => fail(failure(toFetchError(error), options.host, options.idleMs)));
+  source.on('error', (error) => fail(failure(toFetchError(error), options.host)));
   source.on('close', () => {
     // A connection that closes before the body ended is a network failure, not a short file.
-    if (!ended && !body.destroyed) fail(failure(new MediaFetchError('network', 'connection closed mid-body'), options.host, options.idleMs));
+    if (!ended && !body.destroyed) fail(failure(new MediaFetchError('network', 'connection closed mid-body'), options.host));
   });
-  arm();
+  // The source may have failed before anyone listened: a parser error in the same packet as the
+  // headers destroys the response before the caller gets to attach handlers.
+  if (source.errored) fail(failure(toFetchError(source.errored), options.host));
+  else if (source.destroyed && !source.readableEnded) fail(failure(new MediaFetchError('network', 'connection closed mid-body'), options.host));
+  else arm();
   return body;
 }
 
@@ -243,7 +247,7 @@ export async function proxyMedia(request: ProxyRequest, deps: MediaProxyDeps): P
     try {
       response = await deps.fetch({ url, headers, signal: request.signal });
     } catch (error) {
-      throw failure(error, url.hostname, deps.settings.readTimeoutMs);
+      throw failure(error, url.hostname);
     }
     const { status } = response;
     const drop = () => response.body.destroy();

@@ -74,7 +74,8 @@ export function createMediaFetch(settings: MediaFetchSettings): MediaFetch {
         port,
         method: 'GET',
         path: `${hop.url.pathname}${hop.url.search}`,
-        headers: hop.headers,
+        // The URL's own host: a test mapping connects elsewhere but must send what production sends.
+        headers: { ...hop.headers, host: hop.url.host },
         agent,
         lookup,
         servername: hop.url.hostname,

@@ -4,7 +4,7 @@
  * stand-in only through the test-only host mapping (UNSAFE_TEST_MEDIA_HOSTS), never by URL.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -140,12 +140,4 @@ const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'tweets');
 /** A fixture body from test/fixtures/tweets, as the upstream would send it. */
 export function tweetFixture(name: string): string {
   return readFileSync(join(FIXTURES, `${name}.json`), 'utf8');
-}
-
-/** Writes text to a temporary file and returns its path (for *_FILE settings). */
-export function tempFile(name: string, content: string): { path: string; dispose(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'easel-test-'));
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return { path, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -29,7 +29,7 @@ const row: RouteDef = {
 };
 
 const echo = routeHandler('upload', row, async ({ body }) => {
-  const { image, format } = body as { image: MultipartFile; format: string };
+  const { image, format } = body as unknown as { image: MultipartFile; format: string };
   return { format, file: { filename: image.filename, mimetype: image.mimetype, text: image.content.toString('utf8') } };
 });
 
