@@ -153,6 +153,8 @@ export function limitBody(source: IncomingMessage, options: { limit: number; dec
   let ended = false;
   let timer: NodeJS.Timeout | undefined;
   const body = new Readable({
+    // Room for a few TLS reads, so a consumer can take them in one write.
+    highWaterMark: 256 * 1024,
     read: () => {
       source.resume();
     },
@@ -163,9 +165,10 @@ export function limitBody(source: IncomingMessage, options: { limit: number; dec
     },
   });
   const fail = (error: HttpError) => body.destroy(error);
+  // One timer, pushed back on every chunk (refresh() reschedules without allocating).
   const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => fail(failure(new MediaFetchError('read-timeout', `no bytes for ${options.idleMs} ms`), options.host)), options.idleMs);
+    if (timer) timer.refresh();
+    else timer = setTimeout(() => fail(failure(new MediaFetchError('read-timeout', `no bytes for ${options.idleMs} ms`), options.host)), options.idleMs);
   };
   source.on('data', (chunk: Buffer) => {
     count += chunk.length;

@@ -74,7 +74,9 @@ function serve(server: Server, fallback: Answerer): Promise<StubServer> {
       }
       res.end(answer.body);
     };
-    setTimeout(() => void respond().catch(() => res.destroy()), answer.delayMs ?? 0);
+    const start = () => void respond().catch(() => res.destroy());
+    if (answer.delayMs) setTimeout(start, answer.delayMs);
+    else start();
   });
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
