@@ -71,6 +71,7 @@ export function allowStreaming(context: LambdaContext): LambdaContext {
   return Object.assign(context, { [LOCAL_STREAMING]: true });
 }
 
+/** True only under the local server: a stream body may then be piped instead of buffered. */
 export function canStream(context: LambdaContext | undefined): boolean {
   return context !== undefined && (context as { [LOCAL_STREAMING]?: boolean })[LOCAL_STREAMING] === true;
 }

@@ -152,6 +152,7 @@ describe('GET /api/image-proxy: relaying', () => {
 
     expect(response.status).toBe(304);
     expect(response.headers.get('etag')).toBe('"img-1"');
+    expect(response.headers.get('content-length')).toBeNull();
     expect((await response.arrayBuffer()).byteLength).toBe(0);
   });
 
