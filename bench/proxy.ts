@@ -39,7 +39,11 @@ async function throughput(fetchOnce: () => Promise<number>, requests: number): P
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next++ < requests) bytes += await fetchOnce();
+      while (next++ < requests) {
+        // Not `bytes += await …`: that reads `bytes` before awaiting and loses the other workers' sums.
+        const size = await fetchOnce();
+        bytes += size;
+      }
     }),
   );
   return bytes / MIB / ((performance.now() - started) / 1000);
