@@ -52,12 +52,13 @@ export type EncoderSettings =
  * - JPEG always uses mozjpeg (trellis quantisation, optimised progressive scans). high keeps full
  *   chroma (4:4:4) because subsampling smears coloured text in screenshots; medium is q80 4:2:0,
  *   about 23 % smaller than libjpeg-turbo at the same quality setting.
- * - WebP: effort 4 (effort 6 took twice the time for 1–12 % fewer bytes). high adds smart chroma
+ * - WebP: effort 4 (effort 6 took 2–2.5× the time for 1–13 % fewer bytes). high adds smart chroma
  *   subsampling for crisper colour edges.
- * - PNG high is lossless with adaptive filtering at zlib level 6: level 9 took 3–4× longer and
- *   was not smaller on screenshots. medium and low quantise to a palette (libimagequant); palette
- *   indices are written unfiltered, because filtering them measured 18–38 % larger (the PNG
- *   specification recommends filter type None for indexed images).
+ * - PNG high is lossless with adaptive filtering at zlib level 6: level 9 took 3–4× longer on the
+ *   screenshot (2.8× on the photo) and was not smaller on it. medium and low quantise to a
+ *   palette (libimagequant); palette indices are written unfiltered, because filtering them
+ *   measured 21 % (screenshot) to 62 % (photo) larger (the PNG specification recommends filter
+ *   type None for indexed images).
  */
 export const EXPORT_PRESETS: Record<ExportFormat, Record<QualityPreset, EncoderSettings>> = {
   jpeg: {
@@ -96,19 +97,19 @@ export type ExportRequest = v.InferOutput<typeof ExportRequest>;
  */
 export const MEASURED: Record<ExportFormat, Record<QualityPreset, { screenshot: [kb: number, ms: number]; photo: [kb: number, ms: number] }>> = {
   png: {
-    high: { screenshot: [460, 68], photo: [2186, 280] },
-    medium: { screenshot: [147, 181], photo: [920, 1150] },
-    low: { screenshot: [116, 150], photo: [673, 860] },
+    high: { screenshot: [460, 110], photo: [2186, 361] },
+    medium: { screenshot: [147, 238], photo: [920, 1606] },
+    low: { screenshot: [116, 115], photo: [673, 880] },
   },
   jpeg: {
-    high: { screenshot: [318, 400], photo: [390, 370] },
-    medium: { screenshot: [212, 240], photo: [180, 140] },
-    low: { screenshot: [147, 195], photo: [102, 125] },
+    high: { screenshot: [318, 433], photo: [390, 368] },
+    medium: { screenshot: [212, 266], photo: [180, 193] },
+    low: { screenshot: [147, 194], photo: [102, 131] },
   },
   webp: {
-    high: { screenshot: [213, 420], photo: [347, 525] },
-    medium: { screenshot: [167, 180], photo: [158, 200] },
-    low: { screenshot: [137, 175], photo: [82, 205] },
+    high: { screenshot: [213, 422], photo: [347, 445] },
+    medium: { screenshot: [167, 182], photo: [158, 225] },
+    low: { screenshot: [137, 179], photo: [82, 212] },
   },
 };
 
@@ -151,5 +152,5 @@ export const EXPORT_DESCRIPTION = [
   '',
   presetTable(),
   '',
-  'Why these: JPEG medium (mozjpeg) is about 23 % smaller than libjpeg-turbo at the same quality setting; JPEG high keeps full chroma because subsampling smears coloured text. WebP effort 6 took twice the time for 1–12 % fewer bytes. PNG high uses zlib level 6 because level 9 took 3–4× longer and was not smaller on screenshots. The palette presets are written unfiltered: adaptive filtering of palette indices measured 18–38 % larger, and the PNG specification recommends no filter for indexed images.',
+  'Why these: JPEG medium (mozjpeg) is about 23 % smaller than libjpeg-turbo at the same quality setting; JPEG high keeps full chroma because subsampling smears coloured text. WebP effort 6 took 2–2.5× the time for 1–13 % fewer bytes. PNG high uses zlib level 6 because level 9 took 3–4× longer on the screenshot (2.8× on the photo) and was not smaller on it. The palette presets are written unfiltered: adaptive filtering of palette indices measured 21 % (screenshot) to 62 % (photo) larger, and the PNG specification recommends no filter for indexed images.',
 ].join('\n');

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ContentTooLargeError, InvalidRequestError, UnsupportedValueError } from '#shared/http/errors.ts';
-import { EXPORT_FORMATS, EXPORT_MAX_PIXELS, QUALITY_PRESETS } from '#shared/schemas/export.ts';
+import { EXPORT_DESCRIPTION, EXPORT_FORMATS, EXPORT_MAX_PIXELS, QUALITY_PRESETS, presetTable } from '#shared/schemas/export.ts';
 import { downloadName, exportImage } from '#shared/services/export.ts';
 import { hasGpsTag, jpegWithGps, pngBombHeader, screenshotLike } from '../support/images.ts';
 
@@ -147,5 +149,14 @@ describe('downloadName', () => {
     ['日本語.png', 'png', 'export.png'],
   ] as const)('names %j exported as %s %j', (fileName, format, expected) => {
     expect(downloadName(fileName, format)).toBe(expected);
+  });
+});
+
+describe('published presets', () => {
+  it('puts the same preset table in the README as in the operation description', () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+
+    expect(EXPORT_DESCRIPTION).toContain(presetTable());
+    expect(readme).toContain(presetTable());
   });
 });
