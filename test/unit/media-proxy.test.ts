@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
@@ -199,6 +201,24 @@ describe('proxyMedia', () => {
 
     expect(error).toBeInstanceOf(ForbiddenDomainError);
     expect(error.hint).toMatch(/resolved to a loopback address/);
+  });
+
+  it('answers a host that accepts TCP but never completes TLS with 500 after the connect time-out', async () => {
+    // Prepare: a listener that takes the connection and says nothing, so the handshake never ends.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const fetch = createMediaFetch({ connectTimeoutMs: 200, readTimeoutMs: 5_000, loopbackPorts: [port], testHosts: new Map([['pbs.twimg.com', port]]) });
+
+    try {
+      const error = await failureOf(proxyMedia(request('https://pbs.twimg.com/media/a.jpg'), deps(fetch)));
+
+      expect(error).toMatchObject({ status: 500, code: 'upstream_failed', hint: expect.stringContaining('no connection within 200 ms') });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 
   it('answers a declared length over the cap with 502 before reading the body', async () => {
