@@ -2,6 +2,9 @@
  * Configuration, read once per container from the environment. A missing required variable
  * fails the cold start with a message naming it: there are no silent fallbacks.
  */
+import { readFileSync } from 'node:fs';
+import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
+
 export interface Config {
   /** Public origin of the API, e.g. https://api.example.com (no trailing slash). */
   publicBaseUrl: string;
@@ -24,6 +27,42 @@ export interface Config {
    * never sets it. Every other non-public address stays refused even in tests.
    */
   unsafeTestLoopbackPorts: readonly number[];
+  /** The tweet syndication upstream (GET /api/tweet/{id}). */
+  tweets: TweetSettings;
+  /** Limits of the media proxy (GET /api/image-proxy). */
+  mediaProxy: MediaProxySettings;
+}
+
+export interface TweetSettings {
+  /** Origin of the syndication API, no trailing slash (TWEET_UPSTREAM_URL). */
+  upstreamUrl: string;
+  /** Time-out of one upstream call, headers and body together (TWEET_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** How long a found tweet is served from the container's cache and from a CDN (TWEET_CACHE_SECONDS; 0 turns caching off). */
+  cacheSeconds: number;
+  /** How long a CDN may keep serving a stale tweet while it revalidates (TWEET_STALE_SECONDS). */
+  staleSeconds: number;
+}
+
+export interface MediaProxySettings {
+  /** Largest media body relayed, counted on the streamed bytes (MEDIA_PROXY_MAX_BYTES). */
+  maxBytes: number;
+  /** Time allowed to open the TCP + TLS connection to a media host (MEDIA_PROXY_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs: number;
+  /** Longest wait for response headers and between two body chunks (MEDIA_PROXY_READ_TIMEOUT_MS). */
+  readTimeoutMs: number;
+  /**
+   * TEST ONLY. Allowlisted media hosts answered by a server on 127.0.0.1:<port> instead of their
+   * real address (UNSAFE_TEST_MEDIA_HOSTS=pbs.twimg.com=127.0.0.1:8443,...). Each port must also
+   * be in unsafeTestLoopbackPorts, so the connect-time address check still runs and passes only
+   * for those ports. Empty in production: the CDK stack never sets it.
+   */
+  unsafeTestHosts: ReadonlyMap<string, number>;
+  /**
+   * TEST ONLY. PEM of the certificate authority trusted for the mapped hosts above, and only for
+   * them (UNSAFE_TEST_MEDIA_CA_FILE). Real hosts are always verified against the system store.
+   */
+  unsafeTestCa?: string;
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
@@ -34,22 +73,37 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return value.trim();
 }
 
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got ${raw}`);
+  return value;
+}
+
 function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
 }
 
-/** An optional integer setting within bounds; out of bounds or not a number fails the cold start. */
-function integerIn(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
-  const text = optional(env, name);
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got ${text}`);
-  return value;
-}
-
 /** Revocations must take effect within ten seconds, so no container may trust a credential longer. */
 export const MAX_AUTH_CACHE_TTL_MS = 10_000;
+
+function testMediaHosts(env: NodeJS.ProcessEnv, loopbackPorts: readonly number[]): Map<string, number> {
+  const hosts = new Map<string, number>();
+  const raw = optional(env, 'UNSAFE_TEST_MEDIA_HOSTS');
+  if (raw === undefined) return hosts;
+  for (const entry of raw.split(',').map((item) => item.trim()).filter(Boolean)) {
+    const match = /^([a-z0-9.-]+)=127\.0\.0\.1:(\d{1,5})$/.exec(entry);
+    // Refuse anything but a loopback target on an opted-in port: a typo must not reach another address.
+    if (!match) throw new Error(`UNSAFE_TEST_MEDIA_HOSTS: expected host=127.0.0.1:port, got ${entry}`);
+    const [, host, port] = match as unknown as [string, string, string];
+    if (!(MEDIA_HOSTS as readonly string[]).includes(host)) throw new Error(`UNSAFE_TEST_MEDIA_HOSTS: ${host} is not an allowlisted media host`);
+    if (!loopbackPorts.includes(Number(port))) throw new Error(`UNSAFE_TEST_MEDIA_HOSTS: port ${port} is not in UNSAFE_TEST_LOOPBACK_PORTS`);
+    hosts.set(host, Number(port));
+  }
+  return hosts;
+}
 
 /** Parses the configuration from an environment; throws on the first missing variable. */
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
@@ -57,6 +111,21 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
   if (!/^https?:\/\/[^/]+$/.test(publicBaseUrl)) {
     throw new Error(`PUBLIC_BASE_URL must be an origin such as https://api.example.com, got ${publicBaseUrl}`);
   }
+  const loopbackPorts = (optional(env, 'UNSAFE_TEST_LOOPBACK_PORTS') ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((port) => {
+      const value = Number(port.trim());
+      if (!Number.isInteger(value) || value < 1 || value > 65_535) throw new Error(`UNSAFE_TEST_LOOPBACK_PORTS: not a port: ${port}`);
+      return value;
+    });
+  const unsafeTestHosts = testMediaHosts(env, loopbackPorts);
+  const unsafeTestCaFile = optional(env, 'UNSAFE_TEST_MEDIA_CA_FILE');
+  if (unsafeTestCaFile !== undefined && unsafeTestHosts.size === 0) {
+    throw new Error('UNSAFE_TEST_MEDIA_CA_FILE is only honoured together with UNSAFE_TEST_MEDIA_HOSTS');
+  }
+  const upstreamUrl = (optional(env, 'TWEET_UPSTREAM_URL') ?? 'https://cdn.syndication.twimg.com').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+$/.test(upstreamUrl)) throw new Error(`TWEET_UPSTREAM_URL must be an origin such as https://cdn.syndication.twimg.com, got ${upstreamUrl}`);
   return {
     publicBaseUrl,
     editorOrigins: (optional(env, 'EDITOR_ORIGINS') ?? '')
@@ -79,15 +148,21 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       sqs: optional(env, 'SQS_ENDPOINT'),
     },
     region: optional(env, 'AWS_REGION') ?? optional(env, 'AWS_DEFAULT_REGION') ?? required(env, 'AWS_REGION'),
-    authCacheTtlMs: integerIn(env, 'AUTH_CACHE_TTL_MS', 0, MAX_AUTH_CACHE_TTL_MS) ?? MAX_AUTH_CACHE_TTL_MS,
-    unsafeTestLoopbackPorts: (optional(env, 'UNSAFE_TEST_LOOPBACK_PORTS') ?? '')
-      .split(',')
-      .filter(Boolean)
-      .map((port) => {
-        const value = Number(port.trim());
-        if (!Number.isInteger(value) || value < 1 || value > 65_535) throw new Error(`UNSAFE_TEST_LOOPBACK_PORTS: not a port: ${port}`);
-        return value;
-      }),
+    authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', MAX_AUTH_CACHE_TTL_MS, 0, MAX_AUTH_CACHE_TTL_MS),
+    unsafeTestLoopbackPorts: loopbackPorts,
+    tweets: {
+      upstreamUrl,
+      timeoutMs: integer(env, 'TWEET_TIMEOUT_MS', 4_000, 100, 60_000),
+      cacheSeconds: integer(env, 'TWEET_CACHE_SECONDS', 300, 0, 86_400),
+      staleSeconds: integer(env, 'TWEET_STALE_SECONDS', 3_600, 0, 604_800),
+    },
+    mediaProxy: {
+      maxBytes: integer(env, 'MEDIA_PROXY_MAX_BYTES', 20 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+      connectTimeoutMs: integer(env, 'MEDIA_PROXY_CONNECT_TIMEOUT_MS', 3_000, 100, 60_000),
+      readTimeoutMs: integer(env, 'MEDIA_PROXY_READ_TIMEOUT_MS', 10_000, 100, 120_000),
+      unsafeTestHosts,
+      unsafeTestCa: unsafeTestCaFile === undefined ? undefined : readFileSync(unsafeTestCaFile, 'utf8'),
+    },
   };
 }
 

@@ -19,12 +19,15 @@ import type { LambdaResult } from '#shared/http/types.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
+import { allowStreaming } from '#shared/http/reply.ts';
 import { toContext, toEvent, writeResult } from '#infra/local/apigw.ts';
 import { startDynamo, startS3, startSqs, type Backend } from '#infra/local/backends.ts';
 import { ensureBucket, ensureQueue, ensureTable } from '#infra/local/provision.ts';
 import { startPoller, type SqsWorker } from '#infra/local/sqs-poller.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
+/** Environment variables of individual routes, handed to the handlers as the stack would set them. */
+const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_)[A-Z_]+$/;
 /** Lambda's synchronous request payload limit; API Gateway refuses larger bodies before our code runs. */
 export const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
 
@@ -43,6 +46,11 @@ export interface LocalOptions {
   workers?: boolean;
   /** Environment to read settings from and to extend for the handlers. Default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Pipe stream bodies (the media proxy) as they arrive. false buffers them as Lambda must,
+   * within its 6 MB response limit, to try the deployed behaviour. Default: EASEL_LOCAL_STREAMING !== '0'.
+   */
+  streaming?: boolean;
 }
 
 export interface LocalRuntime {
@@ -87,6 +95,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
   const env = options.env ?? process.env;
   const host = options.host ?? env.HOST ?? '127.0.0.1';
   const dataDir = resolve(options.dataDir ?? env.EASEL_DATA_DIR ?? join(ROOT, '.easel-data'));
+  const streaming = options.streaming ?? env.EASEL_LOCAL_STREAMING !== '0';
   if (options.clean ?? env.EASEL_CLEAN === '1') await rm(dataDir, { recursive: true, force: true });
 
   const stoppers: (() => Promise<void>)[] = [];
@@ -141,6 +150,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
       handlerEnv.AWS_ACCESS_KEY_ID = 'easel-local';
       handlerEnv.AWS_SECRET_ACCESS_KEY = 'easel-local';
     }
+    // Route settings (upstream URLs, limits, test-only opt-ins) pass through from the given environment.
+    for (const [name, value] of Object.entries(env)) if (value !== undefined && ROUTE_SETTING.test(name)) handlerEnv[name] = value;
     if (dynamoEndpoint) handlerEnv.DYNAMODB_ENDPOINT = dynamoEndpoint;
     if (s3Endpoint) handlerEnv.S3_ENDPOINT = s3Endpoint;
     if (sqsEndpoint) handlerEnv.SQS_ENDPOINT = sqsEndpoint;
@@ -197,7 +208,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
               pathParameters: match.kind === 'route' && Object.keys(match.params).length > 0 ? match.params : undefined,
             });
             const handler = row ? handlers.get(row.operationId)! : fallback;
-            result = await handler(event, toContext(`easel-${row?.operationId ?? 'fallback'}`, row?.timeout ?? FALLBACK.timeout));
+            const context = toContext(`easel-${row?.operationId ?? 'fallback'}`, row?.timeout ?? FALLBACK.timeout);
+            result = await handler(event, streaming ? allowStreaming(context) : context);
           }
         } catch (error) {
           log.error('local dispatch failed', { error: serializeError(error) });

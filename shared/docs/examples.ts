@@ -91,7 +91,14 @@ export function curlExample(baseUrl: string, row: DocRoute): string {
       if (member.required) lines.push(`-H ${shell(`${member.name}: ${String(sampleValue(member.schema, headers.defs, member.name))}`)}`);
     }
   }
-  if (row.body && !row.body.optional) {
+  if (row.body && !row.body.optional && row.body.contentType === 'multipart/form-data') {
+    // One -F per required field; file parts (binary strings) are read from a file, as curl does with @.
+    const body = convert(row.body.schema);
+    for (const member of properties(body.schema, body.defs).filter((item) => item.required)) {
+      const file = typeof member.schema.contentMediaType === 'string';
+      lines.push(`-F ${shell(`${member.name}=${file ? `@<${member.name} file>` : String(sampleValue(member.schema, body.defs, member.name))}`)}`);
+    }
+  } else if (row.body && !row.body.optional) {
     const body = convert(row.body.schema);
     lines.push(`-H ${shell(`Content-Type: ${row.body.contentType}`)}`);
     lines.push(`-d ${shell(JSON.stringify(sampleValue(body.schema, body.defs, 'body')))}`);

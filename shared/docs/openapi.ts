@@ -178,10 +178,12 @@ function operation(row: DocRoute, components: Components, publicBaseUrl: string)
   ];
   if (parameters.length > 0) op.parameters = parameters;
   if (row.body) {
+    const media: Json = { schema: components.schema(row.body.schema, `${row.operationId}.body`) };
+    if (row.body.encoding) media.encoding = row.body.encoding;
     op.requestBody = {
-      description: `JSON body of at most ${row.body.maxBytes} bytes.`,
+      description: `${row.body.contentType === 'multipart/form-data' ? 'Form (multipart/form-data)' : 'JSON'} body of at most ${row.body.maxBytes} bytes.`,
       required: !row.body.optional,
-      content: { [row.body.contentType]: { schema: components.schema(row.body.schema, `${row.operationId}.body`) } },
+      content: { [row.body.contentType]: media },
     };
   }
   op.responses = {};

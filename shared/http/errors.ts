@@ -168,6 +168,13 @@ export class PayloadTooLargeError extends HttpError {
   }
 }
 
+/** 413 for content within the byte limit that is still too large to process or to return (pixels, output size). */
+export class ContentTooLargeError extends HttpError {
+  constructor(message: string, hint: string, limit: number) {
+    super({ status: 413, code: 'invalid_request', message, hint, extra: { limit } });
+  }
+}
+
 export class ConflictError extends HttpError {
   constructor(message: string, hint: string) {
     super({ status: 409, code: 'invalid_request', message, hint });

@@ -4,7 +4,7 @@ import { config } from '#shared/config.ts';
 import { toEnvelope } from '#shared/http/envelope.ts';
 import { UpstreamUnavailableError } from '#shared/http/errors.ts';
 import { HeaderBag, applyCors, applySecurityHeaders } from '#shared/http/headers.ts';
-import { isReply, reply } from '#shared/http/reply.ts';
+import { LAMBDA_MAX_BINARY_BYTES, canStream, collect, isReply, reply, withStream } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
 import type { CorsPolicy, LambdaContext, LambdaEvent, LambdaResult } from '#shared/http/types.ts';
 import { log, serializeError } from '#shared/log.ts';
@@ -23,10 +23,11 @@ function render(value: unknown): Reply {
   return isReply(value) ? value : reply.json(value);
 }
 
-function toResult(out: Reply, event: LambdaEvent, cors: CorsPolicy, requestId: string): LambdaResult {
+async function toResult(out: Reply, event: LambdaEvent, context: LambdaContext | undefined, cors: CorsPolicy, requestId: string): Promise<LambdaResult> {
   const headers = new HeaderBag();
   let body = '';
   let isBase64Encoded = false;
+  let stream: import('node:stream').Readable | undefined;
   switch (out.body.kind) {
     case 'json':
       headers.set('Content-Type', 'application/json; charset=utf-8');
@@ -39,6 +40,15 @@ function toResult(out: Reply, event: LambdaEvent, cors: CorsPolicy, requestId: s
       body = Buffer.from(out.body.value).toString('base64');
       isBase64Encoded = true;
       break;
+    case 'stream':
+      if (canStream(context)) {
+        stream = out.body.value;
+      } else {
+        // Lambda behind an HTTP API cannot stream a response: buffer it within the payload limit.
+        body = (await collect(out.body.value, LAMBDA_MAX_BINARY_BYTES, out.body.tooLarge)).toString('base64');
+        isBase64Encoded = true;
+      }
+      break;
     case 'empty':
       break;
   }
@@ -48,7 +58,7 @@ function toResult(out: Reply, event: LambdaEvent, cors: CorsPolicy, requestId: s
   applyCors(headers, cors, event);
   const result: LambdaResult = { statusCode: out.status, headers: headers.toObject(), body, isBase64Encoded };
   if (out.cookies.length > 0) result.cookies = out.cookies;
-  return result;
+  return stream ? withStream(result, stream) : result;
 }
 
 /**
@@ -60,9 +70,9 @@ function httpBoundary(meta: HandlerMeta): MiddlewareObj<LambdaEvent, unknown, Er
   const corsOf = (event: LambdaEvent) => (typeof meta.cors === 'function' ? meta.cors(event) : meta.cors);
   const requestIdOf = (request: HttpRequest) => request.context?.awsRequestId || request.event.requestContext?.requestId || 'local';
 
-  const finish = (request: HttpRequest, out: Reply, error?: unknown): LambdaResult => {
+  const finish = async (request: HttpRequest, out: Reply, error?: unknown): Promise<LambdaResult> => {
     const requestId = requestIdOf(request);
-    const result = toResult(out, request.event, corsOf(request.event), requestId);
+    const result = await toResult(out, request.event, request.context, corsOf(request.event), requestId);
     const fields: Record<string, unknown> = {
       requestId,
       route: meta.routeKey,
@@ -84,12 +94,13 @@ function httpBoundary(meta: HandlerMeta): MiddlewareObj<LambdaEvent, unknown, Er
     before: (request) => {
       request.internal.startedAt = performance.now();
     },
-    after: (request) => {
-      request.response = finish(request, render(request.response));
+    after: async (request) => {
+      // A stream body that fails while it is buffered throws here, and onError answers with its envelope.
+      request.response = await finish(request, render(request.response));
     },
-    onError: (request) => {
+    onError: async (request) => {
       const envelope = toEnvelope(request.error, config().publicBaseUrl);
-      request.response = finish(request, reply.json(envelope.body, envelope.status, { headers: envelope.headers }), request.error);
+      request.response = await finish(request, reply.json(envelope.body, envelope.status, { headers: envelope.headers }), request.error);
     },
   };
 }

@@ -13,12 +13,29 @@ export type Grant = 'read' | 'write';
 export type AnySchema = v.GenericSchema;
 
 export interface BodySpec {
-  contentType: 'application/json';
+  /**
+   * application/json: the schema sees the parsed JSON. multipart/form-data: the schema sees an
+   * object of the form's fields, text parts as strings and file parts as MultipartFile (repeated
+   * names as arrays).
+   */
+  contentType: 'application/json' | 'multipart/form-data';
   schema: AnySchema;
   /** The body may be absent (then the schema sees undefined). */
   optional?: boolean;
-  /** Larger bodies get 413. */
+  /** Larger bodies get 413 (counted on the decoded bytes, before parsing). */
   maxBytes: number;
+  /** multipart/form-data: media types accepted per file part, for the documents (OpenAPI `encoding`). */
+  encoding?: Record<string, { contentType: string }>;
+}
+
+/** A file part of a multipart/form-data body, as the parser delivers it. */
+export interface MultipartFile {
+  /** File name the client sent (may be empty); never used as a path. */
+  filename: string;
+  /** Content-Type the client declared for the part; unverified. */
+  mimetype: string;
+  encoding: string;
+  content: Buffer;
 }
 
 export interface ResponseSpec {

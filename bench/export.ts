@@ -1,0 +1,104 @@
+/**
+ * Export benchmarks on a 1920×1080 screenshot-like and photo-like input:
+ * - every format × preset: median time and bytes through the service (the figures in the docs);
+ * - the handler (multipart parse, checks, base64 out) against raw sharp with the same options (goal ≤ 1.10×);
+ * - JPEG medium (mozjpeg) against a plain libjpeg-turbo encode at the same quality (goal ≥ 20 % smaller).
+ */
+import '../test/support/env.ts';
+import sharp from 'sharp';
+import { EXPORT_FORMATS, EXPORT_PRESETS, QUALITY_PRESETS } from '#shared/schemas/export.ts';
+import type { EncoderSettings, ExportFormat } from '#shared/schemas/export.ts';
+import { exportImage } from '#shared/services/export.ts';
+import { apiEvent, lambdaContext } from '../test/support/event.ts';
+import { photoLike, screenshotLike } from '../test/support/images.ts';
+import { interleaved, kb, ms, table } from './lib/measure.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+
+function rawSharp(input: Buffer, settings: EncoderSettings): Promise<Buffer> {
+  // The pipeline of shared/services/export.ts, without the route around it.
+  const pipeline = sharp(input, { limitInputPixels: 40_000_000, failOn: 'error', animated: false }).autoOrient().toColourspace('srgb');
+  switch (settings.format) {
+    case 'jpeg':
+      return pipeline.jpeg(settings.options).toBuffer();
+    case 'webp':
+      return pipeline.webp(settings.options).toBuffer();
+    case 'png':
+      return pipeline.png(settings.options).toBuffer();
+  }
+}
+
+async function multipartEvent(input: Buffer, type: string, format: ExportFormat, qualityPreset: string) {
+  const form = new FormData();
+  form.append('image', new Blob([new Uint8Array(input)], { type }), `input.${type.split('/')[1]}`);
+  form.append('format', format);
+  form.append('qualityPreset', qualityPreset);
+  const request = new Request('http://bench/api/export', { method: 'POST', body: form });
+  const body = Buffer.from(await request.arrayBuffer()).toString('base64');
+  return { ...apiEvent({ method: 'POST', path: '/api/export', headers: { 'content-type': request.headers.get('content-type')! } }), body, isBase64Encoded: true };
+}
+
+export async function run(): Promise<void> {
+  const inputs = [
+    { name: 'screenshot', bytes: await screenshotLike(), type: 'image/png' },
+    { name: 'photo', bytes: await photoLike(), type: 'image/jpeg' },
+  ];
+  process.stdout.write(`Inputs: 1920×1080 screenshot-like PNG (${kb(inputs[0]!.bytes.length)}), photo-like JPEG q92 (${kb(inputs[1]!.bytes.length)}); median of ${ROUNDS} runs.\n\n`);
+
+  // 1. The preset table.
+  const rows: (string | number)[][] = [];
+  for (const format of EXPORT_FORMATS) {
+    for (const preset of QUALITY_PRESETS) {
+      const cells: (string | number)[] = [format, preset];
+      for (const input of inputs) {
+        let size = 0;
+        const { run: time } = await interleaved(
+          {
+            run: async () => {
+              size = (await exportImage({ bytes: input.bytes, declaredType: input.type, fileName: 'x', format, preset })).bytes.length;
+            },
+          },
+          ROUNDS,
+        );
+        cells.push(`${kb(size)}, ${ms(time)}`);
+      }
+      rows.push(cells);
+    }
+  }
+  table(['format', 'preset', 'screenshot (bytes, time)', 'photo (bytes, time)'], rows);
+
+  // 2. Handler against raw sharp, same options.
+  const { handler } = await import('#functions/export/post-export.ts');
+  const overhead: (string | number)[][] = [];
+  for (const input of inputs) {
+    for (const [format, preset] of [['jpeg', 'medium'], ['webp', 'medium'], ['png', 'high']] as const) {
+      const event = await multipartEvent(input.bytes, input.type, format, preset);
+      const settings = EXPORT_PRESETS[format][preset];
+      const result = await interleaved(
+        {
+          handler: async () => {
+            const response = await handler(structuredClone(event), lambdaContext());
+            if (response.statusCode !== 200) throw new Error(`handler answered ${response.statusCode}: ${response.body}`);
+          },
+          sharp: () => rawSharp(input.bytes, settings),
+        },
+        ROUNDS,
+      );
+      const ratio = result.handler / result.sharp;
+      overhead.push([input.name, `${format} ${preset}`, ms(result.handler), ms(result.sharp), `${ratio.toFixed(2)}×`, ratio <= 1.1 ? 'yes' : 'NO']);
+    }
+  }
+  table(['input', 'output', 'handler', 'raw sharp', 'ratio', '≤ 1.10×'], overhead);
+
+  // 3. mozjpeg against libjpeg-turbo at the same quality setting.
+  const medium = EXPORT_PRESETS.jpeg.medium;
+  if (medium.format !== 'jpeg') throw new Error('the jpeg medium preset must be a JPEG encoder');
+  const jpegRows: (string | number)[][] = [];
+  for (const input of inputs) {
+    const moz = await rawSharp(input.bytes, medium);
+    const turbo = await sharp(input.bytes).autoOrient().toColourspace('srgb').jpeg({ quality: medium.options.quality, chromaSubsampling: medium.options.chromaSubsampling }).toBuffer();
+    const saving = 1 - moz.length / turbo.length;
+    jpegRows.push([input.name, `q${medium.options.quality}`, kb(moz.length), kb(turbo.length), `${(saving * 100).toFixed(1)} %`, saving >= 0.2 ? 'yes' : 'NO']);
+  }
+  table(['input', 'quality', 'mozjpeg (medium)', 'libjpeg-turbo', 'smaller by', '≥ 20 %'], jpegRows);
+}

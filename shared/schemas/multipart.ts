@@ -1,0 +1,24 @@
+import * as v from 'valibot';
+import type { MultipartFile } from '#shared/http/types.ts';
+
+function isFile(value: unknown): value is MultipartFile {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Buffer.isBuffer((value as MultipartFile).content) &&
+    typeof (value as MultipartFile).mimetype === 'string'
+  );
+}
+
+/**
+ * One file part of a multipart/form-data body. A text field of the same name, or the name sent
+ * twice, fails with `message`. The documents see a binary string, as OpenAPI describes uploads.
+ */
+export function filePart(message: string, description: string) {
+  return v.pipe(
+    v.custom<MultipartFile>(isFile, message),
+    v.metadata({ type: 'string', contentMediaType: 'application/octet-stream' }),
+    v.description(description),
+  );
+}

@@ -1,0 +1,337 @@
+/**
+ * The media proxy: fetches a file from one of the four media hosts and relays it from our origin,
+ * so the editor can draw it on a canvas without tainting it. Modelled on go-camo: the URL is
+ * checked on every hop, the connected address must be public, only media content types pass,
+ * the size cap is enforced on the bytes as they stream, and headers are allowlisted both ways.
+ */
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { config } from '#shared/config.ts';
+import type { MediaProxySettings } from '#shared/config.ts';
+import { ForbiddenDomainError, HttpError, InvalidUrlError, UpstreamFailedError } from '#shared/http/errors.ts';
+import { LAMBDA_MAX_BINARY_BYTES, collect } from '#shared/http/reply.ts';
+import { MEDIA_HOSTS, isMediaHost } from '#shared/net/media-hosts.ts';
+import { createMediaFetch, MediaFetchError, toFetchError } from '#shared/upstreams/media.ts';
+import type { MediaFetch } from '#shared/upstreams/media.ts';
+
+/** Redirects followed per request, each target re-checked against the allowlist. */
+export const MAX_REDIRECTS = 3;
+
+/** Request headers passed upstream, with the longest value accepted; nothing else (no cookies, no credentials). */
+const FORWARDED_REQUEST_HEADERS: Record<string, { max: number; pattern?: RegExp }> = {
+  accept: { max: 512 },
+  range: { max: 128, pattern: /^bytes=\d*-\d*(\s*,\s*\d*-\d*)*$/ },
+  'if-none-match': { max: 512 },
+  'if-modified-since': { max: 64 },
+};
+
+/** Response headers passed back; everything else the media host sends (cookies, server, CORS) is dropped. */
+const RETURNED_RESPONSE_HEADERS = ['content-length', 'cache-control', 'etag', 'last-modified', 'accept-ranges'] as const;
+
+/**
+ * What the proxy adds to every relayed response (go-camo's set): the body is media, never a
+ * document, so it may run nothing and load nothing, and browsers must not sniff another type.
+ * CORP cross-origin lets an editor running cross-origin-isolated (COEP) embed it; the route's
+ * public CORS adds Access-Control-Allow-Origin: * so canvas reads stay untainted.
+ */
+export const MEDIA_SECURITY_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
+  'X-Content-Type-Options': 'nosniff',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+} as const;
+
+/** Used when the media host sends no Cache-Control: media URLs on these hosts are immutable. */
+const DEFAULT_CACHE_CONTROL = 'public, max-age=86400';
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export interface ProxyRequest {
+  /** The `url` query parameter, not yet trusted. */
+  url: string;
+  /** The caller's request headers (lowercase names); only the allowlist is read. */
+  headers: Record<string, string | undefined>;
+  /** True where the response is buffered (Lambda): the cap is then at most LAMBDA_MAX_BINARY_BYTES. */
+  buffered: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ProxiedMedia {
+  status: 200 | 206 | 304;
+  headers: Record<string, string>;
+  /** Absent for 304. */
+  body?: Readable;
+}
+
+export interface MediaProxyDeps {
+  fetch: MediaFetch;
+  settings: Pick<MediaProxySettings, 'maxBytes' | 'readTimeoutMs'>;
+  /** Our User-Agent towards the media hosts; the caller's is never forwarded. */
+  userAgent: string;
+}
+
+function forbidden(url: string, why: string): ForbiddenDomainError {
+  return new ForbiddenDomainError(`${why} Only https URLs on ${MEDIA_HOSTS.join(', ')} (default port, no user:password@) are proxied; got ${url.slice(0, 200)}.`);
+}
+
+/**
+ * Parses and checks a media URL: https, exactly one of the four hosts, default port, no
+ * credentials. Returns it without its fragment.
+ *
+ * @throws InvalidUrlError when it is not an absolute URL
+ * @throws ForbiddenDomainError when it is anything but an allowlisted https URL
+ */
+export function checkMediaUrl(raw: string, via?: 'redirect'): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    if (via === 'redirect') throw new UpstreamFailedError({ status: 502, hint: 'The media host redirected to a malformed URL.' });
+    throw new InvalidUrlError('Invalid URL in query parameter url', 'url must be an absolute https:// URL on one of the media hosts; URL-encode it.');
+  }
+  const prefix = via === 'redirect' ? 'The media host redirected elsewhere:' : '';
+  if (url.protocol !== 'https:') throw forbidden(raw, `${prefix} only https is proxied.`.trim());
+  if (url.username !== '' || url.password !== '') throw forbidden(raw, `${prefix} URLs with credentials are refused.`.trim());
+  if (url.port !== '') throw forbidden(raw, `${prefix} only the default https port is proxied.`.trim());
+  if (!isMediaHost(url.hostname)) throw forbidden(raw, `${prefix} ${url.hostname} is not an allowlisted media host.`.trim());
+  url.hash = '';
+  return url;
+}
+
+/** The allowlisted request headers, plus our own User-Agent and no content coding (media does not compress). */
+export function forwardedHeaders(headers: Record<string, string | undefined>, userAgent: string): Record<string, string> {
+  const out: Record<string, string> = { 'user-agent': userAgent, 'accept-encoding': 'identity' };
+  for (const [name, rule] of Object.entries(FORWARDED_REQUEST_HEADERS)) {
+    const value = headers[name]?.trim();
+    if (!value || value.length > rule.max || (rule.pattern && !rule.pattern.test(value))) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The essence of a media Content-Type the proxy will relay: image/* or video/*, never SVG or
+ * another XML type (script through our origin), never anything else (HTML, JavaScript, JSON).
+ */
+export function mediaContentType(header: string | undefined): string | undefined {
+  const essence = (header ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!/^(image|video)\/[a-z0-9][a-z0-9.+-]*$/.test(essence)) return undefined;
+  if (essence.includes('svg') || essence.endsWith('+xml') || essence.endsWith('/xml')) return undefined;
+  return essence;
+}
+
+function tooLarge(limit: number, buffered: boolean): UpstreamFailedError {
+  const where = buffered
+    ? `${limit} bytes, the most a response of this deployment can carry (Lambda's 6 MB payload limit, base64-encoded)`
+    : `the proxy's limit of ${limit} bytes`;
+  return new UpstreamFailedError({
+    status: 502,
+    hint: `The media file is larger than ${where}. Request a smaller variant (for pbs.twimg.com images, name=small or name=medium), or fetch video in parts with a Range header.`,
+  });
+}
+
+function failure(error: unknown, host: string): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof Error && error.name === 'BlockedTargetError') {
+    return new ForbiddenDomainError(`${host} resolved to a ${(error as { reason?: string }).reason ?? 'non-public'} address; the proxy only connects to public addresses.`);
+  }
+  if (error instanceof MediaFetchError && error.reason === 'protocol') {
+    return new UpstreamFailedError({ status: 502, hint: `${host} sent a malformed response; retry later.`, cause: error });
+  }
+  if (error instanceof MediaFetchError && (error.reason === 'connect-timeout' || error.reason === 'read-timeout')) {
+    return new UpstreamFailedError({ status: 500, hint: `${host} did not answer in time (${error.message}); retry later.`, cause: error });
+  }
+  return new UpstreamFailedError({ status: 500, hint: `Could not fetch from ${host}; retry later.`, cause: error });
+}
+
+/**
+ * The upstream body, counted as it streams: it fails with 502 past `limit` bytes (whatever the
+ * Content-Length said), with 502 when the host sends more or fewer bytes than it declared, and
+ * with 500 when no bytes arrive for `idleMs`. Destroying it closes the upstream connection.
+ */
+export function limitBody(source: IncomingMessage, options: { limit: number; declared?: number; idleMs: number; host: string; tooLarge: () => HttpError }): Readable {
+  let count = 0;
+  let ended = false;
+  let timer: NodeJS.Timeout | undefined;
+  const body = new Readable({
+    // Room for a few TLS reads, so a consumer can take them in one write.
+    highWaterMark: 256 * 1024,
+    read: () => {
+      source.resume();
+    },
+    destroy: (error, callback) => {
+      clearTimeout(timer);
+      if (!ended) source.destroy();
+      callback(error);
+    },
+  });
+  const fail = (error: HttpError) => body.destroy(error);
+  // One timer, pushed back on every chunk (refresh() reschedules without allocating).
+  const arm = () => {
+    if (timer) timer.refresh();
+    else timer = setTimeout(() => fail(failure(new MediaFetchError('read-timeout', `no bytes for ${options.idleMs} ms`), options.host)), options.idleMs);
+  };
+  source.on('data', (chunk: Buffer) => {
+    count += chunk.length;
+    if (count > options.limit) return fail(options.tooLarge());
+    if (options.declared !== undefined && count > options.declared) {
+      return fail(failure(new MediaFetchError('protocol', 'more bytes than Content-Length'), options.host));
+    }
+    arm();
+    if (!body.push(chunk)) source.pause();
+  });
+  source.on('end', () => {
+    ended = true;
+    clearTimeout(timer);
+    if (options.declared !== undefined && count !== options.declared) {
+      return fail(failure(new MediaFetchError('protocol', `${count} of ${options.declared} declared bytes`), options.host));
+    }
+    body.push(null);
+  });
+  source.on('error', (error) => fail(failure(toFetchError(error), options.host)));
+  source.on('close', () => {
+    // A connection that closes before the body ended is a network failure, not a short file.
+    if (!ended && !body.destroyed) fail(failure(new MediaFetchError('network', 'connection closed mid-body'), options.host));
+  });
+  // The source may have failed before anyone listened: a parser error in the same packet as the
+  // headers destroys the response before the caller gets to attach handlers.
+  if (source.errored) fail(failure(toFetchError(source.errored), options.host));
+  else if (source.destroyed && !source.readableEnded) fail(failure(new MediaFetchError('network', 'connection closed mid-body'), options.host));
+  else arm();
+  return body;
+}
+
+/**
+ * Waits for the first bytes (or the end) before the response is committed, so a host that fails
+ * straight away — a parser error in the same packet as the headers, a stall — still gets an
+ * error envelope rather than a truncated 200.
+ */
+async function firstBytes(body: Readable): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const settle = (error?: unknown) => {
+      body.off('readable', onReady).off('end', onReady).off('error', settle);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onReady = () => settle();
+    body.once('readable', onReady).once('end', onReady).once('error', settle);
+  });
+  // Errors raised while parsing the same read as those bytes are emitted right after them.
+  await new Promise((resolve) => setImmediate(resolve));
+  if (body.errored) throw body.errored;
+}
+
+function responseHeaders(upstream: IncomingMessage['headers'], contentType: string | undefined, status: number): Record<string, string> {
+  const out: Record<string, string> = { ...MEDIA_SECURITY_HEADERS };
+  if (contentType) out['Content-Type'] = contentType;
+  for (const name of RETURNED_RESPONSE_HEADERS) {
+    const value = upstream[name];
+    if (typeof value === 'string' && value.length <= 512) out[name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase())] = value;
+  }
+  if (status === 206 && typeof upstream['content-range'] === 'string') out['Content-Range'] = upstream['content-range'];
+  out['Cache-Control'] ??= DEFAULT_CACHE_CONTROL;
+  return out;
+}
+
+/**
+ * Fetches an allowlisted media file for relaying.
+ *
+ * @throws InvalidUrlError (400) for a malformed URL
+ * @throws ForbiddenDomainError (403) for any URL or redirect target off the allowlist, or a host resolving to a non-public address
+ * @throws UpstreamFailedError 502 when the host refuses (4xx/5xx), redirects too often, sends a non-media type, too many bytes or a malformed response; 500 when it cannot be reached or times out
+ */
+export async function proxyMedia(request: ProxyRequest, deps: MediaProxyDeps): Promise<ProxiedMedia> {
+  const limit = request.buffered ? Math.min(deps.settings.maxBytes, LAMBDA_MAX_BINARY_BYTES) : deps.settings.maxBytes;
+  const overLimit = () => tooLarge(limit, request.buffered && limit === LAMBDA_MAX_BINARY_BYTES);
+  const headers = forwardedHeaders(request.headers, deps.userAgent);
+  let url = checkMediaUrl(request.url);
+
+  for (let redirects = 0; ; redirects++) {
+    let response;
+    try {
+      response = await deps.fetch({ url, headers, signal: request.signal });
+    } catch (error) {
+      throw failure(error, url.hostname);
+    }
+    const { status } = response;
+    const drop = () => response.body.destroy();
+
+    if (REDIRECT_STATUSES.has(status)) {
+      drop();
+      const location = response.headers.location;
+      if (!location) throw new UpstreamFailedError({ status: 502, hint: `${url.hostname} answered ${status} without a Location.` });
+      if (redirects >= MAX_REDIRECTS) {
+        throw new UpstreamFailedError({ status: 502, hint: `${url.hostname} redirected more than ${MAX_REDIRECTS} times.` });
+      }
+      let next: string;
+      try {
+        next = new URL(location, url).href;
+      } catch {
+        throw new UpstreamFailedError({ status: 502, hint: 'The media host redirected to a malformed URL.' });
+      }
+      url = checkMediaUrl(next, 'redirect');
+      continue;
+    }
+    if (status === 304) {
+      drop();
+      return { status, headers: responseHeaders(response.headers, undefined, status) };
+    }
+    if (status !== 200 && status !== 206) {
+      drop();
+      throw new UpstreamFailedError({ status: 502, hint: `${url.hostname} refused the file (HTTP ${status}); check that the URL still exists.` });
+    }
+    const contentType = mediaContentType(response.headers['content-type']);
+    if (!contentType) {
+      drop();
+      throw new UpstreamFailedError({
+        status: 502,
+        hint: `${url.hostname} sent ${JSON.stringify(response.headers['content-type'] ?? 'no content type')}; only image and video types (never SVG) are relayed.`,
+      });
+    }
+    const length = response.headers['content-length'];
+    const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
+    if (declared !== undefined && declared > limit) {
+      drop();
+      throw overLimit();
+    }
+    const out = responseHeaders(response.headers, contentType, status);
+    let body = limitBody(response.body, { limit, declared, idleMs: deps.settings.readTimeoutMs, host: url.hostname, tooLarge: overLimit });
+    if (declared === undefined) {
+      // No length to check up front: read it all (bounded by the cap) so an oversize body still
+      // gets an envelope instead of a cut connection. Media hosts send Content-Length in practice.
+      const bytes = await collect(body, limit, overLimit);
+      out['Content-Length'] = String(bytes.length);
+      body = Readable.from([bytes]);
+    } else {
+      await firstBytes(body);
+    }
+    return { status, headers: out, body };
+  }
+}
+
+export interface MediaProxy {
+  proxy(request: ProxyRequest): Promise<ProxiedMedia>;
+  /** The error a buffered copy answers with past the Lambda response limit. */
+  tooLarge(limit: number): Error;
+}
+
+let shared: MediaProxy | undefined;
+
+/** The container's proxy, built from the configuration on first use. */
+export function mediaProxy(): MediaProxy {
+  if (shared) return shared;
+  const cfg = config();
+  const settings = cfg.mediaProxy;
+  const deps: MediaProxyDeps = {
+    fetch: createMediaFetch({
+      connectTimeoutMs: settings.connectTimeoutMs,
+      readTimeoutMs: settings.readTimeoutMs,
+      loopbackPorts: cfg.unsafeTestLoopbackPorts,
+      testHosts: settings.unsafeTestHosts,
+      testCa: settings.unsafeTestCa,
+    }),
+    settings,
+    userAgent: `Easel-MediaProxy/1.0 (+${cfg.publicBaseUrl})`,
+  };
+  shared = { proxy: (request) => proxyMedia(request, deps), tooLarge: (limit) => tooLarge(limit, true) };
+  return shared;
+}

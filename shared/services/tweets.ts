@@ -1,0 +1,102 @@
+/**
+ * Tweet lookup: the public payload of a tweet by its status ID, from the syndication upstream,
+ * with found tweets kept briefly in the container so a burst of editors asking for the same
+ * tweet costs one upstream call (the upstream rate-limits shared cloud address ranges).
+ */
+import { config } from '#shared/config.ts';
+import type { TweetSettings } from '#shared/config.ts';
+import { HttpError, UpstreamFailedError } from '#shared/http/errors.ts';
+import { TtlCache } from '#shared/cache/ttl-cache.ts';
+import { createSyndicationClient, SyndicationError } from '#shared/upstreams/syndication.ts';
+import type { SyndicationClient } from '#shared/upstreams/syndication.ts';
+
+/** 404 of the tweet route. Carries `data: null` so the body also reads as a tweet response. */
+export class TweetNotFoundError extends HttpError {
+  constructor(reason: 'status-404' | 'empty' | 'tombstone') {
+    super({
+      status: 404,
+      code: 'not_found',
+      message: 'Tweet not found',
+      hint:
+        reason === 'tombstone'
+          ? 'The tweet was deleted or its author made it private; only public tweets can be looked up.'
+          : 'No public tweet has this status ID; check the number at the end of the tweet URL.',
+      extra: { data: null },
+    });
+  }
+}
+
+/** 500 of the tweet route when the upstream fails; also carries `data: null`. */
+export class TweetUpstreamError extends UpstreamFailedError {
+  constructor(cause: unknown) {
+    super({ status: 500, hint: 'The tweet service did not give a usable answer; retry in a minute.', cause, extra: { data: null } });
+  }
+}
+
+/** Found tweets kept per container: payloads are 1–20 KB, so this bounds the cache near 10 MB. */
+const MAX_CACHED_TWEETS = 500;
+
+export interface TweetService {
+  /**
+   * The tweet's public payload.
+   * @throws TweetNotFoundError for no such tweet, `{}` or a tombstone
+   * @throws TweetUpstreamError when the upstream fails, times out or answers with an unusable body
+   */
+  getTweet(id: string, signal?: AbortSignal): Promise<Record<string, unknown>>;
+  /** Cache-Control of a found tweet: browsers briefly, shared caches for the configured time. */
+  readonly cacheControl: string;
+}
+
+export interface TweetServiceDeps {
+  client: SyndicationClient;
+  settings: Pick<TweetSettings, 'cacheSeconds' | 'staleSeconds'>;
+  now?: () => number;
+}
+
+/** Cache-Control for a found tweet; `no-cache` when caching is turned off. */
+export function tweetCacheControl(settings: Pick<TweetSettings, 'cacheSeconds' | 'staleSeconds'>): string {
+  if (settings.cacheSeconds === 0) return 'no-cache';
+  const browser = Math.min(60, settings.cacheSeconds);
+  return `public, max-age=${browser}, s-maxage=${settings.cacheSeconds}, stale-while-revalidate=${settings.staleSeconds}`;
+}
+
+export function createTweetService(deps: TweetServiceDeps): TweetService {
+  const cache = new TtlCache<string, Record<string, unknown>>(MAX_CACHED_TWEETS, deps.settings.cacheSeconds * 1000, deps.now);
+  // Concurrent requests for one id share a single upstream call.
+  const inFlight = new Map<string, Promise<Record<string, unknown>>>();
+
+  const load = async (id: string, signal?: AbortSignal) => {
+    let result;
+    try {
+      result = await deps.client.fetchTweet(id, signal);
+    } catch (error) {
+      throw error instanceof SyndicationError ? new TweetUpstreamError(error) : error;
+    }
+    if (result.kind === 'not-found') throw new TweetNotFoundError(result.reason);
+    cache.set(id, result.tweet);
+    return result.tweet;
+  };
+
+  return {
+    cacheControl: tweetCacheControl(deps.settings),
+    async getTweet(id, signal) {
+      const cached = cache.get(id);
+      if (cached) return cached;
+      let pending = inFlight.get(id);
+      if (!pending) {
+        pending = load(id, signal).finally(() => inFlight.delete(id));
+        inFlight.set(id, pending);
+      }
+      return pending;
+    },
+  };
+}
+
+let shared: TweetService | undefined;
+
+/** The container's service, built from the configuration on first use. */
+export function tweetService(): TweetService {
+  const settings = config().tweets;
+  shared ??= createTweetService({ client: createSyndicationClient(settings), settings });
+  return shared;
+}

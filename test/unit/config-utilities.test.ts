@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '#shared/config.ts';
+
+const BASE = {
+  PUBLIC_BASE_URL: 'https://api.easel.test',
+  WORKSPACE_TABLE: 'w',
+  CACHE_TABLE: 'c',
+  RATE_TABLE: 'r',
+  ASSETS_BUCKET: 'a',
+  CACHE_BUCKET: 'b',
+  DELETION_QUEUE_URL: 'https://sqs.test/q',
+  AWS_REGION: 'us-east-1',
+};
+const dir = mkdtempSync(join(tmpdir(), 'easel-config-test-'));
+const caFile = join(dir, 'ca.pem');
+writeFileSync(caFile, '-----BEGIN CERTIFICATE-----\ntest\n-----END CERTIFICATE-----\n');
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('parseConfig: tweet and media proxy settings', () => {
+  it('uses the documented defaults, with no test-only mapping', () => {
+    const config = parseConfig(BASE);
+
+    expect(config.tweets).toEqual({ upstreamUrl: 'https://cdn.syndication.twimg.com', timeoutMs: 4000, cacheSeconds: 300, staleSeconds: 3600 });
+    expect(config.mediaProxy).toEqual({ maxBytes: 20 * 1024 * 1024, connectTimeoutMs: 3000, readTimeoutMs: 10_000, unsafeTestHosts: new Map(), unsafeTestCa: undefined });
+  });
+
+  it('reads overrides and trims a trailing slash from the upstream URL', () => {
+    const config = parseConfig({ ...BASE, TWEET_UPSTREAM_URL: 'http://127.0.0.1:9999/', TWEET_CACHE_SECONDS: '0', MEDIA_PROXY_MAX_BYTES: '1024' });
+
+    expect(config.tweets).toMatchObject({ upstreamUrl: 'http://127.0.0.1:9999', cacheSeconds: 0 });
+    expect(config.mediaProxy.maxBytes).toBe(1024);
+  });
+
+  it('maps media hosts to loopback only for opted-in ports, and trusts the test CA for them', () => {
+    const config = parseConfig({
+      ...BASE,
+      UNSAFE_TEST_LOOPBACK_PORTS: '8443',
+      UNSAFE_TEST_MEDIA_HOSTS: 'pbs.twimg.com=127.0.0.1:8443, video.twimg.com=127.0.0.1:8443',
+      UNSAFE_TEST_MEDIA_CA_FILE: caFile,
+    });
+
+    expect(config.mediaProxy.unsafeTestHosts).toEqual(
+      new Map([
+        ['pbs.twimg.com', 8443],
+        ['video.twimg.com', 8443],
+      ]),
+    );
+    expect(config.mediaProxy.unsafeTestCa).toContain('BEGIN CERTIFICATE');
+  });
+
+  it.each([
+    ['a mapped port that is not opted in', { UNSAFE_TEST_MEDIA_HOSTS: 'pbs.twimg.com=127.0.0.1:8443' }, /not in UNSAFE_TEST_LOOPBACK_PORTS/],
+    ['a host off the allowlist', { UNSAFE_TEST_LOOPBACK_PORTS: '8443', UNSAFE_TEST_MEDIA_HOSTS: 'example.com=127.0.0.1:8443' }, /not an allowlisted media host/],
+    ['a target other than 127.0.0.1', { UNSAFE_TEST_LOOPBACK_PORTS: '8443', UNSAFE_TEST_MEDIA_HOSTS: 'pbs.twimg.com=10.0.0.5:8443' }, /expected host=127\.0\.0\.1:port/],
+    ['a CA without a mapping', { UNSAFE_TEST_MEDIA_CA_FILE: caFile }, /only honoured together with UNSAFE_TEST_MEDIA_HOSTS/],
+    ['an upstream URL with a path', { TWEET_UPSTREAM_URL: 'https://cdn.syndication.twimg.com/tweet-result' }, /must be an origin/],
+    ['a time-out that is not a number', { TWEET_TIMEOUT_MS: 'soon' }, /TWEET_TIMEOUT_MS must be an integer/],
+    ['a size cap of zero', { MEDIA_PROXY_MAX_BYTES: '0' }, /MEDIA_PROXY_MAX_BYTES must be an integer from 1/],
+  ])('refuses %s at cold start', (_case, env, message) => {
+    expect(() => parseConfig({ ...BASE, ...env })).toThrow(message);
+  });
+});
