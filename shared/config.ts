@@ -44,6 +44,8 @@ export interface CaptureConfig {
    * capture gets a fresh page in the default context that is wiped afterwards instead of a fresh context.
    */
   singleProcess: boolean;
+  /** Launch the browser during the cold start instead of on the first capture (on Lambda, whose init phase runs at full CPU). */
+  prelaunch: boolean;
 }
 
 /** Bounds of the capture time-out: long enough for a real page, short enough to answer before API Gateway's 30 s. */
@@ -95,6 +97,7 @@ function captureConfig(env: NodeJS.ProcessEnv): CaptureConfig {
     chromiumPath: optional(env, 'CHROMIUM_PATH'),
     // Lambda sets AWS_LAMBDA_FUNCTION_NAME; that is where the multi-process model fails to start.
     singleProcess: boolean(env, 'CHROMIUM_SINGLE_PROCESS', env.AWS_LAMBDA_FUNCTION_NAME !== undefined),
+    prelaunch: env.AWS_LAMBDA_FUNCTION_NAME !== undefined,
   };
 }
 

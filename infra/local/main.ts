@@ -15,6 +15,7 @@ const lines = [
   `  data:       ${runtime.dataDir}${clean ? '  (started clean)' : ''}`,
   ...runtime.backends.map((backend) => `  ${backend.name.padEnd(18)} ${backend.endpoint}`),
   `  docs:       ${runtime.url}/docs   OpenAPI: ${runtime.url}/openapi.json`,
+  ...(runtime.env.INTERNAL_SECRET ? [`  internal:   X-Easel-Internal-Secret: ${runtime.env.INTERNAL_SECRET}  (for /internal/*; set INTERNAL_SECRET to fix it)`] : []),
   '  Ctrl-C stops.',
 ];
 process.stderr.write(lines.join('\n') + '\n');

@@ -2,6 +2,7 @@
  * The local runtime: one Node process that serves every route of the table by calling the very
  * handler modules Lambda runs, with DynamoDB, S3 and SQS embedded (or pointed elsewhere).
  */
+import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +17,7 @@ import { PayloadTooLargeError } from '#shared/http/errors.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { matchRoute } from '#shared/http/match.ts';
 import type { LambdaResult } from '#shared/http/types.ts';
+import { shutdown } from '#shared/lifecycle.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
@@ -141,6 +143,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
       handlerEnv.AWS_ACCESS_KEY_ID = 'easel-local';
       handlerEnv.AWS_SECRET_ACCESS_KEY = 'easel-local';
     }
+    // The maintainers' secret of the internal routes: given, or fresh for this run (main.ts prints it).
+    if (!env.INTERNAL_SECRET_ARN) handlerEnv.INTERNAL_SECRET = env.INTERNAL_SECRET || randomBytes(32).toString('base64url');
     if (dynamoEndpoint) handlerEnv.DYNAMODB_ENDPOINT = dynamoEndpoint;
     if (s3Endpoint) handlerEnv.S3_ENDPOINT = s3Endpoint;
     if (sqsEndpoint) handlerEnv.SQS_ENDPOINT = sqsEndpoint;
@@ -173,6 +177,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     Object.assign(process.env, handlerEnv);
     resetConfig();
 
+    // Whatever the handlers started (the capture browser) stops with the runtime.
+    stoppers.push(() => shutdown());
     // Load every handler now, as Lambda's cold start would, so a broken module fails at start-up.
     const handlers = new Map<string, HttpHandler>();
     for (const row of ROUTE_LIST) handlers.set(row.operationId, await importHandler<HttpHandler>(row.handler));

@@ -3,6 +3,8 @@ import type { MiddlewareObj } from '@middy/core';
 import { InvalidRequestError, PayloadTooLargeError } from '#shared/http/errors.ts';
 import { createHttpHandler } from '#shared/http/handler.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
+import { internalAuth } from '#shared/http/internal-auth.ts';
+import { perClientRateLimit, rateLimitRuleOf } from '#shared/http/rate-limit.ts';
 import type { Reply } from '#shared/http/reply.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
 import { parseWith } from '#shared/http/validation.ts';
@@ -85,13 +87,21 @@ export function route<K extends OperationId>(
 
 /** The same, for a row given directly (tests build synthetic rows to exercise the stack). */
 export function routeHandler(operationId: string, def: RouteDef, fn: (input: RouteInput<RouteDef>) => Promise<unknown>): HttpHandler {
-  if (def.auth !== 'none') {
+  if (def.auth === 'apiKey' || def.auth === 'session') {
     // Authenticated kinds arrive with the identity work; refusing to build beats serving unauthenticated.
     throw new Error(`Route ${operationId}: auth kind ${def.auth} is not supported yet`);
   }
+  // Order matters: the rate limit counts every request (even invalid ones) and the secret is
+  // checked before the body, so an unauthenticated caller learns nothing about its schema.
+  const rateLimit = rateLimitRuleOf(operationId, def);
+  const middlewares = [
+    ...(rateLimit ? [perClientRateLimit(operationId, rateLimit)] : []),
+    ...(def.auth === 'internal' ? [internalAuth(operationId)] : []),
+    validateRequest(def),
+  ];
   return createHttpHandler(
     { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors },
-    [validateRequest(def)],
+    middlewares,
     (event, context, signal) => {
       const parsed = parsedInput.get(event)!;
       return fn({

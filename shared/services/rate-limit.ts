@@ -1,0 +1,73 @@
+/**
+ * Fixed-window rate limiting, independent of what is limited: per-IP request rates today,
+ * per-workspace quotas tomorrow. The caller names the key and the rule; the limiter counts
+ * atomically through a CounterStore and says whether the request may proceed.
+ */
+import type { CounterStore } from '#shared/store/rate-counters.ts';
+
+export interface RateLimitRule {
+  /** Requests allowed per window. */
+  limit: number;
+  /** Length of the fixed window, in seconds. */
+  windowSeconds: number;
+}
+
+export interface RateLimitInput extends RateLimitRule {
+  /** What is counted, e.g. `capturePage#ip#203.0.113.7`; the window is appended by the limiter. */
+  key: string;
+  /** Current time in epoch milliseconds (tests pin it). */
+  now?: number;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  /** Requests left in this window after this one (0 when refused). */
+  remaining: number;
+  /** Epoch milliseconds when the window ends and the count starts again. */
+  resetAt: number;
+  /** Whole seconds until resetAt, at least 1: what Retry-After says when refused. */
+  retryAfterSeconds: number;
+  /** The window's counter key, for logs. */
+  counter: string;
+}
+
+export interface RateLimiter {
+  consume(input: RateLimitInput): Promise<RateLimitDecision>;
+}
+
+// Counters outlive their window a little, so a clock slightly behind DynamoDB's never meets a vanished counter.
+const EXPIRY_GRACE_SECONDS = 60;
+
+/** The fixed window `now` falls in: its start and end in epoch milliseconds. */
+export function windowOf(now: number, windowSeconds: number): { start: number; end: number } {
+  const length = windowSeconds * 1000;
+  const start = Math.floor(now / length) * length;
+  return { start, end: start + length };
+}
+
+/** A limiter counting in `store`. */
+export function createRateLimiter(store: CounterStore): RateLimiter {
+  return {
+    async consume({ key, limit, windowSeconds, now = Date.now() }) {
+      if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(windowSeconds) || windowSeconds < 1) {
+        throw new RangeError(`Invalid rate-limit rule: ${limit} per ${windowSeconds} s`);
+      }
+      const { start, end } = windowOf(now, windowSeconds);
+      const counter = `${key}#${start}`;
+      const count = await store.incrementBelow(counter, limit, Math.ceil(end / 1000) + EXPIRY_GRACE_SECONDS);
+      const retryAfterSeconds = Math.max(1, Math.ceil((end - now) / 1000));
+      if (count === undefined) return { allowed: false, limit, remaining: 0, resetAt: end, retryAfterSeconds, counter };
+      return { allowed: true, limit, remaining: Math.max(0, limit - count), resetAt: end, retryAfterSeconds, counter };
+    },
+  };
+}
+
+/** The X-RateLimit-* headers of a decision (Reset in epoch milliseconds, as the contract says). */
+export function rateLimitHeaders(decision: Pick<RateLimitDecision, 'limit' | 'remaining' | 'resetAt'>): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(decision.resetAt),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Fixed-window counters in the rate table. One item per key and window; DynamoDB's `ADD` with a
+ * condition makes "count this request unless the limit is reached" one atomic step, so the count
+ * stays exact however many containers race for the same key.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { guard } from '#shared/store/errors.ts';
+
+/** The port the rate limiter counts through; tests substitute an in-memory one. */
+export interface CounterStore {
+  /**
+   * Adds one to the counter `key` unless it already holds `limit`. Returns the new count, or
+   * undefined when the limit was already reached (the counter is left unchanged).
+   * `expiresAt` (epoch seconds) lets DynamoDB's TTL remove the counter once its window is over.
+   */
+  incrementBelow(key: string, limit: number, expiresAt: number): Promise<number | undefined>;
+}
+
+/** A CounterStore on a DynamoDB table whose partition key is `pk` and TTL attribute `expiresAt`. */
+export function dynamoCounterStore(client: DynamoDBDocumentClient, tableName: string): CounterStore {
+  return {
+    incrementBelow: (key, limit, expiresAt) =>
+      guard('The rate-limit store', async () => {
+        try {
+          const { Attributes } = await client.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: { pk: key },
+              UpdateExpression: 'ADD hits :one SET expiresAt = :expiresAt',
+              ConditionExpression: 'attribute_not_exists(hits) OR hits < :limit',
+              ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expiresAt': expiresAt },
+              ReturnValues: 'UPDATED_NEW',
+            }),
+          );
+          return Number(Attributes?.hits);
+        } catch (error) {
+          if (error instanceof ConditionalCheckFailedException) return undefined;
+          throw error;
+        }
+      }),
+  };
+}
