@@ -4,7 +4,7 @@ import { screenshotService, warmUp } from '#shared/services/capture/index.ts';
 import { config } from '#shared/config.ts';
 
 // Start Chromium during the cold start, where Lambda's init phase runs at full CPU.
-if (config().capture.prelaunch) warmUp();
+if (config().capture.prelaunch) void warmUp();
 
 /** POST /api/screenshot: the page at `url` as a base64 PNG, from the cache unless `forceRefresh`. */
 export const handler = route('capturePage', async ({ body, signal, context }): Promise<ScreenshotResponse> => {

@@ -10,9 +10,11 @@ import { cachingResolver, systemResolver } from '#shared/net/guard.ts';
 import { LocalChromium, RemoteBrowser } from '#shared/services/capture/browsers.ts';
 import type { BrowserBackend } from '#shared/services/capture/browsers.ts';
 import { captureCache } from '#shared/services/capture/cache-store.ts';
+import { capturePng } from '#shared/services/capture/page-capture.ts';
 import { createScreenshotService } from '#shared/services/capture/screenshot-service.ts';
 import type { ScreenshotService } from '#shared/services/capture/screenshot-service.ts';
 import { createTargetGuard } from '#shared/services/capture/target.ts';
+import type { TargetGuard } from '#shared/services/capture/target.ts';
 
 /**
  * How long a checked DNS answer is reused. It must outlast one capture, so the proxy connects to
@@ -48,12 +50,15 @@ export function browserBackend(): BrowserBackend {
 let sharedResolver: ReturnType<typeof cachingResolver> | undefined;
 const resolver = () => (sharedResolver ??= cachingResolver(systemResolver, PINNED_ANSWER_MS));
 
+let guard: TargetGuard | undefined;
+const targetGuard = () => (guard ??= createTargetGuard({ loopbackPorts: config().unsafeTestLoopbackPorts }, resolver()));
+
 /** The screenshot service of this container, created on first use. */
 export function screenshotService(): ScreenshotService {
   const cfg = config();
   service ??= createScreenshotService({
     browsers: browserBackend(),
-    guard: createTargetGuard({ loopbackPorts: cfg.unsafeTestLoopbackPorts }, resolver()),
+    guard: targetGuard(),
     cache: captureCache(),
     timeoutMs: cfg.capture.timeoutMs,
     cacheTtlSeconds: cfg.cacheTtlSeconds,
@@ -62,12 +67,19 @@ export function screenshotService(): ScreenshotService {
 }
 
 /**
- * Starts the browser now rather than on the first request. Called during a Lambda cold start,
- * where the init phase runs at full CPU; a failure is only logged (the first capture retries).
+ * Starts the browser and captures an empty page now rather than on the first request: Chromium's
+ * first screenshot costs about twice a later one, and the capture leaves a spare page behind.
+ * Called during a Lambda cold start, where the init phase runs at full CPU; a failure is only
+ * logged (the first capture retries).
  */
-export function warmUp(): void {
-  void browserBackend()
+export function warmUp(): Promise<void> {
+  return browserBackend()
     .acquire()
-    .then((lease) => lease.release())
-    .catch((error: unknown) => log.warn('browser warm-up failed', { error: serializeError(error) }));
+    .then((lease) =>
+      capturePng(lease, { url: new URL('data:text/html,<title>warm-up</title>'), deviceType: 'desktop', colorScheme: 'light', timeoutMs: 10_000 }, targetGuard()),
+    )
+    .then(
+      () => undefined,
+      (error: unknown) => log.warn('browser warm-up failed', { error: serializeError(error) }),
+    );
 }

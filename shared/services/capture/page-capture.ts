@@ -20,6 +20,16 @@ import type { TargetGuard, Verdict } from '#shared/services/capture/target.ts';
  */
 export const SETTLE = { quietMs: 50, maxMs: 1_000 } as const;
 
+/**
+ * When to take the picture. The service always uses the default (`settle` with SETTLE); the
+ * alternatives exist so `npm run bench` can measure them through the same pipeline.
+ */
+export type WaitStrategy =
+  | { kind: 'settle'; quietMs: number; maxMs: number }
+  | { kind: 'lifecycle'; event: 'load' | 'domcontentloaded' | 'networkidle0' | 'networkidle2' };
+
+export const DEFAULT_WAIT: WaitStrategy = { kind: 'settle', ...SETTLE };
+
 // Keep this much of the time-out for taking and encoding the screenshot after settling.
 const SCREENSHOT_RESERVE_MS = 1_000;
 
@@ -31,6 +41,8 @@ export interface CaptureRequest {
   timeoutMs: number;
   /** Aborts the capture (the invocation is about to time out). */
   signal?: AbortSignal;
+  /** Default DEFAULT_WAIT. */
+  wait?: WaitStrategy;
 }
 
 class CaptureTimeout extends Error {
@@ -68,6 +80,9 @@ class Deadline {
   }
 }
 
+/** Requests that may stay open for the page's whole life; settling does not wait for them. */
+const OPEN_ENDED = new Set(['eventsource', 'websocket', 'ping', 'media']);
+
 /** Every request of one page: the guard's decision, what is in flight, which origins were used. */
 class Traffic {
   readonly origins = new Set<string>();
@@ -98,8 +113,10 @@ class Traffic {
     const verdict = await this.guard.verdict(url);
     if (verdict.allowed) {
       this.origins.add(url.origin);
-      this.inflight.add(request);
-      this.changed();
+      if (!OPEN_ENDED.has(request.resourceType())) {
+        this.inflight.add(request);
+        this.changed();
+      }
       return void request.continue().catch(ignore);
     }
     // Each redirect hop of the navigation is a new request here, so a hop to a private address stops here.
@@ -146,7 +163,13 @@ function versionOf(browser: Browser): Promise<string> {
 
 const downloadsDenied = new WeakSet<Browser>();
 
-async function open(lease: BrowserLease): Promise<{ context: BrowserContext; page: Page }> {
+interface Opened {
+  context: BrowserContext;
+  page: Page;
+}
+
+/** A fresh page in a fresh context (or, in reset mode, in the wiped default context). */
+async function create(lease: BrowserLease): Promise<Opened> {
   if (lease.isolation === 'context') {
     const context = await lease.browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
     return { context, page: await context.newPage() };
@@ -159,6 +182,28 @@ async function open(lease: BrowserLease): Promise<{ context: BrowserContext; pag
     downloadsDenied.add(lease.browser);
   }
   return { context, page: await context.newPage() };
+}
+
+/**
+ * One never-used page per browser, made after a capture ends so the next capture does not wait
+ * for Chromium to create a context and a renderer (about a third of a warm capture). It is as
+ * fresh as one made on demand: nothing has been loaded in it.
+ */
+const spares = new WeakMap<Browser, Promise<Opened>>();
+
+async function open(lease: BrowserLease): Promise<Opened> {
+  const spare = spares.get(lease.browser);
+  spares.delete(lease.browser);
+  const ready = await spare?.catch(() => undefined);
+  if (ready && !ready.page.isClosed() && lease.browser.connected) return ready;
+  return create(lease);
+}
+
+function prepareSpare(lease: BrowserLease): Promise<void> {
+  if (!lease.browser.connected || spares.has(lease.browser)) return Promise.resolve();
+  const spare = create(lease);
+  spares.set(lease.browser, spare);
+  return spare.then(ignore, () => void spares.delete(lease.browser));
 }
 
 /**
@@ -210,17 +255,20 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
         page.setRequestInterception(true),
       ]),
     );
-    await deadline.race(page.goto(request.url.href, { waitUntil: 'load', timeout: 0 }));
-    await deadline.race(settle(page, traffic, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+    const wait = request.wait ?? DEFAULT_WAIT;
+    await deadline.race(page.goto(request.url.href, { waitUntil: wait.kind === 'lifecycle' ? wait.event : 'load', timeout: 0 }));
+    if (wait.kind === 'settle') await deadline.race(settle(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
     return await deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false }));
   } catch (error) {
     throw await classify(error, lease, request, guard, traffic);
   } finally {
     deadline.dispose();
-    // Cleaning up need not delay the response; the lease (one capture at a time in reset mode) waits for it.
+    // Cleaning up need not delay the response; the lease (one capture at a time in reset mode)
+    // waits for it, and for the next capture's spare page, which is made only once the state is wiped.
     const origins = traffic?.origins ?? new Set<string>();
     const cleanup = opened ? discard(lease, opened.context, opened.page, origins) : Promise.resolve();
     void cleanup
+      .then(() => prepareSpare(lease))
       .catch((error: unknown) => {
         log.warn('capture clean-up failed', { error: serializeError(error) });
         // A default context that could not be wiped must not serve another capture.
@@ -230,10 +278,10 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
   }
 }
 
-async function settle(page: Page, traffic: Traffic, budgetMs: number): Promise<void> {
+async function settle(page: Page, traffic: Traffic, quietMs: number, budgetMs: number): Promise<void> {
   if (budgetMs <= 0) return;
   const until = performance.now() + budgetMs;
-  await traffic.quiet(SETTLE.quietMs, budgetMs);
+  await traffic.quiet(quietMs, budgetMs);
   const left = until - performance.now();
   if (left <= 0) return;
   let timer: NodeJS.Timeout | undefined;
