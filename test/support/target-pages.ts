@@ -67,6 +67,7 @@ export async function startTargetPages(): Promise<TargetPages> {
   const hits: PageHit[] = [];
   const reports: URLSearchParams[] = [];
   const sockets = new Set<Socket>();
+  const counters = new Map<string, number>();
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://pages.test');
     hits.push({ path: `${url.pathname}${url.search}`, headers: req.headers });
@@ -93,6 +94,12 @@ export async function startTargetPages(): Promise<TargetPages> {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.write('<!doctype html><html><body><h1>still loading');
         return;
+      // Different on every load: shows whether an answer came from the cache or a new capture.
+      case '/counter': {
+        const key = q.get('key') ?? '';
+        counters.set(key, (counters.get(key) ?? 0) + 1);
+        return html(res, `<body style="margin:0;background:#fff"><h1>load number ${counters.get(key)}</h1></body>`);
+      }
       case '/redirect':
         res.writeHead(302, { location: q.get('to') ?? '/plain' });
         return void res.end();
