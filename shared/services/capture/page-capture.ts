@@ -214,16 +214,28 @@ function prepareSpare(lease: BrowserLease): Promise<void> {
  */
 async function discard(lease: BrowserLease, context: BrowserContext, page: Page, origins: ReadonlySet<string>): Promise<void> {
   if (lease.isolation === 'context') return context.close();
-  const cache = await page.createCDPSession().catch(() => undefined);
-  await cache?.send('Network.clearBrowserCache').catch(ignore);
-  await Promise.all((await context.pages()).map((open) => open.close().catch(ignore)));
-  const browser = await lease.browser.target().createCDPSession();
+  // The Storage domain clears data on a page's session (the browser target refuses it); the
+  // capture's page is still open, and cookies of the whole context go with Network.clearBrowserCookies.
+  const session = await page.createCDPSession();
   try {
-    await browser.send('Storage.clearCookies', {});
-    await Promise.all([...origins].map((origin) => browser.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })));
+    await Promise.all([
+      session.send('Network.clearBrowserCookies'),
+      session.send('Network.clearBrowserCache'),
+      ...[...origins].map((origin) => session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })),
+    ]);
   } finally {
-    await browser.detach().catch(ignore);
+    await session.detach().catch(ignore);
   }
+  // Popups the page opened live in the same context: close every page.
+  await Promise.all((await context.pages()).map((open) => open.close().catch(ignore)));
+}
+
+/** Ends a browser whose shared state could not be wiped, and waits until it is gone. */
+async function retire(browser: Browser): Promise<void> {
+  if (!browser.connected) return;
+  const gone = new Promise<void>((resolve) => browser.once('disconnected', () => resolve()));
+  browser.process()?.kill('SIGKILL');
+  await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 5_000))]);
 }
 
 /**
@@ -269,10 +281,10 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     const cleanup = opened ? discard(lease, opened.context, opened.page, origins) : Promise.resolve();
     void cleanup
       .then(() => prepareSpare(lease))
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         log.warn('capture clean-up failed', { error: serializeError(error) });
         // A default context that could not be wiped must not serve another capture.
-        if (lease.isolation === 'reset') lease.browser.process()?.kill('SIGKILL');
+        if (lease.isolation === 'reset') await retire(lease.browser);
       })
       .finally(() => lease.release());
   }
