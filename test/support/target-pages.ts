@@ -120,6 +120,16 @@ export async function startTargetPages(): Promise<TargetPages> {
           </script></body>`,
         );
       }
+      // Only what CDP request interception can see (no WebSocket): for a browser without our proxy.
+      case '/http-subresources': {
+        const target = q.get('target') ?? '';
+        return html(
+          res,
+          `<body style="margin:0;background:${GREEN}"><h1>http sub-resources</h1>
+          <img src="${target}/img.png"><link rel="stylesheet" href="${target}/style.css"><iframe src="${target}/frame"></iframe>
+          <script>fetch('${target}/fetch').catch(() => {});</script></body>`,
+        );
+      }
       // Leaves a cookie and storage behind; the next capture of /report shows whether they survived.
       case '/stateful':
         return html(
