@@ -46,11 +46,11 @@ function secretLoader(source: SecretSource, read: (arn: string) => Promise<strin
  */
 export function internalAuth(
   operationId: string,
-  source: Config['internalSecret'] = config().internalSecret,
-  read: (arn: string) => Promise<string> = readSecretString,
+  options: { source?: Config['internalSecret']; read?: (arn: string) => Promise<string> } = {},
 ): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
+  const source = 'source' in options ? options.source : config().internalSecret;
   if (!source) throw new Error(`Route ${operationId}: auth 'internal' needs INTERNAL_SECRET or INTERNAL_SECRET_ARN`);
-  const secret = secretLoader(source, read);
+  const secret = secretLoader(source, options.read ?? readSecretString);
   // Start fetching now, during the cold start, so the first request does not wait for it.
   secret().catch(() => undefined);
   return {
