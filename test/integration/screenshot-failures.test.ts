@@ -16,7 +16,7 @@ import type { TestRuntime } from '../support/local.ts';
 import { pngSize, startTargetPages } from '../support/target-pages.ts';
 import type { TargetPages } from '../support/target-pages.ts';
 
-const TIMEOUT_MS = 2_500;
+const TIMEOUT_MS = 4_000;
 
 let runtime: TestRuntime;
 let pages: TargetPages;

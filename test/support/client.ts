@@ -10,6 +10,9 @@ export interface ClientResponse {
   headers: Record<string, string>;
   /** Parsed JSON when the response is JSON, else the text. */
   body: any;
+  /** Epoch milliseconds when the request was sent and the response received: the server's clock read in between. */
+  sentAt: number;
+  receivedAt: number;
 }
 
 export interface CallOptions {
@@ -33,6 +36,7 @@ export function call(baseUrl: string, path: string, options: CallOptions = {}): 
   const url = new URL(path, baseUrl);
   const payload = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   const headers: Record<string, string> = { ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers };
+  const sentAt = Date.now();
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: options.method ?? (payload === undefined ? 'GET' : 'POST'), headers, localAddress: options.from ?? freshClient() },
@@ -46,6 +50,8 @@ export function call(baseUrl: string, path: string, options: CallOptions = {}): 
             status: res.statusCode ?? 0,
             headers: Object.fromEntries(Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)])),
             body: type.includes('json') && text !== '' ? JSON.parse(text) : text,
+            sentAt,
+            receivedAt: Date.now(),
           });
         });
         res.on('error', reject);
