@@ -135,7 +135,9 @@ export class LocalChromium implements BrowserBackend {
         handleSIGHUP: false,
       });
       browser.once('disconnected', () => {
-        if (this.browser === browser) this.browser = undefined;
+        // Still current means nobody closed it on purpose: it crashed or was killed.
+        if (this.browser !== browser) return;
+        this.browser = undefined;
         log.warn('browser disconnected', { strategy: this.strategy });
       });
       this.browser = browser;

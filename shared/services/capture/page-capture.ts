@@ -214,8 +214,22 @@ function prepareSpare(lease: BrowserLease): Promise<void> {
  */
 async function discard(lease: BrowserLease, context: BrowserContext, page: Page, origins: ReadonlySet<string>): Promise<void> {
   if (lease.isolation === 'context') return context.close();
-  // The Storage domain clears data on a page's session (the browser target refuses it); the
-  // capture's page is still open, and cookies of the whole context go with Network.clearBrowserCookies.
+  try {
+    await wipe(page, origins);
+  } catch {
+    // The capture's page may be gone (closed by its own script, or crashed): wipe from a new one.
+    const helper = await context.newPage();
+    await wipe(helper, origins);
+  }
+  // Popups the page opened live in the same context: close every page.
+  await Promise.all((await context.pages()).map((open) => open.close().catch(ignore)));
+}
+
+/**
+ * Clears the default context through a page's session (the Storage domain refuses the browser
+ * target): every cookie of the context, the HTTP cache, and all storage of each origin used.
+ */
+async function wipe(page: Page, origins: ReadonlySet<string>): Promise<void> {
   const session = await page.createCDPSession();
   try {
     await Promise.all([
@@ -226,8 +240,6 @@ async function discard(lease: BrowserLease, context: BrowserContext, page: Page,
   } finally {
     await session.detach().catch(ignore);
   }
-  // Popups the page opened live in the same context: close every page.
-  await Promise.all((await context.pages()).map((open) => open.close().catch(ignore)));
 }
 
 /** Ends a browser whose shared state could not be wiped, and waits until it is gone. */
