@@ -152,8 +152,8 @@ describe('the remote-cdp strategy against a live browser', () => {
     // Assess
     expect(shot).toMatchObject({ cached: false, strategy: 'remote-cdp', deviceType: 'mobile' });
     expect(pngSize(shot.png)).toEqual({ width: 750, height: 1334 });
-    // Interception covers HTTP(S) requests; WebSockets, which CDP cannot intercept, are the
-    // remote browser's egress rules to contain (README, "Remote browser").
+    // Interception covers the page's HTTP(S) requests; WebSockets and new windows, which page
+    // interception does not see, are the remote browser's egress rules to contain (README, "Remote browser").
     expect(forbidden.connections).toBe(before);
   });
 

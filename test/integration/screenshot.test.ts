@@ -245,7 +245,7 @@ describe('POST /api/screenshot: refused targets', () => {
     expect(pages.hits.some((hit) => hit.path === '/plain?title=redirected')).toBe(true);
   });
 
-  it('captures a page while blocking its image, stylesheet, frame, fetch, WebSocket, EventSource, beacon and worker requests to a private address', async () => {
+  it('captures a page while blocking its image, stylesheet, frame, fetch, WebSocket, EventSource, beacon, worker and popup requests to a private address', async () => {
     // Act
     const response = await capture({ url: `${pages.origin}/subresources?target=${encodeURIComponent(`http://127.0.0.1:${forbidden.port}`)}` });
 

@@ -117,6 +117,7 @@ export async function startTargetPages(): Promise<TargetPages> {
             try { new EventSource('${target}/events'); } catch {}
             navigator.sendBeacon && navigator.sendBeacon('${target}/beacon', 'x');
             new Worker(URL.createObjectURL(new Blob(["fetch('${target}/worker').catch(() => {})"])));
+            window.open('${target}/popup');
           </script></body>`,
         );
       }

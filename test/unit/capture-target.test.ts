@@ -128,6 +128,7 @@ describe('chromiumArgs', () => {
     expect(args.filter((flag) => UNSAFE_CHROMIUM_FLAGS.has(flag))).toEqual([]);
     expect(args).not.toContain('--disable-web-security');
     expect(args).not.toContain('--allow-running-insecure-content');
+    expect(args).not.toContain('--disable-popup-blocking');
     expect(args).toEqual(
       expect.arrayContaining([
         '--single-process',

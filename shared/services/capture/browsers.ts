@@ -51,7 +51,11 @@ export const UNSAFE_CHROMIUM_FLAGS = new Set(['--disable-web-security', '--allow
  */
 export async function chromiumArgs(options: { singleProcess: boolean; proxyUrl?: string }): Promise<string[]> {
   const serverless = chromium.args.filter((flag) => !UNSAFE_CHROMIUM_FLAGS.has(flag) && (options.singleProcess || flag !== '--single-process'));
-  const args = await puppeteer.defaultArgs({ args: serverless, headless: 'shell' });
+  // Puppeteer turns the popup blocker off; leave it on where the browser has one (a full Chromium
+  // via CHROMIUM_PATH): a captured page has no user gesture, so it cannot open windows, whose
+  // requests page-level interception does not see. headless_shell opens them regardless; there
+  // the egress proxy still decides their traffic, and captures close them as they appear.
+  const args = (await puppeteer.defaultArgs({ args: serverless, headless: 'shell' })).filter((flag) => flag !== '--disable-popup-blocking');
   args.push(
     // QUIC is UDP and would not go through an HTTP proxy; WebRTC may only use proxied (TCP) routes.
     '--disable-quic',

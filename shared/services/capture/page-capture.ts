@@ -267,6 +267,8 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     traffic = new Traffic(page, guard);
     // A dialog would block the page's scripts, and with them the load event, until the time-out.
     page.on('dialog', (dialog) => void dialog.dismiss().catch(ignore));
+    // A window that slipped past the popup blocker is not intercepted: close it at once.
+    page.on('popup', (popup) => void popup?.close().catch(ignore));
     const device = DEVICES[request.deviceType];
     const agent = userAgentFor(request.deviceType, await deadline.race(versionOf(lease.browser)));
     await deadline.race(
