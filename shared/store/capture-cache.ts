@@ -51,6 +51,7 @@ function urlHash(url: string): string {
   return createHash('sha256').update(url, 'utf8').digest('hex');
 }
 
+/** Partition key of a capture's cache-table item. */
 export function itemKey(key: CaptureKey): string {
   return `CAPTURE#${urlHash(key.url)}#${key.deviceType}#${key.colorScheme}`;
 }

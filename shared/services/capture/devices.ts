@@ -19,6 +19,7 @@ export interface DeviceProfile {
   hasTouch: boolean;
 }
 
+/** The viewport and emulation of each device type of the contract. */
 export const DEVICES: Record<DeviceType, DeviceProfile> = {
   desktop: { width: 1920, height: 1080, deviceScaleFactor: 1, isMobile: false, hasTouch: false },
   mobile: { width: 375, height: 667, deviceScaleFactor: 2, isMobile: true, hasTouch: true },

@@ -28,11 +28,13 @@ export type WaitStrategy =
   | { kind: 'settle'; quietMs: number; maxMs: number }
   | { kind: 'lifecycle'; event: 'load' | 'domcontentloaded' | 'networkidle0' | 'networkidle2' };
 
+/** What captures use: `load`, then SETTLE. */
 export const DEFAULT_WAIT: WaitStrategy = { kind: 'settle', ...SETTLE };
 
 // Keep this much of the time-out for taking and encoding the screenshot after settling.
 const SCREENSHOT_RESERVE_MS = 1_000;
 
+/** One capture: what to load, as which device and colour scheme, within how long. */
 export interface CaptureRequest {
   url: URL;
   deviceType: DeviceType;
@@ -259,11 +261,11 @@ async function retire(browser: Browser): Promise<void> {
  */
 export async function capturePng(lease: BrowserLease, request: CaptureRequest, guard: TargetGuard): Promise<Uint8Array> {
   const deadline = new Deadline(request.timeoutMs, request.signal);
-  let opened: { context: BrowserContext; page: Page } | undefined;
+  // Kept apart from the race so a page that opens after the deadline is still cleaned up.
+  const opening = open(lease);
   let traffic: Traffic | undefined;
   try {
-    opened = await deadline.race(open(lease));
-    const { page } = opened;
+    const { page } = await deadline.race(opening);
     traffic = new Traffic(page, guard);
     // A dialog would block the page's scripts, and with them the load event, until the time-out.
     page.on('dialog', (dialog) => void dialog.dismiss().catch(ignore));
@@ -292,8 +294,11 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     // Cleaning up need not delay the response; the lease (one capture at a time in reset mode)
     // waits for it, and for the next capture's spare page, which is made only once the state is wiped.
     const origins = traffic?.origins ?? new Set<string>();
-    const cleanup = opened ? discard(lease, opened.context, opened.page, origins) : Promise.resolve();
-    void cleanup
+    void opening
+      .then(
+        ({ context, page }) => discard(lease, context, page, origins),
+        () => undefined,
+      )
       .then(() => prepareSpare(lease))
       .catch(async (error: unknown) => {
         log.warn('capture clean-up failed', { error: serializeError(error) });

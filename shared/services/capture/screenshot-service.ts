@@ -54,6 +54,11 @@ export interface ScreenshotService {
 // What the invocation keeps, beyond the capture time-out, for caching and answering.
 const RESPONSE_RESERVE_MS = 2_000;
 
+/**
+ * The screenshot service over its ports (browser backend, target guard, cache).
+ *
+ * @example createScreenshotService({ browsers, guard, cache, timeoutMs: 15_000, cacheTtlSeconds: 3_600 }).capture({ url, deviceType: 'desktop', colorScheme: 'light', forceRefresh: false })
+ */
 export function createScreenshotService(deps: ScreenshotServiceDeps): ScreenshotService {
   return {
     async capture(request) {
