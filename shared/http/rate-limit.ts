@@ -1,19 +1,19 @@
 /**
  * Per-client request rate of an anonymous route, enforced before validation so every request
  * counts and every response (errors included) carries the X-RateLimit-* headers.
+ *
+ * This module holds no AWS client: route.ts imports it in every function. The DynamoDB-backed
+ * middleware a handler passes to route() is in rate-limit-dynamo.ts.
  */
 import type { MiddlewareObj } from '@middy/core';
 import * as v from 'valibot';
-import { dynamo } from '#shared/aws.ts';
-import { config } from '#shared/config.ts';
 import { RateLimitedError } from '#shared/http/errors.ts';
 import { setResponseHeaders } from '#shared/http/handler.ts';
 import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
 import { log } from '#shared/log.ts';
 import { clientNetwork } from '#shared/net/address.ts';
-import { createRateLimiter, rateLimitHeaders, windowOf } from '#shared/services/rate-limit.ts';
+import { rateLimitHeaders, windowOf } from '#shared/services/rate-limit.ts';
 import type { RateLimiter, RateLimitRule } from '#shared/services/rate-limit.ts';
-import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
 
 /** The vendor extension that publishes a route's limit; the same value is what gets enforced. */
 export const RATE_LIMIT_EXTENSION = 'x-easel-rate-limit';
@@ -32,9 +32,6 @@ export function rateLimitRuleOf(operationId: string, def: RouteDef): RateLimitRu
   return parsed.output;
 }
 
-let defaultLimiter: RateLimiter | undefined;
-const limiterOf = () => (defaultLimiter ??= createRateLimiter(dynamoCounterStore(dynamo, config().tables.rate)));
-
 /**
  * Counts the request against `rule` for the caller's address as API Gateway saw it
  * (`requestContext.http.sourceIp`, never a header the client controls) and refuses it with 429
@@ -43,7 +40,7 @@ const limiterOf = () => (defaultLimiter ??= createRateLimiter(dynamoCounterStore
 export function perClientRateLimit(
   operationId: string,
   rule: RateLimitRule,
-  limiter: () => RateLimiter = limiterOf,
+  limiter: () => RateLimiter,
 ): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
   return {
     before: async (request) => {

@@ -3,8 +3,8 @@ import type { MiddlewareObj } from '@middy/core';
 import { InvalidRequestError, PayloadTooLargeError } from '#shared/http/errors.ts';
 import { createHttpHandler } from '#shared/http/handler.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
-import { internalAuth } from '#shared/http/internal-auth.ts';
-import { perClientRateLimit, rateLimitRuleOf } from '#shared/http/rate-limit.ts';
+import { rateLimitRuleOf } from '#shared/http/rate-limit.ts';
+import type { RateLimitRule } from '#shared/services/rate-limit.ts';
 import type { Reply } from '#shared/http/reply.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
 import { parseWith } from '#shared/http/validation.ts';
@@ -27,6 +27,20 @@ export interface RouteInput<R> {
   signal: AbortSignal;
   event: LambdaEvent;
   context: LambdaContext;
+}
+
+type Middleware = MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext>;
+
+/**
+ * Middlewares that some rows' features need, passed in by the handlers of those rows: they
+ * hold AWS clients, which a function without such a row then neither bundles nor creates.
+ * route() refuses to build a row whose feature has no middleware here.
+ */
+export interface RouteUses {
+  /** Required when the row publishes `x-easel-rate-limit` (e.g. rateTableLimit). */
+  rateLimit?: (operationId: string, rule: RateLimitRule) => Middleware;
+  /** Required when the row's auth is 'internal' (internalAuth). */
+  internalAuth?: (operationId: string) => Middleware;
 }
 
 type Parsed = { body: unknown; query: unknown; params: unknown; headers: unknown };
@@ -81,24 +95,35 @@ function validateRequest(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Err
 export function route<K extends OperationId>(
   operationId: K,
   fn: (input: RouteInput<Routes[K]>) => Promise<unknown | Reply>,
+  uses: RouteUses = {},
 ): HttpHandler {
-  return routeHandler(operationId, ROUTES[operationId], fn as (input: RouteInput<RouteDef>) => Promise<unknown>);
+  return routeHandler(operationId, ROUTES[operationId], fn as (input: RouteInput<RouteDef>) => Promise<unknown>, uses);
 }
 
 /** The same, for a row given directly (tests build synthetic rows to exercise the stack). */
-export function routeHandler(operationId: string, def: RouteDef, fn: (input: RouteInput<RouteDef>) => Promise<unknown>): HttpHandler {
+export function routeHandler(
+  operationId: string,
+  def: RouteDef,
+  fn: (input: RouteInput<RouteDef>) => Promise<unknown>,
+  uses: RouteUses = {},
+): HttpHandler {
   if (def.auth === 'apiKey' || def.auth === 'session') {
     // Authenticated kinds arrive with the identity work; refusing to build beats serving unauthenticated.
     throw new Error(`Route ${operationId}: auth kind ${def.auth} is not supported yet`);
   }
   // Order matters: the rate limit counts every request (even invalid ones) and the secret is
   // checked before the body, so an unauthenticated caller learns nothing about its schema.
-  const rateLimit = rateLimitRuleOf(operationId, def);
-  const middlewares = [
-    ...(rateLimit ? [perClientRateLimit(operationId, rateLimit)] : []),
-    ...(def.auth === 'internal' ? [internalAuth(operationId)] : []),
-    validateRequest(def),
-  ];
+  const middlewares: Middleware[] = [];
+  const rule = rateLimitRuleOf(operationId, def);
+  if (rule) {
+    if (!uses.rateLimit) throw new Error(`Route ${operationId} publishes x-easel-rate-limit: pass route(…, { rateLimit })`);
+    middlewares.push(uses.rateLimit(operationId, rule));
+  }
+  if (def.auth === 'internal') {
+    if (!uses.internalAuth) throw new Error(`Route ${operationId} has auth 'internal': pass route(…, { internalAuth })`);
+    middlewares.push(uses.internalAuth(operationId));
+  }
+  middlewares.push(validateRequest(def));
   return createHttpHandler(
     { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors },
     middlewares,

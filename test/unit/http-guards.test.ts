@@ -52,7 +52,7 @@ describe('secretMatches', () => {
 });
 
 describe("route(): auth 'internal'", () => {
-  const handler = routeHandler('internalThings', internalRow, async ({ body }) => ({ received: body }));
+  const handler = routeHandler('internalThings', internalRow, async ({ body }) => ({ received: body }), { internalAuth: (operationId) => internalAuth(operationId) });
   const post = (headers: Record<string, string>, body: unknown = { all: true }) =>
     handler(apiEvent({ method: 'POST', path: '/internal/things', headers, body }), lambdaContext());
 
@@ -81,6 +81,15 @@ describe("route(): auth 'internal'", () => {
 
   it('refuses to build an internal route without a configured secret', () => {
     expect(() => internalAuth('internalThings', { source: undefined })).toThrow(/needs INTERNAL_SECRET or INTERNAL_SECRET_ARN/);
+  });
+
+  it('refuses to build an internal route whose handler passes no internalAuth', () => {
+    expect(() => routeHandler('internalThings', internalRow, async () => ({}))).toThrow(/auth 'internal': pass route\(…, \{ internalAuth \}\)/);
+  });
+
+  it('refuses to build a route publishing a rate limit whose handler passes no limiter', () => {
+    const limited: RouteDef = { ...internalRow, auth: 'none', extensions: { 'x-easel-rate-limit': { limit: 20, windowSeconds: 60 } } };
+    expect(() => routeHandler('limited', limited, async () => ({}))).toThrow(/x-easel-rate-limit: pass route\(…, \{ rateLimit \}\)/);
   });
 
   it.each(['apiKey', 'session'] as const)('still refuses to build %s routes (they arrive with the identity work)', (auth) => {
