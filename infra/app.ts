@@ -10,6 +10,7 @@ function listContext(value: unknown): string[] | undefined {
 
 const app = new App();
 const publicBaseUrl: unknown = app.node.tryGetContext('publicBaseUrl');
+const internalSecretArn: unknown = app.node.tryGetContext('internalSecretArn');
 
 new EaselStack(app, 'Easel', {
   description: 'Easel: screenshot editor backend (HTTP API, Lambda, DynamoDB, S3, SQS)',
@@ -17,4 +18,5 @@ new EaselStack(app, 'Easel', {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   publicBaseUrl: typeof publicBaseUrl === 'string' && publicBaseUrl !== '' ? publicBaseUrl : undefined,
   editorOrigins: listContext(app.node.tryGetContext('editorOrigins')),
+  internalSecretArn: typeof internalSecretArn === 'string' && internalSecretArn !== '' ? internalSecretArn : undefined,
 });

@@ -4,6 +4,8 @@ import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-ap
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import type { QueueDef, QueueName } from '#shared/resources.ts';
@@ -18,6 +20,11 @@ export interface EaselStackProps extends StackProps {
   publicBaseUrl?: string;
   /** Browser origins of the editor, allowed with credentials on cookie routes. */
   editorOrigins?: readonly string[];
+  /**
+   * Complete ARN of an existing Secrets Manager secret holding the internal routes' shared secret
+   * (e.g. one shared by several stages). By default the stack creates one with a generated value.
+   */
+  internalSecretArn?: string;
 }
 
 /**
@@ -52,6 +59,8 @@ export class EaselStack extends Stack {
   readonly fallbackFunction: EaselFunction;
   readonly workerFunctions: ReadonlyMap<QueueName, EaselFunction>;
   readonly alarms: Alarms;
+  /** The maintainers' shared secret of the internal routes. */
+  readonly internalSecret: ISecret;
 
   constructor(scope: Construct, id: string, props: EaselStackProps = {}) {
     super(scope, id, props);
@@ -67,6 +76,17 @@ export class EaselStack extends Stack {
     // Absent means "no editor origins" to shared/config.ts; Lambda gets no empty variable.
     if (editorOrigins.length > 0) environment.EDITOR_ORIGINS = editorOrigins.join(',');
 
+    // The internal routes' secret lives in Secrets Manager and only their functions may read it,
+    // by ARN, at cold start: the value never appears in the template, in a function's environment
+    // (readable with lambda:GetFunctionConfiguration) or in CloudFormation's parameters.
+    this.internalSecret =
+      props.internalSecretArn === undefined
+        ? new Secret(this, 'InternalSecret', {
+            description: 'Easel: shared secret of the internal maintenance routes (header X-Easel-Internal-Secret)',
+            generateSecretString: { passwordLength: 48, excludePunctuation: true },
+          })
+        : Secret.fromSecretCompleteArn(this, 'InternalSecret', props.internalSecretArn);
+
     const routeFunctions = new Map<OperationId, EaselFunction>();
     for (const row of ROUTE_LIST) {
       const name = pascal(row.operationId);
@@ -79,6 +99,10 @@ export class EaselStack extends Stack {
         description: `Easel ${row.method} ${row.path}`,
       });
       this.data.grant(fn, row.access);
+      if (row.auth === 'internal') {
+        fn.addEnvironment('INTERNAL_SECRET_ARN', this.internalSecret.secretArn);
+        this.internalSecret.grantRead(fn);
+      }
       this.api.addRoutes({
         path: row.path,
         methods: [HttpMethod[row.method]],
@@ -158,5 +182,9 @@ export class EaselStack extends Stack {
       new CfnOutput(this, `${pascal(name)}DeadLetterQueueName`, { value: deadLetter.queueName });
     }
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Subscribe to receive alarms' });
+    new CfnOutput(this, 'InternalSecretArn', {
+      value: this.internalSecret.secretArn,
+      description: 'Secret for X-Easel-Internal-Secret: aws secretsmanager get-secret-value --secret-id <this>',
+    });
   }
 }

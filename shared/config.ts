@@ -27,6 +27,16 @@ export interface Config {
    * never sets it. Every other non-public address stays refused even in tests.
    */
   unsafeTestLoopbackPorts: readonly number[];
+  /** Page capture (POST /api/screenshot). */
+  capture: CaptureConfig;
+  /** Lifetime of a cached capture, in seconds (CACHE_TTL_SECONDS). */
+  cacheTtlSeconds: number;
+  /**
+   * Where the maintainers' shared secret of the internal routes comes from: the value itself
+   * (INTERNAL_SECRET, local runs and tests) or a Secrets Manager secret read at cold start
+   * (INTERNAL_SECRET_ARN, the cloud). Undefined when neither is set: internal routes then refuse to start.
+   */
+  internalSecret?: { value: string } | { arn: string };
   /** The tweet syndication upstream (GET /api/tweet/{id}). */
   tweets: TweetSettings;
   /** Limits of the media proxy (GET /api/image-proxy). */
@@ -64,6 +74,30 @@ export interface MediaProxySettings {
    */
   unsafeTestCa?: string;
 }
+
+export interface CaptureConfig {
+  /** Milliseconds a capture may spend loading and photographing the page before it answers 408 (CAPTURE_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** CDP WebSocket URL of a remote browser (BROWSER_WS_ENDPOINT); undefined means the bundled Chromium. */
+  remoteEndpoint?: string;
+  /** A Chromium binary to run instead of @sparticuz/chromium's (CHROMIUM_PATH), e.g. /usr/bin/chromium. */
+  chromiumPath?: string;
+  /**
+   * Run Chromium with --single-process (CHROMIUM_SINGLE_PROCESS). @sparticuz/chromium needs it on
+   * Lambda, where it is the default; there Chromium cannot open a second browser context, so each
+   * capture gets a fresh page in the default context that is wiped afterwards instead of a fresh context.
+   */
+  singleProcess: boolean;
+  /** Launch the browser during the cold start instead of on the first capture (on Lambda, whose init phase runs at full CPU). */
+  prelaunch: boolean;
+}
+
+/** Bounds of the capture time-out: long enough for a real page, short enough to answer before API Gateway's 30 s. */
+export const CAPTURE_TIMEOUT_BOUNDS = { min: 1_000, max: 25_000, default: 15_000 } as const;
+/** Bounds of the cache lifetime: the cache bucket expires objects after 7 days, so an entry cannot outlive that. */
+export const CACHE_TTL_BOUNDS = { min: 1, max: 7 * 86_400, default: 3_600 } as const;
+/** Shortest accepted internal secret: a guessable one would make the constant-time comparison pointless. */
+export const INTERNAL_SECRET_MIN_LENGTH = 32;
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name];
@@ -103,6 +137,47 @@ function testMediaHosts(env: NodeJS.ProcessEnv, loopbackPorts: readonly number[]
     hosts.set(host, Number(port));
   }
   return hosts;
+}
+
+function bounded(env: NodeJS.ProcessEnv, name: string, bounds: { min: number; max: number; default: number }): number {
+  return integer(env, name, bounds.default, bounds.min, bounds.max);
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = optional(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error(`${name} must be true or false, got ${raw}`);
+}
+
+function captureConfig(env: NodeJS.ProcessEnv): CaptureConfig {
+  const remoteEndpoint = optional(env, 'BROWSER_WS_ENDPOINT');
+  if (remoteEndpoint !== undefined && !/^wss?:\/\/[^/\s]+/.test(remoteEndpoint)) {
+    throw new Error(`BROWSER_WS_ENDPOINT must be a ws:// or wss:// CDP endpoint, got ${remoteEndpoint}`);
+  }
+  return {
+    timeoutMs: bounded(env, 'CAPTURE_TIMEOUT_MS', CAPTURE_TIMEOUT_BOUNDS),
+    remoteEndpoint,
+    chromiumPath: optional(env, 'CHROMIUM_PATH'),
+    // Lambda sets AWS_LAMBDA_FUNCTION_NAME; that is where the multi-process model fails to start.
+    singleProcess: boolean(env, 'CHROMIUM_SINGLE_PROCESS', env.AWS_LAMBDA_FUNCTION_NAME !== undefined),
+    prelaunch: env.AWS_LAMBDA_FUNCTION_NAME !== undefined,
+  };
+}
+
+function internalSecret(env: NodeJS.ProcessEnv): Config['internalSecret'] {
+  const value = env.INTERNAL_SECRET;
+  const arn = optional(env, 'INTERNAL_SECRET_ARN');
+  if (value !== undefined && value !== '') {
+    if (value.length < INTERNAL_SECRET_MIN_LENGTH) throw new Error(`INTERNAL_SECRET must be at least ${INTERNAL_SECRET_MIN_LENGTH} characters`);
+    return { value };
+  }
+  if (arn !== undefined) {
+    if (!/^arn:aws[a-z-]*:secretsmanager:/.test(arn)) throw new Error(`INTERNAL_SECRET_ARN must be a Secrets Manager ARN, got ${arn}`);
+    return { arn };
+  }
+  return undefined;
 }
 
 /** Parses the configuration from an environment; throws on the first missing variable. */
@@ -163,6 +238,9 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       unsafeTestHosts,
       unsafeTestCa: unsafeTestCaFile === undefined ? undefined : readFileSync(unsafeTestCaFile, 'utf8'),
     },
+    capture: captureConfig(env),
+    cacheTtlSeconds: bounded(env, 'CACHE_TTL_SECONDS', CACHE_TTL_BOUNDS),
+    internalSecret: internalSecret(env),
   };
 }
 

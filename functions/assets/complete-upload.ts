@@ -1,3 +1,4 @@
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { completeUpload } from '#shared/services/assets.ts';
 import { assetDeps } from '#shared/services/workspace-runtime.ts';
@@ -5,4 +6,5 @@ import { assetDeps } from '#shared/services/workspace-runtime.ts';
 /** POST /api/v1/assets/{assetId}/complete: verifies the stored object and marks the asset ready. */
 export const handler = route('completeAssetUpload', async ({ params, body, principal }) =>
   completeUpload(assetDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId, sha256: body?.sha256 }),
+  { authenticate },
 );

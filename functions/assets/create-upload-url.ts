@@ -1,4 +1,5 @@
 import { reply } from '#shared/http/reply.ts';
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { createUpload } from '#shared/services/assets.ts';
 import { assetDeps } from '#shared/services/workspace-runtime.ts';
@@ -6,4 +7,5 @@ import { assetDeps } from '#shared/services/workspace-runtime.ts';
 /** POST /api/v1/assets/upload-url: a pending asset and its presigned PUT. */
 export const handler = route('createAssetUpload', async ({ body, principal }) =>
   reply.json(await createUpload(assetDeps(), { workspaceId: principal.workspaceId, body }), 201),
+  { authenticate },
 );

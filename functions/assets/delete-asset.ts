@@ -1,4 +1,5 @@
 import { reply } from '#shared/http/reply.ts';
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { requestDeletion } from '#shared/services/assets.ts';
 import { consumeQuota } from '#shared/services/quota.ts';
@@ -11,4 +12,4 @@ import { assetDeps, quotaLimiter } from '#shared/services/workspace-runtime.ts';
 export const handler = route('deleteAsset', async ({ params, principal }) => {
   await consumeQuota(quotaLimiter(), { workspaceId: principal.workspaceId, plan: principal.plan, quota: 'api:write:minute' });
   return reply.json(await requestDeletion(assetDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId }), 202);
-});
+}, { authenticate });

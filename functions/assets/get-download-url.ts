@@ -1,3 +1,4 @@
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { createDownloadUrl } from '#shared/services/assets.ts';
 import { assetDeps } from '#shared/services/workspace-runtime.ts';
@@ -5,4 +6,5 @@ import { assetDeps } from '#shared/services/workspace-runtime.ts';
 /** GET /api/v1/assets/{assetId}/download-url: a short-lived presigned GET for a ready asset. */
 export const handler = route('getAssetDownloadUrl', async ({ params, principal }) =>
   createDownloadUrl(assetDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId }),
+  { authenticate },
 );

@@ -1,4 +1,5 @@
 import { reply } from '#shared/http/reply.ts';
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { createRelease } from '#shared/services/releases.ts';
 import { releaseDeps } from '#shared/services/workspace-runtime.ts';
@@ -11,4 +12,4 @@ export const handler = route('createRelease', async ({ body, headers, principal 
     idempotencyKey: headers['idempotency-key'],
   });
   return reply.json(release, created ? 201 : 200);
-});
+}, { authenticate });

@@ -1,3 +1,4 @@
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { listReleases } from '#shared/services/releases.ts';
 import { releaseDeps } from '#shared/services/workspace-runtime.ts';
@@ -5,4 +6,4 @@ import { releaseDeps } from '#shared/services/workspace-runtime.ts';
 /** GET /api/v1/releases: newest first, `limit` 1..100. */
 export const handler = route('listReleases', async ({ query, principal }) => ({
   releases: await listReleases(releaseDeps(), { workspaceId: principal.workspaceId, limit: query.limit }),
-}));
+}), { authenticate });

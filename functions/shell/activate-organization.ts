@@ -1,3 +1,4 @@
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { identityStore } from '#shared/identity/runtime.ts';
 import { activateOrganization } from '#shared/services/shell.ts';
@@ -5,4 +6,5 @@ import { activateOrganization } from '#shared/services/shell.ts';
 /** POST /api/v1/organizations/{organizationId}/activate: switch organizations; returns the refreshed bootstrap. */
 export const handler = route('activateOrganization', async ({ params, principal }) =>
   activateOrganization({ organizationId: params.organizationId, session: principal }, { store: identityStore() }),
+  { authenticate },
 );

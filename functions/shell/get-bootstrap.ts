@@ -1,6 +1,7 @@
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { identityStore } from '#shared/identity/runtime.ts';
 import { getBootstrap } from '#shared/services/shell.ts';
 
 /** GET /api/v1/bootstrap: everything the shell renders for the active organization. */
-export const handler = route('getBootstrap', async ({ principal }) => getBootstrap({ member: principal }, { store: identityStore() }));
+export const handler = route('getBootstrap', async ({ principal }) => getBootstrap({ member: principal }, { store: identityStore() }), { authenticate });

@@ -1,6 +1,7 @@
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { identityStore } from '#shared/identity/runtime.ts';
 import { getMe } from '#shared/services/shell.ts';
 
 /** GET /api/v1/me: the signed-in user. */
-export const handler = route('getMe', async ({ principal }) => getMe({ userId: principal.userId }, { store: identityStore() }));
+export const handler = route('getMe', async ({ principal }) => getMe({ userId: principal.userId }, { store: identityStore() }), { authenticate });

@@ -1,7 +1,9 @@
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { getCapabilities } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}/capabilities: flags and the safe entitlement view. */
 export const handler = route('getOrganizationCapabilities', async ({ params, principal }) =>
   getCapabilities({ organizationId: params.organizationId, member: principal }),
+  { authenticate },
 );

@@ -1,7 +1,9 @@
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { getPermissions } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}/permissions: the role and what it resolves to. */
 export const handler = route('getOrganizationPermissions', async ({ params, principal }) =>
   getPermissions({ organizationId: params.organizationId, member: principal }),
+  { authenticate },
 );

@@ -1,3 +1,4 @@
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { identityStore } from '#shared/identity/runtime.ts';
 import { getSettings } from '#shared/services/shell.ts';
@@ -5,4 +6,5 @@ import { getSettings } from '#shared/services/shell.ts';
 /** GET /api/v1/organizations/{organizationId}/settings: the workspace settings. */
 export const handler = route('getOrganizationSettings', async ({ params, principal }) =>
   getSettings({ organizationId: params.organizationId, member: principal }, { store: identityStore() }),
+  { authenticate },
 );

@@ -1,3 +1,4 @@
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { identityStore } from '#shared/identity/runtime.ts';
 import { getOrganization } from '#shared/services/shell.ts';
@@ -5,4 +6,5 @@ import { getOrganization } from '#shared/services/shell.ts';
 /** GET /api/v1/organizations/{organizationId}: the active organization. */
 export const handler = route('getOrganization', async ({ params, principal }) =>
   getOrganization({ organizationId: params.organizationId, member: principal }, { store: identityStore() }),
+  { authenticate },
 );

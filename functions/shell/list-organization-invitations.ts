@@ -1,3 +1,4 @@
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { identityStore } from '#shared/identity/runtime.ts';
 import { listInvitations } from '#shared/services/shell.ts';
@@ -5,4 +6,5 @@ import { listInvitations } from '#shared/services/shell.ts';
 /** GET /api/v1/organizations/{organizationId}/invitations: open invitations (invitation:read). */
 export const handler = route('listOrganizationInvitations', async ({ params, principal }) =>
   listInvitations({ organizationId: params.organizationId, member: principal }, { store: identityStore() }),
+  { authenticate },
 );

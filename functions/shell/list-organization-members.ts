@@ -1,3 +1,4 @@
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { identityStore } from '#shared/identity/runtime.ts';
 import { listMembers } from '#shared/services/shell.ts';
@@ -5,4 +6,5 @@ import { listMembers } from '#shared/services/shell.ts';
 /** GET /api/v1/organizations/{organizationId}/members: the roster (member:read). */
 export const handler = route('listOrganizationMembers', async ({ params, principal }) =>
   listMembers({ organizationId: params.organizationId, member: principal }, { store: identityStore() }),
+  { authenticate },
 );

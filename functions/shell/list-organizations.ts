@@ -1,3 +1,4 @@
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { identityStore } from '#shared/identity/runtime.ts';
 import { listOrganizations } from '#shared/services/shell.ts';
@@ -5,4 +6,5 @@ import { listOrganizations } from '#shared/services/shell.ts';
 /** GET /api/v1/organizations: every organization of the user, with the role in each. */
 export const handler = route('listOrganizations', async ({ principal }) =>
   listOrganizations({ userId: principal.userId, activeOrganizationId: principal.activeOrganizationId }, { store: identityStore() }),
+  { authenticate },
 );

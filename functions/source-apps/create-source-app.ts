@@ -1,4 +1,5 @@
 import { reply } from '#shared/http/reply.ts';
+import { authenticate } from '#shared/http/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { createSourceApp } from '#shared/services/source-apps.ts';
 import { sourceAppDeps } from '#shared/services/workspace-runtime.ts';
@@ -6,4 +7,5 @@ import { sourceAppDeps } from '#shared/services/workspace-runtime.ts';
 /** POST /api/v1/source-apps: registers a release-intake source app. */
 export const handler = route('createSourceApp', async ({ body, principal }) =>
   reply.json(await createSourceApp(sourceAppDeps(), { workspaceId: principal.workspaceId, body }), 201),
+  { authenticate },
 );

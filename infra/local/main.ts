@@ -49,6 +49,7 @@ const lines = [
   ...runtime.backends.map((backend) => `  ${backend.name.padEnd(18)} ${backend.endpoint}`),
   `  docs:       ${runtime.url}/docs   OpenAPI: ${runtime.url}/openapi.json`,
   ...demo,
+  ...(runtime.env.INTERNAL_SECRET ? [`  internal:   X-Easel-Internal-Secret: ${runtime.env.INTERNAL_SECRET}  (for /internal/*; set INTERNAL_SECRET to fix it)`] : []),
   '  Ctrl-C stops.',
 ];
 process.stderr.write(lines.join('\n') + '\n');

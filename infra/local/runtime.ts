@@ -2,6 +2,7 @@
  * The local runtime: one Node process that serves every route of the table by calling the very
  * handler modules Lambda runs, with DynamoDB, S3 and SQS embedded (or pointed elsewhere).
  */
+import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +17,7 @@ import { PayloadTooLargeError } from '#shared/http/errors.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { matchRoute } from '#shared/http/match.ts';
 import type { LambdaResult } from '#shared/http/types.ts';
+import { shutdown } from '#shared/lifecycle.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
@@ -27,7 +29,7 @@ import { startPoller, type SqsWorker } from '#infra/local/sqs-poller.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 /** Environment variables of individual routes, handed to the handlers as the stack would set them. */
-const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_)[A-Z_]+$/;
+const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_)[A-Z_]+$/;
 /** Lambda's synchronous request payload limit; API Gateway refuses larger bodies before our code runs. */
 export const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
 
@@ -152,6 +154,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     }
     // Route settings (upstream URLs, limits, test-only opt-ins) pass through from the given environment.
     for (const [name, value] of Object.entries(env)) if (value !== undefined && ROUTE_SETTING.test(name)) handlerEnv[name] = value;
+    // The maintainers' secret of the internal routes: given, or fresh for this run (main.ts prints it).
+    if (!env.INTERNAL_SECRET_ARN) handlerEnv.INTERNAL_SECRET = env.INTERNAL_SECRET || randomBytes(32).toString('base64url');
     if (dynamoEndpoint) handlerEnv.DYNAMODB_ENDPOINT = dynamoEndpoint;
     if (s3Endpoint) handlerEnv.S3_ENDPOINT = s3Endpoint;
     if (sqsEndpoint) handlerEnv.SQS_ENDPOINT = sqsEndpoint;
@@ -184,6 +188,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     Object.assign(process.env, handlerEnv);
     resetConfig();
 
+    // Whatever the handlers started (the capture browser) stops with the runtime.
+    stoppers.push(() => shutdown());
     // Load every handler now, as Lambda's cold start would, so a broken module fails at start-up.
     const handlers = new Map<string, HttpHandler>();
     for (const row of ROUTE_LIST) handlers.set(row.operationId, await importHandler<HttpHandler>(row.handler));

@@ -20,21 +20,12 @@ import { SESSION_COOKIE, readSessionToken } from '#shared/identity/cookies.ts';
 import { requiredFeatureOf } from '#shared/identity/plans.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
 import { log } from '#shared/log.ts';
-
-/** Whoever the middleware resolved for a request. */
-export type ResolvedPrincipal = Principal | SessionIdentity;
-
-const principals = new WeakMap<LambdaEvent, ResolvedPrincipal>();
-
-/** The principal the middleware resolved for this event (undefined on anonymous routes). */
-export function principalOf(event: LambdaEvent): ResolvedPrincipal | undefined {
-  return principals.get(event);
-}
+import { setPrincipal } from '#shared/http/principals.ts';
 
 /**
- * The container's authenticator, loaded on first use. The import is dynamic so that anonymous
- * routes, which share route() with authenticated ones, never evaluate the DynamoDB client: the
- * bundler keeps a dynamically imported module lazy, and their cold start stays as it was.
+ * The container's authenticator, loaded on first use: the DynamoDB client is evaluated only when
+ * the first credential is checked. (Anonymous routes do not bundle this module at all: their
+ * handlers never pass `authenticate` to route().)
  */
 async function containerAuthenticator(): Promise<Authenticator> {
   return (await import('#shared/identity/runtime.ts')).containerAuthenticator();
@@ -56,7 +47,7 @@ export function authenticate(
   return {
     before: async ({ event }) => {
       const principal = await resolve(def, event, await authenticator(), feature);
-      principals.set(event, principal);
+      setPrincipal(event, principal);
       log.debug('authenticated', {
         kind: principal.kind,
         userId: 'userId' in principal ? principal.userId : undefined,

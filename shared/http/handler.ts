@@ -17,7 +17,24 @@ export interface HandlerMeta {
   cors: CorsPolicy | ((event: LambdaEvent) => CorsPolicy);
 }
 
-export type HttpRequest = Request<LambdaEvent, LambdaResult | Reply | unknown, Error, LambdaContext, { startedAt: number }>;
+/** What the boundary keeps per request; middlewares may add headers every response must carry. */
+// A type alias, not an interface: Middy wants an index-signature-compatible record.
+export type BoundaryInternal = {
+  startedAt: number;
+  /** Headers added to the response whatever it is, the error envelope included (e.g. X-RateLimit-*). */
+  responseHeaders?: Record<string, string>;
+};
+
+export type HttpRequest = Request<LambdaEvent, LambdaResult | Reply | unknown, Error, LambdaContext, BoundaryInternal>;
+
+/**
+ * Asks the boundary to put these headers on the response of this request, success or error:
+ * a middleware that learns something the client should always see (its remaining rate) calls this.
+ */
+export function setResponseHeaders(request: { internal: object }, headers: Record<string, string>): void {
+  const internal = request.internal as Partial<BoundaryInternal>;
+  internal.responseHeaders = { ...internal.responseHeaders, ...headers };
+}
 
 function render(value: unknown): Reply {
   return isReply(value) ? value : reply.json(value);
@@ -66,12 +83,15 @@ async function toResult(out: Reply, event: LambdaEvent, context: LambdaContext |
  * result, turns any error into the envelope (the only place that does), adds security and
  * CORS headers, and writes one structured log line per request.
  */
-function httpBoundary(meta: HandlerMeta): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext, { startedAt: number }> {
+function httpBoundary(meta: HandlerMeta): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext, BoundaryInternal> {
   const corsOf = (event: LambdaEvent) => (typeof meta.cors === 'function' ? meta.cors(event) : meta.cors);
   const requestIdOf = (request: HttpRequest) => request.context?.awsRequestId || request.event.requestContext?.requestId || 'local';
 
-  const finish = async (request: HttpRequest, out: Reply, error?: unknown): Promise<LambdaResult> => {
+  const finish = async (request: HttpRequest, rendered: Reply, error?: unknown): Promise<LambdaResult> => {
     const requestId = requestIdOf(request);
+    // The response's own headers win over the ones a middleware asked for.
+    const extra = request.internal.responseHeaders;
+    const out = extra ? { ...rendered, headers: { ...extra, ...rendered.headers } } : rendered;
     const result = await toResult(out, request.event, request.context, corsOf(request.event), requestId);
     const fields: Record<string, unknown> = {
       requestId,
@@ -117,7 +137,7 @@ export function createHttpHandler(
   fn: (event: LambdaEvent, context: LambdaContext, signal: AbortSignal) => Promise<unknown>,
 ): HttpHandler {
   config();
-  let chain = middy<LambdaEvent, unknown, Error, LambdaContext, { startedAt: number }>({
+  let chain = middy<LambdaEvent, unknown, Error, LambdaContext, BoundaryInternal>({
     // Answer with the envelope just before Lambda would kill the invocation (API Gateway would
     // otherwise send its own bare 503); the signal tells the function to stop its work.
     timeoutEarlyInMillis: 300,

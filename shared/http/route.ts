@@ -1,10 +1,12 @@
 import type * as v from 'valibot';
 import type { MiddlewareObj } from '@middy/core';
 import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
-import { authenticate, principalOf } from '#shared/http/auth.ts';
+import { principalOf } from '#shared/http/principals.ts';
 import { InvalidRequestError, PayloadTooLargeError } from '#shared/http/errors.ts';
 import { createHttpHandler } from '#shared/http/handler.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
+import { rateLimitRuleOf } from '#shared/http/rate-limit.ts';
+import type { RateLimitRule } from '#shared/services/rate-limit.ts';
 import type { Reply } from '#shared/http/reply.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
 import { parseWith } from '#shared/http/validation.ts';
@@ -38,6 +40,22 @@ export interface RouteInput<R> {
   signal: AbortSignal;
   event: LambdaEvent;
   context: LambdaContext;
+}
+
+type Middleware = MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext>;
+
+/**
+ * Middlewares that some rows' features need, passed in by the handlers of those rows: they
+ * hold AWS clients, which a function without such a row then neither bundles nor creates.
+ * route() refuses to build a row whose feature has no middleware here.
+ */
+export interface RouteUses {
+  /** Required when the row publishes `x-easel-rate-limit` (e.g. rateTableLimit). */
+  rateLimit?: (operationId: string, rule: RateLimitRule) => Middleware;
+  /** Required when the row's auth is 'internal' (internalAuth). */
+  internalAuth?: (operationId: string) => Middleware;
+  /** Required when the row's auth is 'apiKey' or 'session' (authenticate from #shared/http/auth.ts). */
+  authenticate?: (def: RouteDef) => Middleware;
 }
 
 type Parsed = { body: unknown; query: unknown; params: unknown; headers: unknown };
@@ -139,18 +157,34 @@ function validateRequest(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Err
 export function route<K extends OperationId>(
   operationId: K,
   fn: (input: RouteInput<Routes[K]>) => Promise<unknown | Reply>,
+  uses: RouteUses = {},
 ): HttpHandler {
-  return routeHandler(operationId, ROUTES[operationId], fn as (input: RouteInput<RouteDef>) => Promise<unknown>);
+  return routeHandler(operationId, ROUTES[operationId], fn as (input: RouteInput<RouteDef>) => Promise<unknown>, uses);
 }
 
 /** The same, for a row given directly (tests build synthetic rows to exercise the stack). */
-export function routeHandler(operationId: string, def: RouteDef, fn: (input: RouteInput<RouteDef>) => Promise<unknown>): HttpHandler {
-  if (def.auth === 'internal') {
-    // Refusing to build beats serving a maintainer route unauthenticated.
-    throw new Error(`Route ${operationId}: auth kind ${def.auth} is not supported yet`);
+export function routeHandler(
+  operationId: string,
+  def: RouteDef,
+  fn: (input: RouteInput<RouteDef>) => Promise<unknown>,
+  uses: RouteUses = {},
+): HttpHandler {
+  // Order matters: the rate limit counts every request (even invalid ones), and credentials are
+  // checked before the body, so an unauthenticated caller learns nothing about its schema.
+  const middlewares: Middleware[] = [];
+  const rule = rateLimitRuleOf(operationId, def);
+  if (rule) {
+    if (!uses.rateLimit) throw new Error(`Route ${operationId} publishes x-easel-rate-limit: pass route(…, { rateLimit })`);
+    middlewares.push(uses.rateLimit(operationId, rule));
   }
-  // Authentication first: a caller without credentials learns nothing about the input rules.
-  const middlewares = def.auth === 'none' ? [validateRequest(def)] : [authenticate(def), validateRequest(def)];
+  if (def.auth === 'internal') {
+    if (!uses.internalAuth) throw new Error(`Route ${operationId} has auth 'internal': pass route(…, { internalAuth })`);
+    middlewares.push(uses.internalAuth(operationId));
+  } else if (def.auth === 'apiKey' || def.auth === 'session') {
+    if (!uses.authenticate) throw new Error(`Route ${operationId} has auth '${def.auth}': pass route(…, { authenticate })`);
+    middlewares.push(uses.authenticate(def));
+  }
+  middlewares.push(validateRequest(def));
   return createHttpHandler(
     { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors },
     middlewares,

@@ -124,3 +124,18 @@ export function isLoopback(address: string): boolean {
   const reason = blockedReason(address);
   return reason === 'loopback' || reason === 'loopback (embedded IPv4)';
 }
+
+/**
+ * The network a client address stands for when counting requests: an IPv4 address itself, an
+ * IPv4-mapped IPv6 address as its IPv4 address, and any other IPv6 address as its /64, because a
+ * single subscriber usually holds a whole /64 and could otherwise rotate through it to dodge a limit.
+ */
+export function clientNetwork(address: string): string {
+  const bare = address.replace(/^\[|\]$/g, '').split('%')[0]!;
+  if (isIP(bare) !== 6) return bare;
+  const value = v6(bare);
+  if (value === undefined) return bare;
+  if (value >> 32n === 0xffffn) return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join('.');
+  const groups = [112n, 96n, 80n, 64n].map((shift) => ((value >> shift) & 0xffffn).toString(16));
+  return `${groups.join(':')}::/64`;
+}

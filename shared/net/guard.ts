@@ -22,9 +22,11 @@ export interface TargetPolicy {
   loopbackPorts: readonly number[];
 }
 
-type Resolver = (host: string) => Promise<LookupAddress[]>;
+/** Resolves a host name to every address it has (the shape of `dns.lookup` with `all: true`). */
+export type Resolver = (host: string) => Promise<LookupAddress[]>;
 
-const systemResolver: Resolver = (host) =>
+/** The operating system's resolver (getaddrinfo), as http.request would use it. */
+export const systemResolver: Resolver = (host) =>
   new Promise((resolve, reject) => {
     dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
   });
@@ -69,5 +71,28 @@ export function guardedLookup(port: number, policy: TargetPolicy, resolve: Resol
         else callback(null, wanted[0]!.address, wanted[0]!.family);
       })
       .catch((error: NodeJS.ErrnoException) => callback(error, '', 0));
+  };
+}
+
+/**
+ * Remembers each answer of `resolve` for `ttlMs`. When the check before a request and the
+ * connection that carries it share one caching resolver, the connection goes to the very
+ * addresses that were checked, even if the name's DNS answer changes in between (rebinding).
+ * Failed look-ups are not remembered.
+ */
+export function cachingResolver(resolve: Resolver, ttlMs: number, now: () => number = Date.now): Resolver {
+  const answers = new Map<string, { expiresAt: number; addresses: Promise<LookupAddress[]> }>();
+  return (host) => {
+    const key = host.toLowerCase();
+    const hit = answers.get(key);
+    if (hit && hit.expiresAt > now()) return hit.addresses;
+    // Drop expired answers as we go, so the map stays as small as the set of live host names.
+    for (const [name, entry] of answers) if (entry.expiresAt <= now()) answers.delete(name);
+    const entry = { expiresAt: now() + ttlMs, addresses: resolve(host) };
+    answers.set(key, entry);
+    entry.addresses.catch(() => {
+      if (answers.get(key) === entry) answers.delete(key);
+    });
+    return entry.addresses;
   };
 }

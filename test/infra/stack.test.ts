@@ -380,6 +380,49 @@ describe('EaselStack', () => {
     });
   });
 
+  describe('page capture and the internal secret', () => {
+    const functions = () => Object.entries(template.findResources('AWS::Lambda::Function')) as [string, CfnResource][];
+    const variablesOf = (fn: CfnResource) => (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+
+    it('never opens loopback to outbound fetches: no function has UNSAFE_TEST_LOOPBACK_PORTS', () => {
+      // Assess
+      expect(functions().filter(([, fn]) => 'UNSAFE_TEST_LOOPBACK_PORTS' in variablesOf(fn)).map(([id]) => id)).toEqual([]);
+    });
+
+    it('installs @sparticuz/chromium beside the capture bundle instead of bundling it, on x86_64 with the memory Chromium needs', () => {
+      // Prepare
+      const row = ROUTE_LIST.find((candidate) => candidate.operationId === 'capturePage')!;
+      const fn = resources[logicalId(stack.routeFunctions.get('capturePage')!)]!;
+
+      // Assess
+      expect(row.nodeModules).toEqual(['@sparticuz/chromium']);
+      expect(fn.Properties).toMatchObject({ Architectures: ['x86_64'], MemorySize: 2048, Timeout: 29 });
+    });
+
+    it('gives the internal secret to the internal routes only, by ARN, never by value', () => {
+      // Prepare
+      const secretId = logicalId(stack.internalSecret as unknown as IConstruct);
+      const internal = ROUTE_LIST.filter((row) => row.auth === 'internal').map((row) => logicalId(stack.routeFunctions.get(row.operationId)!));
+      const withSecret = functions()
+        .filter(([, fn]) => 'INTERNAL_SECRET_ARN' in variablesOf(fn))
+        .map(([id]) => id);
+      const readers = functions()
+        .filter(([id]) => {
+          const roleId = (resources[id]!.Properties?.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
+          return statementsOfRole(template, roleId).some((statement) => actionsOf(statement).includes('secretsmanager:GetSecretValue'));
+        })
+        .map(([id]) => id);
+
+      // Assess
+      expect(internal.length).toBeGreaterThan(0);
+      expect(withSecret.sort()).toEqual([...internal].sort());
+      expect(readers.sort()).toEqual([...internal].sort());
+      for (const id of internal) expect(variablesOf(resources[id]!).INTERNAL_SECRET_ARN).toEqual({ Ref: secretId });
+      expect(functions().filter(([, fn]) => 'INTERNAL_SECRET' in variablesOf(fn))).toEqual([]);
+      expect(resources[secretId]?.Properties).toMatchObject({ GenerateSecretString: { PasswordLength: 48, ExcludePunctuation: true } });
+    });
+  });
+
   describe('template', () => {
     it('outputs the API URL and the name of every table, bucket and queue', () => {
       // Prepare
@@ -422,6 +465,24 @@ describe('EaselStack', () => {
 
       // Assess
       expect(cycles).toEqual([]);
+    });
+  });
+});
+
+describe('EaselStack with an existing internal secret', () => {
+  it('grants the internal routes that secret and creates none', () => {
+    // Prepare
+    const arn = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:easel-internal-AbCdEf';
+
+    // Act
+    const { stack, template } = synthEasel({ internalSecretArn: arn });
+
+    // Assess
+    template.resourceCountIs('AWS::SecretsManager::Secret', 0);
+    const purge = template.toJSON().Resources[logicalId(stack.routeFunctions.get('purgeCache')!)] as CfnResource;
+    expect((purge.Properties?.Environment as { Variables: Record<string, unknown> }).Variables.INTERNAL_SECRET_ARN).toBe(arn);
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']), Resource: arn })]) },
     });
   });
 });

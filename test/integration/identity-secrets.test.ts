@@ -80,6 +80,7 @@ describe('secrets at rest and in logs', () => {
     }
     // A workspace row through the same middleware: accepted, refused for scope, refused as revoked.
     const { routeHandler } = await import('#shared/http/route.ts');
+    const { authenticate } = await import('#shared/http/auth.ts');
     const probe: RouteDef = {
       method: 'GET',
       path: '/api/v1/probe',
@@ -97,7 +98,7 @@ describe('secrets at rest and in logs', () => {
       responses: { 200: { description: 'ok' } },
       errors: [],
     };
-    const handler = routeHandler('probe', probe, async () => ({ ok: true }));
+    const handler = routeHandler('probe', probe, async () => ({ ok: true }), { authenticate });
     const attempts: Record<string, string>[] = [{ 'x-api-key': issued.key }, { 'x-api-key': revoked.key }, { cookie }, { 'x-api-key': `${issued.key}x` }];
     for (const headers of attempts) {
       await handler(apiEvent({ path: probe.path, headers }), lambdaContext());

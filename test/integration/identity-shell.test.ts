@@ -27,6 +27,7 @@ const cookies = { alice: '', bob: '', carol: '', dave: '', daveInA: '', expired:
 let apiKey = '';
 // Loaded after the runtime has set the environment: the SDK clients read it when first imported.
 let routeHandler: typeof import('#shared/http/route.ts').routeHandler;
+let authenticate: typeof import('#shared/http/auth.ts').authenticate;
 
 async function session(user: string, organizationId?: string): Promise<string> {
   const { token } = await admin.createSession({ user, organizationId }, deps);
@@ -37,6 +38,7 @@ beforeAll(async () => {
   process.env.AUTH_CACHE_TTL_MS = String(CACHE_TTL_MS);
   runtime = await startTestRuntime();
   ({ routeHandler } = await import('#shared/http/route.ts'));
+  ({ authenticate } = await import('#shared/http/auth.ts'));
   EDITOR = runtime.env.EDITOR_ORIGINS!.split(',')[0]!;
   db = connect(runtime.env);
   deps = { store: db.store };
@@ -307,8 +309,8 @@ describe('API keys on the embedded backends', () => {
   };
 
   beforeAll(() => {
-    read = routeHandler('probeRead', row({}), async ({ principal }) => ({ principal }));
-    remove = routeHandler('probeDelete', row({ method: 'DELETE', permission: 'asset:write', extensions: entitlementExtension('asset:delete') }), async () => ({ ok: true }));
+    read = routeHandler('probeRead', row({}), async ({ principal }) => ({ principal }), { authenticate });
+    remove = routeHandler('probeDelete', row({ method: 'DELETE', permission: 'asset:write', extensions: entitlementExtension('asset:delete') }), async () => ({ ok: true }), { authenticate });
   });
 
   it('resolves a key to its organization and records its last use', async () => {
@@ -376,7 +378,7 @@ describe('API keys on the embedded backends', () => {
     expect(asMember.status).toBe(200);
     expect(asMember.body.principal).toMatchObject({ kind: 'session', role: 'member', organizationId: ids.a });
 
-    const sourceWrite = routeHandler('probeSource', row({ method: 'POST', permission: 'source:write' }), async () => ({}));
+    const sourceWrite = routeHandler('probeSource', row({ method: 'POST', permission: 'source:write' }), async () => ({}), { authenticate });
     expect((await call(sourceWrite, { cookie: cookies.bob })).status).toBe(403);
     expect((await call(sourceWrite, { cookie: cookies.carol })).status).toBe(200);
   });

@@ -13,5 +13,6 @@ const defaults: Record<string, string> = {
   AWS_ACCESS_KEY_ID: 'test',
   AWS_SECRET_ACCESS_KEY: 'test',
   LOG_LEVEL: 'silent',
+  INTERNAL_SECRET: 'test-internal-secret-0123456789abcdef',
 };
 for (const [name, value] of Object.entries(defaults)) process.env[name] ??= value;

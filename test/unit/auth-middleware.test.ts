@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { mockClient } from 'aws-sdk-client-mock';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { authenticate } from '#shared/http/auth.ts';
 import { routeHandler } from '#shared/http/route.ts';
 import type { RouteDef } from '#shared/http/types.ts';
 import { entitlementExtension } from '#shared/identity/plans.ts';
@@ -34,8 +35,8 @@ const row = (overrides: Partial<RouteDef>): RouteDef => ({
 
 // Each handler returns the principal it was given, so a test sees what the middleware resolved.
 const echo = async ({ principal }: { principal: unknown }) => ({ principal });
-const shell = routeHandler('probeShell', row({}), echo);
-const shellWithPermission = routeHandler('probeMembers', row({ permission: 'member:read' }), echo);
+const shell = routeHandler('probeShell', row({}), echo, { authenticate });
+const shellWithPermission = routeHandler('probeMembers', row({ permission: 'member:read' }), echo, { authenticate });
 const workspace = routeHandler(
   'probeWorkspace',
   row({
@@ -46,11 +47,13 @@ const workspace = routeHandler(
     body: { contentType: 'application/json', schema: v.strictObject({ n: v.number() }), maxBytes: 1024 },
   }),
   echo,
+  { authenticate },
 );
 const deletion = routeHandler(
   'probeDelete',
   row({ method: 'DELETE', auth: 'apiKey', permission: 'asset:write', access: { tables: { workspace: 'write' } }, extensions: entitlementExtension('asset:delete') }),
   echo,
+  { authenticate },
 );
 
 type Handler = typeof shell;

@@ -1,0 +1,202 @@
+/**
+ * Page-capture figures, measured side by side in one process on pages served from 127.0.0.1:
+ * a warm capture through the Lambda handler against raw puppeteer on the same browser and against
+ * launching a browser per request, the cache-hit latency, and the wait strategies the capture
+ * could use (time and whether the page was complete).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import chromium from '@sparticuz/chromium';
+import puppeteer from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
+import type { BrowserBackend } from '#shared/services/capture/browsers.ts';
+import sharp from 'sharp';
+import { ms, percentile } from './support/report.ts';
+import type { BenchTable } from './support/report.ts';
+import { apiEvent, lambdaContext } from '../test/support/event.ts';
+import { COMPLETE_COLOUR, startTargetPages } from '../test/support/target-pages.ts';
+
+const WARM_RUNS = 20;
+const LAUNCH_RUNS = 5;
+const CACHE_RUNS = 50;
+const WAIT_RUNS = 5;
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - started, value };
+}
+
+/** What raw puppeteer does for one capture: new page, viewport, load, PNG, close. */
+async function rawCapture(browser: Browser, url: string): Promise<Uint8Array> {
+  const page = await browser.newPage();
+  try {
+    await page.setViewport({ width: 1920, height: 1080 });
+    await page.goto(url, { waitUntil: 'load' });
+    return await page.screenshot({ type: 'png' });
+  } finally {
+    await page.close();
+  }
+}
+
+/** Raw puppeteer on the handler's browser, holding its lease: a single-process browser's one context must not be shared mid-capture. */
+async function rawOnSharedBrowser(backend: BrowserBackend, url: string): Promise<Uint8Array> {
+  const lease = await backend.acquire();
+  try {
+    return await rawCapture(lease.browser, url);
+  } finally {
+    lease.release();
+  }
+}
+
+/** True when the pixel near the bottom of a 1920×1080 capture has the "complete" colour. */
+async function isComplete(png: Uint8Array): Promise<boolean> {
+  const pixel = await sharp(png).extract({ left: 960, top: 900, width: 1, height: 1 }).raw().toBuffer();
+  return Math.abs(pixel[0]! - COMPLETE_COLOUR.r) < 8 && Math.abs(pixel[1]! - COMPLETE_COLOUR.g) < 8 && Math.abs(pixel[2]! - COMPLETE_COLOUR.b) < 8;
+}
+
+export async function bench(): Promise<BenchTable[]> {
+  const pages = await startTargetPages();
+  // The bench's pages live on loopback, like the tests': open exactly their port, and keep the
+  // request log quiet so it does not interleave with the tables.
+  process.env.UNSAFE_TEST_LOOPBACK_PORTS = String(pages.port);
+  process.env.LOG_LEVEL = 'warn';
+  const dataDir = await mkdtemp(join(tmpdir(), 'easel-bench-'));
+  const { startLocal } = await import('#infra/local/runtime.ts');
+  const runtime = await startLocal({ port: 0, backendPorts: { dynamodb: 0, s3: 0, sqs: 0 }, dataDir, workers: false, env: { ...process.env } });
+  try {
+    const { handler } = await import('#functions/screenshot/capture-page.ts');
+    const { browserBackend } = await import('#shared/services/capture/index.ts');
+    const { capturePng } = await import('#shared/services/capture/page-capture.ts');
+    const { createTargetGuard } = await import('#shared/services/capture/target.ts');
+    const { cachingResolver, systemResolver } = await import('#shared/net/guard.ts');
+
+    let client = 0;
+    // A fresh source address per call: the bench measures capture, not the 20-per-minute limit.
+    const call = async (body: Record<string, unknown>) => {
+      client += 1;
+      const event = apiEvent({ method: 'POST', path: '/api/screenshot', body, sourceIp: `198.18.${client >> 8}.${client & 255}` });
+      const result = await handler(event, lambdaContext());
+      if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}: ${result.body}`);
+      return JSON.parse(result.body!) as { cached: boolean };
+    };
+
+    // --- Warm capture: handler vs raw puppeteer on the same browser, interleaved against drift.
+    const url = `${pages.origin}/plain?title=bench`;
+    for (let i = 0; i < 3; i += 1) await call({ url, forceRefresh: true });
+    const browser = browserBackend().current();
+    if (!browser) throw new Error('the handler left no browser running');
+    for (let i = 0; i < 3; i += 1) await rawOnSharedBrowser(browserBackend(), url);
+    const handlerMs: number[] = [];
+    const rawMs: number[] = [];
+    for (let i = 0; i < WARM_RUNS; i += 1) {
+      handlerMs.push((await timed(() => call({ url, forceRefresh: true }))).ms);
+      rawMs.push((await timed(() => rawOnSharedBrowser(browserBackend(), url))).ms);
+    }
+
+    // --- Launch per request: what "no reuse" would cost.
+    const launchMs: number[] = [];
+    const executablePath = await chromium.executablePath();
+    const { chromiumArgs } = await import('#shared/services/capture/browsers.ts');
+    // The same process model as the warm path, so the comparison is launch cost alone.
+    const args = await chromiumArgs({ singleProcess: process.env.CHROMIUM_SINGLE_PROCESS === 'true' });
+    for (let i = 0; i < LAUNCH_RUNS; i += 1) {
+      launchMs.push(
+        (
+          await timed(async () => {
+            const own = await puppeteer.launch({ executablePath, headless: 'shell', args, defaultViewport: null });
+            try {
+              return await rawCapture(own, url);
+            } finally {
+              await own.close();
+            }
+          })
+        ).ms,
+      );
+    }
+
+    // --- Cache hit through the handler.
+    await call({ url });
+    const cacheMs: number[] = [];
+    for (let i = 0; i < CACHE_RUNS; i += 1) {
+      const { ms: took, value } = await timed(() => call({ url }));
+      if (!value.cached) throw new Error('expected a cache hit');
+      cacheMs.push(took);
+    }
+
+    const warm = percentile(handlerMs, 50);
+    const raw = percentile(rawMs, 50);
+    const launch = percentile(launchMs, 50);
+    const hit = percentile(cacheMs, 50);
+    const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+    const comparison: BenchTable = {
+      title: 'Page capture: 1920×1080 PNG of a local page (p50 / p95, ms)',
+      columns: ['measurement', 'runs', 'p50', 'p95', 'goal', 'result'],
+      rows: [
+        ['warm capture through the handler', WARM_RUNS, ms(warm), ms(percentile(handlerMs, 95)), '', ''],
+        ['raw puppeteer, same browser', WARM_RUNS, ms(raw), ms(percentile(rawMs, 95)), '', ''],
+        ['  handler ÷ raw', '', `${(warm / raw).toFixed(2)}×`, '', '≤ 1.3×', verdict(warm / raw <= 1.3)],
+        ['launch a browser per request', LAUNCH_RUNS, ms(launch), ms(percentile(launchMs, 95)), '', ''],
+        ['  launch ÷ warm handler', '', `${(launch / warm).toFixed(2)}×`, '', '≥ 5×', verdict(launch / warm >= 5)],
+        ['cache hit through the handler', CACHE_RUNS, ms(hit), ms(percentile(cacheMs, 95)), '≤ 20 ms', verdict(hit <= 20)],
+      ],
+      notes: [
+        'The handler path includes the rate-limit count, the cache look-up, the DNS check, request interception,',
+        'the egress proxy, settling (quiet window), the cache write and base64; raw puppeteer waits for `load` only.',
+        `Chromium ${await browser.version()} (${process.env.CHROMIUM_SINGLE_PROCESS === 'true' ? 'single-process, as on Lambda' : 'multi-process'}), embedded DynamoDB and S3; ${new Date().toISOString()}.`,
+      ],
+    };
+
+    // --- Wait strategies, through the same capture pipeline (interception, proxy, emulation).
+    const guard = createTargetGuard({ loopbackPorts: [pages.port] }, cachingResolver(systemResolver, 30_000));
+    const strategies = [
+      { label: 'load', wait: { kind: 'lifecycle', event: 'load' } },
+      { label: 'domcontentloaded', wait: { kind: 'lifecycle', event: 'domcontentloaded' } },
+      { label: 'networkidle2', wait: { kind: 'lifecycle', event: 'networkidle2' } },
+      { label: 'networkidle0', wait: { kind: 'lifecycle', event: 'networkidle0' } },
+      { label: 'load + quiet 0 ms', wait: { kind: 'settle', quietMs: 0, maxMs: 1000 } },
+      { label: 'load + quiet 25 ms', wait: { kind: 'settle', quietMs: 25, maxMs: 1000 } },
+      { label: 'load + quiet 50 ms (chosen)', wait: { kind: 'settle', quietMs: 50, maxMs: 1000 } },
+      { label: 'load + quiet 100 ms', wait: { kind: 'settle', quietMs: 100, maxMs: 1000 } },
+    ] as const;
+    const fixtures = ['static', 'xhr', 'after-load', 'long-poll'];
+    const waitRows: (string | number)[][] = [];
+    for (const strategy of strategies) {
+      const row: (string | number)[] = [strategy.label];
+      for (const fixture of fixtures) {
+        const times: number[] = [];
+        let complete = 0;
+        let failed = '';
+        for (let i = 0; i < WAIT_RUNS; i += 1) {
+          const lease = await browserBackend().acquire();
+          try {
+            const { ms: took, value } = await timed(() =>
+              capturePng(lease, { url: new URL(`${pages.origin}/wait/${fixture}`), deviceType: 'desktop', colorScheme: 'light', timeoutMs: 5000, wait: strategy.wait }, guard),
+            );
+            times.push(took);
+            if (await isComplete(value)) complete += 1;
+          } catch (error) {
+            failed = (error as { status?: number }).status === 408 ? 'time-out' : 'failed';
+          }
+        }
+        row.push(failed && times.length === 0 ? failed : `${Math.round(percentile(times, 50))} ms, ${complete}/${WAIT_RUNS} complete`);
+      }
+      waitRows.push(row);
+    }
+    const waits: BenchTable = {
+      title: `Wait strategies: p50 capture time and complete captures (of ${WAIT_RUNS}) per page`,
+      columns: ['strategy', ...fixtures],
+      rows: waitRows,
+      notes: [
+        'static: 4 images (30 ms each); xhr: content fetched at DOMContentLoaded, 150 ms; after-load: fetched 0 ms after',
+        'load, 100 ms; long-poll: a request that never ends. Complete = the late content is in the PNG. Time-out 5 s.',
+      ],
+    };
+    return [comparison, waits];
+  } finally {
+    await runtime.stop();
+    await pages.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}

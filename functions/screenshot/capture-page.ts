@@ -1,0 +1,25 @@
+import { rateTableLimit } from '#shared/http/rate-limit-dynamo.ts';
+import { route } from '#shared/http/route.ts';
+import type { ScreenshotResponse } from '#shared/schemas/screenshot.ts';
+import { screenshotService, warmUp } from '#shared/services/capture/index.ts';
+import { config } from '#shared/config.ts';
+
+// Start Chromium during the cold start, where Lambda's init phase runs at full CPU.
+if (config().capture.prelaunch) void warmUp();
+
+/** POST /api/screenshot: the page at `url` as a base64 PNG, from the cache unless `forceRefresh`. */
+export const handler = route(
+  'capturePage',
+  async ({ body, signal, context }): Promise<ScreenshotResponse> => {
+    const shot = await screenshotService().capture({ ...body, signal, remainingMs: context.getRemainingTimeInMillis() });
+    return {
+      screenshot: Buffer.from(shot.png).toString('base64'),
+      url: shot.url,
+      cached: shot.cached,
+      strategy: shot.strategy,
+      deviceType: shot.deviceType,
+      colorScheme: shot.colorScheme,
+    };
+  },
+  { rateLimit: rateTableLimit },
+);

@@ -1,0 +1,16 @@
+/**
+ * The per-client rate limit counted in the rate table: what a handler whose row publishes
+ * `x-easel-rate-limit` passes to route() as `uses.rateLimit`.
+ */
+import { dynamo } from '#shared/aws.ts';
+import { config } from '#shared/config.ts';
+import { perClientRateLimit } from '#shared/http/rate-limit.ts';
+import { createRateLimiter } from '#shared/services/rate-limit.ts';
+import type { RateLimiter, RateLimitRule } from '#shared/services/rate-limit.ts';
+import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
+
+let limiter: RateLimiter | undefined;
+const rateTableLimiter = () => (limiter ??= createRateLimiter(dynamoCounterStore(dynamo, config().tables.rate)));
+
+/** Per-client limiting of `rule`, counted atomically in the rate table. */
+export const rateTableLimit = (operationId: string, rule: RateLimitRule) => perClientRateLimit(operationId, rule, rateTableLimiter);

@@ -1,0 +1,69 @@
+/**
+ * Per-client request rate of an anonymous route, enforced before validation so every request
+ * counts and every response (errors included) carries the X-RateLimit-* headers.
+ *
+ * This module holds no AWS client: route.ts imports it in every function. The DynamoDB-backed
+ * middleware a handler passes to route() is in rate-limit-dynamo.ts.
+ */
+import type { MiddlewareObj } from '@middy/core';
+import * as v from 'valibot';
+import { RateLimitedError } from '#shared/http/errors.ts';
+import { setResponseHeaders } from '#shared/http/handler.ts';
+import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
+import { log } from '#shared/log.ts';
+import { clientNetwork } from '#shared/net/address.ts';
+import { rateLimitHeaders, windowOf } from '#shared/services/rate-limit.ts';
+import type { RateLimiter, RateLimitRule } from '#shared/services/rate-limit.ts';
+
+/** The vendor extension that publishes a route's limit; the same value is what gets enforced. */
+export const RATE_LIMIT_EXTENSION = 'x-easel-rate-limit';
+
+const Rule = v.strictObject({
+  limit: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  windowSeconds: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+
+/** The rule a row publishes in `x-easel-rate-limit`, if any; a malformed one fails the cold start. */
+export function rateLimitRuleOf(operationId: string, def: RouteDef): RateLimitRule | undefined {
+  const value = def.extensions?.[RATE_LIMIT_EXTENSION];
+  if (value === undefined) return undefined;
+  const parsed = v.safeParse(Rule, value);
+  if (!parsed.success) throw new Error(`Route ${operationId}: ${RATE_LIMIT_EXTENSION} must be { limit, windowSeconds } positive integers`);
+  return parsed.output;
+}
+
+/**
+ * Counts the request against `rule` for the caller's address as API Gateway saw it
+ * (`requestContext.http.sourceIp`, never a header the client controls) and refuses it with 429
+ * once the window's allowance is used up.
+ */
+export function perClientRateLimit(
+  operationId: string,
+  rule: RateLimitRule,
+  limiter: () => RateLimiter,
+): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
+  return {
+    before: async (request) => {
+      const client = clientNetwork(request.event.requestContext.http.sourceIp);
+      const now = Date.now();
+      let decision;
+      try {
+        decision = await limiter().consume({ key: `${operationId}#ip#${client}`, ...rule, now });
+      } catch (error) {
+        // The count is unknown: say so conservatively (nothing left until the window ends) and fail closed.
+        setResponseHeaders(request, rateLimitHeaders({ limit: rule.limit, remaining: 0, resetAt: windowOf(now, rule.windowSeconds).end }));
+        throw error;
+      }
+      setResponseHeaders(request, rateLimitHeaders(decision));
+      if (!decision.allowed) {
+        log.info('rate limited', { operationId, counter: decision.counter });
+        throw new RateLimitedError({
+          limit: rule.limit,
+          windowSeconds: rule.windowSeconds,
+          retryAfter: decision.retryAfterSeconds,
+          headers: rateLimitHeaders(decision),
+        });
+      }
+    },
+  };
+}

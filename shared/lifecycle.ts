@@ -1,0 +1,21 @@
+/**
+ * Things to close when the process stops serving: the local runtime calls `shutdown()` on stop,
+ * so a browser launched by a handler does not outlive it. (Lambda freezes and discards containers
+ * without notice; nothing there depends on this.)
+ */
+import { log, serializeError } from '#shared/log.ts';
+
+const hooks = new Set<() => Promise<void>>();
+
+/** Registers a clean-up; returns a function that unregisters it. */
+export function onShutdown(hook: () => Promise<void>): () => void {
+  hooks.add(hook);
+  return () => hooks.delete(hook);
+}
+
+/** Runs every registered clean-up once, in parallel; failures are logged, not thrown. */
+export async function shutdown(): Promise<void> {
+  const pending = [...hooks];
+  hooks.clear();
+  await Promise.all(pending.map((hook) => hook().catch((error: unknown) => log.warn('shutdown hook failed', { error: serializeError(error) }))));
+}

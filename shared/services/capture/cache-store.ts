@@ -1,0 +1,17 @@
+/**
+ * The process-wide capture cache, on the cache table and bucket. Kept apart from the browser
+ * wiring so the purge function's bundle carries no browser.
+ */
+import { dynamo, s3 } from '#shared/aws.ts';
+import { config } from '#shared/config.ts';
+import { s3DynamoCaptureCache } from '#shared/store/capture-cache.ts';
+import type { CaptureCache } from '#shared/store/capture-cache.ts';
+
+let cache: CaptureCache | undefined;
+
+/** The capture cache of this container, created on first use. */
+export function captureCache(): CaptureCache {
+  const cfg = config();
+  cache ??= s3DynamoCaptureCache({ dynamo, s3, table: cfg.tables.cache, bucket: cfg.buckets.cache });
+  return cache;
+}

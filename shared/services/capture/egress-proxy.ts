@@ -1,0 +1,160 @@
+/**
+ * The bundled Chromium's only way out: an HTTP forward proxy on 127.0.0.1 that resolves every
+ * destination in Node, refuses non-public addresses and connects to the very address it checked.
+ *
+ * Why a proxy as well as request interception: interception runs before Chromium's own DNS, so
+ * a host that answers with a public address for our check and a private one for Chromium's
+ * look-up a moment later (DNS rebinding) would slip through, and interception never sees
+ * WebSocket handshakes at all. Behind `--proxy-server` Chromium does no DNS of its own for page
+ * traffic: plain-http requests arrive here in absolute form, and https and WebSocket traffic
+ * (ws:// too) arrives as CONNECT tunnels, so the check and the connection use one answer.
+ * `--proxy-bypass-list=<-loopback>` sends loopback through here too, where the policy refuses it.
+ */
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { log } from '#shared/log.ts';
+import { BlockedTargetError, resolvePublicTarget } from '#shared/net/guard.ts';
+import type { Resolver, TargetPolicy } from '#shared/net/guard.ts';
+
+export interface EgressProxyOptions {
+  policy: TargetPolicy;
+  /** Share it with the request-interception check so both see the same DNS answer. */
+  resolve: Resolver;
+  /** Give up on a destination that does not accept the connection in this time. */
+  connectTimeoutMs: number;
+}
+
+export interface EgressProxy {
+  /** The value for Chromium's --proxy-server. */
+  readonly url: string;
+  /** Destinations refused since the proxy started (for logs and tests). */
+  readonly refused: number;
+  close(): Promise<void>;
+}
+
+// Headers that describe one hop, not the message (RFC 9110 §7.6.1); never forwarded.
+const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase());
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.includes(name)));
+}
+
+/** Starts the proxy on an ephemeral loopback port. */
+export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
+  let refused = 0;
+  const sockets = new Set<Duplex>();
+  // Keep-alive towards destinations: pinned addresses make pooling by IP:port safe.
+  const agent = new Agent({ keepAlive: true, maxSockets: 32, timeout: 30_000 });
+
+  /** The checked address to connect to, or undefined when the destination is refused (already logged). */
+  const destination = async (hostname: string, port: number, protocol: 'http:' | 'https:'): Promise<{ address: string; family: number } | undefined> => {
+    const url = new URL(`${protocol}//${hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname}:${port}/`);
+    try {
+      const [first] = await resolvePublicTarget(url, options.policy, options.resolve);
+      return first;
+    } catch (error) {
+      refused += 1;
+      log.info('egress refused', { host: url.hostname, port, reason: error instanceof BlockedTargetError ? error.reason : (error as Error).message });
+      return undefined;
+    }
+  };
+
+  const forward = async (req: IncomingMessage, res: ServerResponse) => {
+    let target: URL;
+    try {
+      target = new URL(req.url ?? '');
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    // Chromium sends only plain http in absolute form; anything else is not a browser speaking.
+    if (target.protocol !== 'http:') {
+      res.writeHead(400).end();
+      return;
+    }
+    const port = Number(target.port || 80);
+    const pinned = await destination(target.hostname, port, 'http:');
+    // Dropping the connection (rather than answering 403) makes Chromium fail the request with a
+    // network error: an error page of ours must never end up in a capture.
+    if (!pinned) return void req.socket.destroy();
+    const upstream = httpRequest(
+      {
+        host: pinned.address,
+        family: pinned.family,
+        port,
+        method: req.method,
+        path: `${target.pathname}${target.search}`,
+        headers: endToEnd(req.headers),
+        setHost: false,
+        agent,
+        timeout: options.connectTimeoutMs,
+      },
+      (response) => {
+        res.writeHead(response.statusCode ?? 502, response.statusMessage, endToEnd(response.headers));
+        response.pipe(res);
+        response.on('error', () => res.destroy());
+      },
+    );
+    upstream.on('timeout', () => upstream.destroy(new Error('connect timeout')));
+    upstream.on('error', () => (res.headersSent ? res.destroy() : req.socket.destroy()));
+    req.pipe(upstream);
+  };
+
+  const tunnel = async (req: IncomingMessage, client: Duplex, head: Buffer) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => client.destroy());
+    const authority = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? '');
+    if (!authority) return void client.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
+    const port = Number(authority[2]);
+    const pinned = await destination(authority[1]!.replace(/^\[|\]$/g, ''), port, 'https:');
+    if (!pinned) return void client.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
+    const upstream: Socket = connect({ host: pinned.address, family: pinned.family, port, timeout: options.connectTimeoutMs });
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.once('timeout', () => upstream.destroy(new Error('connect timeout')));
+    upstream.once('connect', () => {
+      upstream.setTimeout(0);
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => (upstream.connecting ? client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n') : client.destroy()));
+    client.on('close', () => upstream.destroy());
+  };
+
+  const server = createServer((req, res) => void forward(req, res));
+  server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => void tunnel(req, socket, head));
+  // A WebSocket over plain http through a proxy is a CONNECT tunnel; an Upgrade here is not Chromium.
+  server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => socket.destroy());
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get refused() {
+      return refused;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        agent.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

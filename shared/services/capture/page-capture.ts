@@ -1,0 +1,355 @@
+/**
+ * One capture on a lent browser: a clean browsing state, the device and colour scheme emulated,
+ * every request the page makes decided by the target guard, the page loaded and settled, one PNG
+ * of the viewport, and the state thrown away.
+ */
+import type { Browser, BrowserContext, HTTPRequest, Page } from 'puppeteer-core';
+import { HttpError, InvalidUrlError, UpstreamFailedError, UpstreamTimeoutError, UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { log, serializeError } from '#shared/log.ts';
+import type { BrowserLease } from '#shared/services/capture/browsers.ts';
+import { DEVICES, userAgentFor } from '#shared/services/capture/devices.ts';
+import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';
+import type { TargetGuard, Verdict } from '#shared/services/capture/target.ts';
+
+/**
+ * When a page counts as loaded (see README, "Page capture", for the measurements behind it):
+ * the `load` event, then until no request of the page has been in flight for QUIET_MS — which
+ * catches the data a page fetches right after `load` without networkidle0's fixed 500 ms of
+ * silence — but never longer than MAX_MS, so a page that keeps a long poll or an EventSource open
+ * is still captured; then web fonts, bounded by the same budget.
+ */
+export const SETTLE = { quietMs: 50, maxMs: 1_000 } as const;
+
+/**
+ * When to take the picture. The service always uses the default (`settle` with SETTLE); the
+ * alternatives exist so `npm run bench` can measure them through the same pipeline.
+ */
+export type WaitStrategy =
+  | { kind: 'settle'; quietMs: number; maxMs: number }
+  | { kind: 'lifecycle'; event: 'load' | 'domcontentloaded' | 'networkidle0' | 'networkidle2' };
+
+/** What captures use: `load`, then SETTLE. */
+export const DEFAULT_WAIT: WaitStrategy = { kind: 'settle', ...SETTLE };
+
+// Keep this much of the time-out for taking and encoding the screenshot after settling.
+const SCREENSHOT_RESERVE_MS = 1_000;
+
+/** One capture: what to load, as which device and colour scheme, within how long. */
+export interface CaptureRequest {
+  url: URL;
+  deviceType: DeviceType;
+  colorScheme: ColorScheme;
+  /** The whole capture (set-up, load, settle, screenshot) must fit in this; otherwise 408. */
+  timeoutMs: number;
+  /** Aborts the capture (the invocation is about to time out). */
+  signal?: AbortSignal;
+  /** Default DEFAULT_WAIT. */
+  wait?: WaitStrategy;
+}
+
+class CaptureTimeout extends Error {
+  override name = 'CaptureTimeout';
+}
+
+const ignore = () => undefined;
+
+/** A time limit several steps share; racing a step against it never leaves a rejection unhandled. */
+class Deadline {
+  private readonly end: number;
+  private readonly expired: Promise<never>;
+  private timer?: NodeJS.Timeout;
+
+  constructor(ms: number, signal?: AbortSignal) {
+    this.end = performance.now() + ms;
+    this.expired = new Promise<never>((_, reject) => {
+      this.timer = setTimeout(() => reject(new CaptureTimeout(`capture exceeded ${ms} ms`)), ms);
+      signal?.addEventListener('abort', () => reject(new CaptureTimeout('capture aborted')), { once: true });
+    });
+    this.expired.catch(ignore);
+  }
+
+  race<T>(step: Promise<T>): Promise<T> {
+    step.catch(ignore);
+    return Promise.race([step, this.expired]);
+  }
+
+  remaining(): number {
+    return Math.max(0, this.end - performance.now());
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** Requests that may stay open for the page's whole life; settling does not wait for them. */
+const OPEN_ENDED = new Set(['eventsource', 'websocket', 'ping', 'media']);
+
+/** Every request of one page: the guard's decision, what is in flight, which origins were used. */
+class Traffic {
+  readonly origins = new Set<string>();
+  mainBlocked?: { url: URL; verdict: Exclude<Verdict, { allowed: true }> };
+  private readonly inflight = new Set<HTTPRequest>();
+  private readonly listeners = new Set<() => void>();
+  private readonly page: Page;
+  private readonly guard: TargetGuard;
+
+  constructor(page: Page, guard: TargetGuard) {
+    this.page = page;
+    this.guard = guard;
+    page.on('request', (request) => void this.decide(request));
+    page.on('requestfinished', (request) => this.settled(request));
+    page.on('requestfailed', (request) => this.settled(request));
+  }
+
+  private async decide(request: HTTPRequest): Promise<void> {
+    if (request.isInterceptResolutionHandled()) return;
+    let url: URL;
+    try {
+      url = new URL(request.url());
+    } catch {
+      return void request.abort('failed').catch(ignore);
+    }
+    // In-page data needs no network: data:, blob: and about: never leave the browser.
+    if (url.protocol === 'data:' || url.protocol === 'blob:' || url.protocol === 'about:') return void request.continue().catch(ignore);
+    const verdict = await this.guard.verdict(url);
+    if (verdict.allowed) {
+      this.origins.add(url.origin);
+      if (!OPEN_ENDED.has(request.resourceType())) {
+        this.inflight.add(request);
+        this.changed();
+      }
+      return void request.continue().catch(ignore);
+    }
+    // Each redirect hop of the navigation is a new request here, so a hop to a private address stops here.
+    if (request.isNavigationRequest() && request.frame() === this.page.mainFrame()) this.mainBlocked = { url, verdict };
+    log.info('capture request blocked', { host: url.hostname, type: request.resourceType(), reason: verdict.reason });
+    await request.abort(verdict.kind === 'unresolvable' ? 'namenotresolved' : 'blockedbyclient').catch(ignore);
+  }
+
+  private settled(request: HTTPRequest): void {
+    if (this.inflight.delete(request)) this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Resolves once nothing has been in flight for `quietMs`, or after `budgetMs` regardless. */
+  quiet(quietMs: number, budgetMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        clearTimeout(cap);
+        this.listeners.delete(check);
+        resolve();
+      };
+      const check = () => {
+        clearTimeout(timer);
+        if (this.inflight.size === 0) timer = setTimeout(done, quietMs);
+      };
+      const cap = setTimeout(done, budgetMs);
+      this.listeners.add(check);
+      check();
+    });
+  }
+}
+
+const versions = new WeakMap<Browser, Promise<string>>();
+function versionOf(browser: Browser): Promise<string> {
+  let version = versions.get(browser);
+  if (!version) versions.set(browser, (version = browser.version()));
+  return version;
+}
+
+const downloadsDenied = new WeakSet<Browser>();
+
+interface Opened {
+  context: BrowserContext;
+  page: Page;
+}
+
+/** A fresh page in a fresh context (or, in reset mode, in the wiped default context). */
+async function create(lease: BrowserLease): Promise<Opened> {
+  if (lease.isolation === 'context') {
+    const context = await lease.browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
+    return { context, page: await context.newPage() };
+  }
+  const context = lease.browser.defaultBrowserContext();
+  if (!downloadsDenied.has(lease.browser)) {
+    // A fresh context gets this as an option; the default context is set once per browser.
+    const session = await lease.browser.target().createCDPSession();
+    await session.send('Browser.setDownloadBehavior', { behavior: 'deny' }).finally(() => session.detach().catch(ignore));
+    downloadsDenied.add(lease.browser);
+  }
+  return { context, page: await context.newPage() };
+}
+
+/**
+ * One never-used page per browser, made after a capture ends so the next capture does not wait
+ * for Chromium to create a context and a renderer (about a third of a warm capture). It is as
+ * fresh as one made on demand: nothing has been loaded in it.
+ */
+const spares = new WeakMap<Browser, Promise<Opened>>();
+
+async function open(lease: BrowserLease): Promise<Opened> {
+  const spare = spares.get(lease.browser);
+  spares.delete(lease.browser);
+  const ready = await spare?.catch(() => undefined);
+  if (ready && !ready.page.isClosed() && lease.browser.connected) return ready;
+  return create(lease);
+}
+
+function prepareSpare(lease: BrowserLease): Promise<void> {
+  if (!lease.browser.connected || spares.has(lease.browser)) return Promise.resolve();
+  const spare = create(lease);
+  spares.set(lease.browser, spare);
+  return spare.then(ignore, () => void spares.delete(lease.browser));
+}
+
+/**
+ * Throws the browsing state of a capture away. A fresh context is simply closed. In the shared
+ * default context (single-process Chromium) every page is closed and the cookies, storage
+ * (local and session storage, IndexedDB, Cache Storage, service workers…) of every origin the
+ * page used are cleared, together with the HTTP cache, so the next capture starts clean.
+ */
+async function discard(lease: BrowserLease, context: BrowserContext, page: Page, origins: ReadonlySet<string>): Promise<void> {
+  if (lease.isolation === 'context') return context.close();
+  try {
+    await wipe(page, origins);
+  } catch {
+    // The capture's page may be gone (closed by its own script, or crashed): wipe from a new one.
+    const helper = await context.newPage();
+    await wipe(helper, origins);
+  }
+  // Popups the page opened live in the same context: close every page.
+  await Promise.all((await context.pages()).map((open) => open.close().catch(ignore)));
+}
+
+/**
+ * Clears the default context through a page's session (the Storage domain refuses the browser
+ * target): every cookie of the context, the HTTP cache, and all storage of each origin used.
+ */
+async function wipe(page: Page, origins: ReadonlySet<string>): Promise<void> {
+  const session = await page.createCDPSession();
+  try {
+    await Promise.all([
+      session.send('Network.clearBrowserCookies'),
+      session.send('Network.clearBrowserCache'),
+      ...[...origins].map((origin) => session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' })),
+    ]);
+  } finally {
+    await session.detach().catch(ignore);
+  }
+}
+
+/** Ends a browser whose shared state could not be wiped, and waits until it is gone. */
+async function retire(browser: Browser): Promise<void> {
+  if (!browser.connected) return;
+  const gone = new Promise<void>((resolve) => browser.once('disconnected', () => resolve()));
+  browser.process()?.kill('SIGKILL');
+  await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+}
+
+/**
+ * Captures the viewport of `request.url` as PNG bytes.
+ *
+ * @throws UpstreamTimeoutError (408) when the page does not load within the time-out;
+ *   InvalidUrlError (400) when the page redirects to a refused address;
+ *   UpstreamUnavailableError (503) when a remote browser drops; UpstreamFailedError (500) otherwise
+ */
+export async function capturePng(lease: BrowserLease, request: CaptureRequest, guard: TargetGuard): Promise<Uint8Array> {
+  const deadline = new Deadline(request.timeoutMs, request.signal);
+  // Kept apart from the race so a page that opens after the deadline is still cleaned up.
+  const opening = open(lease);
+  let traffic: Traffic | undefined;
+  try {
+    const { page } = await deadline.race(opening);
+    traffic = new Traffic(page, guard);
+    // A dialog would block the page's scripts, and with them the load event, until the time-out.
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(ignore));
+    // A window that slipped past the popup blocker is not intercepted: close it at once.
+    page.on('popup', (popup) => void popup?.close().catch(ignore));
+    const device = DEVICES[request.deviceType];
+    const agent = userAgentFor(request.deviceType, await deadline.race(versionOf(lease.browser)));
+    await deadline.race(
+      Promise.all([
+        page.setViewport(device),
+        page.setUserAgent({ userAgent: agent.userAgent, userAgentMetadata: agent.userAgentMetadata, platform: agent.platform }),
+        page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: request.colorScheme }]),
+        // Service workers could answer requests without them reaching interception.
+        page.setBypassServiceWorker(true),
+        page.setRequestInterception(true),
+      ]),
+    );
+    const wait = request.wait ?? DEFAULT_WAIT;
+    await deadline.race(page.goto(request.url.href, { waitUntil: wait.kind === 'lifecycle' ? wait.event : 'load', timeout: 0 }));
+    if (wait.kind === 'settle') await deadline.race(settle(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+    return await deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false }));
+  } catch (error) {
+    throw await classify(error, lease, request, guard, traffic);
+  } finally {
+    deadline.dispose();
+    // Cleaning up need not delay the response; the lease (one capture at a time in reset mode)
+    // waits for it, and for the next capture's spare page, which is made only once the state is wiped.
+    const origins = traffic?.origins ?? new Set<string>();
+    void opening
+      .then(
+        ({ context, page }) => discard(lease, context, page, origins),
+        () => undefined,
+      )
+      .then(() => prepareSpare(lease))
+      .catch(async (error: unknown) => {
+        log.warn('capture clean-up failed', { error: serializeError(error) });
+        // A default context that could not be wiped must not serve another capture.
+        if (lease.isolation === 'reset') await retire(lease.browser);
+      })
+      .finally(() => lease.release());
+  }
+}
+
+async function settle(page: Page, traffic: Traffic, quietMs: number, budgetMs: number): Promise<void> {
+  if (budgetMs <= 0) return;
+  const until = performance.now() + budgetMs;
+  await traffic.quiet(quietMs, budgetMs);
+  const left = until - performance.now();
+  if (left <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    // A string, not a function: this runs in the page, where `document` exists (it does not in Node's types).
+    page.evaluate('document.fonts.ready.then(() => true)').catch(ignore),
+    new Promise((resolve) => (timer = setTimeout(resolve, left))),
+  ]);
+  clearTimeout(timer);
+}
+
+const PROXY_REFUSALS = /net::ERR_(TUNNEL_CONNECTION_FAILED|EMPTY_RESPONSE|CONNECTION_CLOSED|PROXY_CONNECTION_FAILED)/;
+
+/** The error the client sees for a failed capture. */
+async function classify(error: unknown, lease: BrowserLease, request: CaptureRequest, guard: TargetGuard, traffic?: Traffic): Promise<HttpError> {
+  if (error instanceof HttpError) return error;
+  if (traffic?.mainBlocked) {
+    const { url, verdict } = traffic.mainBlocked;
+    return new InvalidUrlError('Redirect to a refused target', `The page redirected to ${url.hostname}, refused: ${verdict.reason}.`, error);
+  }
+  if (error instanceof CaptureTimeout || (error as Error).name === 'TimeoutError') {
+    return new UpstreamTimeoutError(`The page did not finish loading within the ${request.timeoutMs} ms capture time-out; retry later or capture a lighter page.`, error);
+  }
+  if (!lease.browser.connected) {
+    return lease.strategy === 'remote-cdp'
+      ? new UpstreamUnavailableError('The remote capture browser went away during the capture; retry later.', error)
+      : new UpstreamFailedError({ hint: 'The capture browser stopped during the capture; retry.', cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const netError = /net::ERR_[A-Z_]+/.exec(message)?.[0];
+  // The proxy refuses by dropping the connection; if the target is refused now, say so (DNS rebinding).
+  if (lease.proxied && netError && PROXY_REFUSALS.test(netError)) {
+    const verdict = await guard.verdict(request.url);
+    if (!verdict.allowed) return new InvalidUrlError('Target address not allowed', `${request.url.hostname} is refused: ${verdict.reason}.`, error);
+  }
+  return new UpstreamFailedError({
+    hint: netError ? `The page could not be loaded (${netError}).` : 'The page could not be captured; retry later.',
+    cause: error,
+  });
+}

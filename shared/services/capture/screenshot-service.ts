@@ -1,0 +1,93 @@
+/**
+ * Page capture as the contract describes it: normalise and vet the URL, answer from the cache
+ * unless asked not to, otherwise capture on the configured browser and cache the result.
+ */
+import { UpstreamFailedError } from '#shared/http/errors.ts';
+import { log } from '#shared/log.ts';
+import type { BrowserBackend, Strategy } from '#shared/services/capture/browsers.ts';
+import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';
+import { capturePng } from '#shared/services/capture/page-capture.ts';
+import { normaliseTargetUrl } from '#shared/services/capture/target.ts';
+import type { TargetGuard } from '#shared/services/capture/target.ts';
+import type { CaptureCache } from '#shared/store/capture-cache.ts';
+
+/**
+ * Largest PNG a response can carry: Lambda's 6 MiB response limit holds the base64 text (4/3 of
+ * the bytes) plus the JSON around it.
+ */
+export const MAX_PNG_BYTES = 4_600_000;
+
+export interface ScreenshotRequest {
+  url: string;
+  deviceType: DeviceType;
+  colorScheme: ColorScheme;
+  forceRefresh: boolean;
+  /** Aborted when the invocation is about to time out. */
+  signal?: AbortSignal;
+  /** Milliseconds this invocation has left; the capture time-out shrinks to fit it. */
+  remainingMs?: number;
+}
+
+export interface ScreenshotResult {
+  png: Uint8Array;
+  /** The normalised URL that was captured. */
+  url: string;
+  cached: boolean;
+  strategy: Strategy;
+  deviceType: DeviceType;
+  colorScheme: ColorScheme;
+}
+
+export interface ScreenshotServiceDeps {
+  browsers: BrowserBackend;
+  guard: TargetGuard;
+  cache: CaptureCache;
+  /** The configured capture time-out (CAPTURE_TIMEOUT_MS). */
+  timeoutMs: number;
+  cacheTtlSeconds: number;
+}
+
+export interface ScreenshotService {
+  capture(request: ScreenshotRequest): Promise<ScreenshotResult>;
+}
+
+// What the invocation keeps, beyond the capture time-out, for caching and answering.
+const RESPONSE_RESERVE_MS = 2_000;
+
+/**
+ * The screenshot service over its ports (browser backend, target guard, cache).
+ *
+ * @example createScreenshotService({ browsers, guard, cache, timeoutMs: 15_000, cacheTtlSeconds: 3_600 }).capture({ url, deviceType: 'desktop', colorScheme: 'light', forceRefresh: false })
+ */
+export function createScreenshotService(deps: ScreenshotServiceDeps): ScreenshotService {
+  return {
+    async capture(request) {
+      const url = normaliseTargetUrl(request.url);
+      const key = { url: url.href, deviceType: request.deviceType, colorScheme: request.colorScheme };
+      const echo = { url: url.href, deviceType: request.deviceType, colorScheme: request.colorScheme };
+
+      if (!request.forceRefresh) {
+        const hit = await deps.cache.get(key);
+        if (hit) return { ...echo, png: hit.png, cached: true, strategy: hit.strategy as Strategy };
+      }
+
+      // Checked before any browser work: a refused target never costs a capture. Redirects and
+      // sub-requests are checked again, one by one, while the page loads.
+      await deps.guard.assertCapturable(url);
+      const timeoutMs = Math.min(deps.timeoutMs, (request.remainingMs ?? Infinity) - RESPONSE_RESERVE_MS);
+      const lease = await deps.browsers.acquire();
+      const started = performance.now();
+      const png = await capturePng(
+        lease,
+        { url, deviceType: request.deviceType, colorScheme: request.colorScheme, timeoutMs: Math.max(timeoutMs, 1), signal: request.signal },
+        deps.guard,
+      );
+      log.info('page captured', { strategy: lease.strategy, ms: Math.round(performance.now() - started), bytes: png.byteLength });
+      if (png.byteLength > MAX_PNG_BYTES) {
+        throw new UpstreamFailedError({ hint: `The capture (${png.byteLength} bytes) is larger than a response can carry; capture a simpler page.` });
+      }
+      await deps.cache.put(key, { png, strategy: lease.strategy }, deps.cacheTtlSeconds);
+      return { ...echo, png, cached: false, strategy: lease.strategy };
+    },
+  };
+}

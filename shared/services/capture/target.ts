@@ -1,0 +1,95 @@
+/**
+ * What may be captured. A target URL is normalised the WHATWG way, must be http(s) without
+ * credentials, and its host must resolve — in Node, because Chromium's request interception runs
+ * before its own DNS — to public addresses only. The same guard decides every redirect hop and
+ * every sub-request of the page, and the egress proxy re-applies it at connect time.
+ */
+import { InvalidUrlError, UpstreamFailedError } from '#shared/http/errors.ts';
+import { isIP } from 'node:net';
+import { BlockedTargetError, resolvePublicTarget } from '#shared/net/guard.ts';
+import type { Resolver, TargetPolicy } from '#shared/net/guard.ts';
+
+/** Longest target URL accepted; longer ones are refused by the request schema. */
+export const MAX_TARGET_URL_LENGTH = 4096;
+
+const CAPTURABLE = new Set(['http:', 'https:']);
+
+/**
+ * Parses and normalises a target URL, the normalised form being what the cache is keyed by and
+ * what the response names: the WHATWG URL serialisation (scheme and host lower-cased, IDN hosts in
+ * punycode, numeric hosts such as 2130706433, 0x7f.1 or 017700000001 rewritten as dotted IPv4,
+ * default port and empty credentials dropped, path percent-encoded) with the fragment removed,
+ * since a fragment never reaches the server.
+ *
+ * @throws InvalidUrlError when the URL is malformed, not http(s), or carries credentials
+ */
+export function normaliseTargetUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch (error) {
+    throw new InvalidUrlError('Malformed URL', 'url must be an absolute http:// or https:// URL.', error);
+  }
+  if (!CAPTURABLE.has(url.protocol)) {
+    throw new InvalidUrlError('Unsupported URL scheme', `Only http:// and https:// pages can be captured (got ${url.protocol}).`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new InvalidUrlError('URL carries credentials', 'Remove user:password@ from the URL; credentials are never sent to the target.');
+  }
+  url.hash = '';
+  return url;
+}
+
+/** Whether a request may leave the service, and why not. */
+export type Verdict = { allowed: true } | { allowed: false; reason: string; kind: 'scheme' | 'address' | 'unresolvable' | 'lookup-failed' };
+
+/** Decides outbound requests of a capture: the target itself, its redirects and its sub-requests. */
+export interface TargetGuard {
+  /** The verdict on one request URL (any scheme: the page may ask for anything). */
+  verdict(url: URL): Promise<Verdict>;
+  /** Throws the error the client should see when the target may not be captured. */
+  assertCapturable(url: URL): Promise<void>;
+}
+
+const NOT_FOUND = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME', 'EAI_NODATA']);
+
+/** A guard applying `policy`, resolving through `resolve` (share it with the egress proxy to pin answers). */
+export function createTargetGuard(policy: TargetPolicy, resolve: Resolver): TargetGuard {
+  const verdict = async (url: URL): Promise<Verdict> => {
+    if (!CAPTURABLE.has(url.protocol)) return { allowed: false, kind: 'scheme', reason: `${url.protocol} requests are not allowed` };
+    try {
+      await resolvePublicTarget(url, policy, resolve);
+      return { allowed: true };
+    } catch (error) {
+      if (error instanceof BlockedTargetError) {
+        return error.reason === 'unresolvable'
+          ? { allowed: false, kind: 'unresolvable', reason: 'the host name has no address' }
+          : { allowed: false, kind: 'address', reason: `${error.reason} address` };
+      }
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (NOT_FOUND.has(code)) return { allowed: false, kind: 'unresolvable', reason: 'the host name does not resolve' };
+      return { allowed: false, kind: 'lookup-failed', reason: `DNS lookup failed (${code || (error as Error).message})` };
+    }
+  };
+
+  return {
+    verdict,
+    async assertCapturable(url) {
+      const result = await verdict(url);
+      if (result.allowed) return;
+      switch (result.kind) {
+        case 'address':
+          throw new InvalidUrlError(
+            'Target address not allowed',
+            `${url.hostname} ${isIP(url.hostname.replace(/^\[|\]$/g, '')) ? 'is' : 'resolves to'} a ${result.reason}; only publicly reachable hosts can be captured.`,
+          );
+        case 'unresolvable':
+          throw new InvalidUrlError('Target host does not resolve', `${url.hostname}: ${result.reason}. Check the URL for typos.`);
+        case 'scheme':
+          throw new InvalidUrlError('Unsupported URL scheme', 'Only http:// and https:// pages can be captured.');
+        case 'lookup-failed':
+          throw new UpstreamFailedError({ hint: `The target's host name could not be looked up (${result.reason}); retry later.` });
+      }
+    },
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * The capture cache: a cache-table item per (normalised URL, device, colour scheme) pointing at
+ * the PNG in the cache bucket (DynamoDB items stop at 400 KB; captures are larger). Items carry
+ * `expiresAt` for DynamoDB's TTL, and every read treats a past `expiresAt` as absent because TTL
+ * deletion lags (and the local DynamoDB stand-in has none). The bucket's lifecycle rule removes
+ * objects whose item is gone.
+ */
+import { createHash } from 'node:crypto';
+import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { BatchWriteCommandOutput, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { guard } from '#shared/store/errors.ts';
+
+export type CacheDevice = 'desktop' | 'mobile';
+export type CacheScheme = 'light' | 'dark';
+
+/** What a capture is cached under; `url` is the normalised target URL. */
+export interface CaptureKey {
+  url: string;
+  deviceType: CacheDevice;
+  colorScheme: CacheScheme;
+}
+
+export interface CachedCapture {
+  png: Uint8Array;
+  /** The backend that produced the image. */
+  strategy: string;
+  /** Epoch milliseconds of the capture. */
+  capturedAt: number;
+}
+
+/** The port the screenshot service caches through. */
+export interface CaptureCache {
+  /** The live entry for the key, or undefined (missing, expired, or its object is gone). */
+  get(key: CaptureKey, now?: number): Promise<CachedCapture | undefined>;
+  /** Stores (or replaces) the entry for the key, live for `ttlSeconds` from `now`. */
+  put(key: CaptureKey, capture: { png: Uint8Array; strategy: string }, ttlSeconds: number, now?: number): Promise<void>;
+  /** Removes every entry of one normalised URL (all devices and schemes); returns how many existed. */
+  purgeUrl(url: string): Promise<number>;
+  /** Removes every entry; returns how many there were. */
+  purgeAll(): Promise<number>;
+}
+
+const DEVICES: readonly CacheDevice[] = ['desktop', 'mobile'];
+const SCHEMES: readonly CacheScheme[] = ['light', 'dark'];
+const OBJECT_PREFIX = 'captures/';
+
+/** A URL can be longer than a partition key may be (2 KB): keys use its SHA-256. */
+function urlHash(url: string): string {
+  return createHash('sha256').update(url, 'utf8').digest('hex');
+}
+
+/** Partition key of a capture's cache-table item. */
+export function itemKey(key: CaptureKey): string {
+  return `CAPTURE#${urlHash(key.url)}#${key.deviceType}#${key.colorScheme}`;
+}
+
+/** One object per key, overwritten on refresh: no orphans, and S3 reads never see half an object. */
+export function objectKey(key: CaptureKey): string {
+  return `${OBJECT_PREFIX}${urlHash(key.url)}/${key.deviceType}-${key.colorScheme}.png`;
+}
+
+interface Item {
+  pk: string;
+  url: string;
+  deviceType: CacheDevice;
+  colorScheme: CacheScheme;
+  objectKey: string;
+  strategy: string;
+  capturedAt: number;
+  bytes: number;
+  /** Epoch seconds. */
+  expiresAt: number;
+}
+
+/** The cache on a DynamoDB table (partition key `pk`, TTL `expiresAt`) and an S3 bucket. */
+export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3: S3Client; table: string; bucket: string }): CaptureCache {
+  const { dynamo, s3, table, bucket } = deps;
+
+  const deleteObjects = async (keys: string[]) => {
+    for (let start = 0; start < keys.length; start += 1000) {
+      const batch = keys.slice(start, start + 1000);
+      await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+    }
+  };
+
+  return {
+    get: (key, now = Date.now()) =>
+      guard('The capture cache', async () => {
+        const { Item } = await dynamo.send(new GetCommand({ TableName: table, Key: { pk: itemKey(key) } }));
+        const item = Item as Item | undefined;
+        if (!item || item.url !== key.url || item.expiresAt * 1000 <= now) return undefined;
+        try {
+          const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: item.objectKey }));
+          return { png: await object.Body!.transformToByteArray(), strategy: item.strategy, capturedAt: item.capturedAt };
+        } catch (error) {
+          // The bucket's lifecycle may have removed the object before the item expired: a miss.
+          if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
+          throw error;
+        }
+      }),
+
+    put: (key, capture, ttlSeconds, now = Date.now()) =>
+      guard('The capture cache', async () => {
+        const item: Item = {
+          pk: itemKey(key),
+          url: key.url,
+          deviceType: key.deviceType,
+          colorScheme: key.colorScheme,
+          objectKey: objectKey(key),
+          strategy: capture.strategy,
+          capturedAt: now,
+          bytes: capture.png.byteLength,
+          expiresAt: Math.floor(now / 1000) + ttlSeconds,
+        };
+        // Object first: an item must never point at bytes that are not there yet.
+        await s3.send(new PutObjectCommand({ Bucket: bucket, Key: item.objectKey, Body: capture.png, ContentType: 'image/png' }));
+        await dynamo.send(new PutCommand({ TableName: table, Item: item }));
+      }),
+
+    purgeUrl: (url) =>
+      guard('The capture cache', async () => {
+        const keys = DEVICES.flatMap((deviceType) => SCHEMES.map((colorScheme) => ({ url, deviceType, colorScheme })));
+        const removed = await Promise.all(
+          keys.map(async (key) => {
+            const { Attributes } = await dynamo.send(new DeleteCommand({ TableName: table, Key: { pk: itemKey(key) }, ReturnValues: 'ALL_OLD' }));
+            return Attributes !== undefined;
+          }),
+        );
+        await deleteObjects(keys.map(objectKey));
+        return removed.filter(Boolean).length;
+      }),
+
+    purgeAll: () =>
+      guard('The capture cache', async () => {
+        let purged = 0;
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const page = await dynamo.send(
+            new ScanCommand({ TableName: table, ProjectionExpression: 'pk, objectKey', ExclusiveStartKey: startKey }),
+          );
+          const items = (page.Items ?? []) as Pick<Item, 'pk' | 'objectKey'>[];
+          for (let start = 0; start < items.length; start += 25) {
+            const batch = items.slice(start, start + 25);
+            let unprocessed: unknown[] | undefined = batch.map((item) => ({ DeleteRequest: { Key: { pk: item.pk } } }));
+            // BatchWrite may hand back part of a batch under load; retry what it did not do.
+            for (let attempt = 0; unprocessed?.length && attempt < 5; attempt += 1) {
+              const result: BatchWriteCommandOutput = await dynamo.send(new BatchWriteCommand({ RequestItems: { [table]: unprocessed as never } }));
+              unprocessed = result.UnprocessedItems?.[table];
+            }
+            if (unprocessed?.length) throw new Error(`Cache purge left ${unprocessed.length} items undeleted`);
+          }
+          await deleteObjects(items.map((item) => item.objectKey).filter(Boolean));
+          purged += items.length;
+          startKey = page.LastEvaluatedKey;
+        } while (startKey);
+        return purged;
+      }),
+  };
+}

@@ -1,0 +1,56 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EaselFunction } from '#infra/constructs/easel-function.ts';
+import { ROUTES } from '#shared/routes.ts';
+
+// Bundles the capture function for real (esbuild plus an npm install of its nodeModules), as
+// `cdk synth` does, and looks inside the asset Lambda would receive.
+describe('the capture function bundle', () => {
+  const outdir = mkdtempSync(join(tmpdir(), 'easel-capture-bundle-'));
+  let asset: string;
+
+  beforeAll(() => {
+    // Prepare + Act
+    const app = new App({ outdir });
+    const stack = new Stack(app, 'CaptureBundle');
+    const row = ROUTES.capturePage;
+    new EaselFunction(stack, 'Capture', {
+      entry: row.handler,
+      memorySize: row.memory,
+      timeout: row.timeout,
+      environment: {},
+      nodeModules: row.nodeModules,
+      description: 'bundle test',
+    });
+    app.synth();
+    const assets = readdirSync(outdir).filter((name) => name.startsWith('asset.') && existsSync(join(outdir, name, 'index.mjs')));
+    expect(assets).toHaveLength(1);
+    asset = join(outdir, assets[0]!);
+  }, 120_000);
+
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it('ships @sparticuz/chromium with its x64 brotli binary in node_modules', () => {
+    // Assess
+    const chromium = join(asset, 'node_modules', '@sparticuz', 'chromium');
+    expect(JSON.parse(readFileSync(join(chromium, 'package.json'), 'utf8'))).toMatchObject({ name: '@sparticuz/chromium', version: '153.0.0' });
+    for (const file of ['chromium.br', 'fonts.tar.br', 'swiftshader.tar.br', 'al2023.tar.br']) expect(existsSync(join(chromium, 'bin', file)), file).toBe(true);
+    // Its own run-time dependency, for unpacking the tar archives.
+    expect(existsSync(join(asset, 'node_modules', 'tar-fs', 'package.json'))).toBe(true);
+  });
+
+  it('imports @sparticuz/chromium from node_modules instead of bundling it, and bundles puppeteer-core', () => {
+    // Prepare
+    const code = readFileSync(join(asset, 'index.mjs'), 'utf8');
+
+    // Assess
+    expect(code).toMatch(/from\s*"@sparticuz\/chromium"/);
+    // A bundled copy would look for its bin folder next to index.mjs, where there is none.
+    expect(code).not.toContain('setGraphicsMode');
+    expect(code).not.toMatch(/from\s*"puppeteer-core"/);
+    expect(JSON.parse(readFileSync(join(asset, 'package.json'), 'utf8'))).toEqual({ dependencies: { '@sparticuz/chromium': '153.0.0' } });
+  });
+});

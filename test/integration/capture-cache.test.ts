@@ -1,0 +1,187 @@
+/**
+ * The capture cache on the embedded DynamoDB and S3, and the internal purge route that
+ * maintains it. No browser: entries are written through the cache itself.
+ */
+import { randomUUID } from 'node:crypto';
+import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itemKey, objectKey } from '#shared/store/capture-cache.ts';
+import type { CaptureCache, CaptureKey } from '#shared/store/capture-cache.ts';
+import { call } from '../support/client.ts';
+import { startTestRuntime } from '../support/local.ts';
+import type { TestRuntime } from '../support/local.ts';
+
+let runtime: TestRuntime;
+let cache: CaptureCache;
+let aws: typeof import('#shared/aws.ts');
+let cfg: import('#shared/config.ts').Config;
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  cache = (await import('#shared/services/capture/cache-store.ts')).captureCache();
+  aws = await import('#shared/aws.ts');
+  cfg = (await import('#shared/config.ts')).config();
+});
+
+afterAll(async () => {
+  await runtime?.dispose();
+});
+
+const png = (label: string) => Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from(label)]);
+const key = (url: string, deviceType: CaptureKey['deviceType'] = 'desktop', colorScheme: CaptureKey['colorScheme'] = 'light'): CaptureKey => ({
+  url,
+  deviceType,
+  colorScheme,
+});
+const objectExists = (k: CaptureKey) =>
+  aws.s3.send(new HeadObjectCommand({ Bucket: cfg.buckets.cache, Key: objectKey(k) })).then(
+    () => true,
+    () => false,
+  );
+
+describe('capture cache', () => {
+  it('returns what was stored, with the strategy that produced it', async () => {
+    // Prepare
+    const k = key(`https://example.com/${randomUUID()}`);
+
+    // Act
+    await cache.put(k, { png: png('a'), strategy: 'local-chromium' }, 60);
+    const hit = await cache.get(k);
+
+    // Assess
+    expect(hit).toEqual({ png: new Uint8Array(png('a')), strategy: 'local-chromium', capturedAt: expect.any(Number) });
+  });
+
+  it('treats an entry whose expiresAt has passed as absent, though DynamoDB has not removed it yet', async () => {
+    // Prepare: stored two hours ago with a one-hour lifetime
+    const k = key(`https://example.com/${randomUUID()}`);
+    await cache.put(k, { png: png('old'), strategy: 'local-chromium' }, 3_600, Date.now() - 7_200_000);
+
+    // Act
+    const hit = await cache.get(k);
+
+    // Assess
+    const { Item } = await aws.dynamo.send(new GetCommand({ TableName: cfg.tables.cache, Key: { pk: itemKey(k) } }));
+    expect(Item).toBeDefined();
+    expect(hit).toBeUndefined();
+  });
+
+  it('treats an entry whose object is gone as absent', async () => {
+    // Prepare
+    const k = key(`https://example.com/${randomUUID()}`);
+    await cache.put(k, { png: png('b'), strategy: 'local-chromium' }, 60);
+    await aws.s3.send(new DeleteObjectCommand({ Bucket: cfg.buckets.cache, Key: objectKey(k) }));
+
+    // Act + Assess
+    expect(await cache.get(k)).toBeUndefined();
+  });
+
+  it('keeps the device types and colour schemes of one URL apart', async () => {
+    // Prepare
+    const url = `https://example.com/${randomUUID()}`;
+    await cache.put(key(url, 'mobile', 'dark'), { png: png('mobile-dark'), strategy: 'local-chromium' }, 60);
+
+    // Act + Assess
+    expect(await cache.get(key(url, 'mobile', 'light'))).toBeUndefined();
+    expect(await cache.get(key(url, 'desktop', 'dark'))).toBeUndefined();
+    expect((await cache.get(key(url, 'mobile', 'dark')))?.png).toEqual(new Uint8Array(png('mobile-dark')));
+  });
+});
+
+describe('POST /internal/cache/purge', () => {
+  const secret = () => runtime.env.INTERNAL_SECRET!;
+  const purge = (body: unknown, headers: Record<string, string> = { 'x-easel-internal-secret': secret() }) =>
+    call(runtime.url, '/internal/cache/purge', { body, headers });
+  const envelope = (status: number, code: string) => ({
+    error: expect.any(String),
+    code,
+    message: expect.any(String),
+    hint: expect.any(String),
+    status,
+    documentation: `${runtime.url}/docs/errors#${code}`,
+  });
+
+  it.each([
+    ['without the secret header', {}],
+    ['with a wrong secret', { 'x-easel-internal-secret': 'not-the-secret-not-the-secret-not-it' }],
+    ['with the secret in another header', { authorization: `Bearer ${'x'.repeat(40)}` }],
+  ])('refuses a request %s with 401, before looking at the body', async (_case, headers) => {
+    // Act
+    const response = await purge({}, headers as Record<string, string>);
+
+    // Assess
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ ...envelope(401, 'unauthorized'), hint: 'This maintenance route needs the internal secret in X-Easel-Internal-Secret.' });
+  });
+
+  it("purges every device and scheme of one URL, however the URL is spelled, and nothing else", async () => {
+    // Prepare
+    const path = `/page-${randomUUID()}`;
+    const url = `https://example.com${path}`;
+    const other = key(`https://example.com/other-${randomUUID()}`);
+    const entries = [key(url), key(url, 'mobile', 'dark')];
+    for (const k of [...entries, other]) await cache.put(k, { png: png(k.url), strategy: 'local-chromium' }, 60);
+
+    // Act
+    const response = await purge({ url: `HTTPS://EXAMPLE.com:443${path}#top` });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ purged: 2, url });
+    for (const k of entries) {
+      expect(await cache.get(k)).toBeUndefined();
+      expect(await objectExists(k)).toBe(false);
+    }
+    expect(await cache.get(other)).toBeDefined();
+  });
+
+  it('purges the whole cache with {"all": true}', async () => {
+    // Prepare
+    const entries = [key(`https://example.com/${randomUUID()}`), key(`https://example.org/${randomUUID()}`, 'mobile')];
+    for (const k of entries) await cache.put(k, { png: png(k.url), strategy: 'local-chromium' }, 60);
+
+    // Act
+    const response = await purge({ all: true });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body.purged).toBeGreaterThanOrEqual(entries.length);
+    for (const k of entries) {
+      expect(await cache.get(k)).toBeUndefined();
+      expect(await objectExists(k)).toBe(false);
+    }
+    expect((await purge({ all: true })).body).toEqual({ purged: 0 });
+  });
+
+  it.each([
+    ['neither url nor all', {}, 'invalid_request'],
+    ['both url and all', { url: 'https://example.com/', all: true }, 'invalid_request'],
+    ['all: false', { all: false }, 'unsupported_value'],
+    ['a malformed url', { url: 'nope' }, 'invalid_url'],
+    ['an unknown field', { everything: true }, 'invalid_request'],
+  ])('answers %s with 400', async (_case, body, code) => {
+    // Act
+    const response = await purge(body);
+
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(envelope(400, code));
+  });
+
+  it('is left out of /openapi.json, the llms files and the guide', async () => {
+    // Act
+    const documents = await Promise.all(
+      ['/openapi.json', '/llms.txt', '/llms-full.txt', '/docs'].map((path) => call(runtime.url, path, { headers: { accept: 'text/markdown' } })),
+    );
+
+    // Assess
+    for (const document of documents) {
+      const text = typeof document.body === 'string' ? document.body : JSON.stringify(document.body);
+      expect(document.status).toBe(200);
+      expect(text).toContain('/api/screenshot');
+      expect(text).not.toContain('/internal/cache/purge');
+      expect(text).not.toMatch(/purgeCache|X-Easel-Internal-Secret/i);
+    }
+  });
+});
