@@ -11,6 +11,7 @@ import type { CaptureCache, CaptureKey } from '#shared/store/capture-cache.ts';
 import { call } from '../support/client.ts';
 import { startTestRuntime } from '../support/local.ts';
 import type { TestRuntime } from '../support/local.ts';
+import { expectedEnvelope } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
 let cache: CaptureCache;
@@ -93,14 +94,7 @@ describe('POST /internal/cache/purge', () => {
   const secret = () => runtime.env.INTERNAL_SECRET!;
   const purge = (body: unknown, headers: Record<string, string> = { 'x-easel-internal-secret': secret() }) =>
     call(runtime.url, '/internal/cache/purge', { body, headers });
-  const envelope = (status: number, code: string) => ({
-    error: expect.any(String),
-    code,
-    message: expect.any(String),
-    hint: expect.any(String),
-    status,
-    documentation: `${runtime.url}/docs/errors#${code}`,
-  });
+  const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
 
   it.each([
     ['without the secret header', {}],

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_FORMATS, EXPORT_MAX_BODY_BYTES, EXPORT_MAX_PIXELS, QUALITY_PRESETS } from '#shared/schemas/export.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import { hasGpsTag, jpegWithGps, pngBombHeader } from '../support/images.ts';
+import { expectedEnvelope } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
 let photo: Buffer;
@@ -16,14 +17,7 @@ afterAll(async () => {
   await runtime?.dispose();
 });
 
-const envelope = (status: number, code: string) => ({
-  error: expect.any(String),
-  code,
-  message: expect.any(String),
-  hint: expect.any(String),
-  status,
-  documentation: `${runtime.url}/docs/errors#${code}`,
-});
+const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
 
 function form(fields: Record<string, string>, image?: { bytes: Buffer; type: string; name?: string }): FormData {
   const data = new FormData();

@@ -14,6 +14,7 @@ import { connect } from '#infra/admin/connection.ts';
 import type { Connection } from '#infra/admin/connection.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
+import { expectedEnvelope } from '../support/expectations.ts';
 
 // Short enough that the revocation test need not wait ten seconds, long enough to be a cache.
 const CACHE_TTL_MS = 300;
@@ -94,14 +95,7 @@ afterAll(async () => {
   await runtime?.dispose();
 });
 
-const envelope = (status: number, code: string) => ({
-  error: expect.any(String),
-  code,
-  message: expect.any(String),
-  hint: expect.any(String),
-  status,
-  documentation: `${runtime.url}/docs/errors#${code}`,
-});
+const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
 
 const SHELL_ROUTES = (Object.keys(ROUTES) as OperationId[]).filter((id) => ROUTES[id].tag === 'Shell');
 

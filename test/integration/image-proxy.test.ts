@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import { startMediaUpstream, type MediaUpstream } from '../support/media-upstream.ts';
 import type { StubAnswer } from '../support/upstreams.ts';
+import { expectedEnvelope } from '../support/expectations.ts';
 
 const CAP = 256 * 1024;
 let upstream: MediaUpstream;
@@ -91,14 +92,7 @@ beforeEach(() => {
 
 const proxy = (url: string, headers?: Record<string, string>) => fetch(`${runtime.url}/api/image-proxy?url=${encodeURIComponent(url)}`, { headers });
 
-const envelope = (status: number, code: string) => ({
-  error: expect.any(String),
-  code,
-  message: expect.any(String),
-  hint: expect.any(String),
-  status,
-  documentation: `${runtime.url}/docs/errors#${code}`,
-});
+const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
 
 async function expectEnvelope(response: Response, status: number, code: string, hint?: RegExp): Promise<void> {
   expect(response.status).toBe(status);

@@ -4,6 +4,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
+import { expectedEnvelope, waitFor } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
 let aws: typeof import('#shared/aws.ts');
@@ -20,15 +21,6 @@ afterAll(async () => {
   await runtime?.dispose();
 });
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('local runtime backends', () => {
   it.each(['workspace', 'cache', 'rate'] as const)('reads back an item written to the %s table', async (table) => {
@@ -98,14 +90,7 @@ describe('local runtime backends', () => {
 });
 
 describe('local runtime HTTP', () => {
-  const envelope = (status: number, code: string) => ({
-    error: expect.any(String),
-    code,
-    message: expect.any(String),
-    hint: expect.any(String),
-    status,
-    documentation: `${runtime.url}/docs/errors#${code}`,
-  });
+  const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
 
   it('answers an unknown path with the 404 envelope and the baseline headers', async () => {
     const response = await fetch(`${runtime.url}/nope`);

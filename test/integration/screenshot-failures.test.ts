@@ -15,6 +15,7 @@ import { startTestRuntime } from '../support/local.ts';
 import type { TestRuntime } from '../support/local.ts';
 import { pngSize, startTargetPages } from '../support/target-pages.ts';
 import type { TargetPages } from '../support/target-pages.ts';
+import { expectedEnvelope } from '../support/expectations.ts';
 
 const TIMEOUT_MS = 4_000;
 
@@ -51,14 +52,7 @@ afterAll(async () => {
 
 const capture = (body: unknown) => call(runtime.url, '/api/screenshot', { body, from: freshClient() });
 
-const envelope = (status: number, code: string) => ({
-  error: expect.any(String),
-  code,
-  message: expect.any(String),
-  hint: expect.any(String),
-  status,
-  documentation: `${runtime.url}/docs/errors#${code}`,
-});
+const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
 
 describe('POST /api/screenshot: failures', () => {
   it('answers 408 upstream_timeout when the page does not finish loading within the capture time-out', async () => {

@@ -11,6 +11,7 @@ import { startTestRuntime } from '../support/local.ts';
 import type { TestRuntime } from '../support/local.ts';
 import { pngSize, startListener, startTargetPages } from '../support/target-pages.ts';
 import type { Listener, TargetPages } from '../support/target-pages.ts';
+import { expectedEnvelope } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
 let pages: TargetPages;
@@ -34,14 +35,7 @@ afterAll(async () => {
 const capture = (body: unknown, from = freshClient(), headers: Record<string, string> = {}) =>
   call(runtime.url, '/api/screenshot', { body, from, headers });
 
-const envelope = (status: number, code: string) => ({
-  error: expect.any(String),
-  code,
-  message: expect.any(String),
-  hint: expect.any(String),
-  status,
-  documentation: `${runtime.url}/docs/errors#${code}`,
-});
+const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import { startStub, tweetFixture, type StubAnswer, type StubServer } from '../support/upstreams.ts';
+import { expectedEnvelope } from '../support/expectations.ts';
 
 const FOUND = readdirSync(join(import.meta.dirname, '..', 'fixtures', 'tweets'))
   .filter((name) => /^\d+\.json$/.test(name))
@@ -51,14 +52,7 @@ beforeEach(() => {
   upstream.requests.length = 0;
 });
 
-const envelope = (status: number, code: string) => ({
-  error: expect.any(String),
-  code,
-  message: expect.any(String),
-  hint: expect.any(String),
-  status,
-  documentation: `${runtime.url}/docs/errors#${code}`,
-});
+const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
 
 describe('GET /api/tweet/{id}', () => {
   it.each(FOUND)('answers 200 with the payload of tweet %s and CDN cache headers', async (id) => {

@@ -7,6 +7,7 @@ import * as admin from '#shared/services/identity-admin.ts';
 import { keys } from '#shared/store/keys.ts';
 import { connect, type Connection } from '#infra/admin/connection.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
+import { expectedEnvelope, waitFor } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
 let db: Connection;
@@ -60,16 +61,7 @@ async function call(path: string, { method = 'GET', key, cookie, body, headers =
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-function envelope(status: number, code: string) {
-  return {
-    error: expect.any(String),
-    code,
-    message: expect.any(String),
-    hint: expect.any(String),
-    status,
-    documentation: `${runtime.url}/docs/errors#${code}`,
-  };
-}
+const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
 
 async function readyAsset(key = org.a.key, bytes = png) {
   const created = await call('/api/v1/assets/upload-url', { method: 'POST', key, body: { bytes: bytes.length, contentType: 'image/png', fileName: 'shot.png' } });
@@ -80,15 +72,6 @@ async function readyAsset(key = org.a.key, bytes = png) {
   return created.body.assetId as string;
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('assets over HTTP', () => {
   it('creates, uploads, completes, downloads identical bytes, deletes, and the worker removes the object', async () => {

@@ -6,6 +6,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import type { ReleaseDeps } from '#shared/services/releases.ts';
+import { waitFor } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
 let aws: typeof import('#shared/aws.ts');
@@ -44,15 +45,6 @@ async function put(url: string, headers: Record<string, string>, body: Buffer) {
   expect(response.status).toBe(200);
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('asset services', () => {
   it('uploads, completes, downloads the same bytes, and deletes through the queue worker', async () => {

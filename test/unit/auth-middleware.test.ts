@@ -10,6 +10,7 @@ import type { Entitlement } from '#shared/identity/plans.ts';
 import { generateApiKey, generateSessionToken, hashSecret, newId } from '#shared/identity/secrets.ts';
 import { keys } from '#shared/store/keys.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
+import { expectedEnvelope } from '../support/expectations.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 afterAll(() => ddb.restore());
@@ -62,14 +63,7 @@ async function call(handler: Handler, headers: Record<string, string> = {}, body
   return { ...result, json: JSON.parse(result.body ?? 'null') };
 }
 
-const envelope = (status: number, code: string) => ({
-  error: expect.any(String),
-  code,
-  message: expect.any(String),
-  hint: expect.any(String),
-  status,
-  documentation: `http://easel.test/docs/errors#${code}`,
-});
+const envelope = (status: number, code: string) => expectedEnvelope('http://easel.test', status, code);
 
 /** Puts a key in the mocked table and returns the secret. */
 function storedKey(options: { scopes?: string[]; entitlement?: Entitlement; revokedAt?: string } = {}): string {

@@ -8,6 +8,7 @@ import { routeHandler } from '#shared/http/route.ts';
 import type { RouteDef } from '#shared/http/types.ts';
 import type { RateLimitDecision, RateLimiter } from '#shared/services/rate-limit.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
+import { expectedEnvelope } from '../support/expectations.ts';
 
 const SECRET = process.env.INTERNAL_SECRET!;
 
@@ -29,14 +30,7 @@ const internalRow: RouteDef = {
   errors: [401],
 };
 
-const envelope = (status: number, code: string) => ({
-  error: expect.any(String),
-  code,
-  message: expect.any(String),
-  hint: expect.any(String),
-  status,
-  documentation: `http://easel.test/docs/errors#${code}`,
-});
+const envelope = (status: number, code: string) => expectedEnvelope('http://easel.test', status, code);
 
 describe('secretMatches', () => {
   it.each([

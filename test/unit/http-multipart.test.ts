@@ -4,6 +4,7 @@ import { routeHandler } from '#shared/http/route.ts';
 import type { MultipartFile, RouteDef } from '#shared/http/types.ts';
 import { filePart } from '#shared/schemas/multipart.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
+import { expectedEnvelope } from '../support/expectations.ts';
 
 const Form = v.object({
   image: filePart('image must be one file part', 'The image.'),
@@ -51,14 +52,7 @@ const call = async (event: ReturnType<typeof apiEvent>) => {
   return { status: result.statusCode, body: JSON.parse(result.body ?? '') };
 };
 
-const envelope = (status: number, code: string) => ({
-  error: expect.any(String),
-  code,
-  message: expect.any(String),
-  hint: expect.any(String),
-  status,
-  documentation: `http://easel.test/docs/errors#${code}`,
-});
+const envelope = (status: number, code: string) => expectedEnvelope('http://easel.test', status, code);
 
 const form = (parts: [string, string | Blob, string?][]) => {
   const data = new FormData();
