@@ -1,25 +1,30 @@
 /**
- * A small in-memory cache with a lifetime per entry and least-recently-used eviction, for values a
- * warm Lambda container may reuse across invocations. A Map keeps insertion order, so re-inserting
- * on read makes its first key the least recently used.
+ * A small in-memory cache with a lifetime per entry and least-recently-used eviction, for values
+ * a warm Lambda container may reuse across invocations (verified credentials, found tweets).
+ * A Map keeps insertion order, so re-inserting on read makes its first key the least recently used.
  */
+export interface TtlCacheOptions {
+  /** Lifetime of an entry in milliseconds; 0 keeps nothing. */
+  ttlMs: number;
+  /** How many entries to keep; the least recently used goes first. */
+  maxEntries: number;
+  /** Clock in milliseconds, replaceable in tests. */
+  now?: () => number;
+}
+
 export class TtlCache<K, V> {
   private readonly entries = new Map<K, { value: V; expiresAt: number }>();
-  private readonly maxEntries: number;
   private readonly ttlMs: number;
+  private readonly maxEntries: number;
   private readonly now: () => number;
 
-  /**
-   * @param maxEntries how many values to keep; the least recently used goes first
-   * @param ttlMs lifetime of an entry; 0 keeps nothing
-   * @param now clock, replaceable in tests
-   */
-  constructor(maxEntries: number, ttlMs: number, now: () => number = Date.now) {
-    this.maxEntries = maxEntries;
-    this.ttlMs = ttlMs;
-    this.now = now;
+  constructor(options: TtlCacheOptions) {
+    this.ttlMs = options.ttlMs;
+    this.maxEntries = options.maxEntries;
+    this.now = options.now ?? Date.now;
   }
 
+  /** The live value, or undefined (cache a `null` to remember that something is absent). */
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
@@ -34,6 +39,14 @@ export class TtlCache<K, V> {
     this.entries.delete(key);
     this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
   }
 
   get size(): number {

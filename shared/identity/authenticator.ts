@@ -6,7 +6,7 @@
  * the TTL, which configuration bounds to ten seconds.
  */
 import { FeatureNotEntitledError, ForbiddenError, UnauthorizedError } from '#shared/http/errors.ts';
-import { TtlCache } from '#shared/identity/cache.ts';
+import { TtlCache } from '#shared/cache/ttl-cache.ts';
 import { grants, permissionsOf } from '#shared/identity/permissions.ts';
 import { effectiveFeatures, effectivePlan, minimumPlanFor } from '#shared/identity/plans.ts';
 import type { Feature } from '#shared/identity/plans.ts';
@@ -41,9 +41,9 @@ export class Authenticator {
   constructor(options: AuthenticatorOptions) {
     this.store = options.store;
     this.now = options.now ?? Date.now;
-    this.keys = new TtlCache(options.cacheTtlMs, 1000, this.now);
-    this.members = new TtlCache(options.cacheTtlMs, 1000, this.now);
-    this.touched = new TtlCache(options.lastUsedIntervalMs ?? LAST_USED_INTERVAL_MS, 1000, this.now);
+    this.keys = new TtlCache({ ttlMs: options.cacheTtlMs, maxEntries: 1000, now: this.now });
+    this.members = new TtlCache({ ttlMs: options.cacheTtlMs, maxEntries: 1000, now: this.now });
+    this.touched = new TtlCache({ ttlMs: options.lastUsedIntervalMs ?? LAST_USED_INTERVAL_MS, maxEntries: 1000, now: this.now });
   }
 
   /** Verifies an API key. Unknown, malformed and revoked keys get the same 401. */

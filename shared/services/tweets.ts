@@ -61,7 +61,7 @@ export function tweetCacheControl(settings: Pick<TweetSettings, 'cacheSeconds' |
 }
 
 export function createTweetService(deps: TweetServiceDeps): TweetService {
-  const cache = new TtlCache<string, Record<string, unknown>>(MAX_CACHED_TWEETS, deps.settings.cacheSeconds * 1000, deps.now);
+  const cache = new TtlCache<string, Record<string, unknown>>({ maxEntries: MAX_CACHED_TWEETS, ttlMs: deps.settings.cacheSeconds * 1000, now: deps.now });
   // Concurrent requests for one id share a single upstream call.
   const inFlight = new Map<string, Promise<Record<string, unknown>>>();
 

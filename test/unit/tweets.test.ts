@@ -57,7 +57,7 @@ describe('classifyBody', () => {
 describe('TtlCache', () => {
   it('forgets an entry once its lifetime has passed', () => {
     let now = 1_000;
-    const cache = new TtlCache<string, number>(10, 500, () => now);
+    const cache = new TtlCache<string, number>({ maxEntries: 10, ttlMs: 500, now: () => now });
     cache.set('a', 1);
 
     now = 1_499;
@@ -67,7 +67,7 @@ describe('TtlCache', () => {
   });
 
   it('evicts the least recently used entry when full', () => {
-    const cache = new TtlCache<string, number>(2, 60_000);
+    const cache = new TtlCache<string, number>({ maxEntries: 2, ttlMs: 60_000 });
     cache.set('a', 1);
     cache.set('b', 2);
     cache.get('a');
@@ -78,7 +78,7 @@ describe('TtlCache', () => {
   });
 
   it('keeps nothing when its lifetime is 0', () => {
-    const cache = new TtlCache<string, number>(2, 0);
+    const cache = new TtlCache<string, number>({ maxEntries: 2, ttlMs: 0 });
     cache.set('a', 1);
 
     expect(cache.size).toBe(0);
