@@ -16,6 +16,7 @@ export function principalOf(event: LambdaEvent): ResolvedPrincipal | undefined {
   return principals.get(event);
 }
 
+/** Records the principal the auth middleware resolved; route() hands it to the function. */
 export function setPrincipal(event: LambdaEvent, principal: ResolvedPrincipal): void {
   principals.set(event, principal);
 }

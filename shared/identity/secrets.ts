@@ -48,6 +48,7 @@ export function isApiKeyFormat(value: string): boolean {
   return API_KEY_FORMAT.test(value);
 }
 
+/** Whether a string can be a session token at all; anything else is refused without a database read. */
 export function isSessionTokenFormat(value: string): boolean {
   return SESSION_TOKEN_FORMAT.test(value);
 }

@@ -37,15 +37,29 @@ export function httpUrl(): v.BaseValidation<string, string, HttpUrlIssue> & { re
 /** A string field holding an absolute http(s) URL (documented as `format: uri`). */
 export const HttpUrl = v.pipe(v.string(), v.url(), httpUrl());
 
-/** Markup in a plain-text field: tags, comments, doctype or processing instructions. */
-const MARKUP = /<\s*\/?\s*[a-zA-Z][^>]*>|<!--|<!\[CDATA\[|<![a-zA-Z]|<\?[a-zA-Z]/;
+/** Comments, CDATA, doctype and processing instructions: fixed prefixes, nothing to close. */
+const MARKUP_PREFIX = /<!--|<!\[CDATA\[|<![a-zA-Z]|<\?[a-zA-Z]/;
+/** The start of a tag (`<a`, `</ a`). `(?:\/\s*)?` rather than `\/?\s*` leaves one way to match the whitespace. */
+const TAG_OPEN = /<\s*(?:\/\s*)?[a-zA-Z]/;
+
+/**
+ * Whether text reads as HTML/XML markup: a markup prefix, or a tag start with a `>` somewhere
+ * after it. Only the first tag start needs a `>` after it (any later one has fewer characters
+ * after it), which keeps the check linear; `/<…[^>]*>/` backtracks quadratically on text with
+ * many unclosed `<`, seconds of CPU for a body within the size limit.
+ */
+function isMarkup(value: string): boolean {
+  if (MARKUP_PREFIX.test(value)) return true;
+  const open = TAG_OPEN.exec(value);
+  return open !== null && value.includes('>', open.index + open[0].length);
+}
 
 /** Plain text: anything that reads as HTML/XML markup is refused rather than escaped later. */
 export const PlainText = (max: number) =>
   v.pipe(
     v.string(),
     v.maxLength(max),
-    v.check((value) => !MARKUP.test(value), 'must be plain text: markup such as HTML tags is not allowed'),
+    v.check((value) => !isMarkup(value), 'must be plain text: markup such as HTML tags is not allowed'),
   );
 
 /** A UUID path parameter (asset ids). */

@@ -15,6 +15,7 @@ export const DeletionMessage = v.strictObject({
 });
 export type DeletionMessage = v.InferOutput<typeof DeletionMessage>;
 
+/** The table holding the asset records and the bucket holding their objects. */
 export interface DeletionDeps {
   dynamo: DynamoDBDocumentClient;
   s3: S3Client;
@@ -23,6 +24,7 @@ export interface DeletionDeps {
   now?: () => Date;
 }
 
+/** What the worker did with one message, for its log line. */
 export type DeletionOutcome = 'deleted' | 'already-deleted' | 'missing' | 'not-deleting';
 
 /**

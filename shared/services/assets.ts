@@ -5,7 +5,8 @@ import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ConflictError, InvalidRequestError, NotFoundError, UpstreamUnavailableError } from '#shared/http/errors.ts';
-import type { Asset, AssetUploadRequest } from '#shared/schemas/assets.ts';
+import { Asset } from '#shared/schemas/assets.ts';
+import type { AssetUploadRequest } from '#shared/schemas/assets.ts';
 import { guard } from '#shared/store/errors.ts';
 import { keys } from '#shared/store/keys.ts';
 import { log, serializeError } from '#shared/log.ts';
@@ -26,7 +27,8 @@ export interface AssetDeps {
 
 type AssetItem = Asset & { pk: string; sk: string; objectKey: string; inUseBy?: Set<string> | string[] };
 
-const ASSET_FIELDS = ['assetId', 'status', 'contentType', 'bytes', 'fileName', 'classification', 'sha256', 'createdAt', 'completedAt'] as const;
+// The fields of the item a client sees: the schema's, never the keys, object key or references.
+const ASSET_FIELDS = Object.keys(Asset.entries);
 
 function toAsset(item: Record<string, unknown>): Asset {
   const asset: Record<string, unknown> = {};
@@ -63,7 +65,7 @@ export async function createUpload(deps: AssetDeps, input: { workspaceId: string
     contentType: input.body.contentType,
     bytes: input.body.bytes,
     fileName: input.body.fileName,
-    classification: input.body.classification ?? 'input',
+    classification: input.body.classification,
     ...(sha256 ? { sha256 } : {}),
     createdAt: now.toISOString(),
     objectKey: `workspaces/${input.workspaceId}/assets/${assetId}`,
@@ -97,11 +99,23 @@ export async function createUpload(deps: AssetDeps, input: { workspaceId: string
   };
 }
 
+// The whole read is guarded: a connection that breaks mid-body is as much an outage as one refused.
 async function sha256Of(deps: AssetDeps, objectKey: string): Promise<string> {
-  const object = await guard('Asset storage', () => deps.s3.send(new GetObjectCommand({ Bucket: deps.bucket, Key: objectKey })));
-  const hash = createHash('sha256');
-  for await (const chunk of object.Body as AsyncIterable<Uint8Array>) hash.update(chunk);
-  return hash.digest('hex');
+  return guard('Asset storage', async () => {
+    const object = await deps.s3.send(new GetObjectCommand({ Bucket: deps.bucket, Key: objectKey }));
+    const hash = createHash('sha256');
+    for await (const chunk of object.Body as AsyncIterable<Uint8Array>) hash.update(chunk);
+    return hash.digest('hex');
+  });
+}
+
+function isMissingObject(error: unknown): boolean {
+  return (error as { name?: string }).name === 'NotFound' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+}
+
+/** RFC 8187 ext-value: encodeURIComponent leaves ' ( ) * bare, which filename* does not allow. */
+function extValue(text: string): string {
+  return encodeURIComponent(text).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /**
@@ -119,9 +133,8 @@ export async function completeUpload(deps: AssetDeps, input: { workspaceId: stri
   if (item.status === 'ready') return toAsset(item);
   if (item.status !== 'pending') throw new InvalidRequestError('Asset is being deleted', 'A deleted asset cannot be completed; create a new upload.');
 
-  const head = await deps.s3.send(new HeadObjectCommand({ Bucket: deps.bucket, Key: item.objectKey })).catch((error: unknown) => {
-    if ((error as { name?: string }).name === 'NotFound' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
-    if ((error as { $fault?: string }).$fault === 'server' || !(error as { $metadata?: unknown }).$metadata) throw new UpstreamUnavailableError('Asset storage is unavailable.', error);
+  const head = await guard('Asset storage', () => deps.s3.send(new HeadObjectCommand({ Bucket: deps.bucket, Key: item.objectKey }))).catch((error: unknown) => {
+    if (isMissingObject(error)) return undefined;
     throw error;
   });
   if (!head) throw new InvalidRequestError('Upload not found', 'PUT the file to the uploadUrl with the returned headers before completing.');
@@ -177,7 +190,7 @@ export async function createDownloadUrl(deps: AssetDeps, input: { workspaceId: s
       Bucket: deps.bucket,
       Key: item.objectKey,
       ResponseContentType: item.contentType,
-      ResponseContentDisposition: `attachment; filename*=UTF-8''${encodeURIComponent(item.fileName)}`,
+      ResponseContentDisposition: `attachment; filename*=UTF-8''${extValue(item.fileName)}`,
     }),
     { expiresIn: DOWNLOAD_URL_SECONDS },
   );

@@ -56,6 +56,7 @@ async function requireOrganization(organizationId: string, deps: AdminDeps): Pro
   return organization;
 }
 
+/** Creates a user; 409 when another user has the e-mail address (compared case-insensitively). */
 export async function createUser(input: { email: string; name: string; avatarUrl?: string; userId?: string }, deps: AdminDeps): Promise<UserRecord> {
   const record: UserRecord = {
     userId: input.userId ?? newId('usr'),
@@ -111,6 +112,7 @@ export async function createOrganization(
   return { organization, workspace, membership };
 }
 
+/** Adds a user (id or e-mail) to an organization with a role; 409 when already a member. */
 export async function addMember(input: { organizationId: string; user: string; role: Role }, deps: AdminDeps): Promise<MembershipRecord> {
   const organization = await requireOrganization(input.organizationId, deps);
   const user = await resolveUser(input.user, deps);
@@ -125,6 +127,7 @@ export async function addMember(input: { organizationId: string; user: string; r
   return record;
 }
 
+/** Invites an e-mail address with a role, for `days` (1 to 90, default 7). */
 export async function invite(
   input: { organizationId: string; email: string; role: Role; invitedBy?: string; days?: number },
   deps: AdminDeps,
@@ -178,6 +181,7 @@ export async function issueApiKey(
   return { key, apiKey: keyView(record) };
 }
 
+/** Every key of an organization, revoked ones included, newest first, without hashes. */
 export async function listApiKeys(input: { organizationId: string }, deps: AdminDeps): Promise<ApiKeyView[]> {
   return (await deps.store.listApiKeys(input.organizationId)).map(keyView);
 }
@@ -261,6 +265,7 @@ export async function deleteOrganization(input: { organizationId: string; state?
   await deps.store.setDeletionState(input.organizationId, input.state ?? 'deleted');
 }
 
+/** Adds a product surface to the organization's workspace (releases may name it in productSurfaceId). */
 export async function createProductSurface(
   input: { organizationId: string; name: string; description?: string; productSurfaceId?: string },
   deps: AdminDeps,

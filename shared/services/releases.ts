@@ -3,7 +3,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequestError } from '#shared/http/errors.ts';
 import { uuidv7 } from '#shared/ids.ts';
-import type { Release, ReleaseCreate } from '#shared/schemas/releases.ts';
+import { Release } from '#shared/schemas/releases.ts';
+import type { ReleaseCreate } from '#shared/schemas/releases.ts';
 import { guard } from '#shared/store/errors.ts';
 import { keys, prefixes } from '#shared/store/keys.ts';
 
@@ -18,7 +19,8 @@ export interface ReleaseDeps {
   now?: () => Date;
 }
 
-const RELEASE_FIELDS = ['id', 'title', 'benefitStatement', 'description', 'audience', 'sourceUrls', 'productSurfaceId', 'createdAt'] as const;
+// The fields of the item a client sees: the schema's, never the keys.
+const RELEASE_FIELDS = Object.keys(Release.entries);
 
 function toRelease(item: Record<string, unknown>): Release {
   const release: Record<string, unknown> = {};

@@ -69,10 +69,12 @@ export function requireActive(requestedId: string, member: Pick<Member, 'organiz
 
 // ------------------------------------------------------------ views
 
+/** What the shell shows of a user (GET /api/v1/me and bootstrap): id, name, e-mail, avatar or null. */
 export function userView(user: UserRecord): UserView {
   return { id: user.userId, name: user.name, email: user.email, avatarUrl: user.avatarUrl ?? null };
 }
 
+/** The identity fields of an organization; its entitlement is shown only through {@link entitlementView}. */
 export function organizationView(organization: OrganizationRecord): OrganizationView {
   return {
     id: organization.organizationId,

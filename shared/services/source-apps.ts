@@ -12,8 +12,8 @@ export interface SourceAppDeps {
 
 /** Registers a release-intake source app in the workspace. */
 export async function createSourceApp(deps: SourceAppDeps, input: { workspaceId: string; body: SourceAppCreate }): Promise<SourceApp> {
-  const { provider, ...rest } = input.body;
-  const app: SourceApp = { id: randomUUID(), ...rest, provider: provider ?? 'generic', createdAt: (deps.now?.() ?? new Date()).toISOString() };
+  // The schema has already defaulted provider to generic.
+  const app: SourceApp = { id: randomUUID(), ...input.body, createdAt: (deps.now?.() ?? new Date()).toISOString() };
   await guard('The source app store', () =>
     deps.dynamo.send(
       new PutCommand({

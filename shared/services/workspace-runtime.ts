@@ -13,6 +13,7 @@ import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
 
 let assets: AssetDeps | undefined;
 let releases: ReleaseDeps | undefined;
+let sourceApps: SourceAppDeps | undefined;
 let limiter: RateLimiter | undefined;
 
 /** Counters of per-workspace quotas, in the rate table. */
@@ -21,12 +22,13 @@ export function quotaLimiter(): RateLimiter {
   return limiter;
 }
 
+/** Asset services: the workspace table, the assets bucket and the deletion queue. */
 export function assetDeps(): AssetDeps {
-  const cfg = config();
-  assets ??= { dynamo, s3, sqs, table: cfg.tables.workspace, bucket: cfg.buckets.assets, deletionQueueUrl: cfg.queues.deletion };
+  assets ??= { dynamo, s3, sqs, table: config().tables.workspace, bucket: config().buckets.assets, deletionQueueUrl: config().queues.deletion };
   return assets;
 }
 
+/** Release services: the workspace table, and product surfaces through the identity store. */
 export function releaseDeps(): ReleaseDeps {
   releases ??= {
     dynamo,
@@ -37,6 +39,8 @@ export function releaseDeps(): ReleaseDeps {
   return releases;
 }
 
+/** Source-app services: the workspace table. */
 export function sourceAppDeps(): SourceAppDeps {
-  return { dynamo, table: config().tables.workspace };
+  sourceApps ??= { dynamo, table: config().tables.workspace };
+  return sourceApps;
 }

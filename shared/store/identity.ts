@@ -25,7 +25,7 @@ import {
   UserRecord,
   WorkspaceRecord,
 } from '#shared/schemas/identity.ts';
-import type { DeletionState, WorkspaceSettings } from '#shared/schemas/identity.ts';
+import type { DeletionState } from '#shared/schemas/identity.ts';
 
 type Key = { pk: string; sk: string };
 type Item = Record<string, unknown>;
@@ -53,6 +53,10 @@ export interface MemberContext {
   membership: MembershipRecord | undefined;
 }
 
+/**
+ * The identity items of the workspace table. Services receive it (or a `Pick` of it) so they can
+ * be tested against a fake; the container's instance comes from #shared/identity/runtime.ts.
+ */
 export class IdentityStore {
   private readonly dynamo: DynamoDBDocumentClient;
   private readonly table: string;
@@ -86,8 +90,9 @@ export class IdentityStore {
     for (let start = 0; start < keyList.length; start += BATCH_GET_LIMIT) {
       let pending: Record<string, unknown>[] | undefined = keyList.slice(start, start + BATCH_GET_LIMIT);
       for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+        // Give up before waiting: a back-off that no attempt follows only delays the 503.
         if (attempt > 5) throw new UpstreamUnavailableError(`${TABLE} is throttling reads; retry with back-off.`);
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
         const request: Record<string, unknown>[] = pending;
         const result = await guard(TABLE, () =>
           this.dynamo.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: request, ConsistentRead: consistent } } })),
@@ -329,14 +334,6 @@ export class IdentityStore {
     );
   }
 
-  async setRole(organizationId: string, userId: string, role: MembershipRecord['role']): Promise<boolean> {
-    return this.updateExisting(keys.membership(organizationId, userId), {
-      UpdateExpression: 'SET #role = :role',
-      ExpressionAttributeNames: { '#role': 'role' },
-      ExpressionAttributeValues: { ':role': role },
-    });
-  }
-
   /** Invitations that have not expired, newest first. */
   async listInvitations(organizationId: string): Promise<InvitationRecord[]> {
     const items = await this.queryAll({
@@ -405,13 +402,6 @@ export class IdentityStore {
   async getWorkspace(workspaceId: string): Promise<WorkspaceRecord | undefined> {
     const item = await this.get(keys.workspace(workspaceId));
     return item && v.parse(WorkspaceRecord, item);
-  }
-
-  async updateSettings(workspaceId: string, settings: WorkspaceSettings): Promise<boolean> {
-    return this.updateExisting(keys.workspace(workspaceId), {
-      UpdateExpression: 'SET settings = :settings',
-      ExpressionAttributeValues: { ':settings': settings },
-    });
   }
 
   async listProductSurfaces(workspaceId: string): Promise<ProductSurfaceRecord[]> {

@@ -45,7 +45,6 @@ export const prefixes = {
   invitation: 'INVITE#',
   productSurface: 'SURFACE#',
   release: 'RELEASE#',
-  asset: 'ASSET#',
   apiKey: 'APIKEY#',
   session: 'SESSION#',
   organization: 'ORG#',

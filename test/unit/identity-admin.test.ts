@@ -2,7 +2,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashSecret } from '#shared/identity/secrets.ts';
 import { createSession, createUser, issueApiKey, revokeApiKey, setPlan } from '#shared/services/identity-admin.ts';
 import { AlreadyExistsError, IdentityStore } from '#shared/store/identity.ts';
@@ -165,6 +165,29 @@ describe('IdentityStore reads', () => {
   it('reads a key by its hash with one strongly consistent GetItem', async () => {
     await store.getApiKey('abc');
     expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([{ TableName: 'workspace', Key: keys.apiKey('abc'), ConsistentRead: true }]);
+  });
+
+  describe('when DynamoDB keeps leaving a batch unprocessed', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('answers 503 after six attempts, backing off between them but not after the last', async () => {
+      // Prepare: every BatchGetItem comes back with both keys unprocessed
+      vi.useFakeTimers();
+      ddb.on(BatchGetCommand).callsFake((input: { RequestItems: Record<string, { Keys: unknown[] }> }) => ({ Responses: {}, UnprocessedKeys: input.RequestItems }));
+      // Act
+      const reading = store.getMemberContext('org_a', 'usr_1');
+      const settled = reading.then(
+        () => 'resolved',
+        (error: unknown) => error,
+      );
+      // 100 + 200 + 400 + 800 + 1000 ms of back-off between the six attempts
+      await vi.advanceTimersByTimeAsync(2500);
+      // Assess
+      expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(6);
+      await expect(Promise.race([settled, Promise.resolve('pending')])).resolves.toMatchObject({ status: 503, code: 'upstream_unavailable' });
+    });
   });
 
   it('records the last use with a write that reads nothing back and never recreates a deleted key', async () => {

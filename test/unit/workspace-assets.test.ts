@@ -1,0 +1,97 @@
+import { mockClient } from 'aws-sdk-client-mock';
+import { GetObjectCommand, HeadObjectCommand, NotFound, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { completeUpload, createDownloadUrl } from '#shared/services/assets.ts';
+import type { AssetDeps } from '#shared/services/assets.ts';
+import { keys } from '#shared/store/keys.ts';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const storage = mockClient(S3Client);
+afterAll(() => {
+  ddb.restore();
+  storage.restore();
+});
+
+const ASSET_ID = '0b6f1c7e-8a4b-4f3e-9d2a-6c1e5b7a9f00';
+const deps: AssetDeps = {
+  dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })),
+  s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
+  sqs: new SQSClient({ region: 'us-east-1' }),
+  table: 'workspace',
+  bucket: 'assets',
+  deletionQueueUrl: 'https://sqs.test/deletion',
+};
+
+function storedAsset(fields: Record<string, unknown>) {
+  ddb.on(GetCommand, { Key: keys.asset('ws_a', ASSET_ID) }).resolves({
+    Item: {
+      ...keys.asset('ws_a', ASSET_ID),
+      assetId: ASSET_ID,
+      contentType: 'image/png',
+      bytes: 4,
+      fileName: 'shot.png',
+      classification: 'input',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      objectKey: `workspaces/ws_a/assets/${ASSET_ID}`,
+      ...fields,
+    },
+  });
+}
+
+beforeEach(() => {
+  ddb.reset();
+  storage.reset();
+  ddb.on(GetCommand).resolves({});
+  ddb.on(UpdateCommand).resolves({});
+});
+
+describe('completeUpload', () => {
+  it('answers 503 upstream_unavailable when storage drops the connection while the upload is hashed', async () => {
+    // Prepare: the object is there with the declared size and type, but its body breaks off
+    storedAsset({ status: 'pending' });
+    storage.on(HeadObjectCommand).resolves({ ContentLength: 4, ContentType: 'image/png' });
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    storage.on(GetObjectCommand).resolves({
+      Body: (async function* () {
+        yield new Uint8Array([1, 2]);
+        throw reset;
+      })() as never,
+    });
+    // Act
+    const completing = completeUpload(deps, { workspaceId: 'ws_a', assetId: ASSET_ID });
+    // Assess
+    await expect(completing).rejects.toMatchObject({ status: 503, code: 'upstream_unavailable' });
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+
+  it('answers 503 upstream_unavailable when storage fails the check of the upload', async () => {
+    storedAsset({ status: 'pending' });
+    storage.on(HeadObjectCommand).rejects(new S3ServiceException({ name: 'SlowDown', $fault: 'server', $metadata: { httpStatusCode: 503 }, message: 'slow down' }));
+    await expect(completeUpload(deps, { workspaceId: 'ws_a', assetId: ASSET_ID })).rejects.toMatchObject({ status: 503, code: 'upstream_unavailable' });
+  });
+
+  it('answers 400 when nothing was uploaded yet', async () => {
+    storedAsset({ status: 'pending' });
+    storage.on(HeadObjectCommand).rejects(new NotFound({ $metadata: { httpStatusCode: 404 }, message: 'Not Found' }));
+    await expect(completeUpload(deps, { workspaceId: 'ws_a', assetId: ASSET_ID })).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      message: 'Upload not found',
+    });
+  });
+});
+
+describe('createDownloadUrl', () => {
+  it('percent-encodes every character the filename* parameter does not allow bare', async () => {
+    storedAsset({ status: 'ready', fileName: "it's (1)*.png" });
+    const { downloadUrl } = await createDownloadUrl(deps, { workspaceId: 'ws_a', assetId: ASSET_ID });
+    expect(new URL(downloadUrl).searchParams.get('response-content-disposition')).toBe("attachment; filename*=UTF-8''it%27s%20%281%29%2A.png");
+  });
+
+  it("answers 404 for an asset that is not in this workspace", async () => {
+    await expect(createDownloadUrl(deps, { workspaceId: 'ws_b', assetId: ASSET_ID })).rejects.toMatchObject({ status: 404, code: 'not_found' });
+  });
+});
