@@ -60,9 +60,14 @@ export function planFeatures(plan: Plan): Feature[] {
   return FEATURE_LIST.filter((feature) => rank(plan) >= rank(FEATURES[feature].minimumPlan));
 }
 
-/** Every feature the entitlement includes now: the effective plan's plus the extra grants. */
+/**
+ * Every feature the entitlement includes now: the effective plan's plus the extra grants. A
+ * canceled subscription gets exactly what free includes: extra grants were part of the deal
+ * that ended.
+ */
 export function effectiveFeatures(entitlement: Entitlement): Feature[] {
-  const granted = new Set<Feature>([...planFeatures(effectivePlan(entitlement)), ...entitlement.features]);
+  const extras = entitlement.status === 'canceled' ? [] : entitlement.features;
+  const granted = new Set<Feature>([...planFeatures(effectivePlan(entitlement)), ...extras]);
   return FEATURE_LIST.filter((feature) => granted.has(feature));
 }
 

@@ -69,6 +69,7 @@ describe('plans', () => {
     [{ plan: 'pro', status: 'active', features: [] }, 'pro', ['asset:delete', 'release:scheduling']],
     [{ plan: 'pro', status: 'past_due', features: [] }, 'pro', ['asset:delete', 'release:scheduling']],
     [{ plan: 'pro', status: 'canceled', features: [] }, 'free', []],
+    [{ plan: 'enterprise', status: 'canceled', features: ['sso:saml'] }, 'free', []],
     [{ plan: 'free', status: 'active', features: ['sso:saml'] }, 'free', ['sso:saml']],
   ] as const)('resolves %j to plan %s with features %j', (entitlement, plan, features) => {
     const value = { ...entitlement, features: [...entitlement.features] };
