@@ -21,6 +21,8 @@ export interface BucketDef {
   browserCors: boolean;
   /** Objects expire after this many days (cache buckets). */
   expireAfterDays?: number;
+  /** Objects under a prefix expire after some days (abandoned staging uploads). */
+  expirePrefixes?: readonly { prefix: string; days: number }[];
 }
 
 export interface QueueDef {
@@ -60,7 +62,8 @@ export const TABLES = {
 } as const satisfies Record<string, TableDef>;
 
 export const BUCKETS = {
-  assets: { env: 'ASSETS_BUCKET', localName: 'easel-assets', browserCors: true },
+  // Presigned PUTs write to uploads/…; completion copies verified bytes to workspaces/….
+  assets: { env: 'ASSETS_BUCKET', localName: 'easel-assets', browserCors: true, expirePrefixes: [{ prefix: 'uploads/', days: 1 }] },
   cache: { env: 'CACHE_BUCKET', localName: 'easel-cache', browserCors: false, expireAfterDays: 7 },
 } as const satisfies Record<string, BucketDef>;
 

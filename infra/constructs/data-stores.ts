@@ -89,6 +89,9 @@ export class DataStores extends Construct {
 
   private bucket(name: BucketName, def: BucketDef): Bucket {
     const lifecycleRules: LifecycleRule[] = [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }];
+    for (const { prefix, days } of def.expirePrefixes ?? []) {
+      lifecycleRules.push({ id: `expire-${prefix.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '')}`, prefix, expiration: Duration.days(days) });
+    }
     if (def.expireAfterDays !== undefined) {
       lifecycleRules.push({ id: 'expire-objects', expiration: Duration.days(def.expireAfterDays) });
     }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -25,7 +25,14 @@ export interface AssetDeps {
   now?: () => Date;
 }
 
-type AssetItem = Asset & { pk: string; sk: string; objectKey: string; inUseBy?: Set<string> | string[] };
+/**
+ * `uploadKey` is where the presigned PUT writes; completion copies verified bytes to `objectKey`,
+ * so a client re-using the upload URL afterwards can never change what was verified.
+ */
+type AssetItem = Asset & { pk: string; sk: string; objectKey: string; uploadKey?: string; inUseBy?: Set<string> | string[] };
+
+/** Staging prefix of uploads; the bucket expires what is left there after a day. */
+export const UPLOAD_PREFIX = 'uploads/';
 
 // The fields of the item a client sees: the schema's, never the keys, object key or references.
 const ASSET_FIELDS = Object.keys(Asset.entries);
@@ -69,6 +76,7 @@ export async function createUpload(deps: AssetDeps, input: { workspaceId: string
     ...(sha256 ? { sha256 } : {}),
     createdAt: now.toISOString(),
     objectKey: `workspaces/${input.workspaceId}/assets/${assetId}`,
+    uploadKey: `${UPLOAD_PREFIX}${input.workspaceId}/${assetId}`,
   };
   await guard('The asset store', () =>
     deps.dynamo.send(new PutCommand({ TableName: deps.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })),
@@ -76,7 +84,7 @@ export async function createUpload(deps: AssetDeps, input: { workspaceId: string
   const checksum = sha256 ? Buffer.from(sha256, 'hex').toString('base64') : undefined;
   const command = new PutObjectCommand({
     Bucket: deps.bucket,
-    Key: item.objectKey,
+    Key: item.uploadKey,
     ContentType: item.contentType,
     ContentLength: item.bytes,
     ...(checksum ? { ChecksumSHA256: checksum } : {}),
@@ -100,13 +108,35 @@ export async function createUpload(deps: AssetDeps, input: { workspaceId: string
 }
 
 // The whole read is guarded: a connection that breaks mid-body is as much an outage as one refused.
-async function sha256Of(deps: AssetDeps, objectKey: string): Promise<string> {
+async function sha256Of(deps: AssetDeps, objectKey: string): Promise<{ sha256: string; etag: string | undefined }> {
   return guard('Asset storage', async () => {
     const object = await deps.s3.send(new GetObjectCommand({ Bucket: deps.bucket, Key: objectKey }));
     const hash = createHash('sha256');
     for await (const chunk of object.Body as AsyncIterable<Uint8Array>) hash.update(chunk);
-    return hash.digest('hex');
+    return { sha256: hash.digest('hex'), etag: object.ETag };
   });
+}
+
+/**
+ * Copies the verified upload to the asset's own key. The copy must carry the very bytes that were
+ * hashed: a PUT to the staging key in between changes its ETag, and the copy is then refused.
+ */
+async function promote(deps: AssetDeps, item: AssetItem, uploadKey: string, etag: string | undefined): Promise<void> {
+  const copied = await guard('Asset storage', () =>
+    deps.s3.send(
+      new CopyObjectCommand({
+        Bucket: deps.bucket,
+        Key: item.objectKey,
+        CopySource: `${deps.bucket}/${uploadKey}`,
+        ContentType: item.contentType,
+        MetadataDirective: 'REPLACE',
+      }),
+    ),
+  );
+  if (etag !== undefined && copied.CopyObjectResult?.ETag !== undefined && copied.CopyObjectResult.ETag !== etag) {
+    await guard('Asset storage', () => deps.s3.send(new DeleteObjectCommand({ Bucket: deps.bucket, Key: item.objectKey })));
+    throw new InvalidRequestError('Upload changed while completing', 'The file was uploaded again during completion; complete the upload again.');
+  }
 }
 
 function isMissingObject(error: unknown): boolean {
@@ -133,7 +163,9 @@ export async function completeUpload(deps: AssetDeps, input: { workspaceId: stri
   if (item.status === 'ready') return toAsset(item);
   if (item.status !== 'pending') throw new InvalidRequestError('Asset is being deleted', 'A deleted asset cannot be completed; create a new upload.');
 
-  const head = await guard('Asset storage', () => deps.s3.send(new HeadObjectCommand({ Bucket: deps.bucket, Key: item.objectKey }))).catch((error: unknown) => {
+  // Assets created before uploads were staged were uploaded to their own key.
+  const uploadKey = item.uploadKey ?? item.objectKey;
+  const head = await guard('Asset storage', () => deps.s3.send(new HeadObjectCommand({ Bucket: deps.bucket, Key: uploadKey }))).catch((error: unknown) => {
     if (isMissingObject(error)) return undefined;
     throw error;
   });
@@ -145,12 +177,13 @@ export async function completeUpload(deps: AssetDeps, input: { workspaceId: stri
     throw new InvalidRequestError('Uploaded content type differs', `The upload was sent as ${head.ContentType ?? 'no type'}; send it with Content-Type: ${item.contentType}.`);
   }
   const expected = declared ?? item.sha256;
-  const actual = await sha256Of(deps, item.objectKey);
+  const { sha256: actual, etag } = await sha256Of(deps, uploadKey);
   if (expected && actual !== expected) {
     // Unverified bytes are not kept: the client uploads again to the same URL while it is valid.
-    await guard('Asset storage', () => deps.s3.send(new DeleteObjectCommand({ Bucket: deps.bucket, Key: item.objectKey })));
+    await guard('Asset storage', () => deps.s3.send(new DeleteObjectCommand({ Bucket: deps.bucket, Key: uploadKey })));
     throw new InvalidRequestError('SHA-256 mismatch', 'The uploaded bytes do not match the declared sha256; upload the file again.');
   }
+  if (uploadKey !== item.objectKey) await promote(deps, item, uploadKey, etag);
   const completedAt = (deps.now?.() ?? new Date()).toISOString();
   try {
     const { Attributes } = await guard('The asset store', () =>
@@ -166,6 +199,12 @@ export async function completeUpload(deps: AssetDeps, input: { workspaceId: stri
         }),
       ),
     );
+    if (uploadKey !== item.objectKey) {
+      // The staging copy is no longer needed; the bucket's lifecycle removes it if this fails.
+      await deps.s3.send(new DeleteObjectCommand({ Bucket: deps.bucket, Key: uploadKey })).catch((error: unknown) =>
+        log.warn('staging upload not removed', { assetId: input.assetId, error: serializeError(error) }),
+      );
+    }
     return toAsset(Attributes!);
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;

@@ -243,12 +243,14 @@ describe('EaselStack', () => {
       const def = BUCKETS[name];
       const bucket = resources[logicalId(stack.data.buckets[name])]!;
       const expireAfterDays: number | undefined = 'expireAfterDays' in def ? def.expireAfterDays : undefined;
-      const rules = (bucket.Properties?.LifecycleConfiguration as { Rules: { ExpirationInDays?: number }[] }).Rules;
+      const expirePrefixes: readonly { prefix: string; days: number }[] = 'expirePrefixes' in def ? def.expirePrefixes : [];
+      const rules = (bucket.Properties?.LifecycleConfiguration as { Rules: { ExpirationInDays?: number; Prefix?: string }[] }).Rules;
 
       // Assess
-      expect(rules.filter((rule) => rule.ExpirationInDays !== undefined).map((rule) => rule.ExpirationInDays)).toEqual(
-        expireAfterDays === undefined ? [] : [expireAfterDays],
-      );
+      expect(rules.filter((rule) => rule.ExpirationInDays !== undefined).map((rule) => [rule.Prefix, rule.ExpirationInDays])).toEqual([
+        ...expirePrefixes.map(({ prefix, days }) => [prefix, days]),
+        ...(expireAfterDays === undefined ? [] : [[undefined, expireAfterDays]]),
+      ]);
       if (def.browserCors) {
         expect(bucket.Properties?.CorsConfiguration).toEqual({
           CorsRules: [expect.objectContaining({ AllowedMethods: expect.arrayContaining(['GET', 'PUT']), AllowedOrigins: ['*'] })],

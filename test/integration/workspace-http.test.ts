@@ -113,6 +113,22 @@ describe('assets over HTTP', () => {
     expect((await call(`/api/v1/assets/${created.body.assetId}/download-url`)).status).toBe(404);
   });
 
+  it('keeps the verified bytes when the upload URL is used again after completion', async () => {
+    // Prepare: a completed asset
+    const created = await call('/api/v1/assets/upload-url', { method: 'POST', body: { bytes: png.length, contentType: 'image/png', fileName: 'v.png' } });
+    const { 'Content-Length': _length, ...headers } = created.body.headers;
+    await fetch(created.body.uploadUrl, { method: 'PUT', headers, body: png });
+    expect((await call(`/api/v1/assets/${created.body.assetId}/complete`, { method: 'POST' })).status).toBe(200);
+    // Act: the same URL (still valid) carries other bytes of the same type and size
+    const other = Buffer.from(png).fill(0x41, 8);
+    await fetch(created.body.uploadUrl, { method: 'PUT', headers, body: other });
+    const again = await call(`/api/v1/assets/${created.body.assetId}/complete`, { method: 'POST' });
+    const download = await call(`/api/v1/assets/${created.body.assetId}/download-url`);
+    // Assess
+    expect(again.body.sha256).toBe(createHash('sha256').update(png).digest('hex'));
+    expect(Buffer.from(await (await fetch(download.body.downloadUrl)).arrayBuffer())).toEqual(png);
+  });
+
   it('refuses completion when the bytes do not match the declared sha256', async () => {
     const created = await call('/api/v1/assets/upload-url', {
       method: 'POST',
