@@ -1,12 +1,18 @@
 /**
  * Which IP addresses a server-side fetch may reach. Everything that is not globally routable
  * unicast is refused: loopback, private, link-local (cloud metadata at 169.254.169.254 included),
- * CGNAT, multicast, reserved, documentation and unspecified ranges, and IPv6 forms that embed one
- * of those IPv4 addresses (IPv4-mapped, IPv4-compatible, NAT64, 6to4, Teredo).
+ * CGNAT, multicast, reserved, documentation and unspecified ranges, IPv6 outside 2000::/3, and
+ * IPv6 forms that embed one of those IPv4 addresses (IPv4-mapped, IPv4-compatible,
+ * IPv4-translated, NAT64, 6to4, Teredo).
  */
 import { isIP } from 'node:net';
 
 type Range = readonly [base: bigint, prefix: number, why: string];
+
+/** An address without the brackets of a URL host or a trailing zone (`%eth0`). */
+export function bareAddress(address: string): string {
+  return address.replace(/^\[|\]$/g, '').split('%')[0]!;
+}
 
 function v4(address: string): bigint | undefined {
   const parts = address.split('.');
@@ -20,7 +26,7 @@ function v4(address: string): bigint | undefined {
 }
 
 function v6(input: string): bigint | undefined {
-  let address = input.replace(/^\[|\]$/g, '').split('%')[0]!.toLowerCase();
+  let address = bareAddress(input).toLowerCase();
   // A trailing dotted quad stands for the last 32 bits.
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(address);
   if (dotted) {
@@ -66,6 +72,7 @@ const V6_BLOCKED: Range[] = [
   [v6('::1')!, 128, 'loopback'],
   [v6('100::')!, 64, 'discard'],
   [v6('2001:db8::')!, 32, 'documentation'],
+  [v6('3fff::')!, 20, 'documentation'],
   [v6('2001::')!, 23, 'reserved'],
   [v6('64:ff9b:1::')!, 48, 'reserved'],
   [v6('fc00::')!, 7, 'private'],
@@ -83,11 +90,15 @@ function classifyV4(value: bigint): string | undefined {
   return V4_BLOCKED.find((range) => inRange(value, 32, range))?.[2];
 }
 
-/** The IPv4 address an IPv6 address carries (mapped, compatible, NAT64, 6to4, Teredo), if any. */
+const NAT64_TOP96 = v6('64:ff9b::')! >> 32n;
+/** Global unicast (2000::/3): the only IPv6 space the internet routes. */
+const GLOBAL_UNICAST: Range = [v6('2000::')!, 3, 'global unicast'];
+
+/** The IPv4 address an IPv6 address carries (mapped, compatible, translated, NAT64, 6to4, Teredo), if any. */
 function embeddedV4(value: bigint): bigint | undefined {
   const top96 = value >> 32n;
-  if (top96 === 0xffffn || top96 === 0n) return value & 0xffffffffn; // ::ffff:a.b.c.d and ::a.b.c.d
-  if (value >> 32n === v6('64:ff9b::')! >> 32n) return value & 0xffffffffn; // NAT64
+  // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible), ::ffff:0:a.b.c.d (translated), NAT64
+  if (top96 === 0xffffn || top96 === 0n || top96 === 0xffff0000n || top96 === NAT64_TOP96) return value & 0xffffffffn;
   if (value >> 112n === 0x2002n) return (value >> 80n) & 0xffffffffn; // 6to4
   if (value >> 96n === 0x20010000n) return ~value & 0xffffffffn; // Teredo client (obfuscated)
   return undefined;
@@ -98,8 +109,8 @@ function embeddedV4(value: bigint): bigint | undefined {
  * Returns 'invalid' for anything that is not an IP literal.
  */
 export function blockedReason(address: string): string | undefined {
-  const bare = address.replace(/^\[|\]$/g, '');
-  const family = isIP(bare.split('%')[0]!);
+  const bare = bareAddress(address);
+  const family = isIP(bare);
   if (family === 4) return classifyV4(v4(bare)!);
   if (family !== 6) return 'invalid';
   const value = v6(bare);
@@ -111,7 +122,13 @@ export function blockedReason(address: string): string | undefined {
     const reason = classifyV4(embedded);
     if (reason) return `${reason} (embedded IPv4)`;
   }
-  return V6_BLOCKED.find((range) => inRange(value, 128, range))?.[2];
+  const listed = V6_BLOCKED.find((range) => inRange(value, 128, range))?.[2];
+  if (listed) return listed;
+  // Outside 2000::/3 only IPv4-mapped (how resolvers may hand out IPv4) and NAT64 forms of a public
+  // IPv4 address are real hosts; the rest is unassigned space or a translated, compatible form.
+  const top96 = value >> 32n;
+  if (!inRange(value, 128, GLOBAL_UNICAST) && top96 !== 0xffffn && top96 !== NAT64_TOP96) return 'reserved';
+  return undefined;
 }
 
 /** True when the address is globally routable unicast. */
@@ -131,7 +148,7 @@ export function isLoopback(address: string): boolean {
  * single subscriber usually holds a whole /64 and could otherwise rotate through it to dodge a limit.
  */
 export function clientNetwork(address: string): string {
-  const bare = address.replace(/^\[|\]$/g, '').split('%')[0]!;
+  const bare = bareAddress(address);
   if (isIP(bare) !== 6) return bare;
   const value = v6(bare);
   if (value === undefined) return bare;

@@ -5,7 +5,8 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { blockedReason, isLoopback } from '#shared/net/address.ts';
+import { TtlCache } from '#shared/cache/ttl-cache.ts';
+import { bareAddress, blockedReason, isLoopback } from '#shared/net/address.ts';
 
 /** Raised when a target is not allowed; callers map it to their own envelope (invalid_url, 403…). */
 export class BlockedTargetError extends Error {
@@ -31,6 +32,7 @@ export const systemResolver: Resolver = (host) =>
     dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
   });
 
+/** The port a URL connects to: its own, or the scheme's default. */
 export function portOf(url: URL): number {
   if (url.port) return Number(url.port);
   return url.protocol === 'https:' ? 443 : 80;
@@ -39,7 +41,7 @@ export function portOf(url: URL): number {
 function checkAddress(host: string, address: string, port: number, policy: TargetPolicy): void {
   const reason = blockedReason(address);
   if (reason === undefined) return;
-  if (isLoopback(address) && policy.loopbackPorts.includes(port)) return;
+  if (policy.loopbackPorts.includes(port) && isLoopback(address)) return;
   throw new BlockedTargetError(host, reason);
 }
 
@@ -48,7 +50,7 @@ function checkAddress(host: string, address: string, port: number, policy: Targe
  * which one the client would pick). Returns the addresses; throws BlockedTargetError.
  */
 export async function resolvePublicTarget(url: URL, policy: TargetPolicy, resolve: Resolver = systemResolver): Promise<LookupAddress[]> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const host = bareAddress(url.hostname);
   const port = portOf(url);
   const family = isIP(host);
   const addresses = family ? [{ address: host, family }] : await resolve(host);
@@ -75,24 +77,28 @@ export function guardedLookup(port: number, policy: TargetPolicy, resolve: Resol
 }
 
 /**
+ * Names a caching resolver remembers at once. A page that asks for more evicts the oldest; that
+ * only costs a fresh look-up, because whoever connects still checks the answer it connects to.
+ */
+const MAX_PINNED_NAMES = 1_000;
+
+/**
  * Remembers each answer of `resolve` for `ttlMs`. When the check before a request and the
  * connection that carries it share one caching resolver, the connection goes to the very
  * addresses that were checked, even if the name's DNS answer changes in between (rebinding).
  * Failed look-ups are not remembered.
  */
 export function cachingResolver(resolve: Resolver, ttlMs: number, now: () => number = Date.now): Resolver {
-  const answers = new Map<string, { expiresAt: number; addresses: Promise<LookupAddress[]> }>();
+  const answers = new TtlCache<string, Promise<LookupAddress[]>>({ ttlMs, maxEntries: MAX_PINNED_NAMES, now });
   return (host) => {
     const key = host.toLowerCase();
     const hit = answers.get(key);
-    if (hit && hit.expiresAt > now()) return hit.addresses;
-    // Drop expired answers as we go, so the map stays as small as the set of live host names.
-    for (const [name, entry] of answers) if (entry.expiresAt <= now()) answers.delete(name);
-    const entry = { expiresAt: now() + ttlMs, addresses: resolve(host) };
-    answers.set(key, entry);
-    entry.addresses.catch(() => {
-      if (answers.get(key) === entry) answers.delete(key);
+    if (hit) return hit;
+    const addresses = resolve(host);
+    answers.set(key, addresses);
+    addresses.catch(() => {
+      if (answers.get(key) === addresses) answers.delete(key);
     });
-    return entry.addresses;
+    return addresses;
   };
 }

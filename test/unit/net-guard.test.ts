@@ -29,11 +29,18 @@ describe('blockedReason', () => {
     ['fd12:3456::1', 'private'],
     ['ff02::1', 'multicast'],
     ['2001:db8::1', 'documentation'],
+    ['3fff::1', 'documentation'],
+    ['::ffff:0:127.0.0.1', 'loopback (embedded IPv4)'],
+    ['::ffff:0:808:808', 'reserved'],
+    ['::1:0:0:1', 'reserved'],
+    ['4000::1', 'reserved'],
+    ['e000::1', 'reserved'],
+    ['127.0.0.1%lo', 'loopback'],
   ])('refuses %s as %s', (address, reason) => {
     expect(blockedReason(address)).toBe(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('accepts the public address %s', (address) => {
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])('accepts the public address %s', (address) => {
     expect(isPublicAddress(address)).toBe(true);
   });
 
