@@ -54,15 +54,11 @@ export function perClientRateLimit(
         setResponseHeaders(request, rateLimitHeaders({ limit: rule.limit, remaining: 0, resetAt: windowOf(now, rule.windowSeconds).end }));
         throw error;
       }
-      setResponseHeaders(request, rateLimitHeaders(decision));
+      const headers = rateLimitHeaders(decision);
+      setResponseHeaders(request, headers);
       if (!decision.allowed) {
         log.info('rate limited', { operationId, counter: decision.counter });
-        throw new RateLimitedError({
-          limit: rule.limit,
-          windowSeconds: rule.windowSeconds,
-          retryAfter: decision.retryAfterSeconds,
-          headers: rateLimitHeaders(decision),
-        });
+        throw new RateLimitedError({ limit: rule.limit, windowSeconds: rule.windowSeconds, retryAfter: decision.retryAfterSeconds, headers });
       }
     },
   };

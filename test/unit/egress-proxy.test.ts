@@ -126,6 +126,46 @@ describe('egress proxy', () => {
     expect(forbidden.connections).toBe(0);
   });
 
+  it.each([
+    ['a port out of range', 'example.com:70000'],
+    ['a malformed IPv6 literal', '[a:b]:443'],
+  ])('answers CONNECT to %s with 400 and keeps serving', async (_case, authority) => {
+    // Prepare
+    await start();
+
+    // Act
+    const refused = await tunnel(authority);
+    const next = await viaProxy(`${pages.origin}/plain?title=still-serving`);
+
+    // Assess
+    expect(refused).toEqual({ status: 400 });
+    expect(next).toEqual({ status: 200, body: expect.stringContaining('still-serving') });
+  });
+
+  it('does not connect for a client that left while its destination was being resolved', async () => {
+    // Prepare: a slow look-up, and a destination the policy would allow
+    const destination = await startListener();
+    let answer!: () => void;
+    const slow: Resolver = () => new Promise((resolve) => (answer = () => resolve([{ address: '127.0.0.1', family: 4 }])));
+    proxy = await startEgressProxy({ policy: { loopbackPorts: [destination.port] }, resolve: slow, connectTimeoutMs: 2_000 });
+    const { port } = new URL(proxy.url);
+    const req = httpRequest({ host: '127.0.0.1', port, path: `http://slow.example:${destination.port}/` });
+    req.on('error', () => undefined);
+    req.end();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    // Act: the client goes away, then the answer arrives
+    req.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    answer();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    // Assess
+    const reached = destination.connections;
+    await destination.close();
+    expect(reached).toBe(0);
+  });
+
   it('checks the name again at connect time, refusing it when it now resolves to a private address', async () => {
     // Prepare: whatever an earlier check saw, the name now answers a loopback address
     const rebinding = table({ 'rebind.example': ['127.0.0.2'] });

@@ -66,6 +66,15 @@ export async function chromiumArgs(options: { singleProcess: boolean; proxyUrl?:
   return args;
 }
 
+const versions = new WeakMap<Browser, Promise<string>>();
+
+/** The browser's version string (e.g. "HeadlessChrome/153.0.8010.36"), asked of it once. */
+export function versionOf(browser: Browser): Promise<string> {
+  let version = versions.get(browser);
+  if (!version) versions.set(browser, (version = browser.version()));
+  return version;
+}
+
 /** One capture at a time: the default context of a single-process browser is shared state. */
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
@@ -145,7 +154,7 @@ export class LocalChromium implements BrowserBackend {
         log.warn('browser disconnected', { strategy: this.strategy });
       });
       this.browser = browser;
-      log.info('browser launched', { strategy: this.strategy, ms: Math.round(performance.now() - started), version: await browser.version() });
+      log.info('browser launched', { strategy: this.strategy, ms: Math.round(performance.now() - started), version: await versionOf(browser) });
       return browser;
     } catch (error) {
       log.error('browser launch failed', { error: serializeError(error) });

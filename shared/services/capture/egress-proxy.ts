@@ -17,7 +17,7 @@ import { connect } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { log } from '#shared/log.ts';
-import { BlockedTargetError, resolvePublicTarget } from '#shared/net/guard.ts';
+import { BlockedTargetError, portOf, resolvePublicTarget } from '#shared/net/guard.ts';
 import type { Resolver, TargetPolicy } from '#shared/net/guard.ts';
 
 export interface EgressProxyOptions {
@@ -46,6 +46,20 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.includes(name)));
 }
 
+/**
+ * The destination of a CONNECT request (`host:port`, IPv6 in brackets) as a URL, so the address
+ * check and the connection read one host and one port; undefined when it is not such an authority.
+ */
+function authorityUrl(authority: string | undefined): URL | undefined {
+  const parts = /^(\[[0-9a-f:.]+\]|[a-z0-9._-]+):(\d{1,5})$/i.exec(authority ?? '');
+  if (!parts) return undefined;
+  try {
+    return new URL(`https://${parts[1]}:${parts[2]}/`);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Starts the proxy on an ephemeral loopback port. */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   let refused = 0;
@@ -54,14 +68,13 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const agent = new Agent({ keepAlive: true, maxSockets: 32, timeout: 30_000 });
 
   /** The checked address to connect to, or undefined when the destination is refused (already logged). */
-  const destination = async (hostname: string, port: number, protocol: 'http:' | 'https:'): Promise<{ address: string; family: number } | undefined> => {
-    const url = new URL(`${protocol}//${hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname}:${port}/`);
+  const destination = async (url: URL): Promise<{ address: string; family: number } | undefined> => {
     try {
       const [first] = await resolvePublicTarget(url, options.policy, options.resolve);
       return first;
     } catch (error) {
       refused += 1;
-      log.info('egress refused', { host: url.hostname, port, reason: error instanceof BlockedTargetError ? error.reason : (error as Error).message });
+      log.info('egress refused', { host: url.hostname, port: portOf(url), reason: error instanceof BlockedTargetError ? error.reason : (error as Error).message });
       return undefined;
     }
   };
@@ -79,11 +92,12 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       res.writeHead(400).end();
       return;
     }
-    const port = Number(target.port || 80);
-    const pinned = await destination(target.hostname, port, 'http:');
+    const port = portOf(target);
+    const pinned = await destination(target);
     // Dropping the connection (rather than answering 403) makes Chromium fail the request with a
-    // network error: an error page of ours must never end up in a capture.
-    if (!pinned) return void req.socket.destroy();
+    // network error: an error page of ours must never end up in a capture. A browser that gave up
+    // while the name was being resolved gets no connection made for it.
+    if (!pinned || req.socket.destroyed) return void req.socket.destroy();
     const upstream = httpRequest(
       {
         host: pinned.address,
@@ -104,6 +118,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     );
     upstream.on('timeout', () => upstream.destroy(new Error('connect timeout')));
     upstream.on('error', () => (res.headersSent ? res.destroy() : req.socket.destroy()));
+    // The browser gave up on the request (page closed, capture over): stop reading for it.
+    res.once('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
     req.pipe(upstream);
   };
 
@@ -111,10 +129,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     client.on('error', () => client.destroy());
-    const authority = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? '');
-    if (!authority) return void client.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
-    const port = Number(authority[2]);
-    const pinned = await destination(authority[1]!.replace(/^\[|\]$/g, ''), port, 'https:');
+    const target = authorityUrl(req.url);
+    if (!target) return void client.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
+    const port = portOf(target);
+    const pinned = await destination(target);
     if (!pinned) return void client.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
     const upstream: Socket = connect({ host: pinned.address, family: pinned.family, port, timeout: options.connectTimeoutMs });
     sockets.add(upstream);
@@ -131,8 +149,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     client.on('close', () => upstream.destroy());
   };
 
-  const server = createServer((req, res) => void forward(req, res));
-  server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => void tunnel(req, socket, head));
+  // A request that fails unexpectedly ends its own connection, never the process.
+  const server = createServer((req, res) => void forward(req, res).catch(() => req.socket.destroy()));
+  server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => void tunnel(req, socket, head).catch(() => socket.destroy()));
   // A WebSocket over plain http through a proxy is a CONNECT tunnel; an Upgrade here is not Chromium.
   server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => socket.destroy());
   server.on('connection', (socket: Socket) => {

@@ -7,6 +7,7 @@ import { config } from '#shared/config.ts';
 import { onShutdown } from '#shared/lifecycle.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { cachingResolver, systemResolver } from '#shared/net/guard.ts';
+import type { Resolver, TargetPolicy } from '#shared/net/guard.ts';
 import { LocalChromium, RemoteBrowser } from '#shared/services/capture/browsers.ts';
 import type { BrowserBackend } from '#shared/services/capture/browsers.ts';
 import { captureCache } from '#shared/services/capture/cache-store.ts';
@@ -33,13 +34,12 @@ let service: ScreenshotService | undefined;
 export function browserBackend(): BrowserBackend {
   if (backend) return backend;
   const cfg = config();
-  const policy = { loopbackPorts: cfg.unsafeTestLoopbackPorts };
   const created: BrowserBackend = cfg.capture.remoteEndpoint
     ? new RemoteBrowser({ endpoint: cfg.capture.remoteEndpoint, connectTimeoutMs: REMOTE_CONNECT_TIMEOUT_MS, protocolTimeoutMs: PROTOCOL_TIMEOUT_MS })
     : new LocalChromium({
         executablePath: cfg.capture.chromiumPath,
         singleProcess: cfg.capture.singleProcess,
-        egress: { policy, resolve: resolver(), connectTimeoutMs: DESTINATION_CONNECT_TIMEOUT_MS },
+        egress: { policy: targetPolicy(), resolve: resolver(), connectTimeoutMs: DESTINATION_CONNECT_TIMEOUT_MS },
         protocolTimeoutMs: PROTOCOL_TIMEOUT_MS,
       });
   onShutdown(() => created.close());
@@ -47,21 +47,22 @@ export function browserBackend(): BrowserBackend {
   return created;
 }
 
-let sharedResolver: ReturnType<typeof cachingResolver> | undefined;
+const targetPolicy = (): TargetPolicy => ({ loopbackPorts: config().unsafeTestLoopbackPorts });
+
+let sharedResolver: Resolver | undefined;
 const resolver = () => (sharedResolver ??= cachingResolver(systemResolver, PINNED_ANSWER_MS));
 
 let guard: TargetGuard | undefined;
-const targetGuard = () => (guard ??= createTargetGuard({ loopbackPorts: config().unsafeTestLoopbackPorts }, resolver()));
+const targetGuard = () => (guard ??= createTargetGuard(targetPolicy(), resolver()));
 
 /** The screenshot service of this container, created on first use. */
 export function screenshotService(): ScreenshotService {
-  const cfg = config();
   service ??= createScreenshotService({
     browsers: browserBackend(),
     guard: targetGuard(),
     cache: captureCache(),
-    timeoutMs: cfg.capture.timeoutMs,
-    cacheTtlSeconds: cfg.cacheTtlSeconds,
+    timeoutMs: config().capture.timeoutMs,
+    cacheTtlSeconds: config().cacheTtlSeconds,
   });
   return service;
 }

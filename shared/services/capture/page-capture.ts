@@ -6,6 +6,7 @@
 import type { Browser, BrowserContext, HTTPRequest, Page } from 'puppeteer-core';
 import { HttpError, InvalidUrlError, UpstreamFailedError, UpstreamTimeoutError, UpstreamUnavailableError } from '#shared/http/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
+import { versionOf } from '#shared/services/capture/browsers.ts';
 import type { BrowserLease } from '#shared/services/capture/browsers.ts';
 import { DEVICES, userAgentFor } from '#shared/services/capture/devices.ts';
 import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';
@@ -156,13 +157,6 @@ class Traffic {
   }
 }
 
-const versions = new WeakMap<Browser, Promise<string>>();
-function versionOf(browser: Browser): Promise<string> {
-  let version = versions.get(browser);
-  if (!version) versions.set(browser, (version = browser.version()));
-  return version;
-}
-
 const downloadsDenied = new WeakSet<Browser>();
 
 interface Opened {
@@ -198,6 +192,8 @@ async function open(lease: BrowserLease): Promise<Opened> {
   spares.delete(lease.browser);
   const ready = await spare?.catch(() => undefined);
   if (ready && !ready.page.isClosed() && lease.browser.connected) return ready;
+  // A spare whose page died still holds its own context open.
+  if (ready && lease.isolation === 'context') void ready.context.close().catch(ignore);
   return create(lease);
 }
 
@@ -249,7 +245,9 @@ async function retire(browser: Browser): Promise<void> {
   if (!browser.connected) return;
   const gone = new Promise<void>((resolve) => browser.once('disconnected', () => resolve()));
   browser.process()?.kill('SIGKILL');
-  await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([gone, new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))]);
+  clearTimeout(timer);
 }
 
 /**

@@ -63,12 +63,12 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
   return {
     async capture(request) {
       const url = normaliseTargetUrl(request.url);
+      // The cache key is also what the response echoes.
       const key = { url: url.href, deviceType: request.deviceType, colorScheme: request.colorScheme };
-      const echo = { url: url.href, deviceType: request.deviceType, colorScheme: request.colorScheme };
 
       if (!request.forceRefresh) {
         const hit = await deps.cache.get(key);
-        if (hit) return { ...echo, png: hit.png, cached: true, strategy: hit.strategy as Strategy };
+        if (hit) return { ...key, png: hit.png, cached: true, strategy: hit.strategy as Strategy };
       }
 
       // Checked before any browser work: a refused target never costs a capture. Redirects and
@@ -87,7 +87,7 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
         throw new UpstreamFailedError({ hint: `The capture (${png.byteLength} bytes) is larger than a response can carry; capture a simpler page.` });
       }
       await deps.cache.put(key, { png, strategy: lease.strategy }, deps.cacheTtlSeconds);
-      return { ...echo, png, cached: false, strategy: lease.strategy };
+      return { ...key, png, cached: false, strategy: lease.strategy };
     },
   };
 }

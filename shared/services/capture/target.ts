@@ -6,6 +6,7 @@
  */
 import { InvalidUrlError, UpstreamFailedError } from '#shared/http/errors.ts';
 import { isIP } from 'node:net';
+import { bareAddress } from '#shared/net/address.ts';
 import { BlockedTargetError, resolvePublicTarget } from '#shared/net/guard.ts';
 import type { Resolver, TargetPolicy } from '#shared/net/guard.ts';
 
@@ -81,7 +82,7 @@ export function createTargetGuard(policy: TargetPolicy, resolve: Resolver): Targ
         case 'address':
           throw new InvalidUrlError(
             'Target address not allowed',
-            `${url.hostname} ${isIP(url.hostname.replace(/^\[|\]$/g, '')) ? 'is' : 'resolves to'} a ${result.reason}; only publicly reachable hosts can be captured.`,
+            `${url.hostname} ${isIP(bareAddress(url.hostname)) ? 'is' : 'resolves to'} a ${result.reason}; only publicly reachable hosts can be captured.`,
           );
         case 'unresolvable':
           throw new InvalidUrlError('Target host does not resolve', `${url.hostname}: ${result.reason}. Check the URL for typos.`);
