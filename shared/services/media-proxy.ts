@@ -10,6 +10,7 @@ import { config } from '#shared/config.ts';
 import type { MediaProxySettings } from '#shared/config.ts';
 import { ForbiddenDomainError, HttpError, InvalidUrlError, UpstreamFailedError } from '#shared/http/errors.ts';
 import { LAMBDA_MAX_BINARY_BYTES, collect } from '#shared/http/reply.ts';
+import { BlockedTargetError } from '#shared/net/guard.ts';
 import { MEDIA_HOSTS, isMediaHost } from '#shared/net/media-hosts.ts';
 import { createMediaFetch, MediaFetchError, toFetchError } from '#shared/upstreams/media.ts';
 import type { MediaFetch } from '#shared/upstreams/media.ts';
@@ -77,22 +78,23 @@ function forbidden(url: string, why: string): ForbiddenDomainError {
  * Parses and checks a media URL: https, exactly one of the four hosts, default port, no
  * credentials. Returns it without its fragment.
  *
- * @throws InvalidUrlError when it is not an absolute URL
+ * @param redirectedFrom the URL whose answer named `raw` in its Location (relative to it), if any
+ * @throws InvalidUrlError when it is not an absolute URL (502 UpstreamFailedError for a Location)
  * @throws ForbiddenDomainError when it is anything but an allowlisted https URL
  */
-export function checkMediaUrl(raw: string, via?: 'redirect'): URL {
+export function checkMediaUrl(raw: string, redirectedFrom?: URL): URL {
   let url: URL;
   try {
-    url = new URL(raw);
+    url = new URL(raw, redirectedFrom);
   } catch {
-    if (via === 'redirect') throw new UpstreamFailedError({ status: 502, hint: 'The media host redirected to a malformed URL.' });
+    if (redirectedFrom) throw new UpstreamFailedError({ status: 502, hint: 'The media host redirected to a malformed URL.' });
     throw new InvalidUrlError('Invalid URL in query parameter url', 'url must be an absolute https:// URL on one of the media hosts; URL-encode it.');
   }
-  const prefix = via === 'redirect' ? 'The media host redirected elsewhere:' : '';
-  if (url.protocol !== 'https:') throw forbidden(raw, `${prefix} only https is proxied.`.trim());
-  if (url.username !== '' || url.password !== '') throw forbidden(raw, `${prefix} URLs with credentials are refused.`.trim());
-  if (url.port !== '') throw forbidden(raw, `${prefix} only the default https port is proxied.`.trim());
-  if (!isMediaHost(url.hostname)) throw forbidden(raw, `${prefix} ${url.hostname} is not an allowlisted media host.`.trim());
+  const [prefix, shown] = redirectedFrom ? ['The media host redirected elsewhere: ', url.href] : ['', raw];
+  if (url.protocol !== 'https:') throw forbidden(shown, `${prefix}only https is proxied.`);
+  if (url.username !== '' || url.password !== '') throw forbidden(shown, `${prefix}URLs with credentials are refused.`);
+  if (url.port !== '') throw forbidden(shown, `${prefix}only the default https port is proxied.`);
+  if (!isMediaHost(url.hostname)) throw forbidden(shown, `${prefix}${url.hostname} is not an allowlisted media host.`);
   url.hash = '';
   return url;
 }
@@ -131,8 +133,8 @@ function tooLarge(limit: number, buffered: boolean): UpstreamFailedError {
 
 function failure(error: unknown, host: string): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof Error && error.name === 'BlockedTargetError') {
-    return new ForbiddenDomainError(`${host} resolved to a ${(error as { reason?: string }).reason ?? 'non-public'} address; the proxy only connects to public addresses.`);
+  if (error instanceof BlockedTargetError) {
+    return new ForbiddenDomainError(`${host} resolved to a ${error.reason} address; the proxy only connects to public addresses.`);
   }
   if (error instanceof MediaFetchError && error.reason === 'protocol') {
     return new UpstreamFailedError({ status: 502, hint: `${host} sent a malformed response; retry later.`, cause: error });
@@ -146,7 +148,8 @@ function failure(error: unknown, host: string): HttpError {
 /**
  * The upstream body, counted as it streams: it fails with 502 past `limit` bytes (whatever the
  * Content-Length said), with 502 when the host sends more or fewer bytes than it declared, and
- * with 500 when no bytes arrive for `idleMs`. Destroying it closes the upstream connection.
+ * with 500 when no bytes arrive for `idleMs` while the client is reading (a slow client is not
+ * a stalled host). Destroying it closes the upstream connection.
  */
 export function limitBody(source: IncomingMessage, options: { limit: number; declared?: number; idleMs: number; host: string; tooLarge: () => HttpError }): Readable {
   let count = 0;
@@ -156,19 +159,26 @@ export function limitBody(source: IncomingMessage, options: { limit: number; dec
     // Room for a few TLS reads, so a consumer can take them in one write.
     highWaterMark: 256 * 1024,
     read: () => {
+      if (ended) return;
+      arm();
       source.resume();
     },
     destroy: (error, callback) => {
-      clearTimeout(timer);
+      disarm();
       if (!ended) source.destroy();
       callback(error);
     },
   });
   const fail = (error: HttpError) => body.destroy(error);
-  // One timer, pushed back on every chunk (refresh() reschedules without allocating).
+  // One timer, pushed back on every chunk (refresh() reschedules without allocating, but does not
+  // revive a cleared timer: disarm() forgets it).
   const arm = () => {
     if (timer) timer.refresh();
     else timer = setTimeout(() => fail(failure(new MediaFetchError('read-timeout', `no bytes for ${options.idleMs} ms`), options.host)), options.idleMs);
+  };
+  const disarm = () => {
+    clearTimeout(timer);
+    timer = undefined;
   };
   source.on('data', (chunk: Buffer) => {
     count += chunk.length;
@@ -177,11 +187,14 @@ export function limitBody(source: IncomingMessage, options: { limit: number; dec
       return fail(failure(new MediaFetchError('protocol', 'more bytes than Content-Length'), options.host));
     }
     arm();
-    if (!body.push(chunk)) source.pause();
+    if (body.push(chunk)) return;
+    // The client is behind: the host is not waited for until the client reads again.
+    source.pause();
+    disarm();
   });
   source.on('end', () => {
     ended = true;
-    clearTimeout(timer);
+    disarm();
     if (options.declared !== undefined && count !== options.declared) {
       return fail(failure(new MediaFetchError('protocol', `${count} of ${options.declared} declared bytes`), options.host));
     }
@@ -262,13 +275,7 @@ export async function proxyMedia(request: ProxyRequest, deps: MediaProxyDeps): P
       if (redirects >= MAX_REDIRECTS) {
         throw new UpstreamFailedError({ status: 502, hint: `${url.hostname} redirected more than ${MAX_REDIRECTS} times.` });
       }
-      let next: string;
-      try {
-        next = new URL(location, url).href;
-      } catch {
-        throw new UpstreamFailedError({ status: 502, hint: 'The media host redirected to a malformed URL.' });
-      }
-      url = checkMediaUrl(next, 'redirect');
+      url = checkMediaUrl(location, url);
       continue;
     }
     if (status === 304) {

@@ -60,6 +60,10 @@ export function tweetCacheControl(settings: Pick<TweetSettings, 'cacheSeconds' |
   return `public, max-age=${browser}, s-maxage=${settings.cacheSeconds}, stale-while-revalidate=${settings.staleSeconds}`;
 }
 
+/**
+ * The tweet service over a syndication client: found tweets cached for `cacheSeconds`, not-found
+ * answers and failures never cached, and concurrent look-ups of one id sharing one upstream call.
+ */
 export function createTweetService(deps: TweetServiceDeps): TweetService {
   const cache = new TtlCache<string, Record<string, unknown>>({ maxEntries: MAX_CACHED_TWEETS, ttlMs: deps.settings.cacheSeconds * 1000, now: deps.now });
   // Concurrent requests for one id share a single upstream call.

@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Agent, request } from 'node:https';
-import { guardedLookup } from '#shared/net/guard.ts';
+import { BlockedTargetError, guardedLookup } from '#shared/net/guard.ts';
 import type { TargetPolicy } from '#shared/net/guard.ts';
 
 export interface MediaHop {
@@ -52,7 +52,7 @@ function isProtocolError(error: unknown): boolean {
 /** Wraps a socket or parser error in a MediaFetchError, keeping errors that already say why (the address guard's). */
 export function toFetchError(error: unknown): Error {
   if (error instanceof MediaFetchError) return error;
-  if (error instanceof Error && error.name === 'BlockedTargetError') return error;
+  if (error instanceof BlockedTargetError) return error;
   if (isProtocolError(error)) return new MediaFetchError('protocol', 'malformed HTTP response', { cause: error });
   return new MediaFetchError('network', (error as Error)?.message ?? 'request failed', { cause: error });
 }

@@ -39,6 +39,7 @@ export function tweetToken(id: string): string {
   return ((Number(id) / 1e15) * Math.PI).toString(36).replace(/(0+|\.)/g, '');
 }
 
+/** The tweet-result URL of `id` on the upstream origin `upstreamUrl`, with the derived token. */
 export function tweetResultUrl(upstreamUrl: string, id: string): string {
   const query = new URLSearchParams({ id, lang: 'en', token: tweetToken(id) });
   return `${upstreamUrl}/tweet-result?${query}`;
@@ -46,7 +47,11 @@ export function tweetResultUrl(upstreamUrl: string, id: string): string {
 
 async function readText(response: Response): Promise<string> {
   const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (declared > MAX_BODY_BYTES) throw new SyndicationError(`body of ${declared} bytes is too large`);
+  if (declared > MAX_BODY_BYTES) {
+    // Release the connection now rather than when the time-out aborts the unread body.
+    await response.body?.cancel();
+    throw new SyndicationError(`body of ${declared} bytes is too large`);
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of response.body ?? []) {

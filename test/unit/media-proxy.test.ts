@@ -187,6 +187,12 @@ describe('proxyMedia', () => {
     expect(seen).toEqual(['https://pbs.twimg.com/a']);
   });
 
+  it('answers a redirect to a malformed Location with 502 upstream_failed', async () => {
+    const error = await failureOf(proxyMedia(request('https://pbs.twimg.com/a'), deps(async () => answer(302, { location: 'https://[pbs.twimg.com/b' }))));
+
+    expect(error).toMatchObject({ status: 502, code: 'upstream_failed', hint: 'The media host redirected to a malformed URL.' });
+  });
+
   it('answers a redirect without Location with 502', async () => {
     const error = await failureOf(proxyMedia(request('https://pbs.twimg.com/a'), deps(async () => answer(301, {}))));
 
@@ -263,6 +269,21 @@ describe('limitBody', () => {
     const error = await failureOf(limitBody(source, { ...options, idleMs: 50, limit: 1000 }).toArray());
 
     expect(error).toMatchObject({ status: 500, code: 'upstream_failed', hint: expect.stringContaining('did not answer in time') });
+  });
+
+  it('does not time the host out while the client is slow to read', async () => {
+    // Prepare: more than one buffer's worth arrives at once, then the client pauses past the idle time-out
+    const source = new PassThrough();
+    const body = limitBody(source as unknown as IncomingMessage, { ...options, idleMs: 50, limit: 1024 * 1024 });
+    source.write(Buffer.alloc(512 * 1024));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+
+    // Act
+    source.end();
+    const chunks = await body.toArray();
+
+    // Assess
+    expect(Buffer.concat(chunks).length).toBe(512 * 1024);
   });
 
   it('closes the upstream when the client goes away', async () => {

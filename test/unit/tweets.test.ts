@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { TtlCache } from '#shared/cache/ttl-cache.ts';
-import { SyndicationError, classifyBody, tweetResultUrl, tweetToken } from '#shared/upstreams/syndication.ts';
+import { SyndicationError, classifyBody, createSyndicationClient, tweetResultUrl, tweetToken } from '#shared/upstreams/syndication.ts';
 import type { SyndicationClient, SyndicationResult } from '#shared/upstreams/syndication.ts';
 import { TweetNotFoundError, TweetUpstreamError, createTweetService, tweetCacheControl } from '#shared/services/tweets.ts';
 import { tweetFixture } from '../support/upstreams.ts';
@@ -51,6 +51,24 @@ describe('classifyBody', () => {
     ['a tweet without a user', '{"__typename":"Tweet","id_str":"1"}'],
   ])('refuses %s', (_case, body) => {
     expect(() => classifyBody(body)).toThrow(SyndicationError);
+  });
+});
+
+describe('createSyndicationClient', () => {
+  it('refuses a body declared larger than 1 MB without reading it, and releases the connection', async () => {
+    // Prepare: a body that never ends, so only a cancel releases it
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({ cancel: () => void (cancelled = true) });
+    const fetch = vi.fn(async () => new Response(body, { status: 200, headers: { 'content-length': String(2 * 1024 * 1024) } }));
+    const client = createSyndicationClient({ upstreamUrl: 'https://cdn.syndication.twimg.com', timeoutMs: 1_000, fetch });
+
+    // Act
+    const error = await client.fetchTweet('20').catch((caught: unknown) => caught);
+
+    // Assess
+    expect(error).toBeInstanceOf(SyndicationError);
+    expect(error).toMatchObject({ message: expect.stringContaining('too large') });
+    expect(cancelled).toBe(true);
   });
 });
 
