@@ -13,6 +13,7 @@ import { parseWith } from '#shared/http/validation.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
 import { ROUTES } from '#shared/routes.ts';
 import type { OperationId, Routes } from '#shared/routes.ts';
+import { mediaTypeOf } from '#shared/http/media-type.ts';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 type BodyOut<B> = B extends { schema: infer S; optional: true } ? Out<S> | undefined : B extends { schema: infer S } ? Out<S> : undefined;
@@ -62,7 +63,7 @@ type Parsed = { body: unknown; query: unknown; params: unknown; headers: unknown
 const parsedInput = new WeakMap<LambdaEvent, Parsed>();
 
 function mediaType(event: LambdaEvent): string {
-  return (event.headers?.['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return mediaTypeOf(event.headers?.['content-type']);
 }
 
 function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {

@@ -10,6 +10,7 @@ import type { AssetUploadRequest } from '#shared/schemas/assets.ts';
 import { guard } from '#shared/store/errors.ts';
 import { keys } from '#shared/store/keys.ts';
 import { log, serializeError } from '#shared/log.ts';
+import { mediaTypeOf } from '#shared/http/media-type.ts';
 
 /** Lifetimes of presigned URLs: long enough for a 50 MB upload on a slow link, short enough to be useless later. */
 export const UPLOAD_URL_SECONDS = 15 * 60;
@@ -173,7 +174,7 @@ export async function completeUpload(deps: AssetDeps, input: { workspaceId: stri
   if (head.ContentLength !== item.bytes) {
     throw new InvalidRequestError('Uploaded size differs', `The upload has ${head.ContentLength} bytes but ${item.bytes} were declared; upload the declared file again.`);
   }
-  if ((head.ContentType ?? '').split(';')[0]!.trim().toLowerCase() !== item.contentType) {
+  if (mediaTypeOf(head.ContentType) !== item.contentType) {
     throw new InvalidRequestError('Uploaded content type differs', `The upload was sent as ${head.ContentType ?? 'no type'}; send it with Content-Type: ${item.contentType}.`);
   }
   const expected = declared ?? item.sha256;

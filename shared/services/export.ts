@@ -8,6 +8,7 @@ import { ContentTooLargeError, InvalidRequestError, UnsupportedValueError } from
 import { LAMBDA_MAX_BINARY_BYTES } from '#shared/http/reply.ts';
 import { EXPORT_MAX_PIXELS, EXPORT_PRESETS, INPUT_TYPES } from '#shared/schemas/export.ts';
 import type { EncoderSettings, ExportFormat, QualityPreset } from '#shared/schemas/export.ts';
+import { mediaTypeOf } from '#shared/http/media-type.ts';
 
 // Every request decodes different bytes: libvips' operation cache would only hold memory between invocations.
 sharp.cache(false);
@@ -46,7 +47,7 @@ export function downloadName(fileName: string, format: ExportFormat): string {
 }
 
 function declaredFormat(declaredType: string): ExportFormat {
-  const type = declaredType.split(';')[0]!.trim().toLowerCase();
+  const type = mediaTypeOf(declaredType);
   const format = (INPUT_TYPES as Record<string, ExportFormat>)[type];
   if (!format) {
     throw new UnsupportedValueError(

@@ -14,6 +14,7 @@ import { BlockedTargetError } from '#shared/net/guard.ts';
 import { MEDIA_HOSTS, isMediaHost } from '#shared/net/media-hosts.ts';
 import { createMediaFetch, MediaFetchError, toFetchError } from '#shared/upstreams/media.ts';
 import type { MediaFetch } from '#shared/upstreams/media.ts';
+import { mediaTypeOf } from '#shared/http/media-type.ts';
 
 /** Redirects followed per request, each target re-checked against the allowlist. */
 export const MAX_REDIRECTS = 3;
@@ -115,7 +116,7 @@ export function forwardedHeaders(headers: Record<string, string | undefined>, us
  * another XML type (script through our origin), never anything else (HTML, JavaScript, JSON).
  */
 export function mediaContentType(header: string | undefined): string | undefined {
-  const essence = (header ?? '').split(';')[0]!.trim().toLowerCase();
+  const essence = mediaTypeOf(header);
   if (!/^(image|video)\/[a-z0-9][a-z0-9.+-]*$/.test(essence)) return undefined;
   if (essence.includes('svg') || essence.endsWith('+xml') || essence.endsWith('/xml')) return undefined;
   return essence;
