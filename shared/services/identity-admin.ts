@@ -3,6 +3,7 @@
  * issuance and sign-in are outside the contract; these operations stand in for them. Secrets
  * are returned once, from the call that creates them, and stored only as hashes.
  */
+import { isDeepStrictEqual } from 'node:util';
 import * as v from 'valibot';
 import { InvalidRequestError, NotFoundError } from '#shared/http/errors.ts';
 import { API_KEY_SCOPES, RoleSchema, ScopeSchema } from '#shared/identity/permissions.ts';
@@ -178,6 +179,13 @@ export async function issueApiKey(
     createdAt: nowOf(deps).toISOString(),
   };
   await deps.store.putApiKey(record);
+  // A plan change or deletion that ran while the key was being written may have found its
+  // reference but not the key yet: read the organization again and catch up.
+  const current = await deps.store.getOrganization(organization.organizationId, true);
+  if (current && current.deletionState !== 'active') await deps.store.revokeApiKey(record.keyHash, nowOf(deps).toISOString());
+  else if (current && !isDeepStrictEqual(current.entitlement, record.entitlement)) {
+    await deps.store.copyEntitlementToKey(record.keyHash, current.entitlement);
+  }
   return { key, apiKey: keyView(record) };
 }
 

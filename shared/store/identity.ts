@@ -174,8 +174,24 @@ export class IdentityStore {
     });
   }
 
+  /**
+   * Stores a key: first a reference in the organization's partition, then the key itself. Plan
+   * changes and deletions find keys through those references with a strongly consistent query
+   * (gsi1 lags), so a key written moments before such a change is not missed.
+   */
   async putApiKey(record: ApiKeyRecord): Promise<void> {
+    await this.create({ ...keys.apiKeyRef(record.organizationId, record.keyId), keyId: record.keyId, keyHash: record.keyHash }, 'API key reference');
     await this.create({ ...keys.apiKey(record.keyHash), ...indexKeys.apiKeyOfOrganization(record.organizationId, record.keyId), ...record }, 'API key');
+  }
+
+  /** Hashes of every key of an organization, from the references: strongly consistent. */
+  private async apiKeyHashes(organizationId: string): Promise<string[]> {
+    const items = await this.queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.organization(organizationId).pk, ':prefix': prefixes.apiKeyRef },
+      ConsistentRead: true,
+    });
+    return items.map((item) => String(item.keyHash));
   }
 
   /** Every key of an organization, revoked ones included, newest first. */
@@ -249,8 +265,8 @@ export class IdentityStore {
     };
   }
 
-  async getOrganization(organizationId: string): Promise<OrganizationRecord | undefined> {
-    const item = await this.get(keys.organization(organizationId));
+  async getOrganization(organizationId: string, consistent = false): Promise<OrganizationRecord | undefined> {
+    const item = await this.get(keys.organization(organizationId), consistent);
     return item && v.parse(OrganizationRecord, item);
   }
 
@@ -278,12 +294,15 @@ export class IdentityStore {
       ExpressionAttributeValues: { ':entitlement': entitlement },
     });
     if (!updated) throw new NotFoundError('Organization not found', `No organization ${organizationId}.`);
-    for (const key of await this.listApiKeys(organizationId)) {
-      await this.updateExisting(keys.apiKey(key.keyHash), {
-        UpdateExpression: 'SET entitlement = :entitlement',
-        ExpressionAttributeValues: { ':entitlement': entitlement },
-      });
-    }
+    for (const keyHash of await this.apiKeyHashes(organizationId)) await this.copyEntitlementToKey(keyHash, entitlement);
+  }
+
+  /** Copies an organization's entitlement onto one of its keys (false when the key is not written yet). */
+  async copyEntitlementToKey(keyHash: string, entitlement: Entitlement): Promise<boolean> {
+    return this.updateExisting(keys.apiKey(keyHash), {
+      UpdateExpression: 'SET entitlement = :entitlement',
+      ExpressionAttributeValues: { ':entitlement': entitlement },
+    });
   }
 
   /**
@@ -297,9 +316,7 @@ export class IdentityStore {
       ExpressionAttributeValues: { ':state': state, ':at': at },
     });
     if (!updated) throw new NotFoundError('Organization not found', `No organization ${organizationId}.`);
-    for (const key of await this.listApiKeys(organizationId)) {
-      if (!key.revokedAt) await this.revokeApiKey(key.keyHash, at);
-    }
+    for (const keyHash of await this.apiKeyHashes(organizationId)) await this.revokeApiKey(keyHash, at);
   }
 
   /** Memberships of a user across organizations (gsi1). */

@@ -11,6 +11,7 @@
  * | membership      | ORG#<orgId>           | MEMBER#<userId>     | USER#<userId>   | ORG#<orgId>       |
  * | invitation      | ORG#<orgId>           | INVITE#<invId>      |                 |                   |
  * | API key         | APIKEY#<sha256>       | APIKEY              | ORG#<orgId>     | APIKEY#<keyId>    |
+ * | key reference   | ORG#<orgId>           | KEYREF#<keyId>      |                 |                   |
  * | session         | SESSION#<sha256>      | SESSION             | USER#<userId>   | SESSION#<sesId>   |
  * | workspace       | WS#<workspaceId>      | WORKSPACE           |                 |                   |
  * | product surface | WS#<workspaceId>      | SURFACE#<id>        |                 |                   |
@@ -34,6 +35,8 @@ export const keys = {
   membership: (organizationId: string, userId: string) => ({ pk: `ORG#${organizationId}`, sk: `MEMBER#${userId}` }),
   invitation: (organizationId: string, invitationId: string) => ({ pk: `ORG#${organizationId}`, sk: `INVITE#${invitationId}` }),
   apiKey: (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
+  /** A pointer from the organization to one of its keys, readable with a strongly consistent query. */
+  apiKeyRef: (organizationId: string, keyId: string) => ({ pk: `ORG#${organizationId}`, sk: `KEYREF#${keyId}` }),
   session: (tokenHash: string) => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
   workspace: (workspaceId: string) => ({ pk: `WS#${workspaceId}`, sk: 'WORKSPACE' }),
   productSurface: (workspaceId: string, productSurfaceId: string) => ({ pk: `WS#${workspaceId}`, sk: `SURFACE#${productSurfaceId}` }),
@@ -46,6 +49,7 @@ export const prefixes = {
   productSurface: 'SURFACE#',
   release: 'RELEASE#',
   apiKey: 'APIKEY#',
+  apiKeyRef: 'KEYREF#',
   session: 'SESSION#',
   organization: 'ORG#',
 };

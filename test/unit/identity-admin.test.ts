@@ -46,8 +46,9 @@ describe('issueApiKey', () => {
     // Act
     const { key, apiKey } = await issueApiKey({ organizationId: 'org_a', name: 'ci', scopes: ['artifact:read'] }, deps);
 
-    // Assess
-    const [item] = puts();
+    // Assess: the organization's reference to the key, then the key item
+    const [reference, item] = puts();
+    expect(reference).toEqual({ pk: 'ORG#org_a', sk: `KEYREF#${apiKey.keyId}`, keyId: apiKey.keyId, keyHash: hashSecret(key) });
     expect(item).toMatchObject({
       ...keys.apiKey(hashSecret(key)),
       gsi1pk: 'ORG#org_a',
@@ -62,7 +63,7 @@ describe('issueApiKey', () => {
     });
     expect(JSON.stringify(item)).not.toContain(key);
     expect(JSON.stringify(item)).not.toContain(key.slice('easel_sk_'.length, 20));
-    expect(ddb.commandCalls(PutCommand)[0]!.args[0].input.ConditionExpression).toBe('attribute_not_exists(pk)');
+    for (const call of ddb.commandCalls(PutCommand)) expect(call.args[0].input.ConditionExpression).toBe('attribute_not_exists(pk)');
     expect(apiKey).not.toHaveProperty('keyHash');
   });
 
