@@ -12,6 +12,7 @@ import type { Connection } from '#infra/admin/connection.ts';
 import { seedDemo } from '#infra/local/seed.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
+import { testRoute } from '../support/routes.ts';
 
 let runtime: TestRuntime;
 let db: Connection;
@@ -81,23 +82,13 @@ describe('secrets at rest and in logs', () => {
     // A workspace row through the same middleware: accepted, refused for scope, refused as revoked.
     const { routeHandler } = await import('#shared/http/route.ts');
     const { authenticate } = await import('#shared/http/auth.ts');
-    const probe: RouteDef = {
-      method: 'GET',
+    const probe: RouteDef = testRoute({
       path: '/api/v1/probe',
-      handler: 'unused.ts',
       auth: 'apiKey',
       permission: 'asset:write',
       cors: 'editor',
-      memory: 256,
-      timeout: 5,
       access: { tables: { workspace: 'write' } },
-      listed: false,
-      tag: 'Test',
-      summary: 'probe',
-      description: 'probe',
-      responses: { 200: { description: 'ok' } },
-      errors: [],
-    };
+    });
     const handler = routeHandler('probe', probe, async () => ({ ok: true }), { authenticate });
     const attempts: Record<string, string>[] = [{ 'x-api-key': issued.key }, { 'x-api-key': revoked.key }, { cookie }, { 'x-api-key': `${issued.key}x` }];
     for (const headers of attempts) {

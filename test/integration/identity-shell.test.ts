@@ -15,6 +15,7 @@ import type { Connection } from '#infra/admin/connection.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
+import { testRoute } from '../support/routes.ts';
 
 // Short enough that the revocation test need not wait ten seconds, long enough to be a cache.
 const CACHE_TTL_MS = 300;
@@ -277,24 +278,16 @@ describe('activating an organization', () => {
 
 describe('API keys on the embedded backends', () => {
   // Workspace routes arrive with the next issue; a synthetic row runs the same middleware here.
-  const row = (overrides: Partial<RouteDef>): RouteDef => ({
-    method: 'GET',
-    path: '/api/v1/probe',
-    handler: 'unused.ts',
-    auth: 'apiKey',
-    permission: 'artifact:read',
-    cors: 'editor',
-    memory: 256,
-    timeout: 5,
-    access: { tables: { workspace: 'write' } },
-    listed: false,
-    tag: 'Test',
-    summary: 'probe',
-    description: 'probe',
-    responses: { 200: { description: 'ok' } },
-    errors: [401, 403, 503],
-    ...overrides,
-  });
+  const row = (overrides: Partial<RouteDef>): RouteDef =>
+    testRoute({
+      path: '/api/v1/probe',
+      auth: 'apiKey',
+      permission: 'artifact:read',
+      cors: 'editor',
+      access: { tables: { workspace: 'write' } },
+      errors: [401, 403, 503],
+      ...overrides,
+    });
   let read: HttpHandler;
   let remove: HttpHandler;
   const call = async (handler: HttpHandler, headers: Record<string, string>) => {

@@ -11,28 +11,14 @@ import { generateApiKey, generateSessionToken, hashSecret, newId } from '#shared
 import { keys } from '#shared/store/keys.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
+import { testRoute } from '../support/routes.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 afterAll(() => ddb.restore());
 
 const EDITOR = 'https://editor.easel.test';
-const row = (overrides: Partial<RouteDef>): RouteDef => ({
-  method: 'GET',
-  path: '/api/v1/probe',
-  handler: 'unused.ts',
-  auth: 'session',
-  cors: 'editor',
-  memory: 256,
-  timeout: 5,
-  access: { tables: { workspace: 'read' } },
-  listed: true,
-  tag: 'Test',
-  summary: 'probe',
-  description: 'probe',
-  responses: { 200: { description: 'ok' } },
-  errors: [401, 403, 503],
-  ...overrides,
-});
+const row = (overrides: Partial<RouteDef>): RouteDef =>
+  testRoute({ path: '/api/v1/probe', auth: 'session', cors: 'editor', access: { tables: { workspace: 'read' } }, errors: [401, 403, 503], ...overrides });
 
 // Each handler returns the principal it was given, so a test sees what the middleware resolved.
 const echo = async ({ principal }: { principal: unknown }) => ({ principal });

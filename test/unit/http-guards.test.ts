@@ -9,26 +9,18 @@ import type { RouteDef } from '#shared/http/types.ts';
 import type { RateLimitDecision, RateLimiter } from '#shared/services/rate-limit.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
+import { testRoute } from '../support/routes.ts';
 
 const SECRET = process.env.INTERNAL_SECRET!;
 
-const internalRow: RouteDef = {
+const internalRow: RouteDef = testRoute({
   method: 'POST',
   path: '/internal/things',
-  handler: 'unused.ts',
   auth: 'internal',
-  cors: 'public',
-  memory: 256,
-  timeout: 5,
-  access: {},
-  listed: false,
   tag: 'Internal',
-  summary: 'test',
-  description: 'test',
   body: { contentType: 'application/json', schema: v.strictObject({ all: v.literal(true) }), maxBytes: 1024 },
-  responses: { 200: { description: 'ok' } },
   errors: [401],
-};
+});
 
 const envelope = (status: number, code: string) => expectedEnvelope('http://easel.test', status, code);
 

@@ -5,29 +5,19 @@ import type { MultipartFile, RouteDef } from '#shared/http/types.ts';
 import { filePart } from '#shared/schemas/multipart.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
+import { testRoute } from '../support/routes.ts';
 
 const Form = v.object({
   image: filePart('image must be one file part', 'The image.'),
   format: v.picklist(['png', 'jpeg']),
 });
 
-const row: RouteDef = {
+const row: RouteDef = testRoute({
   method: 'POST',
   path: '/api/upload',
-  handler: 'unused.ts',
-  auth: 'none',
-  cors: 'public',
-  memory: 256,
-  timeout: 5,
-  access: {},
-  listed: true,
-  tag: 'Test',
-  summary: 'multipart test route',
-  description: 'multipart test route',
   body: { contentType: 'multipart/form-data', schema: Form, maxBytes: 2048 },
-  responses: { 200: { description: 'ok' } },
   errors: [400, 413],
-};
+});
 
 const echo = routeHandler('upload', row, async ({ body }) => {
   const { image, format } = body as unknown as { image: MultipartFile; format: string };

@@ -6,6 +6,7 @@ import { routeHandler } from '#shared/http/route.ts';
 import type { RouteDef } from '#shared/http/types.ts';
 import { setLogSink } from '#shared/log.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
+import { testRoute } from '../support/routes.ts';
 
 const Body = v.strictObject({
   url: v.pipe(v.string(), v.url()),
@@ -13,24 +14,13 @@ const Body = v.strictObject({
   tags: v.optional(v.array(v.string())),
 });
 
-const base: RouteDef = {
+const base: RouteDef = testRoute({
   method: 'POST',
   path: '/api/things',
-  handler: 'unused.ts',
-  auth: 'none',
-  cors: 'public',
-  memory: 256,
-  timeout: 5,
-  access: {},
-  listed: true,
-  tag: 'Test',
-  summary: 'test route',
-  description: 'test route',
   body: { contentType: 'application/json', schema: Body, maxBytes: 1024 },
   query: v.object({ limit: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be an integer'))) }),
-  responses: { 200: { description: 'ok' } },
   errors: [400],
-};
+});
 
 const echo = routeHandler('echo', base, async ({ body, query }) => ({ body, query }));
 const post = (options: Partial<Parameters<typeof apiEvent>[0]> = {}) =>
