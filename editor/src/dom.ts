@@ -65,6 +65,20 @@ export function fillSelect(select: HTMLSelectElement, options: readonly { id: st
   select.replaceChildren(...options.map((option) => h('option', { value: option.id }, option.name)));
 }
 
+/**
+ * Marks a button unavailable while keeping it focusable: a disabled button drops the keyboard
+ * focus to the page, and a keyboard user would have to find their place again. Its click
+ * handler must check {@link isBusy}.
+ */
+export function setBusy(button: HTMLButtonElement, busy: boolean): void {
+  if (busy) button.setAttribute('aria-disabled', 'true');
+  else button.removeAttribute('aria-disabled');
+}
+
+export function isBusy(button: HTMLButtonElement): boolean {
+  return button.getAttribute('aria-disabled') === 'true';
+}
+
 /** Whether an error is the one fetch raises when its AbortController fires. */
 export function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';

@@ -4,7 +4,7 @@
  * failures, with the envelope's hint, in the panel's alert.
  */
 import { ApiError } from './api.ts';
-import { byId, clearProblem, isAbort, radioValue, showProblem } from './dom.ts';
+import { byId, clearProblem, isAbort, isBusy, radioValue, setBusy, showProblem } from './dom.ts';
 import type { Editor } from './editor.ts';
 import { base64ToBlob, bitmapSource } from './sources.ts';
 import { makeCard, tweetSource } from './tweet-card.ts';
@@ -76,7 +76,7 @@ export function setupSourcePanel(editor: Editor): void {
   /** After a 429: no capture until Retry-After has passed, with the seconds counting down. */
   const coolDown = (seconds: number) => {
     coolingUntil = Date.now() + seconds * 1000;
-    captureSubmit.disabled = true;
+    setBusy(captureSubmit, true);
     const tick = () => {
       const left = Math.ceil((coolingUntil - Date.now()) / 1000);
       if (left > 0) {
@@ -87,7 +87,7 @@ export function setupSourcePanel(editor: Editor): void {
       }
       delete captureTimer.dataset.seconds;
       captureTimer.textContent = '';
-      captureSubmit.disabled = false;
+      setBusy(captureSubmit, false);
       captureStatus.textContent = 'You can capture again.';
     };
     tick();
@@ -120,7 +120,7 @@ export function setupSourcePanel(editor: Editor): void {
     const timer = setInterval(() => {
       captureTimer.textContent = `${Math.floor((performance.now() - started) / 1000)} s elapsed; a slow page can take up to 15 s.`;
     }, 1000);
-    captureSubmit.disabled = true;
+    setBusy(captureSubmit, true);
     captureCancel.hidden = false;
     captureProgress.hidden = false;
     captureStatus.textContent = `Capturing ${label}…`;
@@ -156,7 +156,7 @@ export function setupSourcePanel(editor: Editor): void {
         clearInterval(timer);
         capturing = undefined;
         if (Date.now() >= coolingUntil) {
-          captureSubmit.disabled = false;
+          setBusy(captureSubmit, false);
           captureTimer.textContent = '';
         }
         captureCancel.hidden = true;
@@ -182,6 +182,7 @@ export function setupSourcePanel(editor: Editor): void {
   });
   tweetForm.addEventListener('submit', (event) => {
     event.preventDefault();
+    if (isBusy(tweetSubmit)) return;
     clearProblem(problem);
     const id = tweetIdFrom(tweetRef.value);
     if (id === undefined) {
@@ -189,7 +190,7 @@ export function setupSourcePanel(editor: Editor): void {
       tweetRef.focus();
       return;
     }
-    tweetSubmit.disabled = true;
+    setBusy(tweetSubmit, true);
     tweetStatus.textContent = 'Loading the tweet…';
     editor.busy('Loading the tweet…');
     void (async () => {
@@ -204,7 +205,7 @@ export function setupSourcePanel(editor: Editor): void {
         tweetStatus.textContent = 'The tweet could not be loaded.';
         showProblem(problem, error);
       } finally {
-        tweetSubmit.disabled = false;
+        setBusy(tweetSubmit, false);
         editor.busy(undefined);
       }
     })();

@@ -271,7 +271,7 @@ describe('the e2e browser', () => {
 });
 
 describe('the editor', () => {
-  it('captures a local page with progress shown, without moving the layout, and draws it', async () => {
+  it('captures a local page as a phone in dark mode with progress shown, without moving the layout, and draws it', async () => {
     // Prepare: a page that turns green only after a fetch, so the capture takes a moment
     const { page } = await openEditor(runtime.url);
     await page.evaluate(() => {
@@ -283,17 +283,23 @@ describe('the editor', () => {
       }).observe(progress, { attributes: true });
     });
     const shiftsBefore = await shiftTotal(page);
-    await page.type('#capture-url', `${pages.origin}/wait/xhr`);
+    const url = `${pages.origin}/wait/xhr`;
+    await page.type('#capture-url', url);
+    await page.click('input[name="device"][value="mobile"]');
+    await page.click('input[name="scheme"][value="dark"]');
+    await page.click('#capture-refresh');
+    const sent = page.waitForRequest((request) => request.url().endsWith('/api/screenshot') && request.method() === 'POST');
 
     // Act
     await page.click('#capture-submit');
     const status = await waitForStatus(page, '#capture-status', 'Captured', '#source-error');
 
-    // Assess
-    expect(status).toMatch(/^Captured http:\/\/127\.0\.0\.1:\d+\/wait\/xhr \(desktop, light\)\. \d+ captures left this minute\.$/);
+    // Assess: the options reached the API; a 750×1334 phone capture lays out at 375×667
+    expect(JSON.parse((await sent).postData() ?? '')).toEqual({ url, deviceType: 'mobile', colorScheme: 'dark', forceRefresh: true });
+    expect(status.replace(/\d+ captures left/, 'N captures left')).toBe(`Captured ${url} (mobile, dark). N captures left this minute.`);
     expect(await page.evaluate(() => (window as unknown as { sawProgress: boolean }).sawProgress)).toBe(true);
     expect(await page.$eval('#capture-progress', (element) => (element as HTMLElement).hidden)).toBe(true);
-    expect(await readout(page)).toEqual({ width: (1920 + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (1080 + 2 * DEFAULTS.padding) * DEFAULTS.scale });
+    expect(await readout(page)).toEqual({ width: (375 + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (667 + 2 * DEFAULTS.padding) * DEFAULTS.scale });
     // The capture fills the middle of the preview, green as the page finally was.
     const size = await page.$eval('#preview', (canvas) => ({ width: (canvas as HTMLCanvasElement).width, height: (canvas as HTMLCanvasElement).height }));
     expectColour(await previewPixel(page, Math.round(size.width / 2), Math.round(size.height / 2)), [0, 160, 0]);
@@ -498,6 +504,8 @@ describe('the editor', () => {
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]');
     await page.waitForFunction(() => document.getElementById('account-status')?.textContent?.startsWith('Signed in'));
+    await page.click('#tab-tweet');
+    await page.click('input[name="card-theme"][value="dark"]');
     await loadTweet(page, TWEET_ID);
 
     // Act
@@ -510,7 +518,10 @@ describe('the editor', () => {
     expect(await text(page, '#account-status')).toBe('Signed in as Ada Lovelace');
     expect(await text(page, '#auth-status')).toBe('Saving as Ada Lovelace (ada@example.com), signed in.');
     expect(download.status).toBe(200);
-    expect((await sharp(Buffer.from(await download.arrayBuffer())).metadata()).format).toBe('png');
+    const png = Buffer.from(await download.arrayBuffer());
+    expect((await sharp(png).metadata()).format).toBe('png');
+    // The dark card: a large black area around the text
+    expect(await countColour(png, [0, 0, 0], 4)).toBeGreaterThan(CARD_WIDTH * 100);
     expect(await violations(page)).toEqual([]);
   });
 
@@ -530,6 +541,20 @@ describe('the editor', () => {
     await page.keyboard.type(TWEET_ID);
     await page.keyboard.press('Enter');
     await waitForStatus(page, '#tweet-status', 'Loaded the tweet', '#source-error');
+    // On through the controls: none may end up hidden behind the sticky preview.
+    const hidden: string[] = [];
+    for (let step = 0; step < 30; step += 1) {
+      await page.keyboard.press('Tab');
+      const covered = await page.evaluate(() => {
+        const focused = document.activeElement as HTMLElement;
+        if (focused === document.body) return '';
+        // A radio button is drawn by the span after it.
+        const box = (focused.matches('input[type="radio"]') ? focused.nextElementSibling ?? focused : focused).getBoundingClientRect();
+        const stage = document.querySelector('.stage-column')!.getBoundingClientRect();
+        return box.top < stage.bottom - 1 && box.bottom > stage.top + 1 ? focused.id || `${focused.getAttribute('name')}=${(focused as HTMLInputElement).value}` : '';
+      });
+      if (covered) hidden.push(covered);
+    }
 
     // Assess: every form control and button has an accessible name
     const unnamed = await page.evaluate(() =>
@@ -542,6 +567,7 @@ describe('the editor', () => {
         .map((control) => control.id || control.outerHTML.slice(0, 80)),
     );
     expect(unnamed).toEqual([]);
+    expect(hidden).toEqual([]);
     expect(skip).toEqual({ id: 'skip-link', outline: 'solid' });
     expect(firstTab).toBe('tab-capture');
     expect(field).toEqual({ id: 'tweet-ref', outline: 'solid', width: '3px' });
@@ -597,7 +623,7 @@ describe('the editor', () => {
     expect(first).toBeGreaterThan(0);
     expect(first).toBeLessThanOrEqual(Number(response.headers()['retry-after']));
     expect(await text(page, '#capture-timer')).toMatch(/^Rate limit reached: you can capture again in \d+ s\.$/);
-    expect(await page.$eval('#capture-submit', (button) => (button as HTMLButtonElement).disabled)).toBe(true);
+    expect(await page.$eval('#capture-submit', (button) => button.getAttribute('aria-disabled'))).toBe('true');
     expect(await text(page, '#source-error .problem-hint')).toBe(envelope.hint);
   });
 });
