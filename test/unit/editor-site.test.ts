@@ -43,7 +43,7 @@ const fileOf = (extension: string) => built.manifest.files.find((entry) => entry
 
 describe('the editor build', () => {
   it('writes one script and one stylesheet with content hashes in their names', () => {
-    expect(built.manifest.files.map((entry) => entry.file)).toEqual([expect.stringMatching(/^editor-[A-Z0-9]{8}\.css$/), expect.stringMatching(/^editor-[A-Z0-9]{8}\.js$/)]);
+    expect(built.manifest.files.map((entry) => entry.file.replace(/-[A-Z0-9]{8}\./, '-<hash>.')).sort()).toEqual(['editor-<hash>.css', 'editor-<hash>.js']);
   });
 
   it('references both from the page with Subresource Integrity, and nothing inline', () => {
