@@ -32,6 +32,7 @@ export class Editor {
   revision = 0;
   private readonly listeners: (() => void)[] = [];
   private frame = 0;
+  private persistTimer = 0;
   private readonly canvas = byId('preview', HTMLCanvasElement);
   private readonly stage = byId('stage', HTMLDivElement);
   private readonly empty = byId('stage-empty', HTMLDivElement);
@@ -45,6 +46,8 @@ export class Editor {
     // The box has a fixed size (CSS), so sizing the canvas backing store never moves anything.
     new ResizeObserver(() => this.resize()).observe(this.stage);
     this.resize();
+    // A pending save must not be lost to a reload or a closed tab.
+    window.addEventListener('pagehide', () => this.persistNow());
   }
 
   /** Called after every change of source or settings. */
@@ -60,7 +63,10 @@ export class Editor {
 
   update(settings: Partial<Settings>): void {
     this.settings = { ...this.settings, ...settings };
-    this.persist();
+    // Dragging a slider fires dozens of inputs a second: redraw each, save when it settles
+    // (browsers throttle history.replaceState when it is called that often).
+    clearTimeout(this.persistTimer);
+    this.persistTimer = window.setTimeout(() => this.persistNow(), 250);
     this.changed();
   }
 
@@ -80,7 +86,8 @@ export class Editor {
     return `${location.origin}${location.pathname}#${settingsToParams(this.settings).toString()}`;
   }
 
-  private persist(): void {
+  private persistNow(): void {
+    clearTimeout(this.persistTimer);
     const params = settingsToParams(this.settings).toString();
     try {
       localStorage.setItem(STORAGE_KEY, params);
