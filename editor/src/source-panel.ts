@@ -58,6 +58,15 @@ function normaliseUrl(value: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
 }
 
+/** The host of a URL for messages, or the text itself when it does not parse (the API will say why). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 export function setupSourcePanel(editor: Editor): void {
   const problem = byId('source-error', HTMLDivElement);
   const selectTab = setupTabs(() => undefined);
@@ -110,13 +119,7 @@ export function setupSourcePanel(editor: Editor): void {
     const controller = new AbortController();
     capturing = controller;
     const started = performance.now();
-    const label = (() => {
-      try {
-        return new URL(url).host;
-      } catch {
-        return url;
-      }
-    })();
+    const label = hostOf(url);
     const timer = setInterval(() => {
       captureTimer.textContent = `${Math.floor((performance.now() - started) / 1000)} s elapsed; a slow page can take up to 15 s.`;
     }, 1000);
@@ -159,6 +162,8 @@ export function setupSourcePanel(editor: Editor): void {
           setBusy(captureSubmit, false);
           captureTimer.textContent = '';
         }
+        // Hiding the focused Cancel button would drop the keyboard focus to the page.
+        if (document.activeElement === captureCancel) captureSubmit.focus();
         captureCancel.hidden = true;
         captureProgress.hidden = true;
         editor.busy(undefined);
