@@ -42,6 +42,7 @@ export class ApiError extends Error {
  */
 export type Credentials = 'public' | 'session' | 'workspace';
 
+/** fetch's options, with the kind of credentials instead of fetch's own. */
 export interface CallOptions extends Omit<RequestInit, 'credentials'> {
   credentials?: Credentials;
 }
@@ -57,6 +58,7 @@ function retryAfterOf(response: Response, body: Partial<Envelope>): number | und
   return typeof body.retryAfter === 'number' ? body.retryAfter : undefined;
 }
 
+/** The API client of the page: one per page, pointed at the configured API base. */
 export class Api {
   /** Origin (and optional path) of the API, without a trailing slash; '' means this page's origin. */
   readonly base: string;
@@ -73,6 +75,7 @@ export class Api {
     return new Api(meta?.content ?? '');
   }
 
+  /** The absolute (or, for this origin, root-relative) URL of an API path. */
   url(path: string): string {
     return `${this.base}${path}`;
   }

@@ -9,6 +9,7 @@ import { FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALES, SHADOWS 
 import { DEFAULT_SETTINGS, settingsFrom } from './settings.ts';
 import type { Settings } from './settings.ts';
 
+/** Builds the Compose controls and the format and quality choices, and binds them to the editor's settings. */
 export function setupComposePanel(editor: Editor): void {
   const form = byId('compose', HTMLFormElement);
   const gradients = byId('gradients', HTMLFieldSetElement);

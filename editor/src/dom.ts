@@ -47,6 +47,7 @@ export function showProblem(container: HTMLElement, error: unknown): void {
   container.replaceChildren(...parts);
 }
 
+/** Empties a problem container (it then takes no room). */
 export function clearProblem(container: HTMLElement): void {
   container.replaceChildren();
 }
@@ -56,6 +57,7 @@ export function radioValue(scope: ParentNode, name: string): string | undefined 
   return scope.querySelector<HTMLInputElement>(`input[type="radio"][name="${name}"]:checked`)?.value;
 }
 
+/** Checks the radio button of a group that has this value. */
 export function setRadio(scope: ParentNode, name: string, value: string): void {
   for (const input of scope.querySelectorAll<HTMLInputElement>(`input[type="radio"][name="${name}"]`)) input.checked = input.value === value;
 }

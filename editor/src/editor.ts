@@ -24,6 +24,7 @@ function readStorage(): string | null {
   }
 }
 
+/** The page's one editor: source, settings, preview, and change listeners. */
 export class Editor {
   readonly api: Api;
   source?: Source;

@@ -48,6 +48,7 @@ async function sha256Hex(blob: Blob): Promise<string | undefined> {
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+/** Wires Export, Copy PNG and Save to workspace, and shows who saves (session or pasted key). */
 export function setupExportPanel(editor: Editor): void {
   const exportButton = byId('export-button', HTMLButtonElement);
   const copyButton = byId('copy-button', HTMLButtonElement);

@@ -6,6 +6,7 @@
 import { RATIOS, frameBarHeight } from './presets.ts';
 import type { Settings } from './settings.ts';
 
+/** A rectangle in layout pixels. */
 export interface Rect {
   x: number;
   y: number;
@@ -13,11 +14,13 @@ export interface Rect {
   height: number;
 }
 
+/** A width and height, in whatever unit the caller says. */
 export interface Size {
   width: number;
   height: number;
 }
 
+/** Where a composition's parts go, in layout pixels. */
 export interface Layout {
   /** The whole canvas. */
   canvas: Size;

@@ -11,6 +11,7 @@ export interface Gradient {
   stops: readonly string[];
 }
 
+/** The gradient presets, in the order the swatches show them. */
 export const GRADIENTS = [
   { id: 'sunset', name: 'Sunset', angle: 135, stops: ['#ff7e5f', '#feb47b'] },
   { id: 'ocean', name: 'Ocean', angle: 135, stops: ['#2193b0', '#6dd5ed'] },
@@ -60,9 +61,11 @@ export const FRAMES = [
 
 export type FrameId = (typeof FRAMES)[number]['id'];
 
+/** Export scales: output pixels per layout pixel. */
 export const SCALES = [1, 2, 3] as const;
 export type Scale = (typeof SCALES)[number];
 
+/** Output formats of /api/export, with the file extension the API names them with. */
 export const FORMATS = [
   { id: 'png', name: 'PNG', type: 'image/png', extension: 'png' },
   { id: 'jpeg', name: 'JPEG', type: 'image/jpeg', extension: 'jpg' },
@@ -71,6 +74,7 @@ export const FORMATS = [
 
 export type FormatId = (typeof FORMATS)[number]['id'];
 
+/** Quality presets of /api/export. */
 export const QUALITIES = [
   { id: 'high', name: 'High' },
   { id: 'medium', name: 'Medium' },
@@ -79,6 +83,7 @@ export const QUALITIES = [
 
 export type QualityId = (typeof QUALITIES)[number]['id'];
 
+/** Kinds of background. */
 export const BACKGROUNDS = [
   { id: 'gradient', name: 'Gradient' },
   { id: 'solid', name: 'Solid colour' },

@@ -78,6 +78,7 @@ function checkerboard(ctx: CanvasRenderingContext2D, x: number, y: number, width
   ctx.restore();
 }
 
+/** Where and how {@link drawComposition} draws. */
 export interface DrawOptions {
   /** Where the composition's top-left corner goes, in device pixels. */
   x?: number;

@@ -6,6 +6,7 @@
 import { BACKGROUNDS, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALES, SHADOWS } from './presets.ts';
 import type { BackgroundKind, FormatId, FrameId, GradientId, QualityId, RatioId, Scale, ShadowId } from './presets.ts';
 
+/** Everything the Compose and Export panels choose; what a shared link carries. */
 export interface Settings {
   background: BackgroundKind;
   gradient: GradientId;
@@ -21,6 +22,7 @@ export interface Settings {
   quality: QualityId;
 }
 
+/** What a first visit starts with: a 2× PNG on the Ocean gradient with a medium shadow. */
 export const DEFAULT_SETTINGS: Readonly<Settings> = {
   background: 'gradient',
   gradient: 'ocean',

@@ -67,6 +67,7 @@ function hostOf(url: string): string {
   }
 }
 
+/** Wires the source tabs, the capture, tweet and image forms, and page-wide drop and paste. */
 export function setupSourcePanel(editor: Editor): void {
   const problem = byId('source-error', HTMLDivElement);
   const selectTab = setupTabs(() => undefined);

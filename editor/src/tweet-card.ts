@@ -10,6 +10,7 @@ import { loadCorsImage } from './sources.ts';
 import type { Source } from './sources.ts';
 import type { TextRun, TweetView } from './tweet.ts';
 
+/** The card's colours: the site's light theme or its dark one. */
 export type CardTheme = 'light' | 'dark';
 
 const THEMES = {

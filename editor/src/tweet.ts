@@ -10,12 +10,14 @@ export interface TextRun {
   kind: 'text' | 'link' | 'mention' | 'hashtag';
 }
 
+/** A photo of the tweet (URL on pbs.twimg.com) with its pixel size. */
 export interface TweetPhoto {
   url: string;
   width: number;
   height: number;
 }
 
+/** What the card draws of a tweet. */
 export interface TweetView {
   id: string;
   name: string;

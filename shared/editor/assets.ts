@@ -15,6 +15,7 @@ import type { Reply } from '#shared/http/reply.ts';
 
 /** Where the page finds its files: GET /editor/{file}. */
 export const ASSET_PATH = '/editor/';
+/** The build's list of served files, and the page template; neither is served itself. */
 export const MANIFEST_FILE = 'manifest.json';
 export const PAGE_TEMPLATE = 'index.html';
 /** Stands in the template for the API base URL, filled in per configuration when the page is served. */

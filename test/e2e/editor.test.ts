@@ -185,7 +185,10 @@ async function loadTweet(page: Page, reference: string): Promise<void> {
   await waitForStatus(page, '#tweet-status', 'Loaded the tweet', '#source-error');
 }
 
-describe('the e2e browser', () => {
+// A browser under a shared, loaded machine: room to wait for conditions, never sleeps.
+const SLOW = { timeout: 60_000 };
+
+describe('the e2e browser', SLOW, () => {
   it('runs without --disable-web-security and --allow-running-insecure-content, and enforces the same-origin policy', async () => {
     // Prepare: a page on one origin; localhost is another origin of the same server, which sends no CORS headers
     const context = await browser.createBrowserContext();
@@ -270,7 +273,7 @@ describe('the e2e browser', () => {
   });
 });
 
-describe('the editor', () => {
+describe('the editor', SLOW, () => {
   it('captures a local page as a phone in dark mode with progress shown, without moving the layout, and draws it', async () => {
     // Prepare: a page that turns green only after a fetch, so the capture takes a moment
     const { page } = await openEditor(runtime.url);
