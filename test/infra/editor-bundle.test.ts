@@ -4,8 +4,10 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EaselFunction } from '#infra/constructs/easel-function.ts';
+import { EaselStack } from '#infra/stack.ts';
 import type { EditorManifest } from '#shared/editor/assets.ts';
 import { ROUTES, ROUTE_LIST } from '#shared/routes.ts';
 
@@ -70,5 +72,29 @@ describe('the editor page function bundle', () => {
 describe('the route table', () => {
   it('ships the editor with exactly the routes that serve it', () => {
     expect(ROUTE_LIST.filter((row) => row.editorAssets).map((row) => `${row.method} ${row.path}`)).toEqual(['GET /', 'GET /editor/{file}']);
+  });
+});
+
+describe('EaselStack and the editor', () => {
+  const outdirs: string[] = [];
+  afterAll(() => {
+    for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
+  });
+
+  /** The EDITOR_API_URL of every function of a stack synthesized without bundling. */
+  function editorApiUrls(editorApiUrl?: string): unknown[] {
+    const outdir = mkdtempSync(join(tmpdir(), 'easel-editor-stack-'));
+    outdirs.push(outdir);
+    const stack = new EaselStack(new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } }), 'Easel', { editorApiUrl });
+    const functions = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function')) as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }[];
+    return functions.map((fn) => fn.Properties.Environment?.Variables?.EDITOR_API_URL);
+  }
+
+  it('gives the functions editorApiUrl as EDITOR_API_URL, without a trailing slash', () => {
+    expect(new Set(editorApiUrls('https://api.example.com/'))).toEqual(new Set(['https://api.example.com']));
+  });
+
+  it('sets no EDITOR_API_URL by default, so the page calls its own origin', () => {
+    expect(new Set(editorApiUrls())).toEqual(new Set([undefined]));
   });
 });
