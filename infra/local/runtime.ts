@@ -188,9 +188,6 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
       handlerEnv[def.env] = queueUrl;
       queues.push({ name, url: queueUrl, arn: Attributes?.QueueArn ?? '' });
     }
-    Object.assign(process.env, handlerEnv);
-    resetConfig();
-
     // The editor page's files, built as the stack's bundling builds them, unless a build is given.
     let editorDir = env.EDITOR_ASSETS_DIR;
     if (!editorDir) {
