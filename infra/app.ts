@@ -11,6 +11,7 @@ function listContext(value: unknown): string[] | undefined {
 const app = new App();
 const publicBaseUrl: unknown = app.node.tryGetContext('publicBaseUrl');
 const internalSecretArn: unknown = app.node.tryGetContext('internalSecretArn');
+const editorApiUrl: unknown = app.node.tryGetContext('editorApiUrl');
 
 new EaselStack(app, 'Easel', {
   description: 'Easel: screenshot editor backend (HTTP API, Lambda, DynamoDB, S3, SQS)',
@@ -18,5 +19,6 @@ new EaselStack(app, 'Easel', {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   publicBaseUrl: typeof publicBaseUrl === 'string' && publicBaseUrl !== '' ? publicBaseUrl : undefined,
   editorOrigins: listContext(app.node.tryGetContext('editorOrigins')),
+  editorApiUrl: typeof editorApiUrl === 'string' && editorApiUrl !== '' ? editorApiUrl : undefined,
   internalSecretArn: typeof internalSecretArn === 'string' && internalSecretArn !== '' ? internalSecretArn : undefined,
 });

@@ -20,6 +20,8 @@ export interface EaselStackProps extends StackProps {
   publicBaseUrl?: string;
   /** Browser origins of the editor, allowed with credentials on cookie routes. */
   editorOrigins?: readonly string[];
+  /** Origin of the API the editor page at / calls, when it is not the origin serving the page (EDITOR_API_URL). */
+  editorApiUrl?: string;
   /**
    * Complete ARN of an existing Secrets Manager secret holding the internal routes' shared secret
    * (e.g. one shared by several stages). By default the stack creates one with a generated value.
@@ -75,6 +77,7 @@ export class EaselStack extends Stack {
     const environment: Record<string, string> = { PUBLIC_BASE_URL: publicBaseUrl, ...this.data.environment() };
     // Absent means "no editor origins" to shared/config.ts; Lambda gets no empty variable.
     if (editorOrigins.length > 0) environment.EDITOR_ORIGINS = editorOrigins.join(',');
+    if (props.editorApiUrl !== undefined) environment.EDITOR_API_URL = origin(props.editorApiUrl, 'editorApiUrl');
 
     // The internal routes' secret lives in Secrets Manager and only their functions may read it,
     // by ARN, at cold start: the value never appears in the template, in a function's environment
@@ -96,6 +99,7 @@ export class EaselStack extends Stack {
         timeout: row.timeout,
         environment,
         nodeModules: row.nodeModules,
+        editorAssets: row.editorAssets,
         description: `Easel ${row.method} ${row.path}`,
       });
       this.data.grant(fn, row.access);

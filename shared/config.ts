@@ -41,6 +41,22 @@ export interface Config {
   tweets: TweetSettings;
   /** Limits of the media proxy (GET /api/image-proxy). */
   mediaProxy: MediaProxySettings;
+  /** The editor page at / and its assets. */
+  editor: EditorSettings;
+}
+
+export interface EditorSettings {
+  /**
+   * Base URL of the API the editor page calls (EDITOR_API_URL), no trailing slash: another origin
+   * of this deployment, e.g. the API's domain when the page is served from the editor's. Undefined:
+   * the page calls the origin it was loaded from.
+   */
+  apiBaseUrl?: string;
+  /**
+   * Folder holding the built editor (EDITOR_ASSETS_DIR). Undefined: the `editor/` folder beside the
+   * function's bundle, where the stack's bundling puts it; the local server builds one and sets this.
+   */
+  assetsDir?: string;
 }
 
 export interface TweetSettings {
@@ -166,6 +182,14 @@ function captureConfig(env: NodeJS.ProcessEnv): CaptureConfig {
   };
 }
 
+function editorSettings(env: NodeJS.ProcessEnv): EditorSettings {
+  const apiBaseUrl = optional(env, 'EDITOR_API_URL')?.replace(/\/+$/, '');
+  if (apiBaseUrl !== undefined && !/^https?:\/\/[^/\s?#]+(\/[^\s?#]*)?$/.test(apiBaseUrl)) {
+    throw new Error(`EDITOR_API_URL must be an http(s) URL such as https://api.example.com, got ${apiBaseUrl}`);
+  }
+  return { apiBaseUrl, assetsDir: optional(env, 'EDITOR_ASSETS_DIR') };
+}
+
 function internalSecret(env: NodeJS.ProcessEnv): Config['internalSecret'] {
   const value = env.INTERNAL_SECRET;
   const arn = optional(env, 'INTERNAL_SECRET_ARN');
@@ -239,6 +263,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       unsafeTestCa: unsafeTestCaFile === undefined ? undefined : readFileSync(unsafeTestCaFile, 'utf8'),
     },
     capture: captureConfig(env),
+    editor: editorSettings(env),
     cacheTtlSeconds: bounded(env, 'CACHE_TTL_SECONDS', CACHE_TTL_BOUNDS),
     internalSecret: internalSecret(env),
   };

@@ -33,6 +33,7 @@ import { EXPORT_DESCRIPTION, EXPORT_MAX_BODY_BYTES, ExportRequest } from '#share
 import { ImageProxyQuery } from '#shared/schemas/media.ts';
 import { TweetErrorEnvelope, TweetFailureEnvelope, TweetParams, TweetResponse } from '#shared/schemas/tweets.ts';
 import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
+import { EditorAssetParams } from '#shared/schemas/editor.ts';
 import { CachePurgeRequest, CachePurgeResponse, ScreenshotRequest, ScreenshotResponse } from '#shared/schemas/screenshot.ts';
 
 const text = (description: string, contentType: string) => ({ description, contentType });
@@ -445,12 +446,33 @@ export const ROUTES = {
     memory: 256,
     timeout: 5,
     access: {},
+    editorAssets: true,
     listed: true,
     tag: 'Discovery',
-    summary: 'Site home page',
-    description: 'What Easel is and where to start. HTML by default; Markdown when Accept includes text/markdown.',
-    responses: { 200: text('The home page.', 'text/html, text/markdown') },
+    summary: 'The editor',
+    description:
+      'The screenshot editor: capture a page, load a tweet or open an image, compose it (background, padding, corners, shadow, frame, aspect ratio, scale) and export it through this API. HTML by default; Markdown describing the editor and linking the reference pages when Accept includes text/markdown.',
+    responses: { 200: text('The editor page, or its description in Markdown.', 'text/html, text/markdown') },
     errors: [],
+  },
+  getEditorAsset: {
+    method: 'GET',
+    path: '/editor/{file}',
+    handler: 'functions/site/get-editor-asset.ts',
+    auth: 'none',
+    cors: 'public',
+    memory: 256,
+    timeout: 5,
+    access: {},
+    editorAssets: true,
+    // Part of the page, not of the API.
+    listed: false,
+    tag: 'Discovery',
+    summary: 'Editor script or stylesheet',
+    description: 'A content-hashed file of the editor page, cacheable for a year; brotli or gzip when accepted. Names change with every release.',
+    params: EditorAssetParams,
+    responses: { 200: text('The file.', 'text/javascript, text/css') },
+    errors: [400, 404],
   },
   getDocs: {
     method: 'GET',

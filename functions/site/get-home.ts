@@ -1,5 +1,5 @@
-import { sitePage } from '#shared/docs/site.ts';
+import { editorPage } from '#shared/editor/page.ts';
 import { route } from '#shared/http/route.ts';
 
-/** GET /: what Easel is and where to start; HTML, or Markdown on Accept: text/markdown. */
-export const handler = route('getHome', async ({ event }) => sitePage('home', event.headers?.accept));
+/** GET /: the editor; HTML, or its description in Markdown on Accept: text/markdown. */
+export const handler = route('getHome', async ({ event }) => editorPage(event.headers?.accept));

@@ -24,7 +24,19 @@ export interface EaselFunctionProps {
   description: string;
   /** Installed into the bundle's node_modules rather than bundled (native or file-reading packages). */
   nodeModules?: readonly string[];
+  /** Build the editor (editor/build.ts) into the asset's editor/ folder, beside index.mjs, where the site handlers read it. */
+  editorAssets?: boolean;
 }
+
+/**
+ * Bundling hooks that build the editor into the function's asset. The command runs the Node that
+ * runs this synth (it strips types natively), on the build machine, like the local esbuild.
+ */
+const EDITOR_BUILD_HOOKS = {
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (_inputDir: string, outputDir: string) => [`"${process.execPath}" "${join(PROJECT_ROOT, 'editor', 'build.ts')}" "${join(outputDir, 'editor')}"`],
+};
 
 /**
  * One Lambda function with the project's defaults: Node 24 on x86_64, an ESM bundle built by the
@@ -64,6 +76,7 @@ export class EaselFunction extends NodejsFunction {
         // Ship the SDK version the tests ran against rather than whatever the runtime carries.
         bundleAwsSDK: true,
         ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules] } : {}),
+        ...(props.editorAssets ? { commandHooks: EDITOR_BUILD_HOOKS } : {}),
       },
     });
   }

@@ -3,9 +3,10 @@
  * handler modules Lambda runs, with DynamoDB, S3 and SQS embedded (or pointed elsewhere).
  */
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -26,10 +27,11 @@ import { toContext, toEvent, writeResult } from '#infra/local/apigw.ts';
 import { startDynamo, startS3, startSqs, type Backend } from '#infra/local/backends.ts';
 import { ensureBucket, ensureQueue, ensureTable } from '#infra/local/provision.ts';
 import { startPoller, type SqsWorker } from '#infra/local/sqs-poller.ts';
+import { buildEditor } from '#editor/build.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 /** Environment variables of individual routes, handed to the handlers as the stack would set them. */
-const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_)[A-Z_]+$/;
+const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_|EDITOR_API_)[A-Z_]+$/;
 /** Lambda's synchronous request payload limit; API Gateway refuses larger bodies before our code runs. */
 export const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
 
@@ -175,8 +177,9 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     const queues: { name: keyof typeof QUEUES; url: string; arn: string }[] = [];
     if (dynamoEndpoint) for (const def of Object.values(TABLES)) await ensureTable(dynamo, handlerEnv[def.env]!, def);
     if (s3Endpoint) {
-      const origins = handlerEnv.EDITOR_ORIGINS!.split(',').filter(Boolean);
-      for (const def of Object.values(BUCKETS)) await ensureBucket(s3, handlerEnv[def.env]!, def, origins);
+      // Any origin, as the stack's bucket: a presigned URL is itself the credential, and the editor
+      // this server serves (at whatever host name it is opened) PUTs saved exports straight to it.
+      for (const def of Object.values(BUCKETS)) await ensureBucket(s3, handlerEnv[def.env]!, def, []);
     }
     for (const [name, def] of Object.entries(QUEUES) as [keyof typeof QUEUES, (typeof QUEUES)[keyof typeof QUEUES]][]) {
       const queueUrl = env[def.env] ?? (sqsEndpoint ? await ensureQueue(sqs, def.localName, def) : undefined);
@@ -185,6 +188,15 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
       handlerEnv[def.env] = queueUrl;
       queues.push({ name, url: queueUrl, arn: Attributes?.QueueArn ?? '' });
     }
+    // The editor page's files, built as the stack's bundling builds them, unless a build is given.
+    let editorDir = env.EDITOR_ASSETS_DIR;
+    if (!editorDir) {
+      const built = await mkdtemp(join(tmpdir(), 'easel-editor-'));
+      stoppers.push(() => rm(built, { recursive: true, force: true }));
+      await buildEditor(built);
+      editorDir = built;
+    }
+    handlerEnv.EDITOR_ASSETS_DIR = editorDir;
     Object.assign(process.env, handlerEnv);
     resetConfig();
 

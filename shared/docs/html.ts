@@ -94,6 +94,7 @@ blockquote { margin: 1rem 0; padding: .25rem 1rem; border-left: 4px solid var(--
 /** Wraps rendered HTML in the site layout. */
 export function layout(options: { title: string; body: string; baseUrl: string }): string {
   const nav = [
+    ['Editor', PAGES.home],
     ['API guide', PAGES.docs],
     ['Errors', PAGES.errors],
     ['OpenAPI', PAGES.openapi],

@@ -52,7 +52,7 @@ export function llmsTxt(baseUrl: string, routes: readonly DocRoute[] = ROUTE_LIS
       operationLinks(baseUrl, rows, 3),
       heading(2, 'Optional'),
       [
-        `- ${link('Home page', absolute(baseUrl, PAGES.home))}: what Easel is and where to start.`,
+        `- ${link('Editor', absolute(baseUrl, PAGES.home))}: the screenshot editor in the browser; as Markdown, what it does and which operations it uses.`,
         ...ERROR_CODE_LIST.map(
           (errorCode) =>
             `- ${link(`Error code \`${errorCode}\``, `${absolute(baseUrl, PAGES.errors)}#${errorCode}`)}: ${ERROR_CODES[errorCode].title} (HTTP ${ERROR_CODES[errorCode].statuses.join(', ')}).`,

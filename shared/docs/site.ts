@@ -63,13 +63,29 @@ export function operationLinks(baseUrl: string, rows: readonly DocRoute[], depth
   );
 }
 
-/** The home page: what Easel is and where to go next. */
+/** What the editor at / does, with the operations behind each part linked to the guide. */
+export function editorSection(baseUrl: string, depth: number): string {
+  const op = (id: string, label: string) => link(code(label), `${absolute(baseUrl, PAGES.docs)}#${id}`);
+  return blocks(
+    heading(depth, 'The editor', 'editor'),
+    `${link('The editor', absolute(baseUrl, PAGES.home))} is this service's own screenshot beautifier: it runs in the browser and does its work through the operations below.`,
+    [
+      `- **Sources.** Capture a web page (desktop or phone, light or dark, optionally bypassing the cache) with ${op('capturePage', 'POST /api/screenshot')}, with progress while it loads, the error's message and hint when it fails, and a countdown when the per-minute limit is reached. Load a tweet by its URL or id with ${op('getTweet', 'GET /api/tweet/{id}')} and draw it as a card (author, avatar, text, photos, date; light or dark), every image fetched through ${op('getImageProxy', 'GET /api/image-proxy')} so the canvas stays exportable. Or open an image with the file picker, by dropping it on the page, or by pasting it.`,
+      '- **Compose.** Background (gradient presets, a solid colour, or none for transparency), padding, corner radius, shadow, an optional browser-window frame, aspect ratios of the usual social formats or free, and scale 1×, 2× or 3×. Every change redraws at once; the settings survive a reload and travel in the page address, so a link shares them.',
+      `- **Export.** PNG, JPEG or WebP at high, medium or low quality through ${op('postExport', 'POST /api/export')}, downloaded with its size and dimensions shown, or copied to the clipboard as PNG. Signed in, or with an organization API key pasted into the page (kept in that tab's memory only), "Save to workspace" stores the export as an asset through ${op('createAssetUpload', 'POST /api/v1/assets/upload-url')}, the signed PUT and ${op('completeAssetUpload', 'POST /api/v1/assets/{assetId}/complete')}, and links it with ${op('getAssetDownloadUrl', 'GET /api/v1/assets/{assetId}/download-url')}.`,
+    ].join('\n'),
+    'The page can call this origin or another one of the same deployment; calls with a session cookie from another origin need that origin in the deployment\'s editor origins. It loads nothing from third parties and runs under a strict Content-Security-Policy.',
+  );
+}
+
+/** The home page: the editor, what Easel is and where to go next. */
 export function homeMarkdown(baseUrl: string, routes: readonly DocRoute[] = ROUTE_LIST): string {
   const rows = publicRoutes(routes);
   return blocks(
     heading(1, PRODUCT),
     `> ${SUMMARY}`,
-    `Everything is served from ${code(baseUrl)}. Requests and responses are JSON unless an operation says otherwise, and every failure is one JSON error envelope whose \`documentation\` link explains its code.`,
+    `Everything is served from ${code(baseUrl)}: in a browser, ${code(PAGES.home)} is the screenshot editor. Requests and responses are JSON unless an operation says otherwise, and every failure is one JSON error envelope whose \`documentation\` link explains its code.`,
+    editorSection(baseUrl, 2),
     heading(2, 'Start here', 'start'),
     startLinks(baseUrl),
     heading(2, 'Authentication at a glance', 'authentication'),
@@ -123,7 +139,7 @@ export function errorsMarkdown(baseUrl: string): string {
 }
 
 const TITLES: Record<PageName, string> = {
-  home: `${PRODUCT}: screenshot editor API`,
+  home: `${PRODUCT}: screenshot editor`,
   docs: `${PRODUCT} API guide`,
   errors: `${PRODUCT} error reference`,
 };

@@ -73,6 +73,8 @@ export interface RouteDef {
    * binaries (sharp) and packages that ship files they read at run time (@sparticuz/chromium).
    */
   nodeModules?: readonly string[];
+  /** Ship the built editor (editor/build.ts) in the function's asset, beside its bundle: the site routes that serve it. */
+  editorAssets?: boolean;
   /** Listed in /openapi.json and the llms files; internal routes are not. */
   listed: boolean;
   tag: string;

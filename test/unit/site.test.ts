@@ -33,8 +33,11 @@ const PAGES: [string, HttpHandler, string][] = [
   ['/docs/errors', getErrorDocs, '# Easel error reference\n'],
 ];
 
+// / serves the editor as HTML (test/unit/editor-site.test.ts); its Markdown is a site page like the others.
+const REFERENCE_PAGES = PAGES.filter(([path]) => path !== '/');
+
 describe('site pages', () => {
-  it.each(PAGES)('serves %s as HTML by default, under the strict page CSP', async (path, handler) => {
+  it.each(REFERENCE_PAGES)('serves %s as HTML by default, under the strict page CSP', async (path, handler) => {
     const result = await call(handler, path);
 
     expect(result).toMatchObject({
@@ -115,6 +118,15 @@ describe('site pages', () => {
     const { body } = await call(getHome, '/', { Accept: 'text/markdown' });
 
     for (const path of ['/docs', '/docs/errors', '/openapi.json', '/llms-full.txt']) expect(body).toContain(`](${BASE}${path})`);
+  });
+
+  it('describes the editor on the Markdown home page, linking each operation it uses to the guide', async () => {
+    const { body } = await call(getHome, '/', { Accept: 'text/markdown' });
+
+    expect(body).toContain('## The editor\n');
+    for (const operationId of ['capturePage', 'getTweet', 'getImageProxy', 'postExport', 'createAssetUpload', 'completeAssetUpload', 'getAssetDownloadUrl']) {
+      expect(body).toContain(`](${BASE}/docs#${operationId})`);
+    }
   });
 });
 

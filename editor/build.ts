@@ -1,0 +1,106 @@
+/**
+ * Builds the editor (editor/src) into a folder the service serves from: esbuild bundles the
+ * TypeScript and its stylesheet into content-hashed files, each with brotli and gzip copies; the
+ * page template gets tags naming them (with Subresource Integrity); a manifest lists them.
+ *
+ * The local server runs this at start; the CDK bundling of the site functions runs it as a
+ * command hook (`node editor/build.ts <asset>/editor`), so both serve the same build.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { build } from 'esbuild';
+import { ASSET_PATH, MANIFEST_FILE, PAGE_TEMPLATE } from '#shared/editor/assets.ts';
+import type { EditorAsset, EditorManifest } from '#shared/editor/assets.ts';
+
+const SOURCE = resolve(import.meta.dirname, 'src');
+const ASSETS_MARK = '<!--easel:assets-->';
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
+/** Browsers the bundle is written for: every evergreen browser of the last two years or so. */
+const TARGETS = ['chrome111', 'edge111', 'firefox113', 'safari16.4'];
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+export interface EditorBuild {
+  manifest: EditorManifest;
+  /** The page template as written (with the tags, still holding the API base placeholder). */
+  template: string;
+}
+
+/** Builds into `outdir` (emptied first). */
+export async function buildEditor(outdir: string): Promise<EditorBuild> {
+  const out = resolve(outdir);
+  const result = await build({
+    entryPoints: { editor: join(SOURCE, 'main.ts') },
+    bundle: true,
+    format: 'esm',
+    target: TARGETS,
+    minify: true,
+    // Source files are TypeScript for people; the served files are for browsers. No source maps:
+    // they would be one more file to serve and the code is in this repository.
+    sourcemap: false,
+    legalComments: 'none',
+    entryNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    outdir: out,
+    write: false,
+    logLevel: 'silent',
+  });
+  await rm(out, { recursive: true, force: true });
+  await mkdir(out, { recursive: true });
+
+  const files: EditorAsset[] = [];
+  for (const output of result.outputFiles) {
+    const file = basename(output.path);
+    const extension = file.slice(file.lastIndexOf('.'));
+    const contentType = CONTENT_TYPES[extension];
+    if (!contentType) throw new Error(`esbuild wrote ${file}, which the editor does not know how to serve`);
+    const body = Buffer.from(output.contents);
+    const [br, gz] = await Promise.all([
+      brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+      gzipped(body, { level: 9 }),
+    ]);
+    await Promise.all([writeFile(join(out, file), body), writeFile(join(out, `${file}.br`), br), writeFile(join(out, `${file}.gz`), gz)]);
+    files.push({
+      file,
+      contentType,
+      bytes: body.length,
+      integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
+      encodings: ['br', 'gzip'],
+    });
+  }
+  files.sort((a, b) => a.file.localeCompare(b.file));
+
+  const tags = [
+    ...files.filter((asset) => asset.file.endsWith('.css')).map((asset) => `<link rel="stylesheet" href="${ASSET_PATH}${asset.file}" integrity="${escapeAttribute(asset.integrity)}">`),
+    ...files.filter((asset) => asset.file.endsWith('.js')).map((asset) => `<script type="module" src="${ASSET_PATH}${asset.file}" integrity="${escapeAttribute(asset.integrity)}"></script>`),
+  ].join('\n');
+  const source = await readFile(join(SOURCE, PAGE_TEMPLATE), 'utf8');
+  if (!source.includes(ASSETS_MARK)) throw new Error(`${PAGE_TEMPLATE} lacks the ${ASSETS_MARK} mark where the tags go`);
+  const template = source.replace(ASSETS_MARK, tags);
+  const manifest: EditorManifest = { version: 1, files };
+  await writeFile(join(out, PAGE_TEMPLATE), template);
+  await writeFile(join(out, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  return { manifest, template };
+}
+
+// `node editor/build.ts <outdir>`: what the CDK bundling hook runs.
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const outdir = process.argv[2];
+  if (!outdir) {
+    process.stderr.write('usage: node editor/build.ts <outdir>\n');
+    process.exit(2);
+  }
+  const { manifest } = await buildEditor(outdir);
+  for (const asset of manifest.files) process.stderr.write(`editor: ${asset.file} ${asset.bytes} bytes\n`);
+}

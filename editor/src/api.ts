@@ -1,0 +1,137 @@
+/**
+ * The editor's view of the Easel API: one place that builds URLs from the API base, sends the
+ * right credentials per kind of route and turns any failure into an {@link ApiError} carrying the
+ * envelope's message and hint, so every panel reports errors the same way.
+ */
+
+/** The error envelope every failing Easel response carries (plus extended fields). */
+export interface Envelope {
+  error: string;
+  code: string;
+  message: string;
+  hint: string;
+  status: number;
+  documentation: string;
+  retryAfter?: number;
+}
+
+/** A failed call: the envelope's fields, or a stand-in when the API could not be reached. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly hint: string;
+  readonly documentation?: string;
+  /** Seconds to wait before retrying (429), from Retry-After. */
+  readonly retryAfter?: number;
+
+  constructor(fields: { status: number; code: string; message: string; hint: string; documentation?: string; retryAfter?: number }) {
+    super(fields.message);
+    this.name = 'ApiError';
+    this.status = fields.status;
+    this.code = fields.code;
+    this.hint = fields.hint;
+    this.documentation = fields.documentation;
+    this.retryAfter = fields.retryAfter;
+  }
+}
+
+/**
+ * Which credentials a call carries. `public`: the anonymous utilities, answered with
+ * `Access-Control-Allow-Origin: *`, which browsers refuse to combine with credentials.
+ * `session`: shell routes, cookie only. `workspace`: the API key when one was pasted, else the cookie.
+ */
+export type Credentials = 'public' | 'session' | 'workspace';
+
+/** fetch's options, with the kind of credentials instead of fetch's own. */
+export interface CallOptions extends Omit<RequestInit, 'credentials'> {
+  credentials?: Credentials;
+}
+
+function isEnvelope(value: unknown): value is Envelope {
+  const candidate = value as Partial<Envelope> | null;
+  return typeof candidate === 'object' && candidate !== null && typeof candidate.code === 'string' && typeof candidate.message === 'string';
+}
+
+function retryAfterOf(response: Response, body: Partial<Envelope>): number | undefined {
+  const header = Number(response.headers.get('Retry-After'));
+  if (Number.isFinite(header) && header > 0) return Math.ceil(header);
+  return typeof body.retryAfter === 'number' ? body.retryAfter : undefined;
+}
+
+/** The API client of the page: one per page, pointed at the configured API base. */
+export class Api {
+  /** Origin (and optional path) of the API, without a trailing slash; '' means this page's origin. */
+  readonly base: string;
+  /** An API key pasted into the page: held here only, never written to storage or the URL. */
+  apiKey = '';
+
+  constructor(base: string) {
+    this.base = base.replace(/\/+$/, '');
+  }
+
+  /** The page's configured API base, from the `easel-api-base` meta element the server fills in. */
+  static fromDocument(doc: Document): Api {
+    const meta = doc.querySelector<HTMLMetaElement>('meta[name="easel-api-base"]');
+    return new Api(meta?.content ?? '');
+  }
+
+  /** The absolute (or, for this origin, root-relative) URL of an API path. */
+  url(path: string): string {
+    return `${this.base}${path}`;
+  }
+
+  /** Where the API lives, for people: "this site" or its origin. */
+  describe(): string {
+    return this.base === '' ? 'this site' : this.base;
+  }
+
+  /**
+   * Calls the API and returns the successful response.
+   * @throws ApiError for an error status or a network failure; DOMException AbortError when aborted
+   */
+  async call(path: string, options: CallOptions = {}): Promise<Response> {
+    const { credentials = 'public', headers: given, ...init } = options;
+    const headers = new Headers(given);
+    if (credentials === 'workspace' && this.apiKey !== '') headers.set('X-API-Key', this.apiKey);
+    // With a pasted key the key decides; without one, a signed-in session's cookie does.
+    const sendCookies = credentials === 'session' || (credentials === 'workspace' && this.apiKey === '');
+    let response: Response;
+    try {
+      response = await fetch(this.url(path), { ...init, headers, credentials: sendCookies ? 'include' : 'same-origin' });
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      throw new ApiError({
+        status: 0,
+        code: 'network_error',
+        message: `Could not reach the Easel API at ${this.describe()}.`,
+        hint:
+          this.base === ''
+            ? 'Check your connection and try again.'
+            : `Check your connection. The API must also allow this page's origin (${location.origin}) in its EDITOR_ORIGINS setting.`,
+      });
+    }
+    if (response.ok) return response;
+    const body: unknown = await response.json().catch(() => undefined);
+    if (isEnvelope(body)) {
+      throw new ApiError({
+        status: response.status,
+        code: body.code,
+        message: body.message,
+        hint: typeof body.hint === 'string' ? body.hint : '',
+        documentation: typeof body.documentation === 'string' ? body.documentation : undefined,
+        retryAfter: retryAfterOf(response, body),
+      });
+    }
+    throw new ApiError({
+      status: response.status,
+      code: 'unexpected_response',
+      message: `The API answered ${response.status} ${response.statusText}`.trim(),
+      hint: 'Something between the page and the API answered instead of Easel; try again later.',
+    });
+  }
+
+  /** Calls the API and parses its JSON answer. */
+  async json<T>(path: string, options: CallOptions = {}): Promise<T> {
+    return (await (await this.call(path, options)).json()) as T;
+  }
+}

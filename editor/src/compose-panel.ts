@@ -1,0 +1,138 @@
+/**
+ * The Compose panel and the format and quality choices of the Export panel: controls built from
+ * the presets, kept in step with the editor's settings. Every input redraws at once.
+ */
+import { byId, fillSelect, h, radioValue, setRadio } from './dom.ts';
+import type { Editor } from './editor.ts';
+import { exportSize, layout } from './layout.ts';
+import { FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALES, SHADOWS } from './presets.ts';
+import { DEFAULT_SETTINGS, settingsFrom } from './settings.ts';
+import type { Settings } from './settings.ts';
+
+/** Builds the Compose controls and the format and quality choices, and binds them to the editor's settings. */
+export function setupComposePanel(editor: Editor): void {
+  const form = byId('compose', HTMLFormElement);
+  const gradients = byId('gradients', HTMLFieldSetElement);
+  const scales = byId('scales', HTMLFieldSetElement);
+  const color = byId('solid-color', HTMLInputElement);
+  const padding = byId('padding', HTMLInputElement);
+  const radius = byId('radius', HTMLInputElement);
+  const paddingValue = byId('padding-value', HTMLOutputElement);
+  const radiusValue = byId('radius-value', HTMLOutputElement);
+  const shadow = byId('shadow', HTMLSelectElement);
+  const frame = byId('frame', HTMLSelectElement);
+  const ratio = byId('ratio', HTMLSelectElement);
+  const format = byId('format', HTMLSelectElement);
+  const quality = byId('quality', HTMLSelectElement);
+  const linkStatus = byId('link-status', HTMLParagraphElement);
+
+  // Each swatch is a real radio button (arrow keys move between them) with a visible name.
+  for (const gradient of GRADIENTS) {
+    const swatch = h('span', { class: 'swatch-colour', 'aria-hidden': 'true' });
+    // CSSOM, not a style attribute: the CSP allows no inline styles.
+    swatch.style.backgroundImage = `linear-gradient(${gradient.angle}deg, ${gradient.stops.join(', ')})`;
+    gradients.append(h('label', { class: 'swatch' }, h('input', { type: 'radio', name: 'gradient', value: gradient.id }), swatch, h('span', { class: 'swatch-name' }, gradient.name)));
+  }
+  for (const scale of SCALES) {
+    scales.append(h('label', {}, h('input', { type: 'radio', name: 'scale', value: String(scale) }), h('span', {}, `${scale}×`, h('small', { 'data-scale': String(scale) }, '\u00a0'))));
+  }
+  fillSelect(shadow, SHADOWS);
+  fillSelect(frame, FRAMES);
+  fillSelect(ratio, RATIOS);
+  fillSelect(format, FORMATS);
+  fillSelect(quality, QUALITIES);
+  for (const [input, limits] of [
+    [padding, LIMITS.padding],
+    [radius, LIMITS.radius],
+  ] as const) {
+    input.min = String(limits.min);
+    input.max = String(limits.max);
+    input.step = String(limits.step);
+  }
+
+  const show = (settings: Settings) => {
+    setRadio(form, 'background', settings.background);
+    setRadio(form, 'gradient', settings.gradient);
+    setRadio(form, 'scale', String(settings.scale));
+    color.value = settings.color;
+    padding.value = String(settings.padding);
+    radius.value = String(settings.radius);
+    paddingValue.value = `${settings.padding} px`;
+    radiusValue.value = `${settings.radius} px`;
+    shadow.value = settings.shadow;
+    frame.value = settings.frame;
+    ratio.value = settings.ratio;
+    format.value = settings.format;
+    quality.value = settings.quality;
+  };
+
+  /** The settings the controls show, read back through the same validation as a shared link. */
+  const read = (): Settings => {
+    const params = new URLSearchParams({
+      bg: radioValue(form, 'background') ?? '',
+      g: radioValue(form, 'gradient') ?? '',
+      c: color.value,
+      pad: padding.value,
+      r: radius.value,
+      sh: shadow.value,
+      fr: frame.value,
+      ar: ratio.value,
+      x: radioValue(form, 'scale') ?? '',
+      f: format.value,
+      q: quality.value,
+    });
+    return settingsFrom(params, editor.settings);
+  };
+
+  const onInput = (event: Event) => {
+    const target = event.target as HTMLInputElement;
+    const next = read();
+    // Picking a gradient or a colour is choosing that kind of background.
+    if (target.name === 'gradient') next.background = 'gradient';
+    if (target === color) next.background = 'solid';
+    editor.update(next);
+    show(editor.settings);
+    linkStatus.textContent = '';
+  };
+  form.addEventListener('input', onInput);
+  format.addEventListener('input', onInput);
+  quality.addEventListener('input', onInput);
+
+  // The scale buttons say what each scale would export.
+  editor.onChange(() => {
+    for (const scale of SCALES) {
+      const note = scales.querySelector<HTMLElement>(`small[data-scale="${scale}"]`);
+      if (!note) continue;
+      const size = editor.source ? exportSize(layout(editor.source, editor.settings).canvas, scale) : undefined;
+      // A placeholder keeps the line's height before there is a size, so nothing moves when one arrives.
+      note.textContent = size ? `${size.width}×${size.height}` : '\u00a0';
+    }
+  });
+
+  // A shared link opened in this tab (or edited by hand) applies at once.
+  window.addEventListener('hashchange', () => {
+    editor.update(settingsFrom(new URLSearchParams(location.hash.slice(1)), editor.settings));
+    show(editor.settings);
+  });
+
+  byId('reset-settings', HTMLButtonElement).addEventListener('click', () => {
+    editor.update({ ...DEFAULT_SETTINGS });
+    show(editor.settings);
+    linkStatus.textContent = 'Settings reset to the defaults.';
+  });
+
+  byId('copy-link', HTMLButtonElement).addEventListener('click', () => {
+    const link = editor.link();
+    navigator.clipboard
+      .writeText(link)
+      .then(() => {
+        linkStatus.textContent = 'Link copied: it opens the editor with these settings.';
+      })
+      .catch(() => {
+        // Clipboard access can be refused; the address bar holds the same link.
+        linkStatus.textContent = `Copy this link: ${link}`;
+      });
+  });
+
+  show(editor.settings);
+}

@@ -1,0 +1,172 @@
+/**
+ * The editor's state — the current source and the settings — and the preview that shows them.
+ * Panels change the state through this object; every change redraws the preview in the next
+ * animation frame and tells the listeners (the export panel forgets a stale result).
+ */
+import type { Api } from './api.ts';
+import { byId } from './dom.ts';
+import { exportProblem, exportSize, fit, layout } from './layout.ts';
+import { FRAMES, GRADIENTS } from './presets.ts';
+import { drawComposition } from './render.ts';
+import { initialSettings, settingsToParams } from './settings.ts';
+import type { Settings } from './settings.ts';
+import type { Source } from './sources.ts';
+
+const STORAGE_KEY = 'easel.editor.settings';
+/** Room around the composition inside the preview box, in CSS pixels. */
+const PREVIEW_MARGIN = 16;
+
+function readStorage(): string | null {
+  try {
+    return localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** The page's one editor: source, settings, preview, and change listeners. */
+export class Editor {
+  readonly api: Api;
+  source?: Source;
+  settings: Settings;
+  /** Increases with every change of source or settings: an export made at another revision is stale. */
+  revision = 0;
+  private readonly listeners: (() => void)[] = [];
+  private frame = 0;
+  private persistTimer = 0;
+  private readonly canvas = byId('preview', HTMLCanvasElement);
+  private readonly stage = byId('stage', HTMLDivElement);
+  private readonly empty = byId('stage-empty', HTMLDivElement);
+  private readonly busyBox = byId('stage-busy', HTMLDivElement);
+  private readonly busyText = byId('stage-busy-text', HTMLSpanElement);
+  private readonly readout = byId('readout', HTMLParagraphElement);
+
+  constructor(api: Api) {
+    this.api = api;
+    this.settings = initialSettings(readStorage(), location.hash);
+    // The box has a fixed size (CSS), so sizing the canvas backing store never moves anything.
+    new ResizeObserver(() => this.resize()).observe(this.stage);
+    this.resize();
+    // A pending save must not be lost to a reload or a closed tab.
+    window.addEventListener('pagehide', () => this.persistNow());
+  }
+
+  /** Called after every change of source or settings. */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  setSource(source: Source): void {
+    this.source = source;
+    this.empty.hidden = true;
+    this.changed();
+  }
+
+  update(settings: Partial<Settings>): void {
+    this.settings = { ...this.settings, ...settings };
+    // Dragging a slider fires dozens of inputs a second: redraw each, save when it settles
+    // (browsers throttle history.replaceState when it is called that often).
+    clearTimeout(this.persistTimer);
+    this.persistTimer = window.setTimeout(() => this.persistNow(), 250);
+    this.changed();
+  }
+
+  /** Shows a busy overlay over the preview (undefined hides it). The overlay floats: nothing moves. */
+  busy(text: string | undefined): void {
+    this.busyBox.hidden = text === undefined;
+    if (text !== undefined) this.busyText.textContent = text;
+  }
+
+  /** Pixel size of the export at the current settings, if there is a source. */
+  exportSize(): { width: number; height: number } | undefined {
+    return this.source ? exportSize(layout(this.source, this.settings).canvas, this.settings.scale) : undefined;
+  }
+
+  /** The shareable address of the current settings. */
+  link(): string {
+    return `${location.origin}${location.pathname}#${settingsToParams(this.settings).toString()}`;
+  }
+
+  private persistNow(): void {
+    clearTimeout(this.persistTimer);
+    const params = settingsToParams(this.settings).toString();
+    try {
+      localStorage.setItem(STORAGE_KEY, params);
+    } catch {
+      // Storage can be full or switched off; the URL still carries the settings.
+    }
+    history.replaceState(history.state, '', `#${params}`);
+  }
+
+  private changed(): void {
+    this.revision += 1;
+    this.canvas.dataset.revision = String(this.revision);
+    for (const listener of this.listeners) listener();
+    // The words now, the pixels in the next frame.
+    this.describe();
+    this.scheduleRender();
+  }
+
+  private resize(): void {
+    const box = this.stage.getBoundingClientRect();
+    const ratio = window.devicePixelRatio || 1;
+    const width = Math.max(1, Math.round(box.width * ratio));
+    const height = Math.max(1, Math.round(box.height * ratio));
+    if (this.canvas.width !== width || this.canvas.height !== height) {
+      this.canvas.width = width;
+      this.canvas.height = height;
+    }
+    this.render();
+  }
+
+  private scheduleRender(): void {
+    if (this.frame !== 0) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  /** Draws the preview now. */
+  render(): void {
+    const ctx = this.canvas.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    const source = this.source;
+    if (source) {
+      const ratio = window.devicePixelRatio || 1;
+      const margin = PREVIEW_MARGIN * ratio;
+      const plan = layout(source, this.settings);
+      const placed = fit(plan.canvas, { width: this.canvas.width - 2 * margin, height: this.canvas.height - 2 * margin });
+      drawComposition(ctx, source, this.settings, placed.scale, {
+        x: margin + placed.x,
+        y: margin + placed.y,
+        checkerboard: this.settings.background === 'none',
+      });
+    }
+    this.canvas.dataset.rendered = String(this.revision);
+  }
+
+  /** The readout under the preview and the preview's accessible name. */
+  private describe(): void {
+    const source = this.source;
+    if (!source) {
+      this.readout.textContent = 'No source yet';
+      return;
+    }
+    const size = exportSize(layout(source, this.settings).canvas, this.settings.scale);
+    const problem = exportProblem(size);
+    this.readout.textContent = `Export: ${size.width} × ${size.height} px (${this.settings.scale}×)${problem ? ' · too large' : ''}`;
+    this.readout.dataset.width = String(size.width);
+    this.readout.dataset.height = String(size.height);
+    const background =
+      this.settings.background === 'gradient'
+        ? `${GRADIENTS.find((entry) => entry.id === this.settings.gradient)?.name ?? ''} gradient`
+        : this.settings.background === 'solid'
+          ? `solid ${this.settings.color}`
+          : 'transparent';
+    const frame = FRAMES.find((entry) => entry.id === this.settings.frame)?.name.toLowerCase() ?? '';
+    this.canvas.setAttribute('aria-label', `Preview: ${source.description}, on a ${background} background, frame: ${frame}, ${size.width} × ${size.height} pixels`);
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * The Export panel: the composition is rendered at export size, sent to /api/export with the
+ * chosen format and quality, and the result downloaded with its size shown; "Copy PNG" puts the
+ * rendered PNG on the clipboard; "Save to workspace" stores the export as an asset through
+ * upload-url → PUT → complete and shows a download link.
+ */
+import { ApiError } from './api.ts';
+import { byId, clearProblem, formatBytes, h, setBusy, showProblem } from './dom.ts';
+import type { Editor } from './editor.ts';
+import { exportProblem } from './layout.ts';
+import { FORMATS } from './presets.ts';
+import { canvasBlob, renderExport } from './render.ts';
+
+/** /api/export refuses larger bodies (4 MiB); the form's other fields take a few hundred bytes. */
+const EXPORT_MAX_UPLOAD = 4 * 1024 * 1024 - 4096;
+
+interface ExportResult {
+  blob: Blob;
+  name: string;
+  type: string;
+  width: number;
+  height: number;
+  /** Editor revision the export was made at: a later change makes it stale. */
+  revision: number;
+}
+
+interface UploadInstructions {
+  assetId: string;
+  uploadUrl: string;
+  method: 'PUT';
+  headers: Record<string, string>;
+}
+
+interface Me {
+  name: string;
+  email: string;
+}
+
+function fileNameFrom(disposition: string | null, fallback: string): string {
+  const match = /filename="([^"]+)"/i.exec(disposition ?? '');
+  return match?.[1] ?? fallback;
+}
+
+async function sha256Hex(blob: Blob): Promise<string | undefined> {
+  // SubtleCrypto exists only in secure contexts (https, localhost); the checksum is optional.
+  if (!globalThis.crypto?.subtle) return undefined;
+  const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Wires Export, Copy PNG and Save to workspace, and shows who saves (session or pasted key). */
+export function setupExportPanel(editor: Editor): void {
+  const exportButton = byId('export-button', HTMLButtonElement);
+  const copyButton = byId('copy-button', HTMLButtonElement);
+  const saveButton = byId('save-button', HTMLButtonElement);
+  const exportStatus = byId('export-status', HTMLParagraphElement);
+  const exportResult = byId('export-result', HTMLParagraphElement);
+  const exportError = byId('export-error', HTMLDivElement);
+  const saveStatus = byId('save-status', HTMLParagraphElement);
+  const saveResult = byId('save-result', HTMLParagraphElement);
+  const saveError = byId('save-error', HTMLDivElement);
+  const apiKey = byId('api-key', HTMLInputElement);
+  const authStatus = byId('auth-status', HTMLParagraphElement);
+  const accountStatus = byId('account-status', HTMLParagraphElement);
+  let last: ExportResult | undefined;
+  let lastUrl: string | undefined;
+  let signedIn: Me | undefined;
+
+  const readySource = () => {
+    const source = editor.source;
+    if (!source) throw new Error('There is nothing to export yet: capture a page, load a tweet or open an image first.');
+    const size = editor.exportSize()!;
+    const problem = exportProblem(size);
+    if (problem) throw new Error(problem);
+    return source;
+  };
+
+  /** Renders, encodes and sends the composition to /api/export. */
+  const runExport = async (): Promise<ExportResult> => {
+    const source = readySource();
+    const settings = editor.settings;
+    const revision = editor.revision;
+    const format = FORMATS.find((entry) => entry.id === settings.format) ?? FORMATS[0];
+    exportStatus.textContent = 'Rendering…';
+    const canvas = renderExport(source, settings);
+    let upload = await canvasBlob(canvas, 'image/png');
+    if (upload.size > EXPORT_MAX_UPLOAD) {
+      // Too big as PNG for the export's 4 MiB body: WebP at quality 1 keeps alpha in fewer bytes, and
+      // Chromium encodes it losslessly (measured: every pixel decodes back unchanged).
+      upload = await canvasBlob(canvas, 'image/webp', 1);
+      if (upload.size > EXPORT_MAX_UPLOAD || upload.type !== 'image/webp') {
+        throw new Error(`At ${settings.scale}× the image is ${formatBytes(upload.size)}, more than the export accepts (4 MiB): choose a smaller scale.`);
+      }
+    }
+    const form = new FormData();
+    form.append('image', upload, upload.type === 'image/webp' ? 'easel.webp' : 'easel.png');
+    form.append('format', format.id);
+    form.append('qualityPreset', settings.quality);
+    exportStatus.textContent = `Converting to ${format.name} (${settings.quality} quality)…`;
+    const response = await editor.api.call('/api/export', { method: 'POST', body: form });
+    const blob = await response.blob();
+    // Read the size back from the file itself: it is what the user gets.
+    const bitmap = await createImageBitmap(blob);
+    const result: ExportResult = {
+      blob,
+      name: fileNameFrom(response.headers.get('Content-Disposition'), `easel.${format.extension}`),
+      type: blob.type || format.type,
+      width: bitmap.width,
+      height: bitmap.height,
+      revision,
+    };
+    bitmap.close();
+    return result;
+  };
+
+  const describe = (result: ExportResult) => `${result.name} · ${formatBytes(result.blob.size)} · ${result.width} × ${result.height} px`;
+
+  const showResult = (result: ExportResult) => {
+    last = result;
+    if (lastUrl) URL.revokeObjectURL(lastUrl);
+    lastUrl = URL.createObjectURL(result.blob);
+    const link = h('a', { href: lastUrl, download: result.name }, 'Download again');
+    exportResult.replaceChildren(`${describe(result)} `, link);
+    Object.assign(exportResult.dataset, { name: result.name, bytes: String(result.blob.size), width: String(result.width), height: String(result.height) });
+    return lastUrl;
+  };
+
+  // A change of source or settings makes the last export stale: say so rather than hide it.
+  editor.onChange(() => {
+    if (last && last.revision !== editor.revision && exportResult.dataset.stale !== 'true') {
+      exportResult.dataset.stale = 'true';
+      exportStatus.textContent = 'The settings changed since the last export.';
+    }
+  });
+
+  let busy = false;
+  const guard = (buttons: HTMLButtonElement[], work: () => Promise<void>) => async () => {
+    if (busy) return;
+    busy = true;
+    for (const button of buttons) setBusy(button, true);
+    try {
+      await work();
+    } finally {
+      busy = false;
+      for (const button of buttons) setBusy(button, false);
+    }
+  };
+  const all = [exportButton, copyButton, saveButton];
+
+  exportButton.addEventListener(
+    'click',
+    guard(all, async () => {
+      clearProblem(exportError);
+      try {
+        const result = await runExport();
+        delete exportResult.dataset.stale;
+        const url = showResult(result);
+        h('a', { href: url, download: result.name }).click();
+        exportStatus.textContent = 'Exported and downloaded:';
+      } catch (error) {
+        exportStatus.textContent = 'The export failed.';
+        showProblem(exportError, error);
+      }
+    }),
+  );
+
+  copyButton.addEventListener(
+    'click',
+    guard(all, async () => {
+      clearProblem(exportError);
+      try {
+        const source = readySource();
+        if (!navigator.clipboard || typeof ClipboardItem === 'undefined') {
+          throw new Error('This browser does not let pages put images on the clipboard here (it needs https or localhost): use Export instead.');
+        }
+        const size = editor.exportSize()!;
+        // A promise in the ClipboardItem keeps the user gesture alive while the PNG is encoded (Safari needs it).
+        const png = canvasBlob(renderExport(source, editor.settings), 'image/png');
+        await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
+        exportStatus.textContent = `Copied a ${size.width} × ${size.height} px PNG to the clipboard.`;
+      } catch (error) {
+        exportStatus.textContent = 'Copying failed.';
+        showProblem(exportError, error instanceof DOMException ? new Error(`The clipboard refused the image: ${error.message}`) : error);
+      }
+    }),
+  );
+
+  saveButton.addEventListener(
+    'click',
+    guard(all, async () => {
+      clearProblem(saveError);
+      saveResult.replaceChildren();
+      try {
+        if (apiKey.value.trim() === '' && !signedIn) {
+          throw new Error('Sign in, or paste an organization API key, to save to a workspace.');
+        }
+        editor.api.apiKey = apiKey.value.trim();
+        let result = last;
+        if (!result || result.revision !== editor.revision) {
+          saveStatus.textContent = 'Exporting…';
+          result = await runExport();
+          delete exportResult.dataset.stale;
+          showResult(result);
+          exportStatus.textContent = 'Exported:';
+        }
+        saveStatus.textContent = 'Uploading…';
+        const sha256 = await sha256Hex(result.blob);
+        const json = { 'Content-Type': 'application/json' };
+        const upload = await editor.api.json<UploadInstructions>('/api/v1/assets/upload-url', {
+          method: 'POST',
+          credentials: 'workspace',
+          headers: json,
+          body: JSON.stringify({ bytes: result.blob.size, contentType: result.type, fileName: result.name, classification: 'export', ...(sha256 ? { sha256 } : {}) }),
+        });
+        // Browsers set Content-Length themselves and refuse to be told it.
+        const headers = Object.fromEntries(Object.entries(upload.headers).filter(([name]) => name.toLowerCase() !== 'content-length'));
+        const put = await fetch(upload.uploadUrl, { method: upload.method, headers, body: result.blob }).catch(() => undefined);
+        if (!put?.ok) {
+          throw new Error(`The storage service refused the upload${put ? ` (HTTP ${put.status})` : ''}; try saving again.`);
+        }
+        saveStatus.textContent = 'Verifying…';
+        await editor.api.json(`/api/v1/assets/${upload.assetId}/complete`, { method: 'POST', credentials: 'workspace', headers: json, body: JSON.stringify(sha256 ? { sha256 } : {}) });
+        const download = await editor.api.json<{ downloadUrl: string; expiresAt: string }>(`/api/v1/assets/${upload.assetId}/download-url`, { credentials: 'workspace' });
+        const until = new Date(download.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+        saveResult.replaceChildren(
+          `Saved ${result.name} as asset ${upload.assetId}. `,
+          h('a', { href: download.downloadUrl, id: 'saved-link', target: '_blank', rel: 'noopener' }, 'Open the saved image'),
+          ` (link valid until ${until}).`,
+        );
+        saveResult.dataset.assetId = upload.assetId;
+        saveStatus.textContent = 'Saved to the workspace.';
+      } catch (error) {
+        saveStatus.textContent = 'Saving failed.';
+        showProblem(saveError, error);
+      }
+    }),
+  );
+
+  /** Who the workspace calls will act as: the pasted key, or the signed-in user, or nobody yet. */
+  const showAuth = () => {
+    const key = apiKey.value.trim();
+    editor.api.apiKey = key;
+    if (key !== '') authStatus.textContent = 'Saving with the pasted API key. It stays in this tab’s memory and is gone when you close or reload it.';
+    else if (signedIn) authStatus.textContent = `Saving as ${signedIn.name} (${signedIn.email}), signed in.`;
+    else authStatus.textContent = 'Not signed in: paste an organization API key to save exports as workspace assets.';
+  };
+  apiKey.addEventListener('input', showAuth);
+
+  void (async () => {
+    try {
+      signedIn = await editor.api.json<Me>('/api/v1/me', { credentials: 'session' });
+      accountStatus.textContent = `Signed in as ${signedIn.name}`;
+    } catch (error) {
+      // 401 is the usual anonymous visit; anything else (no CORS from another origin, API down) reads the same here.
+      accountStatus.textContent = error instanceof ApiError && error.status === 401 ? 'Not signed in' : 'Sign-in unavailable';
+    }
+    showAuth();
+  })();
+}

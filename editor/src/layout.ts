@@ -1,0 +1,82 @@
+/**
+ * Where everything goes on the canvas, in layout pixels (CSS pixels of the source: a desktop
+ * capture is 1920 wide, a phone capture taken at density 2 is 375). The export multiplies by the
+ * scale; the preview by whatever fits its box. Pure arithmetic, shared by both.
+ */
+import { RATIOS, frameBarHeight } from './presets.ts';
+import type { Settings } from './settings.ts';
+
+/** A rectangle in layout pixels. */
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A width and height, in whatever unit the caller says. */
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/** Where a composition's parts go, in layout pixels. */
+export interface Layout {
+  /** The whole canvas. */
+  canvas: Size;
+  /** The window: frame bar plus content, which corner radius and shadow apply to. */
+  window: Rect;
+  /** Height of the frame bar at the top of the window (0 without a frame). */
+  bar: number;
+  /** Where the source is drawn. */
+  content: Rect;
+}
+
+/** The largest image /api/export accepts (pixels), and the largest canvas side browsers draw reliably. */
+export const MAX_EXPORT_PIXELS = 40_000_000;
+export const MAX_CANVAS_SIDE = 16_384;
+
+/** Lays out a source of `source` layout pixels under the settings. Every length is a whole number. */
+export function layout(source: Size, settings: Pick<Settings, 'padding' | 'frame' | 'ratio'>): Layout {
+  const windowWidth = Math.max(1, Math.round(source.width));
+  const bar = settings.frame === 'none' ? 0 : frameBarHeight(windowWidth);
+  const windowHeight = Math.max(1, Math.round(source.height)) + bar;
+  let width = windowWidth + 2 * settings.padding;
+  let height = windowHeight + 2 * settings.padding;
+  const ratio = RATIOS.find((entry) => entry.id === settings.ratio)?.ratio ?? null;
+  if (ratio !== null) {
+    // Grow the short side: the padding the user chose is a minimum, never cut.
+    if (width / height < ratio) width = Math.ceil(height * ratio);
+    else height = Math.ceil(width / ratio);
+  }
+  const x = Math.floor((width - windowWidth) / 2);
+  const y = Math.floor((height - windowHeight) / 2);
+  return {
+    canvas: { width, height },
+    window: { x, y, width: windowWidth, height: windowHeight },
+    bar,
+    content: { x, y: y + bar, width: windowWidth, height: windowHeight - bar },
+  };
+}
+
+/** Pixel size of the exported image at a scale. */
+export function exportSize(canvas: Size, scale: number): Size {
+  return { width: Math.round(canvas.width * scale), height: Math.round(canvas.height * scale) };
+}
+
+/** Why an export of this size cannot be made, or undefined when it can. */
+export function exportProblem(size: Size): string | undefined {
+  if (size.width > MAX_CANVAS_SIDE || size.height > MAX_CANVAS_SIDE) {
+    return `${size.width} × ${size.height} px is larger than a browser canvas can hold (${MAX_CANVAS_SIDE} px a side): choose a smaller scale or less padding.`;
+  }
+  if (size.width * size.height > MAX_EXPORT_PIXELS) {
+    return `${size.width} × ${size.height} px is more than the ${MAX_EXPORT_PIXELS / 1e6} megapixels the export accepts: choose a smaller scale.`;
+  }
+  return undefined;
+}
+
+/** The largest scale at which `canvas` fits into `box` (both in the same unit), content centred. */
+export function fit(canvas: Size, box: Size): { scale: number; x: number; y: number } {
+  const scale = Math.min(box.width / canvas.width, box.height / canvas.height);
+  return { scale, x: (box.width - canvas.width * scale) / 2, y: (box.height - canvas.height * scale) / 2 };
+}

@@ -1,0 +1,20 @@
+/**
+ * The editor at `/`: wires the panels to one editor state. Everything runs in the browser; the
+ * Easel API captures pages, looks up tweets, proxies their media, converts exports and stores
+ * them. Built by esbuild (editor/build.ts) into content-hashed files the service serves.
+ */
+import './editor.css';
+import { Api } from './api.ts';
+import { byId } from './dom.ts';
+import { Editor } from './editor.ts';
+import { setupComposePanel } from './compose-panel.ts';
+import { setupExportPanel } from './export-panel.ts';
+import { setupSourcePanel } from './source-panel.ts';
+
+const api = Api.fromDocument(document);
+byId('api-base', HTMLSpanElement).textContent = api.describe();
+const editor = new Editor(api);
+setupSourcePanel(editor);
+setupComposePanel(editor);
+setupExportPanel(editor);
+document.documentElement.dataset.ready = 'true';

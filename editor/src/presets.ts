@@ -1,0 +1,108 @@
+/**
+ * The choices the Compose panel offers, as data: the panel builds its controls from these lists
+ * and the renderer draws from them, so a preset exists in exactly one place.
+ */
+
+/** A linear gradient: its angle in degrees (0 = upwards, 90 = to the right, as in CSS) and colour stops. */
+export interface Gradient {
+  id: string;
+  name: string;
+  angle: number;
+  stops: readonly string[];
+}
+
+/** The gradient presets, in the order the swatches show them. */
+export const GRADIENTS = [
+  { id: 'sunset', name: 'Sunset', angle: 135, stops: ['#ff7e5f', '#feb47b'] },
+  { id: 'ocean', name: 'Ocean', angle: 135, stops: ['#2193b0', '#6dd5ed'] },
+  { id: 'grape', name: 'Grape', angle: 135, stops: ['#8e2de2', '#4a00e0'] },
+  { id: 'mint', name: 'Mint', angle: 135, stops: ['#43e97b', '#38f9d7'] },
+  { id: 'peach', name: 'Peach', angle: 135, stops: ['#ffecd2', '#fcb69f'] },
+  { id: 'candy', name: 'Candy', angle: 135, stops: ['#f093fb', '#f5576c'] },
+  { id: 'sky', name: 'Sky', angle: 180, stops: ['#a1c4fd', '#c2e9fb'] },
+  { id: 'night', name: 'Night', angle: 135, stops: ['#0f2027', '#203a43', '#2c5364'] },
+] as const satisfies readonly Gradient[];
+
+export type GradientId = (typeof GRADIENTS)[number]['id'];
+
+/**
+ * Aspect ratios of the usual social formats. `free` fits the canvas to the content; the others
+ * grow the canvas (never shrink the padding) until it has the ratio, content centred.
+ */
+export const RATIOS = [
+  { id: 'free', name: 'Free (fit the content)', ratio: null },
+  { id: '16x9', name: '16:9 · X / Twitter post, YouTube', ratio: 16 / 9 },
+  { id: '1x1', name: '1:1 · Instagram square', ratio: 1 },
+  { id: '4x5', name: '4:5 · Instagram portrait', ratio: 4 / 5 },
+  { id: '9x16', name: '9:16 · Stories, Reels, TikTok', ratio: 9 / 16 },
+  { id: '191x100', name: '1.91:1 · LinkedIn, Facebook, link previews', ratio: 1.91 },
+  { id: '4x3', name: '4:3 · Slides', ratio: 4 / 3 },
+  { id: '3x2', name: '3:2 · Dribbble, blog header', ratio: 3 / 2 },
+] as const;
+
+export type RatioId = (typeof RATIOS)[number]['id'];
+
+/** Drop shadows under the window: blur and offset in layout pixels, opacity of black. */
+export const SHADOWS = [
+  { id: 'none', name: 'None', blur: 0, offsetY: 0, alpha: 0 },
+  { id: 'soft', name: 'Soft', blur: 24, offsetY: 8, alpha: 0.18 },
+  { id: 'medium', name: 'Medium', blur: 48, offsetY: 18, alpha: 0.3 },
+  { id: 'strong', name: 'Strong', blur: 80, offsetY: 30, alpha: 0.45 },
+] as const;
+
+export type ShadowId = (typeof SHADOWS)[number]['id'];
+
+/** The optional browser-window frame: a title bar with window buttons and an address pill. */
+export const FRAMES = [
+  { id: 'none', name: 'None' },
+  { id: 'light', name: 'Browser, light' },
+  { id: 'dark', name: 'Browser, dark' },
+] as const;
+
+export type FrameId = (typeof FRAMES)[number]['id'];
+
+/** Export scales: output pixels per layout pixel. */
+export const SCALES = [1, 2, 3] as const;
+export type Scale = (typeof SCALES)[number];
+
+/** Output formats of /api/export, with the file extension the API names them with. */
+export const FORMATS = [
+  { id: 'png', name: 'PNG', type: 'image/png', extension: 'png' },
+  { id: 'jpeg', name: 'JPEG', type: 'image/jpeg', extension: 'jpg' },
+  { id: 'webp', name: 'WebP', type: 'image/webp', extension: 'webp' },
+] as const;
+
+export type FormatId = (typeof FORMATS)[number]['id'];
+
+/** Quality presets of /api/export. */
+export const QUALITIES = [
+  { id: 'high', name: 'High' },
+  { id: 'medium', name: 'Medium' },
+  { id: 'low', name: 'Low' },
+] as const;
+
+export type QualityId = (typeof QUALITIES)[number]['id'];
+
+/** Kinds of background. */
+export const BACKGROUNDS = [
+  { id: 'gradient', name: 'Gradient' },
+  { id: 'solid', name: 'Solid colour' },
+  { id: 'none', name: 'None (transparent)' },
+] as const;
+
+export type BackgroundKind = (typeof BACKGROUNDS)[number]['id'];
+
+/**
+ * Height of the frame's title bar for a window `width` layout pixels wide: a 40th of the width
+ * within 36–64, so the bar reads at the same size whether the window holds a phone capture, a
+ * tweet card or a desktop page, once the image is seen whole.
+ */
+export function frameBarHeight(width: number): number {
+  return Math.round(Math.min(64, Math.max(36, width / 30)));
+}
+
+/** Bounds of the numeric settings, shared by the sliders and by parsing shared links. */
+export const LIMITS = {
+  padding: { min: 0, max: 256, step: 8 },
+  radius: { min: 0, max: 48, step: 2 },
+} as const;

@@ -1,0 +1,164 @@
+/**
+ * Draws a composition — background, shadow, window frame, corner radius, source — onto a 2D
+ * context at any scale. The preview and the export call the same function, so what is exported
+ * is what was previewed.
+ */
+import { fitText } from './canvas-text.ts';
+import { exportSize, layout } from './layout.ts';
+import type { Layout, Size } from './layout.ts';
+import { GRADIENTS, SHADOWS } from './presets.ts';
+import type { Gradient } from './presets.ts';
+import type { Settings } from './settings.ts';
+import type { Source } from './sources.ts';
+
+const FRAME_COLOURS = {
+  light: { bar: '#ebebef', line: '#d4d4d8', pill: '#ffffff', text: '#5f6368', page: '#ffffff' },
+  dark: { bar: '#2b2b30', line: '#18181b', pill: '#3b3b41', text: '#b4b4bb', page: '#1e1e22' },
+} as const;
+const WINDOW_BUTTONS = ['#ff5f57', '#febc2e', '#28c840'];
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+
+/** A CSS-style linear gradient across a box: 0° points up, 90° right, and the line spans the corners. */
+function linearGradient(ctx: CanvasRenderingContext2D, gradient: Gradient, box: Size): CanvasGradient {
+  const angle = (gradient.angle * Math.PI) / 180;
+  const dx = Math.sin(angle);
+  const dy = -Math.cos(angle);
+  const half = (Math.abs(box.width * dx) + Math.abs(box.height * dy)) / 2;
+  const cx = box.width / 2;
+  const cy = box.height / 2;
+  const fill = ctx.createLinearGradient(cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half);
+  gradient.stops.forEach((stop, index) => fill.addColorStop(index / Math.max(1, gradient.stops.length - 1), stop));
+  return fill;
+}
+
+function drawFrameBar(ctx: CanvasRenderingContext2D, frame: 'light' | 'dark', width: number, bar: number, title: string): void {
+  const colours = FRAME_COLOURS[frame];
+  // Everything in the bar is sized in fortieths of its height, drawn for a 40-pixel bar.
+  const unit = bar / 40;
+  ctx.fillStyle = colours.bar;
+  ctx.fillRect(0, 0, width, bar);
+  ctx.fillStyle = colours.line;
+  ctx.fillRect(0, bar - unit, width, unit);
+  WINDOW_BUTTONS.forEach((colour, index) => {
+    ctx.fillStyle = colour;
+    ctx.beginPath();
+    ctx.arc((20 + index * 20) * unit, bar / 2, 6 * unit, 0, Math.PI * 2);
+    ctx.fill();
+  });
+  // The address pill, when the window is wide enough to hold one beside the buttons.
+  const pillWidth = Math.min(width - 180 * unit, width * 0.5);
+  if (pillWidth < 80 * unit) return;
+  const x = (width - pillWidth) / 2;
+  ctx.fillStyle = colours.pill;
+  ctx.beginPath();
+  ctx.roundRect(x, bar / 2 - 12 * unit, pillWidth, 24 * unit, 12 * unit);
+  ctx.fill();
+  ctx.fillStyle = colours.text;
+  ctx.font = `400 ${13 * unit}px ${FONT}`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(fitText(ctx, title, pillWidth - 24 * unit), width / 2, bar / 2 + unit);
+  ctx.textAlign = 'start';
+  ctx.textBaseline = 'alphabetic';
+}
+
+/** A checkerboard behind transparent areas of the preview (never exported). */
+function checkerboard(ctx: CanvasRenderingContext2D, x: number, y: number, width: number, height: number): void {
+  const tile = document.createElement('canvas');
+  tile.width = tile.height = 16;
+  const t = tile.getContext('2d')!;
+  t.fillStyle = '#ffffff';
+  t.fillRect(0, 0, 16, 16);
+  t.fillStyle = '#e3e5e8';
+  t.fillRect(0, 0, 8, 8);
+  t.fillRect(8, 8, 8, 8);
+  ctx.save();
+  ctx.fillStyle = ctx.createPattern(tile, 'repeat')!;
+  ctx.fillRect(x, y, width, height);
+  ctx.restore();
+}
+
+/** Where and how {@link drawComposition} draws. */
+export interface DrawOptions {
+  /** Where the composition's top-left corner goes, in device pixels. */
+  x?: number;
+  y?: number;
+  /** Show a checkerboard where the result is transparent (preview only). */
+  checkerboard?: boolean;
+}
+
+/**
+ * Draws `source` composed under `settings` at `scale` device pixels per layout pixel. The window
+ * (frame and content, clipped to the corner radius) is drawn on its own layer first, so the
+ * shadow follows its rounded outline and any transparency in the source.
+ */
+export function drawComposition(ctx: CanvasRenderingContext2D, source: Source, settings: Settings, scale: number, options: DrawOptions = {}): Layout {
+  const plan = layout(source, settings);
+  const ox = options.x ?? 0;
+  const oy = options.y ?? 0;
+  const { canvas, window: win, bar } = plan;
+
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  if (options.checkerboard) checkerboard(ctx, ox, oy, canvas.width * scale, canvas.height * scale);
+  ctx.setTransform(scale, 0, 0, scale, ox, oy);
+  if (settings.background === 'gradient') {
+    ctx.fillStyle = linearGradient(ctx, GRADIENTS.find((entry) => entry.id === settings.gradient) ?? GRADIENTS[0], canvas);
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+  } else if (settings.background === 'solid') {
+    ctx.fillStyle = settings.color;
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+  }
+
+  const layer = document.createElement('canvas');
+  layer.width = Math.max(1, Math.round(win.width * scale));
+  layer.height = Math.max(1, Math.round(win.height * scale));
+  const lc = layer.getContext('2d')!;
+  lc.setTransform(layer.width / win.width, 0, 0, layer.height / win.height, 0, 0);
+  const radius = Math.min(settings.radius, win.width / 2, win.height / 2);
+  lc.beginPath();
+  lc.roundRect(0, 0, win.width, win.height, radius);
+  lc.clip();
+  if (settings.frame !== 'none') {
+    lc.fillStyle = FRAME_COLOURS[settings.frame].page;
+    lc.fillRect(0, bar, win.width, win.height - bar);
+    drawFrameBar(lc, settings.frame, win.width, bar, source.title);
+  }
+  source.draw(lc, { x: 0, y: bar, width: win.width, height: win.height - bar });
+
+  const shadow = SHADOWS.find((entry) => entry.id === settings.shadow) ?? SHADOWS[0];
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  if (shadow.alpha > 0) {
+    // Shadow lengths are in device pixels: the transform does not scale them.
+    ctx.shadowColor = `rgba(0, 0, 0, ${shadow.alpha})`;
+    ctx.shadowBlur = shadow.blur * scale;
+    ctx.shadowOffsetY = shadow.offsetY * scale;
+  }
+  ctx.drawImage(layer, ox + win.x * scale, oy + win.y * scale, win.width * scale, win.height * scale);
+  ctx.restore();
+  return plan;
+}
+
+/** The composition at export size on a new canvas. */
+export function renderExport(source: Source, settings: Settings): HTMLCanvasElement {
+  const size = exportSize(layout(source, settings).canvas, settings.scale);
+  const canvas = document.createElement('canvas');
+  canvas.width = size.width;
+  canvas.height = size.height;
+  drawComposition(canvas.getContext('2d')!, source, settings, settings.scale);
+  return canvas;
+}
+
+/**
+ * The canvas as an encoded image.
+ * @throws Error when the canvas cannot be encoded (tainted, or too large for the browser)
+ */
+export function canvasBlob(canvas: HTMLCanvasElement, type = 'image/png', quality?: number): Promise<Blob> {
+  return new Promise((resolve, reject) => {
+    try {
+      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('The browser could not encode the image; try a smaller scale.'))), type, quality);
+    } catch (error) {
+      reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * The Compose and Export settings: defaults, and one text form for both places they live —
+ * the URL fragment (so a link shares them) and local storage (so a reload keeps them). Anything
+ * unreadable in either falls back field by field, so a stale or hand-edited link still opens.
+ */
+import { BACKGROUNDS, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALES, SHADOWS } from './presets.ts';
+import type { BackgroundKind, FormatId, FrameId, GradientId, QualityId, RatioId, Scale, ShadowId } from './presets.ts';
+
+/** Everything the Compose and Export panels choose; what a shared link carries. */
+export interface Settings {
+  background: BackgroundKind;
+  gradient: GradientId;
+  /** #rrggbb, for the solid background. */
+  color: string;
+  padding: number;
+  radius: number;
+  shadow: ShadowId;
+  frame: FrameId;
+  ratio: RatioId;
+  scale: Scale;
+  format: FormatId;
+  quality: QualityId;
+}
+
+/** What a first visit starts with: a 2× PNG on the Ocean gradient with a medium shadow. */
+export const DEFAULT_SETTINGS: Readonly<Settings> = {
+  background: 'gradient',
+  gradient: 'ocean',
+  color: '#f1f3f5',
+  padding: 64,
+  radius: 12,
+  shadow: 'medium',
+  frame: 'none',
+  ratio: 'free',
+  scale: 2,
+  format: 'png',
+  quality: 'high',
+};
+
+/** Short parameter names keep shared links readable. */
+const KEYS: Record<keyof Settings, string> = {
+  background: 'bg',
+  gradient: 'g',
+  color: 'c',
+  padding: 'pad',
+  radius: 'r',
+  shadow: 'sh',
+  frame: 'fr',
+  ratio: 'ar',
+  scale: 'x',
+  format: 'f',
+  quality: 'q',
+};
+
+const ids = <T extends { id: string }>(list: readonly T[]): T['id'][] => list.map((item) => item.id);
+
+function oneOf<T extends string | number>(allowed: readonly T[], raw: string | null, fallback: T): T {
+  if (raw === null) return fallback;
+  return allowed.find((value) => String(value) === raw) ?? fallback;
+}
+
+function within(bounds: { min: number; max: number }, raw: string | null, fallback: number): number {
+  if (raw === null || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value)) return fallback;
+  return Math.round(Math.min(bounds.max, Math.max(bounds.min, value)));
+}
+
+function colour(raw: string | null, fallback: string): string {
+  const value = raw?.trim().toLowerCase() ?? '';
+  return /^#?[0-9a-f]{6}$/.test(value) ? `#${value.replace('#', '')}` : fallback;
+}
+
+/** Settings from URL-style parameters, each field falling back to `base` when absent or invalid. */
+export function settingsFrom(params: URLSearchParams, base: Readonly<Settings> = DEFAULT_SETTINGS): Settings {
+  const get = (name: keyof Settings) => params.get(KEYS[name]);
+  return {
+    background: oneOf(ids(BACKGROUNDS), get('background'), base.background),
+    gradient: oneOf(ids(GRADIENTS), get('gradient'), base.gradient),
+    color: colour(get('color'), base.color),
+    padding: within(LIMITS.padding, get('padding'), base.padding),
+    radius: within(LIMITS.radius, get('radius'), base.radius),
+    shadow: oneOf(ids(SHADOWS), get('shadow'), base.shadow),
+    frame: oneOf(ids(FRAMES), get('frame'), base.frame),
+    ratio: oneOf(ids(RATIOS), get('ratio'), base.ratio),
+    scale: oneOf(SCALES, get('scale'), base.scale),
+    format: oneOf(ids(FORMATS), get('format'), base.format),
+    quality: oneOf(ids(QUALITIES), get('quality'), base.quality),
+  };
+}
+
+/** The parameters of a settings object, every field, in a stable order. */
+export function settingsToParams(settings: Readonly<Settings>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const name of Object.keys(KEYS) as (keyof Settings)[]) {
+    const value = settings[name];
+    params.set(KEYS[name], name === 'color' ? String(value).replace('#', '') : String(value));
+  }
+  return params;
+}
+
+/**
+ * What a page load starts with: defaults, overlaid by what local storage remembers, overlaid by
+ * a shared link's fragment (the link wins: whoever opens it wants to see what was shared).
+ */
+export function initialSettings(stored: string | null, fragment: string): Settings {
+  const remembered = stored === null ? DEFAULT_SETTINGS : settingsFrom(new URLSearchParams(stored));
+  return settingsFrom(new URLSearchParams(fragment.replace(/^#/, '')), remembered);
+}

@@ -1,0 +1,72 @@
+/**
+ * What can be composed: a bitmap (a capture, a file, a pasted or dropped image) or a tweet card.
+ * A source knows its size in layout pixels and draws itself into any rectangle at any scale.
+ */
+import type { Rect } from './layout.ts';
+
+export interface Source {
+  kind: 'capture' | 'tweet' | 'image';
+  /** Size in layout pixels. */
+  width: number;
+  height: number;
+  /** Shown in the browser frame's address pill. */
+  title: string;
+  /** One line for people: what this is ("example.com, desktop, light"). */
+  description: string;
+  /** Draws into `rect` (layout pixels) of a context already scaled to the output. */
+  draw(ctx: CanvasRenderingContext2D, rect: Rect): void;
+}
+
+/** The bytes of a base64 string (the screenshot response carries its PNG this way). */
+export function base64ToBlob(base64: string, type: string): Blob {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+  return new Blob([bytes], { type });
+}
+
+/**
+ * A bitmap source. `density` is pixels per layout pixel: a phone capture is taken at 2, so its
+ * 750 pixels lay out as the 375 the page was designed for.
+ *
+ * Decoding goes through createImageBitmap, which reads the Blob without fetching anything: the
+ * page's CSP therefore needs neither blob: nor data: in img-src. EXIF orientation is applied.
+ * @throws Error when the bytes are not an image the browser can decode
+ */
+export async function bitmapSource(
+  blob: Blob,
+  options: { kind: Source['kind']; density?: number; title: string; description: string },
+): Promise<Source> {
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(blob, { imageOrientation: 'from-image' });
+  } catch {
+    throw new Error('This file is not an image the browser can read: use PNG, JPEG, WebP or GIF.');
+  }
+  const density = options.density ?? 1;
+  return {
+    kind: options.kind,
+    width: Math.max(1, Math.round(bitmap.width / density)),
+    height: Math.max(1, Math.round(bitmap.height / density)),
+    title: options.title,
+    description: options.description,
+    draw(ctx, rect) {
+      ctx.imageSmoothingEnabled = true;
+      ctx.imageSmoothingQuality = 'high';
+      ctx.drawImage(bitmap, rect.x, rect.y, rect.width, rect.height);
+    },
+  };
+}
+
+/** Loads an image for drawing on the canvas with CORS, so the canvas stays exportable. */
+export function loadCorsImage(url: string): Promise<HTMLImageElement> {
+  return new Promise((resolve, reject) => {
+    const image = new Image();
+    // Without it the request is no-cors and the first drawImage taints the canvas for good.
+    image.crossOrigin = 'anonymous';
+    image.decoding = 'async';
+    image.onload = () => resolve(image);
+    image.onerror = () => reject(new Error(`Could not load ${url}`));
+    image.src = url;
+  });
+}

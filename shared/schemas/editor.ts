@@ -1,0 +1,12 @@
+import * as v from 'valibot';
+
+/** GET /editor/{file}: a built file's name, such as editor-5KXQ2Z3M.js (no paths: names are looked up, never joined). */
+export const EditorAssetParams = v.object({
+  file: v.pipe(
+    v.string(),
+    v.maxLength(100, 'must have at most 100 characters'),
+    v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be a file name of letters, digits, dots, dashes and underscores'),
+    v.description('Name of a built editor file, with its content hash.'),
+  ),
+});
+export type EditorAssetParams = v.InferOutput<typeof EditorAssetParams>;

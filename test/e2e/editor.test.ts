@@ -1,0 +1,632 @@
+/**
+ * The editor at / in a real browser — the bundled Chromium with web security on — against the
+ * local runtime and local stand-ins only: target pages on 127.0.0.1, the tweet syndication API,
+ * and the media hosts over TLS through the test-only host mapping.
+ *
+ * One runtime and one browser serve the whole file; each test gets a fresh browser context
+ * (cookies, storage and downloads of its own). The page is opened from the runtime's own origin
+ * (same-origin API) or from a second origin in front of it (cross-origin API, allowed by
+ * EDITOR_ORIGINS). The rate-limit test spends the browser's capture budget, so it runs last.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import * as admin from '#shared/services/identity-admin.ts';
+import { connect, type Connection } from '#infra/admin/connection.ts';
+import { call } from '../support/client.ts';
+import { freePort, launchBrowser, saveScreenshot, startOriginProxy, type OriginProxy } from '../support/browser.ts';
+import { startTestRuntime, type TestRuntime } from '../support/local.ts';
+import { startMediaUpstream, type MediaUpstream } from '../support/media-upstream.ts';
+import { startTargetPages, type TargetPages } from '../support/target-pages.ts';
+import { startStub, tweetFixture, type StubServer } from '../support/upstreams.ts';
+import { waitFor } from '../support/expectations.ts';
+
+const TWEET_ID = '1641086480675225601';
+const AVATAR_URL = 'https://pbs.twimg.com/profile_images/1042172116911697920/JkIt3onc_400x400.jpg';
+const PHOTO_URL = 'https://pbs.twimg.com/media/FsZNOgcWAAEQtrd.jpg?name=medium';
+/** Colours of the stand-in media, to find them again in the exported image. */
+const AVATAR_RGB = [214, 40, 40] as const;
+const PHOTO_RGB = [20, 110, 200] as const;
+/** Layout constants the tests recompute sizes from (editor/src/presets.ts, tweet-card.ts). */
+const CARD_WIDTH = 550;
+const DEFAULTS = { padding: 64, scale: 2 };
+
+let pages: TargetPages;
+let media: MediaUpstream;
+let syndication: StubServer;
+let runtime: TestRuntime;
+let crossOrigin: OriginProxy;
+let browser: Browser;
+let db: Connection;
+let apiKey = '';
+let sessionToken = '';
+let workdir = '';
+let smallPng = '';
+
+beforeAll(async () => {
+  pages = await startTargetPages();
+  media = await startMediaUpstream();
+  media.on(AVATAR_URL, { headers: { 'content-type': 'image/jpeg' }, body: await sharp({ create: { width: 400, height: 400, channels: 3, background: rgb(AVATAR_RGB) } }).jpeg().toBuffer() });
+  media.on(PHOTO_URL, { headers: { 'content-type': 'image/jpeg' }, body: await sharp({ create: { width: 1200, height: 539, channels: 3, background: rgb(PHOTO_RGB) } }).jpeg().toBuffer() });
+  syndication = await startStub((req) =>
+    new URL(req.url ?? '/', 'http://stub').searchParams.get('id') === TWEET_ID
+      ? { headers: { 'content-type': 'application/json; charset=utf-8' }, body: tweetFixture(TWEET_ID) }
+      : { status: 404, body: '' },
+  );
+  // The page's API base must be known before the runtime starts: pick its port first.
+  const port = await freePort();
+  const api = `http://127.0.0.1:${port}`;
+  crossOrigin = await startOriginProxy(api, ['/', '/editor/']);
+  Object.assign(process.env, media.env, {
+    UNSAFE_TEST_LOOPBACK_PORTS: `${pages.port},${media.server.port}`,
+    TWEET_UPSTREAM_URL: syndication.url,
+    EDITOR_API_URL: api,
+    EDITOR_ORIGINS: crossOrigin.origin,
+  });
+  runtime = await startTestRuntime({ port });
+  db = connect(runtime.env);
+  const deps = { store: db.store };
+  await admin.createUser({ email: 'ada@example.com', name: 'Ada Lovelace' }, deps);
+  const { organization } = await admin.createOrganization({ name: 'Analytical', plan: 'pro', ownerUserId: 'ada@example.com' }, deps);
+  apiKey = (await admin.issueApiKey({ organizationId: organization.organizationId, name: 'e2e' }, deps)).key;
+  sessionToken = (await admin.createSession({ user: 'ada@example.com', organizationId: organization.organizationId }, deps)).token;
+  workdir = await mkdtemp(join(tmpdir(), 'easel-e2e-'));
+  smallPng = join(workdir, 'small.png');
+  await writeFile(smallPng, await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 250, g: 200, b: 0, alpha: 1 } } }).png().toBuffer());
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  db?.close();
+  await runtime?.dispose();
+  await crossOrigin?.close();
+  await syndication?.close();
+  await media?.close();
+  await pages?.close();
+  if (workdir) await rm(workdir, { recursive: true, force: true });
+});
+
+function rgb([r, g, b]: readonly number[]) {
+  return { r: r!, g: g!, b: b! };
+}
+
+const contexts: BrowserContext[] = [];
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+});
+
+interface Opened {
+  page: Page;
+  context: BrowserContext;
+  downloads: string;
+  origin: string;
+}
+
+/** A fresh context with its own download folder and clipboard access, at the editor. */
+async function openEditor(origin: string, viewport = { width: 1440, height: 900 }): Promise<Opened> {
+  const downloads = await mkdtemp(join(workdir, 'downloads-'));
+  const context = await browser.createBrowserContext({ downloadBehavior: { policy: 'allow', downloadPath: downloads } });
+  contexts.push(context);
+  await context.overridePermissions(origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+  const page = await context.newPage();
+  await page.setViewport(viewport);
+  // Record CSP violations and layout shifts from the first byte on.
+  await page.evaluateOnNewDocument(() => {
+    const record = window as unknown as { violations: string[]; shifts: number[] };
+    record.violations = [];
+    record.shifts = [];
+    document.addEventListener('securitypolicyviolation', (event) => record.violations.push(`${event.effectiveDirective} ${event.blockedURI}`));
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) record.shifts.push(entry.value);
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('html[data-ready="true"]');
+  return { page, context, downloads, origin };
+}
+
+const violations = (page: Page) => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
+const shiftTotal = (page: Page) => page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((sum, value) => sum + value, 0));
+const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? '');
+const readout = (page: Page) => page.$eval('#readout', (element) => ({ width: Number((element as HTMLElement).dataset.width), height: Number((element as HTMLElement).dataset.height) }));
+
+/** Waits for a status line to start with `prefix`, failing fast with the page's problem text if one shows. */
+async function waitForStatus(page: Page, selector: string, prefix: string, problem: string): Promise<string> {
+  await page.waitForFunction(
+    (sel, start, alert) => (document.querySelector(sel)?.textContent ?? '').startsWith(start) || (document.querySelector(alert)?.textContent ?? '') !== '',
+    { timeout: 30_000 },
+    selector,
+    prefix,
+    problem,
+  );
+  const alert = await text(page, problem);
+  if (alert !== '') throw new Error(`The editor reported a problem: ${alert}`);
+  return text(page, selector);
+}
+
+/** The RGB of the preview canvas at a point (device pixels), once it shows the latest change. */
+async function previewPixel(page: Page, x: number, y: number): Promise<number[]> {
+  await page.waitForFunction(() => {
+    const canvas = document.getElementById('preview') as HTMLCanvasElement;
+    return canvas.dataset.rendered === canvas.dataset.revision;
+  });
+  return page.$eval('#preview', (canvas, px, py) => [...(canvas as HTMLCanvasElement).getContext('2d')!.getImageData(px, py, 1, 1).data].slice(0, 3), x, y);
+}
+
+/** How many pixels of an image are within `tolerance` of a colour on every channel. */
+async function countColour(image: Buffer, colour: readonly number[], tolerance = 24): Promise<number> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let count = 0;
+  for (let i = 0; i < data.length; i += info.channels) {
+    if (Math.abs(data[i]! - colour[0]!) <= tolerance && Math.abs(data[i + 1]! - colour[1]!) <= tolerance && Math.abs(data[i + 2]! - colour[2]!) <= tolerance) count += 1;
+  }
+  return count;
+}
+
+async function pixelOf(image: Buffer, x: number, y: number): Promise<number[]> {
+  const raw = await sharp(image).extract({ left: x, top: y, width: 1, height: 1 }).removeAlpha().raw().toBuffer();
+  return [...raw];
+}
+
+function expectColour(actual: number[], expected: readonly number[], tolerance = 12): void {
+  expect(actual.every((value, index) => Math.abs(value - expected[index]!) <= tolerance), `${actual} ≈ ${expected}`).toBe(true);
+}
+
+async function loadTweet(page: Page, reference: string): Promise<void> {
+  await page.click('#tab-tweet');
+  await page.type('#tweet-ref', reference);
+  await page.click('#tweet-submit');
+  await waitForStatus(page, '#tweet-status', 'Loaded the tweet', '#source-error');
+}
+
+// A browser under a shared, loaded machine: room to wait for conditions, never sleeps.
+const SLOW = { timeout: 60_000 };
+
+describe('the e2e browser', SLOW, () => {
+  it('runs without --disable-web-security and --allow-running-insecure-content, and enforces the same-origin policy', async () => {
+    // Prepare: a page on one origin; localhost is another origin of the same server, which sends no CORS headers
+    const context = await browser.createBrowserContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${pages.origin}/plain`);
+    const other = `http://localhost:${pages.port}`;
+
+    // Act
+    const outcome = await page.evaluate(async (otherOrigin) => {
+      const read = await fetch(`${otherOrigin}/data`).then(
+        () => 'read',
+        (error: Error) => error.name,
+      );
+      const frame = document.createElement('iframe');
+      frame.src = `${otherOrigin}/plain`;
+      await new Promise((resolve) => {
+        frame.onload = resolve;
+        document.body.append(frame);
+      });
+      let dom: string;
+      try {
+        dom = frame.contentWindow!.document.title;
+      } catch (error) {
+        dom = (error as Error).name;
+      }
+      return { read, dom };
+    }, other);
+
+    // Assess
+    const args = browser.process()?.spawnargs ?? [];
+    expect(args.length).toBeGreaterThan(0);
+    expect(args).not.toContain('--disable-web-security');
+    expect(args).not.toContain('--allow-running-insecure-content');
+    expect(outcome).toEqual({ read: 'TypeError', dom: 'SecurityError' });
+  });
+
+  it('keeps a canvas exportable after drawing media through the proxy, and taints it with a cross-origin image sent without CORS', async () => {
+    // Prepare
+    const context = await browser.createBrowserContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${pages.origin}/plain`);
+
+    // Act
+    const outcome = await page.evaluate(
+      async (proxied, noCors) => {
+        const load = (src: string, cors: boolean) =>
+          new Promise<HTMLImageElement>((resolve, reject) => {
+            const image = new Image();
+            if (cors) image.crossOrigin = 'anonymous';
+            image.onload = () => resolve(image);
+            image.onerror = () => reject(new Error(`failed ${src}`));
+            image.src = src;
+          });
+        const exportable = async (image: HTMLImageElement) => {
+          const canvas = document.createElement('canvas');
+          canvas.width = canvas.height = 8;
+          canvas.getContext('2d')!.drawImage(image, 0, 0, 8, 8);
+          return new Promise<string>((resolve) => {
+            try {
+              canvas.toBlob((blob) => resolve(blob && blob.size > 0 ? 'blob' : 'null'));
+            } catch (error) {
+              resolve((error as Error).name);
+            }
+          });
+        };
+        const viaProxy = await exportable(await load(proxied, true));
+        const withoutCors = await exportable(await load(noCors, false));
+        const corsRefused = await load(noCors, true).then(
+          () => 'loaded',
+          () => 'refused',
+        );
+        return { viaProxy, withoutCors, corsRefused };
+      },
+      `${runtime.url}/api/image-proxy?url=${encodeURIComponent(PHOTO_URL)}`,
+      `http://localhost:${pages.port}/pixel.png?no-cors`,
+    );
+
+    // Assess
+    expect(outcome).toEqual({ viaProxy: 'blob', withoutCors: 'SecurityError', corsRefused: 'refused' });
+  });
+});
+
+describe('the editor', SLOW, () => {
+  it('captures a local page as a phone in dark mode with progress shown, without moving the layout, and draws it', async () => {
+    // Prepare: a page that turns green only after a fetch, so the capture takes a moment
+    const { page } = await openEditor(runtime.url);
+    await page.evaluate(() => {
+      const seen = window as unknown as { sawProgress: boolean };
+      seen.sawProgress = false;
+      const progress = document.getElementById('capture-progress')!;
+      new MutationObserver(() => {
+        if (!progress.hidden) seen.sawProgress = true;
+      }).observe(progress, { attributes: true });
+    });
+    const shiftsBefore = await shiftTotal(page);
+    const url = `${pages.origin}/wait/xhr`;
+    await page.type('#capture-url', url);
+    await page.click('input[name="device"][value="mobile"]');
+    await page.click('input[name="scheme"][value="dark"]');
+    await page.click('#capture-refresh');
+    const sent = page.waitForRequest((request) => request.url().endsWith('/api/screenshot') && request.method() === 'POST');
+
+    // Act
+    await page.click('#capture-submit');
+    const status = await waitForStatus(page, '#capture-status', 'Captured', '#source-error');
+
+    // Assess: the options reached the API; a 750×1334 phone capture lays out at 375×667
+    expect(JSON.parse((await sent).postData() ?? '')).toEqual({ url, deviceType: 'mobile', colorScheme: 'dark', forceRefresh: true });
+    expect(status.replace(/\d+ captures left/, 'N captures left')).toBe(`Captured ${url} (mobile, dark). N captures left this minute.`);
+    expect(await page.evaluate(() => (window as unknown as { sawProgress: boolean }).sawProgress)).toBe(true);
+    expect(await page.$eval('#capture-progress', (element) => (element as HTMLElement).hidden)).toBe(true);
+    expect(await readout(page)).toEqual({ width: (375 + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (667 + 2 * DEFAULTS.padding) * DEFAULTS.scale });
+    // The capture fills the middle of the preview, green as the page finally was.
+    const size = await page.$eval('#preview', (canvas) => ({ width: (canvas as HTMLCanvasElement).width, height: (canvas as HTMLCanvasElement).height }));
+    expectColour(await previewPixel(page, Math.round(size.width / 2), Math.round(size.height / 2)), [0, 160, 0]);
+    expect((await shiftTotal(page)) - shiftsBefore).toBe(0);
+    expect(await violations(page)).toEqual([]);
+    await saveScreenshot(page, 'editor-capture-desktop');
+  });
+
+  it("shows the envelope's message, hint and reference link when a capture fails", async () => {
+    // Prepare: a loopback port the runtime was not opened to
+    const { page } = await openEditor(runtime.url);
+    await page.type('#capture-url', 'http://127.0.0.1:9/');
+    const answer = page.waitForResponse((response) => response.url().endsWith('/api/screenshot'));
+
+    // Act
+    await page.click('#capture-submit');
+    const envelope = (await (await answer).json()) as { code: string; message: string; hint: string; documentation: string };
+    await page.waitForSelector('#source-error .problem-hint');
+
+    // Assess
+    expect(envelope.code).toBe('invalid_url');
+    expect(await text(page, '#source-error .problem-message')).toBe(envelope.message);
+    expect(await text(page, '#source-error .problem-hint')).toBe(envelope.hint);
+    expect(await page.$eval('#source-error a', (link) => (link as HTMLAnchorElement).href)).toBe(envelope.documentation);
+    expect(await page.$eval('#source-error', (element) => element.getAttribute('role'))).toBe('alert');
+    expect(await text(page, '#capture-status')).toBe('The capture failed.');
+  });
+
+  it('loads a tweet from another origin, composes it with a gradient and a browser frame, and exports a WebP of the composed size', async () => {
+    // Prepare: the page comes from the second origin; the API, tweet and media from the runtime's
+    const { page, downloads } = await openEditor(crossOrigin.origin);
+    media.server.requests.length = 0;
+    await loadTweet(page, `https://x.com/SamuelSusla/status/${TWEET_ID}?s=20`);
+    await page.click('input[name="gradient"][value="ocean"]');
+    await page.select('#frame', 'light');
+    await page.select('#format', 'webp');
+    await page.select('#quality', 'medium');
+
+    // Act
+    await page.click('#export-button');
+    await waitForStatus(page, '#export-status', 'Exported and downloaded', '#export-error');
+    const name = await page.$eval('#export-result', (element) => (element as HTMLElement).dataset.name!);
+    const file = join(downloads, name);
+    await waitFor(async () => ((await readdir(downloads)).includes(name) ? true : undefined));
+    const webp = await waitFor(async () => {
+      const bytes = await readFile(file);
+      return bytes.length > 0 ? bytes : undefined;
+    });
+
+    // Assess: the media came through the mapped hosts, and the preview is still exportable
+    expect(media.server.requests.map((request) => `https://${request.headers.host}${request.path}`).sort()).toEqual([AVATAR_URL, PHOTO_URL].sort());
+    expect(await page.$eval('#preview', (canvas) => new Promise((resolve) => (canvas as HTMLCanvasElement).toBlob((blob) => resolve(blob?.size ?? 0))))).toBeGreaterThan(0);
+    // Assess: the file decodes to the size the editor composed
+    const composed = await readout(page);
+    const metadata = await sharp(webp).metadata();
+    expect(name).toBe('easel.webp');
+    expect(metadata.format).toBe('webp');
+    expect({ width: metadata.width, height: metadata.height }).toEqual(composed);
+    expect(composed.width).toBe((CARD_WIDTH + 2 * DEFAULTS.padding) * DEFAULTS.scale);
+    expect(await page.$eval('#export-result', (element) => Number((element as HTMLElement).dataset.bytes))).toBe(webp.length);
+    expect(await text(page, '#export-result')).toContain(`${composed.width} × ${composed.height} px`);
+    // Assess: ocean gradient in the corner, the light frame's bar, the avatar and the photo inside
+    expectColour(await pixelOf(webp, 2, 2), [33, 147, 176], 16);
+    expectColour(await pixelOf(webp, (DEFAULTS.padding + 100) * DEFAULTS.scale, (DEFAULTS.padding + 18) * DEFAULTS.scale), [235, 235, 239], 8);
+    expect(await countColour(webp, AVATAR_RGB)).toBeGreaterThan(40 * 40);
+    expect(await countColour(webp, PHOTO_RGB)).toBeGreaterThan(400 * 150);
+    expect(await violations(page)).toEqual([]);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await saveScreenshot(page, 'editor-tweet-desktop');
+  });
+
+  it('takes an image from the file picker, and a copied PNG pasted back', async () => {
+    // Prepare
+    const { page } = await openEditor(runtime.url);
+    await page.click('#tab-image');
+    const input = await page.$('input#image-file');
+
+    // Act: open a 300×200 file, copy the composition as PNG, paste it
+    await input!.uploadFile(smallPng);
+    const opened = await waitForStatus(page, '#image-status', 'Opened', '#source-error');
+    const first = await readout(page);
+    await page.click('#copy-button');
+    await waitForStatus(page, '#export-status', 'Copied', '#export-error');
+    const copied = await page.evaluate(async () => {
+      const [item] = await navigator.clipboard.read();
+      const bitmap = await createImageBitmap(await item!.getType('image/png'));
+      return { width: bitmap.width, height: bitmap.height };
+    });
+    await page.keyboard.down('Control');
+    await page.keyboard.press('KeyV');
+    await page.keyboard.up('Control');
+    const pasted = await waitForStatus(page, '#image-status', 'Pasted', '#source-error');
+
+    // Assess
+    expect(opened).toBe('Opened small.png (300 × 200 px).');
+    expect(first).toEqual({ width: (300 + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (200 + 2 * DEFAULTS.padding) * DEFAULTS.scale });
+    expect(copied).toEqual(first);
+    expect(pasted).toBe(`Pasted image.png (${first.width} × ${first.height} px).`);
+    expect(await readout(page)).toEqual({ width: (first.width + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (first.height + 2 * DEFAULTS.padding) * DEFAULTS.scale });
+  });
+
+  it('takes an image dropped on the page', async () => {
+    // Prepare
+    const { page } = await openEditor(runtime.url);
+    const box = (await (await page.$('#stage'))!.boundingBox())!;
+    const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    const data = { items: [], files: [smallPng], dragOperationsMask: 1 };
+
+    // Act
+    await page.mouse.dragEnter(point, data);
+    await page.mouse.dragOver(point, data);
+    const hint = await page.$eval('#stage-drop', (element) => (element as HTMLElement).hidden);
+    await page.mouse.drop(point, data);
+    const status = await waitForStatus(page, '#image-status', 'Dropped', '#source-error');
+
+    // Assess
+    expect(hint).toBe(false);
+    expect(status).toBe('Dropped small.png (300 × 200 px).');
+    expect(await page.$eval('#stage-drop', (element) => (element as HTMLElement).hidden)).toBe(true);
+    expect(await page.$eval('[role="tab"][aria-selected="true"]', (tab) => tab.id)).toBe('tab-image');
+  });
+
+  it('keeps the settings across a reload and shares them through the copied link', async () => {
+    // Prepare
+    const { page } = await openEditor(runtime.url);
+    await page.click('input[name="gradient"][value="grape"]');
+    await page.select('#frame', 'dark');
+    await page.select('#ratio', '1x1');
+    await page.click('input[name="scale"][value="3"]');
+    await page.focus('#padding');
+    await page.keyboard.press('ArrowRight');
+    const chosen = { gradient: 'grape', frame: 'dark', ratio: '1x1', scale: '3', padding: String(DEFAULTS.padding + 8) };
+    const shown = () =>
+      page.evaluate(() => ({
+        gradient: document.querySelector<HTMLInputElement>('input[name="gradient"]:checked')?.value,
+        frame: document.querySelector<HTMLSelectElement>('#frame')!.value,
+        ratio: document.querySelector<HTMLSelectElement>('#ratio')!.value,
+        scale: document.querySelector<HTMLInputElement>('input[name="scale"]:checked')?.value,
+        padding: document.querySelector<HTMLInputElement>('#padding')!.value,
+      }));
+
+    // Act
+    await page.click('#copy-link');
+    await waitForStatus(page, '#link-status', 'Link copied', '#export-error');
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    await page.goto(`${runtime.url}/`);
+    await page.waitForSelector('html[data-ready="true"]');
+    const afterReload = await shown();
+    const other = await openEditor(runtime.url);
+    await other.page.goto(link);
+    await other.page.waitForSelector('html[data-ready="true"]');
+    await other.page.reload();
+    await other.page.waitForSelector('html[data-ready="true"]');
+
+    // Assess: reloaded from local storage; the link carries them to a browser that never saw them
+    expect(afterReload).toEqual(chosen);
+    expect(new URL(link).hash).toContain('g=grape');
+    expect(
+      await other.page.evaluate(() => ({
+        gradient: document.querySelector<HTMLInputElement>('input[name="gradient"]:checked')?.value,
+        frame: document.querySelector<HTMLSelectElement>('#frame')!.value,
+        ratio: document.querySelector<HTMLSelectElement>('#ratio')!.value,
+        scale: document.querySelector<HTMLInputElement>('input[name="scale"]:checked')?.value,
+        padding: document.querySelector<HTMLInputElement>('#padding')!.value,
+      })),
+    ).toEqual(chosen);
+  });
+
+  it('saves an export to the workspace with a pasted API key it never stores, ending with a working download URL', async () => {
+    // Prepare
+    const { page } = await openEditor(runtime.url);
+    await page.click('#tab-image');
+    await (await page.$('input#image-file'))!.uploadFile(smallPng);
+    await waitForStatus(page, '#image-status', 'Opened', '#source-error');
+    await page.select('#format', 'jpeg');
+    await page.type('#api-key', apiKey);
+
+    // Act
+    await page.click('#save-button');
+    await waitForStatus(page, '#save-status', 'Saved', '#save-error');
+    const href = await page.$eval('#saved-link', (link) => (link as HTMLAnchorElement).href);
+    const download = await fetch(href);
+    const bytes = Buffer.from(await download.arrayBuffer());
+
+    // Assess: the link serves the exported JPEG
+    expect(download.status).toBe(200);
+    expect(await page.$eval('#export-result', (element) => Number((element as HTMLElement).dataset.bytes))).toBe(bytes.length);
+    expect((await sharp(bytes).metadata()).format).toBe('jpeg');
+    expect(await sharp(bytes).metadata()).toMatchObject({ width: (300 + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (200 + 2 * DEFAULTS.padding) * DEFAULTS.scale });
+    expect(await text(page, '#save-result')).toMatch(/^Saved easel\.jpg as asset [0-9a-f-]{36}\. Open the saved image \(link valid until .+\)\.$/);
+    // Assess: the key is in none of the places that outlive the tab
+    const kept = await page.evaluate(() => [location.href, document.cookie, JSON.stringify({ ...localStorage }), JSON.stringify({ ...sessionStorage })].join(' '));
+    expect(kept).not.toContain(apiKey);
+    expect(kept).not.toContain('easel_sk_');
+  });
+
+  it('saves from another origin with the session cookie, as EDITOR_ORIGINS allows', async () => {
+    // Prepare: signed in on the API's host; the page comes from the second origin of the same site
+    const downloadsContext = await openEditor(crossOrigin.origin);
+    await downloadsContext.context.setCookie({ name: 'easel.session_token', value: sessionToken, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
+    const { page } = downloadsContext;
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    await page.waitForFunction(() => document.getElementById('account-status')?.textContent?.startsWith('Signed in'));
+    await page.click('#tab-tweet');
+    await page.click('input[name="card-theme"][value="dark"]');
+    await loadTweet(page, TWEET_ID);
+
+    // Act
+    await page.click('#save-button');
+    await waitForStatus(page, '#save-status', 'Saved', '#save-error');
+    const href = await page.$eval('#saved-link', (link) => (link as HTMLAnchorElement).href);
+    const download = await fetch(href);
+
+    // Assess
+    expect(await text(page, '#account-status')).toBe('Signed in as Ada Lovelace');
+    expect(await text(page, '#auth-status')).toBe('Saving as Ada Lovelace (ada@example.com), signed in.');
+    expect(download.status).toBe(200);
+    const png = Buffer.from(await download.arrayBuffer());
+    expect((await sharp(png).metadata()).format).toBe('png');
+    // The dark card: a large black area around the text
+    expect(await countColour(png, [0, 0, 0], 4)).toBeGreaterThan(CARD_WIDTH * 100);
+    expect(await violations(page)).toEqual([]);
+  });
+
+  it('labels every control, works from the keyboard with a visible focus, and fits a 375 px screen', async () => {
+    // Prepare
+    const { page } = await openEditor(runtime.url, { width: 375, height: 812 });
+
+    // Act: keyboard only — skip link, tabs by arrow key, tweet by Enter
+    await page.keyboard.press('Tab');
+    const skip = await page.evaluate(() => ({ id: document.activeElement?.className, outline: getComputedStyle(document.activeElement!).outlineStyle }));
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    const firstTab = await page.evaluate(() => document.activeElement?.id);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Tab');
+    const field = await page.evaluate(() => ({ id: document.activeElement?.id, outline: getComputedStyle(document.activeElement!).outlineStyle, width: getComputedStyle(document.activeElement!).outlineWidth }));
+    await page.keyboard.type(TWEET_ID);
+    await page.keyboard.press('Enter');
+    await waitForStatus(page, '#tweet-status', 'Loaded the tweet', '#source-error');
+    // On through the controls: none may end up hidden behind the sticky preview.
+    const hidden: string[] = [];
+    for (let step = 0; step < 30; step += 1) {
+      await page.keyboard.press('Tab');
+      const covered = await page.evaluate(() => {
+        const focused = document.activeElement as HTMLElement;
+        if (focused === document.body) return '';
+        // A radio button is drawn by the span after it.
+        const box = (focused.matches('input[type="radio"]') ? focused.nextElementSibling ?? focused : focused).getBoundingClientRect();
+        const stage = document.querySelector('.stage-column')!.getBoundingClientRect();
+        return box.top < stage.bottom - 1 && box.bottom > stage.top + 1 ? focused.id || `${focused.getAttribute('name')}=${(focused as HTMLInputElement).value}` : '';
+      });
+      if (covered) hidden.push(covered);
+    }
+
+    // Assess: every form control and button has an accessible name
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('input, select, textarea, button')]
+        .filter((control) => {
+          const labelled = (control as HTMLInputElement).labels?.length || control.getAttribute('aria-label') || control.getAttribute('aria-labelledby');
+          const named = control.tagName === 'BUTTON' && (control.textContent ?? '').trim() !== '';
+          return !labelled && !named;
+        })
+        .map((control) => control.id || control.outerHTML.slice(0, 80)),
+    );
+    expect(unnamed).toEqual([]);
+    expect(hidden).toEqual([]);
+    expect(skip).toEqual({ id: 'skip-link', outline: 'solid' });
+    expect(firstTab).toBe('tab-capture');
+    expect(field).toEqual({ id: 'tweet-ref', outline: 'solid', width: '3px' });
+    // Assess: nothing wider than the screen
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+    const overflowing = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('input, select, button, canvas, .panel')]
+        .filter((element) => element.offsetParent !== null)
+        .filter((element) => {
+          const box = element.getBoundingClientRect();
+          return box.left < 0 || box.right > 375;
+        })
+        .map((element) => element.id || element.className),
+    );
+    expect(overflowing).toEqual([]);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await saveScreenshot(page, 'editor-tweet-375');
+    await page.$eval('#compose-heading', (heading) => heading.scrollIntoView());
+    await saveScreenshot(page, 'editor-compose-375');
+  });
+
+  it('counts down from Retry-After with capturing disabled when the capture rate limit is reached', async () => {
+    // Prepare: spend the minute's captures of the browser's address (127.0.0.1), early enough in the window
+    const spend = async () => {
+      for (let attempt = 0; attempt < 25; attempt += 1) {
+        const response = await call(runtime.url, '/api/screenshot', { body: {}, from: '127.0.0.1' });
+        if (response.status === 429) return response;
+      }
+      throw new Error('the limit was never reached');
+    };
+    const spent = await spend();
+    const wait = Number(spent.headers['retry-after']);
+    // Too close to the end of the window, the browser's capture could land in the next one.
+    if (wait < 8) {
+      await new Promise((resolve) => setTimeout(resolve, (wait + 1) * 1000));
+      await spend();
+    }
+    const { page } = await openEditor(runtime.url);
+    await page.type('#capture-url', `${pages.origin}/plain`);
+    const answer = page.waitForResponse((response) => response.url().endsWith('/api/screenshot'));
+
+    // Act
+    await page.click('#capture-submit');
+    const response = await answer;
+    const envelope = (await response.json()) as { code: string; hint: string; retryAfter: number };
+    await page.waitForSelector('#capture-timer[data-seconds]');
+    const first = Number(await page.$eval('#capture-timer', (element) => (element as HTMLElement).dataset.seconds));
+    await page.waitForFunction((start) => Number((document.getElementById('capture-timer') as HTMLElement).dataset.seconds) < start, {}, first);
+
+    // Assess
+    expect(response.status()).toBe(429);
+    expect(envelope.code).toBe('rate_limited');
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(Number(response.headers()['retry-after']));
+    expect(await text(page, '#capture-timer')).toMatch(/^Rate limit reached: you can capture again in \d+ s\.$/);
+    expect(await page.$eval('#capture-submit', (button) => button.getAttribute('aria-disabled'))).toBe('true');
+    expect(await text(page, '#source-error .problem-hint')).toBe(envelope.hint);
+  });
+});

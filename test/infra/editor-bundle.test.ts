@@ -1,0 +1,100 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EaselFunction } from '#infra/constructs/easel-function.ts';
+import { EaselStack } from '#infra/stack.ts';
+import type { EditorManifest } from '#shared/editor/assets.ts';
+import { ROUTES, ROUTE_LIST } from '#shared/routes.ts';
+
+// Bundles the site function that serves / for real, as `cdk synth` does (esbuild, then the
+// editor build as a bundling hook), and looks inside the asset Lambda would receive.
+describe('the editor page function bundle', () => {
+  const outdir = mkdtempSync(join(tmpdir(), 'easel-editor-bundle-'));
+  let asset: string;
+  let manifest: EditorManifest;
+
+  beforeAll(() => {
+    // Prepare + Act
+    const app = new App({ outdir });
+    const stack = new Stack(app, 'EditorBundle');
+    const row = ROUTES.getHome;
+    new EaselFunction(stack, 'Home', {
+      entry: row.handler,
+      memorySize: row.memory,
+      timeout: row.timeout,
+      environment: {},
+      editorAssets: row.editorAssets,
+      description: 'bundle test',
+    });
+    app.synth();
+    const assets = readdirSync(outdir).filter((name) => name.startsWith('asset.') && existsSync(join(outdir, name, 'index.mjs')));
+    expect(assets).toHaveLength(1);
+    asset = join(outdir, assets[0]!);
+    manifest = JSON.parse(readFileSync(join(asset, 'editor', 'manifest.json'), 'utf8')) as EditorManifest;
+  }, 120_000);
+
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it('holds the built editor beside index.mjs: hashed files, their compressed copies and the page template', () => {
+    // Assess
+    expect(manifest.files.map((entry) => entry.file.replace(/-[A-Z0-9]{8}\./, '-<hash>.')).sort()).toEqual(['editor-<hash>.css', 'editor-<hash>.js']);
+    for (const entry of manifest.files) {
+      const bytes = readFileSync(join(asset, 'editor', entry.file));
+      expect(`sha384-${createHash('sha384').update(bytes).digest('base64')}`).toBe(entry.integrity);
+      for (const suffix of ['.br', '.gz']) expect(existsSync(join(asset, 'editor', entry.file + suffix)), entry.file + suffix).toBe(true);
+    }
+    expect(readdirSync(join(asset, 'editor')).sort()).toEqual(['index.html', 'manifest.json', ...manifest.files.flatMap((entry) => [entry.file, `${entry.file}.br`, `${entry.file}.gz`])].sort());
+  });
+
+  it('serves the page naming those files when the bundled handler runs', () => {
+    // Act: the bundle as Lambda would load it, in a process of its own, with no EDITOR_ASSETS_DIR
+    const script = `
+      const { handler } = await import(${JSON.stringify(join(asset, 'index.mjs'))});
+      const result = await handler({ version: '2.0', routeKey: 'GET /', rawPath: '/', rawQueryString: '', headers: { accept: 'text/html' },
+        requestContext: { http: { method: 'GET', path: '/', sourceIp: '203.0.113.1' }, requestId: 'r' }, isBase64Encoded: false },
+        { awsRequestId: 'r', getRemainingTimeInMillis: () => 5000 });
+      process.stdout.write(JSON.stringify(result));`;
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, PUBLIC_BASE_URL: 'https://api.example.com', WORKSPACE_TABLE: 'w', CACHE_TABLE: 'c', RATE_TABLE: 'r', ASSETS_BUCKET: 'assets-bucket', CACHE_BUCKET: 'cb', DELETION_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/1/q', AWS_REGION: 'us-east-1', LOG_LEVEL: 'silent' };
+    const result = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' })) as { statusCode: number; headers: Record<string, string>; body: string };
+
+    // Assess
+    expect(result.statusCode).toBe(200);
+    expect(result.headers['Content-Security-Policy']).toContain("connect-src 'self' https://assets-bucket.s3.us-east-1.amazonaws.com;");
+    for (const entry of manifest.files) expect(result.body).toContain(`/editor/${entry.file}" integrity="${entry.integrity}"`);
+  });
+});
+
+describe('the route table', () => {
+  it('ships the editor with exactly the routes that serve it', () => {
+    expect(ROUTE_LIST.filter((row) => row.editorAssets).map((row) => `${row.method} ${row.path}`)).toEqual(['GET /', 'GET /editor/{file}']);
+  });
+});
+
+describe('EaselStack and the editor', () => {
+  const outdirs: string[] = [];
+  afterAll(() => {
+    for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
+  });
+
+  /** The EDITOR_API_URL of every function of a stack synthesized without bundling. */
+  function editorApiUrls(editorApiUrl?: string): unknown[] {
+    const outdir = mkdtempSync(join(tmpdir(), 'easel-editor-stack-'));
+    outdirs.push(outdir);
+    const stack = new EaselStack(new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } }), 'Easel', { editorApiUrl });
+    const functions = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function')) as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }[];
+    return functions.map((fn) => fn.Properties.Environment?.Variables?.EDITOR_API_URL);
+  }
+
+  it('gives the functions editorApiUrl as EDITOR_API_URL, without a trailing slash', () => {
+    expect(new Set(editorApiUrls('https://api.example.com/'))).toEqual(new Set(['https://api.example.com']));
+  });
+
+  it('sets no EDITOR_API_URL by default, so the page calls its own origin', () => {
+    expect(new Set(editorApiUrls())).toEqual(new Set([undefined]));
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * The editor's browser code that is plain logic — settings, layout, what a tweet card shows — run
+ * in Node. Drawing and the DOM are covered by the end-to-end tests in a real browser.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exportProblem, exportSize, fit, layout } from '#editor/src/layout.ts';
+import { frameBarHeight } from '#editor/src/presets.ts';
+import { DEFAULT_SETTINGS, initialSettings, settingsFrom, settingsToParams } from '#editor/src/settings.ts';
+import type { Settings } from '#editor/src/settings.ts';
+import { largeAvatar, photoVariant, textRuns, tweetIdFrom, tweetView, unescapeHtml } from '#editor/src/tweet.ts';
+import { tweetFixture } from '../support/upstreams.ts';
+
+const FIXTURES = readdirSync(join(import.meta.dirname, '..', 'fixtures', 'tweets'))
+  .filter((name) => /^\d+\.json$/.test(name))
+  .map((name) => name.replace('.json', ''));
+
+const fixture = (id: string) => JSON.parse(tweetFixture(id)) as Record<string, unknown>;
+
+describe('editor settings', () => {
+  const custom: Settings = { ...DEFAULT_SETTINGS, background: 'solid', color: '#112233', padding: 120, radius: 20, shadow: 'strong', frame: 'dark', ratio: '9x16', scale: 3, format: 'webp', quality: 'low' };
+
+  it('reads back every field it writes', () => {
+    // Act
+    const roundTrip = settingsFrom(settingsToParams(custom));
+
+    // Assess
+    expect(roundTrip).toEqual(custom);
+  });
+
+  it('writes short, readable parameters for a shared link', () => {
+    expect(settingsToParams(custom).toString()).toBe('bg=solid&g=ocean&c=112233&pad=120&r=20&sh=strong&fr=dark&ar=9x16&x=3&f=webp&q=low');
+  });
+
+  it.each([
+    ['an unknown gradient', 'g=rainbow', { gradient: DEFAULT_SETTINGS.gradient }],
+    ['a colour that is not #rrggbb', 'c=red', { color: DEFAULT_SETTINGS.color }],
+    ['padding above the maximum', 'pad=9999', { padding: 256 }],
+    ['padding below the minimum', 'pad=-5', { padding: 0 }],
+    ['a radius that is not a number', 'r=round', { radius: DEFAULT_SETTINGS.radius }],
+    ['a scale that is not offered', 'x=4', { scale: DEFAULT_SETTINGS.scale }],
+    ['an unknown format', 'f=gif', { format: DEFAULT_SETTINGS.format }],
+  ])('falls back field by field for %s', (_case, query, expected) => {
+    expect(settingsFrom(new URLSearchParams(query))).toEqual({ ...DEFAULT_SETTINGS, ...expected });
+  });
+
+  it('starts from the defaults, then what storage remembers, then what a shared link says', () => {
+    // Prepare
+    const stored = settingsToParams({ ...DEFAULT_SETTINGS, padding: 32, frame: 'light' }).toString();
+
+    // Act
+    const settings = initialSettings(stored, '#pad=96&g=grape');
+
+    // Assess
+    expect(settings).toEqual({ ...DEFAULT_SETTINGS, padding: 96, frame: 'light', gradient: 'grape' });
+  });
+});
+
+describe('editor layout', () => {
+  const base = { padding: 64, frame: 'none', ratio: 'free' } as const;
+
+  it('surrounds the source with the padding when the ratio is free', () => {
+    expect(layout({ width: 1920, height: 1080 }, base)).toEqual({
+      canvas: { width: 2048, height: 1208 },
+      window: { x: 64, y: 64, width: 1920, height: 1080 },
+      bar: 0,
+      content: { x: 64, y: 64, width: 1920, height: 1080 },
+    });
+  });
+
+  it('adds a frame bar scaled to the window above the content', () => {
+    // Act
+    const plan = layout({ width: 550, height: 400 }, { ...base, frame: 'light' });
+
+    // Assess
+    expect(plan.bar).toBe(36);
+    expect(plan.window).toEqual({ x: 64, y: 64, width: 550, height: 436 });
+    expect(plan.content).toEqual({ x: 64, y: 100, width: 550, height: 400 });
+    expect(plan.canvas).toEqual({ width: 678, height: 564 });
+  });
+
+  it.each([
+    [375, 36],
+    [1200, 40],
+    [1920, 64],
+    [3840, 64],
+  ])('draws the frame bar of a %i px window %i px high', (width, height) => {
+    expect(frameBarHeight(width)).toBe(height);
+  });
+
+  it.each([
+    ['16x9', { width: 1920, height: 1080 }, { width: 2148, height: 1208 }],
+    ['1x1', { width: 550, height: 700 }, { width: 828, height: 828 }],
+    ['9x16', { width: 1920, height: 1080 }, { width: 2048, height: 3641 }],
+  ] as const)('grows the short side to reach %s, keeping at least the padding', (ratio, source, canvas) => {
+    // Act
+    const plan = layout(source, { ...base, ratio });
+
+    // Assess
+    expect(plan.canvas).toEqual(canvas);
+    expect(plan.window.x).toBeGreaterThanOrEqual(64);
+    expect(plan.window.y).toBeGreaterThanOrEqual(64);
+    expect(Math.abs(plan.canvas.width - plan.window.width - 2 * plan.window.x)).toBeLessThanOrEqual(1);
+  });
+
+  it('multiplies the canvas by the scale for the export', () => {
+    expect(exportSize({ width: 678, height: 564 }, 3)).toEqual({ width: 2034, height: 1692 });
+  });
+
+  it.each([
+    ['fits', { width: 6000, height: 6000 }, undefined],
+    ['is more than 40 megapixels', { width: 8000, height: 6000 }, /40 megapixels/],
+    ['has a side over 16384 px', { width: 16385, height: 100 }, /16384 px a side/],
+  ])('tells whether an export that %s can be made', (_case, size, problem) => {
+    const found = exportProblem(size);
+
+    if (problem === undefined) expect(found).toBeUndefined();
+    else expect(found).toMatch(problem);
+  });
+
+  it('fits the canvas into the preview box, centred', () => {
+    expect(fit({ width: 2000, height: 1000 }, { width: 1000, height: 1000 })).toEqual({ scale: 0.5, x: 0, y: 250 });
+  });
+});
+
+describe('tweet references', () => {
+  it.each([
+    ['1641086480675225601', '1641086480675225601'],
+    [' https://x.com/SamuelSusla/status/1641086480675225601 ', '1641086480675225601'],
+    ['https://twitter.com/SamuelSusla/status/1641086480675225601?s=20&t=abc', '1641086480675225601'],
+    ['https://mobile.twitter.com/i/web/status/1641086480675225601', '1641086480675225601'],
+    ['x.com/SamuelSusla/status/1641086480675225601/photo/1', '1641086480675225601'],
+    ['https://twitter.com/statuses/1641086480675225601', '1641086480675225601'],
+  ])('finds the id in %j', (input, id) => {
+    expect(tweetIdFrom(input)).toBe(id);
+  });
+
+  it.each(['', 'hello', 'https://x.com/SamuelSusla', 'https://x.com/status/12345678901234567890123', '12345678901234567890123'])('finds no id in %j', (input) => {
+    expect(tweetIdFrom(input)).toBeUndefined();
+  });
+});
+
+describe('tweet card content', () => {
+  it('shows t.co links as their display URL and drops the trailing media link', () => {
+    expect(textRuns(fixture('1641086480675225601'))).toEqual([
+      { kind: 'text', text: 'If you are interested about View Flattening in React Native, I wrote a short post about it: ' },
+      { kind: 'link', text: 'github.com/reactwg/react-…' },
+      { kind: 'text', text: '\n\nLet me know what you think!' },
+    ]);
+  });
+
+  it('unescapes the text after cutting it by code point indices, and colours mentions', () => {
+    // The emoji before the entity would shift UTF-16 indices; & is escaped as &amp; in the payload.
+    const runs = textRuns(fixture('1642958447120646144'));
+
+    expect(runs[0]).toEqual({ kind: 'mention', text: '@contentlayerdev' });
+    expect(runs.map((run) => run.text).join('')).toContain('changes are compiled & reflected in the UI instantaneously 🤯');
+    expect(runs.map((run) => run.text).join('')).not.toContain('https://t.co/');
+  });
+
+  it.each(FIXTURES)('reads fixture %s without t.co media links or HTML entities', (id) => {
+    // Act
+    const view = tweetView(fixture(id));
+
+    // Assess
+    const text = view.runs.map((run) => run.text).join('');
+    expect(view.handle).not.toBe('');
+    expect(text).not.toMatch(/&(amp|lt|gt);/);
+    expect(text.endsWith(' ')).toBe(false);
+    expect(view.avatarUrl).toMatch(/^https:\/\/pbs\.twimg\.com\/profile_images\/.+_400x400\.jpg$/);
+    expect(view.createdAt?.toISOString()).toBe(new Date(fixture(id).created_at as string).toISOString());
+  });
+
+  it('lists photos in their medium variant, and falls back to a video poster', () => {
+    expect(tweetView(fixture('1641086480675225601')).photos).toEqual([{ url: 'https://pbs.twimg.com/media/FsZNOgcWAAEQtrd.jpg?name=medium', width: 1995, height: 896 }]);
+    expect(tweetView(fixture('1642958447120646144')).photos).toEqual([expect.objectContaining({ url: expect.stringMatching(/^https:\/\/pbs\.twimg\.com\/.*thumb/) })]);
+  });
+
+  it('marks blue and legacy verified authors', () => {
+    expect(tweetView(fixture('1642958447120646144')).verified).toBe(true);
+    expect(tweetView(fixture('1641086480675225601')).verified).toBe(false);
+  });
+
+  it('refuses a tombstone', () => {
+    expect(() => tweetView(fixture('tombstone-1'))).toThrow('This tweet cannot be shown');
+  });
+
+  it.each([
+    ['https://pbs.twimg.com/profile_images/1/abc_normal.jpg', 'https://pbs.twimg.com/profile_images/1/abc_400x400.jpg'],
+    ['https://pbs.twimg.com/profile_images/1/abc_bigger.png', 'https://pbs.twimg.com/profile_images/1/abc_400x400.png'],
+    ['https://pbs.twimg.com/profile_images/1/abc.jpg', 'https://pbs.twimg.com/profile_images/1/abc.jpg'],
+  ])('asks for the large avatar variant of %s', (url, expected) => {
+    expect(largeAvatar(url)).toBe(expected);
+  });
+
+  it('leaves media URLs of other paths alone', () => {
+    expect(photoVariant('https://pbs.twimg.com/ext_tw_video_thumb/1/pu/img/a.jpg')).toBe('https://pbs.twimg.com/ext_tw_video_thumb/1/pu/img/a.jpg');
+    expect(unescapeHtml('a &amp;lt; b &lt; c')).toBe('a &lt; b < c');
+  });
+});
