@@ -1,0 +1,212 @@
+/**
+ * Failures a real backend cannot produce on demand — throttling, the SDK's own time-outs, a
+ * service's 5xx — on every data-access call, for DynamoDB, S3 and SQS: each is translated at the
+ * data-access layer into 503 `upstream_unavailable`, and reaches a client as that envelope.
+ */
+import { mockClient } from 'aws-sdk-client-mock';
+import {
+  DynamoDBClient,
+  DynamoDBServiceException,
+  ProvisionedThroughputExceededException,
+  RequestLimitExceeded,
+  ThrottlingException,
+} from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { KmsThrottled, OverLimit, RequestThrottled, SendMessageCommand, SQSClient, SQSServiceException } from '@aws-sdk/client-sqs';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { generateApiKey } from '#shared/identity/secrets.ts';
+import { completeUpload, createDownloadUrl, createUpload, requestDeletion } from '#shared/services/assets.ts';
+import type { AssetDeps } from '#shared/services/assets.ts';
+import { createRelease, listReleases } from '#shared/services/releases.ts';
+import { createSourceApp } from '#shared/services/source-apps.ts';
+import { s3DynamoCaptureCache } from '#shared/store/capture-cache.ts';
+import { IdentityStore } from '#shared/store/identity.ts';
+import { keys } from '#shared/store/keys.ts';
+import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
+import { apiEvent, lambdaContext } from '../support/event.ts';
+import { expectedEnvelope } from '../support/expectations.ts';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const storage = mockClient(S3Client);
+const queue = mockClient(SQSClient);
+afterAll(() => [ddb, storage, queue].forEach((mock) => mock.restore()));
+
+const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+const s3 = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+const sqs = new SQSClient({ region: 'us-east-1' });
+const assets: AssetDeps = { dynamo, s3, sqs, table: 'workspace', bucket: 'assets', deletionQueueUrl: 'https://sqs.test/deletion' };
+const identity = new IdentityStore({ dynamo, table: 'workspace' });
+const cache = s3DynamoCaptureCache({ dynamo, s3, table: 'cache', bucket: 'cache' });
+const capture = { url: 'https://example.com/', deviceType: 'desktop', colorScheme: 'light' } as const;
+const ASSET_ID = '0b6f1c7e-8a4b-4f3e-9d2a-6c1e5b7a9f00';
+
+// What the SDK's HTTP handler throws (@smithy/node-http-handler), and what Node's socket gives.
+const requestTimeout = () =>
+  Object.assign(new Error('@smithy/node-http-handler - [ERROR] a request has exceeded the configured 2000 ms requestTimeout.'), { name: 'TimeoutError', code: 'ETIMEDOUT' });
+const connectionTimeout = () =>
+  Object.assign(new Error('@smithy/node-http-handler - the request socket did not establish a connection with the server within the configured timeout of 1000 ms.'), {
+    name: 'TimeoutError',
+  });
+const socketTimeout = () => Object.assign(new Error('@smithy/node-http-handler - the request socket timed out after 5000 ms of inactivity.'), { name: 'TimeoutError' });
+const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4567'), { code: 'ECONNREFUSED' });
+const reset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+const meta = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
+
+type Fault = [string, () => Error];
+const COMMON: Fault[] = [
+  ['an SDK request time-out', requestTimeout],
+  ['an SDK connection time-out', connectionTimeout],
+  ['an SDK socket time-out', socketTimeout],
+  ['a refused connection', refused],
+  ['a dropped connection', reset],
+];
+const FAULTS: Record<'dynamodb' | 's3' | 'sqs', Fault[]> = {
+  dynamodb: [
+    ['ThrottlingException', () => new ThrottlingException({ message: 'Rate of requests exceeds the allowed throughput.', ...meta(400) })],
+    ['ProvisionedThroughputExceededException', () => new ProvisionedThroughputExceededException({ message: 'Throughput exceeded', ...meta(400) })],
+    ['RequestLimitExceeded', () => new RequestLimitExceeded({ message: 'Throughput exceeds the account limit', ...meta(400) })],
+    ['a 500 InternalServerError', () => new DynamoDBServiceException({ name: 'InternalServerError', $fault: 'server', message: 'Internal error', ...meta(500) })],
+    ['an unmodelled 503', () => new DynamoDBServiceException({ name: 'Unknown', $fault: 'client', message: '', ...meta(503) })],
+    ...COMMON,
+  ],
+  s3: [
+    ['503 SlowDown', () => new S3ServiceException({ name: 'SlowDown', $fault: 'client', message: 'Please reduce your request rate.', ...meta(503) })],
+    ['a 500 InternalError', () => new S3ServiceException({ name: 'InternalError', $fault: 'server', message: 'We encountered an internal error.', ...meta(500) })],
+    ['a 400 RequestTimeout (idle upload)', () => new S3ServiceException({ name: 'RequestTimeout', $fault: 'client', message: 'Idle', ...meta(400) })],
+    ...COMMON,
+  ],
+  sqs: [
+    ['RequestThrottled', () => new RequestThrottled({ message: 'Request is throttled.', ...meta(400) })],
+    ['KmsThrottled', () => new KmsThrottled({ message: 'KMS throttled', ...meta(400) })],
+    ['OverLimit', () => new OverLimit({ message: 'Too many messages in flight', ...meta(403) })],
+    ['a 500 from the queue', () => new SQSServiceException({ name: 'InternalError', $fault: 'server', message: '', ...meta(500) })],
+    ...COMMON,
+  ],
+};
+
+function readyAsset(status = 'ready') {
+  ddb.on(GetCommand, { Key: keys.asset('ws_a', ASSET_ID) }).resolves({
+    Item: {
+      ...keys.asset('ws_a', ASSET_ID),
+      assetId: ASSET_ID,
+      status,
+      contentType: 'image/png',
+      bytes: 4,
+      fileName: 'shot.png',
+      classification: 'input',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      objectKey: `workspaces/ws_a/assets/${ASSET_ID}`,
+    },
+  });
+}
+
+/** Each data-access call, with the backend it fails on and the state the other backends are in. */
+const CALLS: Record<'dynamodb' | 's3' | 'sqs', [string, (fault: Error) => Promise<unknown>][]> = {
+  dynamodb: [
+    ['verifying an API key', (fault) => (ddb.on(GetCommand).rejects(fault), identity.getApiKey(generateApiKey()))],
+    ['reading a session', (fault) => (ddb.on(GetCommand).rejects(fault), identity.getSession('ab'.repeat(32)))],
+    ['reading a member and organization', (fault) => (ddb.on(BatchGetCommand).rejects(fault), identity.getMemberContext('org_a', 'usr_a'))],
+    ['listing releases', (fault) => (ddb.on(QueryCommand).rejects(fault), listReleases({ dynamo, table: 'workspace', productSurfaceExists: async () => true }, { workspaceId: 'ws_a', limit: 5 }))],
+    [
+      'creating a release with an Idempotency-Key',
+      (fault) => (
+        ddb.on(PutCommand).rejects(fault),
+        createRelease({ dynamo, table: 'workspace', productSurfaceExists: async () => true }, { workspaceId: 'ws_a', body: { title: 't', benefitStatement: 'b' }, idempotencyKey: 'k' })
+      ),
+    ],
+    ['creating a source app', (fault) => (ddb.on(PutCommand).rejects(fault), createSourceApp({ dynamo, table: 'workspace' }, { workspaceId: 'ws_a', body: { name: 'n', allowedHosts: ['https://a.test'], provider: 'generic' } }))],
+    ['counting a rate limit or quota', (fault) => (ddb.on(UpdateCommand).rejects(fault), dynamoCounterStore(dynamo, 'rate').incrementBelow('k#0', 20, 1))],
+    ['creating an upload', (fault) => (ddb.on(PutCommand).rejects(fault), createUpload(assets, { workspaceId: 'ws_a', body: { bytes: 4, contentType: 'image/png', fileName: 'a.png', classification: 'input' } }))],
+    ['reading an asset to complete it', (fault) => (ddb.on(GetCommand).rejects(fault), completeUpload(assets, { workspaceId: 'ws_a', assetId: ASSET_ID }))],
+    ['reading an asset to sign a download', (fault) => (ddb.on(GetCommand).rejects(fault), createDownloadUrl(assets, { workspaceId: 'ws_a', assetId: ASSET_ID }))],
+    ['marking an asset for deletion', (fault) => (readyAsset(), ddb.on(UpdateCommand).rejects(fault), requestDeletion(assets, { workspaceId: 'ws_a', assetId: ASSET_ID }))],
+    ['reading the capture cache', (fault) => (ddb.on(GetCommand).rejects(fault), cache.get(capture))],
+    ['purging the capture cache', (fault) => (ddb.on(DeleteCommand).rejects(fault), cache.purgeUrl(capture.url))],
+  ],
+  s3: [
+    [
+      'checking an upload',
+      (fault) => (readyAsset('pending'), storage.on(HeadObjectCommand).rejects(fault), completeUpload(assets, { workspaceId: 'ws_a', assetId: ASSET_ID })),
+    ],
+    [
+      'hashing an upload',
+      (fault) => (
+        readyAsset('pending'),
+        storage.on(HeadObjectCommand).resolves({ ContentLength: 4, ContentType: 'image/png' }),
+        storage.on(GetObjectCommand).rejects(fault),
+        completeUpload(assets, { workspaceId: 'ws_a', assetId: ASSET_ID })
+      ),
+    ],
+    [
+      'reading a cached capture',
+      (fault) => (
+        ddb.on(GetCommand).resolves({ Item: { pk: 'x', url: capture.url, objectKey: 'captures/x.png', strategy: 'local-chromium', capturedAt: 1, expiresAt: 4_000_000_000 } }),
+        storage.on(GetObjectCommand).rejects(fault),
+        cache.get(capture)
+      ),
+    ],
+    ['deleting purged captures', (fault) => (ddb.on(DeleteCommand).resolves({}), storage.on(DeleteObjectsCommand).rejects(fault), cache.purgeUrl(capture.url))],
+  ],
+  sqs: [['queueing a deletion', (fault) => (readyAsset(), ddb.on(UpdateCommand).resolves({}), queue.on(SendMessageCommand).rejects(fault), requestDeletion(assets, { workspaceId: 'ws_a', assetId: ASSET_ID }))]],
+};
+
+beforeEach(() => {
+  for (const mock of [ddb, storage, queue]) mock.reset();
+  ddb.on(GetCommand).resolves({});
+});
+
+const CASES = (Object.keys(CALLS) as (keyof typeof CALLS)[]).flatMap((backend) =>
+  CALLS[backend].flatMap(([call, run]) => FAULTS[backend].map(([fault, make]) => [backend, call, fault, run, make] as const)),
+);
+
+describe('data access under SDK faults', () => {
+  it.each(CASES)('answers 503 upstream_unavailable when %s fails %s with %s', async (_backend, _call, _fault, run, make) => {
+    // Prepare
+    const fault = make();
+
+    // Act
+    const outcome = await run(fault).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    // Assess
+    expect(outcome).toBeInstanceOf(UpstreamUnavailableError);
+    expect(outcome).toMatchObject({ status: 503, code: 'upstream_unavailable', cause: fault });
+  });
+
+  it('puts the asset back to ready when the deletion cannot be queued, so it is never stranded', async () => {
+    // Prepare
+    readyAsset();
+    ddb.on(UpdateCommand).resolves({});
+    queue.on(SendMessageCommand).rejects(new RequestThrottled({ message: 'throttled', ...meta(400) }));
+
+    // Act
+    await expect(requestDeletion(assets, { workspaceId: 'ws_a', assetId: ASSET_ID })).rejects.toBeInstanceOf(UpstreamUnavailableError);
+
+    // Assess
+    const updates = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(updates).toHaveLength(2);
+    expect(updates[1]).toMatchObject({ Key: keys.asset('ws_a', ASSET_ID), UpdateExpression: 'SET #status = :ready REMOVE deletionRequestedAt', ConditionExpression: '#status = :deleting' });
+  });
+});
+
+describe('route handlers under SDK faults', () => {
+  it.each([
+    ['GET /api/v1/releases', '#functions/releases/list-releases.ts', { 'x-api-key': generateApiKey() }],
+    ['GET /api/v1/me', '#functions/shell/get-me.ts', { cookie: 'easel.session_token=easel_st_' + '1'.repeat(40) }],
+  ])('answers %s with the 503 envelope when DynamoDB throttles', async (_route, module, headers) => {
+    // Prepare
+    ddb.on(GetCommand).rejects(new ThrottlingException({ message: 'Rate exceeded', ...meta(400) }));
+    const { handler } = (await import(module)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }> };
+
+    // Act
+    const result = await handler(apiEvent({ path: '/', headers }), lambdaContext());
+
+    // Assess
+    expect(result.statusCode).toBe(503);
+    expect(JSON.parse(result.body)).toEqual({ ...expectedEnvelope('http://easel.test', 503, 'upstream_unavailable'), hint: 'The workspace table is temporarily unavailable; retry with back-off.' });
+  });
+});
