@@ -168,9 +168,15 @@ function bodyFor(row: RouteDef & { operationId: OperationId }): unknown {
 
 /**
  * A request the row answers with success when sent with A's credentials: path parameters filled
- * from the fixture (a fresh asset of A for each `{assetId}`), the body sampled from the schema.
+ * from the fixture (a fresh asset of A for each `{assetId}`), the body sampled from the schema
+ * unless `bodies` gives one (a capture target on a local page, say).
  */
-export async function requestFor(baseUrl: string, fixtures: Fixtures, row: RouteDef & { operationId: OperationId }): Promise<RouteRequest> {
+export async function requestFor(
+  baseUrl: string,
+  fixtures: Fixtures,
+  row: RouteDef & { operationId: OperationId },
+  bodies: Partial<Record<OperationId, unknown>> = {},
+): Promise<RouteRequest> {
   let path = row.path;
   for (const [, name] of row.path.matchAll(/\{([^}]+)\}/g)) {
     let value: string;
@@ -179,7 +185,7 @@ export async function requestFor(baseUrl: string, fixtures: Fixtures, row: Route
     else throw new Error(`No fixture for {${name}} of ${row.operationId}: add one to requestFor in test/support/route-requests.ts`);
     path = path.replace(`{${name}}`, encodeURIComponent(value));
   }
-  return { method: row.method, path, body: bodyFor(row) };
+  return { method: row.method, path, body: row.operationId in bodies ? bodies[row.operationId] : bodyFor(row) };
 }
 
 /** The credentials that make a row's request succeed for organization A. */
