@@ -11,12 +11,13 @@ import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeletionWorker } from '#shared/services/asset-deletion.ts';
 import { keys } from '#shared/store/keys.ts';
+import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const storage = mockClient(S3Client);
 afterAll(() => [ddb, storage].forEach((mock) => mock.restore()));
 
-const ASSET_ID = '0b6f1c7e-8a4b-4f3e-9d2a-6c1e5b7a9f00';
+const ASSET_ID = MOCK_ASSET_ID;
 const worker = createDeletionWorker({
   dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })),
   s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
@@ -30,7 +31,7 @@ const throttled = () => new ThrottlingException({ message: 'Rate exceeded', $met
 beforeEach(() => {
   ddb.reset();
   storage.reset();
-  ddb.on(GetCommand, { Key: keys.asset('ws_a', ASSET_ID) }).resolves({ Item: { ...keys.asset('ws_a', ASSET_ID), status: 'deleting', objectKey: 'workspaces/ws_a/assets/x' } });
+  ddb.on(GetCommand, { Key: keys.asset('ws_a', ASSET_ID) }).resolves({ Item: mockAssetItem({ status: 'deleting' }) });
 });
 
 describe('deletion worker', () => {

@@ -25,6 +25,7 @@ import { s3DynamoCaptureCache } from '#shared/store/capture-cache.ts';
 import { IdentityStore } from '#shared/store/identity.ts';
 import { keys } from '#shared/store/keys.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
+import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
 
@@ -40,7 +41,7 @@ const assets: AssetDeps = { dynamo, s3, sqs, table: 'workspace', bucket: 'assets
 const identity = new IdentityStore({ dynamo, table: 'workspace' });
 const cache = s3DynamoCaptureCache({ dynamo, s3, table: 'cache', bucket: 'cache' });
 const capture = { url: 'https://example.com/', deviceType: 'desktop', colorScheme: 'light' } as const;
-const ASSET_ID = '0b6f1c7e-8a4b-4f3e-9d2a-6c1e5b7a9f00';
+const ASSET_ID = MOCK_ASSET_ID;
 
 // What the SDK's HTTP handler throws (@smithy/node-http-handler), and what Node's socket gives.
 const requestTimeout = () =>
@@ -87,19 +88,7 @@ const FAULTS: Record<'dynamodb' | 's3' | 'sqs', Fault[]> = {
 };
 
 function readyAsset(status = 'ready') {
-  ddb.on(GetCommand, { Key: keys.asset('ws_a', ASSET_ID) }).resolves({
-    Item: {
-      ...keys.asset('ws_a', ASSET_ID),
-      assetId: ASSET_ID,
-      status,
-      contentType: 'image/png',
-      bytes: 4,
-      fileName: 'shot.png',
-      classification: 'input',
-      createdAt: '2026-01-01T00:00:00.000Z',
-      objectKey: `workspaces/ws_a/assets/${ASSET_ID}`,
-    },
-  });
+  ddb.on(GetCommand, { Key: keys.asset('ws_a', ASSET_ID) }).resolves({ Item: mockAssetItem({ status }) });
 }
 
 /** Each data-access call, with the backend it fails on and the state the other backends are in. */
