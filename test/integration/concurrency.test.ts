@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 /** Waits until a burst cannot straddle two fixed windows of `seconds`. */
-async function awayFromWindowEnd(seconds: number, marginMs = 10_000): Promise<void> {
+async function awayFromWindowEnd(seconds: number, marginMs = 5_000): Promise<void> {
   while (Date.now() % (seconds * 1000) > seconds * 1000 - marginMs) await new Promise((resolve) => setTimeout(resolve, 250));
 }
 
