@@ -87,58 +87,104 @@ const FAULTS: Record<'dynamodb' | 's3' | 'sqs', Fault[]> = {
   ],
 };
 
-function readyAsset(status = 'ready') {
+function storedAsset(status: string) {
   ddb.on(GetCommand, { Key: keys.asset('ws_a', ASSET_ID) }).resolves({ Item: mockAssetItem({ status }) });
 }
 
-/** Each data-access call, with the backend it fails on and the state the other backends are in. */
-const CALLS: Record<'dynamodb' | 's3' | 'sqs', [string, (fault: Error) => Promise<unknown>][]> = {
+const releaseDeps = { dynamo, table: 'workspace', productSurfaceExists: async () => true };
+const asset = { workspaceId: 'ws_a', assetId: ASSET_ID };
+
+/**
+ * Each data-access call: `arrange` makes the backend under test fail with the fault (and puts
+ * whatever the call reads before it in the other mocks), `act` makes the call.
+ */
+interface Call {
+  name: string;
+  arrange(fault: Error): void;
+  act(): Promise<unknown>;
+}
+
+const CALLS: Record<'dynamodb' | 's3' | 'sqs', Call[]> = {
   dynamodb: [
-    ['verifying an API key', (fault) => (ddb.on(GetCommand).rejects(fault), identity.getApiKey(generateApiKey()))],
-    ['reading a session', (fault) => (ddb.on(GetCommand).rejects(fault), identity.getSession('ab'.repeat(32)))],
-    ['reading a member and organization', (fault) => (ddb.on(BatchGetCommand).rejects(fault), identity.getMemberContext('org_a', 'usr_a'))],
-    ['listing releases', (fault) => (ddb.on(QueryCommand).rejects(fault), listReleases({ dynamo, table: 'workspace', productSurfaceExists: async () => true }, { workspaceId: 'ws_a', limit: 5 }))],
-    [
-      'creating a release with an Idempotency-Key',
-      (fault) => (
-        ddb.on(PutCommand).rejects(fault),
-        createRelease({ dynamo, table: 'workspace', productSurfaceExists: async () => true }, { workspaceId: 'ws_a', body: { title: 't', benefitStatement: 'b' }, idempotencyKey: 'k' })
-      ),
-    ],
-    ['creating a source app', (fault) => (ddb.on(PutCommand).rejects(fault), createSourceApp({ dynamo, table: 'workspace' }, { workspaceId: 'ws_a', body: { name: 'n', allowedHosts: ['https://a.test'], provider: 'generic' } }))],
-    ['counting a rate limit or quota', (fault) => (ddb.on(UpdateCommand).rejects(fault), dynamoCounterStore(dynamo, 'rate').incrementBelow('k#0', 20, 1))],
-    ['creating an upload', (fault) => (ddb.on(PutCommand).rejects(fault), createUpload(assets, { workspaceId: 'ws_a', body: { bytes: 4, contentType: 'image/png', fileName: 'a.png', classification: 'input' } }))],
-    ['reading an asset to complete it', (fault) => (ddb.on(GetCommand).rejects(fault), completeUpload(assets, { workspaceId: 'ws_a', assetId: ASSET_ID }))],
-    ['reading an asset to sign a download', (fault) => (ddb.on(GetCommand).rejects(fault), createDownloadUrl(assets, { workspaceId: 'ws_a', assetId: ASSET_ID }))],
-    ['marking an asset for deletion', (fault) => (readyAsset(), ddb.on(UpdateCommand).rejects(fault), requestDeletion(assets, { workspaceId: 'ws_a', assetId: ASSET_ID }))],
-    ['reading the capture cache', (fault) => (ddb.on(GetCommand).rejects(fault), cache.get(capture))],
-    ['purging the capture cache', (fault) => (ddb.on(DeleteCommand).rejects(fault), cache.purgeUrl(capture.url))],
+    { name: 'verifying an API key', arrange: (fault) => ddb.on(GetCommand).rejects(fault), act: () => identity.getApiKey(generateApiKey()) },
+    { name: 'reading a session', arrange: (fault) => ddb.on(GetCommand).rejects(fault), act: () => identity.getSession('ab'.repeat(32)) },
+    { name: 'reading a member and organization', arrange: (fault) => ddb.on(BatchGetCommand).rejects(fault), act: () => identity.getMemberContext('org_a', 'usr_a') },
+    { name: 'listing releases', arrange: (fault) => ddb.on(QueryCommand).rejects(fault), act: () => listReleases(releaseDeps, { workspaceId: 'ws_a', limit: 5 }) },
+    {
+      name: 'creating a release with an Idempotency-Key',
+      arrange: (fault) => ddb.on(PutCommand).rejects(fault),
+      act: () => createRelease(releaseDeps, { workspaceId: 'ws_a', body: { title: 't', benefitStatement: 'b' }, idempotencyKey: 'k' }),
+    },
+    {
+      name: 'creating a source app',
+      arrange: (fault) => ddb.on(PutCommand).rejects(fault),
+      act: () => createSourceApp({ dynamo, table: 'workspace' }, { workspaceId: 'ws_a', body: { name: 'n', allowedHosts: ['https://a.test'], provider: 'generic' } }),
+    },
+    { name: 'counting a rate limit or quota', arrange: (fault) => ddb.on(UpdateCommand).rejects(fault), act: () => dynamoCounterStore(dynamo, 'rate').incrementBelow('k#0', 20, 1) },
+    {
+      name: 'creating an upload',
+      arrange: (fault) => ddb.on(PutCommand).rejects(fault),
+      act: () => createUpload(assets, { workspaceId: 'ws_a', body: { bytes: 4, contentType: 'image/png', fileName: 'a.png', classification: 'input' } }),
+    },
+    { name: 'reading an asset to complete it', arrange: (fault) => ddb.on(GetCommand).rejects(fault), act: () => completeUpload(assets, asset) },
+    { name: 'reading an asset to sign a download', arrange: (fault) => ddb.on(GetCommand).rejects(fault), act: () => createDownloadUrl(assets, asset) },
+    {
+      name: 'marking an asset for deletion',
+      arrange: (fault) => {
+        storedAsset('ready');
+        ddb.on(UpdateCommand).rejects(fault);
+      },
+      act: () => requestDeletion(assets, asset),
+    },
+    { name: 'reading the capture cache', arrange: (fault) => ddb.on(GetCommand).rejects(fault), act: () => cache.get(capture) },
+    { name: 'purging the capture cache', arrange: (fault) => ddb.on(DeleteCommand).rejects(fault), act: () => cache.purgeUrl(capture.url) },
   ],
   s3: [
-    [
-      'checking an upload',
-      (fault) => (readyAsset('pending'), storage.on(HeadObjectCommand).rejects(fault), completeUpload(assets, { workspaceId: 'ws_a', assetId: ASSET_ID })),
-    ],
-    [
-      'hashing an upload',
-      (fault) => (
-        readyAsset('pending'),
-        storage.on(HeadObjectCommand).resolves({ ContentLength: 4, ContentType: 'image/png' }),
-        storage.on(GetObjectCommand).rejects(fault),
-        completeUpload(assets, { workspaceId: 'ws_a', assetId: ASSET_ID })
-      ),
-    ],
-    [
-      'reading a cached capture',
-      (fault) => (
-        ddb.on(GetCommand).resolves({ Item: { pk: 'x', url: capture.url, objectKey: 'captures/x.png', strategy: 'local-chromium', capturedAt: 1, expiresAt: 4_000_000_000 } }),
-        storage.on(GetObjectCommand).rejects(fault),
-        cache.get(capture)
-      ),
-    ],
-    ['deleting purged captures', (fault) => (ddb.on(DeleteCommand).resolves({}), storage.on(DeleteObjectsCommand).rejects(fault), cache.purgeUrl(capture.url))],
+    {
+      name: 'checking an upload',
+      arrange: (fault) => {
+        storedAsset('pending');
+        storage.on(HeadObjectCommand).rejects(fault);
+      },
+      act: () => completeUpload(assets, asset),
+    },
+    {
+      name: 'hashing an upload',
+      arrange: (fault) => {
+        storedAsset('pending');
+        storage.on(HeadObjectCommand).resolves({ ContentLength: 4, ContentType: 'image/png' });
+        storage.on(GetObjectCommand).rejects(fault);
+      },
+      act: () => completeUpload(assets, asset),
+    },
+    {
+      name: 'reading a cached capture',
+      arrange: (fault) => {
+        ddb.on(GetCommand).resolves({ Item: { pk: 'x', url: capture.url, objectKey: 'captures/x.png', strategy: 'local-chromium', capturedAt: 1, expiresAt: 4_000_000_000 } });
+        storage.on(GetObjectCommand).rejects(fault);
+      },
+      act: () => cache.get(capture),
+    },
+    {
+      name: 'deleting purged captures',
+      arrange: (fault) => {
+        ddb.on(DeleteCommand).resolves({});
+        storage.on(DeleteObjectsCommand).rejects(fault);
+      },
+      act: () => cache.purgeUrl(capture.url),
+    },
   ],
-  sqs: [['queueing a deletion', (fault) => (readyAsset(), ddb.on(UpdateCommand).resolves({}), queue.on(SendMessageCommand).rejects(fault), requestDeletion(assets, { workspaceId: 'ws_a', assetId: ASSET_ID }))]],
+  sqs: [
+    {
+      name: 'queueing a deletion',
+      arrange: (fault) => {
+        storedAsset('ready');
+        ddb.on(UpdateCommand).resolves({});
+        queue.on(SendMessageCommand).rejects(fault);
+      },
+      act: () => requestDeletion(assets, asset),
+    },
+  ],
 };
 
 beforeEach(() => {
@@ -147,16 +193,17 @@ beforeEach(() => {
 });
 
 const CASES = (Object.keys(CALLS) as (keyof typeof CALLS)[]).flatMap((backend) =>
-  CALLS[backend].flatMap(([call, run]) => FAULTS[backend].map(([fault, make]) => [backend, call, fault, run, make] as const)),
+  CALLS[backend].flatMap((call) => FAULTS[backend].map(([fault, make]) => [backend, call.name, fault, call, make] as const)),
 );
 
 describe('data access under SDK faults', () => {
-  it.each(CASES)('answers 503 upstream_unavailable when %s fails %s with %s', async (_backend, _call, _fault, run, make) => {
+  it.each(CASES)('answers 503 upstream_unavailable when %s fails %s with %s', async (_backend, _name, _fault, call, make) => {
     // Prepare
     const fault = make();
+    call.arrange(fault);
 
     // Act
-    const outcome = await run(fault).then(
+    const outcome = await call.act().then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -168,7 +215,7 @@ describe('data access under SDK faults', () => {
 
   it('puts the asset back to ready when the deletion cannot be queued, so it is never stranded', async () => {
     // Prepare
-    readyAsset();
+    storedAsset('ready');
     ddb.on(UpdateCommand).resolves({});
     queue.on(SendMessageCommand).rejects(new RequestThrottled({ message: 'throttled', ...meta(400) }));
 
