@@ -1,6 +1,13 @@
 /**
  * AWS SDK clients, one per container. Endpoint overrides point them at the embedded backends
  * locally; in the cloud the overrides are absent and the SDK defaults apply.
+ *
+ * Every client gives up on an unreachable or silent service well inside the shortest route
+ * time-out (10 s), so a caller gets 503 `upstream_unavailable` from the data-access layer rather
+ * than Lambda's time-out. By default the SDK waits without limit for a connection and for an
+ * answer; DynamoDB, S3 and SQS answer in milliseconds, so a second to connect and two to start
+ * answering are generous: with 3 attempts and the SDK's back-off, a refused connection fails in
+ * well under a second, a service that accepts and never answers in about 6.5 s.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -10,8 +17,27 @@ import { config } from '#shared/config.ts';
 
 const cfg = config();
 
+/** How long each attempt of an SDK call may take, and how many attempts it gets. */
+export const SDK_LIMITS = {
+  maxAttempts: 3,
+  /** Time to open the TCP connection. */
+  connectionTimeoutMs: 1_000,
+  /** Time from sending the request until the response headers arrive (the upload of a body included). */
+  requestTimeoutMs: 2_000,
+  /** Longest silence while a response body streams (an S3 object being read). */
+  socketTimeoutMs: 5_000,
+} as const;
+
+const requestHandler = {
+  connectionTimeout: SDK_LIMITS.connectionTimeoutMs,
+  requestTimeout: SDK_LIMITS.requestTimeoutMs,
+  // Without this the SDK only logs a warning when requestTimeout passes and keeps waiting.
+  throwOnRequestTimeout: true,
+  socketTimeout: SDK_LIMITS.socketTimeoutMs,
+};
+
 export const dynamo = DynamoDBDocumentClient.from(
-  new DynamoDBClient({ region: cfg.region, endpoint: cfg.endpoints.dynamodb, maxAttempts: 3 }),
+  new DynamoDBClient({ region: cfg.region, endpoint: cfg.endpoints.dynamodb, maxAttempts: SDK_LIMITS.maxAttempts, requestHandler }),
   { marshallOptions: { removeUndefinedValues: true } },
 );
 
@@ -23,7 +49,8 @@ export const s3 = new S3Client({
   forcePathStyle: cfg.endpoints.s3 !== undefined,
   requestChecksumCalculation: 'WHEN_REQUIRED',
   responseChecksumValidation: 'WHEN_REQUIRED',
-  maxAttempts: 3,
+  maxAttempts: SDK_LIMITS.maxAttempts,
+  requestHandler,
 });
 
-export const sqs = new SQSClient({ region: cfg.region, endpoint: cfg.endpoints.sqs, maxAttempts: 3 });
+export const sqs = new SQSClient({ region: cfg.region, endpoint: cfg.endpoints.sqs, maxAttempts: SDK_LIMITS.maxAttempts, requestHandler });

@@ -204,8 +204,29 @@ function internalSecret(env: NodeJS.ProcessEnv): Config['internalSecret'] {
   return undefined;
 }
 
+/** Prefix of the settings that open holes for tests (loopback targets, stand-in media hosts, their CA). */
+export const UNSAFE_TEST_PREFIX = 'UNSAFE_TEST_';
+
+/**
+ * Refuses every UNSAFE_TEST_* setting on Lambda (AWS_LAMBDA_FUNCTION_NAME is set there), whatever
+ * else the environment says: each one weakens the SSRF guard or the media hosts' TLS, so a
+ * deployed function that has one fails its cold start instead of serving with the hole open.
+ */
+function refuseTestSettingsOnLambda(env: NodeJS.ProcessEnv): void {
+  if (env.AWS_LAMBDA_FUNCTION_NAME === undefined) return;
+  const present = Object.keys(env)
+    .filter((name) => name.startsWith(UNSAFE_TEST_PREFIX))
+    .sort();
+  if (present.length === 0) return;
+  throw new Error(
+    `${present.join(', ')} ${present.length === 1 ? 'is a test-only setting' : 'are test-only settings'}, refused on AWS Lambda ` +
+      `(AWS_LAMBDA_FUNCTION_NAME=${env.AWS_LAMBDA_FUNCTION_NAME}): remove ${present.length === 1 ? 'it' : 'them'} from the function's environment.`,
+  );
+}
+
 /** Parses the configuration from an environment; throws on the first missing variable. */
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
+  refuseTestSettingsOnLambda(env);
   const publicBaseUrl = required(env, 'PUBLIC_BASE_URL').replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+$/.test(publicBaseUrl)) {
     throw new Error(`PUBLIC_BASE_URL must be an origin such as https://api.example.com, got ${publicBaseUrl}`);

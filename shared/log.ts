@@ -16,6 +16,19 @@ export function setLogSink(next: LogSink): LogSink {
   return previous;
 }
 
+let tap: LogSink | undefined;
+
+/**
+ * Shows every line to `next` as well, at every level, whatever LOG_LEVEL lets through to the
+ * sink: the test suite scans all of them for secrets, debug lines included. Unset (the default),
+ * lines below the level are not even formatted.
+ */
+export function setLogTap(next: LogSink | undefined): LogSink | undefined {
+  const previous = tap;
+  tap = next;
+  return previous;
+}
+
 function threshold(): number {
   const level = (process.env.LOG_LEVEL ?? 'info').toLowerCase();
   if (level === 'silent') return Infinity;
@@ -45,9 +58,11 @@ export function serializeError(error: unknown): Record<string, unknown> {
 }
 
 function write(level: Level, msg: string, fields: Record<string, unknown> = {}): void {
-  if (ORDER[level] < threshold()) return;
-  const entry = { level, time: new Date().toISOString(), msg, ...(redact(fields) as object) };
-  sink(JSON.stringify(entry));
+  const shown = ORDER[level] >= threshold();
+  if (!shown && !tap) return;
+  const line = JSON.stringify({ level, time: new Date().toISOString(), msg, ...(redact(fields) as object) });
+  tap?.(line);
+  if (shown) sink(line);
 }
 
 export const log = {

@@ -3,7 +3,7 @@
  * returns the data (printed as JSON with --json) and the lines a person reads.
  */
 import { InvalidRequestError } from '#shared/http/errors.ts';
-import { SESSION_COOKIE, sessionSetCookie } from '#shared/identity/cookies.ts';
+import { HOST_SESSION_COOKIE, SESSION_COOKIE, sessionSetCookie } from '#shared/identity/cookies.ts';
 import { API_KEY_SCOPES } from '#shared/identity/permissions.ts';
 import type { Role, Scope } from '#shared/identity/permissions.ts';
 import type { EntitlementStatus, Feature, Plan } from '#shared/identity/plans.ts';
@@ -47,13 +47,19 @@ const num = (value: string | undefined, name: string): number | undefined => {
   return parsed;
 };
 
-/** What a session's cookie looks like to curl and to a browser. */
+/**
+ * What a session's cookie looks like to curl and to a browser: `easel.session_token` over http
+ * (npm start), `__Host-easel.session_token` over https (a deployed stack), which no other
+ * subdomain can set (README, "Identity").
+ */
 function cookieLines(token: string, expiresAt: number): string[] {
   const maxAge = expiresAt - Math.floor(Date.now() / 1000);
   return [
-    `  cookie:     ${SESSION_COOKIE}=${token}`,
+    `  cookie:     ${SESSION_COOKIE}=${token}   (http, e.g. npm start)`,
+    `              ${HOST_SESSION_COOKIE}=${token}   (https, a deployed stack)`,
     `  curl:       curl -b '${SESSION_COOKIE}=${token}' …`,
-    `  Set-Cookie: ${sessionSetCookie(token, { maxAgeSeconds: maxAge, secure: false })}   (add Secure over https)`,
+    `  Set-Cookie: ${sessionSetCookie(token, { maxAgeSeconds: maxAge, secure: false })}`,
+    `  Set-Cookie: ${sessionSetCookie(token, { maxAgeSeconds: maxAge, secure: true })}   (over https)`,
   ];
 }
 
@@ -258,7 +264,7 @@ export const COMMANDS: Record<string, Command> = {
         deps,
       );
       return {
-        data: { token, cookie: `${SESSION_COOKIE}=${token}`, session },
+        data: { token, cookie: `${SESSION_COOKIE}=${token}`, httpsCookie: `${HOST_SESSION_COOKIE}=${token}`, session },
         lines: [
           `session ${session.sessionId} for ${session.userId}, active organization ${session.activeOrganizationId ?? 'none'}, expires ${new Date(session.expiresAt * 1000).toISOString()}`,
           ...cookieLines(token, session.expiresAt),

@@ -17,6 +17,50 @@ export interface Backend {
   stop(): Promise<void>;
 }
 
+/**
+ * An embedded backend that can be stopped and started again while the runtime runs, on the same
+ * port and data folder, so the handlers' clients find it where they left it. Tests use it to
+ * take one dependency away from a running runtime and bring it back.
+ */
+export interface EmbeddedBackend extends Backend {
+  /** The loopback port it listens on, whether running or not. */
+  readonly port: number;
+  readonly running: boolean;
+  /** Stops it; the data stays on disk. Stopping a stopped backend does nothing. */
+  stop(): Promise<void>;
+  /** Starts it again on its port with its data. Starting a running backend does nothing. */
+  start(): Promise<void>;
+}
+
+/** Starts a backend and keeps what it takes to start it again after a stop. */
+export async function startEmbedded(start: (port: number) => Promise<Backend>, port: number): Promise<EmbeddedBackend> {
+  let current: Backend | undefined = await start(port);
+  const { name, endpoint } = current;
+  // The first start may have picked a free port (0): later starts must reuse the one it got.
+  const fixedPort = Number(new URL(endpoint).port);
+  let pending: Promise<void> = Promise.resolve();
+  // Start and stop run one after the other, so a test cannot interleave them.
+  const serial = (step: () => Promise<void>) => (pending = pending.then(step, step));
+  return {
+    name,
+    endpoint,
+    port: fixedPort,
+    get running() {
+      return current !== undefined;
+    },
+    stop: () =>
+      serial(async () => {
+        const running = current;
+        current = undefined;
+        await running?.stop();
+      }),
+    start: () =>
+      serial(async () => {
+        current ??= await start(fixedPort);
+      }),
+  };
+}
+
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);

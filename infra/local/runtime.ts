@@ -24,7 +24,7 @@ import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
 import { allowStreaming } from '#shared/http/reply.ts';
 import { toContext, toEvent, writeResult } from '#infra/local/apigw.ts';
-import { startDynamo, startS3, startSqs, type Backend } from '#infra/local/backends.ts';
+import { startDynamo, startEmbedded, startS3, startSqs, type Backend, type EmbeddedBackend } from '#infra/local/backends.ts';
 import { ensureBucket, ensureQueue, ensureTable } from '#infra/local/provision.ts';
 import { startPoller, type SqsWorker } from '#infra/local/sqs-poller.ts';
 import { buildEditor } from '#editor/build.ts';
@@ -61,6 +61,8 @@ export interface LocalRuntime {
   url: string;
   dataDir: string;
   backends: { name: string; endpoint: string }[];
+  /** The embedded backends, which can be stopped and started again while the runtime runs (fault tests). */
+  embedded: { dynamodb?: EmbeddedBackend; s3?: EmbeddedBackend; sqs?: EmbeddedBackend };
   /** The configuration the handlers run with (table names, endpoints, base URL…). */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -129,20 +131,26 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
     // Each backend is embedded unless its endpoint is given ('aws' means the SDK's default).
-    const backends: Backend[] = [];
-    const endpointFor = async (name: 'DYNAMODB' | 'S3' | 'SQS', start: () => Promise<Backend>): Promise<string | undefined> => {
+    const backends: EmbeddedBackend[] = [];
+    const embedded: LocalRuntime['embedded'] = {};
+    const endpointFor = async (
+      name: 'DYNAMODB' | 'S3' | 'SQS',
+      start: (port: number) => Promise<Backend>,
+      port: number,
+    ): Promise<string | undefined> => {
       const given = env[`${name}_ENDPOINT`];
       if (given === 'aws') return undefined;
       if (given) return given;
-      const backend = await start();
+      const backend = await startEmbedded(start, port);
       backends.push(backend);
+      embedded[name.toLowerCase() as keyof LocalRuntime['embedded']] = backend;
       stoppers.push(() => backend.stop());
       return backend.endpoint;
     };
     const ports = options.backendPorts ?? {};
-    const dynamoEndpoint = await endpointFor('DYNAMODB', () => startDynamo(dataDir, ports.dynamodb ?? intFrom(env.DYNAMODB_PORT, 4567)));
-    const s3Endpoint = await endpointFor('S3', () => startS3(dataDir, ports.s3 ?? intFrom(env.S3_PORT, 4568)));
-    const sqsEndpoint = await endpointFor('SQS', () => startSqs(dataDir, ports.sqs ?? intFrom(env.SQS_PORT, 4566)));
+    const dynamoEndpoint = await endpointFor('DYNAMODB', (port) => startDynamo(dataDir, port), ports.dynamodb ?? intFrom(env.DYNAMODB_PORT, 4567));
+    const s3Endpoint = await endpointFor('S3', (port) => startS3(dataDir, port), ports.s3 ?? intFrom(env.S3_PORT, 4568));
+    const sqsEndpoint = await endpointFor('SQS', (port) => startSqs(dataDir, port), ports.sqs ?? intFrom(env.SQS_PORT, 4566));
 
     const handlerEnv: Record<string, string> = {
       PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? url,
@@ -260,6 +268,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
       url,
       dataDir,
       backends: backends.map(({ name, endpoint }) => ({ name, endpoint })),
+      embedded,
       env: handlerEnv,
       stop: stopAll,
     };

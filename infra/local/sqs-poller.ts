@@ -2,7 +2,9 @@
  * Stands in for Lambda's SQS event source mapping: long-polls a queue, hands batches to the
  * worker handler as an SQSEvent, and deletes only the records the handler did not report in
  * `batchItemFailures`. Failed records reappear after the visibility timeout and, once past
- * maxReceiveCount, the queue's redrive policy moves them to the dead-letter queue.
+ * maxReceiveCount, the queue's redrive policy moves them to the dead-letter queue. That last
+ * step is the queue's, not the poller's: the embedded fauxqs, like SQS, moves a message on the
+ * receive that would exceed maxReceiveCount (test/integration/deletion-dead-letter.test.ts).
  */
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';

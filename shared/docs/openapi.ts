@@ -153,7 +153,7 @@ class Components {
           type: 'apiKey',
           in: 'cookie',
           name: SESSION_COOKIE,
-          description: `Session of a signed-in user (\`__Secure-${SESSION_COOKIE}\` is accepted too over https). Shell operations accept only this; workspace operations accept it when the member holds the matching permission.`,
+          description: `Session of a signed-in user. Over https it is issued as \`__Host-${SESSION_COOKIE}\`, which then decides alone (\`__Secure-${SESSION_COOKIE}\` is accepted too); session cookies carrying different tokens are refused with 401. Shell operations accept only this; workspace operations accept it when the member holds the matching permission.`,
         },
       },
       schemas: this.schemas,

@@ -9,6 +9,9 @@
  * - 'session' (shell operations): the session cookie only; any `X-API-Key` is refused with 403.
  *   A row with a permission also needs membership of the active organization and that permission.
  *
+ * Which session cookie counts is decided in #shared/identity/cookies.ts; cookies that disagree
+ * are refused with 401, so a cookie planted by another subdomain never stands in for the real one.
+ *
  * An `Authorization` header is never read.
  */
 import type { MiddlewareObj } from '@middy/core';
@@ -16,7 +19,7 @@ import { ForbiddenError, UnauthorizedError } from '#shared/http/errors.ts';
 import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
 import { requireFeature, requirePermission } from '#shared/identity/authenticator.ts';
 import type { Authenticator } from '#shared/identity/authenticator.ts';
-import { SESSION_COOKIE, readSessionToken } from '#shared/identity/cookies.ts';
+import { SESSION_COOKIE, readSessionCookie } from '#shared/identity/cookies.ts';
 import { requiredFeatureOf } from '#shared/identity/plans.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
 import { log } from '#shared/log.ts';
@@ -58,11 +61,23 @@ export function authenticate(
   };
 }
 
+/** The session token of a request, undefined when it has none; 401 when its cookies disagree. */
+function sessionToken(event: LambdaEvent): string | undefined {
+  const cookie = readSessionCookie(event);
+  if (cookie.kind === 'ambiguous') {
+    throw new UnauthorizedError({
+      hint: `The request carries different session tokens (${cookie.names.join(', ')}); one may have been set by another site of the same domain, so none is used. Clear this site's cookies and sign in again.`,
+      cause: 'ambiguous session cookies',
+    });
+  }
+  return cookie.kind === 'token' ? cookie.token : undefined;
+}
+
 async function sessionOnly(def: RouteDef, event: LambdaEvent, auth: Authenticator): Promise<SessionIdentity | SessionPrincipal> {
   if (event.headers?.['x-api-key'] !== undefined) {
     throw new ForbiddenError(`This operation takes the ${SESSION_COOKIE} session cookie only; remove the X-API-Key header.`, 'API key sent to a session-only route');
   }
-  const token = readSessionToken(event);
+  const token = sessionToken(event);
   if (!token) throw new UnauthorizedError({ hint: `Sign in: this operation needs the ${SESSION_COOKIE} session cookie.` });
   const identity = await auth.session(token);
   if (!def.permission) return identity;
@@ -73,9 +88,9 @@ async function sessionOnly(def: RouteDef, event: LambdaEvent, auth: Authenticato
 
 async function workspace(def: RouteDef, event: LambdaEvent, auth: Authenticator, feature: ReturnType<typeof requiredFeatureOf>): Promise<Principal> {
   const key = event.headers?.['x-api-key'];
-  const token = readSessionToken(event);
+  // An explicit key wins over a cookie the browser may send along (its cookies are not even read).
+  const token = key ? undefined : sessionToken(event);
   let principal: Principal;
-  // An explicit key wins over a cookie the browser may send along.
   if (key) principal = await auth.apiKey(key);
   else if (token) principal = await auth.member(await auth.session(token));
   else throw new UnauthorizedError({ hint: `Send an organization API key in X-API-Key, or sign in to get the ${SESSION_COOKIE} cookie.` });

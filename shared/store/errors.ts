@@ -1,23 +1,68 @@
 import { UpstreamUnavailableError } from '#shared/http/errors.ts';
 
+/** Error names of throttling, time-outs and service-side trouble across DynamoDB, S3 and SQS. */
 const TRANSIENT = new Set([
+  // Throttling
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
+  'ThrottledException',
+  'TooManyRequestsException',
   'RequestLimitExceeded',
-  'InternalServerError',
-  'ServiceUnavailable',
+  'RequestThrottled',
+  'RequestThrottledException',
   'SlowDown',
+  'KmsThrottled',
+  'OverLimit',
+  // The service's own trouble
+  'InternalServerError',
+  'InternalError',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+  // Time-outs: the SDK's (connection, request, socket), the service's, and an aborted attempt
   'TimeoutError',
   'RequestTimeout',
+  'RequestTimeoutException',
+  'AbortError',
 ]);
-const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const NETWORK = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
+
+/** HTTP statuses of a service that is failing or overloaded (501 Not Implemented is not among them). */
+const UNAVAILABLE_STATUSES = new Set([500, 502, 503, 504]);
+
+interface SdkErrorShape {
+  code?: string;
+  $fault?: string;
+  $metadata?: { httpStatusCode?: number };
+  $retryable?: { throttling?: boolean };
+}
 
 /** True for failures that mean "the dependency is down or overloaded", not "the request is wrong". */
 export function isUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: string }).code;
-  const fault = (error as { $fault?: string }).$fault;
-  return TRANSIENT.has(error.name) || (code !== undefined && NETWORK.has(code)) || fault === 'server' || error.name === 'AggregateError';
+  const { code, $fault, $metadata, $retryable } = error as SdkErrorShape;
+  const status = $metadata?.httpStatusCode;
+  return (
+    TRANSIENT.has(error.name) ||
+    (code !== undefined && NETWORK.has(code)) ||
+    $fault === 'server' ||
+    $retryable?.throttling === true ||
+    status === 429 ||
+    (status !== undefined && UNAVAILABLE_STATUSES.has(status)) ||
+    // Node reports a refused connection to every address of a name as one AggregateError.
+    error.name === 'AggregateError'
+  );
 }
 
 /**

@@ -147,6 +147,26 @@ describe('single-process Chromium (as on Lambda)', () => {
     expect(pages.hits.filter((hit) => hit.path === '/report?mode=single').map((hit) => hit.headers.cookie)).toEqual([undefined]);
   });
 
+  it('fails the capture whose browser is killed with 500 upstream_failed, and the capture queued behind it succeeds on a new browser', async () => {
+    // Prepare: one capture stuck loading, one waiting for the browser (one at a time in this mode)
+    const key = randomUUID();
+    const stuck = shoot(`/never?key=${key}`).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await expect.poll(() => pages.hits.some((hit) => hit.path === `/never?key=${key}`)).toBe(true);
+    const queued = shoot('/plain?title=queued');
+    const killed = chromium.current()!;
+
+    // Act
+    killed.process()!.kill('SIGKILL');
+
+    // Assess
+    expect(await stuck).toMatchObject({ status: 500, code: 'upstream_failed', hint: 'The capture browser stopped during the capture; retry.' });
+    expect(pngSize(await queued)).toEqual({ width: 1920, height: 1080 });
+    expect(chromium.current()).not.toBe(killed);
+  });
+
   it('runs concurrent captures one after the other', async () => {
     // Act
     const shots = await Promise.all([shoot('/plain?title=one'), shoot('/plain?title=two'), shoot('/scheme')]);

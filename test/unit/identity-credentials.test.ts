@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readSessionToken, sessionSetCookie } from '#shared/identity/cookies.ts';
+import { readSessionCookie, sessionSetCookie } from '#shared/identity/cookies.ts';
 import {
   base58,
   digestsEqual,
@@ -85,36 +85,65 @@ describe('newId', () => {
   });
 });
 
-describe('readSessionToken', () => {
+describe('readSessionCookie', () => {
   const https = { 'x-forwarded-proto': 'https' };
+  const read = (cookie: string, headers: Record<string, string> = {}) => readSessionCookie(apiEvent({ path: '/', headers: { ...headers, cookie } }));
 
   it('reads easel.session_token from the cookies API Gateway passes', () => {
     const event = { ...apiEvent({ path: '/api/v1/me' }), cookies: ['theme=dark', 'easel.session_token=abc'] };
-    expect(readSessionToken(event)).toBe('abc');
+    expect(readSessionCookie(event)).toEqual({ kind: 'token', name: 'easel.session_token', token: 'abc' });
   });
 
   it('reads a raw Cookie header too', () => {
-    expect(readSessionToken(apiEvent({ path: '/', headers: { cookie: 'a=1; easel.session_token=xyz; b=2' } }))).toBe('xyz');
+    expect(read('a=1; easel.session_token=xyz; b=2')).toEqual({ kind: 'token', name: 'easel.session_token', token: 'xyz' });
   });
 
-  it('accepts __Secure-easel.session_token over https, preferring it', () => {
-    const event = apiEvent({ path: '/', headers: { ...https, cookie: 'easel.session_token=plain; __Secure-easel.session_token=secure' } });
-    expect(readSessionToken(event)).toBe('secure');
+  it.each([
+    ['easel.session_token over http', 'easel.session_token=t', {}, 'easel.session_token'],
+    ['easel.session_token over https (the contract name)', 'easel.session_token=t', https, 'easel.session_token'],
+    ['__Secure-easel.session_token over https', '__Secure-easel.session_token=t', https, '__Secure-easel.session_token'],
+    ['__Host-easel.session_token over https', '__Host-easel.session_token=t', https, '__Host-easel.session_token'],
+    ['the same token under two accepted names', 'easel.session_token=t; __Secure-easel.session_token=t', https, '__Secure-easel.session_token'],
+    ['the same token twice under one name', 'easel.session_token=t; easel.session_token=t', {}, 'easel.session_token'],
+  ])('accepts %s', (_case, cookie, headers, name) => {
+    expect(read(cookie, headers)).toEqual({ kind: 'token', name, token: 't' });
   });
 
-  it('ignores __Secure-easel.session_token over plain http', () => {
-    expect(readSessionToken(apiEvent({ path: '/', headers: { cookie: '__Secure-easel.session_token=secure' } }))).toBeUndefined();
+  it.each([
+    ['easel.session_token', 'easel.session_token=planted'],
+    ['__Secure-easel.session_token', '__Secure-easel.session_token=planted'],
+    ['both', 'easel.session_token=planted; __Secure-easel.session_token=other'],
+  ])('lets __Host-easel.session_token alone decide over https, ignoring %s that a sibling subdomain could plant', (_case, planted) => {
+    expect(read(`${planted}; __Host-easel.session_token=real`, https)).toEqual({ kind: 'token', name: '__Host-easel.session_token', token: 'real' });
+    expect(read(`__Host-easel.session_token=real; ${planted}`, https)).toEqual({ kind: 'token', name: '__Host-easel.session_token', token: 'real' });
+  });
+
+  it.each([
+    ['two easel.session_token values over http', 'easel.session_token=a; easel.session_token=b', {}, ['easel.session_token']],
+    ['two easel.session_token values over https', 'easel.session_token=a; easel.session_token=b', https, ['easel.session_token']],
+    ['__Secure- and plain names with different tokens', '__Secure-easel.session_token=a; easel.session_token=b', https, ['__Secure-easel.session_token', 'easel.session_token']],
+    ['two __Host- values', '__Host-easel.session_token=a; __Host-easel.session_token=b', https, ['__Host-easel.session_token']],
+  ])('refuses %s as ambiguous', (_case, cookie, headers, names) => {
+    expect(read(cookie, headers)).toEqual({ kind: 'ambiguous', names });
+  });
+
+  it.each(['__Secure-easel.session_token=secure', '__Host-easel.session_token=host'])('ignores %s over plain http, where no browser sets it', (cookie) => {
+    expect(read(cookie)).toEqual({ kind: 'none' });
+  });
+
+  it('ignores empty values, so they neither count as a session nor make a request ambiguous', () => {
+    expect(read('easel.session_token=; easel.session_token=t')).toEqual({ kind: 'token', name: 'easel.session_token', token: 't' });
   });
 
   it.each(['', 'easel.session_token=', 'other=1', 'xeasel.session_token=abc'])('finds no token in %j', (cookie) => {
-    expect(readSessionToken(apiEvent({ path: '/', headers: cookie ? { cookie } : {} }))).toBeUndefined();
+    expect(readSessionCookie(apiEvent({ path: '/', headers: cookie ? { cookie } : {} }))).toEqual({ kind: 'none' });
   });
 });
 
 describe('sessionSetCookie', () => {
-  it('issues an HttpOnly, SameSite=Lax cookie on the whole site, Secure over https', () => {
+  it('issues a __Host- cookie over https: Secure, on the whole site, without Domain, HttpOnly, SameSite=Lax', () => {
     expect(sessionSetCookie('tok', { maxAgeSeconds: 3600, secure: true })).toBe(
-      'easel.session_token=tok; Path=/; Max-Age=3600; HttpOnly; SameSite=Lax; Secure',
+      '__Host-easel.session_token=tok; Path=/; Max-Age=3600; HttpOnly; SameSite=Lax; Secure',
     );
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { completeUpload, createDownloadUrl } from '#shared/services/assets.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import { keys } from '#shared/store/keys.ts';
+import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const storage = mockClient(S3Client);
@@ -15,7 +16,7 @@ afterAll(() => {
   storage.restore();
 });
 
-const ASSET_ID = '0b6f1c7e-8a4b-4f3e-9d2a-6c1e5b7a9f00';
+const ASSET_ID = MOCK_ASSET_ID;
 const deps: AssetDeps = {
   dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })),
   s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
@@ -26,19 +27,7 @@ const deps: AssetDeps = {
 };
 
 function storedAsset(fields: Record<string, unknown>) {
-  ddb.on(GetCommand, { Key: keys.asset('ws_a', ASSET_ID) }).resolves({
-    Item: {
-      ...keys.asset('ws_a', ASSET_ID),
-      assetId: ASSET_ID,
-      contentType: 'image/png',
-      bytes: 4,
-      fileName: 'shot.png',
-      classification: 'input',
-      createdAt: '2026-01-01T00:00:00.000Z',
-      objectKey: `workspaces/ws_a/assets/${ASSET_ID}`,
-      ...fields,
-    },
-  });
+  ddb.on(GetCommand, { Key: keys.asset('ws_a', ASSET_ID) }).resolves({ Item: mockAssetItem(fields) });
 }
 
 beforeEach(() => {

@@ -2,8 +2,8 @@
  * Page capture as the contract describes it: normalise and vet the URL, answer from the cache
  * unless asked not to, otherwise capture on the configured browser and cache the result.
  */
-import { UpstreamFailedError } from '#shared/http/errors.ts';
-import { log } from '#shared/log.ts';
+import { UpstreamFailedError, UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { log, serializeError } from '#shared/log.ts';
 import type { BrowserBackend, Strategy } from '#shared/services/capture/browsers.ts';
 import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';
 import { capturePng } from '#shared/services/capture/page-capture.ts';
@@ -55,6 +55,21 @@ export interface ScreenshotService {
 const RESPONSE_RESERVE_MS = 2_000;
 
 /**
+ * Runs a cache step whose outage must not fail the capture: the cache only saves work, so an
+ * unreachable cache table or bucket means an uncached capture (logged), not a 503. Anything
+ * other than an outage is a fault of ours and still fails the request.
+ */
+async function bestEffort<T>(step: 'read' | 'write', work: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof UpstreamUnavailableError)) throw error;
+    log.warn('capture cache unavailable', { step, error: serializeError(error) });
+    return undefined;
+  }
+}
+
+/**
  * The screenshot service over its ports (browser backend, target guard, cache).
  *
  * @example createScreenshotService({ browsers, guard, cache, timeoutMs: 15_000, cacheTtlSeconds: 3_600 }).capture({ url, deviceType: 'desktop', colorScheme: 'light', forceRefresh: false })
@@ -67,7 +82,7 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
       const key = { url: url.href, deviceType: request.deviceType, colorScheme: request.colorScheme };
 
       if (!request.forceRefresh) {
-        const hit = await deps.cache.get(key);
+        const hit = await bestEffort('read', () => deps.cache.get(key));
         if (hit) return { ...key, png: hit.png, cached: true, strategy: hit.strategy as Strategy };
       }
 
@@ -86,7 +101,7 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
       if (png.byteLength > MAX_PNG_BYTES) {
         throw new UpstreamFailedError({ hint: `The capture (${png.byteLength} bytes) is larger than a response can carry; capture a simpler page.` });
       }
-      await deps.cache.put(key, { png, strategy: lease.strategy }, deps.cacheTtlSeconds);
+      await bestEffort('write', () => deps.cache.put(key, { png, strategy: lease.strategy }, deps.cacheTtlSeconds));
       return { ...key, png, cached: false, strategy: lease.strategy };
     },
   };

@@ -1,0 +1,215 @@
+/**
+ * A valid request for any row of the route table, built from the row itself (path parameters,
+ * a body sampled from its schema) and a workspace fixture, so tests that walk the table — the
+ * authorization matrix, the fault matrix — cover a new row without being edited. A row the
+ * fixture cannot serve (a new kind of path parameter, a schema no generic sample satisfies)
+ * fails loudly, naming what to add here.
+ */
+import * as v from 'valibot';
+import { sampleValue } from '#shared/docs/examples.ts';
+import { convert } from '#shared/docs/json-schema.ts';
+import type { RouteDef } from '#shared/http/types.ts';
+import { generateSessionToken, hashSecret, newId } from '#shared/identity/secrets.ts';
+import { API_KEY_SCOPES } from '#shared/identity/permissions.ts';
+import type { Scope } from '#shared/identity/permissions.ts';
+import type { OperationId } from '#shared/routes.ts';
+import * as admin from '#shared/services/identity-admin.ts';
+import { connect } from '#infra/admin/connection.ts';
+import type { LocalRuntime } from '#infra/local/runtime.ts';
+import { call } from './client.ts';
+import type { ClientResponse } from './client.ts';
+
+/** One organization of the fixture: its ids and an API key holding every scope. */
+export interface FixtureOrg {
+  organizationId: string;
+  workspaceId: string;
+  key: string;
+}
+
+/**
+ * Two pro organizations, A and B, each with a key of every scope; in A an owner, an admin and a
+ * member, a revoked key, and sessions for every situation the tests name. Session values are
+ * tokens, so tests compose their own Cookie headers.
+ */
+export interface Fixtures {
+  a: FixtureOrg & { revokedKey: string };
+  b: FixtureOrg;
+  sessions: {
+    /** The owner of A, active in A: every permission. */
+    owner: string;
+    /** An admin of A, active in A. */
+    admin: string;
+    /** A member of A, active in A: the fewest permissions. */
+    member: string;
+    /** The owner of B, whose session names A as active although the user is not a member of A. */
+    nonMember: string;
+    /** The owner of B, active in B. */
+    otherOrganization: string;
+    /** The owner of A, expired a second ago. */
+    expired: string;
+  };
+  /** A key of A holding every scope except `permission` (every scope when it is not one). */
+  keyWithout(permission: string | undefined): Promise<string>;
+  /** The internal secret of the maintainers' routes. */
+  internalSecret: string;
+  close(): void;
+}
+
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000002000000020806000000f478d4fa', 'hex');
+
+/** Creates the fixture in the runtime's workspace table. */
+export async function createFixtures(runtime: Pick<LocalRuntime, 'env'>): Promise<Fixtures> {
+  const db = connect(runtime.env);
+  const deps = { store: db.store };
+  const stamp = newId('usr').slice(4, 12).toLowerCase();
+  const email = (name: string) => `${name}-${stamp}@example.com`;
+  for (const name of ['owner', 'admin', 'member', 'other']) await admin.createUser({ email: email(name), name }, deps);
+  const organization = async (name: string, owner: string): Promise<FixtureOrg> => {
+    const { organization: created } = await admin.createOrganization({ name, plan: 'pro', ownerUserId: email(owner) }, deps);
+    const { key } = await admin.issueApiKey({ organizationId: created.organizationId, name: 'every scope', scopes: [...API_KEY_SCOPES] }, deps);
+    return { organizationId: created.organizationId, workspaceId: created.workspaceId, key };
+  };
+  const a = await organization('Alpha', 'owner');
+  const b = await organization('Bravo', 'other');
+  await admin.addMember({ organizationId: a.organizationId, user: email('admin'), role: 'admin' }, deps);
+  await admin.addMember({ organizationId: a.organizationId, user: email('member'), role: 'member' }, deps);
+  const revoked = await admin.issueApiKey({ organizationId: a.organizationId, name: 'revoked' }, deps);
+  await admin.revokeApiKey({ key: revoked.key }, deps);
+  const session = async (name: string, organizationId: string) => (await admin.createSession({ user: email(name), organizationId }, deps)).token;
+  // Sessions no sign-in would issue: active where the user is no member, and expired.
+  const raw = async (name: string, organizationId: string, expiresAt: number) => {
+    const token = generateSessionToken();
+    const user = await admin.resolveUser(email(name), deps);
+    await db.store.putSession({
+      sessionId: newId('ses'),
+      tokenHash: hashSecret(token),
+      userId: user.userId,
+      activeOrganizationId: organizationId,
+      createdAt: new Date().toISOString(),
+      expiresAt,
+      origin: 'test',
+    });
+    return token;
+  };
+  const now = Math.floor(Date.now() / 1000);
+  const sessions = {
+    owner: await session('owner', a.organizationId),
+    admin: await session('admin', a.organizationId),
+    member: await session('member', a.organizationId),
+    nonMember: await raw('other', a.organizationId, now + 3600),
+    otherOrganization: await session('other', b.organizationId),
+    expired: await raw('owner', a.organizationId, now - 1),
+  };
+  const partial = new Map<string, Promise<string>>();
+  const keyWithout = (permission: string | undefined) => {
+    const scopes = API_KEY_SCOPES.filter((scope) => scope !== permission) as Scope[];
+    const cacheKey = scopes.join(',');
+    if (!partial.has(cacheKey)) {
+      partial.set(cacheKey, admin.issueApiKey({ organizationId: a.organizationId, name: `without ${permission}`, scopes }, deps).then((issued) => issued.key));
+    }
+    return partial.get(cacheKey)!;
+  };
+  return { a: { ...a, revokedKey: revoked.key }, b, sessions, keyWithout, internalSecret: runtime.env.INTERNAL_SECRET!, close: () => db.close() };
+}
+
+/** A request as the tests send it. */
+export interface RouteRequest {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+/**
+ * Bodies a generic sample of the schema cannot produce (a rule across fields); the sample of
+ * every other row is checked against its schema before it is used.
+ */
+const BODIES: Partial<Record<OperationId, unknown>> = {
+  purgeCache: { url: 'https://example.com/' },
+};
+
+/** What an asset must be for the row to succeed on it; a ready asset unless named here. */
+const ASSET_STATE: Partial<Record<OperationId, 'uploaded' | 'ready'>> = {
+  completeAssetUpload: 'uploaded',
+};
+
+async function json(response: Promise<ClientResponse>, expected: number, what: string): Promise<ClientResponse> {
+  const answer = await response;
+  if (answer.status !== expected) throw new Error(`fixture: ${what} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer;
+}
+
+/** An asset of the organization: uploaded and completed (ready), or only uploaded. */
+export async function createAsset(baseUrl: string, org: FixtureOrg, state: 'uploaded' | 'ready' = 'ready'): Promise<string> {
+  const headers = { 'x-api-key': org.key };
+  const created = await json(
+    call(baseUrl, '/api/v1/assets/upload-url', { method: 'POST', headers, body: { bytes: PNG.length, contentType: 'image/png', fileName: 'fixture.png' } }),
+    201,
+    'upload-url',
+  );
+  const { 'Content-Length': _length, ...uploadHeaders } = created.body.headers as Record<string, string>;
+  const put = await fetch(created.body.uploadUrl, { method: 'PUT', headers: uploadHeaders, body: PNG });
+  if (put.status !== 200) throw new Error(`fixture: upload answered ${put.status}`);
+  if (state === 'ready') await json(call(baseUrl, `/api/v1/assets/${created.body.assetId}/complete`, { method: 'POST', headers }), 200, 'complete');
+  return created.body.assetId as string;
+}
+
+/** The row's body: its override, or a sample of its schema that the schema accepts. */
+function bodyFor(row: RouteDef & { operationId: OperationId }): unknown {
+  if (!row.body || row.body.optional) return undefined;
+  if (row.operationId in BODIES) return BODIES[row.operationId];
+  const { schema, defs } = convert(row.body.schema);
+  const sample = sampleValue(schema, defs, 'body');
+  const parsed = v.safeParse(row.body.schema, sample);
+  if (!parsed.success) {
+    throw new Error(`No valid sample body for ${row.operationId} (${parsed.issues[0].message}): add one to BODIES in test/support/route-requests.ts`);
+  }
+  return sample;
+}
+
+/**
+ * A request the row answers with success when sent with A's credentials: path parameters filled
+ * from the fixture (a fresh asset of A for each `{assetId}`), the body sampled from the schema
+ * unless `bodies` gives one (a capture target on a local page, say).
+ */
+export async function requestFor(
+  baseUrl: string,
+  fixtures: Fixtures,
+  row: RouteDef & { operationId: OperationId },
+  bodies: Partial<Record<OperationId, unknown>> = {},
+): Promise<RouteRequest> {
+  let path = row.path;
+  for (const [, name] of row.path.matchAll(/\{([^}]+)\}/g)) {
+    let value: string;
+    if (name === 'organizationId') value = fixtures.a.organizationId;
+    else if (name === 'assetId') value = await createAsset(baseUrl, fixtures.a, ASSET_STATE[row.operationId] ?? 'ready');
+    else throw new Error(`No fixture for {${name}} of ${row.operationId}: add one to requestFor in test/support/route-requests.ts`);
+    path = path.replace(`{${name}}`, encodeURIComponent(value));
+  }
+  return { method: row.method, path, body: row.operationId in bodies ? bodies[row.operationId] : bodyFor(row) };
+}
+
+/** The credentials that make a row's request succeed for organization A. */
+export function credentialsFor(fixtures: Fixtures, row: RouteDef): Record<string, string> {
+  switch (row.auth) {
+    case 'apiKey':
+      return { 'x-api-key': fixtures.a.key };
+    case 'session':
+      return { cookie: `easel.session_token=${fixtures.sessions.owner}` };
+    case 'internal':
+      return { 'x-easel-internal-secret': fixtures.internalSecret };
+    default:
+      return {};
+  }
+}
+
+/** Sends a row's request with the given headers. */
+export function send(baseUrl: string, request: RouteRequest, headers: Record<string, string>, from?: string): Promise<ClientResponse> {
+  return call(baseUrl, request.path, { method: request.method, body: request.body, headers, from });
+}
+
+/** The 2xx statuses a row documents. */
+export function successStatuses(row: RouteDef): number[] {
+  return Object.keys(row.responses)
+    .map(Number)
+    .filter((status) => status >= 200 && status < 300);
+}

@@ -1,0 +1,79 @@
+/**
+ * The deletion worker's order of work under failures a real backend cannot produce on demand
+ * (a table that fails between two calls): the record says `deleted` only once the object is
+ * gone, a failure is reported for a retry, and the retry finishes the job.
+ */
+import { mockClient } from 'aws-sdk-client-mock';
+import { DynamoDBClient, ThrottlingException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { SQSEvent } from 'aws-lambda';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDeletionWorker } from '#shared/services/asset-deletion.ts';
+import { keys } from '#shared/store/keys.ts';
+import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const storage = mockClient(S3Client);
+afterAll(() => [ddb, storage].forEach((mock) => mock.restore()));
+
+const ASSET_ID = MOCK_ASSET_ID;
+const worker = createDeletionWorker({
+  dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })),
+  s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
+  table: 'workspace',
+  bucket: 'assets',
+});
+const event = (messageId: string): SQSEvent =>
+  ({ Records: [{ messageId, body: JSON.stringify({ workspaceId: 'ws_a', assetId: ASSET_ID }) }] }) as unknown as SQSEvent;
+const throttled = () => new ThrottlingException({ message: 'Rate exceeded', $metadata: { httpStatusCode: 400 } });
+
+beforeEach(() => {
+  ddb.reset();
+  storage.reset();
+  ddb.on(GetCommand, { Key: keys.asset('ws_a', ASSET_ID) }).resolves({ Item: mockAssetItem({ status: 'deleting' }) });
+});
+
+describe('deletion worker', () => {
+  it('never marks the asset deleted while its object could not be deleted, and reports the record for a retry', async () => {
+    // Prepare
+    storage.on(DeleteObjectCommand).rejects(new S3ServiceException({ name: 'SlowDown', $fault: 'client', message: 'Slow down', $metadata: { httpStatusCode: 503 } }));
+
+    // Act
+    const result = await worker(event('m-1'));
+
+    // Assess
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }] });
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+  });
+
+  it('reports the record when the mark fails after the object is gone, and the retry completes it', async () => {
+    // Prepare: the object goes, then the table throttles the mark
+    storage.on(DeleteObjectCommand).resolves({});
+    ddb.on(UpdateCommand).rejectsOnce(throttled()).resolves({});
+
+    // Act
+    const first = await worker(event('m-2'));
+    const retry = await worker(event('m-2'));
+
+    // Assess
+    expect(first).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-2' }] });
+    expect(retry).toEqual({ batchItemFailures: [] });
+    expect(storage.commandCalls(DeleteObjectCommand)).toHaveLength(2);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual(
+      Array(2).fill(expect.objectContaining({ ConditionExpression: 'attribute_exists(pk) AND #status = :deleting', ExpressionAttributeValues: expect.objectContaining({ ':deleted': 'deleted' }) })),
+    );
+  });
+
+  it('reports the record when the table cannot be read, without touching the object', async () => {
+    // Prepare
+    ddb.on(GetCommand).rejects(throttled());
+
+    // Act
+    const result = await worker(event('m-3'));
+
+    // Assess
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-3' }] });
+    expect(storage.commandCalls(DeleteObjectCommand)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,248 @@
+/**
+ * Failures a real backend cannot produce on demand — throttling, the SDK's own time-outs, a
+ * service's 5xx — on every data-access call, for DynamoDB, S3 and SQS: each is translated at the
+ * data-access layer into 503 `upstream_unavailable`, and reaches a client as that envelope.
+ */
+import { mockClient } from 'aws-sdk-client-mock';
+import {
+  DynamoDBClient,
+  DynamoDBServiceException,
+  ProvisionedThroughputExceededException,
+  RequestLimitExceeded,
+  ThrottlingException,
+} from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { KmsThrottled, OverLimit, RequestThrottled, SendMessageCommand, SQSClient, SQSServiceException } from '@aws-sdk/client-sqs';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { generateApiKey } from '#shared/identity/secrets.ts';
+import { completeUpload, createDownloadUrl, createUpload, requestDeletion } from '#shared/services/assets.ts';
+import type { AssetDeps } from '#shared/services/assets.ts';
+import { createRelease, listReleases } from '#shared/services/releases.ts';
+import { createSourceApp } from '#shared/services/source-apps.ts';
+import { s3DynamoCaptureCache } from '#shared/store/capture-cache.ts';
+import { IdentityStore } from '#shared/store/identity.ts';
+import { keys } from '#shared/store/keys.ts';
+import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
+import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
+import { apiEvent, lambdaContext } from '../support/event.ts';
+import { expectedEnvelope } from '../support/expectations.ts';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const storage = mockClient(S3Client);
+const queue = mockClient(SQSClient);
+afterAll(() => [ddb, storage, queue].forEach((mock) => mock.restore()));
+
+const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+const s3 = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+const sqs = new SQSClient({ region: 'us-east-1' });
+const assets: AssetDeps = { dynamo, s3, sqs, table: 'workspace', bucket: 'assets', deletionQueueUrl: 'https://sqs.test/deletion' };
+const identity = new IdentityStore({ dynamo, table: 'workspace' });
+const cache = s3DynamoCaptureCache({ dynamo, s3, table: 'cache', bucket: 'cache' });
+const capture = { url: 'https://example.com/', deviceType: 'desktop', colorScheme: 'light' } as const;
+const ASSET_ID = MOCK_ASSET_ID;
+
+// What the SDK's HTTP handler throws (@smithy/node-http-handler), and what Node's socket gives.
+const requestTimeout = () =>
+  Object.assign(new Error('@smithy/node-http-handler - [ERROR] a request has exceeded the configured 2000 ms requestTimeout.'), { name: 'TimeoutError', code: 'ETIMEDOUT' });
+const connectionTimeout = () =>
+  Object.assign(new Error('@smithy/node-http-handler - the request socket did not establish a connection with the server within the configured timeout of 1000 ms.'), {
+    name: 'TimeoutError',
+  });
+const socketTimeout = () => Object.assign(new Error('@smithy/node-http-handler - the request socket timed out after 5000 ms of inactivity.'), { name: 'TimeoutError' });
+const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4567'), { code: 'ECONNREFUSED' });
+const reset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+const meta = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
+
+type Fault = [string, () => Error];
+const COMMON: Fault[] = [
+  ['an SDK request time-out', requestTimeout],
+  ['an SDK connection time-out', connectionTimeout],
+  ['an SDK socket time-out', socketTimeout],
+  ['a refused connection', refused],
+  ['a dropped connection', reset],
+];
+const FAULTS: Record<'dynamodb' | 's3' | 'sqs', Fault[]> = {
+  dynamodb: [
+    ['ThrottlingException', () => new ThrottlingException({ message: 'Rate of requests exceeds the allowed throughput.', ...meta(400) })],
+    ['ProvisionedThroughputExceededException', () => new ProvisionedThroughputExceededException({ message: 'Throughput exceeded', ...meta(400) })],
+    ['RequestLimitExceeded', () => new RequestLimitExceeded({ message: 'Throughput exceeds the account limit', ...meta(400) })],
+    ['a 500 InternalServerError', () => new DynamoDBServiceException({ name: 'InternalServerError', $fault: 'server', message: 'Internal error', ...meta(500) })],
+    ['an unmodelled 503', () => new DynamoDBServiceException({ name: 'Unknown', $fault: 'client', message: '', ...meta(503) })],
+    ...COMMON,
+  ],
+  s3: [
+    ['503 SlowDown', () => new S3ServiceException({ name: 'SlowDown', $fault: 'client', message: 'Please reduce your request rate.', ...meta(503) })],
+    ['a 500 InternalError', () => new S3ServiceException({ name: 'InternalError', $fault: 'server', message: 'We encountered an internal error.', ...meta(500) })],
+    ['a 400 RequestTimeout (idle upload)', () => new S3ServiceException({ name: 'RequestTimeout', $fault: 'client', message: 'Idle', ...meta(400) })],
+    ...COMMON,
+  ],
+  sqs: [
+    ['RequestThrottled', () => new RequestThrottled({ message: 'Request is throttled.', ...meta(400) })],
+    ['KmsThrottled', () => new KmsThrottled({ message: 'KMS throttled', ...meta(400) })],
+    ['OverLimit', () => new OverLimit({ message: 'Too many messages in flight', ...meta(403) })],
+    ['a 500 from the queue', () => new SQSServiceException({ name: 'InternalError', $fault: 'server', message: '', ...meta(500) })],
+    ...COMMON,
+  ],
+};
+
+function storedAsset(status: string) {
+  ddb.on(GetCommand, { Key: keys.asset('ws_a', ASSET_ID) }).resolves({ Item: mockAssetItem({ status }) });
+}
+
+const releaseDeps = { dynamo, table: 'workspace', productSurfaceExists: async () => true };
+const asset = { workspaceId: 'ws_a', assetId: ASSET_ID };
+
+/**
+ * Each data-access call: `arrange` makes the backend under test fail with the fault (and puts
+ * whatever the call reads before it in the other mocks), `act` makes the call.
+ */
+interface Call {
+  name: string;
+  arrange(fault: Error): void;
+  act(): Promise<unknown>;
+}
+
+const CALLS: Record<'dynamodb' | 's3' | 'sqs', Call[]> = {
+  dynamodb: [
+    { name: 'verifying an API key', arrange: (fault) => ddb.on(GetCommand).rejects(fault), act: () => identity.getApiKey(generateApiKey()) },
+    { name: 'reading a session', arrange: (fault) => ddb.on(GetCommand).rejects(fault), act: () => identity.getSession('ab'.repeat(32)) },
+    { name: 'reading a member and organization', arrange: (fault) => ddb.on(BatchGetCommand).rejects(fault), act: () => identity.getMemberContext('org_a', 'usr_a') },
+    { name: 'listing releases', arrange: (fault) => ddb.on(QueryCommand).rejects(fault), act: () => listReleases(releaseDeps, { workspaceId: 'ws_a', limit: 5 }) },
+    {
+      name: 'creating a release with an Idempotency-Key',
+      arrange: (fault) => ddb.on(PutCommand).rejects(fault),
+      act: () => createRelease(releaseDeps, { workspaceId: 'ws_a', body: { title: 't', benefitStatement: 'b' }, idempotencyKey: 'k' }),
+    },
+    {
+      name: 'creating a source app',
+      arrange: (fault) => ddb.on(PutCommand).rejects(fault),
+      act: () => createSourceApp({ dynamo, table: 'workspace' }, { workspaceId: 'ws_a', body: { name: 'n', allowedHosts: ['https://a.test'], provider: 'generic' } }),
+    },
+    { name: 'counting a rate limit or quota', arrange: (fault) => ddb.on(UpdateCommand).rejects(fault), act: () => dynamoCounterStore(dynamo, 'rate').incrementBelow('k#0', 20, 1) },
+    {
+      name: 'creating an upload',
+      arrange: (fault) => ddb.on(PutCommand).rejects(fault),
+      act: () => createUpload(assets, { workspaceId: 'ws_a', body: { bytes: 4, contentType: 'image/png', fileName: 'a.png', classification: 'input' } }),
+    },
+    { name: 'reading an asset to complete it', arrange: (fault) => ddb.on(GetCommand).rejects(fault), act: () => completeUpload(assets, asset) },
+    { name: 'reading an asset to sign a download', arrange: (fault) => ddb.on(GetCommand).rejects(fault), act: () => createDownloadUrl(assets, asset) },
+    {
+      name: 'marking an asset for deletion',
+      arrange: (fault) => {
+        storedAsset('ready');
+        ddb.on(UpdateCommand).rejects(fault);
+      },
+      act: () => requestDeletion(assets, asset),
+    },
+    { name: 'reading the capture cache', arrange: (fault) => ddb.on(GetCommand).rejects(fault), act: () => cache.get(capture) },
+    { name: 'purging the capture cache', arrange: (fault) => ddb.on(DeleteCommand).rejects(fault), act: () => cache.purgeUrl(capture.url) },
+  ],
+  s3: [
+    {
+      name: 'checking an upload',
+      arrange: (fault) => {
+        storedAsset('pending');
+        storage.on(HeadObjectCommand).rejects(fault);
+      },
+      act: () => completeUpload(assets, asset),
+    },
+    {
+      name: 'hashing an upload',
+      arrange: (fault) => {
+        storedAsset('pending');
+        storage.on(HeadObjectCommand).resolves({ ContentLength: 4, ContentType: 'image/png' });
+        storage.on(GetObjectCommand).rejects(fault);
+      },
+      act: () => completeUpload(assets, asset),
+    },
+    {
+      name: 'reading a cached capture',
+      arrange: (fault) => {
+        ddb.on(GetCommand).resolves({ Item: { pk: 'x', url: capture.url, objectKey: 'captures/x.png', strategy: 'local-chromium', capturedAt: 1, expiresAt: 4_000_000_000 } });
+        storage.on(GetObjectCommand).rejects(fault);
+      },
+      act: () => cache.get(capture),
+    },
+    {
+      name: 'deleting purged captures',
+      arrange: (fault) => {
+        ddb.on(DeleteCommand).resolves({});
+        storage.on(DeleteObjectsCommand).rejects(fault);
+      },
+      act: () => cache.purgeUrl(capture.url),
+    },
+  ],
+  sqs: [
+    {
+      name: 'queueing a deletion',
+      arrange: (fault) => {
+        storedAsset('ready');
+        ddb.on(UpdateCommand).resolves({});
+        queue.on(SendMessageCommand).rejects(fault);
+      },
+      act: () => requestDeletion(assets, asset),
+    },
+  ],
+};
+
+beforeEach(() => {
+  for (const mock of [ddb, storage, queue]) mock.reset();
+  ddb.on(GetCommand).resolves({});
+});
+
+const CASES = (Object.keys(CALLS) as (keyof typeof CALLS)[]).flatMap((backend) =>
+  CALLS[backend].flatMap((call) => FAULTS[backend].map(([fault, make]) => [backend, call.name, fault, call, make] as const)),
+);
+
+describe('data access under SDK faults', () => {
+  it.each(CASES)('answers 503 upstream_unavailable when %s fails %s with %s', async (_backend, _name, _fault, call, make) => {
+    // Prepare
+    const fault = make();
+    call.arrange(fault);
+
+    // Act
+    const outcome = await call.act().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    // Assess
+    expect(outcome).toBeInstanceOf(UpstreamUnavailableError);
+    expect(outcome).toMatchObject({ status: 503, code: 'upstream_unavailable', cause: fault });
+  });
+
+  it('puts the asset back to ready when the deletion cannot be queued, so it is never stranded', async () => {
+    // Prepare
+    storedAsset('ready');
+    ddb.on(UpdateCommand).resolves({});
+    queue.on(SendMessageCommand).rejects(new RequestThrottled({ message: 'throttled', ...meta(400) }));
+
+    // Act
+    await expect(requestDeletion(assets, { workspaceId: 'ws_a', assetId: ASSET_ID })).rejects.toBeInstanceOf(UpstreamUnavailableError);
+
+    // Assess
+    const updates = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(updates).toHaveLength(2);
+    expect(updates[1]).toMatchObject({ Key: keys.asset('ws_a', ASSET_ID), UpdateExpression: 'SET #status = :ready REMOVE deletionRequestedAt', ConditionExpression: '#status = :deleting' });
+  });
+});
+
+describe('route handlers under SDK faults', () => {
+  it.each([
+    ['GET /api/v1/releases', '#functions/releases/list-releases.ts', { 'x-api-key': generateApiKey() }],
+    ['GET /api/v1/me', '#functions/shell/get-me.ts', { cookie: 'easel.session_token=easel_st_' + '1'.repeat(40) }],
+  ])('answers %s with the 503 envelope when DynamoDB throttles', async (_route, module, headers) => {
+    // Prepare
+    ddb.on(GetCommand).rejects(new ThrottlingException({ message: 'Rate exceeded', ...meta(400) }));
+    const { handler } = (await import(module)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }> };
+
+    // Act
+    const result = await handler(apiEvent({ path: '/', headers }), lambdaContext());
+
+    // Assess
+    expect(result.statusCode).toBe(503);
+    expect(JSON.parse(result.body)).toEqual({ ...expectedEnvelope('http://easel.test', 503, 'upstream_unavailable'), hint: 'The workspace table is temporarily unavailable; retry with back-off.' });
+  });
+});
