@@ -274,6 +274,20 @@ describe('the e2e browser', SLOW, () => {
 });
 
 describe('the editor', SLOW, () => {
+  it.each([
+    ['at desktop width', { width: 1440, height: 900 }],
+    ['on a 375 px screen', { width: 375, height: 812 }],
+  ])('loads without moving its layout %s, the sign-in check included', async (_case, viewport) => {
+    // Prepare + Act: open the page and let the script fill its controls and finish the sign-in check
+    const { page } = await openEditor(runtime.url, viewport);
+    await page.waitForFunction(() => document.getElementById('account-status')?.textContent !== 'Checking sign-in…');
+    // Layout-shift entries are delivered after the frame that made them.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+
+    // Assess: every shift since the first byte
+    expect(await shiftTotal(page)).toBe(0);
+  });
+
   it('captures a local page as a phone in dark mode with progress shown, without moving the layout, and draws it', async () => {
     // Prepare: a page that turns green only after a fetch, so the capture takes a moment
     const { page } = await openEditor(runtime.url);
