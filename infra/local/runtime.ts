@@ -4,7 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +15,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { resetConfig } from '#shared/config.ts';
 import { toEnvelope } from '#shared/http/envelope.ts';
-import { PayloadTooLargeError } from '#shared/http/errors.ts';
+import { PayloadTooLargeError, UnreadableRequestError } from '#shared/http/errors.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { matchRoute } from '#shared/http/match.ts';
 import type { LambdaResult } from '#shared/http/types.ts';
@@ -90,6 +91,31 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
   });
 }
 
+/**
+ * Answers a request Node's HTTP parser refused (headers too large, malformed request line or
+ * framing, a request that never finished) with the error envelope, then closes the connection:
+ * after a framing error nothing more on it can be trusted.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, publicBaseUrl: () => string): void {
+  if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const hint =
+    status === 431
+      ? 'Send a shorter URL and fewer or shorter headers (at most 16 KB together).'
+      : status === 408
+        ? 'Send the whole request promptly.'
+        : `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}): check the request line, the headers and that Content-Length matches the body.`;
+  const envelope = toEnvelope(new UnreadableRequestError(status, hint, error), publicBaseUrl());
+  const body = JSON.stringify(envelope.body);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 async function importHandler<T>(file: string): Promise<T> {
   const module = (await import(pathToFileURL(join(ROOT, file)).href)) as { handler?: T };
   if (typeof module.handler !== 'function') throw new Error(`${file} does not export a handler function`);
@@ -110,12 +136,15 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     stoppers.length = 0;
   };
 
+  let publicBaseUrl = env.PUBLIC_BASE_URL ?? 'http://127.0.0.1';
   try {
     // The HTTP port is bound first: the public base URL must be known before any handler loads.
     let dispatch: (req: IncomingMessage, res: import('node:http').ServerResponse) => void = (_req, res) => {
       res.writeHead(503).end();
     };
     const server: Server = createServer((req, res) => dispatch(req, res));
+    // Node answers what it cannot parse with a bare status line; answer with the envelope instead.
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, () => publicBaseUrl));
     await new Promise<void>((resolvePromise, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? intFrom(env.PORT, 3000), host, () => resolvePromise());
@@ -129,6 +158,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     );
     const port = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    publicBaseUrl = env.PUBLIC_BASE_URL ?? url;
 
     // Each backend is embedded unless its endpoint is given ('aws' means the SDK's default).
     const backends: EmbeddedBackend[] = [];
