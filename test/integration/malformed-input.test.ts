@@ -140,3 +140,23 @@ describe('requests the HTTP parser refuses', () => {
     await stillAnswers();
   });
 });
+
+describe('bodies over the limit on a rate-limited route', () => {
+  it.each([
+    ['over the route limit', 10 * 1024],
+    ["over Lambda's request limit", 7 * 1024 * 1024],
+  ])('answers POST /api/screenshot with a body %s with 413 and the X-RateLimit-* headers', async (_case, size) => {
+    // Prepare
+    const body = JSON.stringify({ url: `https://example.com/${'a'.repeat(size)}` });
+
+    // Act
+    const response = await fetch(`${runtime.url}/api/screenshot`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+    // Assess: the route's own limit, and the headers every answer of the route carries
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ ...expectedEnvelope(runtime.url, 413, 'invalid_request'), limit: 8192 });
+    expect(response.headers.get('x-ratelimit-limit')).toBe('20');
+    expect(Number(response.headers.get('x-ratelimit-remaining'))).toBeLessThan(20);
+    expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now());
+  });
+});
