@@ -159,7 +159,9 @@ export function writeResult(res: ServerResponse, result: LambdaResult, method: s
   }
   const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   // 204 and 304 carry no body; a Content-Length: 0 on a 304 would misdescribe the cached representation.
-  if (result.statusCode !== 204 && result.statusCode !== 304) headers['Content-Length'] = String(body.length);
+  // A HEAD answer carries the length its GET would have (set by the handler); the body is empty.
+  const declared = Object.keys(headers).some((name) => name.toLowerCase() === 'content-length');
+  if (result.statusCode !== 204 && result.statusCode !== 304 && !(method === 'HEAD' && declared)) headers['Content-Length'] = String(body.length);
   res.writeHead(result.statusCode ?? 200, headers);
   res.end(method === 'HEAD' ? undefined : body);
 }
