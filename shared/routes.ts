@@ -110,6 +110,7 @@ export const ROUTES = {
       },
     },
     errors: [400, 405, 413, 500],
+    refusedMethods: ['GET'],
   },
   getTweet: {
     method: 'GET',
@@ -203,6 +204,7 @@ export const ROUTES = {
       200: { description: 'The capture.', contentType: 'application/json', schema: ScreenshotResponse, headers: RATE_LIMIT_HEADERS },
     },
     errors: [400, 405, 408, 413, 429, 500, 503],
+    refusedMethods: ['GET'],
     extensions: { 'x-easel-rate-limit': { limit: 20, windowSeconds: 60 } },
   },
   purgeCache: {
