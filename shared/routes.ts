@@ -234,7 +234,8 @@ export const ROUTES = {
     access: { tables: { workspace: 'write' } },
     tag: 'Releases',
     summary: 'List releases',
-    description: 'Releases of the workspace, newest first. `limit` is 1 to 100 (default 50).',
+    description:
+      'Releases of the workspace, newest first. `limit` is 1 to 100 (default 50). When older releases remain the answer carries `nextCursor`: send it back as `cursor` for the next page. A cursor is opaque and only continues the list it came from; anything else is 400.',
     query: ReleaseListQuery,
     responses: { 200: json('The releases.', ReleaseList) },
     errors: [400, 401, 403, 503],
