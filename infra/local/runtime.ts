@@ -23,7 +23,7 @@ import { shutdown } from '#shared/lifecycle.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
-import { allowStreaming } from '#shared/http/reply.ts';
+import { allowStreaming, streamOf } from '#shared/http/reply.ts';
 import { toContext, toEvent, writeResult } from '#infra/local/apigw.ts';
 import { startDynamo, startEmbedded, startS3, startSqs, type Backend, type EmbeddedBackend } from '#infra/local/backends.ts';
 import { ensureBucket, ensureQueue, ensureTable } from '#infra/local/provision.ts';
@@ -36,7 +36,20 @@ const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|CAPTURE_|CHROMIUM_|BRO
 /** Lambda's synchronous request payload limit; API Gateway refuses larger bodies before our code runs. */
 export const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
 
+/** One request and the answer the local server gave it, for observers (the tests' contract check). */
+export interface Exchange {
+  method: string;
+  /** Path of the request, without the query. */
+  path: string;
+  status: number;
+  headers: Record<string, string>;
+  /** The body as sent; undefined for a streamed body, which is not held back to be observed. */
+  body?: Buffer;
+}
+
 export interface LocalOptions {
+  /** Sees every answer before it is written (tests check them against the published contract). */
+  observe?: (exchange: Exchange) => void;
   /** HTTP port (0 picks a free one). Default: PORT or 3000. */
   port?: number;
   /** Interface to bind. Default: HOST or 127.0.0.1. */
@@ -274,6 +287,11 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
           log.error('local dispatch failed', { error: serializeError(error) });
           const envelope = toEnvelope(error, handlerEnv.PUBLIC_BASE_URL!);
           result = { statusCode: envelope.status, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(envelope.body) };
+        }
+        if (options.observe) {
+          const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
+          const body = streamOf(result) ? undefined : Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
+          options.observe({ method, path: new URL(req.url ?? '/', 'http://local').pathname, status: result.statusCode ?? 200, headers, body });
         }
         if (!res.destroyed) writeResult(res, result, method);
       })();
