@@ -24,7 +24,7 @@ import { log, serializeError } from '#shared/log.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
 import { allowStreaming, streamOf } from '#shared/http/reply.ts';
-import { toContext, toEvent, writeResult } from '#infra/local/apigw.ts';
+import { requestTarget, toContext, toEvent, writeResult } from '#infra/local/apigw.ts';
 import { startDynamo, startEmbedded, startS3, startSqs, type Backend, type EmbeddedBackend } from '#infra/local/backends.ts';
 import { ensureBucket, ensureQueue, ensureTable } from '#infra/local/provision.ts';
 import { startPoller, type SqsWorker } from '#infra/local/sqs-poller.ts';
@@ -264,7 +264,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
         let result: LambdaResult;
         try {
           const { bytes: body, tooLarge } = await readBody(req, MAX_REQUEST_BYTES);
-          const match = matchRoute(method, new URL(req.url ?? '/', 'http://local').pathname);
+          const match = matchRoute(method, requestTarget(req.url).path);
           const row = match.kind === 'route' ? match.route : undefined;
           // Past Lambda's limit a route that takes a body still answers, as it does to any body over
           // its own (smaller) limit: counted by its rate limit and carrying its headers. In the cloud
@@ -291,10 +291,14 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
         if (options.observe) {
           const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
           const body = streamOf(result) ? undefined : Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
-          options.observe({ method, path: new URL(req.url ?? '/', 'http://local').pathname, status: result.statusCode ?? 200, headers, body });
+          options.observe({ method, path: requestTarget(req.url).path, status: result.statusCode ?? 200, headers, body });
         }
         if (!res.destroyed) writeResult(res, result, method);
-      })();
+      })().catch((error: unknown) => {
+        // Nothing may leave a request unanswered or end the process: cut the connection instead.
+        log.error('local dispatch failed after the answer was made', { error: serializeError(error) });
+        res.destroy();
+      });
     };
 
     if (options.workers ?? true) {

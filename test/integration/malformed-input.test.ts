@@ -160,3 +160,13 @@ describe('bodies over the limit on a rate-limited route', () => {
     expect(Number(response.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now());
   });
 });
+
+describe('odd request targets', () => {
+  it.each(['///', '//llms.txt', '//?q=1', '/llms.txt#frag'])('answers %s with the envelope or the page, and stays up', async (target) => {
+    const response = await raw(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+
+    expect([200, 404]).toContain(response.status);
+    if (response.status === 404) expect(JSON.parse(response.body)).toEqual(expectedEnvelope(runtime.url, 404, 'not_found'));
+    await stillAnswers();
+  });
+});
