@@ -123,9 +123,11 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, publicB
         : `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}): check the request line, the headers and that Content-Length matches the body.`;
   const envelope = toEnvelope(new UnreadableRequestError(status, hint, error), publicBaseUrl());
   const body = JSON.stringify(envelope.body);
+  // The answer to a HEAD carries no body, even when the request could not be read whole.
+  const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${head ? '' : body}`,
   );
 }
 

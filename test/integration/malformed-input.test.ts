@@ -126,6 +126,14 @@ describe('requests the HTTP parser refuses', () => {
     await stillAnswers();
   });
 
+  it('answers a HEAD with a 20 KB query string with 431 and no body', async () => {
+    const response = await fetch(`${runtime.url}/llms.txt?q=${'a'.repeat(20_000)}`, { method: 'HEAD' });
+
+    expect(response.status).toBe(431);
+    expect(await response.text()).toBe('');
+    await stillAnswers();
+  });
+
   it.each([
     ['Content-Length: 0 followed by a body', 'POST /api/export HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\nhello there\r\n\r\n'],
     ['a malformed chunk size', 'POST /api/export HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'],
