@@ -63,7 +63,9 @@ function pathFor(row: Row, context: FuzzContext): fc.Arbitrary<string> {
     file: ['editor.js', 'missing.css', '..%2f..%2fpackage.json'],
   };
   const names = [...row.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
-  return fc.tuple(fc.tuple(...names.map((name) => segment(values[name] ?? []))), fc.constantFrom('', '', '', '/', '//')).map(([params, suffix]) => {
+  // Without a tweet stand-in, a well-formed id would send the server to the real upstream.
+  const offline = (name: string, value: string) => (name === 'id' && !context.tweetIds && /^\d+$/.test(value) ? `x${value}` : value);
+  return fc.tuple(fc.tuple(...names.map((name) => segment(values[name] ?? []).map((value) => offline(name, value)))), fc.constantFrom('', '', '', '/', '//')).map(([params, suffix]) => {
     let path = row.path;
     names.forEach((name, index) => (path = path.replace(`{${name}}`, params[index]!)));
     return `${path}${suffix}`;
