@@ -109,7 +109,8 @@ export class EaselStack extends Stack {
       }
       this.api.addRoutes({
         path: row.path,
-        methods: [HttpMethod[row.method]],
+        // HEAD is GET without the body (the handler drops it); API Gateway routes it only when asked to.
+        methods: row.method === 'GET' ? [HttpMethod.GET, HttpMethod.HEAD] : [HttpMethod[row.method]],
         integration: new HttpLambdaIntegration(`${name}Integration`, fn),
       });
       routeFunctions.set(row.operationId, fn);

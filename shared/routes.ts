@@ -110,6 +110,7 @@ export const ROUTES = {
       },
     },
     errors: [400, 405, 413, 500],
+    refusedMethods: ['GET'],
   },
   getTweet: {
     method: 'GET',
@@ -203,6 +204,7 @@ export const ROUTES = {
       200: { description: 'The capture.', contentType: 'application/json', schema: ScreenshotResponse, headers: RATE_LIMIT_HEADERS },
     },
     errors: [400, 405, 408, 413, 429, 500, 503],
+    refusedMethods: ['GET'],
     extensions: { 'x-easel-rate-limit': { limit: 20, windowSeconds: 60 } },
   },
   purgeCache: {
@@ -232,7 +234,8 @@ export const ROUTES = {
     access: { tables: { workspace: 'write' } },
     tag: 'Releases',
     summary: 'List releases',
-    description: 'Releases of the workspace, newest first. `limit` is 1 to 100 (default 50).',
+    description:
+      'Releases of the workspace, newest first. `limit` is 1 to 100 (default 50). When older releases remain the answer carries `nextCursor`: send it back as `cursor` for the next page. A cursor is opaque and only continues the list it came from; anything else is 400.',
     query: ReleaseListQuery,
     responses: { 200: json('The releases.', ReleaseList) },
     errors: [400, 401, 403, 503],

@@ -29,8 +29,25 @@ export interface EventInput {
   pathParameters?: Record<string, string>;
 }
 
+/**
+ * The path and query of a request target as API Gateway reports them (rawPath, rawQueryString).
+ * Split by hand: `new URL('//x', base)` reads `//x` as a host and throws for `///`, and a
+ * request target is never relative. An absolute-form target (a proxy request) keeps its path.
+ */
+export function requestTarget(target: string | undefined): { path: string; query: string } {
+  let raw = target ?? '/';
+  if (!raw.startsWith('/')) {
+    const scheme = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(raw);
+    raw = scheme ? raw.slice(scheme[0].length) || '/' : '/';
+  }
+  const at = raw.indexOf('?');
+  const path = at < 0 ? raw : raw.slice(0, at);
+  return { path: path.split('#')[0] || '/', query: at < 0 ? '' : raw.slice(at + 1).split('#')[0]! };
+}
+
 export function toEvent({ req, body, routeKey, pathParameters }: EventInput): LambdaEvent {
-  const url = new URL(req.url ?? '/', 'http://local');
+  const target = requestTarget(req.url);
+  const url = { pathname: target.path, search: target.query ? `?${target.query}` : '', searchParams: new URLSearchParams(target.query) };
   const headers: Record<string, string> = {};
   let cookies: string[] | undefined;
   for (const [name, value] of Object.entries(req.headers)) {
@@ -159,7 +176,9 @@ export function writeResult(res: ServerResponse, result: LambdaResult, method: s
   }
   const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   // 204 and 304 carry no body; a Content-Length: 0 on a 304 would misdescribe the cached representation.
-  if (result.statusCode !== 204 && result.statusCode !== 304) headers['Content-Length'] = String(body.length);
+  // A HEAD answer carries the length its GET would have (set by the handler); the body is empty.
+  const declared = Object.keys(headers).some((name) => name.toLowerCase() === 'content-length');
+  if (result.statusCode !== 204 && result.statusCode !== 304 && !(method === 'HEAD' && declared)) headers['Content-Length'] = String(body.length);
   res.writeHead(result.statusCode ?? 200, headers);
   res.end(method === 'HEAD' ? undefined : body);
 }

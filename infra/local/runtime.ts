@@ -4,7 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +15,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { resetConfig } from '#shared/config.ts';
 import { toEnvelope } from '#shared/http/envelope.ts';
-import { PayloadTooLargeError } from '#shared/http/errors.ts';
+import { PayloadTooLargeError, UnreadableRequestError } from '#shared/http/errors.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { matchRoute } from '#shared/http/match.ts';
 import type { LambdaResult } from '#shared/http/types.ts';
@@ -22,8 +23,8 @@ import { shutdown } from '#shared/lifecycle.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
-import { allowStreaming } from '#shared/http/reply.ts';
-import { toContext, toEvent, writeResult } from '#infra/local/apigw.ts';
+import { allowStreaming, streamOf } from '#shared/http/reply.ts';
+import { requestTarget, toContext, toEvent, writeResult } from '#infra/local/apigw.ts';
 import { startDynamo, startEmbedded, startS3, startSqs, type Backend, type EmbeddedBackend } from '#infra/local/backends.ts';
 import { ensureBucket, ensureQueue, ensureTable } from '#infra/local/provision.ts';
 import { startPoller, type SqsWorker } from '#infra/local/sqs-poller.ts';
@@ -35,7 +36,20 @@ const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|CAPTURE_|CHROMIUM_|BRO
 /** Lambda's synchronous request payload limit; API Gateway refuses larger bodies before our code runs. */
 export const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
 
+/** One request and the answer the local server gave it, for observers (the tests' contract check). */
+export interface Exchange {
+  method: string;
+  /** Path of the request, without the query. */
+  path: string;
+  status: number;
+  headers: Record<string, string>;
+  /** The body as sent; undefined for a streamed body, which is not held back to be observed. */
+  body?: Buffer;
+}
+
 export interface LocalOptions {
+  /** Sees every answer before it is written (tests check them against the published contract). */
+  observe?: (exchange: Exchange) => void;
   /** HTTP port (0 picks a free one). Default: PORT or 3000. */
   port?: number;
   /** Interface to bind. Default: HOST or 127.0.0.1. */
@@ -75,19 +89,46 @@ function intFrom(value: string | undefined, fallback: number): number {
   return parsed;
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+/** Reads a request body, keeping at most `limit + 1` bytes: enough to know it was over the limit. */
+function readBody(req: IncomingMessage, limit: number): Promise<{ bytes: Buffer; tooLarge: boolean }> {
   return new Promise((resolvePromise, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
     req.on('data', (chunk: Buffer) => {
+      const room = limit + 1 - size;
+      if (room > 0) chunks.push(room >= chunk.length ? chunk : chunk.subarray(0, room));
       size += chunk.length;
-      if (size > limit) tooLarge = true;
-      else chunks.push(chunk);
     });
-    req.on('end', () => resolvePromise(tooLarge ? 'too-large' : Buffer.concat(chunks)));
+    req.on('end', () => resolvePromise({ bytes: Buffer.concat(chunks), tooLarge: size > limit }));
     req.on('error', reject);
   });
+}
+
+/**
+ * Answers a request Node's HTTP parser refused (headers too large, malformed request line or
+ * framing, a request that never finished) with the error envelope, then closes the connection:
+ * after a framing error nothing more on it can be trusted.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, publicBaseUrl: () => string): void {
+  if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const hint =
+    status === 431
+      ? 'Send a shorter URL and fewer or shorter headers (at most 16 KB together).'
+      : status === 408
+        ? 'Send the whole request promptly.'
+        : `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}): check the request line, the headers and that Content-Length matches the body.`;
+  const envelope = toEnvelope(new UnreadableRequestError(status, hint, error), publicBaseUrl());
+  const body = JSON.stringify(envelope.body);
+  // The answer to a HEAD carries no body, even when the request could not be read whole.
+  const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+  );
 }
 
 async function importHandler<T>(file: string): Promise<T> {
@@ -110,12 +151,15 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     stoppers.length = 0;
   };
 
+  let publicBaseUrl = env.PUBLIC_BASE_URL ?? 'http://127.0.0.1';
   try {
     // The HTTP port is bound first: the public base URL must be known before any handler loads.
     let dispatch: (req: IncomingMessage, res: import('node:http').ServerResponse) => void = (_req, res) => {
       res.writeHead(503).end();
     };
     const server: Server = createServer((req, res) => dispatch(req, res));
+    // Node answers what it cannot parse with a bare status line; answer with the envelope instead.
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, () => publicBaseUrl));
     await new Promise<void>((resolvePromise, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? intFrom(env.PORT, 3000), host, () => resolvePromise());
@@ -129,6 +173,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     );
     const port = (server.address() as AddressInfo).port;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    publicBaseUrl = env.PUBLIC_BASE_URL ?? url;
 
     // Each backend is embedded unless its endpoint is given ('aws' means the SDK's default).
     const backends: EmbeddedBackend[] = [];
@@ -220,13 +265,16 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
         const method = (req.method ?? 'GET').toUpperCase();
         let result: LambdaResult;
         try {
-          const body = await readBody(req, MAX_REQUEST_BYTES);
-          if (body === 'too-large') {
+          const { bytes: body, tooLarge } = await readBody(req, MAX_REQUEST_BYTES);
+          const match = matchRoute(method, requestTarget(req.url).path);
+          const row = match.kind === 'route' ? match.route : undefined;
+          // Past Lambda's limit a route that takes a body still answers, as it does to any body over
+          // its own (smaller) limit: counted by its rate limit and carrying its headers. In the cloud
+          // API Gateway refuses such a request before any function runs.
+          if (tooLarge && !row?.body) {
             const envelope = toEnvelope(new PayloadTooLargeError(MAX_REQUEST_BYTES), handlerEnv.PUBLIC_BASE_URL!);
             result = { statusCode: envelope.status, headers: { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' }, body: JSON.stringify(envelope.body) };
           } else {
-            const match = matchRoute(method, new URL(req.url ?? '/', 'http://local').pathname);
-            const row = match.kind === 'route' ? match.route : undefined;
             const event = toEvent({
               req,
               body,
@@ -242,8 +290,17 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
           const envelope = toEnvelope(error, handlerEnv.PUBLIC_BASE_URL!);
           result = { statusCode: envelope.status, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(envelope.body) };
         }
+        if (options.observe) {
+          const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
+          const body = streamOf(result) ? undefined : Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
+          options.observe({ method, path: requestTarget(req.url).path, status: result.statusCode ?? 200, headers, body });
+        }
         if (!res.destroyed) writeResult(res, result, method);
-      })();
+      })().catch((error: unknown) => {
+        // Nothing may leave a request unanswered or end the process: cut the connection instead.
+        log.error('local dispatch failed after the answer was made', { error: serializeError(error) });
+        res.destroy();
+      });
     };
 
     if (options.workers ?? true) {

@@ -92,6 +92,7 @@ export function buildOpenApi(publicBaseUrl: string, routes: readonly DocRoute[] 
   for (const row of rows) {
     const item = (paths[row.path] ??= {});
     item[row.method.toLowerCase()] = operation(row, components, publicBaseUrl);
+    for (const method of row.refusedMethods ?? []) item[method.toLowerCase()] = refusedOperation(row, method, components, publicBaseUrl);
   }
   return {
     openapi: '3.1.0',
@@ -204,6 +205,18 @@ function operation(row: DocRoute, components: Components, publicBaseUrl: string)
   if (row.permission) op['x-easel-permission'] = row.permission;
   Object.assign(op, row.extensions ?? {});
   return op;
+}
+
+/** A method the contract names on a row's path that always answers 405: its only response is that envelope. */
+function refusedOperation(row: DocRoute, method: string, components: Components, publicBaseUrl: string): OpenApiOperation {
+  return {
+    operationId: `${row.operationId}Refuses${method[0]}${method.slice(1).toLowerCase()}`,
+    summary: `${method} is not allowed`,
+    description: `Always answers 405 \`method_not_allowed\` with the error envelope and \`Allow: ${row.method}\`. Use ${row.method} ${row.path} (${row.summary.toLowerCase()}).\n\n**Authentication:** none.`,
+    tags: [row.tag],
+    security: [],
+    responses: { '405': errorResponse({ ...row, errors: [405] }, 405, components, publicBaseUrl) },
+  } as OpenApiOperation;
 }
 
 function security(row: DocRoute): Record<string, string[]>[] {

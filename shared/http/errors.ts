@@ -6,10 +6,10 @@
 /** The stable machine codes of the contract, with what the error reference page says about each. */
 export const ERROR_CODES = {
   invalid_request: {
-    statuses: [400, 409, 413],
+    statuses: [400, 408, 409, 413, 431],
     title: 'Invalid request',
     meaning:
-      'The request is malformed: the body is not valid JSON or has the wrong content type, a required field is missing, an unknown field is present, a value has the wrong type or length, or the body is larger than the route accepts (413). On asset deletion, 409 means the asset is in use or not ready.',
+      'The request is malformed: the body is not valid JSON or has the wrong content type, a required field is missing, an unknown field is present, a value has the wrong type or length, or the body is larger than the route accepts (413). On asset deletion, 409 means the asset is in use or not ready. The local server also answers requests it cannot read as HTTP with 400, headers it cannot hold with 431 and requests that arrive too slowly with 408.',
     resolve:
       'Read the hint: it names the field and the rule it broke. Send `Content-Type: application/json` with a body that matches the schema in /openapi.json; keep bodies under the documented size.',
   },
@@ -165,6 +165,18 @@ export class PayloadTooLargeError extends HttpError {
       hint: `Send a body of at most ${limitBytes} bytes.`,
       extra: { limit: limitBytes },
     });
+  }
+}
+
+/**
+ * A request the local server could not read as HTTP/1.1: headers larger than it holds (431), a
+ * request that did not arrive in time (408), or anything else malformed (400). In the cloud API
+ * Gateway refuses these itself, before any function runs.
+ */
+export class UnreadableRequestError extends HttpError {
+  constructor(status: 400 | 408 | 431, hint: string, cause?: unknown) {
+    const message = status === 431 ? 'Request headers too large' : status === 408 ? 'Request timed out' : 'Malformed HTTP request';
+    super({ status, code: 'invalid_request', message, hint, cause, headers: { Connection: 'close' } });
   }
 }
 

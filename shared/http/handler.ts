@@ -73,6 +73,14 @@ async function toResult(out: Reply, event: LambdaEvent, context: LambdaContext |
   headers.set('X-Request-Id', requestId);
   applySecurityHeaders(headers, event);
   applyCors(headers, cors, event);
+  if (event.requestContext?.http?.method?.toUpperCase() === 'HEAD') {
+    // HEAD is GET without the body (RFC 9110 §9.3.2): the headers, and the length GET would send.
+    if (!headers.has('Content-Length') && !stream) headers.set('Content-Length', String(Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8')));
+    stream?.destroy();
+    stream = undefined;
+    body = '';
+    isBase64Encoded = false;
+  }
   const result: LambdaResult = { statusCode: out.status, headers: headers.toObject(), body, isBase64Encoded };
   if (out.cookies.length > 0) result.cookies = out.cookies;
   return stream ? withStream(result, stream) : result;

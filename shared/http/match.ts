@@ -43,17 +43,18 @@ const PATHS: CompiledPath[] = (() => {
 
 export type PathMatch =
   | { kind: 'route'; route: Row; params: Record<string, string> }
-  | { kind: 'method'; allow: HttpMethod[]; cors: CorsPolicy; template: string }
+  | { kind: 'method'; allow: (HttpMethod | 'HEAD')[]; cors: CorsPolicy; template: string }
   | { kind: 'none' };
 
 /**
  * Finds the route for a method and path, or the methods the path allows, or nothing. As in API
  * Gateway, a templated route serves a method the literal path lacks
- * (DELETE /api/v1/assets/upload-url reaches DELETE /api/v1/assets/{assetId}).
+ * (DELETE /api/v1/assets/upload-url reaches DELETE /api/v1/assets/{assetId}). HEAD is served by
+ * the path's GET row, as HTTP requires; the boundary sends no body for it.
  */
 export function matchRoute(method: string, path: string): PathMatch {
   const normalized = path.length > 1 ? path.replace(/\/+$/, '') : path;
-  const wanted = method.toUpperCase();
+  const wanted = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
   const matching = PATHS.map((entry) => ({ entry, found: entry.pattern.exec(normalized) })).filter((candidate) => candidate.found);
   if (matching.length === 0) return { kind: 'none' };
   for (const { entry, found } of matching) {
@@ -66,7 +67,8 @@ export function matchRoute(method: string, path: string): PathMatch {
     return { kind: 'route', route: row, params };
   }
   const rows = matching.flatMap(({ entry }) => entry.rows);
-  const allow = [...new Set(rows.map((candidate) => candidate.method))];
+  const allow: (HttpMethod | 'HEAD')[] = [...new Set(rows.map((candidate) => candidate.method))];
+  if (allow.includes('GET')) allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD');
   // A path is served with one CORS policy; editor wins when any of its routes needs credentials.
   const cors: CorsPolicy = rows.some((candidate) => candidate.cors === 'editor') ? 'editor' : 'public';
   return { kind: 'method', allow, cors, template: matching[0]!.entry.template };

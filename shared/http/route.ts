@@ -1,6 +1,5 @@
 import type * as v from 'valibot';
 import type { MiddlewareObj } from '@middy/core';
-import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import { principalOf } from '#shared/http/principals.ts';
 import { InvalidRequestError, PayloadTooLargeError } from '#shared/http/errors.ts';
 import { createHttpHandler } from '#shared/http/handler.ts';
@@ -14,6 +13,7 @@ import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/ident
 import { ROUTES } from '#shared/routes.ts';
 import type { OperationId, Routes } from '#shared/routes.ts';
 import { mediaTypeOf } from '#shared/http/media-type.ts';
+import { DEFAULT_MULTIPART_LIMITS, parseMultipart } from '#shared/http/multipart.ts';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 type BodyOut<B> = B extends { schema: infer S; optional: true } ? Out<S> | undefined : B extends { schema: infer S } ? Out<S> : undefined;
@@ -88,52 +88,28 @@ function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
   }
 }
 
-// Bounds on the parts of a form, so a crafted body cannot make the parser do unbounded work.
-const MULTIPART_LIMITS = { files: 4, fields: 16, parts: 20, fieldSize: 1024, headerPairs: 20 };
-
-type MultipartParser = ReturnType<typeof httpMultipartBodyParser>;
-
-function multipartParser(spec: BodySpec): MultipartParser {
-  // The parser's own Content-Type check only accepts boundaries of letters, digits and dashes;
-  // RFC 2046 allows more, and busboy rejects a truly malformed header anyway.
-  return httpMultipartBodyParser({
-    busboy: { limits: { ...MULTIPART_LIMITS, fileSize: spec.maxBytes } },
-    charset: 'utf8',
-    disableContentTypeCheck: true,
-  });
-}
-
 /**
- * Parses a multipart/form-data body with Middy's parser (busboy) into { field: string | MultipartFile }.
- * The parser's own HTTP errors (415, 422, 413) are translated here into the contract's envelope errors.
+ * Reads a multipart/form-data body into { field: string | MultipartFile } (shared/http/multipart.ts),
+ * after the checks every body gets: present unless optional, within the row's size, the right type.
  */
-async function readMultipartBody(event: LambdaEvent, spec: BodySpec, parser: MultipartParser): Promise<unknown> {
+async function readMultipartBody(event: LambdaEvent, spec: BodySpec): Promise<unknown> {
   const raw = event.body;
   const hint = 'Send the fields as multipart/form-data (e.g. curl -F field=value -F file=@path).';
   if (raw === undefined || raw === null || raw === '') {
     if (spec.optional) return undefined;
     throw new InvalidRequestError('Missing request body', hint);
   }
-  const size = event.isBase64Encoded ? Buffer.byteLength(raw, 'base64') : Buffer.byteLength(raw, 'utf8');
-  if (size > spec.maxBytes) throw new PayloadTooLargeError(spec.maxBytes);
+  const bytes = Buffer.from(raw, event.isBase64Encoded ? 'base64' : 'utf8');
+  if (bytes.length > spec.maxBytes) throw new PayloadTooLargeError(spec.maxBytes);
   const contentType = event.headers?.['content-type'] ?? '';
   if (mediaType(event) !== 'multipart/form-data' || !/;\s*boundary=/i.test(contentType)) {
     throw new InvalidRequestError('Unsupported content type', `${hint} Got ${mediaType(event) || 'no Content-Type'}.`);
   }
-  const request = { event: { headers: { 'content-type': contentType }, body: raw, isBase64Encoded: event.isBase64Encoded } };
-  try {
-    await parser.before!(request as never);
-  } catch (error) {
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status === 413) throw new PayloadTooLargeError(spec.maxBytes);
-    throw new InvalidRequestError('Malformed multipart body', `The body is not valid multipart/form-data for its boundary. ${hint}`, error);
-  }
-  return request.event.body;
+  return parseMultipart(bytes, contentType, { ...DEFAULT_MULTIPART_LIMITS, fileSize: spec.maxBytes });
 }
 
 /** Validates path, query, headers and body against the row's schemas before the function runs. */
 function validateRequest(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
-  const multipart = def.body?.contentType === 'multipart/form-data' ? multipartParser(def.body) : undefined;
   return {
     before: async ({ event }) => {
       const parsed: Parsed = { body: undefined, query: undefined, params: undefined, headers: undefined };
@@ -141,7 +117,7 @@ function validateRequest(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Err
       if (def.query) parsed.query = parseWith(def.query, event.queryStringParameters ?? {}, 'query');
       if (def.headers) parsed.headers = parseWith(def.headers, event.headers ?? {}, 'header');
       if (def.body) {
-        const body = multipart ? await readMultipartBody(event, def.body, multipart) : readJsonBody(event, def.body);
+        const body = def.body.contentType === 'multipart/form-data' ? await readMultipartBody(event, def.body) : readJsonBody(event, def.body);
         parsed.body = parseWith(def.body.schema, body, 'body');
       }
       parsedInput.set(event, parsed);

@@ -87,6 +87,11 @@ export interface RouteDef {
   responses: Record<number, ResponseSpec>;
   /** Error statuses the route can answer with (documented with the envelope schema). */
   errors: readonly number[];
+  /**
+   * Other methods on this path that the contract names and that always answer 405 with `Allow`
+   * (GET /api/screenshot): served by the fallback, published in /openapi.json with that response.
+   */
+  refusedMethods?: readonly HttpMethod[];
   /** OpenAPI vendor extensions on the operation. */
   extensions?: Record<`x-${string}`, unknown>;
 }

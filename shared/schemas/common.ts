@@ -39,8 +39,12 @@ export const HttpUrl = v.pipe(v.string(), v.url(), httpUrl());
 
 /** Comments, CDATA, doctype and processing instructions: fixed prefixes, nothing to close. */
 const MARKUP_PREFIX = /<!--|<!\[CDATA\[|<![a-zA-Z]|<\?[a-zA-Z]/;
-/** The start of a tag (`<a`, `</ a`). `(?:\/\s*)?` rather than `\/?\s*` leaves one way to match the whitespace. */
-const TAG_OPEN = /<\s*(?:\/\s*)?[a-zA-Z]/;
+/**
+ * The start of a tag as an HTML parser reads one: `<` directly followed by a letter, or `</`
+ * (an end tag, or with anything but a letter a bogus comment that hides text up to the next `>`).
+ * `<` followed by a space or a digit is text to a browser: `a < b and c > d` is plain text.
+ */
+const TAG_OPEN = /<(?:[a-zA-Z]|\/)/;
 
 /**
  * Whether text reads as HTML/XML markup: a markup prefix, or a tag start with a `>` somewhere

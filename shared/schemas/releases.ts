@@ -27,6 +27,13 @@ export const ReleaseListQuery = v.object({
     ),
     '50',
   ),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(200, 'must be a nextCursor from an earlier page'),
+      v.description('Where the page starts: the `nextCursor` of the previous page. Opaque; absent for the first page.'),
+    ),
+  ),
 });
 
 export const IdempotencyHeaders = v.object({
@@ -53,4 +60,10 @@ export const Release = v.object({
 });
 export type Release = v.InferOutput<typeof Release>;
 
-export const ReleaseList = v.object({ releases: v.array(Release) });
+export const ReleaseList = v.object({
+  releases: v.array(Release),
+  nextCursor: v.optional(
+    v.pipe(v.string(), v.description('Present when older releases remain: send it as `cursor` to get the next page. Absent on the last page.')),
+  ),
+});
+export type ReleaseList = v.InferOutput<typeof ReleaseList>;

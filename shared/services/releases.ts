@@ -28,8 +28,39 @@ function toRelease(item: Record<string, unknown>): Release {
   return release as Release;
 }
 
-/** Newest first; release ids are UUIDv7, so the sort key is creation order. */
-export async function listReleases(deps: ReleaseDeps, input: { workspaceId: string; limit: number }): Promise<Release[]> {
+const CURSOR_VERSION = 'r1';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A short tag of the workspace, so a cursor only continues the listing it came from. */
+function listingTag(workspaceId: string): string {
+  return createHash('sha256').update(workspaceId).digest('base64url').slice(0, 11);
+}
+
+/** The opaque cursor of the page that starts after `releaseId`: version, release id, listing tag. */
+export function releaseCursor(workspaceId: string, releaseId: string): string {
+  return Buffer.from(`${CURSOR_VERSION}.${releaseId}.${listingTag(workspaceId)}`).toString('base64url');
+}
+
+/** The release a cursor continues after; anything this API did not issue for this workspace is 400. */
+function releaseAfter(workspaceId: string, cursor: string): string {
+  const refused = () =>
+    new InvalidRequestError('Invalid cursor', 'cursor must be the nextCursor of an earlier page of this list, unchanged; omit it for the first page.');
+  const [version, releaseId, tag, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor) || rest.length > 0 || version !== CURSOR_VERSION || !releaseId || !UUID.test(releaseId) || tag !== listingTag(workspaceId)) {
+    throw refused();
+  }
+  return releaseId;
+}
+
+/**
+ * Newest first; release ids are UUIDv7, so the sort key is creation order. One item more than the
+ * page is read, so `nextCursor` is given only when older releases remain.
+ */
+export async function listReleases(
+  deps: ReleaseDeps,
+  input: { workspaceId: string; limit: number; cursor?: string },
+): Promise<{ releases: Release[]; nextCursor?: string }> {
+  const after = input.cursor === undefined ? undefined : releaseAfter(input.workspaceId, input.cursor);
   const { Items = [] } = await guard('The release store', () =>
     deps.dynamo.send(
       new QueryCommand({
@@ -37,11 +68,14 @@ export async function listReleases(deps: ReleaseDeps, input: { workspaceId: stri
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         ExpressionAttributeValues: { ':pk': keys.release(input.workspaceId, '').pk, ':prefix': prefixes.release },
         ScanIndexForward: false,
-        Limit: input.limit,
+        Limit: input.limit + 1,
+        ...(after ? { ExclusiveStartKey: keys.release(input.workspaceId, after) } : {}),
       }),
     ),
   );
-  return Items.map(toRelease);
+  const releases = Items.slice(0, input.limit).map(toRelease);
+  const more = Items.length > input.limit;
+  return more ? { releases, nextCursor: releaseCursor(input.workspaceId, releases[releases.length - 1]!.id) } : { releases };
 }
 
 /** Stable fingerprint of a request body: key order does not matter. */

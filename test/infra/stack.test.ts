@@ -140,17 +140,18 @@ describe('EaselStack', () => {
   });
 
   describe('HTTP API', () => {
-    it('declares one route per row plus $default', () => {
+    it('declares one route per row, HEAD beside every GET, plus $default', () => {
       // Prepare
       const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
         (route) => (route as CfnResource).Properties?.RouteKey,
       );
 
       // Assess
-      expect(routeKeys.sort()).toEqual([...ROUTE_LIST.map((row) => `${row.method} ${row.path}`), '$default'].sort());
+      const heads = ROUTE_LIST.filter((row) => row.method === 'GET').map((row) => `HEAD ${row.path}`);
+      expect(routeKeys.sort()).toEqual([...ROUTE_LIST.map((row) => `${row.method} ${row.path}`), ...heads, '$default'].sort());
     });
 
-    it.each(ROUTE_LIST.map((row) => [`${row.method} ${row.path}`, row.operationId] as const))(
+    it.each(ROUTE_LIST.flatMap((row) => [[`${row.method} ${row.path}`, row.operationId] as const, ...(row.method === 'GET' ? [[`HEAD ${row.path}`, row.operationId] as const] : [])]))(
       'sends %s to the function of its row',
       (routeKey, operationId) => {
         // Prepare

@@ -109,8 +109,29 @@ describe('local runtime HTTP', () => {
   it('answers a known path with another method with 405 and an Allow header from the route table', async () => {
     const response = await fetch(`${runtime.url}/openapi.json`, { method: 'DELETE' });
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET');
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
     expect(await response.json()).toEqual(envelope(405, 'method_not_allowed'));
+  });
+
+  it.each(['/llms.txt', '/openapi.json', '/docs', '/'])('answers HEAD %s like GET without a body, with the length GET sends', async (path) => {
+    // Act
+    const get = await fetch(`${runtime.url}${path}`);
+    const getBody = Buffer.from(await get.arrayBuffer());
+    const head = await fetch(`${runtime.url}${path}`, { method: 'HEAD' });
+
+    // Assess
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('content-length')).toBe(String(getBody.length));
+    expect(Buffer.from(await head.arrayBuffer())).toHaveLength(0);
+  });
+
+  it('answers HEAD on a path that only takes POST with 405 and the Allow header', async () => {
+    const response = await fetch(`${runtime.url}/api/export`, { method: 'HEAD' });
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(await response.text()).toBe('');
   });
 
   it('answers a CORS preflight on a public route for any origin, without credentials', async () => {
@@ -120,7 +141,7 @@ describe('local runtime HTTP', () => {
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
   });
 

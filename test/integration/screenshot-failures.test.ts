@@ -67,6 +67,15 @@ describe('POST /api/screenshot: failures', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS);
   });
 
+  it('answers 408 upstream_timeout when the server accepts the request and never answers it', async () => {
+    const started = Date.now();
+    const response = await capture({ url: `${pages.origin}/silent?key=${randomUUID()}` });
+
+    expect(response.status).toBe(408);
+    expect(response.body).toEqual({ ...envelope(408, 'upstream_timeout'), hint: expect.stringContaining(`${TIMEOUT_MS} ms capture time-out`) });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS);
+  });
+
   it('answers 500 upstream_failed when the target does not accept the connection', async () => {
     // Act
     const response = await capture({ url: `http://127.0.0.1:${closedPort}/` });

@@ -136,7 +136,7 @@ describe('GET /api/tweet/{id}', () => {
     const response = await fetch(`${runtime.url}/api/tweet/1`, { method: 'POST' });
 
     expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET');
+    expect(response.headers.get('allow')).toBe('GET, HEAD');
     expect(await response.json()).toEqual(envelope(405, 'method_not_allowed'));
   });
 });

@@ -222,6 +222,42 @@ describe('releases over HTTP', () => {
     expect(listed.body.releases.map((item: { title: string }) => item.title)).toEqual(['third', 'second']);
   });
 
+  it('reaches past the newest 100 releases with the cursor', async () => {
+    // Prepare: 105 releases in a fresh workspace
+    const { organization } = await admin.createOrganization({ name: 'Prolific', plan: 'pro', ownerUserId: 'owner@example.com' }, deps);
+    const key = (await admin.issueApiKey({ organizationId: organization.organizationId, name: 'pager' }, deps)).key;
+    for (let batch = 0; batch < 105; batch += 15) {
+      const created = await Promise.all(
+        Array.from({ length: Math.min(15, 105 - batch) }, (_, i) => call('/api/v1/releases', { method: 'POST', key, body: { ...release, title: `r${batch + i}` } })),
+      );
+      expect(created.map((response) => response.status)).toEqual(created.map(() => 201));
+    }
+
+    // Act
+    const first = await call('/api/v1/releases?limit=100', { key });
+    const second = await call(`/api/v1/releases?limit=100&cursor=${encodeURIComponent(first.body.nextCursor)}`, { key });
+
+    // Assess: 100 then 5, no overlap, no cursor at the end
+    expect(first.body.releases).toHaveLength(100);
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    expect(second.status).toBe(200);
+    expect(second.body.releases).toHaveLength(5);
+    expect(second.body.nextCursor).toBeUndefined();
+    const titles = [...first.body.releases, ...second.body.releases].map((item: { title: string }) => item.title);
+    expect(new Set(titles).size).toBe(105);
+  });
+
+  it("answers another workspace's cursor with 400 invalid_request", async () => {
+    for (const title of ['b1', 'b2']) await call('/api/v1/releases', { method: 'POST', key: org.b.key, body: { ...release, title } });
+    const mine = await call('/api/v1/releases?limit=1', { key: org.b.key });
+    expect(mine.body.nextCursor).toEqual(expect.any(String));
+
+    const response = await call(`/api/v1/releases?cursor=${encodeURIComponent(mine.body.nextCursor)}`);
+
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(envelope(400, 'invalid_request'));
+  });
+
   it('accepts a product surface of the same workspace only', async () => {
     const surface = await admin.createProductSurface({ organizationId: org.a.id, name: 'Web' }, deps);
     const ok = await call('/api/v1/releases', { method: 'POST', body: { ...release, productSurfaceId: surface.productSurfaceId } });

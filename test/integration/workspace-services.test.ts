@@ -164,7 +164,57 @@ describe('release services', () => {
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     const listed = await releases.listReleases(releaseDeps, { workspaceId, limit: 2 });
-    expect(listed.map((release) => release.title)).toEqual(['three', 'two']);
+    expect(listed.releases.map((release) => release.title)).toEqual(['three', 'two']);
+  });
+
+  it('pages through every release with the cursor, newest first, and ends without one', async () => {
+    // Prepare
+    const workspaceId = `ws-${randomUUID()}`;
+    const titles = Array.from({ length: 7 }, (_, i) => `r${i}`);
+    for (const title of titles) await releases.createRelease(releaseDeps, { workspaceId, body: { ...body, title } });
+
+    // Act
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await releases.listReleases(releaseDeps, { workspaceId, limit: 3, cursor });
+      pages.push(page.releases.map((release) => release.title));
+      cursor = page.nextCursor;
+    } while (cursor);
+
+    // Assess
+    expect(pages).toEqual([['r6', 'r5', 'r4'], ['r3', 'r2', 'r1'], ['r0']]);
+  });
+
+  it('gives no cursor when the page holds the last release exactly', async () => {
+    const workspaceId = `ws-${randomUUID()}`;
+    for (const title of ['a', 'b']) await releases.createRelease(releaseDeps, { workspaceId, body: { ...body, title } });
+
+    expect(await releases.listReleases(releaseDeps, { workspaceId, limit: 2 })).toEqual({ releases: [expect.objectContaining({ title: 'b' }), expect.objectContaining({ title: 'a' })] });
+  });
+
+  it.each([
+    ['not base64url', '!!!'],
+    ['a cursor with another version', Buffer.from('r9.0198a1b2-0000-7000-8000-000000000000.x').toString('base64url')],
+    ['a cursor whose release id is not a UUID', Buffer.from('r1.RELEASE#x.x').toString('base64url')],
+    ['an edited cursor', 'cjEuMDE5OGExYjItMDAwMC03MDAwLTgwMDAtMDAwMDAwMDAwMDAwLmFhYWFhYWFhYWFh'],
+  ])('refuses %s with 400', async (_case, cursor) => {
+    await expect(releases.listReleases(releaseDeps, { workspaceId: `ws-${randomUUID()}`, limit: 3, cursor })).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      message: 'Invalid cursor',
+    });
+  });
+
+  it("refuses another workspace's cursor with 400, so it reveals nothing of that list", async () => {
+    // Prepare: a real cursor of workspace A
+    const a = `ws-${randomUUID()}`;
+    for (const title of ['1', '2']) await releases.createRelease(releaseDeps, { workspaceId: a, body: { ...body, title } });
+    const { nextCursor } = await releases.listReleases(releaseDeps, { workspaceId: a, limit: 1 });
+    expect(nextCursor).toEqual(expect.any(String));
+
+    // Act + Assess
+    await expect(releases.listReleases(releaseDeps, { workspaceId: `ws-${randomUUID()}`, limit: 1, cursor: nextCursor })).rejects.toMatchObject({ status: 400, message: 'Invalid cursor' });
   });
 
   it('refuses a product surface of another workspace', async () => {

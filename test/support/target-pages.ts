@@ -94,6 +94,13 @@ export async function startTargetPages(): Promise<TargetPages> {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.write('<!doctype html><html><body><h1>still loading');
         return;
+      // The first byte of the answer only after `delay` ms (a slow server, not a slow page).
+      case '/late':
+        await sleep(Number(q.get('delay') ?? 0));
+        return html(res, `<body style="margin:0;background:${GREEN}"><h1>late</h1></body>`);
+      // Accepts the request and never answers it.
+      case '/silent':
+        return;
       // Different on every load: shows whether an answer came from the cache or a new capture.
       case '/counter': {
         const key = q.get('key') ?? '';

@@ -33,8 +33,8 @@ const table =
   async (host) =>
     (answers[host] ?? []).map((address) => ({ address, family: 4 }));
 
-async function start(resolve: Resolver = table({})): Promise<EgressProxy> {
-  proxy = await startEgressProxy({ policy: { loopbackPorts: [pages.port] }, resolve, connectTimeoutMs: 2_000 });
+async function start(resolve: Resolver = table({}), connectTimeoutMs = 2_000): Promise<EgressProxy> {
+  proxy = await startEgressProxy({ policy: { loopbackPorts: [pages.port] }, resolve, connectTimeoutMs });
   return proxy;
 }
 
@@ -82,6 +82,17 @@ describe('egress proxy', () => {
 
     // Assess
     expect(result).toEqual({ status: 200, body: expect.stringContaining('forwarded') });
+  });
+
+  it('waits past its connect time-out for a server that is slow to send its first byte', async () => {
+    // Prepare: connecting takes a millisecond, the answer starts after four connect time-outs
+    await start(table({}), 150);
+
+    // Act
+    const result = await viaProxy(`${pages.origin}/late?delay=600`);
+
+    // Assess: the page, where a socket time-out would have cut the connection
+    expect(result).toMatchObject({ status: 200, body: expect.stringContaining('<h1>late</h1>') });
   });
 
   it('drops a plain-http request to a refused address without answering, and never connects there', async () => {

@@ -87,7 +87,27 @@ describe('buildOpenApi', () => {
       });
     }
     const published = Object.values(document.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
-    expect(published.sort()).toEqual(listed.map((row) => row.operationId).sort());
+    const refused = listed.flatMap((row) => (row.refusedMethods ?? []).map((method) => `${row.operationId}Refuses${method[0]}${method.slice(1).toLowerCase()}`));
+    expect(published.sort()).toEqual([...listed.map((row) => row.operationId), ...refused].sort());
+  });
+
+  it.each([
+    ['get', '/api/screenshot', 'POST'],
+    ['get', '/api/export', 'POST'],
+  ])('publishes %s %s, which always answers 405 with Allow: %s, with that response alone', (method, path, allow) => {
+    const op = operation(document, method, path);
+
+    expect(Object.keys(op.responses)).toEqual(['405']);
+    expect(op.security).toEqual([]);
+    expect(op.description).toContain(`Allow: ${allow}`);
+    expect(resolve(document, op.responses['405']).headers).toEqual({ Allow: { description: expect.any(String), schema: { type: 'string' } } });
+  });
+
+  it('gives every other operation a 2XX response', () => {
+    const operations = Object.values(document.paths).flatMap((item) => Object.values(item) as Json[]);
+    const withoutSuccess = operations.filter((op) => !/Refuses[A-Z]/.test(op.operationId) && !Object.keys(op.responses).some((status) => /^2/.test(status)));
+
+    expect(withoutSuccess.map((op) => op.operationId)).toEqual([]);
   });
 
   it('leaves out unlisted and internal rows', () => {

@@ -9,9 +9,8 @@ describe('PlainText', () => {
   it.each([
     'Hi <script>alert(1)</script>',
     '<b>bold</b>',
-    '< img src=x onerror=alert(1) >',
     '</ p>',
-    '< / a >',
+    '</>',
     'a <img src=x alt="<"> b',
     '<!-- note -->',
     '<![CDATA[x]]>',
@@ -21,7 +20,17 @@ describe('PlainText', () => {
     expect(v.safeParse(ReleaseCreate, release(description)).success).toBe(false);
   });
 
-  it.each(['1 <2 >3', 'x <- y', 'use <= and >=', 'tags look like <b but never close', 'plain text'])(
+  it.each([
+    '1 <2 >3',
+    'x <- y',
+    'use <= and >=',
+    'tags look like <b but never close',
+    'plain text',
+    'a < b and c > d',
+    // A browser reads `<` before a space as text, never as a tag.
+    '< img src=x onerror=alert(1) >',
+    '< / a >',
+  ])(
     'accepts the plain text %j',
     (description) => {
       expect(v.safeParse(ReleaseCreate, release(description)).success).toBe(true);

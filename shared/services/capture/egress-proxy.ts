@@ -108,7 +108,6 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         headers: endToEnd(req.headers),
         setHost: false,
         agent,
-        timeout: options.connectTimeoutMs,
       },
       (response) => {
         res.writeHead(response.statusCode ?? 502, response.statusMessage, endToEnd(response.headers));
@@ -116,7 +115,18 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         response.on('error', () => res.destroy());
       },
     );
-    upstream.on('timeout', () => upstream.destroy(new Error('connect timeout')));
+    // The time-out bounds the connection only. A socket time-out on the request would also cut a
+    // page that takes longer than it to send its first byte (Chromium then reports
+    // ERR_EMPTY_RESPONSE); the capture's own deadline is what bounds a slow page.
+    upstream.once('socket', (socket: Socket) => {
+      if (!socket.connecting) return;
+      const giveUp = () => upstream.destroy(new Error('connect timeout'));
+      socket.setTimeout(options.connectTimeoutMs, giveUp);
+      socket.once('connect', () => {
+        socket.setTimeout(0);
+        socket.off('timeout', giveUp);
+      });
+    });
     upstream.on('error', () => (res.headersSent ? res.destroy() : req.socket.destroy()));
     // The browser gave up on the request (page closed, capture over): stop reading for it.
     res.once('close', () => {

@@ -1,0 +1,124 @@
+/**
+ * multipart/form-data bodies, parsed with busboy into `{ field: string | MultipartFile }`.
+ *
+ * A whole body is in memory (Lambda hands it over at once), so parsing is one synchronous write:
+ * what matters is that every way a form can be malformed becomes one rejected promise. Busboy
+ * reports a body that ends inside a part as an 'error' on that part's file stream as well as on
+ * itself; an 'error' nobody listens to throws from the event emitter and ends the process, so
+ * every stream gets a listener here. Limits that busboy enforces by silently dropping data
+ * (parts, files, fields, a value cut at its size) are refusals: a form is never read in part.
+ */
+import { Busboy } from '@fastify/busboy';
+import type { BusboyInstance } from '@fastify/busboy';
+import type { Readable } from 'node:stream';
+import { InvalidRequestError, PayloadTooLargeError } from '#shared/http/errors.ts';
+import type { MultipartFile } from '#shared/http/types.ts';
+
+/** Bounds on the parts of a form, so a crafted body cannot make the parser do unbounded work. */
+export interface MultipartLimits {
+  /** Largest file part, in bytes (a larger one is 413). */
+  fileSize: number;
+  files: number;
+  fields: number;
+  parts: number;
+  /** Longest text field value, in bytes. */
+  fieldSize: number;
+  /** Longest field name. */
+  fieldNameSize: number;
+  /** Header lines per part. */
+  headerPairs: number;
+}
+
+export const DEFAULT_MULTIPART_LIMITS: Omit<MultipartLimits, 'fileSize'> = { files: 4, fields: 16, parts: 20, fieldSize: 1024, fieldNameSize: 100, headerPairs: 20 };
+
+const HINT = 'Send the fields as multipart/form-data (e.g. curl -F field=value -F file=@path).';
+
+function malformed(why: string, cause?: unknown): InvalidRequestError {
+  return new InvalidRequestError('Malformed multipart body', `The body is not valid multipart/form-data: ${why}. ${HINT}`, cause);
+}
+
+/**
+ * Parses a complete multipart/form-data body. Repeated names become arrays, in the order sent.
+ *
+ * @throws InvalidRequestError (400) for a missing or unusable boundary, a body that does not
+ *   follow it or ends early, a part without a name, and too many parts, files or fields, or a
+ *   field value or name over its limit
+ * @throws PayloadTooLargeError (413) for a file part over `limits.fileSize`
+ */
+export function parseMultipart(body: Buffer, contentType: string, limits: MultipartLimits): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
+      reject(error);
+    };
+    const fields: Record<string, unknown> = Object.create(null);
+    const add = (name: string, value: unknown) => {
+      const current = fields[name];
+      if (current === undefined) fields[name] = value;
+      else if (Array.isArray(current)) current.push(value);
+      else fields[name] = [current, value];
+    };
+
+    let parser: BusboyInstance;
+    try {
+      parser = new Busboy({ headers: { 'content-type': contentType }, limits });
+    } catch (error) {
+      // Busboy refuses a Content-Type without a boundary it can use.
+      fail(malformed('the Content-Type has no usable boundary', error));
+      return;
+    }
+
+    let pendingFiles = 0;
+    let finished = false;
+    const settle = () => {
+      if (!finished || pendingFiles > 0 || settled) return;
+      settled = true;
+      resolve(fields);
+    };
+    const named = (name: string | undefined): name is string => {
+      if (name === undefined || name === '') fail(malformed('a part has no field name'));
+      else if (name.length > limits.fieldNameSize) fail(malformed(`a field name is longer than ${limits.fieldNameSize} characters`));
+      else return true;
+      return false;
+    };
+
+    parser.on('file', (name: string | undefined, stream: Readable, filename: string | undefined, encoding: string, mimetype: string) => {
+      // First of all: a body that ends inside this part errors on this stream.
+      stream.on('error', (error: Error) => fail(malformed('the body ends inside a part', error)));
+      stream.on('limit', () => fail(new PayloadTooLargeError(limits.fileSize)));
+      if (!named(name)) {
+        stream.resume();
+        return;
+      }
+      pendingFiles += 1;
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        pendingFiles -= 1;
+        const file: MultipartFile = { filename: filename ?? '', mimetype, encoding, content: Buffer.concat(chunks) };
+        add(name, file);
+        settle();
+      });
+    });
+    parser.on('field', (name: string | undefined, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
+      if (!named(name)) return;
+      if (valueTruncated) return fail(malformed(`the value of ${name} is longer than ${limits.fieldSize} bytes`));
+      add(name, value);
+    });
+    parser.on('partsLimit', () => fail(malformed(`more than ${limits.parts} parts`)));
+    parser.on('filesLimit', () => fail(malformed(`more than ${limits.files} file parts`)));
+    parser.on('fieldsLimit', () => fail(malformed(`more than ${limits.fields} text fields`)));
+    parser.on('error', (error: Error) => fail(malformed('it does not follow its boundary or ends early', error)));
+    parser.on('finish', () => {
+      finished = true;
+      settle();
+    });
+    try {
+      parser.end(body);
+    } catch (error) {
+      fail(malformed('it could not be read', error));
+    }
+  });
+}
