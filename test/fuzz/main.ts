@@ -85,9 +85,10 @@ for (let batch = 0; sent < requests; batch++) {
     while (next < list.length) await one(list[next++]!);
   }));
   sent += list.length;
-  process.stderr.write(`\r${sent} / ${requests}`);
+  // Redrawn in place on a terminal; a log (CI, a file) gets one line per batch instead of a smear of \r.
+  process.stderr.write(process.stderr.isTTY ? `\r${sent} / ${requests}` : `${sent} / ${requests}\n`);
 }
-process.stderr.write('\n');
+if (process.stderr.isTTY) process.stderr.write('\n');
 
 let alive = false;
 try {
