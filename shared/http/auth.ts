@@ -15,8 +15,8 @@
  * An `Authorization` header is never read.
  */
 import type { MiddlewareObj } from '@middy/core';
-import { ForbiddenError, UnauthorizedError } from '#shared/http/errors.ts';
-import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
+import { ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
+import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
 import { requireFeature, requirePermission } from '#shared/identity/authenticator.ts';
 import type { Authenticator } from '#shared/identity/authenticator.ts';
 import { SESSION_COOKIE, readSessionCookie } from '#shared/identity/cookies.ts';

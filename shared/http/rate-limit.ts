@@ -7,9 +7,9 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import * as v from 'valibot';
-import { RateLimitedError } from '#shared/http/errors.ts';
+import { RateLimitedError } from '#shared/errors.ts';
 import { setResponseHeaders } from '#shared/http/handler.ts';
-import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
+import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
 import { log } from '#shared/log.ts';
 import { clientNetwork } from '#shared/net/address.ts';
 import { rateLimitHeaders, windowOf } from '#shared/services/rate-limit.ts';

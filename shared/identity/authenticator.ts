@@ -5,7 +5,7 @@
  * the route needs them (also cached). Revocations and role changes therefore take effect within
  * the TTL, which configuration bounds to ten seconds.
  */
-import { FeatureNotEntitledError, ForbiddenError, UnauthorizedError } from '#shared/http/errors.ts';
+import { FeatureNotEntitledError, ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
 import { TtlCache } from '#shared/cache/ttl-cache.ts';
 import { grants, permissionsOf } from '#shared/identity/permissions.ts';
 import { effectiveFeatures, effectivePlan, minimumPlanFor } from '#shared/identity/plans.ts';

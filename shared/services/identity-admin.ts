@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import * as v from 'valibot';
-import { InvalidRequestError, NotFoundError } from '#shared/http/errors.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { API_KEY_SCOPES, RoleSchema, ScopeSchema } from '#shared/identity/permissions.ts';
 import type { Role, Scope } from '#shared/identity/permissions.ts';
 import { EntitlementStatusSchema, FeatureSchema, PlanSchema } from '#shared/identity/plans.ts';

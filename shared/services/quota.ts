@@ -1,4 +1,4 @@
-import { QuotaExceededError } from '#shared/http/errors.ts';
+import { QuotaExceededError } from '#shared/errors.ts';
 import { QUOTAS, quotaLimit, type Plan, type Quota } from '#shared/identity/plans.ts';
 import type { RateLimiter } from '#shared/services/rate-limit.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { InvalidRequestError } from '#shared/http/errors.ts';
+import { InvalidRequestError } from '#shared/errors.ts';
 import { uuidv7 } from '#shared/ids.ts';
 import { Release } from '#shared/schemas/releases.ts';
 import type { ReleaseCreate } from '#shared/schemas/releases.ts';

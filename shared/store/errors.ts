@@ -1,4 +1,4 @@
-import { UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { UpstreamUnavailableError } from '#shared/errors.ts';
 
 /** Error names of throttling, time-outs and service-side trouble across DynamoDB, S3 and SQS. */
 const TRANSIENT = new Set([

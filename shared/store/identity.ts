@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, NotFoundError, UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { ConflictError, NotFoundError, UpstreamUnavailableError } from '#shared/errors.ts';
 import type { Entitlement } from '#shared/identity/plans.ts';
 import { guard } from '#shared/store/errors.ts';
 import { indexKeys, keys, prefixes } from '#shared/store/keys.ts';

@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpHandler } from '#shared/http/handler.ts';
-import type { RouteDef } from '#shared/http/types.ts';
+import type { RouteDef } from '#shared/route-types.ts';
 import { ROLES, permissionsOf } from '#shared/identity/permissions.ts';
 import type { Role } from '#shared/identity/permissions.ts';
 import { generateApiKey, generateSessionToken } from '#shared/identity/secrets.ts';

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { HttpHandler } from '#shared/http/handler.ts';
-import type { RouteDef } from '#shared/http/types.ts';
+import type { RouteDef } from '#shared/route-types.ts';
 import { permissionsOf } from '#shared/identity/permissions.ts';
 import { entitlementExtension } from '#shared/identity/plans.ts';
 import { generateSessionToken, hashSecret, newId } from '#shared/identity/secrets.ts';

@@ -4,7 +4,7 @@ import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } fr
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { authenticate } from '#shared/http/auth.ts';
 import { routeHandler } from '#shared/http/route.ts';
-import type { RouteDef } from '#shared/http/types.ts';
+import type { RouteDef } from '#shared/route-types.ts';
 import { entitlementExtension } from '#shared/identity/plans.ts';
 import type { Entitlement } from '#shared/identity/plans.ts';
 import { generateApiKey, generateSessionToken, hashSecret, newId } from '#shared/identity/secrets.ts';

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { FeatureNotEntitledError, ForbiddenError, UnauthorizedError } from '#shared/http/errors.ts';
+import { FeatureNotEntitledError, ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
 import { Authenticator, requireFeature, requirePermission } from '#shared/identity/authenticator.ts';
 import type { AuthenticatorOptions } from '#shared/identity/authenticator.ts';
 import { generateApiKey, generateSessionToken, hashSecret } from '#shared/identity/secrets.ts';

@@ -15,7 +15,7 @@ import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, Put
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { KmsThrottled, OverLimit, RequestThrottled, SendMessageCommand, SQSClient, SQSServiceException } from '@aws-sdk/client-sqs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { generateApiKey } from '#shared/identity/secrets.ts';
 import { completeUpload, createDownloadUrl, createUpload, requestDeletion } from '#shared/services/assets.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';

@@ -4,7 +4,7 @@
  * before its own DNS — to public addresses only. The same guard decides every redirect hop and
  * every sub-request of the page, and the egress proxy re-applies it at connect time.
  */
-import { InvalidUrlError, UpstreamFailedError } from '#shared/http/errors.ts';
+import { InvalidUrlError, UpstreamFailedError } from '#shared/errors.ts';
 import { isIP } from 'node:net';
 import { bareAddress } from '#shared/net/address.ts';
 import { BlockedTargetError, resolvePublicTarget } from '#shared/net/guard.ts';
