@@ -10,9 +10,6 @@ import { bareAddress } from '#shared/net/address.ts';
 import { BlockedTargetError, resolvePublicTarget } from '#shared/net/guard.ts';
 import type { Resolver, TargetPolicy } from '#shared/net/guard.ts';
 
-/** Longest target URL accepted; longer ones are refused by the request schema. */
-export const MAX_TARGET_URL_LENGTH = 4096;
-
 const CAPTURABLE = new Set(['http:', 'https:']);
 
 /**
