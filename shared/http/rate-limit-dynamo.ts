@@ -5,8 +5,8 @@
 import { dynamo } from '#shared/aws.ts';
 import { config } from '#shared/config.ts';
 import { perClientRateLimit } from '#shared/http/rate-limit.ts';
-import { createRateLimiter } from '#shared/services/rate-limit.ts';
-import type { RateLimiter, RateLimitRule } from '#shared/services/rate-limit.ts';
+import { createRateLimiter } from '#shared/rate-limiter.ts';
+import type { RateLimiter, RateLimitRule } from '#shared/rate-limiter.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
 
 let limiter: RateLimiter | undefined;

@@ -12,8 +12,8 @@ import { setResponseHeaders } from '#shared/http/handler.ts';
 import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
 import { log } from '#shared/log.ts';
 import { clientNetwork } from '#shared/net/address.ts';
-import { rateLimitHeaders, windowOf } from '#shared/services/rate-limit.ts';
-import type { RateLimiter, RateLimitRule } from '#shared/services/rate-limit.ts';
+import { rateLimitHeaders, windowOf } from '#shared/rate-limiter.ts';
+import type { RateLimiter, RateLimitRule } from '#shared/rate-limiter.ts';
 
 /** The vendor extension that publishes a route's limit; the same value is what gets enforced. */
 export const RATE_LIMIT_EXTENSION = 'x-easel-rate-limit';

@@ -5,7 +5,7 @@ import { InvalidRequestError, PayloadTooLargeError } from '#shared/errors.ts';
 import { createHttpHandler } from '#shared/http/handler.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { rateLimitRuleOf } from '#shared/http/rate-limit.ts';
-import type { RateLimitRule } from '#shared/services/rate-limit.ts';
+import type { RateLimitRule } from '#shared/rate-limiter.ts';
 import type { Reply } from '#shared/http/reply.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
 import { parseWith } from '#shared/http/validation.ts';

@@ -8,7 +8,7 @@ import { identityStore } from '#shared/identity/runtime.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import type { ReleaseDeps } from '#shared/services/releases.ts';
 import type { SourceAppDeps } from '#shared/services/source-apps.ts';
-import { createRateLimiter, type RateLimiter } from '#shared/services/rate-limit.ts';
+import { createRateLimiter, type RateLimiter } from '#shared/rate-limiter.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
 
 let assets: AssetDeps | undefined;

@@ -6,7 +6,7 @@ import { INTERNAL_SECRET_HEADER, internalAuth, secretMatches } from '#shared/htt
 import { perClientRateLimit, rateLimitRuleOf } from '#shared/http/rate-limit.ts';
 import { routeHandler } from '#shared/http/route.ts';
 import type { RouteDef } from '#shared/route-types.ts';
-import type { RateLimitDecision, RateLimiter } from '#shared/services/rate-limit.ts';
+import type { RateLimitDecision, RateLimiter } from '#shared/rate-limiter.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
 import { testRoute } from '../support/routes.ts';

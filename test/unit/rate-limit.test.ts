@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { clientNetwork } from '#shared/net/address.ts';
-import { createRateLimiter, rateLimitHeaders, windowOf } from '#shared/services/rate-limit.ts';
+import { createRateLimiter, rateLimitHeaders, windowOf } from '#shared/rate-limiter.ts';
 import type { CounterStore } from '#shared/store/rate-counters.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
 
