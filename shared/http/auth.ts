@@ -9,7 +9,7 @@
  * - 'session' (shell operations): the session cookie only; any `X-API-Key` is refused with 403.
  *   A row with a permission also needs membership of the active organization and that permission.
  *
- * Which session cookie counts is decided in #shared/identity/cookies.ts; cookies that disagree
+ * Which session cookie counts is decided in #shared/http/cookies.ts; cookies that disagree
  * are refused with 401, so a cookie planted by another subdomain never stands in for the real one.
  *
  * An `Authorization` header is never read.
@@ -19,7 +19,7 @@ import { ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
 import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
 import { requireFeature, requirePermission } from '#shared/identity/authenticator.ts';
 import type { Authenticator } from '#shared/identity/authenticator.ts';
-import { SESSION_COOKIE, readSessionCookie } from '#shared/identity/cookies.ts';
+import { SESSION_COOKIE, readSessionCookie } from '#shared/http/cookies.ts';
 import { requiredFeatureOf } from '#shared/identity/plans.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
 import { log } from '#shared/log.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readSessionCookie, sessionSetCookie } from '#shared/identity/cookies.ts';
+import { readSessionCookie, sessionSetCookie } from '#shared/http/cookies.ts';
 import {
   base58,
   digestsEqual,
