@@ -31,7 +31,7 @@ import { setPrincipal } from '#shared/http/principals.ts';
  * handlers never pass `authenticate` to route().)
  */
 async function containerAuthenticator(): Promise<Authenticator> {
-  return (await import('#shared/identity/runtime.ts')).containerAuthenticator();
+  return (await import('#shared/wiring/identity.ts')).containerAuthenticator();
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { dynamo, s3, sqs } from '#shared/aws.ts';
 import { config } from '#shared/config.ts';
-import { identityStore } from '#shared/identity/runtime.ts';
+import { identityStore } from '#shared/wiring/identity.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import type { ReleaseDeps } from '#shared/services/releases.ts';
 import type { SourceAppDeps } from '#shared/services/source-apps.ts';

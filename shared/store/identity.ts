@@ -55,7 +55,7 @@ export interface MemberContext {
 
 /**
  * The identity items of the workspace table. Services receive it (or a `Pick` of it) so they can
- * be tested against a fake; the container's instance comes from #shared/identity/runtime.ts.
+ * be tested against a fake; the container's instance comes from #shared/wiring/identity.ts.
  */
 export class IdentityStore {
   private readonly dynamo: DynamoDBDocumentClient;
