@@ -1,5 +1,5 @@
 import { reply } from '#shared/http/reply.ts';
-import { authenticate } from '#shared/http/auth.ts';
+import { authenticate } from '#shared/wiring/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { createUpload } from '#shared/services/assets.ts';
 import { assetDeps } from '#shared/services/workspace-runtime.ts';

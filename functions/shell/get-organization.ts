@@ -1,4 +1,4 @@
-import { authenticate } from '#shared/http/auth.ts';
+import { authenticate } from '#shared/wiring/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { identityStore } from '#shared/wiring/identity.ts';
 import { getOrganization } from '#shared/services/shell.ts';

@@ -26,22 +26,14 @@ import { log } from '#shared/log.ts';
 import { setPrincipal } from '#shared/http/principals.ts';
 
 /**
- * The container's authenticator, loaded on first use: the DynamoDB client is evaluated only when
- * the first credential is checked. (Anonymous routes do not bundle this module at all: their
- * handlers never pass `authenticate` to route().)
- */
-async function containerAuthenticator(): Promise<Authenticator> {
-  return (await import('#shared/wiring/identity.ts')).containerAuthenticator();
-}
-
-/**
- * Builds the middleware for one row.
+ * Builds the middleware for one row. Handlers pass `authenticate` from #shared/wiring/auth.ts,
+ * which binds this to the container's authenticator.
  *
- * @param authenticator the container's authenticator unless a test passes its own
+ * @param authenticator gives the authenticator; called on every request, so it may load lazily
  */
-export function authenticate(
+export function authenticateWith(
   def: RouteDef,
-  authenticator: () => Authenticator | Promise<Authenticator> = containerAuthenticator,
+  authenticator: () => Authenticator | Promise<Authenticator>,
 ): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
   if (def.auth !== 'apiKey' && def.auth !== 'session') throw new Error(`authenticate() handles apiKey and session routes, not ${def.auth}`);
   // Read once at build time: an unknown feature fails the cold start, not a request.

@@ -55,7 +55,7 @@ export interface RouteUses {
   rateLimit?: (operationId: string, rule: RateLimitRule) => Middleware;
   /** Required when the row's auth is 'internal' (internalAuth). */
   internalAuth?: (operationId: string) => Middleware;
-  /** Required when the row's auth is 'apiKey' or 'session' (authenticate from #shared/http/auth.ts). */
+  /** Required when the row's auth is 'apiKey' or 'session' (authenticate from #shared/wiring/auth.ts). */
   authenticate?: (def: RouteDef) => Middleware;
 }
 

@@ -81,7 +81,7 @@ describe('secrets at rest and in logs', () => {
     }
     // A workspace row through the same middleware: accepted, refused for scope, refused as revoked.
     const { routeHandler } = await import('#shared/http/route.ts');
-    const { authenticate } = await import('#shared/http/auth.ts');
+    const { authenticate } = await import('#shared/wiring/auth.ts');
     const probe: RouteDef = testRoute({
       path: '/api/v1/probe',
       auth: 'apiKey',

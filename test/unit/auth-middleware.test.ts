@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { mockClient } from 'aws-sdk-client-mock';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { authenticate } from '#shared/http/auth.ts';
+import { authenticate } from '#shared/wiring/auth.ts';
 import { routeHandler } from '#shared/http/route.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 import { entitlementExtension } from '#shared/identity/plans.ts';
