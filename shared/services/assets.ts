@@ -7,7 +7,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ConflictError, InvalidRequestError, NotFoundError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { Asset } from '#shared/schemas/assets.ts';
 import type { AssetUploadRequest } from '#shared/schemas/assets.ts';
-import { guard } from '#shared/store/errors.ts';
+import { guard } from '#shared/store/sdk-calls.ts';
 import { keys } from '#shared/store/keys.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { mediaTypeOf } from '#shared/http/media-type.ts';

@@ -5,7 +5,7 @@ import { InvalidRequestError } from '#shared/errors.ts';
 import { uuidv7 } from '#shared/ids.ts';
 import { Release } from '#shared/schemas/releases.ts';
 import type { ReleaseCreate } from '#shared/schemas/releases.ts';
-import { guard } from '#shared/store/errors.ts';
+import { guard } from '#shared/store/sdk-calls.ts';
 import { keys, prefixes } from '#shared/store/keys.ts';
 
 /** How long an Idempotency-Key is remembered. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SourceApp, SourceAppCreate } from '#shared/schemas/source-apps.ts';
-import { guard } from '#shared/store/errors.ts';
+import { guard } from '#shared/store/sdk-calls.ts';
 import { keys } from '#shared/store/keys.ts';
 
 export interface SourceAppDeps {

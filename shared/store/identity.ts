@@ -13,7 +13,7 @@ import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } 
 import type { DynamoDBDocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, NotFoundError, UpstreamUnavailableError } from '#shared/errors.ts';
 import type { Entitlement } from '#shared/identity/plans.ts';
-import { guard } from '#shared/store/errors.ts';
+import { guard } from '#shared/store/sdk-calls.ts';
 import { indexKeys, keys, prefixes } from '#shared/store/keys.ts';
 import {
   ApiKeyRecord,
