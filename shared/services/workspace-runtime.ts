@@ -10,6 +10,8 @@ import type { ReleaseDeps } from '#shared/services/releases.ts';
 import type { SourceAppDeps } from '#shared/services/source-apps.ts';
 import { createRateLimiter, type RateLimiter } from '#shared/rate-limiter.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
+import { ReleaseStore } from '#shared/store/releases.ts';
+import { SourceAppStore } from '#shared/store/source-apps.ts';
 
 let assets: AssetDeps | undefined;
 let releases: ReleaseDeps | undefined;
@@ -31,8 +33,7 @@ export function assetDeps(): AssetDeps {
 /** Release services: the workspace table, and product surfaces through the identity store. */
 export function releaseDeps(): ReleaseDeps {
   releases ??= {
-    dynamo,
-    table: config().tables.workspace,
+    releases: new ReleaseStore({ dynamo, table: config().tables.workspace }),
     productSurfaceExists: async (workspaceId, productSurfaceId) =>
       (await identityStore().getProductSurface(workspaceId, productSurfaceId)) !== undefined,
   };
@@ -41,6 +42,6 @@ export function releaseDeps(): ReleaseDeps {
 
 /** Source-app services: the workspace table. */
 export function sourceAppDeps(): SourceAppDeps {
-  sourceApps ??= { dynamo, table: config().tables.workspace };
+  sourceApps ??= { sourceApps: new SourceAppStore({ dynamo, table: config().tables.workspace }) };
   return sourceApps;
 }
