@@ -10,7 +10,7 @@ import { API_KEY_SCOPES, RoleSchema, ScopeSchema } from '#shared/identity/permis
 import type { Role, Scope } from '#shared/identity/permissions.ts';
 import { EntitlementStatusSchema, FeatureSchema, PlanSchema } from '#shared/identity/plans.ts';
 import type { Entitlement, EntitlementStatus, Feature, Plan } from '#shared/identity/plans.ts';
-import { generateApiKey, generateSessionToken, hashSecret, newId } from '#shared/identity/secrets.ts';
+import { generateApiKey, generateSessionToken, hashSecret, newId } from '#shared/identity/credentials.ts';
 import { DEFAULT_SETTINGS, WorkspaceSettings } from '#shared/schemas/identity.ts';
 import type {
   ApiKeyRecord,

@@ -15,7 +15,7 @@ import type { HttpHandler } from '#shared/http/handler.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 import { ROLES, permissionsOf } from '#shared/identity/permissions.ts';
 import type { Role } from '#shared/identity/permissions.ts';
-import { generateApiKey, generateSessionToken } from '#shared/identity/secrets.ts';
+import { generateApiKey, generateSessionToken } from '#shared/identity/credentials.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RouteDef } from '#shared/route-types.ts';
-import { hashSecret } from '#shared/identity/secrets.ts';
+import { hashSecret } from '#shared/identity/credentials.ts';
 import { setLogSink } from '#shared/log.ts';
 import type { LogSink } from '#shared/log.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';

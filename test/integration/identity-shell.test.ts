@@ -5,7 +5,7 @@ import type { HttpHandler } from '#shared/http/handler.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 import { permissionsOf } from '#shared/identity/permissions.ts';
 import { entitlementExtension } from '#shared/identity/plans.ts';
-import { generateSessionToken, hashSecret, newId } from '#shared/identity/secrets.ts';
+import { generateSessionToken, hashSecret, newId } from '#shared/identity/credentials.ts';
 import { ROUTES } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
 import * as admin from '#shared/services/identity-admin.ts';

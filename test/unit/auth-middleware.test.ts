@@ -7,7 +7,7 @@ import { routeHandler } from '#shared/http/route.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 import { entitlementExtension } from '#shared/identity/plans.ts';
 import type { Entitlement } from '#shared/identity/plans.ts';
-import { generateApiKey, generateSessionToken, hashSecret, newId } from '#shared/identity/secrets.ts';
+import { generateApiKey, generateSessionToken, hashSecret, newId } from '#shared/identity/credentials.ts';
 import { keys } from '#shared/store/keys.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';

@@ -10,7 +10,7 @@ import {
   isApiKeyFormat,
   isSessionTokenFormat,
   newId,
-} from '#shared/identity/secrets.ts';
+} from '#shared/identity/credentials.ts';
 import { apiEvent } from '../support/event.ts';
 
 describe('base58', () => {

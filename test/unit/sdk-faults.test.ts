@@ -16,7 +16,7 @@ import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3
 import { KmsThrottled, OverLimit, RequestThrottled, SendMessageCommand, SQSClient, SQSServiceException } from '@aws-sdk/client-sqs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
-import { generateApiKey } from '#shared/identity/secrets.ts';
+import { generateApiKey } from '#shared/identity/credentials.ts';
 import { completeUpload, createDownloadUrl, createUpload, requestDeletion } from '#shared/services/assets.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import { createRelease, listReleases } from '#shared/services/releases.ts';
