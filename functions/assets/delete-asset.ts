@@ -3,7 +3,7 @@ import { authenticate } from '#shared/wiring/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { requestDeletion } from '#shared/services/assets.ts';
 import { consumeQuota } from '#shared/services/quota.ts';
-import { assetDeps, quotaLimiter } from '#shared/services/workspace-runtime.ts';
+import { assetDeps, quotaLimiter } from '#shared/wiring/workspace.ts';
 
 /**
  * DELETE /api/v1/assets/{assetId}: the auth middleware has checked the scope and the

@@ -3,7 +3,7 @@
  * counts and every response (errors included) carries the X-RateLimit-* headers.
  *
  * This module holds no AWS client: route.ts imports it in every function. The DynamoDB-backed
- * middleware a handler passes to route() is in rate-limit-dynamo.ts.
+ * middleware a handler passes to route() is in #shared/wiring/rate-limit.ts.
  */
 import type { MiddlewareObj } from '@middy/core';
 import * as v from 'valibot';
