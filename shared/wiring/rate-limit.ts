@@ -10,7 +10,8 @@ import type { RateLimiter, RateLimitRule } from '#shared/rate-limiter.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
 
 let limiter: RateLimiter | undefined;
-const rateTableLimiter = () => (limiter ??= createRateLimiter(dynamoCounterStore(dynamo, config().tables.rate)));
+/** The container's one limiter on the rate table: per-client rates and per-workspace quotas. */
+export const rateTableLimiter = (): RateLimiter => (limiter ??= createRateLimiter(dynamoCounterStore(dynamo, config().tables.rate)));
 
 /** Per-client limiting of `rule`, counted atomically in the rate table. */
 export const rateTableLimit = (operationId: string, rule: RateLimitRule) => perClientRateLimit(operationId, rule, rateTableLimiter);

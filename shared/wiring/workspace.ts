@@ -5,24 +5,19 @@
 import { dynamo, s3, sqs } from '#shared/aws.ts';
 import { config } from '#shared/config.ts';
 import { identityStore } from '#shared/wiring/identity.ts';
+import { rateTableLimiter } from '#shared/wiring/rate-limit.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import type { ReleaseDeps } from '#shared/services/releases.ts';
 import type { SourceAppDeps } from '#shared/services/source-apps.ts';
-import { createRateLimiter, type RateLimiter } from '#shared/rate-limiter.ts';
-import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
 import { ReleaseStore } from '#shared/store/releases.ts';
 import { SourceAppStore } from '#shared/store/source-apps.ts';
 
 let assets: AssetDeps | undefined;
 let releases: ReleaseDeps | undefined;
 let sourceApps: SourceAppDeps | undefined;
-let limiter: RateLimiter | undefined;
 
 /** Counters of per-workspace quotas, in the rate table. */
-export function quotaLimiter(): RateLimiter {
-  limiter ??= createRateLimiter(dynamoCounterStore(dynamo, config().tables.rate));
-  return limiter;
-}
+export const quotaLimiter = rateTableLimiter;
 
 /** Asset services: the workspace table, the assets bucket and the deletion queue. */
 export function assetDeps(): AssetDeps {
