@@ -67,7 +67,7 @@ export async function bench(): Promise<BenchTable[]> {
   const runtime = await startLocal({ port: 0, backendPorts: { dynamodb: 0, s3: 0, sqs: 0 }, dataDir, workers: false, env: { ...process.env } });
   try {
     const { handler } = await import('#functions/screenshot/capture-page.ts');
-    const { browserBackend } = await import('#shared/services/capture/index.ts');
+    const { browserBackend } = await import('#shared/wiring/capture.ts');
     const { capturePng } = await import('#shared/services/capture/page-capture.ts');
     const { createTargetGuard } = await import('#shared/services/capture/target.ts');
     const { cachingResolver, systemResolver } = await import('#shared/net/guard.ts');

@@ -4,7 +4,7 @@
  *
  * Adding a route: a schema in shared/schemas, a handler file in functions/, one row here.
  */
-import type { AnySchema, RouteDef } from '#shared/http/types.ts';
+import type { AnySchema, RouteDef } from '#shared/route-types.ts';
 import {
   BootstrapResponse,
   CapabilitiesResponse,

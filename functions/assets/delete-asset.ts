@@ -1,9 +1,9 @@
 import { reply } from '#shared/http/reply.ts';
-import { authenticate } from '#shared/http/auth.ts';
+import { authenticate } from '#shared/wiring/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { requestDeletion } from '#shared/services/assets.ts';
 import { consumeQuota } from '#shared/services/quota.ts';
-import { assetDeps, quotaLimiter } from '#shared/services/workspace-runtime.ts';
+import { assetDeps, quotaLimiter } from '#shared/wiring/workspace.ts';
 
 /**
  * DELETE /api/v1/assets/{assetId}: the auth middleware has checked the scope and the

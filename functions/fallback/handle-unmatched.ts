@@ -1,4 +1,4 @@
-import { MethodNotAllowedError, NotFoundError } from '#shared/http/errors.ts';
+import { MethodNotAllowedError, NotFoundError } from '#shared/errors.ts';
 import { createHttpHandler } from '#shared/http/handler.ts';
 import { preflight } from '#shared/http/preflight.ts';
 import { matchRoute } from '#shared/http/match.ts';

@@ -1,6 +1,6 @@
 import { internalAuth } from '#shared/http/internal-auth.ts';
 import { route } from '#shared/http/route.ts';
-import { captureCache } from '#shared/services/capture/cache-store.ts';
+import { captureCache } from '#shared/wiring/capture-cache.ts';
 import { purgeCaptures } from '#shared/services/capture/purge.ts';
 
 /** POST /internal/cache/purge (maintainers, internal secret): drops one URL's cached captures, or all. */

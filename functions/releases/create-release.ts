@@ -1,8 +1,8 @@
 import { reply } from '#shared/http/reply.ts';
-import { authenticate } from '#shared/http/auth.ts';
+import { authenticate } from '#shared/wiring/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { createRelease } from '#shared/services/releases.ts';
-import { releaseDeps } from '#shared/services/workspace-runtime.ts';
+import { releaseDeps } from '#shared/wiring/workspace.ts';
 
 /** POST /api/v1/releases: 201 created, or 200 with the release an earlier request with the same Idempotency-Key made. */
 export const handler = route('createRelease', async ({ body, headers, principal }) => {

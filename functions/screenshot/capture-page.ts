@@ -1,7 +1,7 @@
-import { rateTableLimit } from '#shared/http/rate-limit-dynamo.ts';
+import { rateTableLimit } from '#shared/wiring/rate-limit.ts';
 import { route } from '#shared/http/route.ts';
 import type { ScreenshotResponse } from '#shared/schemas/screenshot.ts';
-import { screenshotService, warmUp } from '#shared/services/capture/index.ts';
+import { screenshotService, warmUp } from '#shared/wiring/capture.ts';
 import { config } from '#shared/config.ts';
 
 // Start Chromium during the cold start, where Lambda's init phase runs at full CPU.

@@ -1,4 +1,4 @@
-import { authenticate } from '#shared/http/auth.ts';
+import { authenticate } from '#shared/wiring/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { getPermissions } from '#shared/services/shell.ts';
 

@@ -1,6 +1,6 @@
-import { authenticate } from '#shared/http/auth.ts';
+import { authenticate } from '#shared/wiring/auth.ts';
 import { route } from '#shared/http/route.ts';
-import { identityStore } from '#shared/identity/runtime.ts';
+import { identityStore } from '#shared/wiring/identity.ts';
 import { listInvitations } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}/invitations: open invitations (invitation:read). */

@@ -1,8 +1,8 @@
 import { reply } from '#shared/http/reply.ts';
-import { authenticate } from '#shared/http/auth.ts';
+import { authenticate } from '#shared/wiring/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { createSourceApp } from '#shared/services/source-apps.ts';
-import { sourceAppDeps } from '#shared/services/workspace-runtime.ts';
+import { sourceAppDeps } from '#shared/wiring/workspace.ts';
 
 /** POST /api/v1/source-apps: registers a release-intake source app. */
 export const handler = route('createSourceApp', async ({ body, principal }) =>

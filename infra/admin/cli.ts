@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
-import { HttpError, UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { HttpError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { COMMANDS } from '#infra/admin/commands.ts';
 import { connect } from '#infra/admin/connection.ts';
 

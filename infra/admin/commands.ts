@@ -2,8 +2,8 @@
  * The commands of `npm run admin`. Each parses its own options, calls an identity service, and
  * returns the data (printed as JSON with --json) and the lines a person reads.
  */
-import { InvalidRequestError } from '#shared/http/errors.ts';
-import { HOST_SESSION_COOKIE, SESSION_COOKIE, sessionSetCookie } from '#shared/identity/cookies.ts';
+import { InvalidRequestError } from '#shared/errors.ts';
+import { HOST_SESSION_COOKIE, SESSION_COOKIE, sessionSetCookie } from '#shared/http/cookies.ts';
 import { API_KEY_SCOPES } from '#shared/identity/permissions.ts';
 import type { Role, Scope } from '#shared/identity/permissions.ts';
 import type { EntitlementStatus, Feature, Plan } from '#shared/identity/plans.ts';

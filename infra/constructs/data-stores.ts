@@ -5,7 +5,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnersh
 import type { LifecycleRule } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { ResourceAccess } from '#shared/http/types.ts';
+import type { ResourceAccess } from '#shared/route-types.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import type { BucketDef, BucketName, QueueDef, QueueName, TableDef, TableName } from '#shared/resources.ts';
 

@@ -69,7 +69,7 @@ export class EaselFunction extends NodejsFunction {
         mainFields: ['module', 'main'],
         banner: REQUIRE_BANNER,
         minify: true,
-        // Error classes name themselves from `new.target.name` (shared/http/errors.ts): keep names.
+        // Error classes name themselves from `new.target.name` (shared/errors.ts): keep names.
         keepNames: true,
         sourceMap: true,
         sourcesContent: false,

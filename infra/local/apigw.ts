@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { streamOf } from '#shared/http/reply.ts';
-import type { LambdaContext, LambdaEvent, LambdaResult } from '#shared/http/types.ts';
+import type { LambdaContext, LambdaEvent, LambdaResult } from '#shared/route-types.ts';
 import { log, serializeError } from '#shared/log.ts';
 
 // API Gateway passes these as text; everything else arrives base64-encoded.

@@ -5,7 +5,7 @@
 import '../check-node.js';
 import { log } from '#shared/log.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
-import { SESSION_COOKIE } from '#shared/identity/cookies.ts';
+import { SESSION_COOKIE } from '#shared/http/cookies.ts';
 import { connect } from '#infra/admin/connection.ts';
 import { startLocal } from '#infra/local/runtime.ts';
 import type { LocalRuntime } from '#infra/local/runtime.ts';

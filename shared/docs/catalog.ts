@@ -4,9 +4,9 @@
  * OpenAPI document, the llms files and the pages cannot disagree about an operation.
  */
 import { STATUS_CODES } from 'node:http';
-import { ERROR_CODES, ERROR_CODE_LIST } from '#shared/http/errors.ts';
-import type { ErrorCode } from '#shared/http/errors.ts';
-import type { RouteDef } from '#shared/http/types.ts';
+import { ERROR_CODES, ERROR_CODE_LIST } from '#shared/errors.ts';
+import type { ErrorCode } from '#shared/errors.ts';
+import type { RouteDef } from '#shared/route-types.ts';
 
 /** A row of the route table with its operation id, as ROUTE_LIST holds it. */
 export type DocRoute = RouteDef & { operationId: string };

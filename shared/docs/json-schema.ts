@@ -4,7 +4,7 @@
  * what the validator enforces.
  */
 import { toJsonSchema } from '@valibot/to-json-schema';
-import type { AnySchema } from '#shared/http/types.ts';
+import type { AnySchema } from '#shared/route-types.ts';
 import { log, serializeError } from '#shared/log.ts';
 
 /** A JSON Schema object, kept loose: the converter's output is walked, never trusted to a shape. */

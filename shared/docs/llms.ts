@@ -4,7 +4,7 @@
  * same route table, schemas and error catalog as /openapi.json and the site pages.
  */
 import { config } from '#shared/config.ts';
-import { ERROR_CODES, ERROR_CODE_LIST } from '#shared/http/errors.ts';
+import { ERROR_CODES, ERROR_CODE_LIST } from '#shared/errors.ts';
 import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';

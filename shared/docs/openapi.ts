@@ -12,7 +12,7 @@ import {
   QuotaErrorEnvelope,
   RateLimitErrorEnvelope,
 } from '#shared/schemas/errors.ts';
-import type { AnySchema, ResponseSpec } from '#shared/http/types.ts';
+import type { AnySchema, ResponseSpec } from '#shared/route-types.ts';
 import {
   ALLOW_HEADER,
   API_KEY_HEADER,

@@ -11,9 +11,9 @@ import {
   InvalidUrlError,
   QuotaExceededError,
   RateLimitedError,
-} from '#shared/http/errors.ts';
-import type { ErrorCode, HttpError } from '#shared/http/errors.ts';
-import type { AnySchema, ResponseSpec } from '#shared/http/types.ts';
+} from '#shared/errors.ts';
+import type { ErrorCode, HttpError } from '#shared/errors.ts';
+import type { AnySchema, ResponseSpec } from '#shared/route-types.ts';
 import { EntitlementErrorEnvelope, ErrorEnvelope, QuotaErrorEnvelope, RateLimitErrorEnvelope } from '#shared/schemas/errors.ts';
 import {
   API_KEY_HEADER,

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { config } from '#shared/config.ts';
-import { NotFoundError } from '#shared/http/errors.ts';
+import { NotFoundError } from '#shared/errors.ts';
 import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
 

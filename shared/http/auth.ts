@@ -9,39 +9,31 @@
  * - 'session' (shell operations): the session cookie only; any `X-API-Key` is refused with 403.
  *   A row with a permission also needs membership of the active organization and that permission.
  *
- * Which session cookie counts is decided in #shared/identity/cookies.ts; cookies that disagree
+ * Which session cookie counts is decided in #shared/http/cookies.ts; cookies that disagree
  * are refused with 401, so a cookie planted by another subdomain never stands in for the real one.
  *
  * An `Authorization` header is never read.
  */
 import type { MiddlewareObj } from '@middy/core';
-import { ForbiddenError, UnauthorizedError } from '#shared/http/errors.ts';
-import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
-import { requireFeature, requirePermission } from '#shared/identity/authenticator.ts';
-import type { Authenticator } from '#shared/identity/authenticator.ts';
-import { SESSION_COOKIE, readSessionCookie } from '#shared/identity/cookies.ts';
+import { ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
+import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
+import { requireFeature, requirePermission } from '#shared/http/authenticator.ts';
+import type { Authenticator } from '#shared/http/authenticator.ts';
+import { SESSION_COOKIE, readSessionCookie } from '#shared/http/cookies.ts';
 import { requiredFeatureOf } from '#shared/identity/plans.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
 import { log } from '#shared/log.ts';
 import { setPrincipal } from '#shared/http/principals.ts';
 
 /**
- * The container's authenticator, loaded on first use: the DynamoDB client is evaluated only when
- * the first credential is checked. (Anonymous routes do not bundle this module at all: their
- * handlers never pass `authenticate` to route().)
- */
-async function containerAuthenticator(): Promise<Authenticator> {
-  return (await import('#shared/identity/runtime.ts')).containerAuthenticator();
-}
-
-/**
- * Builds the middleware for one row.
+ * Builds the middleware for one row. Handlers pass `authenticate` from #shared/wiring/auth.ts,
+ * which binds this to the container's authenticator.
  *
- * @param authenticator the container's authenticator unless a test passes its own
+ * @param authenticator gives the authenticator; called on every request, so it may load lazily
  */
-export function authenticate(
+export function authenticateWith(
   def: RouteDef,
-  authenticator: () => Authenticator | Promise<Authenticator> = containerAuthenticator,
+  authenticator: () => Authenticator | Promise<Authenticator>,
 ): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
   if (def.auth !== 'apiKey' && def.auth !== 'session') throw new Error(`authenticate() handles apiKey and session routes, not ${def.auth}`);
   // Read once at build time: an unknown feature fails the cold start, not a request.

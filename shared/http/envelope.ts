@@ -1,4 +1,4 @@
-import { HttpError, InternalError } from '#shared/http/errors.ts';
+import { HttpError, InternalError } from '#shared/errors.ts';
 
 export interface Envelope {
   error: string;

@@ -1,5 +1,5 @@
 import { config } from '#shared/config.ts';
-import type { CorsPolicy, LambdaEvent } from '#shared/http/types.ts';
+import type { CorsPolicy, LambdaEvent } from '#shared/route-types.ts';
 
 /** Headers a cross-origin caller may read (rate-limit and retry information, download names). */
 const EXPOSED = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, Content-Disposition, Content-Length';

@@ -7,8 +7,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import { config } from '#shared/config.ts';
 import type { Config } from '#shared/config.ts';
-import { UnauthorizedError, UpstreamUnavailableError } from '#shared/http/errors.ts';
-import type { LambdaContext, LambdaEvent } from '#shared/http/types.ts';
+import { UnauthorizedError, UpstreamUnavailableError } from '#shared/errors.ts';
+import type { LambdaContext, LambdaEvent } from '#shared/route-types.ts';
 import { readSecretString } from '#shared/secrets.ts';
 
 /** The request header that carries the secret (event headers arrive lower-cased). */

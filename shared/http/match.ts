@@ -1,6 +1,6 @@
 import { ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
-import type { CorsPolicy, HttpMethod, RouteDef } from '#shared/http/types.ts';
+import type { CorsPolicy, HttpMethod, RouteDef } from '#shared/route-types.ts';
 
 type Row = RouteDef & { operationId: OperationId };
 

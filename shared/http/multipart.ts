@@ -11,8 +11,8 @@
 import { Busboy } from '@fastify/busboy';
 import type { BusboyInstance } from '@fastify/busboy';
 import type { Readable } from 'node:stream';
-import { InvalidRequestError, PayloadTooLargeError } from '#shared/http/errors.ts';
-import type { MultipartFile } from '#shared/http/types.ts';
+import { InvalidRequestError, PayloadTooLargeError } from '#shared/errors.ts';
+import type { MultipartFile } from '#shared/route-types.ts';
 
 /** Bounds on the parts of a form, so a crafted body cannot make the parser do unbounded work. */
 export interface MultipartLimits {

@@ -1,7 +1,7 @@
 import { CORS_ALLOWED_HEADERS, allowedOrigin } from '#shared/http/headers.ts';
 import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
-import type { CorsPolicy, LambdaEvent } from '#shared/http/types.ts';
+import type { CorsPolicy, LambdaEvent } from '#shared/route-types.ts';
 
 /**
  * Answers a CORS preflight from the route table's view of the path. An origin the policy does

@@ -3,7 +3,7 @@
  * middleware so route() can hand it to functions without bundling the identity store (and its
  * DynamoDB client) into anonymous routes.
  */
-import type { LambdaEvent } from '#shared/http/types.ts';
+import type { LambdaEvent } from '#shared/route-types.ts';
 import type { Principal, SessionIdentity } from '#shared/identity/principal.ts';
 
 /** Whoever the middleware resolved for a request. */

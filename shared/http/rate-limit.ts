@@ -3,17 +3,17 @@
  * counts and every response (errors included) carries the X-RateLimit-* headers.
  *
  * This module holds no AWS client: route.ts imports it in every function. The DynamoDB-backed
- * middleware a handler passes to route() is in rate-limit-dynamo.ts.
+ * middleware a handler passes to route() is in #shared/wiring/rate-limit.ts.
  */
 import type { MiddlewareObj } from '@middy/core';
 import * as v from 'valibot';
-import { RateLimitedError } from '#shared/http/errors.ts';
+import { RateLimitedError } from '#shared/errors.ts';
 import { setResponseHeaders } from '#shared/http/handler.ts';
-import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
+import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
 import { log } from '#shared/log.ts';
 import { clientNetwork } from '#shared/net/address.ts';
-import { rateLimitHeaders, windowOf } from '#shared/services/rate-limit.ts';
-import type { RateLimiter, RateLimitRule } from '#shared/services/rate-limit.ts';
+import { rateLimitHeaders, windowOf } from '#shared/rate-limiter.ts';
+import type { RateLimiter, RateLimitRule } from '#shared/rate-limiter.ts';
 
 /** The vendor extension that publishes a route's limit; the same value is what gets enforced. */
 export const RATE_LIMIT_EXTENSION = 'x-easel-rate-limit';

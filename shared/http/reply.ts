@@ -3,7 +3,7 @@
  * headers, cookies and body (JSON, text, bytes sent base64 through API Gateway, or a stream).
  */
 import type { Readable } from 'node:stream';
-import type { LambdaContext, LambdaResult } from '#shared/http/types.ts';
+import type { LambdaContext, LambdaResult } from '#shared/route-types.ts';
 
 const REPLY = Symbol('easel.reply');
 

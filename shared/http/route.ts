@@ -1,13 +1,13 @@
 import type * as v from 'valibot';
 import type { MiddlewareObj } from '@middy/core';
 import { principalOf } from '#shared/http/principals.ts';
-import { InvalidRequestError, PayloadTooLargeError } from '#shared/http/errors.ts';
+import { InvalidRequestError, PayloadTooLargeError } from '#shared/errors.ts';
 import { createHttpHandler } from '#shared/http/handler.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { rateLimitRuleOf } from '#shared/http/rate-limit.ts';
-import type { RateLimitRule } from '#shared/services/rate-limit.ts';
+import type { RateLimitRule } from '#shared/rate-limiter.ts';
 import type { Reply } from '#shared/http/reply.ts';
-import type { BodySpec, LambdaContext, LambdaEvent, RouteDef } from '#shared/http/types.ts';
+import type { BodySpec, LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
 import { parseWith } from '#shared/http/validation.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
 import { ROUTES } from '#shared/routes.ts';
@@ -55,7 +55,7 @@ export interface RouteUses {
   rateLimit?: (operationId: string, rule: RateLimitRule) => Middleware;
   /** Required when the row's auth is 'internal' (internalAuth). */
   internalAuth?: (operationId: string) => Middleware;
-  /** Required when the row's auth is 'apiKey' or 'session' (authenticate from #shared/http/auth.ts). */
+  /** Required when the row's auth is 'apiKey' or 'session' (authenticate from #shared/wiring/auth.ts). */
   authenticate?: (def: RouteDef) => Middleware;
 }
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { InvalidRequestError, InvalidUrlError, UnsupportedValueError } from '#shared/http/errors.ts';
-import type { HttpError } from '#shared/http/errors.ts';
+import { InvalidRequestError, InvalidUrlError, UnsupportedValueError } from '#shared/errors.ts';
+import type { HttpError } from '#shared/errors.ts';
 
 /** Where a value came from, for the hint: body fields are named bare, others are qualified. */
 export type Location = 'body' | 'query' | 'path' | 'header';

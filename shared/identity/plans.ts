@@ -3,7 +3,7 @@
  * middleware checks entitlements against, the shell reports, and /docs#plans publishes.
  */
 import * as v from 'valibot';
-import type { RouteDef } from '#shared/http/types.ts';
+import type { RouteDef } from '#shared/route-types.ts';
 
 /** Plans in ascending order: a feature of one plan is included in every later one. */
 export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ERROR_CODE_LIST } from '#shared/http/errors.ts';
+import { ERROR_CODE_LIST } from '#shared/errors.ts';
 
 const integer = v.pipe(v.number(), v.integer());
 const plan = v.picklist(['free', 'pro', 'business', 'enterprise']);

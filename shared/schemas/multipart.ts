@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { MultipartFile } from '#shared/http/types.ts';
+import type { MultipartFile } from '#shared/route-types.ts';
 
 function isFile(value: unknown): value is MultipartFile {
   return (

@@ -3,7 +3,9 @@
  * validate with these and the OpenAPI document is generated from them.
  */
 import * as v from 'valibot';
-import { MAX_TARGET_URL_LENGTH } from '#shared/services/capture/target.ts';
+
+/** Longest target URL accepted; longer ones are refused by this schema before capture is tried. */
+export const MAX_TARGET_URL_LENGTH = 4096;
 
 const TargetUrl = v.pipe(
   v.string(),

@@ -4,10 +4,10 @@ import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCom
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { ConflictError, InvalidRequestError, NotFoundError, UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { ConflictError, InvalidRequestError, NotFoundError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { Asset } from '#shared/schemas/assets.ts';
 import type { AssetUploadRequest } from '#shared/schemas/assets.ts';
-import { guard } from '#shared/store/errors.ts';
+import { guard } from '#shared/store/sdk-calls.ts';
 import { keys } from '#shared/store/keys.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { mediaTypeOf } from '#shared/http/media-type.ts';

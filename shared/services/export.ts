@@ -4,7 +4,7 @@
  */
 import sharp from 'sharp';
 import type { Metadata, OutputInfo, Sharp, SharpOptions } from 'sharp';
-import { ContentTooLargeError, InvalidRequestError, UnsupportedValueError } from '#shared/http/errors.ts';
+import { ContentTooLargeError, InvalidRequestError, UnsupportedValueError } from '#shared/errors.ts';
 import { LAMBDA_MAX_BINARY_BYTES } from '#shared/http/reply.ts';
 import { EXPORT_MAX_PIXELS, EXPORT_PRESETS, INPUT_TYPES } from '#shared/schemas/export.ts';
 import type { EncoderSettings, ExportFormat, QualityPreset } from '#shared/schemas/export.ts';

@@ -5,12 +5,12 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import * as v from 'valibot';
-import { InvalidRequestError, NotFoundError } from '#shared/http/errors.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { API_KEY_SCOPES, RoleSchema, ScopeSchema } from '#shared/identity/permissions.ts';
 import type { Role, Scope } from '#shared/identity/permissions.ts';
 import { EntitlementStatusSchema, FeatureSchema, PlanSchema } from '#shared/identity/plans.ts';
 import type { Entitlement, EntitlementStatus, Feature, Plan } from '#shared/identity/plans.ts';
-import { generateApiKey, generateSessionToken, hashSecret, newId } from '#shared/identity/secrets.ts';
+import { generateApiKey, generateSessionToken, hashSecret, newId } from '#shared/identity/credentials.ts';
 import { DEFAULT_SETTINGS, WorkspaceSettings } from '#shared/schemas/identity.ts';
 import type {
   ApiKeyRecord,

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { config } from '#shared/config.ts';
 import type { MediaProxySettings } from '#shared/config.ts';
-import { ForbiddenDomainError, HttpError, InvalidUrlError, UpstreamFailedError } from '#shared/http/errors.ts';
+import { ForbiddenDomainError, HttpError, InvalidUrlError, UpstreamFailedError } from '#shared/errors.ts';
 import { LAMBDA_MAX_BINARY_BYTES, collect } from '#shared/http/reply.ts';
 import { BlockedTargetError } from '#shared/net/guard.ts';
 import { MEDIA_HOSTS, isMediaHost } from '#shared/net/media-hosts.ts';

@@ -1,6 +1,6 @@
-import { QuotaExceededError } from '#shared/http/errors.ts';
+import { QuotaExceededError } from '#shared/errors.ts';
 import { QUOTAS, quotaLimit, type Plan, type Quota } from '#shared/identity/plans.ts';
-import type { RateLimiter } from '#shared/services/rate-limit.ts';
+import type { RateLimiter } from '#shared/rate-limiter.ts';
 
 /**
  * Counts one use of a workspace's plan quota, exactly under concurrency (one conditional

@@ -1,31 +1,17 @@
 import { createHash } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { InvalidRequestError } from '#shared/http/errors.ts';
+import { InvalidRequestError } from '#shared/errors.ts';
 import { uuidv7 } from '#shared/ids.ts';
-import { Release } from '#shared/schemas/releases.ts';
-import type { ReleaseCreate } from '#shared/schemas/releases.ts';
-import { guard } from '#shared/store/errors.ts';
-import { keys, prefixes } from '#shared/store/keys.ts';
+import type { Release, ReleaseCreate } from '#shared/schemas/releases.ts';
+import type { IdempotencyClaim, ReleaseStore } from '#shared/store/releases.ts';
 
 /** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
 export interface ReleaseDeps {
-  dynamo: DynamoDBDocumentClient;
-  table: string;
+  releases: ReleaseStore;
   /** Whether a product surface with this id belongs to the workspace. */
   productSurfaceExists(workspaceId: string, productSurfaceId: string): Promise<boolean>;
   now?: () => Date;
-}
-
-// The fields of the item a client sees: the schema's, never the keys.
-const RELEASE_FIELDS = Object.keys(Release.entries);
-
-function toRelease(item: Record<string, unknown>): Release {
-  const release: Record<string, unknown> = {};
-  for (const field of RELEASE_FIELDS) if (item[field] !== undefined) release[field] = item[field];
-  return release as Release;
 }
 
 const CURSOR_VERSION = 'r1';
@@ -61,20 +47,9 @@ export async function listReleases(
   input: { workspaceId: string; limit: number; cursor?: string },
 ): Promise<{ releases: Release[]; nextCursor?: string }> {
   const after = input.cursor === undefined ? undefined : releaseAfter(input.workspaceId, input.cursor);
-  const { Items = [] } = await guard('The release store', () =>
-    deps.dynamo.send(
-      new QueryCommand({
-        TableName: deps.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.release(input.workspaceId, '').pk, ':prefix': prefixes.release },
-        ScanIndexForward: false,
-        Limit: input.limit + 1,
-        ...(after ? { ExclusiveStartKey: keys.release(input.workspaceId, after) } : {}),
-      }),
-    ),
-  );
-  const releases = Items.slice(0, input.limit).map(toRelease);
-  const more = Items.length > input.limit;
+  const page = await deps.releases.list(input.workspaceId, { limit: input.limit + 1, ...(after ? { after } : {}) });
+  const releases = page.slice(0, input.limit);
+  const more = page.length > input.limit;
   return more ? { releases, nextCursor: releaseCursor(input.workspaceId, releases[releases.length - 1]!.id) } : { releases };
 }
 
@@ -87,44 +62,6 @@ function fingerprint(value: unknown): string {
         ? Object.fromEntries(Object.keys(input).sort().map((key) => [key, canonical((input as Record<string, unknown>)[key])]))
         : input;
   return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
-}
-
-interface Reservation {
-  requestHash: string;
-  releaseId: string;
-  createdAt: string;
-}
-
-/**
- * Claims an Idempotency-Key for this workspace, or returns the existing claim. The claim fixes
- * the release id and creation time, so every request carrying the key writes the same release.
- */
-async function reserve(deps: ReleaseDeps, workspaceId: string, key: string, requestHash: string, now: Date): Promise<Reservation> {
-  const itemKey = keys.idempotency(workspaceId, 'release', createHash('sha256').update(key).digest('hex'));
-  const epoch = Math.floor(now.getTime() / 1000);
-  const claim: Reservation = { requestHash, releaseId: uuidv7(now.getTime()), createdAt: now.toISOString() };
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    try {
-      await guard('The release store', () =>
-        deps.dynamo.send(
-          new PutCommand({
-            TableName: deps.table,
-            Item: { ...itemKey, ...claim, expiresAt: epoch + IDEMPOTENCY_TTL_SECONDS },
-            // An expired claim may still be there (TTL deletion is lazy): it no longer counts.
-            ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
-            ExpressionAttributeValues: { ':now': epoch },
-          }),
-        ),
-      );
-      return claim;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
-    const { Item } = await guard('The release store', () => deps.dynamo.send(new GetCommand({ TableName: deps.table, Key: itemKey, ConsistentRead: true })));
-    if (Item) return { requestHash: String(Item.requestHash), releaseId: String(Item.releaseId), createdAt: String(Item.createdAt) };
-    // The claim expired and was removed between our two calls: claim again.
-  }
-  throw new Error('Idempotency claim did not settle');
 }
 
 /**
@@ -144,7 +81,10 @@ export async function createRelease(
   let createdAt = now.toISOString();
   if (input.idempotencyKey !== undefined) {
     const requestHash = fingerprint(body);
-    const claim = await reserve(deps, workspaceId, input.idempotencyKey, requestHash, now);
+    const epoch = Math.floor(now.getTime() / 1000);
+    const keyHash = createHash('sha256').update(input.idempotencyKey).digest('hex');
+    const fresh: IdempotencyClaim = { requestHash, releaseId: uuidv7(now.getTime()), createdAt: now.toISOString() };
+    const claim = await deps.releases.claim(workspaceId, keyHash, fresh, { epoch, expiresAt: epoch + IDEMPOTENCY_TTL_SECONDS });
     if (claim.requestHash !== requestHash) {
       throw new InvalidRequestError(
         'Idempotency-Key reused with a different body',
@@ -154,15 +94,5 @@ export async function createRelease(
     ({ releaseId, createdAt } = claim);
   }
   const release: Release = { id: releaseId, ...body, sourceUrls: body.sourceUrls ?? [], createdAt };
-  const itemKey = keys.release(workspaceId, releaseId);
-  try {
-    await guard('The release store', () =>
-      deps.dynamo.send(new PutCommand({ TableName: deps.table, Item: { ...itemKey, ...release }, ConditionExpression: 'attribute_not_exists(pk)' })),
-    );
-    return { created: true, release };
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
-  const { Item } = await guard('The release store', () => deps.dynamo.send(new GetCommand({ TableName: deps.table, Key: itemKey, ConsistentRead: true })));
-  return { created: false, release: toRelease(Item ?? release) };
+  return deps.releases.createOrGet(workspaceId, release);
 }

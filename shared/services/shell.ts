@@ -3,7 +3,7 @@
  * the active workspace. Plain inputs (ids and the resolved member) in, views out; the store is
  * passed in so each operation can be tested without Lambda events.
  */
-import { ForbiddenError, UnauthorizedError } from '#shared/http/errors.ts';
+import { ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
 import { capabilitiesOf } from '#shared/identity/capabilities.ts';
 import { ROLES, permissionsOf } from '#shared/identity/permissions.ts';
 import type { Role } from '#shared/identity/permissions.ts';

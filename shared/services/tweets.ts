@@ -5,7 +5,7 @@
  */
 import { config } from '#shared/config.ts';
 import type { TweetSettings } from '#shared/config.ts';
-import { HttpError, UpstreamFailedError } from '#shared/http/errors.ts';
+import { HttpError, UpstreamFailedError } from '#shared/errors.ts';
 import { TtlCache } from '#shared/cache/ttl-cache.ts';
 import { createSyndicationClient, SyndicationError } from '#shared/upstreams/syndication.ts';
 import type { SyndicationClient } from '#shared/upstreams/syndication.ts';

@@ -10,7 +10,7 @@ import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } f
 import type { S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { BatchWriteCommandOutput, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { guard } from '#shared/store/errors.ts';
+import { guard } from '#shared/store/sdk-calls.ts';
 
 export type CacheDevice = 'desktop' | 'mobile';
 export type CacheScheme = 'light' | 'dark';

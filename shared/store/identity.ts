@@ -11,9 +11,9 @@ import * as v from 'valibot';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ConflictError, NotFoundError, UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { ConflictError, NotFoundError, UpstreamUnavailableError } from '#shared/errors.ts';
 import type { Entitlement } from '#shared/identity/plans.ts';
-import { guard } from '#shared/store/errors.ts';
+import { guard } from '#shared/store/sdk-calls.ts';
 import { indexKeys, keys, prefixes } from '#shared/store/keys.ts';
 import {
   ApiKeyRecord,
@@ -55,7 +55,7 @@ export interface MemberContext {
 
 /**
  * The identity items of the workspace table. Services receive it (or a `Pick` of it) so they can
- * be tested against a fake; the container's instance comes from #shared/identity/runtime.ts.
+ * be tested against a fake; the container's instance comes from #shared/wiring/identity.ts.
  */
 export class IdentityStore {
   private readonly dynamo: DynamoDBDocumentClient;

@@ -11,7 +11,7 @@ import { DataStores, pascal } from '#infra/constructs/data-stores.ts';
 import { PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
 import { EaselStack } from '#infra/stack.ts';
 import type { EaselStackProps } from '#infra/stack.ts';
-import type { ResourceAccess } from '#shared/http/types.ts';
+import type { ResourceAccess } from '#shared/route-types.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import type { BucketName, QueueName, TableName } from '#shared/resources.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';

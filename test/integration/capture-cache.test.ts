@@ -20,7 +20,7 @@ let cfg: import('#shared/config.ts').Config;
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
-  cache = (await import('#shared/services/capture/cache-store.ts')).captureCache();
+  cache = (await import('#shared/wiring/capture-cache.ts')).captureCache();
   aws = await import('#shared/aws.ts');
   cfg = (await import('#shared/config.ts')).config();
 });

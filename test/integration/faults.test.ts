@@ -9,7 +9,7 @@
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteDef } from '#shared/http/types.ts';
+import type { RouteDef } from '#shared/route-types.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
 import { call } from '../support/client.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '#shared/services/identity-admin.ts';
-import { hashSecret } from '#shared/identity/secrets.ts';
+import { hashSecret } from '#shared/identity/credentials.ts';
 import type { ApiKeyRecord } from '#shared/schemas/identity.ts';
 import type { IdentityStore } from '#shared/store/identity.ts';
 import { connect, type Connection } from '#infra/admin/connection.ts';

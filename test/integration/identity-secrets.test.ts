@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { RouteDef } from '#shared/http/types.ts';
-import { hashSecret } from '#shared/identity/secrets.ts';
+import type { RouteDef } from '#shared/route-types.ts';
+import { hashSecret } from '#shared/identity/credentials.ts';
 import { setLogSink } from '#shared/log.ts';
 import type { LogSink } from '#shared/log.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
@@ -81,7 +81,7 @@ describe('secrets at rest and in logs', () => {
     }
     // A workspace row through the same middleware: accepted, refused for scope, refused as revoked.
     const { routeHandler } = await import('#shared/http/route.ts');
-    const { authenticate } = await import('#shared/http/auth.ts');
+    const { authenticate } = await import('#shared/wiring/auth.ts');
     const probe: RouteDef = testRoute({
       path: '/api/v1/probe',
       auth: 'apiKey',

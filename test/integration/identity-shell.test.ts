@@ -2,10 +2,10 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { HttpHandler } from '#shared/http/handler.ts';
-import type { RouteDef } from '#shared/http/types.ts';
+import type { RouteDef } from '#shared/route-types.ts';
 import { permissionsOf } from '#shared/identity/permissions.ts';
 import { entitlementExtension } from '#shared/identity/plans.ts';
-import { generateSessionToken, hashSecret, newId } from '#shared/identity/secrets.ts';
+import { generateSessionToken, hashSecret, newId } from '#shared/identity/credentials.ts';
 import { ROUTES } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
 import * as admin from '#shared/services/identity-admin.ts';
@@ -29,7 +29,7 @@ const cookies = { alice: '', bob: '', carol: '', dave: '', daveInA: '', expired:
 let apiKey = '';
 // Loaded after the runtime has set the environment: the SDK clients read it when first imported.
 let routeHandler: typeof import('#shared/http/route.ts').routeHandler;
-let authenticate: typeof import('#shared/http/auth.ts').authenticate;
+let authenticate: typeof import('#shared/wiring/auth.ts').authenticate;
 
 async function session(user: string, organizationId?: string): Promise<string> {
   const { token } = await admin.createSession({ user, organizationId }, deps);
@@ -40,7 +40,7 @@ beforeAll(async () => {
   process.env.AUTH_CACHE_TTL_MS = String(CACHE_TTL_MS);
   runtime = await startTestRuntime();
   ({ routeHandler } = await import('#shared/http/route.ts'));
-  ({ authenticate } = await import('#shared/http/auth.ts'));
+  ({ authenticate } = await import('#shared/wiring/auth.ts'));
   EDITOR = runtime.env.EDITOR_ORIGINS!.split(',')[0]!;
   db = connect(runtime.env);
   deps = { store: db.store };

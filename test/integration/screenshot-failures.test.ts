@@ -22,7 +22,7 @@ const TIMEOUT_MS = 4_000;
 let runtime: TestRuntime;
 let pages: TargetPages;
 let closedPort: number;
-let backend: typeof import('#shared/services/capture/index.ts');
+let backend: typeof import('#shared/wiring/capture.ts');
 
 /** A loopback port nothing listens on. */
 async function unusedPort(): Promise<number> {
@@ -40,7 +40,7 @@ beforeAll(async () => {
   process.env.UNSAFE_TEST_LOOPBACK_PORTS = `${pages.port},${closedPort}`;
   process.env.CAPTURE_TIMEOUT_MS = String(TIMEOUT_MS);
   runtime = await startTestRuntime();
-  backend = await import('#shared/services/capture/index.ts');
+  backend = await import('#shared/wiring/capture.ts');
 });
 
 afterAll(async () => {

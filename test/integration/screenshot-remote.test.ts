@@ -49,7 +49,7 @@ describe('POST /api/screenshot with an unreachable remote browser', () => {
     process.env.UNSAFE_TEST_LOOPBACK_PORTS = String(pages.port);
     process.env.BROWSER_WS_ENDPOINT = `ws://127.0.0.1:${await unusedPort()}/devtools/browser/gone`;
     runtime = await startTestRuntime();
-    cache = (await import('#shared/services/capture/cache-store.ts')).captureCache();
+    cache = (await import('#shared/wiring/capture-cache.ts')).captureCache();
   });
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { generateApiKey } from '#shared/identity/secrets.ts';
+import { generateApiKey } from '#shared/identity/credentials.ts';
 import { log } from '#shared/log.ts';
 import * as admin from '#shared/services/identity-admin.ts';
 import { connect } from '#infra/admin/connection.ts';

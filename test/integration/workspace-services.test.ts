@@ -6,6 +6,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import type { ReleaseDeps } from '#shared/services/releases.ts';
+import { ReleaseStore } from '#shared/store/releases.ts';
 import { waitFor } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
@@ -14,6 +15,7 @@ let assets: typeof import('#shared/services/assets.ts');
 let releases: typeof import('#shared/services/releases.ts');
 let deps: AssetDeps;
 let releaseDeps: ReleaseDeps;
+let table: string;
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
@@ -22,7 +24,8 @@ beforeAll(async () => {
   releases = await import('#shared/services/releases.ts');
   const cfg = (await import('#shared/config.ts')).config();
   deps = { dynamo: aws.dynamo, s3: aws.s3, sqs: aws.sqs, table: cfg.tables.workspace, bucket: cfg.buckets.assets, deletionQueueUrl: cfg.queues.deletion };
-  releaseDeps = { dynamo: aws.dynamo, table: cfg.tables.workspace, productSurfaceExists: async (_ws, id) => id === 'surface-1' };
+  table = cfg.tables.workspace;
+  releaseDeps = { releases: new ReleaseStore({ dynamo: aws.dynamo, table }), productSurfaceExists: async (_ws, id) => id === 'surface-1' };
 });
 
 afterAll(async () => {
@@ -134,7 +137,7 @@ describe('release services', () => {
     expect(new Set(results.map((result) => result.release.id)).size).toBe(1);
     const { Items = [] } = await aws.dynamo.send(
       new QueryCommand({
-        TableName: releaseDeps.table,
+        TableName: table,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         ExpressionAttributeValues: { ':pk': `WS#${workspaceId}`, ':prefix': 'RELEASE#' },
       }),

@@ -6,7 +6,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import * as fc from 'fast-check';
-import { ERROR_CODE_LIST } from '#shared/http/errors.ts';
+import { ERROR_CODE_LIST } from '#shared/errors.ts';
 import { matchRoute } from '#shared/http/match.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
 

@@ -8,8 +8,8 @@
 import * as v from 'valibot';
 import { sampleValue } from '#shared/docs/examples.ts';
 import { convert } from '#shared/docs/json-schema.ts';
-import type { RouteDef } from '#shared/http/types.ts';
-import { generateSessionToken, hashSecret, newId } from '#shared/identity/secrets.ts';
+import type { RouteDef } from '#shared/route-types.ts';
+import { generateSessionToken, hashSecret, newId } from '#shared/identity/credentials.ts';
 import { API_KEY_SCOPES } from '#shared/identity/permissions.ts';
 import type { Scope } from '#shared/identity/permissions.ts';
 import type { OperationId } from '#shared/routes.ts';

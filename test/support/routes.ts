@@ -1,4 +1,4 @@
-import type { RouteDef } from '#shared/http/types.ts';
+import type { RouteDef } from '#shared/route-types.ts';
 
 /**
  * A synthetic row of the route table for exercising the middleware stack: an anonymous, public,

@@ -11,11 +11,11 @@ import { DatabaseSync } from 'node:sqlite';
 import { DynamoDBClient, ListTablesCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, ListBucketsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { hashSecret } from '#shared/identity/secrets.ts';
+import { hashSecret } from '#shared/identity/credentials.ts';
 import { setLogTap } from '#shared/log.ts';
 import type { LocalRuntime } from '#infra/local/runtime.ts';
 
-/** Anything shaped like an API key or a session token (the formats of #shared/identity/secrets.ts, at any length). */
+/** Anything shaped like an API key or a session token (the formats of #shared/identity/credentials.ts, at any length). */
 const CREDENTIAL_SHAPE = /easel_(sk|st)_[1-9A-HJ-NP-Za-km-z]{20,}/g;
 
 /** One secret found where none may be. */

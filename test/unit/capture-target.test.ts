@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '#shared/config.ts';
-import { HttpError } from '#shared/http/errors.ts';
+import { HttpError } from '#shared/errors.ts';
 import { cachingResolver } from '#shared/net/guard.ts';
 import { UNSAFE_CHROMIUM_FLAGS, chromiumArgs } from '#shared/services/capture/browsers.ts';
 import { DEVICES, imageSize, userAgentFor } from '#shared/services/capture/devices.ts';

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import type { DocRoute } from '#shared/docs/catalog.ts';
-import type { RouteDef } from '#shared/http/types.ts';
+import type { RouteDef } from '#shared/route-types.ts';
 
 const base = { cors: 'public', memory: 256, timeout: 5, access: {} } as const;
 const json = (description: string, schema?: RouteDef['responses'][number]['schema']) => ({ description, contentType: 'application/json', schema });

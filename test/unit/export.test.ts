@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ContentTooLargeError, InvalidRequestError, UnsupportedValueError } from '#shared/http/errors.ts';
+import { ContentTooLargeError, InvalidRequestError, UnsupportedValueError } from '#shared/errors.ts';
 import { EXPORT_DESCRIPTION, EXPORT_FORMATS, EXPORT_MAX_PIXELS, QUALITY_PRESETS, presetTable } from '#shared/schemas/export.ts';
 import { downloadName, exportImage } from '#shared/services/export.ts';
 import { hasGpsTag, jpegWithGps, pngBombHeader, screenshotLike } from '../support/images.ts';

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InternalError, InvalidRequestError, UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { InternalError, InvalidRequestError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { createHttpHandler } from '#shared/http/handler.ts';
 import { INTERNAL_SECRET_HEADER, internalAuth, secretMatches } from '#shared/http/internal-auth.ts';
 import { perClientRateLimit, rateLimitRuleOf } from '#shared/http/rate-limit.ts';
 import { routeHandler } from '#shared/http/route.ts';
-import type { RouteDef } from '#shared/http/types.ts';
-import type { RateLimitDecision, RateLimiter } from '#shared/services/rate-limit.ts';
+import type { RouteDef } from '#shared/route-types.ts';
+import type { RateLimitDecision, RateLimiter } from '#shared/rate-limiter.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
 import { testRoute } from '../support/routes.ts';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { routeHandler } from '#shared/http/route.ts';
-import type { MultipartFile, RouteDef } from '#shared/http/types.ts';
+import type { MultipartFile, RouteDef } from '#shared/route-types.ts';
 import { filePart } from '#shared/schemas/multipart.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RateLimitedError } from '#shared/http/errors.ts';
+import { RateLimitedError } from '#shared/errors.ts';
 import { reply } from '#shared/http/reply.ts';
 import { routeHandler } from '#shared/http/route.ts';
-import type { RouteDef } from '#shared/http/types.ts';
+import type { RouteDef } from '#shared/route-types.ts';
 import { setLogSink } from '#shared/log.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { testRoute } from '../support/routes.ts';

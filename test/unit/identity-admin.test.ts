@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { hashSecret } from '#shared/identity/secrets.ts';
+import { hashSecret } from '#shared/identity/credentials.ts';
 import { createSession, createUser, issueApiKey, revokeApiKey, setPlan } from '#shared/services/identity-admin.ts';
 import { AlreadyExistsError, IdentityStore } from '#shared/store/identity.ts';
 import { keys } from '#shared/store/keys.ts';

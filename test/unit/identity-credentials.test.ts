@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readSessionCookie, sessionSetCookie } from '#shared/identity/cookies.ts';
+import { readSessionCookie, sessionSetCookie } from '#shared/http/cookies.ts';
 import {
   base58,
   digestsEqual,
@@ -10,7 +10,7 @@ import {
   isApiKeyFormat,
   isSessionTokenFormat,
   newId,
-} from '#shared/identity/secrets.ts';
+} from '#shared/identity/credentials.ts';
 import { apiEvent } from '../support/event.ts';
 
 describe('base58', () => {

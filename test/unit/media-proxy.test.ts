@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { ForbiddenDomainError, HttpError, InvalidUrlError, UpstreamFailedError } from '#shared/http/errors.ts';
+import { ForbiddenDomainError, HttpError, InvalidUrlError, UpstreamFailedError } from '#shared/errors.ts';
 import { checkMediaUrl, forwardedHeaders, limitBody, mediaContentType, proxyMedia } from '#shared/services/media-proxy.ts';
 import type { MediaProxyDeps } from '#shared/services/media-proxy.ts';
 import { createMediaFetch } from '#shared/upstreams/media.ts';

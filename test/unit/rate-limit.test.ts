@@ -2,9 +2,9 @@ import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { clientNetwork } from '#shared/net/address.ts';
-import { createRateLimiter, rateLimitHeaders, windowOf } from '#shared/services/rate-limit.ts';
+import { createRateLimiter, rateLimitHeaders, windowOf } from '#shared/rate-limiter.ts';
 import type { CounterStore } from '#shared/store/rate-counters.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
 

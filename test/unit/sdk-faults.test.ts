@@ -15,8 +15,8 @@ import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, Put
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { KmsThrottled, OverLimit, RequestThrottled, SendMessageCommand, SQSClient, SQSServiceException } from '@aws-sdk/client-sqs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { UpstreamUnavailableError } from '#shared/http/errors.ts';
-import { generateApiKey } from '#shared/identity/secrets.ts';
+import { UpstreamUnavailableError } from '#shared/errors.ts';
+import { generateApiKey } from '#shared/identity/credentials.ts';
 import { completeUpload, createDownloadUrl, createUpload, requestDeletion } from '#shared/services/assets.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import { createRelease, listReleases } from '#shared/services/releases.ts';
@@ -25,6 +25,8 @@ import { s3DynamoCaptureCache } from '#shared/store/capture-cache.ts';
 import { IdentityStore } from '#shared/store/identity.ts';
 import { keys } from '#shared/store/keys.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
+import { ReleaseStore } from '#shared/store/releases.ts';
+import { SourceAppStore } from '#shared/store/source-apps.ts';
 import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
@@ -91,7 +93,7 @@ function storedAsset(status: string) {
   ddb.on(GetCommand, { Key: keys.asset('ws_a', ASSET_ID) }).resolves({ Item: mockAssetItem({ status }) });
 }
 
-const releaseDeps = { dynamo, table: 'workspace', productSurfaceExists: async () => true };
+const releaseDeps = { releases: new ReleaseStore({ dynamo, table: 'workspace' }), productSurfaceExists: async () => true };
 const asset = { workspaceId: 'ws_a', assetId: ASSET_ID };
 
 /**
@@ -118,7 +120,7 @@ const CALLS: Record<'dynamodb' | 's3' | 'sqs', Call[]> = {
     {
       name: 'creating a source app',
       arrange: (fault) => ddb.on(PutCommand).rejects(fault),
-      act: () => createSourceApp({ dynamo, table: 'workspace' }, { workspaceId: 'ws_a', body: { name: 'n', allowedHosts: ['https://a.test'], provider: 'generic' } }),
+      act: () => createSourceApp({ sourceApps: new SourceAppStore({ dynamo, table: 'workspace' }) }, { workspaceId: 'ws_a', body: { name: 'n', allowedHosts: ['https://a.test'], provider: 'generic' } }),
     },
     { name: 'counting a rate limit or quota', arrange: (fault) => ddb.on(UpdateCommand).rejects(fault), act: () => dynamoCounterStore(dynamo, 'rate').incrementBelow('k#0', 20, 1) },
     {

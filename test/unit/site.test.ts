@@ -3,7 +3,7 @@ import { docsMarkdown, errorsMarkdown, homeMarkdown, wantsMarkdown } from '#shar
 import { llmsFullTxt, llmsTxt } from '#shared/docs/llms.ts';
 import { renderMarkdown } from '#shared/docs/html.ts';
 import { toEnvelope } from '#shared/http/envelope.ts';
-import { ERROR_CODE_LIST, NotFoundError, RateLimitedError } from '#shared/http/errors.ts';
+import { ERROR_CODE_LIST, NotFoundError, RateLimitedError } from '#shared/errors.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
 import { handler as getHome } from '#functions/site/get-home.ts';

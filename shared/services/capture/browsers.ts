@@ -6,7 +6,7 @@
 import chromium from '@sparticuz/chromium';
 import puppeteer from 'puppeteer-core';
 import type { Browser } from 'puppeteer-core';
-import { UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { startEgressProxy } from '#shared/services/capture/egress-proxy.ts';
 import type { EgressProxy, EgressProxyOptions } from '#shared/services/capture/egress-proxy.ts';

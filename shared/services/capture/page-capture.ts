@@ -4,7 +4,7 @@
  * of the viewport, and the state thrown away.
  */
 import type { Browser, BrowserContext, HTTPRequest, Page } from 'puppeteer-core';
-import { HttpError, InvalidUrlError, UpstreamFailedError, UpstreamTimeoutError, UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { HttpError, InvalidUrlError, UpstreamFailedError, UpstreamTimeoutError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { versionOf } from '#shared/services/capture/browsers.ts';
 import type { BrowserLease } from '#shared/services/capture/browsers.ts';

@@ -2,7 +2,7 @@
  * Page capture as the contract describes it: normalise and vet the URL, answer from the cache
  * unless asked not to, otherwise capture on the configured browser and cache the result.
  */
-import { UpstreamFailedError, UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { UpstreamFailedError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
 import type { BrowserBackend, Strategy } from '#shared/services/capture/browsers.ts';
 import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';

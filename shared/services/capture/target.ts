@@ -4,14 +4,11 @@
  * before its own DNS — to public addresses only. The same guard decides every redirect hop and
  * every sub-request of the page, and the egress proxy re-applies it at connect time.
  */
-import { InvalidUrlError, UpstreamFailedError } from '#shared/http/errors.ts';
+import { InvalidUrlError, UpstreamFailedError } from '#shared/errors.ts';
 import { isIP } from 'node:net';
 import { bareAddress } from '#shared/net/address.ts';
 import { BlockedTargetError, resolvePublicTarget } from '#shared/net/guard.ts';
 import type { Resolver, TargetPolicy } from '#shared/net/guard.ts';
-
-/** Longest target URL accepted; longer ones are refused by the request schema. */
-export const MAX_TARGET_URL_LENGTH = 4096;
 
 const CAPTURABLE = new Set(['http:', 'https:']);
 

@@ -4,23 +4,20 @@
  */
 import { dynamo, s3, sqs } from '#shared/aws.ts';
 import { config } from '#shared/config.ts';
-import { identityStore } from '#shared/identity/runtime.ts';
+import { identityStore } from '#shared/wiring/identity.ts';
+import { rateTableLimiter } from '#shared/wiring/rate-limit.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import type { ReleaseDeps } from '#shared/services/releases.ts';
 import type { SourceAppDeps } from '#shared/services/source-apps.ts';
-import { createRateLimiter, type RateLimiter } from '#shared/services/rate-limit.ts';
-import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
+import { ReleaseStore } from '#shared/store/releases.ts';
+import { SourceAppStore } from '#shared/store/source-apps.ts';
 
 let assets: AssetDeps | undefined;
 let releases: ReleaseDeps | undefined;
 let sourceApps: SourceAppDeps | undefined;
-let limiter: RateLimiter | undefined;
 
 /** Counters of per-workspace quotas, in the rate table. */
-export function quotaLimiter(): RateLimiter {
-  limiter ??= createRateLimiter(dynamoCounterStore(dynamo, config().tables.rate));
-  return limiter;
-}
+export const quotaLimiter = rateTableLimiter;
 
 /** Asset services: the workspace table, the assets bucket and the deletion queue. */
 export function assetDeps(): AssetDeps {
@@ -31,8 +28,7 @@ export function assetDeps(): AssetDeps {
 /** Release services: the workspace table, and product surfaces through the identity store. */
 export function releaseDeps(): ReleaseDeps {
   releases ??= {
-    dynamo,
-    table: config().tables.workspace,
+    releases: new ReleaseStore({ dynamo, table: config().tables.workspace }),
     productSurfaceExists: async (workspaceId, productSurfaceId) =>
       (await identityStore().getProductSurface(workspaceId, productSurfaceId)) !== undefined,
   };
@@ -41,6 +37,6 @@ export function releaseDeps(): ReleaseDeps {
 
 /** Source-app services: the workspace table. */
 export function sourceAppDeps(): SourceAppDeps {
-  sourceApps ??= { dynamo, table: config().tables.workspace };
+  sourceApps ??= { sourceApps: new SourceAppStore({ dynamo, table: config().tables.workspace }) };
   return sourceApps;
 }

@@ -2,6 +2,7 @@
  * Every error the API can answer with, modelled once. Handlers and services throw these;
  * the envelope middleware is the only place that turns one into a response.
  */
+import type { Plan } from '#shared/identity/plans.ts';
 
 /** The stable machine codes of the contract, with what the error reference page says about each. */
 export const ERROR_CODES = {
@@ -248,8 +249,6 @@ export class RateLimitedError extends HttpError {
     });
   }
 }
-
-export type Plan = 'free' | 'pro' | 'business' | 'enterprise';
 
 export class FeatureNotEntitledError extends HttpError {
   constructor(options: { feature: string; currentPlan: Plan; requiredPlan: Plan }) {

@@ -5,13 +5,13 @@
  * the route needs them (also cached). Revocations and role changes therefore take effect within
  * the TTL, which configuration bounds to ten seconds.
  */
-import { FeatureNotEntitledError, ForbiddenError, UnauthorizedError } from '#shared/http/errors.ts';
+import { FeatureNotEntitledError, ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
 import { TtlCache } from '#shared/cache/ttl-cache.ts';
 import { grants, permissionsOf } from '#shared/identity/permissions.ts';
 import { effectiveFeatures, effectivePlan, minimumPlanFor } from '#shared/identity/plans.ts';
 import type { Feature } from '#shared/identity/plans.ts';
 import type { ApiKeyPrincipal, Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
-import { digestsEqual, hashSecret, isApiKeyFormat, isSessionTokenFormat } from '#shared/identity/secrets.ts';
+import { digestsEqual, hashSecret, isApiKeyFormat, isSessionTokenFormat } from '#shared/identity/credentials.ts';
 import type { ApiKeyRecord } from '#shared/schemas/identity.ts';
 import type { IdentityStore, MemberContext } from '#shared/store/identity.ts';
 import { log, serializeError } from '#shared/log.ts';

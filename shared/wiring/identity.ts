@@ -4,7 +4,7 @@
  */
 import { dynamo } from '#shared/aws.ts';
 import { config } from '#shared/config.ts';
-import { Authenticator } from '#shared/identity/authenticator.ts';
+import { Authenticator } from '#shared/http/authenticator.ts';
 import { IdentityStore } from '#shared/store/identity.ts';
 
 let store: IdentityStore | undefined;

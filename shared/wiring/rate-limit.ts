@@ -5,12 +5,13 @@
 import { dynamo } from '#shared/aws.ts';
 import { config } from '#shared/config.ts';
 import { perClientRateLimit } from '#shared/http/rate-limit.ts';
-import { createRateLimiter } from '#shared/services/rate-limit.ts';
-import type { RateLimiter, RateLimitRule } from '#shared/services/rate-limit.ts';
+import { createRateLimiter } from '#shared/rate-limiter.ts';
+import type { RateLimiter, RateLimitRule } from '#shared/rate-limiter.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
 
 let limiter: RateLimiter | undefined;
-const rateTableLimiter = () => (limiter ??= createRateLimiter(dynamoCounterStore(dynamo, config().tables.rate)));
+/** The container's one limiter on the rate table: per-client rates and per-workspace quotas. */
+export const rateTableLimiter = (): RateLimiter => (limiter ??= createRateLimiter(dynamoCounterStore(dynamo, config().tables.rate)));
 
 /** Per-client limiting of `rule`, counted atomically in the rate table. */
 export const rateTableLimit = (operationId: string, rule: RateLimitRule) => perClientRateLimit(operationId, rule, rateTableLimiter);

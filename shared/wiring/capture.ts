@@ -10,7 +10,7 @@ import { cachingResolver, systemResolver } from '#shared/net/guard.ts';
 import type { Resolver, TargetPolicy } from '#shared/net/guard.ts';
 import { LocalChromium, RemoteBrowser } from '#shared/services/capture/browsers.ts';
 import type { BrowserBackend } from '#shared/services/capture/browsers.ts';
-import { captureCache } from '#shared/services/capture/cache-store.ts';
+import { captureCache } from '#shared/wiring/capture-cache.ts';
 import { capturePng } from '#shared/services/capture/page-capture.ts';
 import { createScreenshotService } from '#shared/services/capture/screenshot-service.ts';
 import type { ScreenshotService } from '#shared/services/capture/screenshot-service.ts';

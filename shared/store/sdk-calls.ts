@@ -1,4 +1,6 @@
-import { UpstreamUnavailableError } from '#shared/http/errors.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpstreamUnavailableError } from '#shared/errors.ts';
 
 /** Error names of throttling, time-outs and service-side trouble across DynamoDB, S3 and SQS. */
 const TRANSIENT = new Set([
@@ -76,4 +78,57 @@ export async function guard<T>(what: string, call: () => Promise<T>): Promise<T>
     if (isUnavailable(error)) throw new UpstreamUnavailableError(`${what} is temporarily unavailable; retry with back-off.`, error);
     throw error;
   }
+}
+
+/**
+ * Writes `item` unless its key is taken (or `condition` fails): true when written, false when the
+ * condition failed. Outages become 503 through guard().
+ *
+ * @param condition replaces `attribute_not_exists(pk)`, e.g. to let an expired item be overwritten
+ */
+export async function putIfAbsent(
+  what: string,
+  dynamo: DynamoDBDocumentClient,
+  put: { table: string; item: Record<string, unknown>; condition?: string; values?: Record<string, unknown> },
+): Promise<boolean> {
+  try {
+    await guard(what, () =>
+      dynamo.send(
+        new PutCommand({
+          TableName: put.table,
+          Item: put.item,
+          ConditionExpression: put.condition ?? 'attribute_not_exists(pk)',
+          ...(put.values ? { ExpressionAttributeValues: put.values } : {}),
+        }),
+      ),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** Reads one item with a strongly consistent read, so a write that just won a race is seen. */
+export async function getConsistent(
+  what: string,
+  dynamo: DynamoDBDocumentClient,
+  table: string,
+  key: Record<string, unknown>,
+): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await guard(what, () => dynamo.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true })));
+  return Item;
+}
+
+/**
+ * The conditional put, then consistent get, of idempotent creation: writes `item` if its key is
+ * free; otherwise reads what holds the key (undefined when it vanished in between, e.g. by TTL).
+ */
+export async function putOrGet(
+  what: string,
+  dynamo: DynamoDBDocumentClient,
+  put: { table: string; item: Record<string, unknown>; key: Record<string, unknown>; condition?: string; values?: Record<string, unknown> },
+): Promise<{ created: true } | { created: false; existing: Record<string, unknown> | undefined }> {
+  if (await putIfAbsent(what, dynamo, put)) return { created: true };
+  return { created: false, existing: await getConsistent(what, dynamo, put.table, put.key) };
 }

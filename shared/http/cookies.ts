@@ -13,7 +13,7 @@
  *   with 401 instead of picking one.
  */
 import { isHttps } from '#shared/http/headers.ts';
-import type { LambdaEvent } from '#shared/http/types.ts';
+import type { LambdaEvent } from '#shared/route-types.ts';
 
 export const SESSION_COOKIE = 'easel.session_token';
 /** The name sessions are issued under over https; no other host can set a `__Host-` cookie. */

@@ -1,0 +1,81 @@
+/**
+ * Releases and the Idempotency-Key claims of their creation, in the workspace table.
+ */
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { Release } from '#shared/schemas/releases.ts';
+import { keys, prefixes } from '#shared/store/keys.ts';
+import { guard, putOrGet } from '#shared/store/sdk-calls.ts';
+
+const WHAT = 'The release store';
+
+// The fields of the item a client sees: the schema's, never the keys.
+const RELEASE_FIELDS = Object.keys(Release.entries);
+
+function toRelease(item: Record<string, unknown>): Release {
+  const release: Record<string, unknown> = {};
+  for (const field of RELEASE_FIELDS) if (item[field] !== undefined) release[field] = item[field];
+  return release as Release;
+}
+
+/** What an Idempotency-Key fixes: the body it was first used with, and the release it creates. */
+export interface IdempotencyClaim {
+  requestHash: string;
+  releaseId: string;
+  createdAt: string;
+}
+
+export class ReleaseStore {
+  private readonly dynamo: DynamoDBDocumentClient;
+  private readonly table: string;
+
+  constructor(deps: { dynamo: DynamoDBDocumentClient; table: string }) {
+    this.dynamo = deps.dynamo;
+    this.table = deps.table;
+  }
+
+  /** Newest first (release ids are UUIDv7), at most `limit`, after the release `after` if given. */
+  async list(workspaceId: string, page: { limit: number; after?: string }): Promise<Release[]> {
+    const { Items = [] } = await guard(WHAT, () =>
+      this.dynamo.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.release(workspaceId, '').pk, ':prefix': prefixes.release },
+          ScanIndexForward: false,
+          Limit: page.limit,
+          ...(page.after ? { ExclusiveStartKey: keys.release(workspaceId, page.after) } : {}),
+        }),
+      ),
+    );
+    return Items.map(toRelease);
+  }
+
+  /**
+   * Claims an Idempotency-Key (by its hash) for this workspace, or returns the existing claim.
+   * An expired claim may still be there (TTL deletion is lazy): it no longer counts.
+   */
+  async claim(workspaceId: string, keyHash: string, claim: IdempotencyClaim, time: { epoch: number; expiresAt: number }): Promise<IdempotencyClaim> {
+    const itemKey = keys.idempotency(workspaceId, 'release', keyHash);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const put = await putOrGet(WHAT, this.dynamo, {
+        table: this.table,
+        key: itemKey,
+        item: { ...itemKey, ...claim, expiresAt: time.expiresAt },
+        condition: 'attribute_not_exists(pk) OR expiresAt < :now',
+        values: { ':now': time.epoch },
+      });
+      if (put.created) return claim;
+      const { existing } = put;
+      if (existing) return { requestHash: String(existing.requestHash), releaseId: String(existing.releaseId), createdAt: String(existing.createdAt) };
+      // The claim expired and was removed between our two calls: claim again.
+    }
+    throw new Error('Idempotency claim did not settle');
+  }
+
+  /** Writes the release unless its id is taken; then the stored one is returned with created false. */
+  async createOrGet(workspaceId: string, release: Release): Promise<{ created: boolean; release: Release }> {
+    const itemKey = keys.release(workspaceId, release.id);
+    const put = await putOrGet(WHAT, this.dynamo, { table: this.table, key: itemKey, item: { ...itemKey, ...release } });
+    return put.created ? { created: true, release } : { created: false, release: toRelease(put.existing ?? release) };
+  }
+}
