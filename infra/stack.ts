@@ -2,10 +2,10 @@ import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { ResourceAccess } from '#shared/http/types.ts';
 import type { Construct } from 'constructs';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import type { QueueDef, QueueName } from '#shared/resources.ts';
@@ -30,15 +30,11 @@ export interface EaselStackProps extends StackProps {
 }
 
 /**
- * What each queue's worker may touch besides consuming its queue. The deletion worker reads and
- * deletes stored objects and marks the asset deleted; it never writes objects.
+ * What each queue's worker may touch besides consuming its queue. The deletion worker reads the
+ * asset, deletes its object (completed objects live under workspaces/) and marks it deleted.
  */
-const WORKER_GRANTS: Record<QueueName, (worker: IGrantable, data: DataStores) => void> = {
-  deletion: (worker, data) => {
-    data.tables.workspace.grantReadWriteData(worker);
-    data.buckets.assets.grantRead(worker);
-    data.buckets.assets.grantDelete(worker);
-  },
+const WORKER_ACCESS: Record<QueueName, ResourceAccess> = {
+  deletion: { tables: { workspace: ['GetItem', 'UpdateItem'] }, buckets: { assets: { DeleteObject: [BUCKETS.assets.prefixes.objects] } } },
 };
 
 const ORIGIN = /^https?:\/\/[^/\s]+$/;
@@ -154,7 +150,7 @@ export class EaselStack extends Stack {
           reportBatchItemFailures: true,
         }),
       );
-      WORKER_GRANTS[name](worker, this.data);
+      this.data.grant(worker, WORKER_ACCESS[name]);
       workerFunctions.set(name, worker);
       this.alarms.add(
         `${pascal(name)}WorkerErrors`,

@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { LifecycleRule } from 'aws-cdk-lib/aws-s3';
@@ -8,6 +9,7 @@ import { Construct } from 'constructs';
 import type { ResourceAccess } from '#shared/http/types.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import type { BucketDef, BucketName, QueueDef, QueueName, TableDef, TableName } from '#shared/resources.ts';
+import { API_KEY_LAST_USED, keys } from '#shared/store/keys.ts';
 
 /** Object.entries that keeps the key type of a record whose keys are known. */
 export function entriesOf<K extends string, V>(record: Partial<Record<K, V>>): [K, V][] {
@@ -50,17 +52,49 @@ export class DataStores extends Construct {
     return env;
   }
 
-  /** Grants exactly what a route row's `access` declares: read-only where it says read. */
+  /**
+   * Grants exactly the actions a route row's `access` names, on exactly its resources: tables
+   * (Query also on the table's named indexes), object keys under the named prefixes, queues.
+   * CDK's grant helpers are not used: they grant action groups (Scan, BatchWriteItem and
+   * DescribeTable with every read; DeleteObject with every write) on every key and index.
+   */
   grant(grantee: IGrantable, access: ResourceAccess): void {
-    for (const [name, level] of entriesOf(access.tables ?? {})) {
-      if (level === 'write') this.tables[name].grantReadWriteData(grantee);
-      else this.tables[name].grantReadData(grantee);
+    for (const [name, actions] of entriesOf(access.tables ?? {})) {
+      const table = this.tables[name];
+      this.allow(grantee, actions.map((action) => `dynamodb:${action}`), [table.tableArn]);
+      const indexes = TABLES[name].indexes.map((index) => `${table.tableArn}/index/${index.name}`);
+      if (actions.includes('Query') && indexes.length > 0) this.allow(grantee, ['dynamodb:Query'], indexes);
     }
-    for (const [name, level] of entriesOf(access.buckets ?? {})) {
-      if (level === 'write') this.buckets[name].grantReadWrite(grantee);
-      else this.buckets[name].grantRead(grantee);
+    for (const [name, byAction] of entriesOf(access.buckets ?? {})) {
+      for (const [action, keyPrefixes] of entriesOf(byAction)) {
+        this.allow(grantee, [`s3:${action}`], keyPrefixes.map((prefix) => this.buckets[name].arnForObjects(`${prefix}*`)));
+      }
     }
     for (const [name] of entriesOf(access.queues ?? {})) this.queues[name].queue.grantSendMessages(grantee);
+    if (access.apiKeyStamp) this.grantApiKeyStamp(grantee);
+  }
+
+  /**
+   * UpdateItem on API-key items only (partition key APIKEY#…), setting only the last-used
+   * attribute and returning nothing: the one write a route that otherwise reads makes.
+   */
+  private grantApiKeyStamp(grantee: IGrantable): void {
+    const def = TABLES.workspace;
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [this.tables.workspace.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${keys.apiKey('').pk}*`] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [def.partitionKey, def.sortKey, API_KEY_LAST_USED] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+        },
+      }),
+    );
+  }
+
+  private allow(grantee: IGrantable, actions: string[], resources: string[]): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources }));
   }
 
   private table(name: TableName, def: TableDef): Table {

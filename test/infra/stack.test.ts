@@ -15,6 +15,7 @@ import type { ResourceAccess } from '#shared/http/types.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import type { BucketName, QueueName, TableName } from '#shared/resources.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
+import type { OperationId } from '#shared/routes.ts';
 
 interface CfnResource {
   Type: string;
@@ -26,6 +27,7 @@ interface Statement {
   Effect: string;
   Action: string | string[];
   Resource: unknown;
+  Condition?: unknown;
 }
 
 const TABLE_NAMES = Object.keys(TABLES) as TableName[];
@@ -72,6 +74,33 @@ function statementsOfRole(template: Template, roleId: string): Statement[] {
 
 function roleIdOf(fn: { role?: IConstruct }): string {
   return logicalId(fn.role!);
+}
+
+/**
+ * The DynamoDB, S3 and SQS grants of a role as sorted "action resource" lines: resources by the
+ * name of their table, bucket or queue plus the literal ARN suffix (`assets/uploads/*`,
+ * `workspace/index/gsi1`); a conditional statement is the API-key stamp and says so.
+ */
+function dataGrantsOf(template: Template, stack: EaselStack, roleId: string): string[] {
+  const names: [string, string][] = [
+    ...TABLE_NAMES.map((name) => [logicalId(stack.data.tables[name]), name] as [string, string]),
+    ...BUCKET_NAMES.map((name) => [logicalId(stack.data.buckets[name]), name] as [string, string]),
+    ...QUEUE_NAMES.map((name) => [logicalId(stack.data.queues[name].queue), name] as [string, string]),
+  ];
+  const label = (resource: unknown): string => {
+    const json = JSON.stringify(resource);
+    const name = names.find(([id]) => json.includes(`"${id}"`))?.[1] ?? json;
+    const join = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+    return `${name}${join ? join[1].filter((part) => typeof part === 'string').join('') : ''}`;
+  };
+  const lines = statementsOfRole(template, roleId).flatMap((statement) => {
+    const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+    const condition = statement.Condition === undefined ? '' : ' if APIKEY# items, lastUsedAt only';
+    return actionsOf(statement)
+      .filter((action) => DATA_SERVICES.test(action))
+      .flatMap((action) => resources.map((resource) => `${action} ${label(resource)}${condition}`));
+  });
+  return lines.sort();
 }
 
 afterAll(() => {
@@ -305,17 +334,19 @@ describe('EaselStack', () => {
       });
     });
 
-    it('lets the deletion worker read and delete assets without writing them', () => {
+    it('lets the deletion worker consume its queue, read and mark the asset and delete its object, nothing more', () => {
       // Prepare
-      const statements = statementsOfRole(template, roleIdOf(stack.workerFunctions.get('deletion')!));
-      const on = (id: string) => statements.filter((statement) => JSON.stringify(statement.Resource).includes(`"${id}"`)).flatMap(actionsOf);
-      const assets = on(logicalId(stack.data.buckets.assets));
+      const grants = dataGrantsOf(template, stack, roleIdOf(stack.workerFunctions.get('deletion')!));
 
       // Assess
-      expect(assets).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:DeleteObject*']));
-      expect(assets.filter((action) => action.startsWith('s3:Put'))).toEqual([]);
-      expect(on(logicalId(stack.data.tables.workspace))).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
-      expect(on(logicalId(stack.data.buckets.cache))).toEqual([]);
+      expect(grants).toEqual(
+        [
+          ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map((action) => `sqs:${action} deletion`),
+          'dynamodb:GetItem workspace',
+          'dynamodb:UpdateItem workspace',
+          's3:DeleteObject assets/workspaces/*',
+        ].sort(),
+      );
     });
   });
 
@@ -342,6 +373,84 @@ describe('EaselStack', () => {
 
       // Assess
       expect(Object.fromEntries(dataIds.map(([id]) => [id, granted(id)]))).toEqual(Object.fromEntries(dataIds));
+    });
+
+    // Written out rather than derived from the rows, so a row that asks for more fails here.
+    const stamp = 'dynamodb:UpdateItem workspace if APIKEY# items, lastUsedAt only';
+    const authReads = ['dynamodb:GetItem workspace', 'dynamodb:BatchGetItem workspace'];
+    const query = ['dynamodb:Query workspace', 'dynamodb:Query workspace/index/gsi1'];
+    const shellReads = [...authReads, ...query];
+    const expectedGrants: Partial<Record<OperationId, string[]>> = {
+      capturePage: [
+        'dynamodb:UpdateItem rate',
+        'dynamodb:GetItem cache',
+        'dynamodb:PutItem cache',
+        's3:GetObject cache/captures/*',
+        's3:PutObject cache/captures/*',
+      ],
+      purgeCache: ['dynamodb:DeleteItem cache', 'dynamodb:Scan cache', 'dynamodb:BatchWriteItem cache', 's3:DeleteObject cache/captures/*'],
+      listReleases: [...authReads, ...query, stamp],
+      createRelease: [...authReads, 'dynamodb:PutItem workspace', stamp],
+      createSourceApp: [...authReads, 'dynamodb:PutItem workspace', stamp],
+      createAssetUpload: [...authReads, 'dynamodb:PutItem workspace', 's3:PutObject assets/uploads/*', stamp],
+      completeAssetUpload: [
+        ...authReads,
+        'dynamodb:UpdateItem workspace',
+        's3:GetObject assets/uploads/*',
+        's3:GetObject assets/workspaces/*',
+        's3:PutObject assets/workspaces/*',
+        's3:DeleteObject assets/uploads/*',
+        's3:DeleteObject assets/workspaces/*',
+        stamp,
+      ],
+      getAssetDownloadUrl: [...authReads, 's3:GetObject assets/workspaces/*', stamp],
+      deleteAsset: [
+        ...authReads,
+        'dynamodb:UpdateItem workspace',
+        'dynamodb:UpdateItem rate',
+        ...['GetQueueAttributes', 'GetQueueUrl', 'SendMessage'].map((action) => `sqs:${action} deletion`),
+        stamp,
+      ],
+      activateOrganization: [...shellReads, 'dynamodb:UpdateItem workspace'],
+      ...Object.fromEntries(ROUTE_LIST.filter((row) => row.tag === 'Shell' && row.operationId !== 'activateOrganization').map((row) => [row.operationId, shellReads])),
+    };
+
+    it.each(ROUTE_LIST.map((row) => [row.operationId, expectedGrants[row.operationId] ?? []] as const))(
+      'grants %s exactly the data actions its route takes',
+      (operationId, expected) => {
+        // Act
+        const grants = dataGrantsOf(template, stack, roleIdOf(stack.routeFunctions.get(operationId)!));
+
+        // Assess
+        expect(grants).toEqual([...expected].sort());
+      },
+    );
+
+    it('gives Scan to the one function that scans: the cache purge', () => {
+      // Prepare
+      const scanners = ROUTE_LIST.filter((row) => dataGrantsOf(template, stack, roleIdOf(stack.routeFunctions.get(row.operationId)!)).some((grant) => grant.startsWith('dynamodb:Scan ')));
+
+      // Assess
+      expect(scanners.map((row) => row.operationId)).toEqual(['purgeCache']);
+    });
+
+    it('limits the key last-used stamp to the lastUsedAt attribute of API-key items, returning nothing', () => {
+      // Prepare
+      const statements = statementsOfRole(template, roleIdOf(stack.routeFunctions.get('listReleases')!)).filter((statement) => statement.Condition);
+
+      // Assess
+      expect(statements).toEqual([
+        {
+          Effect: 'Allow',
+          Action: 'dynamodb:UpdateItem',
+          Resource: { 'Fn::GetAtt': [logicalId(stack.data.tables.workspace), 'Arn'] },
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] },
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastUsedAt'] },
+            StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+          },
+        },
+      ]);
     });
 
     it('gives the fallback function no DynamoDB, S3 or SQS permission', () => {
@@ -521,10 +630,10 @@ describe('EaselStack with a custom domain and editor origins', () => {
 
 describe('DataStores.grant', () => {
   const variants: [string, ResourceAccess, RegExp[], RegExp[]][] = [
-    ['read on a table', { tables: { workspace: 'read' } }, [/^dynamodb:GetItem$/, /^dynamodb:Query$/], [/^dynamodb:(Put|Update|Delete|BatchWrite)/]],
-    ['write on a table', { tables: { workspace: 'write' } }, [/^dynamodb:GetItem$/, /^dynamodb:PutItem$/, /^dynamodb:UpdateItem$/], []],
-    ['read on a bucket', { buckets: { assets: 'read' } }, [/^s3:GetObject\*$/], [/^s3:(Put|Delete)/]],
-    ['write on a bucket', { buckets: { assets: 'write' } }, [/^s3:GetObject\*$/, /^s3:PutObject$/], []],
+    ['reads on a table', { tables: { workspace: ['GetItem', 'Query'] } }, [/^dynamodb:GetItem$/, /^dynamodb:Query$/], [/^dynamodb:(Put|Update|Delete|BatchWrite|Scan|Describe)/]],
+    ['one write on a table', { tables: { workspace: ['PutItem'] } }, [/^dynamodb:PutItem$/], [/^dynamodb:(Get|Query|Scan|Update|Delete|Batch)/]],
+    ['reads on a bucket', { buckets: { assets: { GetObject: ['workspaces/'] } } }, [/^s3:GetObject$/], [/^s3:(Put|Delete|List)/]],
+    ['puts on a bucket', { buckets: { assets: { PutObject: ['uploads/'] } } }, [/^s3:PutObject$/], [/^s3:(Get|Delete|List)/]],
     ['send on a queue', { queues: { deletion: 'send' } }, [/^sqs:SendMessage$/], [/^sqs:(ReceiveMessage|DeleteMessage)$/]],
     ['nothing', {}, [], [DATA_SERVICES]],
   ];
