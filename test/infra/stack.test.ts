@@ -141,6 +141,20 @@ describe('EaselStack', () => {
       template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, functions.length);
     });
 
+    it('lets every function write its own log group and no other, with no managed policy', () => {
+      // Prepare
+      const functions = Object.values(template.findResources('AWS::Lambda::Function')) as CfnResource[];
+
+      // Assess
+      template.resourcePropertiesCountIs('AWS::IAM::Role', { ManagedPolicyArns: Match.anyValue() }, 0);
+      for (const fn of functions) {
+        const roleId = (fn.Properties?.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+        const logGroupId = (fn.Properties?.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+        const logs = statementsOfRole(template, roleId).filter((statement) => actionsOf(statement).some((action) => action.startsWith('logs:')));
+        expect(logs).toEqual([{ Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [logGroupId, 'Arn'] } }]);
+      }
+    });
+
     it('gives every function the API endpoint and the name of every table, bucket and queue', () => {
       // Prepare
       const functions = Object.values(template.findResources('AWS::Lambda::Function')) as CfnResource[];
