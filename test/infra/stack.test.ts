@@ -1,14 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
-import type { CfnElement } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataStores, pascal } from '#infra/constructs/data-stores.ts';
-import { PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
 import { EaselStack } from '#infra/stack.ts';
 import type { EaselStackProps } from '#infra/stack.ts';
 import type { ResourceAccess } from '#shared/http/types.ts';
@@ -16,6 +11,7 @@ import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import type { BucketName, QueueName, TableName } from '#shared/resources.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
+import { logicalId, newApp, removeCdkOutdirs, synthEasel } from '../support/cdk.ts';
 
 interface CfnResource {
   Type: string;
@@ -35,25 +31,6 @@ const BUCKET_NAMES = Object.keys(BUCKETS) as BucketName[];
 const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];
 const DATA_SERVICES = /^(dynamodb|s3|sqs):/;
 
-// The feature flags of cdk.json, so the template under test is the one `cdk synth` produces.
-const CDK_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
-const outdirs: string[] = [];
-
-/** A fresh app that skips bundling (asset hashes are not under test) and writes to a folder we remove. */
-function newApp(): App {
-  const outdir = mkdtempSync(join(tmpdir(), 'easel-cdk-test-'));
-  outdirs.push(outdir);
-  return new App({ outdir, context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
-}
-
-function synthEasel(props?: EaselStackProps): { stack: EaselStack; template: Template } {
-  const stack = new EaselStack(newApp(), 'Easel', props);
-  return { stack, template: Template.fromStack(stack) };
-}
-
-function logicalId(construct: IConstruct): string {
-  return Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
-}
 
 function actionsOf(statement: Statement): string[] {
   return Array.isArray(statement.Action) ? statement.Action : [statement.Action];
@@ -103,9 +80,7 @@ function dataGrantsOf(template: Template, stack: EaselStack, roleId: string): st
   return lines.sort();
 }
 
-afterAll(() => {
-  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
-});
+afterAll(removeCdkOutdirs);
 
 describe('EaselStack', () => {
   let stack: EaselStack;
@@ -477,9 +452,10 @@ describe('EaselStack', () => {
   });
 
   describe('alarms', () => {
-    it('alarms on API 5xx, and on each worker failing or dead-lettering', () => {
+    it('alarms on API 5xx, slow captures, every function failing or throttled, and each dead-letter queue', () => {
       // Assess
-      template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * QUEUE_NAMES.length);
+      const functionCount = ROUTE_LIST.length + 1 + QUEUE_NAMES.length;
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 1 + 2 * functionCount + QUEUE_NAMES.length);
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'AWS/ApiGateway',
         MetricName: '5xx',
@@ -503,6 +479,40 @@ describe('EaselStack', () => {
           Threshold: 1,
         });
       }
+    });
+
+    it.each(['Errors', 'Throttles'])('alarms on %s of every function, at the first one, to the alarm topic', (metricName) => {
+      // Prepare
+      const functionIds = Object.keys(template.findResources('AWS::Lambda::Function'));
+
+      // Assess
+      for (const id of functionIds) {
+        template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+          Namespace: 'AWS/Lambda',
+          MetricName: metricName,
+          Dimensions: [{ Name: 'FunctionName', Value: { Ref: id } }],
+          Statistic: 'Sum',
+          Period: 300,
+          Threshold: 1,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          TreatMissingData: 'notBreaching',
+          AlarmActions: [{ Ref: logicalId(stack.alarms.topic) }],
+        });
+      }
+    });
+
+    it('alarms when the capture p95 duration stays at 20 s or more for two periods', () => {
+      // Assess
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Duration',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(stack.routeFunctions.get('capturePage')!) } }],
+        ExtendedStatistic: 'p95',
+        Threshold: 20_000,
+        EvaluationPeriods: 2,
+        DatapointsToAlarm: 2,
+        AlarmActions: [{ Ref: logicalId(stack.alarms.topic) }],
+      });
     });
   });
 
