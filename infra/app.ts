@@ -1,8 +1,13 @@
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { easelPropsFromContext } from '#infra/context.ts';
 import { EaselStack } from '#infra/stack.ts';
 
 const app = new App();
+// cdk-nag's AWS Solutions rules run on every synth and deploy: an unacknowledged error stops
+// them, warnings are printed. The stack passes with none (test/infra/nag.test.ts).
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+
 new EaselStack(app, 'Easel', {
   description: 'Easel: screenshot editor backend (HTTP API, Lambda, DynamoDB, S3, SQS)',
   // Environment-agnostic unless the CLI knows the account and region (it sets these from the profile).

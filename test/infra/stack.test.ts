@@ -245,6 +245,38 @@ describe('EaselStack', () => {
       expect(bucket.DeletionPolicy).toBe('Retain');
     });
 
+    it.each(BUCKET_NAMES)('logs requests to the %s bucket into the access log bucket, under its own prefix', (name) => {
+      // Prepare
+      const bucket = resources[logicalId(stack.data.buckets[name])]!;
+
+      // Assess
+      expect(bucket.Properties?.LoggingConfiguration).toEqual({ DestinationBucketName: { Ref: logicalId(stack.data.accessLogs) }, LogFilePrefix: `${name}/` });
+    });
+
+    it('keeps the access log bucket private, encrypted with S3-managed keys, for 90 days, writable only by log delivery for each bucket', () => {
+      // Prepare
+      const id = logicalId(stack.data.accessLogs);
+      const policy = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: id } } }))[0] as CfnResource;
+      const allows = (policy.Properties?.PolicyDocument as { Statement: (Statement & { Principal?: unknown })[] }).Statement.filter((statement) => statement.Effect === 'Allow');
+
+      // Assess
+      expect(resources[id]?.Properties).toMatchObject({
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        LifecycleConfiguration: { Rules: [{ ExpirationInDays: 90, Status: 'Enabled' }] },
+      });
+      expect(allows).toEqual(
+        BUCKET_NAMES.map((name) =>
+          expect.objectContaining({
+            Principal: { Service: 'logging.s3.amazonaws.com' },
+            Action: 's3:PutObject',
+            Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [id, 'Arn'] }, `/${name}/*`]] },
+            Condition: expect.objectContaining({ ArnLike: { 'aws:SourceArn': { 'Fn::GetAtt': [logicalId(stack.data.buckets[name]), 'Arn'] } } }),
+          }),
+        ),
+      );
+    });
+
     it.each(BUCKET_NAMES)('refuses requests to the %s bucket without TLS', (name) => {
       // Assess
       template.hasResourceProperties('AWS::S3::BucketPolicy', {
