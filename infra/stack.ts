@@ -1,17 +1,21 @@
-import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import type { QueueDef, QueueName } from '#shared/resources.ts';
+import type { AuthKind, ResourceAccess } from '#shared/route-types.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
 import { ALARM_PERIOD, Alarms } from '#infra/constructs/alarms.ts';
+import type { AlarmTarget } from '#infra/constructs/alarms.ts';
 import { DataStores, entriesOf, pascal } from '#infra/constructs/data-stores.ts';
 import { EaselFunction } from '#infra/constructs/easel-function.ts';
 
@@ -27,18 +31,83 @@ export interface EaselStackProps extends StackProps {
    * (e.g. one shared by several stages). By default the stack creates one with a generated value.
    */
   internalSecretArn?: string;
+  /** Throttling of the API stage as a whole (every route, every caller together). */
+  throttle?: Throttle;
+  /** Tighter throttling of the two 2 GB anonymous routes: page capture and export. */
+  captureThrottle?: Throttle;
+  exportThrottle?: Throttle;
+  /** Where alarms are delivered; without one, synth warns. */
+  alarmTarget?: AlarmTarget;
+  /** Alarm when the capture function's p95 duration stays at or above this many ms (10 minutes). */
+  captureP95AlarmMs?: number;
+}
+
+/** API Gateway throttling: steady requests per second, and the burst (token bucket size) above it. */
+export interface Throttle {
+  rate: number;
+  burst: number;
 }
 
 /**
- * What each queue's worker may touch besides consuming its queue. The deletion worker reads and
- * deletes stored objects and marks the asset deleted; it never writes objects.
+ * Defaults sized for a small deployment. The stage limit is far below the account's 10 000/s so
+ * that a flood is refused at the edge (429) before it costs Lambda time. Capture and export run
+ * 2 GB functions for up to 29 s: 2/s of captures can keep ~60 of them busy, which is the most an
+ * anonymous caller should be able to buy; capture also keeps its per-IP limit in the app.
  */
-const WORKER_GRANTS: Record<QueueName, (worker: IGrantable, data: DataStores) => void> = {
-  deletion: (worker, data) => {
-    data.tables.workspace.grantReadWriteData(worker);
-    data.buckets.assets.grantRead(worker);
-    data.buckets.assets.grantDelete(worker);
-  },
+export const DEFAULT_THROTTLES = {
+  stage: { rate: 50, burst: 100 },
+  capture: { rate: 2, burst: 5 },
+  export: { rate: 5, burst: 10 },
+} as const satisfies Record<string, Throttle>;
+
+/** Capture p95 above 20 s means pages or the browser are slow: its time-out is 25 s, API Gateway's 30 s. */
+export const DEFAULT_CAPTURE_P95_ALARM_MS = 20_000;
+
+/**
+ * One JSON object per request. Only API Gateway's own values: API Gateway does not escape
+ * variables in the format, so caller-controlled text (path, user agent) could break the JSON or
+ * forge fields. The path is in the route key, and the request id finds the function's log lines.
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  requestTimeEpoch: '$context.requestTimeEpoch',
+  sourceIp: '$context.identity.sourceIp',
+  httpMethod: '$context.httpMethod',
+  routeKey: '$context.routeKey',
+  protocol: '$context.protocol',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integration.status',
+  errorMessage: '$context.error.message',
+} as const;
+
+function checkThrottle(value: Throttle, what: string): Throttle {
+  if (!(Number.isFinite(value.rate) && value.rate > 0) || !(Number.isInteger(value.burst) && value.burst >= 1)) {
+    throw new Error(`${what} needs a rate above 0 (requests per second) and a whole burst of at least 1, got rate ${value.rate}, burst ${value.burst}`);
+  }
+  return value;
+}
+
+/**
+ * What each queue's worker may touch besides consuming its queue. The deletion worker reads the
+ * asset, deletes its object (completed objects live under workspaces/) and marks it deleted.
+ */
+const WORKER_ACCESS: Record<QueueName, ResourceAccess> = {
+  deletion: { tables: { workspace: ['GetItem', 'UpdateItem'] }, buckets: { assets: { DeleteObject: [BUCKETS.assets.prefixes.objects] } } },
+};
+
+/**
+ * Why each route has no API Gateway authorizer (cdk-nag APIG4): every row authenticates in its
+ * function, by the one middleware route() runs before validation, which knows the row's
+ * permission; an authorizer could not, and would add a second credential lookup per request.
+ */
+const ROUTE_AUTH_REASONS: Record<AuthKind, string> = {
+  none: 'Anonymous by the API contract (capture, export, tweets, media proxy, docs, editor). Abuse is bounded by stage and route throttling and, for capture, a per-IP limit in the function; none of these routes reaches workspace data.',
+  apiKey: "Authenticated in the function: X-API-Key (looked up by SHA-256) or a session cookie, checked against the row's scope or permission (and, where the row names one, the plan's entitlement) by shared/http/auth.ts before any input is read.",
+  session: "Authenticated in the function: the session cookie (looked up by SHA-256, expiry checked) and the organization membership with the row's permission, by shared/http/auth.ts before any input is read; API keys are refused.",
+  internal: 'Authenticated in the function: the maintainers\' shared secret from Secrets Manager, compared in constant time, before any input is read.',
 };
 
 const ORIGIN = /^https?:\/\/[^/\s]+$/;
@@ -61,6 +130,8 @@ export class EaselStack extends Stack {
   readonly fallbackFunction: EaselFunction;
   readonly workerFunctions: ReadonlyMap<QueueName, EaselFunction>;
   readonly alarms: Alarms;
+  /** The $default stage, throttled and access-logged. */
+  readonly stage: HttpStage;
   /** The maintainers' shared secret of the internal routes. */
   readonly internalSecret: ISecret;
 
@@ -68,7 +139,15 @@ export class EaselStack extends Stack {
     super(scope, id, props);
     this.data = new DataStores(this, 'Data');
     // No corsPreflight: OPTIONS reaches the fallback function, which answers preflight per route.
-    this.api = new HttpApi(this, 'HttpApi', { description: 'Easel API' });
+    // The $default stage is added below with throttling and access logs (same construct id as
+    // the one HttpApi would create, so an existing stage is updated in place).
+    this.api = new HttpApi(this, 'HttpApi', { description: 'Easel API', createDefaultStage: false });
+    this.alarms = new Alarms(this, 'Alarms', props.alarmTarget);
+    const routeThrottles: Partial<Record<OperationId, Throttle>> = {
+      capturePage: checkThrottle(props.captureThrottle ?? DEFAULT_THROTTLES.capture, 'captureThrottle'),
+      postExport: checkThrottle(props.exportThrottle ?? DEFAULT_THROTTLES.export, 'exportThrottle'),
+    };
+    const throttledRoutes: HttpRoute[] = [];
 
     // Functions depend on the API's endpoint; routes depend on the functions. The API resource
     // itself depends on neither, so there is no cycle.
@@ -89,6 +168,13 @@ export class EaselStack extends Stack {
             generateSecretString: { passwordLength: 48, excludePunctuation: true },
           })
         : Secret.fromSecretCompleteArn(this, 'InternalSecret', props.internalSecretArn);
+    if (this.internalSecret instanceof Secret) {
+      Validations.of(this.internalSecret).acknowledge({
+        id: 'AwsSolutions-SMG4',
+        reason:
+          'A shared secret maintainers send by hand in X-Easel-Internal-Secret: scheduled rotation would break their calls unannounced. It is rotated on demand (README, Deploy: put-secret-value, then recycle the internal functions, which read it once per cold start); only those functions may read it.',
+      });
+    }
 
     const routeFunctions = new Map<OperationId, EaselFunction>();
     for (const row of ROUTE_LIST) {
@@ -107,12 +193,15 @@ export class EaselStack extends Stack {
         fn.addEnvironment('INTERNAL_SECRET_ARN', this.internalSecret.secretArn);
         this.internalSecret.grantRead(fn);
       }
-      this.api.addRoutes({
+      const routes = this.api.addRoutes({
         path: row.path,
         // HEAD is GET without the body (the handler drops it); API Gateway routes it only when asked to.
         methods: row.method === 'GET' ? [HttpMethod.GET, HttpMethod.HEAD] : [HttpMethod[row.method]],
         integration: new HttpLambdaIntegration(`${name}Integration`, fn),
       });
+      for (const route of routes) Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason: ROUTE_AUTH_REASONS[row.auth] });
+      if (routeThrottles[row.operationId] !== undefined) throttledRoutes.push(...routes);
+      this.alarms.watchFunction(`${name}Function`, fn, `The ${row.method} ${row.path} function`);
       routeFunctions.set(row.operationId, fn);
     }
     this.routeFunctions = routeFunctions;
@@ -124,17 +213,29 @@ export class EaselStack extends Stack {
       environment,
       description: 'Easel $default: 404, 405 and CORS preflight',
     });
-    new HttpRoute(this, 'DefaultRoute', {
+    const defaultRoute = new HttpRoute(this, 'DefaultRoute', {
       httpApi: this.api,
       routeKey: HttpRouteKey.DEFAULT,
       integration: new HttpLambdaIntegration('FallbackIntegration', this.fallbackFunction),
     });
+    Validations.of(defaultRoute).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason: 'The catch-all route only answers 404, 405 and CORS preflight from the route table; it reaches no data (its role has no data grants).',
+    });
 
-    this.alarms = new Alarms(this, 'Alarms');
+    this.alarms.watchFunction('FallbackFunction', this.fallbackFunction, 'The $default (404, 405, preflight) function');
+    this.stage = this.defaultStage(props, routeThrottles, throttledRoutes);
+
     this.alarms.add(
       'ApiServerErrors',
       this.api.metricServerError({ period: ALARM_PERIOD, statistic: 'Sum' }),
       'The HTTP API answered with a 5xx status.',
+    );
+    this.alarms.add(
+      'CaptureP95Duration',
+      routeFunctions.get('capturePage')!.metricDuration({ period: ALARM_PERIOD, statistic: 'p95' }),
+      'Page captures are slow: p95 duration of the capture function stayed high for 10 minutes.',
+      { threshold: props.captureP95AlarmMs ?? DEFAULT_CAPTURE_P95_ALARM_MS, evaluationPeriods: 2, datapointsToAlarm: 2 },
     );
 
     const workerFunctions = new Map<QueueName, EaselFunction>();
@@ -154,13 +255,9 @@ export class EaselStack extends Stack {
           reportBatchItemFailures: true,
         }),
       );
-      WORKER_GRANTS[name](worker, this.data);
+      this.data.grant(worker, WORKER_ACCESS[name]);
       workerFunctions.set(name, worker);
-      this.alarms.add(
-        `${pascal(name)}WorkerErrors`,
-        worker.metricErrors({ period: ALARM_PERIOD, statistic: 'Sum' }),
-        `The ${name} queue worker failed an invocation.`,
-      );
+      this.alarms.watchFunction(`${pascal(name)}Worker`, worker, `The ${name} queue worker`);
       this.alarms.add(
         `${pascal(name)}DeadLetters`,
         deadLetter.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }),
@@ -170,6 +267,33 @@ export class EaselStack extends Stack {
     this.workerFunctions = workerFunctions;
 
     this.outputs(publicBaseUrl);
+  }
+
+  /**
+   * The $default stage: stage-wide throttling, tighter limits on the expensive routes, and JSON
+   * access logs. Route settings name route keys, so the stage waits for those routes.
+   */
+  private defaultStage(props: EaselStackProps, routeThrottles: Partial<Record<OperationId, Throttle>>, throttledRoutes: HttpRoute[]): HttpStage {
+    const stageThrottle = checkThrottle(props.throttle ?? DEFAULT_THROTTLES.stage, 'throttle');
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
+    const stage = this.api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: stageThrottle.rate, burstLimit: stageThrottle.burst },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
+    });
+    // RouteSettings is a plain JSON map in CfnStage: CloudFormation's casing, not CDK's.
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+    for (const row of ROUTE_LIST) {
+      const throttle = routeThrottles[row.operationId];
+      if (throttle) routeSettings[`${row.method} ${row.path}`] = { ThrottlingRateLimit: throttle.rate, ThrottlingBurstLimit: throttle.burst };
+    }
+    (stage.node.defaultChild as CfnStage).routeSettings = routeSettings;
+    stage.node.addDependency(...throttledRoutes);
+    return stage;
   }
 
   private outputs(publicBaseUrl: string): void {

@@ -23,6 +23,8 @@ export interface BucketDef {
   expireAfterDays?: number;
   /** Objects under a prefix expire after some days (abandoned staging uploads). */
   expirePrefixes?: readonly { prefix: string; days: number }[];
+  /** Where the code keeps objects: every key starts with one of these, and grants name them. */
+  prefixes: Readonly<Record<string, string>>;
 }
 
 export interface QueueDef {
@@ -61,10 +63,18 @@ export const TABLES = {
   },
 } as const satisfies Record<string, TableDef>;
 
+/** Presigned PUTs write to uploads/…; completion copies verified bytes to workspaces/…. */
+const ASSET_PREFIXES = { uploads: 'uploads/', objects: 'workspaces/' } as const;
+
 export const BUCKETS = {
-  // Presigned PUTs write to uploads/…; completion copies verified bytes to workspaces/….
-  assets: { env: 'ASSETS_BUCKET', localName: 'easel-assets', browserCors: true, expirePrefixes: [{ prefix: 'uploads/', days: 1 }] },
-  cache: { env: 'CACHE_BUCKET', localName: 'easel-cache', browserCors: false, expireAfterDays: 7 },
+  assets: {
+    env: 'ASSETS_BUCKET',
+    localName: 'easel-assets',
+    browserCors: true,
+    expirePrefixes: [{ prefix: ASSET_PREFIXES.uploads, days: 1 }],
+    prefixes: ASSET_PREFIXES,
+  },
+  cache: { env: 'CACHE_BUCKET', localName: 'easel-cache', browserCors: false, expireAfterDays: 7, prefixes: { captures: 'captures/' } },
 } as const satisfies Record<string, BucketDef>;
 
 export const QUEUES = {

@@ -7,7 +7,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type AuthKind = 'none' | 'apiKey' | 'session' | 'internal';
 /** public: any origin, no credentials; editor: configured editor origins, with credentials. */
 export type CorsPolicy = 'public' | 'editor';
-export type Grant = 'read' | 'write';
+/**
+ * The DynamoDB actions a route may call on a table. Query also covers the table's named indexes;
+ * BatchGetItem is a read (the authenticator reads an organization and a membership in one).
+ */
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'Scan';
+/** The S3 object actions a route may take. GetObject also covers HeadObject, DeleteObject also DeleteObjects. */
+export type ObjectAction = 'GetObject' | 'PutObject' | 'DeleteObject';
 
 // The schemas of a route are any valibot schema; object schemas for params, query and headers.
 export type AnySchema = v.GenericSchema;
@@ -46,11 +52,21 @@ export interface ResponseSpec {
   headers?: Record<string, { description: string; schema: { type: 'string' | 'integer' } }>;
 }
 
-/** What a route may touch; the CDK stack grants exactly this and nothing more. */
+/**
+ * What a route may touch, per action; the CDK stack grants exactly this and nothing more, and the
+ * tests read it to know which backends a route needs.
+ */
 export interface ResourceAccess {
-  tables?: Partial<Record<TableName, Grant>>;
-  buckets?: Partial<Record<BucketName, Grant>>;
+  /** The actions on each table (the whole table: items are not partitioned by route). */
+  tables?: Partial<Record<TableName, readonly TableAction[]>>;
+  /** The object actions on each bucket, each limited to the listed key prefixes (e.g. `uploads/`). */
+  buckets?: Partial<Record<BucketName, Partial<Record<ObjectAction, readonly string[]>>>>;
   queues?: Partial<Record<QueueName, 'send'>>;
+  /**
+   * The authenticator's last-used stamp of an API key (`SET lastUsedAt`): UpdateItem on the
+   * workspace table, only on API-key items and only that attribute. Every `apiKey` row needs it.
+   */
+  apiKeyStamp?: true;
 }
 
 /** One row of the route table. */

@@ -4,7 +4,8 @@
  *
  * Adding a route: a schema in shared/schemas, a handler file in functions/, one row here.
  */
-import type { AnySchema, RouteDef } from '#shared/route-types.ts';
+import type { AnySchema, RouteDef, TableAction } from '#shared/route-types.ts';
+import { BUCKETS } from '#shared/resources.ts';
 import {
   BootstrapResponse,
   CapabilitiesResponse,
@@ -36,19 +37,29 @@ import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
 import { EditorAssetParams } from '#shared/schemas/editor.ts';
 import { CachePurgeRequest, CachePurgeResponse, ScreenshotRequest, ScreenshotResponse } from '#shared/schemas/screenshot.ts';
 
+/**
+ * What every authenticated route reads from the workspace table: the credential (GetItem), then
+ * the organization and the membership (one BatchGetItem).
+ */
+const AUTH_READS = ['GetItem', 'BatchGetItem'] as const satisfies readonly TableAction[];
+/** Reads of the shell views: the above plus the lists (Query, on the table and gsi1). */
+const SHELL_READS = [...AUTH_READS, 'Query'] as const satisfies readonly TableAction[];
+const ASSETS = BUCKETS.assets.prefixes;
+const CAPTURES = [BUCKETS.cache.prefixes.captures];
+
 const text = (description: string, contentType: string) => ({ description, contentType });
 const json = <S extends AnySchema>(description: string, schema: S) => ({ description, contentType: 'application/json', schema });
 
 /**
  * What every shell operation shares: session cookie only, editor origins with credentials,
- * read access to the workspace table (where sessions, members and organizations live).
+ * reads of the workspace table (where sessions, members and organizations live).
  */
 const SHELL = {
   auth: 'session',
   cors: 'editor',
   memory: 256,
   timeout: 10,
-  access: { tables: { workspace: 'read' } },
+  access: { tables: { workspace: SHELL_READS } },
   listed: true,
   tag: 'Shell',
   errors: [401, 403, 503],
@@ -56,8 +67,9 @@ const SHELL = {
 
 /**
  * What every workspace operation shares: an API key with the row's scope (or a session whose
- * role grants it), editor origins with credentials. Write access to the workspace table
- * covers the key's throttled last-used stamp even on routes that otherwise only read.
+ * role grants it), editor origins with credentials. Each row's `access` names
+ * `apiKeyStamp`: the key's throttled last-used stamp is the one write a reading route makes, and
+ * it gets its own grant limited to API-key items, not UpdateItem on the whole table.
  */
 const WORKSPACE = {
   auth: 'apiKey',
@@ -184,7 +196,8 @@ export const ROUTES = {
     memory: 2048,
     // API Gateway gives up at 30 s; the capture time-out (at most 25 s) plus caching fits in 29.
     timeout: 29,
-    access: { tables: { cache: 'write', rate: 'write' }, buckets: { cache: 'write' } },
+    // The per-IP counter (rate), then the cache entry and its PNG.
+    access: { tables: { rate: ['UpdateItem'], cache: ['GetItem', 'PutItem'] }, buckets: { cache: { GetObject: CAPTURES, PutObject: CAPTURES } } },
     // It reads its brotli-compressed binary next to its own files at run time: install, never bundle.
     nodeModules: ['@sparticuz/chromium'],
     listed: true,
@@ -215,7 +228,8 @@ export const ROUTES = {
     cors: 'public',
     memory: 512,
     timeout: 30,
-    access: { tables: { cache: 'write' }, buckets: { cache: 'write' } },
+    // One URL: DeleteItem per variant; everything: Scan and BatchWriteItem. Objects go with DeleteObjects.
+    access: { tables: { cache: ['DeleteItem', 'Scan', 'BatchWriteItem'] }, buckets: { cache: { DeleteObject: CAPTURES } } },
     // Maintainers only: never in /openapi.json, the llms files or the site pages.
     listed: false,
     tag: 'Internal',
@@ -231,7 +245,7 @@ export const ROUTES = {
     path: '/api/v1/releases',
     handler: 'functions/releases/list-releases.ts',
     permission: 'artifact:read',
-    access: { tables: { workspace: 'write' } },
+    access: { tables: { workspace: [...AUTH_READS, 'Query'] }, apiKeyStamp: true },
     tag: 'Releases',
     summary: 'List releases',
     description:
@@ -246,7 +260,8 @@ export const ROUTES = {
     path: '/api/v1/releases',
     handler: 'functions/releases/create-release.ts',
     permission: 'release:create',
-    access: { tables: { workspace: 'write' } },
+    // The Idempotency-Key claim and the release are conditional puts, read back on a repeat.
+    access: { tables: { workspace: [...AUTH_READS, 'PutItem'] }, apiKeyStamp: true },
     tag: 'Releases',
     summary: 'Create a release',
     description:
@@ -262,7 +277,7 @@ export const ROUTES = {
     path: '/api/v1/source-apps',
     handler: 'functions/source-apps/create-source-app.ts',
     permission: 'source:write',
-    access: { tables: { workspace: 'write' } },
+    access: { tables: { workspace: [...AUTH_READS, 'PutItem'] }, apiKeyStamp: true },
     tag: 'Source apps',
     summary: 'Register a source app',
     description: 'Registers a release-intake source app: the hosts it posts from (1 to 50 absolute URIs) and its provider (default generic).',
@@ -276,7 +291,8 @@ export const ROUTES = {
     path: '/api/v1/assets/upload-url',
     handler: 'functions/assets/create-upload-url.ts',
     permission: 'upload:sign',
-    access: { tables: { workspace: 'write' }, buckets: { assets: 'write' } },
+    // The presigned PUT is signed with this function's credentials: it may write the staging prefix only.
+    access: { tables: { workspace: [...AUTH_READS, 'PutItem'] }, buckets: { assets: { PutObject: [ASSETS.uploads] } }, apiKeyStamp: true },
     tag: 'Assets',
     summary: 'Create a signed upload URL',
     description:
@@ -291,7 +307,13 @@ export const ROUTES = {
     path: '/api/v1/assets/{assetId}/complete',
     handler: 'functions/assets/complete-upload.ts',
     permission: 'asset:write',
-    access: { tables: { workspace: 'write' }, buckets: { assets: 'write' } },
+    // Reads and hashes the staged upload (or, for assets older than staging, the object's own key),
+    // copies it to the asset's key, and removes the staging copy or a copy that raced a new upload.
+    access: {
+      tables: { workspace: [...AUTH_READS, 'UpdateItem'] },
+      buckets: { assets: { GetObject: [ASSETS.uploads, ASSETS.objects], PutObject: [ASSETS.objects], DeleteObject: [ASSETS.uploads, ASSETS.objects] } },
+      apiKeyStamp: true,
+    },
     tag: 'Assets',
     summary: 'Complete an upload',
     description:
@@ -307,7 +329,8 @@ export const ROUTES = {
     path: '/api/v1/assets/{assetId}/download-url',
     handler: 'functions/assets/get-download-url.ts',
     permission: 'artifact:read',
-    access: { tables: { workspace: 'write' }, buckets: { assets: 'read' } },
+    // The presigned GET is signed with this function's credentials: completed objects only.
+    access: { tables: { workspace: AUTH_READS }, buckets: { assets: { GetObject: [ASSETS.objects] } }, apiKeyStamp: true },
     tag: 'Assets',
     summary: 'Create a signed download URL',
     description: 'A presigned GET for a ready asset of this workspace, valid for 5 minutes. 404 when the asset is not in this workspace.',
@@ -321,7 +344,8 @@ export const ROUTES = {
     path: '/api/v1/assets/{assetId}',
     handler: 'functions/assets/delete-asset.ts',
     permission: 'asset:write',
-    access: { tables: { workspace: 'write', rate: 'write' }, queues: { deletion: 'send' } },
+    // The write quota's counter, the ready → deleting transition (and its revert), the queued message.
+    access: { tables: { workspace: [...AUTH_READS, 'UpdateItem'], rate: ['UpdateItem'] }, queues: { deletion: 'send' }, apiKeyStamp: true },
     tag: 'Assets',
     summary: 'Delete an asset',
     description:
@@ -436,7 +460,7 @@ export const ROUTES = {
     description:
       'Makes the organization active for this session after checking that the user is a member and that it is not being deleted (403 otherwise). No request body. Returns the refreshed bootstrap view.',
     // Writes the session's active organization.
-    access: { tables: { workspace: 'write' } },
+    access: { tables: { workspace: [...SHELL_READS, 'UpdateItem'] } },
     params: OrganizationParams,
     responses: { 200: json('The bootstrap view of the newly active organization.', BootstrapResponse) },
   },

@@ -1,36 +1,87 @@
-import { Duration } from 'aws-cdk-lib';
+import { Annotations, Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 
 /** Every alarm looks at five-minute windows. */
 export const ALARM_PERIOD = Duration.minutes(5);
 
+/** Where alarms are delivered: at most one of them (deploy-time context `alarmEmail` / `alarmTopicArn`). */
+export interface AlarmTarget {
+  /** An address subscribed to the stack's alarm topic (AWS mails a confirmation link first). */
+  email?: string;
+  /** An existing SNS topic (e.g. a team's, wired to chat or paging) that receives the alarms instead of a topic of this stack. */
+  topicArn?: string;
+}
+
+export interface AlarmOptions {
+  /** Alarm when the metric reaches this value (default 1). */
+  threshold?: number;
+  /** Periods looked at, and how many of them must breach (default 1 of 1). */
+  evaluationPeriods?: number;
+  datapointsToAlarm?: number;
+}
+
+/** Id under which the missing alarm target is reported (cdk synth prints it; `--strict` makes it fatal). */
+export const NO_ALARM_TARGET_WARNING = 'easel:noAlarmTarget';
+
 /**
  * Alarms that fire on the first occurrence of something an operator must look at, all
- * notifying one topic (subscribe to it after deploying; the stack outputs its ARN).
+ * notifying one topic: the stack's own (with an e-mail subscription when one is given) or an
+ * existing one. Without either target nobody hears of an alarm, and synth says so.
  */
 export class Alarms extends Construct {
-  readonly topic: Topic;
+  readonly topic: ITopic;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, target: AlarmTarget = {}) {
     super(scope, id);
-    this.topic = new Topic(this, 'Topic', { displayName: 'Easel alarms', enforceSSL: true });
+    if (target.email !== undefined && target.topicArn !== undefined) {
+      throw new Error('Give one alarm target: alarmEmail (subscribed to the stack\'s topic) or alarmTopicArn (an existing topic), not both');
+    }
+    if (target.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(target.email)) {
+      throw new Error(`alarmEmail must be an e-mail address, got ${target.email}`);
+    }
+    if (target.topicArn !== undefined) {
+      this.topic = Topic.fromTopicArn(this, 'Topic', target.topicArn);
+    } else {
+      const topic = new Topic(this, 'Topic', { displayName: 'Easel alarms', enforceSSL: true });
+      if (target.email !== undefined) topic.addSubscription(new EmailSubscription(target.email));
+      this.topic = topic;
+    }
+    if (target.email === undefined && target.topicArn === undefined) {
+      Annotations.of(this).addWarningV2(
+        NO_ALARM_TARGET_WARNING,
+        'No alarm target: alarms go to an SNS topic without subscribers, so nobody hears of them. Deploy with -c alarmEmail=ops@example.com or -c alarmTopicArn=arn:aws:sns:<region>:<account>:<topic>.',
+      );
+    }
   }
 
-  /** Alarms when the metric reaches `threshold` (default 1) in one period; no data is healthy. */
-  add(id: string, metric: IMetric, description: string, threshold = 1): Alarm {
+  /** Alarms when the metric reaches the threshold (default 1) in one period; no data is healthy. */
+  add(id: string, metric: IMetric, description: string, options: AlarmOptions = {}): Alarm {
     const alarm = new Alarm(this, id, {
       metric,
-      threshold,
-      evaluationPeriods: 1,
+      threshold: options.threshold ?? 1,
+      evaluationPeriods: options.evaluationPeriods ?? 1,
+      datapointsToAlarm: options.datapointsToAlarm,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
       alarmDescription: description,
     });
     alarm.addAlarmAction(new SnsAction(this.topic));
     return alarm;
+  }
+
+  /**
+   * A function's errors (it crashed, timed out or ran out of memory: handlers turn their own
+   * failures into responses) and throttles (no concurrency left for it).
+   */
+  watchFunction(id: string, fn: IFunction, what: string): void {
+    this.add(`${id}Errors`, fn.metricErrors({ period: ALARM_PERIOD, statistic: 'Sum' }), `${what} failed an invocation (crash, time-out or out of memory).`);
+    this.add(`${id}Throttles`, fn.metricThrottles({ period: ALARM_PERIOD, statistic: 'Sum' }), `${what} was throttled: Lambda had no concurrency left for it.`);
   }
 }

@@ -1,13 +1,17 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { BucketProps, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { LifecycleRule } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { IConstruct } from 'constructs';
 import type { ResourceAccess } from '#shared/route-types.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import type { BucketDef, BucketName, QueueDef, QueueName, TableDef, TableName } from '#shared/resources.ts';
+import { API_KEY_LAST_USED, keys } from '#shared/store/keys.ts';
 
 /** Object.entries that keeps the key type of a record whose keys are known. */
 export function entriesOf<K extends string, V>(record: Partial<Record<K, V>>): [K, V][] {
@@ -33,9 +37,24 @@ export class DataStores extends Construct {
   readonly tables: Record<TableName, Table>;
   readonly buckets: Record<BucketName, Bucket>;
   readonly queues: Record<QueueName, QueueWithDeadLetter>;
+  /** S3 server access logs of every bucket above, one prefix per bucket, kept 90 days. */
+  readonly accessLogs: Bucket;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
+    // Log delivery by bucket policy, not the LogDeliveryWrite ACL that ObjectOwnership
+    // BucketOwnerEnforced forbids: cdk.json sets this flag, an app without it gets it here.
+    this.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
+    this.accessLogs = new Bucket(this, 'AccessLogsBucket', {
+      ...PRIVATE_BUCKET,
+      lifecycleRules: [{ id: 'expire-logs', expiration: Duration.days(90) }],
+      // Logs outlive a deleted stack for their 90 days, like the buckets they describe.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.accessLogs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This is the server access log bucket of the stack: logging it into itself would log every log delivery, and into another bucket only moves the question. Only S3 log delivery writes to it (bucket policy).',
+    });
     this.tables = mapRecord(TABLES, (name, def) => this.table(name, def));
     this.buckets = mapRecord(BUCKETS, (name, def) => this.bucket(name, def));
     this.queues = mapRecord(QUEUES, (name, def) => this.queue(name, def));
@@ -50,17 +69,68 @@ export class DataStores extends Construct {
     return env;
   }
 
-  /** Grants exactly what a route row's `access` declares: read-only where it says read. */
+  /**
+   * Grants exactly the actions a route row's `access` names, on exactly its resources: tables
+   * (Query also on the table's named indexes), object keys under the named prefixes, queues.
+   * CDK's grant helpers are not used: they grant action groups (Scan, BatchWriteItem and
+   * DescribeTable with every read; DeleteObject with every write) on every key and index.
+   */
   grant(grantee: IGrantable, access: ResourceAccess): void {
-    for (const [name, level] of entriesOf(access.tables ?? {})) {
-      if (level === 'write') this.tables[name].grantReadWriteData(grantee);
-      else this.tables[name].grantReadData(grantee);
+    for (const [name, actions] of entriesOf(access.tables ?? {})) {
+      const table = this.tables[name];
+      this.allow(grantee, actions.map((action) => `dynamodb:${action}`), [table.tableArn]);
+      const indexes = TABLES[name].indexes.map((index) => `${table.tableArn}/index/${index.name}`);
+      if (actions.includes('Query') && indexes.length > 0) this.allow(grantee, ['dynamodb:Query'], indexes);
     }
-    for (const [name, level] of entriesOf(access.buckets ?? {})) {
-      if (level === 'write') this.buckets[name].grantReadWrite(grantee);
-      else this.buckets[name].grantRead(grantee);
+    for (const [name, byAction] of entriesOf(access.buckets ?? {})) {
+      const bucket = this.buckets[name];
+      const granted = new Set<string>();
+      for (const [action, keyPrefixes] of entriesOf(byAction)) {
+        this.allow(grantee, [`s3:${action}`], keyPrefixes.map((prefix) => bucket.arnForObjects(`${prefix}*`)));
+        for (const prefix of keyPrefixes) granted.add(prefix);
+      }
+      for (const prefix of granted) this.acknowledgeKeyPrefix(grantee, bucket, prefix);
     }
     for (const [name] of entriesOf(access.queues ?? {})) this.queues[name].queue.grantSendMessages(grantee);
+    if (access.apiKeyStamp) this.grantApiKeyStamp(grantee);
+  }
+
+  /**
+   * UpdateItem on API-key items only (partition key APIKEY#…), setting only the last-used
+   * attribute and returning nothing: the one write a route that otherwise reads makes.
+   */
+  private grantApiKeyStamp(grantee: IGrantable): void {
+    const def = TABLES.workspace;
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [this.tables.workspace.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${keys.apiKey('').pk}*`] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [def.partitionKey, def.sortKey, API_KEY_LAST_USED] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+        },
+      }),
+    );
+  }
+
+  /**
+   * cdk-nag IAM5 flags the `*` of `<bucket>/<prefix>*`. Object keys are generated per workspace
+   * and asset (or URL hash) under the prefix, so a prefix is the narrowest resource S3 offers;
+   * the acknowledgment names that one resource on that one role.
+   */
+  private acknowledgeKeyPrefix(grantee: IGrantable, bucket: Bucket, prefix: string): void {
+    const role = grantee.grantPrincipal as Partial<IConstruct>;
+    if (role.node === undefined) return;
+    const bucketId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as CfnBucket);
+    Validations.of(role as IConstruct).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}*]`,
+      reason: `Keys under ${prefix} are generated per object (workspace and asset id, or URL hash), so the prefix is the narrowest resource; the statement names only the actions this function takes there.`,
+    });
+  }
+
+  private allow(grantee: IGrantable, actions: string[], resources: string[]): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions, resources }));
   }
 
   private table(name: TableName, def: TableDef): Table {
@@ -76,6 +146,12 @@ export class DataStores extends Construct {
       deletionProtection: keep,
       removalPolicy: keep ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
+    if (!def.pointInTimeRecovery) {
+      Validations.of(table).acknowledge({
+        id: 'AwsSolutions-DDB3',
+        reason: `The ${name} table holds derived, short-lived items that expire by TTL (capture cache entries, rate-limit windows): there is nothing to restore, and a restored copy would be stale by the time it is usable.`,
+      });
+    }
     for (const index of def.indexes) {
       table.addGlobalSecondaryIndex({
         indexName: index.name,
@@ -96,11 +172,9 @@ export class DataStores extends Construct {
       lifecycleRules.push({ id: 'expire-objects', expiration: Duration.days(def.expireAfterDays) });
     }
     return new Bucket(this, `${pascal(name)}Bucket`, {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      ...PRIVATE_BUCKET,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: `${name}/`,
       lifecycleRules,
       // Any origin: a presigned URL is a short-lived bearer capability for one key, and browsers
       // send no credentials to S3. Limiting origins would not stop a leaked URL from curl, but
@@ -141,6 +215,15 @@ export class DataStores extends Construct {
     return { queue, deadLetter };
   }
 }
+
+/** Every bucket: private, encrypted at rest with S3-managed keys (log delivery needs them), TLS 1.2 only. */
+const PRIVATE_BUCKET = {
+  blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+  encryption: BucketEncryption.S3_MANAGED,
+  enforceSSL: true,
+  minimumTLSVersion: 1.2,
+  objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+} as const satisfies BucketProps;
 
 function mapRecord<K extends string, V, R>(record: Record<K, V>, fn: (key: K, value: V) => R): Record<K, R> {
   const out = {} as Record<K, R>;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -42,13 +43,27 @@ const EDITOR_BUILD_HOOKS = {
  * One Lambda function with the project's defaults: Node 24 on x86_64, an ESM bundle built by the
  * local esbuild (no Docker) with source maps, and a log group kept for a month.
  *
+ * Its role starts empty but for writing to that log group (the managed
+ * AWSLambdaBasicExecutionRole would let it create and write any log group in the account);
+ * routes add their grants from the route table.
+ *
  * x86_64 everywhere: the screenshot function's Chromium (@sparticuz/chromium) ships x64 only,
  * and native modules bundled through `nodeModules` are installed for the build machine's
  * architecture — one architecture keeps every bundle runnable where it is deployed.
  */
 export class EaselFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: EaselFunctionProps) {
+    const logGroup = new LogGroup(scope, `${id}Logs`, {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Easel: ${props.description}`,
+    });
+    logGroup.grantWrite(role);
     super(scope, id, {
+      role,
       entry: join(PROJECT_ROOT, props.entry),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
@@ -59,10 +74,7 @@ export class EaselFunction extends NodejsFunction {
       memorySize: props.memorySize,
       timeout: Duration.seconds(props.timeout),
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-      logGroup: new LogGroup(scope, `${id}Logs`, {
-        retention: RetentionDays.ONE_MONTH,
-        removalPolicy: RemovalPolicy.DESTROY,
-      }),
+      logGroup,
       bundling: {
         format: OutputFormat.ESM,
         target: 'node24',

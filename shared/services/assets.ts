@@ -11,6 +11,7 @@ import { guard } from '#shared/store/sdk-calls.ts';
 import { keys } from '#shared/store/keys.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { mediaTypeOf } from '#shared/http/media-type.ts';
+import { BUCKETS } from '#shared/resources.ts';
 
 /** Lifetimes of presigned URLs: long enough for a 50 MB upload on a slow link, short enough to be useless later. */
 export const UPLOAD_URL_SECONDS = 15 * 60;
@@ -33,7 +34,7 @@ export interface AssetDeps {
 type AssetItem = Asset & { pk: string; sk: string; objectKey: string; uploadKey?: string; inUseBy?: Set<string> | string[] };
 
 /** Staging prefix of uploads; the bucket expires what is left there after a day. */
-export const UPLOAD_PREFIX = 'uploads/';
+export const UPLOAD_PREFIX = BUCKETS.assets.prefixes.uploads;
 
 // The fields of the item a client sees: the schema's, never the keys, object key or references.
 const ASSET_FIELDS = Object.keys(Asset.entries);
@@ -76,7 +77,7 @@ export async function createUpload(deps: AssetDeps, input: { workspaceId: string
     classification: input.body.classification,
     ...(sha256 ? { sha256 } : {}),
     createdAt: now.toISOString(),
-    objectKey: `workspaces/${input.workspaceId}/assets/${assetId}`,
+    objectKey: `${BUCKETS.assets.prefixes.objects}${input.workspaceId}/assets/${assetId}`,
     uploadKey: `${UPLOAD_PREFIX}${input.workspaceId}/${assetId}`,
   };
   await guard('The asset store', () =>

@@ -11,6 +11,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { BatchWriteCommandOutput, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { guard } from '#shared/store/sdk-calls.ts';
+import { BUCKETS } from '#shared/resources.ts';
 
 export type CacheDevice = 'desktop' | 'mobile';
 export type CacheScheme = 'light' | 'dark';
@@ -44,7 +45,7 @@ export interface CaptureCache {
 
 const DEVICES: readonly CacheDevice[] = ['desktop', 'mobile'];
 const SCHEMES: readonly CacheScheme[] = ['light', 'dark'];
-const OBJECT_PREFIX = 'captures/';
+const OBJECT_PREFIX = BUCKETS.cache.prefixes.captures;
 
 /** A URL can be longer than a partition key may be (2 KB): keys use its SHA-256. */
 function urlHash(url: string): string {

@@ -14,7 +14,7 @@ import type { DynamoDBDocumentClient, QueryCommandInput } from '@aws-sdk/lib-dyn
 import { ConflictError, NotFoundError, UpstreamUnavailableError } from '#shared/errors.ts';
 import type { Entitlement } from '#shared/identity/plans.ts';
 import { guard } from '#shared/store/sdk-calls.ts';
-import { indexKeys, keys, prefixes } from '#shared/store/keys.ts';
+import { API_KEY_LAST_USED, indexKeys, keys, prefixes } from '#shared/store/keys.ts';
 import {
   ApiKeyRecord,
   InvitationRecord,
@@ -169,7 +169,7 @@ export class IdentityStore {
   /** Records when a key was last used. A write only: it never reads the item back. */
   async touchApiKey(keyHash: string, at: string): Promise<void> {
     await this.updateExisting(keys.apiKey(keyHash), {
-      UpdateExpression: 'SET lastUsedAt = :at',
+      UpdateExpression: `SET ${API_KEY_LAST_USED} = :at`,
       ExpressionAttributeValues: { ':at': at },
     });
   }

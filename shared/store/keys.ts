@@ -42,6 +42,9 @@ export const keys = {
   productSurface: (workspaceId: string, productSurfaceId: string) => ({ pk: `WS#${workspaceId}`, sk: `SURFACE#${productSurfaceId}` }),
 };
 
+/** The attribute of an API-key item the authenticator stamps; the only one its grant lets it set. */
+export const API_KEY_LAST_USED = 'lastUsedAt';
+
 /** Sort-key prefixes for queries within a partition. */
 export const prefixes = {
   member: 'MEMBER#',

@@ -1,20 +1,17 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
-import type { CfnElement } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataStores, pascal } from '#infra/constructs/data-stores.ts';
-import { PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
 import { EaselStack } from '#infra/stack.ts';
 import type { EaselStackProps } from '#infra/stack.ts';
 import type { ResourceAccess } from '#shared/route-types.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import type { BucketName, QueueName, TableName } from '#shared/resources.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
+import type { OperationId } from '#shared/routes.ts';
+import { logicalId, newApp, removeCdkOutdirs, synthEasel } from '../support/cdk.ts';
 
 interface CfnResource {
   Type: string;
@@ -26,6 +23,7 @@ interface Statement {
   Effect: string;
   Action: string | string[];
   Resource: unknown;
+  Condition?: unknown;
 }
 
 const TABLE_NAMES = Object.keys(TABLES) as TableName[];
@@ -33,25 +31,6 @@ const BUCKET_NAMES = Object.keys(BUCKETS) as BucketName[];
 const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];
 const DATA_SERVICES = /^(dynamodb|s3|sqs):/;
 
-// The feature flags of cdk.json, so the template under test is the one `cdk synth` produces.
-const CDK_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
-const outdirs: string[] = [];
-
-/** A fresh app that skips bundling (asset hashes are not under test) and writes to a folder we remove. */
-function newApp(): App {
-  const outdir = mkdtempSync(join(tmpdir(), 'easel-cdk-test-'));
-  outdirs.push(outdir);
-  return new App({ outdir, context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
-}
-
-function synthEasel(props?: EaselStackProps): { stack: EaselStack; template: Template } {
-  const stack = new EaselStack(newApp(), 'Easel', props);
-  return { stack, template: Template.fromStack(stack) };
-}
-
-function logicalId(construct: IConstruct): string {
-  return Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
-}
 
 function actionsOf(statement: Statement): string[] {
   return Array.isArray(statement.Action) ? statement.Action : [statement.Action];
@@ -74,9 +53,34 @@ function roleIdOf(fn: { role?: IConstruct }): string {
   return logicalId(fn.role!);
 }
 
-afterAll(() => {
-  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
-});
+/**
+ * The DynamoDB, S3 and SQS grants of a role as sorted "action resource" lines: resources by the
+ * name of their table, bucket or queue plus the literal ARN suffix (`assets/uploads/*`,
+ * `workspace/index/gsi1`); a conditional statement is the API-key stamp and says so.
+ */
+function dataGrantsOf(template: Template, stack: EaselStack, roleId: string): string[] {
+  const names: [string, string][] = [
+    ...TABLE_NAMES.map((name) => [logicalId(stack.data.tables[name]), name] as [string, string]),
+    ...BUCKET_NAMES.map((name) => [logicalId(stack.data.buckets[name]), name] as [string, string]),
+    ...QUEUE_NAMES.map((name) => [logicalId(stack.data.queues[name].queue), name] as [string, string]),
+  ];
+  const label = (resource: unknown): string => {
+    const json = JSON.stringify(resource);
+    const name = names.find(([id]) => json.includes(`"${id}"`))?.[1] ?? json;
+    const join = (resource as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+    return `${name}${join ? join[1].filter((part) => typeof part === 'string').join('') : ''}`;
+  };
+  const lines = statementsOfRole(template, roleId).flatMap((statement) => {
+    const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+    const condition = statement.Condition === undefined ? '' : ' if APIKEY# items, lastUsedAt only';
+    return actionsOf(statement)
+      .filter((action) => DATA_SERVICES.test(action))
+      .flatMap((action) => resources.map((resource) => `${action} ${label(resource)}${condition}`));
+  });
+  return lines.sort();
+}
+
+afterAll(removeCdkOutdirs);
 
 describe('EaselStack', () => {
   let stack: EaselStack;
@@ -110,6 +114,20 @@ describe('EaselStack', () => {
         });
       }
       template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, functions.length);
+    });
+
+    it('lets every function write its own log group and no other, with no managed policy', () => {
+      // Prepare
+      const functions = Object.values(template.findResources('AWS::Lambda::Function')) as CfnResource[];
+
+      // Assess
+      template.resourcePropertiesCountIs('AWS::IAM::Role', { ManagedPolicyArns: Match.anyValue() }, 0);
+      for (const fn of functions) {
+        const roleId = (fn.Properties?.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+        const logGroupId = (fn.Properties?.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+        const logs = statementsOfRole(template, roleId).filter((statement) => actionsOf(statement).some((action) => action.startsWith('logs:')));
+        expect(logs).toEqual([{ Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [logGroupId, 'Arn'] } }]);
+      }
     });
 
     it('gives every function the API endpoint and the name of every table, bucket and queue', () => {
@@ -227,6 +245,38 @@ describe('EaselStack', () => {
       expect(bucket.DeletionPolicy).toBe('Retain');
     });
 
+    it.each(BUCKET_NAMES)('logs requests to the %s bucket into the access log bucket, under its own prefix', (name) => {
+      // Prepare
+      const bucket = resources[logicalId(stack.data.buckets[name])]!;
+
+      // Assess
+      expect(bucket.Properties?.LoggingConfiguration).toEqual({ DestinationBucketName: { Ref: logicalId(stack.data.accessLogs) }, LogFilePrefix: `${name}/` });
+    });
+
+    it('keeps the access log bucket private, encrypted with S3-managed keys, for 90 days, writable only by log delivery for each bucket', () => {
+      // Prepare
+      const id = logicalId(stack.data.accessLogs);
+      const policy = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: id } } }))[0] as CfnResource;
+      const allows = (policy.Properties?.PolicyDocument as { Statement: (Statement & { Principal?: unknown })[] }).Statement.filter((statement) => statement.Effect === 'Allow');
+
+      // Assess
+      expect(resources[id]?.Properties).toMatchObject({
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        LifecycleConfiguration: { Rules: [{ ExpirationInDays: 90, Status: 'Enabled' }] },
+      });
+      expect(allows).toEqual(
+        BUCKET_NAMES.map((name) =>
+          expect.objectContaining({
+            Principal: { Service: 'logging.s3.amazonaws.com' },
+            Action: 's3:PutObject',
+            Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [id, 'Arn'] }, `/${name}/*`]] },
+            Condition: expect.objectContaining({ ArnLike: { 'aws:SourceArn': { 'Fn::GetAtt': [logicalId(stack.data.buckets[name]), 'Arn'] } } }),
+          }),
+        ),
+      );
+    });
+
     it.each(BUCKET_NAMES)('refuses requests to the %s bucket without TLS', (name) => {
       // Assess
       template.hasResourceProperties('AWS::S3::BucketPolicy', {
@@ -305,17 +355,19 @@ describe('EaselStack', () => {
       });
     });
 
-    it('lets the deletion worker read and delete assets without writing them', () => {
+    it('lets the deletion worker consume its queue, read and mark the asset and delete its object, nothing more', () => {
       // Prepare
-      const statements = statementsOfRole(template, roleIdOf(stack.workerFunctions.get('deletion')!));
-      const on = (id: string) => statements.filter((statement) => JSON.stringify(statement.Resource).includes(`"${id}"`)).flatMap(actionsOf);
-      const assets = on(logicalId(stack.data.buckets.assets));
+      const grants = dataGrantsOf(template, stack, roleIdOf(stack.workerFunctions.get('deletion')!));
 
       // Assess
-      expect(assets).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:DeleteObject*']));
-      expect(assets.filter((action) => action.startsWith('s3:Put'))).toEqual([]);
-      expect(on(logicalId(stack.data.tables.workspace))).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
-      expect(on(logicalId(stack.data.buckets.cache))).toEqual([]);
+      expect(grants).toEqual(
+        [
+          ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map((action) => `sqs:${action} deletion`),
+          'dynamodb:GetItem workspace',
+          'dynamodb:UpdateItem workspace',
+          's3:DeleteObject assets/workspaces/*',
+        ].sort(),
+      );
     });
   });
 
@@ -344,6 +396,84 @@ describe('EaselStack', () => {
       expect(Object.fromEntries(dataIds.map(([id]) => [id, granted(id)]))).toEqual(Object.fromEntries(dataIds));
     });
 
+    // Written out rather than derived from the rows, so a row that asks for more fails here.
+    const stamp = 'dynamodb:UpdateItem workspace if APIKEY# items, lastUsedAt only';
+    const authReads = ['dynamodb:GetItem workspace', 'dynamodb:BatchGetItem workspace'];
+    const query = ['dynamodb:Query workspace', 'dynamodb:Query workspace/index/gsi1'];
+    const shellReads = [...authReads, ...query];
+    const expectedGrants: Partial<Record<OperationId, string[]>> = {
+      capturePage: [
+        'dynamodb:UpdateItem rate',
+        'dynamodb:GetItem cache',
+        'dynamodb:PutItem cache',
+        's3:GetObject cache/captures/*',
+        's3:PutObject cache/captures/*',
+      ],
+      purgeCache: ['dynamodb:DeleteItem cache', 'dynamodb:Scan cache', 'dynamodb:BatchWriteItem cache', 's3:DeleteObject cache/captures/*'],
+      listReleases: [...authReads, ...query, stamp],
+      createRelease: [...authReads, 'dynamodb:PutItem workspace', stamp],
+      createSourceApp: [...authReads, 'dynamodb:PutItem workspace', stamp],
+      createAssetUpload: [...authReads, 'dynamodb:PutItem workspace', 's3:PutObject assets/uploads/*', stamp],
+      completeAssetUpload: [
+        ...authReads,
+        'dynamodb:UpdateItem workspace',
+        's3:GetObject assets/uploads/*',
+        's3:GetObject assets/workspaces/*',
+        's3:PutObject assets/workspaces/*',
+        's3:DeleteObject assets/uploads/*',
+        's3:DeleteObject assets/workspaces/*',
+        stamp,
+      ],
+      getAssetDownloadUrl: [...authReads, 's3:GetObject assets/workspaces/*', stamp],
+      deleteAsset: [
+        ...authReads,
+        'dynamodb:UpdateItem workspace',
+        'dynamodb:UpdateItem rate',
+        ...['GetQueueAttributes', 'GetQueueUrl', 'SendMessage'].map((action) => `sqs:${action} deletion`),
+        stamp,
+      ],
+      activateOrganization: [...shellReads, 'dynamodb:UpdateItem workspace'],
+      ...Object.fromEntries(ROUTE_LIST.filter((row) => row.tag === 'Shell' && row.operationId !== 'activateOrganization').map((row) => [row.operationId, shellReads])),
+    };
+
+    it.each(ROUTE_LIST.map((row) => [row.operationId, expectedGrants[row.operationId] ?? []] as const))(
+      'grants %s exactly the data actions its route takes',
+      (operationId, expected) => {
+        // Act
+        const grants = dataGrantsOf(template, stack, roleIdOf(stack.routeFunctions.get(operationId)!));
+
+        // Assess
+        expect(grants).toEqual([...expected].sort());
+      },
+    );
+
+    it('gives Scan to the one function that scans: the cache purge', () => {
+      // Prepare
+      const scanners = ROUTE_LIST.filter((row) => dataGrantsOf(template, stack, roleIdOf(stack.routeFunctions.get(row.operationId)!)).some((grant) => grant.startsWith('dynamodb:Scan ')));
+
+      // Assess
+      expect(scanners.map((row) => row.operationId)).toEqual(['purgeCache']);
+    });
+
+    it('limits the key last-used stamp to the lastUsedAt attribute of API-key items, returning nothing', () => {
+      // Prepare
+      const statements = statementsOfRole(template, roleIdOf(stack.routeFunctions.get('listReleases')!)).filter((statement) => statement.Condition);
+
+      // Assess
+      expect(statements).toEqual([
+        {
+          Effect: 'Allow',
+          Action: 'dynamodb:UpdateItem',
+          Resource: { 'Fn::GetAtt': [logicalId(stack.data.tables.workspace), 'Arn'] },
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] },
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'lastUsedAt'] },
+            StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+          },
+        },
+      ]);
+    });
+
     it('gives the fallback function no DynamoDB, S3 or SQS permission', () => {
       // Prepare
       const statements = statementsOfRole(template, roleIdOf(stack.fallbackFunction));
@@ -354,9 +484,10 @@ describe('EaselStack', () => {
   });
 
   describe('alarms', () => {
-    it('alarms on API 5xx, and on each worker failing or dead-lettering', () => {
+    it('alarms on API 5xx, slow captures, every function failing or throttled, and each dead-letter queue', () => {
       // Assess
-      template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * QUEUE_NAMES.length);
+      const functionCount = ROUTE_LIST.length + 1 + QUEUE_NAMES.length;
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 1 + 2 * functionCount + QUEUE_NAMES.length);
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'AWS/ApiGateway',
         MetricName: '5xx',
@@ -380,6 +511,40 @@ describe('EaselStack', () => {
           Threshold: 1,
         });
       }
+    });
+
+    it.each(['Errors', 'Throttles'])('alarms on %s of every function, at the first one, to the alarm topic', (metricName) => {
+      // Prepare
+      const functionIds = Object.keys(template.findResources('AWS::Lambda::Function'));
+
+      // Assess
+      for (const id of functionIds) {
+        template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+          Namespace: 'AWS/Lambda',
+          MetricName: metricName,
+          Dimensions: [{ Name: 'FunctionName', Value: { Ref: id } }],
+          Statistic: 'Sum',
+          Period: 300,
+          Threshold: 1,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          TreatMissingData: 'notBreaching',
+          AlarmActions: [{ Ref: logicalId(stack.alarms.topic) }],
+        });
+      }
+    });
+
+    it('alarms when the capture p95 duration stays at 20 s or more for two periods', () => {
+      // Assess
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Duration',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(stack.routeFunctions.get('capturePage')!) } }],
+        ExtendedStatistic: 'p95',
+        Threshold: 20_000,
+        EvaluationPeriods: 2,
+        DatapointsToAlarm: 2,
+        AlarmActions: [{ Ref: logicalId(stack.alarms.topic) }],
+      });
     });
   });
 
@@ -521,10 +686,10 @@ describe('EaselStack with a custom domain and editor origins', () => {
 
 describe('DataStores.grant', () => {
   const variants: [string, ResourceAccess, RegExp[], RegExp[]][] = [
-    ['read on a table', { tables: { workspace: 'read' } }, [/^dynamodb:GetItem$/, /^dynamodb:Query$/], [/^dynamodb:(Put|Update|Delete|BatchWrite)/]],
-    ['write on a table', { tables: { workspace: 'write' } }, [/^dynamodb:GetItem$/, /^dynamodb:PutItem$/, /^dynamodb:UpdateItem$/], []],
-    ['read on a bucket', { buckets: { assets: 'read' } }, [/^s3:GetObject\*$/], [/^s3:(Put|Delete)/]],
-    ['write on a bucket', { buckets: { assets: 'write' } }, [/^s3:GetObject\*$/, /^s3:PutObject$/], []],
+    ['reads on a table', { tables: { workspace: ['GetItem', 'Query'] } }, [/^dynamodb:GetItem$/, /^dynamodb:Query$/], [/^dynamodb:(Put|Update|Delete|BatchWrite|Scan|Describe)/]],
+    ['one write on a table', { tables: { workspace: ['PutItem'] } }, [/^dynamodb:PutItem$/], [/^dynamodb:(Get|Query|Scan|Update|Delete|Batch)/]],
+    ['reads on a bucket', { buckets: { assets: { GetObject: ['workspaces/'] } } }, [/^s3:GetObject$/], [/^s3:(Put|Delete|List)/]],
+    ['puts on a bucket', { buckets: { assets: { PutObject: ['uploads/'] } } }, [/^s3:PutObject$/], [/^s3:(Get|Delete|List)/]],
     ['send on a queue', { queues: { deletion: 'send' } }, [/^sqs:SendMessage$/], [/^sqs:(ReceiveMessage|DeleteMessage)$/]],
     ['nothing', {}, [], [DATA_SERVICES]],
   ];

@@ -87,7 +87,7 @@ describe('secrets at rest and in logs', () => {
       auth: 'apiKey',
       permission: 'asset:write',
       cors: 'editor',
-      access: { tables: { workspace: 'write' } },
+      access: { tables: { workspace: ['GetItem', 'BatchGetItem'] }, apiKeyStamp: true },
     });
     const handler = routeHandler('probe', probe, async () => ({ ok: true }), { authenticate });
     const attempts: Record<string, string>[] = [{ 'x-api-key': issued.key }, { 'x-api-key': revoked.key }, { cookie }, { 'x-api-key': `${issued.key}x` }];

@@ -284,7 +284,7 @@ describe('API keys on the embedded backends', () => {
       auth: 'apiKey',
       permission: 'artifact:read',
       cors: 'editor',
-      access: { tables: { workspace: 'write' } },
+      access: { tables: { workspace: ['GetItem', 'BatchGetItem'] }, apiKeyStamp: true },
       errors: [401, 403, 503],
       ...overrides,
     });

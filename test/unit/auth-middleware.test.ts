@@ -18,7 +18,7 @@ afterAll(() => ddb.restore());
 
 const EDITOR = 'https://editor.easel.test';
 const row = (overrides: Partial<RouteDef>): RouteDef =>
-  testRoute({ path: '/api/v1/probe', auth: 'session', cors: 'editor', access: { tables: { workspace: 'read' } }, errors: [401, 403, 503], ...overrides });
+  testRoute({ path: '/api/v1/probe', auth: 'session', cors: 'editor', access: { tables: { workspace: ['GetItem', 'BatchGetItem', 'Query'] } }, errors: [401, 403, 503], ...overrides });
 
 // Each handler returns the principal it was given, so a test sees what the middleware resolved.
 const echo = async ({ principal }: { principal: unknown }) => ({ principal });
@@ -30,7 +30,7 @@ const workspace = routeHandler(
     method: 'POST',
     auth: 'apiKey',
     permission: 'asset:write',
-    access: { tables: { workspace: 'write' } },
+    access: { tables: { workspace: ['GetItem', 'BatchGetItem'] }, apiKeyStamp: true },
     body: { contentType: 'application/json', schema: v.strictObject({ n: v.number() }), maxBytes: 1024 },
   }),
   echo,
@@ -38,7 +38,7 @@ const workspace = routeHandler(
 );
 const deletion = routeHandler(
   'probeDelete',
-  row({ method: 'DELETE', auth: 'apiKey', permission: 'asset:write', access: { tables: { workspace: 'write' } }, extensions: entitlementExtension('asset:delete') }),
+  row({ method: 'DELETE', auth: 'apiKey', permission: 'asset:write', access: { tables: { workspace: ['GetItem', 'BatchGetItem'] }, apiKeyStamp: true }, extensions: entitlementExtension('asset:delete') }),
   echo,
   { authenticate },
 );

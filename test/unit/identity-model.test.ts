@@ -122,8 +122,9 @@ describe('the shell rows of the route table', () => {
     expect(row).toMatchObject({ auth: 'session', cors: 'editor', errors: [401, 403, 503] });
   });
 
-  it.each(shell.map((row) => [row.operationId, row] as const))('grants %s only read on the workspace table, unless it activates', (_id, row) => {
-    const expected = row.operationId === 'activateOrganization' ? 'write' : 'read';
+  it.each(shell.map((row) => [row.operationId, row] as const))('grants %s only reads of the workspace table, unless it activates', (_id, row) => {
+    const reads = ['GetItem', 'BatchGetItem', 'Query'];
+    const expected = row.operationId === 'activateOrganization' ? [...reads, 'UpdateItem'] : reads;
     expect(row.access).toEqual({ tables: { workspace: expected } });
   });
 
@@ -137,13 +138,20 @@ describe('authenticated rows', () => {
   const authenticated = ROUTE_LIST.filter((row) => row.auth === 'apiKey' || row.auth === 'session');
 
   it.each(authenticated.map((row) => [row.operationId, row] as const))('lets %s read the workspace table, where credentials live', (_id, row) => {
-    expect(['read', 'write']).toContain(row.access.tables?.workspace);
+    expect(row.access.tables?.workspace).toEqual(expect.arrayContaining(['GetItem', 'BatchGetItem']));
   });
 
   it.each(ROUTE_LIST.filter((row) => row.auth === 'apiKey').map((row) => [row.operationId, row] as const))(
-    'lets %s write the workspace table, for the key last-used time',
+    'lets %s stamp the key last-used time',
     (_id, row) => {
-      expect(row.access.tables?.workspace).toBe('write');
+      expect(row.access.apiKeyStamp).toBe(true);
+    },
+  );
+
+  it.each(ROUTE_LIST.filter((row) => row.auth !== 'apiKey').map((row) => [row.operationId, row] as const))(
+    'gives %s no key last-used stamp: it never authenticates a key',
+    (_id, row) => {
+      expect(row.access.apiKeyStamp).toBeUndefined();
     },
   );
 });

@@ -1,0 +1,54 @@
+import type { App } from 'aws-cdk-lib';
+import { DEFAULT_THROTTLES } from '#infra/stack.ts';
+import type { EaselStackProps, Throttle } from '#infra/stack.ts';
+
+/** `-c name=value` on the command line gives strings; cdk.json may give numbers, lists or strings. */
+function stringContext(app: App, name: string): string | undefined {
+  const value: unknown = app.node.tryGetContext(name);
+  if (value === undefined || value === null || value === '') return undefined;
+  return String(value);
+}
+
+/** `-c editorOrigins=https://a.example,https://b.example` on the command line, or a list in cdk.json. */
+function listContext(app: App, name: string): string[] | undefined {
+  const value: unknown = app.node.tryGetContext(name);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (Array.isArray(value)) return value.map(String);
+  return String(value).split(',').filter((item) => item.trim() !== '');
+}
+
+function numberContext(app: App, name: string): number | undefined {
+  const text = stringContext(app, name);
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value)) throw new Error(`Context ${name} must be a number, got ${text}`);
+  return value;
+}
+
+/** A throttle from `<prefix>Rate` and `<prefix>Burst`; either alone keeps the default of the other. */
+function throttleContext(app: App, prefix: string, defaults: Throttle): Throttle | undefined {
+  const rate = numberContext(app, `${prefix}Rate`);
+  const burst = numberContext(app, `${prefix}Burst`);
+  if (rate === undefined && burst === undefined) return undefined;
+  return { rate: rate ?? defaults.rate, burst: burst ?? defaults.burst };
+}
+
+/**
+ * The stack's deploy-time settings from CDK context (`-c name=value` or cdk.json), as the README's
+ * Deploy section lists them. Unknown values are left to the stack's defaults.
+ */
+export function easelPropsFromContext(app: App): EaselStackProps {
+  const alarmEmail = stringContext(app, 'alarmEmail');
+  const alarmTopicArn = stringContext(app, 'alarmTopicArn');
+  return {
+    publicBaseUrl: stringContext(app, 'publicBaseUrl'),
+    editorOrigins: listContext(app, 'editorOrigins'),
+    editorApiUrl: stringContext(app, 'editorApiUrl'),
+    internalSecretArn: stringContext(app, 'internalSecretArn'),
+    throttle: throttleContext(app, 'throttle', DEFAULT_THROTTLES.stage),
+    captureThrottle: throttleContext(app, 'captureThrottle', DEFAULT_THROTTLES.capture),
+    exportThrottle: throttleContext(app, 'exportThrottle', DEFAULT_THROTTLES.export),
+    alarmTarget: { email: alarmEmail, topicArn: alarmTopicArn },
+    captureP95AlarmMs: numberContext(app, 'captureP95AlarmMs'),
+  };
+}

@@ -1,0 +1,122 @@
+import { Stack, Validations } from 'aws-cdk-lib';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EaselStack } from '#infra/stack.ts';
+import type { EaselStackProps } from '#infra/stack.ts';
+import { newApp, removeCdkOutdirs } from '../support/cdk.ts';
+
+afterAll(removeCdkOutdirs);
+
+/** Unacknowledged findings of cdk-nag's AWS Solutions pack, as "severity rule path" lines. */
+function findings(scope: IConstruct): string[] {
+  const report = new AwsSolutionsChecks().validateScope(scope);
+  return report.violations.flatMap((violation) => violation.violatingResources.map((resource) => `${violation.severity} ${violation.ruleName} ${resource.constructPath}`));
+}
+
+/** Every acknowledgment in the tree: where it sits, which rule, why. */
+function acknowledgments(scope: IConstruct): { path: string; id: string; reason: string }[] {
+  return scope.node.findAll().flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+      .flatMap((entry) => Object.entries(entry.data as Record<string, string>))
+      .map(([id, reason]) => ({ path: construct.node.path, id: id.replace(/^annotation::/i, ''), reason })),
+  );
+}
+
+const configurations: [string, EaselStackProps][] = [
+  ['an alarm e-mail', { alarmTarget: { email: 'ops@easel.test' } }],
+  ['no alarm target', {}],
+  ['an existing alarm topic and internal secret', {
+    alarmTarget: { topicArn: 'arn:aws:sns:eu-west-1:123456789012:team-alarms' },
+    internalSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:easel-internal-AbCdEf',
+  }],
+];
+
+describe('cdk-nag AwsSolutionsChecks', () => {
+  it.each(configurations)('finds no unacknowledged error or warning in the stack with %s', (_case, props) => {
+    // Prepare
+    const app = newApp();
+    new EaselStack(app, 'Easel', props);
+
+    // Act + Assess
+    expect(findings(app)).toEqual([]);
+  });
+
+  it('reports what the acknowledgments do not cover: a bucket without access logs added to the stack', () => {
+    // Prepare
+    const app = newApp();
+    const stack = new EaselStack(app, 'Easel', { alarmTarget: { email: 'ops@easel.test' } });
+    new Bucket(stack, 'Stray', { enforceSSL: true });
+
+    // Act + Assess
+    expect(findings(app)).toEqual(['error AwsSolutions-S1 Easel/Stray/Resource']);
+  });
+
+  it('lets the synth of a nag-checked app succeed, as cdk synth runs it', () => {
+    // Prepare
+    const app = newApp();
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    new EaselStack(app, 'Easel', { alarmTarget: { email: 'ops@easel.test' } });
+
+    // Act + Assess
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  it('stops the synth of a nag-checked app on an unacknowledged error', () => {
+    // Prepare
+    const app = newApp();
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    const stack = new EaselStack(app, 'Easel', { alarmTarget: { email: 'ops@easel.test' } });
+    new Bucket(stack, 'Stray', { enforceSSL: true });
+
+    // Act + Assess
+    expect(() => app.synth()).toThrow(/AwsSolutions-S1/);
+  });
+
+  describe('acknowledgments', () => {
+    const app = newApp();
+    const stack = new EaselStack(app, 'Easel', { alarmTarget: { email: 'ops@easel.test' } });
+    const acks = acknowledgments(app);
+
+    it('sit on resources, never on the app, the stack or a group of resources', () => {
+      // Assess
+      const broad = acks.filter((ack) => [app.node.path, stack.node.path, stack.data.node.path].includes(ack.path));
+      expect(broad).toEqual([]);
+    });
+
+    it('name the exact resource of every IAM5 wildcard, and only key prefixes of buckets', () => {
+      // Prepare
+      const iam5 = acks.filter((ack) => ack.id.startsWith('AwsSolutions-IAM5'));
+
+      // Assess
+      expect(iam5.length).toBeGreaterThan(0);
+      for (const ack of iam5) expect(ack.id).toMatch(/^AwsSolutions-IAM5\[Resource::<Data(Assets|Cache)Bucket[0-9A-F]{8}\.Arn>\/(uploads|workspaces|captures)\/\*\]$/);
+    });
+
+    it('cover only the rules decided in the README: APIG4, IAM5 key prefixes, S1 of the log bucket, DDB3 of derived tables, SMG4', () => {
+      // Assess
+      expect([...new Set(acks.map((ack) => ack.id.replace(/\[.*$/, '')))].sort()).toEqual(
+        ['AwsSolutions-APIG4', 'AwsSolutions-DDB3', 'AwsSolutions-IAM5', 'AwsSolutions-S1', 'AwsSolutions-SMG4'].sort(),
+      );
+      expect(acks.filter((ack) => ack.id === 'AwsSolutions-S1').map((ack) => ack.path)).toEqual([stack.data.accessLogs.node.path]);
+      expect(acks.filter((ack) => ack.id === 'AwsSolutions-DDB3').map((ack) => ack.path).sort()).toEqual(
+        [stack.data.tables.cache.node.path, stack.data.tables.rate.node.path].sort(),
+      );
+    });
+
+    it('give a reason a reviewer can check: a sentence or more', () => {
+      // Assess
+      for (const ack of acks) expect(ack.reason.length, `${ack.id} on ${ack.path}`).toBeGreaterThan(60);
+    });
+
+    it('acknowledge APIG4 once per route, each route by itself', () => {
+      // Prepare
+      const routes = stack.node.findAll().filter((construct) => Stack.of(construct) === stack && construct.node.defaultChild?.constructor.name === 'CfnRoute');
+
+      // Assess
+      expect(acks.filter((ack) => ack.id === 'AwsSolutions-APIG4').map((ack) => ack.path).sort()).toEqual(routes.map((route) => route.node.path).sort());
+    });
+  });
+});
