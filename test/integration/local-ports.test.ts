@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
+import { runScript, type ScriptResult } from '../support/script.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'easel-ports-'));
 const held: Server[] = [];
@@ -21,19 +20,9 @@ async function holdPort(): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-/** Runs `npm start`'s entry point as a child process and collects what it prints until it exits. */
-function npmStart(settings: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // Only what a fresh shell would have: no test settings, each port free (0) unless given.
-    const env = { PATH: process.env.PATH!, HOME: process.env.HOME ?? tmpdir(), EASEL_DATA_DIR: dataDir, EASEL_SEED: '0', PORT: '0', DYNAMODB_PORT: '0', S3_PORT: '0', SQS_PORT: '0', ...settings };
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'infra', 'local', 'main.ts')], { env, cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs `npm start`'s entry point with each port free (0) unless given, and no demo seed. */
+function npmStart(settings: Record<string, string>): Promise<ScriptResult> {
+  return runScript('infra/local/main.ts', [], { EASEL_DATA_DIR: dataDir, EASEL_SEED: '0', PORT: '0', DYNAMODB_PORT: '0', S3_PORT: '0', SQS_PORT: '0', ...settings });
 }
 
 describe('npm start on a busy port', () => {

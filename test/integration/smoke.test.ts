@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
 import { connect } from '#infra/admin/connection.ts';
 import { seedDemo } from '#infra/local/seed.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import { startTargetPages, type TargetPages } from '../support/target-pages.ts';
+import { runScript } from '../support/script.ts';
 
 let pages: TargetPages;
 let runtime: TestRuntime;
@@ -36,20 +34,10 @@ afterAll(async () => {
   await pages?.close();
 });
 
-/** `npm run smoke -- <args>` as a child process: its exit code and the lines it printed. */
-function smoke(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; lines: string[]; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'infra', 'tools', 'smoke.ts'), ...args], {
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, lines: stdout.trimEnd().split('\n'), stderr }));
-  });
+/** `npm run smoke -- <args>`: its exit code and the lines it printed. */
+async function smoke(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; lines: string[]; stderr: string }> {
+  const { code, stdout, stderr } = await runScript('infra/tools/smoke.ts', args, env);
+  return { code, lines: stdout.trimEnd().split('\n'), stderr };
 }
 
 /** A check's line without its time, which varies: [status, name, detail]. */
