@@ -9,6 +9,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { HttpError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { COMMANDS } from '#infra/admin/commands.ts';
 import { connect } from '#infra/admin/connection.ts';
+import { DEFAULT_PORTS } from '#infra/local/ports.ts';
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -19,7 +20,7 @@ function usage(): string {
     ...Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
     '',
     'npm run admin -- <command> --help lists the options of a command.',
-    'Connects to DYNAMODB_ENDPOINT (default http://127.0.0.1:$DYNAMODB_PORT, 4567: a running npm start),',
+    `Connects to DYNAMODB_ENDPOINT (default http://127.0.0.1:$DYNAMODB_PORT, ${DEFAULT_PORTS.DYNAMODB_PORT}: a running npm start),`,
     'table WORKSPACE_TABLE (default easel-workspace). DYNAMODB_ENDPOINT=aws uses AWS and needs WORKSPACE_TABLE.',
   ].join('\n');
 }

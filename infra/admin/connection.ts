@@ -1,7 +1,7 @@
 /**
  * How the admin command line (and the local seed) reaches the workspace table: the same
  * variables as `npm start`. Without DYNAMODB_ENDPOINT it talks to the embedded DynamoDB of a
- * running `npm start` (127.0.0.1:DYNAMODB_PORT, default 4567); DYNAMODB_ENDPOINT=aws means the
+ * running `npm start` (127.0.0.1:DYNAMODB_PORT, default 3571); DYNAMODB_ENDPOINT=aws means the
  * real service with the usual AWS credential chain, and then WORKSPACE_TABLE must name the
  * deployed stack's table.
  */
@@ -9,6 +9,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLES } from '#shared/resources.ts';
 import { IdentityStore } from '#shared/store/identity.ts';
+import { DEFAULT_PORTS } from '#infra/local/ports.ts';
 
 export interface Connection {
   store: IdentityStore;
@@ -22,7 +23,7 @@ export interface Connection {
 export function connect(env: NodeJS.ProcessEnv): Connection {
   const given = env.DYNAMODB_ENDPOINT?.trim();
   const aws = given === 'aws';
-  const endpoint = aws ? undefined : given || `http://127.0.0.1:${env.DYNAMODB_PORT?.trim() || '4567'}`;
+  const endpoint = aws ? undefined : given || `http://127.0.0.1:${env.DYNAMODB_PORT?.trim() || DEFAULT_PORTS.DYNAMODB_PORT}`;
   const table = env[TABLES.workspace.env]?.trim() || (aws ? undefined : TABLES.workspace.localName);
   if (!table) throw new Error(`${TABLES.workspace.env} is required with DYNAMODB_ENDPOINT=aws (the WorkspaceTableName output of the stack).`);
   const region = env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || 'us-east-1';

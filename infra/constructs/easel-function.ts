@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AssetStaging, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } from '#infra/constructs/native-modules.ts';
 
 /** Repository root: handler entries in the route table and in QUEUES are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -27,6 +28,8 @@ export interface EaselFunctionProps {
   nodeModules?: readonly string[];
   /** Build the editor (editor/build.ts) into the asset's editor/ folder, beside index.mjs, where the site handlers read it. */
   editorAssets?: boolean;
+  /** Default x86_64 (see the class). */
+  architecture?: Architecture;
 }
 
 /**
@@ -40,19 +43,25 @@ const EDITOR_BUILD_HOOKS = {
 };
 
 /**
- * One Lambda function with the project's defaults: Node 24 on x86_64, an ESM bundle built by the
- * local esbuild (no Docker) with source maps, and a log group kept for a month.
+ * One Lambda function with the project's defaults: Node 24 (x86_64 unless told), an ESM bundle
+ * built by the local esbuild (no Docker) with source maps, and a log group kept for a month.
+ *
+ * x86_64 by default: the screenshot function's Chromium (@sparticuz/chromium) ships x64 only
+ * (refused on arm64). Packages in `nodeModules` are installed for Lambda's Linux on the
+ * function's architecture whatever machine synthesizes, and the asset is checked for their
+ * binaries: a synth that cannot fetch them (offline, not cached) fails instead of shipping a
+ * function that dies at cold start.
  *
  * Its role starts empty but for writing to that log group (the managed
  * AWSLambdaBasicExecutionRole would let it create and write any log group in the account);
  * routes add their grants from the route table.
- *
- * x86_64 everywhere: the screenshot function's Chromium (@sparticuz/chromium) ships x64 only,
- * and native modules bundled through `nodeModules` are installed for the build machine's
- * architecture — one architecture keeps every bundle runnable where it is deployed.
  */
 export class EaselFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: EaselFunctionProps) {
+    const architecture = props.architecture ?? Architecture.X86_64;
+    const cpu: LinuxCpu = architecture === Architecture.ARM_64 ? 'arm64' : 'x64';
+    const unsupported = unsupportedCpu(props.nodeModules ?? [], cpu);
+    if (unsupported) throw new Error(`${scope.node.path}/${id}: ${unsupported}`);
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -70,7 +79,7 @@ export class EaselFunction extends NodejsFunction {
       handler: 'handler',
       description: props.description,
       runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.X86_64,
+      architecture,
       memorySize: props.memorySize,
       timeout: Duration.seconds(props.timeout),
       environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
@@ -87,9 +96,21 @@ export class EaselFunction extends NodejsFunction {
         sourcesContent: false,
         // Ship the SDK version the tests ran against rather than whatever the runtime carries.
         bundleAwsSDK: true,
-        ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules] } : {}),
+        ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules], environment: installEnvironment(cpu) } : {}),
         ...(props.editorAssets ? { commandHooks: EDITOR_BUILD_HOOKS } : {}),
       },
     });
+    if (props.nodeModules?.length && Stack.of(this).bundlingRequired) this.checkNativeModules(props.nodeModules, cpu);
+  }
+
+  /** Fails the synth when the bundled asset lacks a native package's binaries for Lambda's platform. */
+  private checkNativeModules(nodeModules: readonly string[], cpu: LinuxCpu): void {
+    const staging = this.node.findChild('Code').node.findChild('Stage') as AssetStaging;
+    const problems = nativeProblems(staging.absoluteStagedPath, nodeModules, cpu);
+    if (problems.length === 0) return;
+    throw new Error(
+      `${this.node.path}: the bundled asset cannot run on Lambda linux-${cpu}: ${problems.join('; ')}. ` +
+        `npm skipped them: run the synth once with the npm registry reachable (or \`npm cache add\` them), and use npm 10.3 or later (it honours npm_config_os, _cpu and _libc).`,
+    );
   }
 }

@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { buildApp } from 'fauxqs';
@@ -105,9 +105,19 @@ export async function startS3(dataDir: string, port: number): Promise<Backend> {
   await mkdir(directory, { recursive: true });
   acceptAnyAccessKey();
   // Signatures are not checked locally (s3rver cannot verify real AWS credentials anyway).
-  const server = new S3rver({ address: '127.0.0.1', port, directory, silent: true, allowMismatchedSignatures: true, vhostBuckets: false });
-  const { port: actual } = await server.run();
-  return { name: 'S3 (s3rver)', endpoint: `http://127.0.0.1:${actual}`, stop: () => server.close() };
+  const s3rver = new S3rver({ directory, silent: true, allowMismatchedSignatures: true, vhostBuckets: false });
+  // Served by our own server rather than s3rver.run(), whose listen never settles when the port
+  // is taken (it waits for a callback argument Node does not pass): a busy port must fail.
+  const server = createServer(s3rver.callback());
+  const actual = await listen(server, port);
+  return {
+    name: 'S3 (s3rver)',
+    endpoint: `http://127.0.0.1:${actual}`,
+    stop: async () => {
+      await close(server);
+      s3rver.logger.close();
+    },
+  };
 }
 
 /**

@@ -10,9 +10,20 @@ import { connect } from '#infra/admin/connection.ts';
 import { startLocal } from '#infra/local/runtime.ts';
 import type { LocalRuntime } from '#infra/local/runtime.ts';
 import { seedDemo } from '#infra/local/seed.ts';
+import { LocalSettingError } from '#infra/local/ports.ts';
 
 const clean = process.argv.includes('--clean') || process.env.EASEL_CLEAN === '1';
-const runtime = await startLocal({ clean });
+/** Starts the runtime; a setting it cannot start with (a busy port…) ends the process with its one line. */
+async function start(): Promise<LocalRuntime> {
+  try {
+    return await startLocal({ clean });
+  } catch (error) {
+    if (!(error instanceof LocalSettingError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+const runtime = await start();
 
 /**
  * Seeds the demo organization and returns the lines that show its fresh credentials. Never

@@ -28,6 +28,7 @@ import { requestTarget, toContext, toEvent, writeResult } from '#infra/local/api
 import { startDynamo, startEmbedded, startS3, startSqs, type Backend, type EmbeddedBackend } from '#infra/local/backends.ts';
 import { ensureBucket, ensureQueue, ensureTable } from '#infra/local/provision.ts';
 import { startPoller, type SqsWorker } from '#infra/local/sqs-poller.ts';
+import { listenOn, portFrom } from '#infra/local/ports.ts';
 import { buildEditor } from '#editor/build.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -50,7 +51,7 @@ export interface Exchange {
 export interface LocalOptions {
   /** Sees every answer before it is written (tests check them against the published contract). */
   observe?: (exchange: Exchange) => void;
-  /** HTTP port (0 picks a free one). Default: PORT or 3000. */
+  /** HTTP port (0 picks a free one). Default: PORT or 3000 (infra/local/ports.ts). */
   port?: number;
   /** Interface to bind. Default: HOST or 127.0.0.1. */
   host?: string;
@@ -58,7 +59,7 @@ export interface LocalOptions {
   dataDir?: string;
   /** Wipe the data folder first. Default: EASEL_CLEAN=1. */
   clean?: boolean;
-  /** Ports of the embedded backends (0 picks free ones). */
+  /** Ports of the embedded backends (0 picks free ones). Default: DYNAMODB_PORT, S3_PORT, SQS_PORT or infra/local/ports.ts. */
   backendPorts?: { dynamodb?: number; s3?: number; sqs?: number };
   /** Run the queue workers. Default true. */
   workers?: boolean;
@@ -80,13 +81,6 @@ export interface LocalRuntime {
   /** The configuration the handlers run with (table names, endpoints, base URL…). */
   env: Record<string, string>;
   stop(): Promise<void>;
-}
-
-function intFrom(value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new Error(`Not a port number: ${value}`);
-  return parsed;
 }
 
 /** Reads a request body, keeping at most `limit + 1` bytes: enough to know it was over the limit. */
@@ -160,10 +154,13 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     const server: Server = createServer((req, res) => dispatch(req, res));
     // Node answers what it cannot parse with a bare status line; answer with the envelope instead.
     server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, () => publicBaseUrl));
-    await new Promise<void>((resolvePromise, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? intFrom(env.PORT, 3000), host, () => resolvePromise());
-    });
+    const httpPort = options.port ?? portFrom(env, 'PORT');
+    await listenOn('PORT', httpPort, host, () =>
+      new Promise<void>((resolvePromise, reject) => {
+        server.once('error', reject);
+        server.listen(httpPort, host, () => resolvePromise());
+      }),
+    );
     stoppers.push(
       () =>
         new Promise<void>((resolvePromise) => {
@@ -186,16 +183,16 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
       const given = env[`${name}_ENDPOINT`];
       if (given === 'aws') return undefined;
       if (given) return given;
-      const backend = await startEmbedded(start, port);
+      const backend = await listenOn(`${name}_PORT`, port, '127.0.0.1', () => startEmbedded(start, port));
       backends.push(backend);
       embedded[name.toLowerCase() as keyof LocalRuntime['embedded']] = backend;
       stoppers.push(() => backend.stop());
       return backend.endpoint;
     };
     const ports = options.backendPorts ?? {};
-    const dynamoEndpoint = await endpointFor('DYNAMODB', (port) => startDynamo(dataDir, port), ports.dynamodb ?? intFrom(env.DYNAMODB_PORT, 4567));
-    const s3Endpoint = await endpointFor('S3', (port) => startS3(dataDir, port), ports.s3 ?? intFrom(env.S3_PORT, 4568));
-    const sqsEndpoint = await endpointFor('SQS', (port) => startSqs(dataDir, port), ports.sqs ?? intFrom(env.SQS_PORT, 4566));
+    const dynamoEndpoint = await endpointFor('DYNAMODB', (port) => startDynamo(dataDir, port), ports.dynamodb ?? portFrom(env, 'DYNAMODB_PORT'));
+    const s3Endpoint = await endpointFor('S3', (port) => startS3(dataDir, port), ports.s3 ?? portFrom(env, 'S3_PORT'));
+    const sqsEndpoint = await endpointFor('SQS', (port) => startSqs(dataDir, port), ports.sqs ?? portFrom(env, 'SQS_PORT'));
 
     const handlerEnv: Record<string, string> = {
       PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? url,

@@ -1,0 +1,78 @@
+/**
+ * The packages a function ships in its asset's node_modules because they carry native code or
+ * binaries, and what each asset must hold for Lambda's Linux on the function's architecture.
+ *
+ * The bundling's `npm ci` runs on the synth machine: left alone, npm picks the optional platform
+ * packages (`@img/sharp-<os>-<cpu>`) of that machine, so a synth on a Mac would ship
+ * `sharp-darwin-arm64` to an x86_64 Linux function. {@link installEnvironment} tells npm the
+ * target platform instead, and {@link nativeProblems} checks the result, because npm skips a
+ * platform package it cannot fetch (offline, not in its cache) without failing.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** npm's name (`--cpu`) of a Lambda architecture. */
+export type LinuxCpu = 'x64' | 'arm64';
+
+// ELF e_machine (offset 18, little-endian) of each CPU.
+const ELF_MACHINE: Record<LinuxCpu, number> = { x64: 0x3e, arm64: 0xb7 };
+
+/** Variables for the bundling's `npm ci`: install the optional packages of Lambda's platform. */
+export function installEnvironment(cpu: LinuxCpu): Record<string, string> {
+  return { npm_config_os: 'linux', npm_config_cpu: cpu, npm_config_libc: 'glibc' };
+}
+
+interface NativePackage {
+  /** CPUs the package has binaries for (undefined: any). */
+  cpus?: readonly LinuxCpu[];
+  /** Problems of an installed asset's node_modules for a CPU; empty when it is complete. */
+  check(nodeModules: string, cpu: LinuxCpu): string[];
+}
+
+/** Whether `file` is a Linux shared object for `cpu`. */
+function isElfFor(file: string, cpu: LinuxCpu): boolean {
+  const header = readFileSync(file).subarray(0, 20);
+  return header.length === 20 && header.subarray(0, 4).toString('latin1') === '\x7fELF' && header.readUInt16LE(18) === ELF_MACHINE[cpu];
+}
+
+const NATIVE_PACKAGES: Record<string, NativePackage> = {
+  sharp: {
+    check(nodeModules, cpu) {
+      const problems: string[] = [];
+      // Named with the version: sharp-linux-x64-0.35.5.node.
+      const lib = join(nodeModules, '@img', `sharp-linux-${cpu}`, 'lib');
+      const binary = existsSync(lib) ? readdirSync(lib).find((name) => name.startsWith(`sharp-linux-${cpu}`) && name.endsWith('.node')) : undefined;
+      if (!binary) problems.push(`no @img/sharp-linux-${cpu} (sharp's binary for Linux ${cpu})`);
+      else if (!isElfFor(join(lib, binary), cpu)) problems.push(`@img/sharp-linux-${cpu}/lib/${binary} is not a Linux ${cpu} binary`);
+      const libvips = join(nodeModules, '@img', `sharp-libvips-linux-${cpu}`, 'lib');
+      if (!existsSync(libvips) || !readdirSync(libvips).some((name) => name.startsWith('libvips-cpp.so'))) {
+        problems.push(`no @img/sharp-libvips-linux-${cpu} (libvips for Linux ${cpu})`);
+      }
+      return problems;
+    },
+  },
+  // Published with an x64 Chromium only; the package itself declares no cpu, so npm installs it anywhere.
+  '@sparticuz/chromium': {
+    cpus: ['x64'],
+    check(nodeModules) {
+      const bin = join(nodeModules, '@sparticuz', 'chromium', 'bin');
+      return ['chromium.br', 'fonts.tar.br', 'swiftshader.tar.br', 'al2023.tar.br']
+        .filter((file) => !existsSync(join(bin, file)))
+        .map((file) => `no @sparticuz/chromium/bin/${file}`);
+    },
+  },
+};
+
+/** Why `nodeModules` cannot run on `cpu` (a package with binaries for other CPUs only), if so. */
+export function unsupportedCpu(nodeModules: readonly string[], cpu: LinuxCpu): string | undefined {
+  const name = nodeModules.find((module) => NATIVE_PACKAGES[module]?.cpus?.includes(cpu) === false);
+  return name && `${name} ships binaries for ${NATIVE_PACKAGES[name]!.cpus!.join(', ')} only, not ${cpu}: keep this function on x86_64.`;
+}
+
+/**
+ * What a bundled asset lacks for its native packages to load on Linux `cpu`; empty when it is
+ * complete. Packages without native parts are not checked.
+ */
+export function nativeProblems(assetDir: string, nodeModules: readonly string[], cpu: LinuxCpu): string[] {
+  return nodeModules.flatMap((name) => NATIVE_PACKAGES[name]?.check(join(assetDir, 'node_modules'), cpu) ?? []);
+}
