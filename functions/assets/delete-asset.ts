@@ -3,7 +3,8 @@ import { authenticate } from '#shared/wiring/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { requestDeletion } from '#shared/services/assets.ts';
 import { consumeQuota } from '#shared/services/quota.ts';
-import { assetDeps, quotaLimiter } from '#shared/wiring/workspace.ts';
+import { assetDeps } from '#shared/wiring/assets.ts';
+import { quotaLimiter } from '#shared/wiring/workspace.ts';
 
 /**
  * DELETE /api/v1/assets/{assetId}: the auth middleware has checked the scope and the

@@ -1,7 +1,7 @@
 import { authenticate } from '#shared/wiring/auth.ts';
 import { route } from '#shared/http/route.ts';
 import { createDownloadUrl } from '#shared/services/assets.ts';
-import { assetDeps } from '#shared/wiring/workspace.ts';
+import { assetDeps } from '#shared/wiring/assets.ts';
 
 /** GET /api/v1/assets/{assetId}/download-url: a short-lived presigned GET for a ready asset. */
 export const handler = route('getAssetDownloadUrl', async ({ params, principal }) =>
