@@ -2,7 +2,7 @@
  * Dependencies of the asset services and the deletion worker in this container: stores on the
  * shared SDK clients and the configured table, bucket and queue, built once at first use.
  */
-import { dynamo, s3, sqs } from '#shared/aws.ts';
+import { dynamo, s3, sqs } from '#shared/wiring/aws.ts';
 import { config } from '#shared/config.ts';
 import type { DeletionDeps } from '#shared/services/asset-deletion.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';

@@ -2,7 +2,7 @@
  * The per-client rate limit counted in the rate table: what a handler whose row publishes
  * `x-easel-rate-limit` passes to route() as `uses.rateLimit`.
  */
-import { dynamo } from '#shared/aws.ts';
+import { dynamo } from '#shared/wiring/aws.ts';
 import { config } from '#shared/config.ts';
 import { perClientRateLimit } from '#shared/http/rate-limit.ts';
 import { createRateLimiter } from '#shared/rate-limiter.ts';
