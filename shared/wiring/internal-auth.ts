@@ -1,9 +1,11 @@
 /**
- * Secrets Manager access, kept out of shared/aws.ts so only the functions that read a secret
- * carry the client in their bundle.
+ * The internal-secret check on this container's Secrets Manager client: what a handler whose row
+ * has auth 'internal' passes to route() as `uses.internalAuth`. Kept out of wiring/aws.ts so only
+ * the functions that read a secret carry the client in their bundle.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { config } from '#shared/config.ts';
+import { internalAuth as internalAuthWith } from '#shared/http/internal-auth.ts';
 
 let client: SecretsManagerClient | undefined;
 
@@ -14,3 +16,6 @@ export async function readSecretString(arn: string): Promise<string> {
   if (!SecretString) throw new Error(`Secret ${arn} has no string value`);
   return SecretString;
 }
+
+/** The internal-secret middleware of a row, reading an ARN-configured secret from Secrets Manager. */
+export const internalAuth = (operationId: string) => internalAuthWith(operationId, { read: readSecretString });
