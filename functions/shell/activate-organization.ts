@@ -5,6 +5,6 @@ import { activateOrganization } from '#shared/services/shell.ts';
 
 /** POST /api/v1/organizations/{organizationId}/activate: switch organizations; returns the refreshed bootstrap. */
 export const handler = route('activateOrganization', async ({ params, principal }) =>
-  activateOrganization({ organizationId: params.organizationId, session: principal }, { store: identityStore() }),
+  activateOrganization({ store: identityStore() }, { organizationId: params.organizationId, session: principal }),
   { authenticate },
 );

@@ -5,6 +5,6 @@ import { getSettings } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}/settings: the workspace settings. */
 export const handler = route('getOrganizationSettings', async ({ params, principal }) =>
-  getSettings({ organizationId: params.organizationId, member: principal }, { store: identityStore() }),
+  getSettings({ store: identityStore() }, { organizationId: params.organizationId, member: principal }),
   { authenticate },
 );

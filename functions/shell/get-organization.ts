@@ -5,6 +5,6 @@ import { getOrganization } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}: the active organization. */
 export const handler = route('getOrganization', async ({ params, principal }) =>
-  getOrganization({ organizationId: params.organizationId, member: principal }, { store: identityStore() }),
+  getOrganization({ store: identityStore() }, { organizationId: params.organizationId, member: principal }),
   { authenticate },
 );

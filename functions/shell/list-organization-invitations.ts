@@ -5,6 +5,6 @@ import { listInvitations } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}/invitations: open invitations (invitation:read). */
 export const handler = route('listOrganizationInvitations', async ({ params, principal }) =>
-  listInvitations({ organizationId: params.organizationId, member: principal }, { store: identityStore() }),
+  listInvitations({ store: identityStore() }, { organizationId: params.organizationId, member: principal }),
   { authenticate },
 );

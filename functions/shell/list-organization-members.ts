@@ -5,6 +5,6 @@ import { listMembers } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}/members: the roster (member:read). */
 export const handler = route('listOrganizationMembers', async ({ params, principal }) =>
-  listMembers({ organizationId: params.organizationId, member: principal }, { store: identityStore() }),
+  listMembers({ store: identityStore() }, { organizationId: params.organizationId, member: principal }),
   { authenticate },
 );

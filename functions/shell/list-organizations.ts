@@ -5,6 +5,6 @@ import { listOrganizations } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations: every organization of the user, with the role in each. */
 export const handler = route('listOrganizations', async ({ principal }) =>
-  listOrganizations({ userId: principal.userId, activeOrganizationId: principal.activeOrganizationId }, { store: identityStore() }),
+  listOrganizations({ store: identityStore() }, { userId: principal.userId, activeOrganizationId: principal.activeOrganizationId }),
   { authenticate },
 );

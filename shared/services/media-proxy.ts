@@ -252,7 +252,7 @@ function responseHeaders(upstream: IncomingMessage['headers'], contentType: stri
  * @throws ForbiddenDomainError (403) for any URL or redirect target off the allowlist, or a host resolving to a non-public address
  * @throws UpstreamFailedError 502 when the host refuses (4xx/5xx), redirects too often, sends a non-media type, too many bytes or a malformed response; 500 when it cannot be reached or times out
  */
-export async function proxyMedia(request: ProxyRequest, deps: MediaProxyDeps): Promise<ProxiedMedia> {
+export async function proxyMedia(deps: MediaProxyDeps, request: ProxyRequest): Promise<ProxiedMedia> {
   const limit = request.buffered ? Math.min(deps.settings.maxBytes, LAMBDA_MAX_BINARY_BYTES) : deps.settings.maxBytes;
   const overLimit = () => tooLarge(limit, request.buffered && limit === LAMBDA_MAX_BINARY_BYTES);
   const headers = forwardedHeaders(request.headers, deps.userAgent);
@@ -323,5 +323,5 @@ export interface MediaProxy {
 
 /** The proxy over given dependencies, as the image-proxy route uses it. */
 export function createMediaProxy(deps: MediaProxyDeps): MediaProxy {
-  return { proxy: (request) => proxyMedia(request, deps), tooLarge: (limit) => tooLarge(limit, true) };
+  return { proxy: (request) => proxyMedia(deps, request), tooLarge: (limit) => tooLarge(limit, true) };
 }
