@@ -46,8 +46,9 @@ export interface RouteInput<R> {
 type Middleware = MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext>;
 
 /**
- * Middlewares that some rows' features need, passed in by the handlers of those rows: they
- * hold AWS clients, which a function without such a row then neither bundles nor creates.
+ * Middlewares that some rows' features need, passed in by the factories of shared/wiring/ that
+ * build those rows' handlers: they hold AWS clients, which a function without such a row then
+ * neither bundles nor creates.
  * route() refuses to build a row whose feature has no middleware here.
  */
 export interface RouteUses {
@@ -57,6 +58,28 @@ export interface RouteUses {
   internalAuth?: (operationId: string) => Middleware;
   /** Required when the row's auth is 'apiKey' or 'session' (authenticate from #shared/wiring/auth.ts). */
   authenticate?: (def: RouteDef) => Middleware;
+}
+
+/** The operation ids whose rows match `Row`, e.g. `OperationIdWhere<{ auth: 'apiKey' }>`. */
+export type OperationIdWhere<Row> = { [K in OperationId]: Routes[K] extends Row ? K : never }[OperationId];
+
+/** What a route's function is, for the row of `K`. */
+export type RouteFn<K extends OperationId> = (input: RouteInput<Routes[K]>) => Promise<unknown | Reply>;
+
+const ROUTE_OF = Symbol.for('easel.route');
+
+/** The operation id a handler was built for by route() or routeHandler(); undefined for any other function. */
+export function routeOf(handler: unknown): string | undefined {
+  return typeof handler === 'function' ? (handler as { [ROUTE_OF]?: string })[ROUTE_OF] : undefined;
+}
+
+/**
+ * The status of a plain value the function returns: the row's success status (the lowest when
+ * it documents several, and a function that means another returns a Reply with it).
+ */
+function successStatus(def: RouteDef): number | undefined {
+  const statuses = Object.keys(def.responses).map(Number).filter((status) => status >= 200 && status < 300);
+  return statuses.length > 0 ? Math.min(...statuses) : undefined;
 }
 
 type Parsed = { body: unknown; query: unknown; params: unknown; headers: unknown };
@@ -126,16 +149,15 @@ function validateRequest(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Err
 }
 
 /**
- * Builds the Lambda handler of one row of the route table. The row supplies the schemas,
- * auth and CORS policy; the function receives typed, validated input and returns data or a Reply.
+ * Builds the Lambda handler of one row of the route table. The row supplies the schemas, auth,
+ * CORS policy and success status; the function receives typed, validated input and returns data
+ * (sent with the row's status) or a Reply. Rows with auth or a rate limit are built through the
+ * factories of shared/wiring/ (workspaceRoute, shellRoute, internalRoute, rateLimitedRoute),
+ * which pass the middleware the row needs.
  *
  * @example export const handler = route('getOpenApi', async () => buildOpenApi());
  */
-export function route<K extends OperationId>(
-  operationId: K,
-  fn: (input: RouteInput<Routes[K]>) => Promise<unknown | Reply>,
-  uses: RouteUses = {},
-): HttpHandler {
+export function route<K extends OperationId>(operationId: K, fn: RouteFn<K>, uses: RouteUses = {}): HttpHandler {
   return routeHandler(operationId, ROUTES[operationId], fn as (input: RouteInput<RouteDef>) => Promise<unknown>, uses);
 }
 
@@ -162,8 +184,8 @@ export function routeHandler(
     middlewares.push(uses.authenticate(def));
   }
   middlewares.push(validateRequest(def));
-  return createHttpHandler(
-    { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors },
+  const handler = createHttpHandler(
+    { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors, status: successStatus(def) },
     middlewares,
     (event, context, signal) => {
       const parsed = parsedInput.get(event)!;
@@ -178,4 +200,5 @@ export function routeHandler(
       } as RouteInput<RouteDef>);
     },
   );
+  return Object.defineProperty(handler, ROUTE_OF, { value: operationId });
 }
