@@ -1,10 +1,8 @@
-import { authenticate } from '#shared/wiring/auth.ts';
-import { route } from '#shared/http/route.ts';
+import { workspaceRoute } from '#shared/wiring/auth.ts';
 import { completeUpload } from '#shared/services/assets.ts';
-import { assetDeps } from '#shared/wiring/workspace.ts';
+import { assetDeps } from '#shared/wiring/assets.ts';
 
 /** POST /api/v1/assets/{assetId}/complete: verifies the stored object and marks the asset ready. */
-export const handler = route('completeAssetUpload', async ({ params, body, principal }) =>
+export const handler = workspaceRoute('completeAssetUpload', async ({ params, body, principal }) =>
   completeUpload(assetDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId, sha256: body?.sha256 }),
-  { authenticate },
 );

@@ -1,15 +1,14 @@
-import { reply } from '#shared/http/reply.ts';
-import { authenticate } from '#shared/wiring/auth.ts';
-import { route } from '#shared/http/route.ts';
+import { workspaceRoute } from '#shared/wiring/auth.ts';
 import { requestDeletion } from '#shared/services/assets.ts';
 import { consumeQuota } from '#shared/services/quota.ts';
-import { assetDeps, quotaLimiter } from '#shared/wiring/workspace.ts';
+import { assetDeps } from '#shared/wiring/assets.ts';
+import { quotaLimiter } from '#shared/wiring/workspace.ts';
 
 /**
  * DELETE /api/v1/assets/{assetId}: the auth middleware has checked the scope and the
  * `asset:delete` entitlement; every attempt then counts against the plan's write quota.
  */
-export const handler = route('deleteAsset', async ({ params, principal }) => {
+export const handler = workspaceRoute('deleteAsset', async ({ params, principal }) => {
   await consumeQuota(quotaLimiter(), { workspaceId: principal.workspaceId, plan: principal.plan, quota: 'api:write:minute' });
-  return reply.json(await requestDeletion(assetDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId }), 202);
-}, { authenticate });
+  return requestDeletion(assetDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId });
+});

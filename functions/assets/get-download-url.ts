@@ -1,10 +1,8 @@
-import { authenticate } from '#shared/wiring/auth.ts';
-import { route } from '#shared/http/route.ts';
+import { workspaceRoute } from '#shared/wiring/auth.ts';
 import { createDownloadUrl } from '#shared/services/assets.ts';
-import { assetDeps } from '#shared/wiring/workspace.ts';
+import { assetDeps } from '#shared/wiring/assets.ts';
 
 /** GET /api/v1/assets/{assetId}/download-url: a short-lived presigned GET for a ready asset. */
-export const handler = route('getAssetDownloadUrl', async ({ params, principal }) =>
+export const handler = workspaceRoute('getAssetDownloadUrl', async ({ params, principal }) =>
   createDownloadUrl(assetDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId }),
-  { authenticate },
 );

@@ -1,7 +1,6 @@
-import { internalAuth } from '#shared/http/internal-auth.ts';
-import { route } from '#shared/http/route.ts';
+import { internalRoute } from '#shared/wiring/internal-auth.ts';
 import { captureCache } from '#shared/wiring/capture-cache.ts';
 import { purgeCaptures } from '#shared/services/capture/purge.ts';
 
 /** POST /internal/cache/purge (maintainers, internal secret): drops one URL's cached captures, or all. */
-export const handler = route('purgeCache', async ({ body }) => purgeCaptures(captureCache(), body), { internalAuth: (operationId) => internalAuth(operationId) });
+export const handler = internalRoute('purgeCache', async ({ body }) => purgeCaptures(captureCache(), body));

@@ -1,6 +1,6 @@
 import { canStream, reply } from '#shared/http/reply.ts';
 import { route } from '#shared/http/route.ts';
-import { mediaProxy } from '#shared/services/media-proxy.ts';
+import { mediaProxy } from '#shared/wiring/media-proxy.ts';
 
 /** GET /api/image-proxy?url=: relays an allowlisted media file from our origin, for untainted canvas use. */
 export const handler = route('getImageProxy', async ({ query, event, context, signal }) => {

@@ -1,5 +1,4 @@
-import { rateTableLimit } from '#shared/wiring/rate-limit.ts';
-import { route } from '#shared/http/route.ts';
+import { rateLimitedRoute } from '#shared/wiring/rate-limit.ts';
 import type { ScreenshotResponse } from '#shared/schemas/screenshot.ts';
 import { screenshotService, warmUp } from '#shared/wiring/capture.ts';
 import { config } from '#shared/config.ts';
@@ -8,7 +7,7 @@ import { config } from '#shared/config.ts';
 if (config().capture.prelaunch) void warmUp();
 
 /** POST /api/screenshot: the page at `url` as a base64 PNG, from the cache unless `forceRefresh`. */
-export const handler = route(
+export const handler = rateLimitedRoute(
   'capturePage',
   async ({ body, signal, context }): Promise<ScreenshotResponse> => {
     const shot = await screenshotService().capture({ ...body, signal, remainingMs: context.getRemainingTimeInMillis() });
@@ -22,5 +21,4 @@ export const handler = route(
       colorScheme: shot.colorScheme,
     };
   },
-  { rateLimit: rateTableLimit },
 );

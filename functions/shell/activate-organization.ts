@@ -1,10 +1,8 @@
-import { authenticate } from '#shared/wiring/auth.ts';
-import { route } from '#shared/http/route.ts';
+import { shellRoute } from '#shared/wiring/auth.ts';
 import { identityStore } from '#shared/wiring/identity.ts';
 import { activateOrganization } from '#shared/services/shell.ts';
 
 /** POST /api/v1/organizations/{organizationId}/activate: switch organizations; returns the refreshed bootstrap. */
-export const handler = route('activateOrganization', async ({ params, principal }) =>
-  activateOrganization({ organizationId: params.organizationId, session: principal }, { store: identityStore() }),
-  { authenticate },
+export const handler = shellRoute('activateOrganization', async ({ params, principal }) =>
+  activateOrganization({ store: identityStore() }, { organizationId: params.organizationId, session: principal }),
 );

@@ -1,7 +1,6 @@
-import { authenticate } from '#shared/wiring/auth.ts';
-import { route } from '#shared/http/route.ts';
+import { shellRoute } from '#shared/wiring/auth.ts';
 import { identityStore } from '#shared/wiring/identity.ts';
 import { getMe } from '#shared/services/shell.ts';
 
 /** GET /api/v1/me: the signed-in user. */
-export const handler = route('getMe', async ({ principal }) => getMe({ userId: principal.userId }, { store: identityStore() }), { authenticate });
+export const handler = shellRoute('getMe', async ({ principal }) => getMe({ store: identityStore() }, { userId: principal.userId }));

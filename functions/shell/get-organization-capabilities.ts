@@ -1,9 +1,7 @@
-import { authenticate } from '#shared/wiring/auth.ts';
-import { route } from '#shared/http/route.ts';
+import { shellRoute } from '#shared/wiring/auth.ts';
 import { getCapabilities } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}/capabilities: flags and the safe entitlement view. */
-export const handler = route('getOrganizationCapabilities', async ({ params, principal }) =>
+export const handler = shellRoute('getOrganizationCapabilities', async ({ params, principal }) =>
   getCapabilities({ organizationId: params.organizationId, member: principal }),
-  { authenticate },
 );

@@ -1,9 +1,7 @@
-import { authenticate } from '#shared/wiring/auth.ts';
-import { route } from '#shared/http/route.ts';
+import { shellRoute } from '#shared/wiring/auth.ts';
 import { getPermissions } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}/permissions: the role and what it resolves to. */
-export const handler = route('getOrganizationPermissions', async ({ params, principal }) =>
+export const handler = shellRoute('getOrganizationPermissions', async ({ params, principal }) =>
   getPermissions({ organizationId: params.organizationId, member: principal }),
-  { authenticate },
 );

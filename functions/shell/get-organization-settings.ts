@@ -1,10 +1,8 @@
-import { authenticate } from '#shared/wiring/auth.ts';
-import { route } from '#shared/http/route.ts';
+import { shellRoute } from '#shared/wiring/auth.ts';
 import { identityStore } from '#shared/wiring/identity.ts';
 import { getSettings } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}/settings: the workspace settings. */
-export const handler = route('getOrganizationSettings', async ({ params, principal }) =>
-  getSettings({ organizationId: params.organizationId, member: principal }, { store: identityStore() }),
-  { authenticate },
+export const handler = shellRoute('getOrganizationSettings', async ({ params, principal }) =>
+  getSettings({ store: identityStore() }, { organizationId: params.organizationId, member: principal }),
 );

@@ -1,10 +1,8 @@
-import { authenticate } from '#shared/wiring/auth.ts';
-import { route } from '#shared/http/route.ts';
+import { shellRoute } from '#shared/wiring/auth.ts';
 import { identityStore } from '#shared/wiring/identity.ts';
 import { getOrganization } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}: the active organization. */
-export const handler = route('getOrganization', async ({ params, principal }) =>
-  getOrganization({ organizationId: params.organizationId, member: principal }, { store: identityStore() }),
-  { authenticate },
+export const handler = shellRoute('getOrganization', async ({ params, principal }) =>
+  getOrganization({ store: identityStore() }, { organizationId: params.organizationId, member: principal }),
 );

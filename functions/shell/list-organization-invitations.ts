@@ -1,10 +1,8 @@
-import { authenticate } from '#shared/wiring/auth.ts';
-import { route } from '#shared/http/route.ts';
+import { shellRoute } from '#shared/wiring/auth.ts';
 import { identityStore } from '#shared/wiring/identity.ts';
 import { listInvitations } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}/invitations: open invitations (invitation:read). */
-export const handler = route('listOrganizationInvitations', async ({ params, principal }) =>
-  listInvitations({ organizationId: params.organizationId, member: principal }, { store: identityStore() }),
-  { authenticate },
+export const handler = shellRoute('listOrganizationInvitations', async ({ params, principal }) =>
+  listInvitations({ store: identityStore() }, { organizationId: params.organizationId, member: principal }),
 );

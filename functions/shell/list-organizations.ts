@@ -1,10 +1,8 @@
-import { authenticate } from '#shared/wiring/auth.ts';
-import { route } from '#shared/http/route.ts';
+import { shellRoute } from '#shared/wiring/auth.ts';
 import { identityStore } from '#shared/wiring/identity.ts';
 import { listOrganizations } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations: every organization of the user, with the role in each. */
-export const handler = route('listOrganizations', async ({ principal }) =>
-  listOrganizations({ userId: principal.userId, activeOrganizationId: principal.activeOrganizationId }, { store: identityStore() }),
-  { authenticate },
+export const handler = shellRoute('listOrganizations', async ({ principal }) =>
+  listOrganizations({ store: identityStore() }, { userId: principal.userId, activeOrganizationId: principal.activeOrganizationId }),
 );

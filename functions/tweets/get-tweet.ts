@@ -1,6 +1,6 @@
 import { reply } from '#shared/http/reply.ts';
 import { route } from '#shared/http/route.ts';
-import { tweetService } from '#shared/services/tweets.ts';
+import { tweetService } from '#shared/wiring/tweets.ts';
 
 /** GET /api/tweet/{id}: the public payload of a tweet, cacheable by a CDN when found. */
 export const handler = route('getTweet', async ({ params, signal }) => {

@@ -72,7 +72,7 @@ export const COMMANDS: Record<string, Command> = {
       'avatar-url': { type: 'string', description: 'Avatar image URL.' },
     },
     async run(values, deps) {
-      const user = await createUser({ email: str(values, 'email')!, name: str(values, 'name')!, avatarUrl: str(values, 'avatar-url') }, deps);
+      const user = await createUser(deps, { email: str(values, 'email')!, name: str(values, 'name')!, avatarUrl: str(values, 'avatar-url') });
       return { data: { user }, lines: [`user ${user.userId}  ${user.name} <${user.email}>`] };
     },
   },
@@ -98,6 +98,7 @@ export const COMMANDS: Record<string, Command> = {
         }).filter(([, value]) => value !== undefined),
       );
       const result = await createOrganization(
+        deps,
         {
           name: str(values, 'name')!,
           plan: (str(values, 'plan') ?? 'free') as Plan,
@@ -105,7 +106,6 @@ export const COMMANDS: Record<string, Command> = {
           ownerUserId: str(values, 'owner'),
           settings,
         },
-        deps,
       );
       const { organization, workspace } = result;
       return {
@@ -128,13 +128,13 @@ export const COMMANDS: Record<string, Command> = {
     },
     async run(values, deps) {
       const entitlement = await setPlan(
+        deps,
         {
           organizationId: str(values, 'org')!,
           plan: str(values, 'plan') as Plan | undefined,
           status: str(values, 'status') as EntitlementStatus | undefined,
           features: list(str(values, 'features')) as Feature[] | undefined,
         },
-        deps,
       );
       return { data: { entitlement }, lines: [`plan ${entitlement.plan} (${entitlement.status})${entitlement.features.length ? `, extra features ${entitlement.features.join(', ')}` : ''}`] };
     },
@@ -147,7 +147,7 @@ export const COMMANDS: Record<string, Command> = {
     },
     async run(values, deps) {
       const state = values.pending ? 'pending' : 'deleted';
-      await deleteOrganization({ organizationId: str(values, 'org')!, state }, deps);
+      await deleteOrganization(deps, { organizationId: str(values, 'org')!, state });
       return { data: { organizationId: str(values, 'org'), deletionState: state }, lines: [`organization ${str(values, 'org')} is ${state}; its keys are revoked`] };
     },
   },
@@ -159,7 +159,7 @@ export const COMMANDS: Record<string, Command> = {
       role: { type: 'string', description: 'owner, admin or member.', required: true },
     },
     async run(values, deps) {
-      const membership = await addMember({ organizationId: str(values, 'org')!, user: str(values, 'user')!, role: str(values, 'role') as Role }, deps);
+      const membership = await addMember(deps, { organizationId: str(values, 'org')!, user: str(values, 'user')!, role: str(values, 'role') as Role });
       return { data: { membership }, lines: [`${membership.userId} is ${membership.role} of ${membership.organizationId}`] };
     },
   },
@@ -174,6 +174,7 @@ export const COMMANDS: Record<string, Command> = {
     },
     async run(values, deps) {
       const invitation = await invite(
+        deps,
         {
           organizationId: str(values, 'org')!,
           email: str(values, 'email')!,
@@ -181,7 +182,6 @@ export const COMMANDS: Record<string, Command> = {
           invitedBy: str(values, 'invited-by'),
           days: num(str(values, 'days'), 'days'),
         },
-        deps,
       );
       return {
         data: { invitation },
@@ -199,13 +199,13 @@ export const COMMANDS: Record<string, Command> = {
     },
     async run(values, deps) {
       const { key, apiKey } = await issueApiKey(
+        deps,
         {
           organizationId: str(values, 'org')!,
           name: str(values, 'name') ?? 'API key',
           scopes: list(str(values, 'scopes')) as Scope[] | undefined,
           createdBy: str(values, 'created-by'),
         },
-        deps,
       );
       return {
         data: { key, apiKey },
@@ -222,7 +222,7 @@ export const COMMANDS: Record<string, Command> = {
     summary: "List an organization's API keys (never the secrets).",
     options: { org: { type: 'string', description: 'Organization id.', required: true } },
     async run(values, deps) {
-      const keys = await listApiKeys({ organizationId: str(values, 'org')! }, deps);
+      const keys = await listApiKeys(deps, { organizationId: str(values, 'org')! });
       return {
         data: { keys },
         lines:
@@ -247,7 +247,7 @@ export const COMMANDS: Record<string, Command> = {
       const org = str(values, 'org');
       const keyId = str(values, 'key-id');
       if (!secret && !(org && keyId)) throw new InvalidRequestError('Which key?', 'Give --org and --key-id, or --key with the secret.');
-      const apiKey = await revokeApiKey(secret ? { key: secret } : { organizationId: org!, keyId: keyId! }, deps);
+      const apiKey = await revokeApiKey(deps, secret ? { key: secret } : { organizationId: org!, keyId: keyId! });
       return { data: { apiKey }, lines: [`key ${apiKey.keyId} revoked at ${apiKey.revokedAt}; refused everywhere within 10 s`] };
     },
   },
@@ -260,8 +260,8 @@ export const COMMANDS: Record<string, Command> = {
     },
     async run(values, deps, env) {
       const { token, session } = await createSession(
-        { user: str(values, 'user')!, organizationId: str(values, 'org'), hours: num(str(values, 'hours') ?? env.SESSION_HOURS, 'hours') },
         deps,
+        { user: str(values, 'user')!, organizationId: str(values, 'org'), hours: num(str(values, 'hours') ?? env.SESSION_HOURS, 'hours') },
       );
       return {
         data: { token, cookie: `${SESSION_COOKIE}=${token}`, httpsCookie: `${HOST_SESSION_COOKIE}=${token}`, session },
@@ -277,7 +277,7 @@ export const COMMANDS: Record<string, Command> = {
     summary: "End every session of a user (sign out everywhere).",
     options: { user: { type: 'string', description: 'User id or e-mail.', required: true } },
     async run(values, deps) {
-      const ended = await endSessions({ user: str(values, 'user')! }, deps);
+      const ended = await endSessions(deps, { user: str(values, 'user')! });
       return { data: { ended }, lines: [`${ended} session(s) ended`] };
     },
   },
@@ -290,8 +290,8 @@ export const COMMANDS: Record<string, Command> = {
     },
     async run(values, deps) {
       const surface = await createProductSurface(
-        { organizationId: str(values, 'org')!, name: str(values, 'name')!, description: str(values, 'description') },
         deps,
+        { organizationId: str(values, 'org')!, name: str(values, 'name')!, description: str(values, 'description') },
       );
       return { data: { productSurface: surface }, lines: [`product surface ${surface.productSurfaceId}  ${surface.name}`] };
     },

@@ -68,9 +68,10 @@ async function ensure(create: () => Promise<unknown>): Promise<boolean> {
  */
 export async function seedDemo(store: IdentityStore, options: { sessionHours?: number } = {}): Promise<DemoCredentials> {
   const deps: AdminDeps = { store };
-  for (const user of [DEMO.owner, DEMO.member]) await ensure(() => createUser(user, deps));
+  for (const user of [DEMO.owner, DEMO.member]) await ensure(() => createUser(deps, user));
   const created = await ensure(() =>
     createOrganization(
+      deps,
       {
         organizationId: DEMO.organizationId,
         workspaceId: DEMO.workspaceId,
@@ -78,24 +79,23 @@ export async function seedDemo(store: IdentityStore, options: { sessionHours?: n
         plan: DEMO.plan,
         settings: { locale: 'en-US', timeZone: 'Europe/Paris', defaultPublishingTime: '09:30', description: 'Demo workspace seeded by npm start.' },
       },
-      deps,
     ),
   );
-  await ensure(() => addMember({ organizationId: DEMO.organizationId, user: DEMO.owner.userId, role: 'owner' }, deps));
-  await ensure(() => addMember({ organizationId: DEMO.organizationId, user: DEMO.member.userId, role: 'member' }, deps));
-  for (const surface of DEMO.surfaces) await ensure(() => createProductSurface({ organizationId: DEMO.organizationId, ...surface }, deps));
+  await ensure(() => addMember(deps, { organizationId: DEMO.organizationId, user: DEMO.owner.userId, role: 'owner' }));
+  await ensure(() => addMember(deps, { organizationId: DEMO.organizationId, user: DEMO.member.userId, role: 'member' }));
+  for (const surface of DEMO.surfaces) await ensure(() => createProductSurface(deps, { organizationId: DEMO.organizationId, ...surface }));
   if (created) {
-    await invite({ organizationId: DEMO.organizationId, email: 'invitee@demo.easel.local', role: 'member', invitedBy: DEMO.owner.userId }, deps);
+    await invite(deps, { organizationId: DEMO.organizationId, email: 'invitee@demo.easel.local', role: 'member', invitedBy: DEMO.owner.userId });
   }
 
-  for (const key of await listApiKeys({ organizationId: DEMO.organizationId }, deps)) {
-    if (key.createdBy === DEMO.origin && !key.revokedAt) await revokeApiKey({ organizationId: DEMO.organizationId, keyId: key.keyId }, deps);
+  for (const key of await listApiKeys(deps, { organizationId: DEMO.organizationId })) {
+    if (key.createdBy === DEMO.origin && !key.revokedAt) await revokeApiKey(deps, { organizationId: DEMO.organizationId, keyId: key.keyId });
   }
-  await endSessions({ user: DEMO.owner.userId, origin: DEMO.origin }, deps);
-  const { key, apiKey } = await issueApiKey({ organizationId: DEMO.organizationId, name: 'Demo key (npm start)', createdBy: DEMO.origin }, deps);
+  await endSessions(deps, { user: DEMO.owner.userId, origin: DEMO.origin });
+  const { key, apiKey } = await issueApiKey(deps, { organizationId: DEMO.organizationId, name: 'Demo key (npm start)', createdBy: DEMO.origin });
   const { token, session } = await createSession(
-    { user: DEMO.owner.userId, organizationId: DEMO.organizationId, origin: DEMO.origin, hours: options.sessionHours },
     deps,
+    { user: DEMO.owner.userId, organizationId: DEMO.organizationId, origin: DEMO.origin, hours: options.sessionHours },
   );
   const organization = await store.getOrganization(DEMO.organizationId);
   return {

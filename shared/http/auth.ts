@@ -40,9 +40,9 @@ export function authenticateWith(
   const feature = requiredFeatureOf(def);
   const resolve = def.auth === 'session' ? sessionOnly : workspace;
   return {
-    before: async ({ event }) => {
-      const principal = await resolve(def, event, await authenticator(), feature);
-      setPrincipal(event, principal);
+    before: async (request) => {
+      const principal = await resolve(def, request.event, await authenticator(), feature);
+      setPrincipal(request, principal);
       log.debug('authenticated', {
         kind: principal.kind,
         userId: 'userId' in principal ? principal.userId : undefined,

@@ -15,6 +15,8 @@ export interface HandlerMeta {
   /** Route key for logs, e.g. 'GET /api/tweet/{id}'. */
   routeKey: string;
   cors: CorsPolicy | ((event: LambdaEvent) => CorsPolicy);
+  /** Status of a plain value the function returns (a Reply carries its own); 200 when absent. */
+  status?: number;
 }
 
 /** What the boundary keeps per request; middlewares may add headers every response must carry. */
@@ -36,8 +38,8 @@ export function setResponseHeaders(request: { internal: object }, headers: Recor
   internal.responseHeaders = { ...internal.responseHeaders, ...headers };
 }
 
-function render(value: unknown): Reply {
-  return isReply(value) ? value : reply.json(value);
+function render(value: unknown, status: number | undefined): Reply {
+  return isReply(value) ? value : reply.json(value, status);
 }
 
 async function toResult(out: Reply, event: LambdaEvent, context: LambdaContext | undefined, cors: CorsPolicy, requestId: string): Promise<LambdaResult> {
@@ -124,7 +126,7 @@ function httpBoundary(meta: HandlerMeta): MiddlewareObj<LambdaEvent, unknown, Er
     },
     after: async (request) => {
       // A stream body that fails while it is buffered throws here, and onError answers with its envelope.
-      request.response = await finish(request, render(request.response));
+      request.response = await finish(request, render(request.response, meta.status));
     },
     onError: async (request) => {
       const envelope = toEnvelope(request.error, config().publicBaseUrl);

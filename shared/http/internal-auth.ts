@@ -1,7 +1,8 @@
 /**
  * Authentication of the maintainers' internal routes (auth: 'internal'): the request must carry
  * the shared secret in X-Easel-Internal-Secret. The secret comes from configuration — the value
- * itself locally, a Secrets Manager secret in the cloud, fetched once per container at cold start.
+ * itself locally, a Secrets Manager secret in the cloud, fetched once per container at cold start
+ * by the reader wiring/internal-auth.ts passes in.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
@@ -9,7 +10,6 @@ import { config } from '#shared/config.ts';
 import type { Config } from '#shared/config.ts';
 import { UnauthorizedError, UpstreamUnavailableError } from '#shared/errors.ts';
 import type { LambdaContext, LambdaEvent } from '#shared/route-types.ts';
-import { readSecretString } from '#shared/secrets.ts';
 
 /** The request header that carries the secret (event headers arrive lower-cased). */
 export const INTERNAL_SECRET_HEADER = 'x-easel-internal-secret';
@@ -28,8 +28,9 @@ export function secretMatches(presented: string | undefined, expected: string): 
 type SecretSource = NonNullable<Config['internalSecret']>;
 
 /** Loads the secret once; a failed load is forgotten so the next request retries it. */
-function secretLoader(source: SecretSource, read: (arn: string) => Promise<string>): () => Promise<string> {
+function secretLoader(source: SecretSource, read: ((arn: string) => Promise<string>) | undefined): () => Promise<string> {
   if ('value' in source) return async () => source.value;
+  if (!read) throw new Error('A secret configured by ARN needs a reader: build the middleware through wiring/internal-auth.ts');
   let pending: Promise<string> | undefined;
   return () => {
     pending ??= read(source.arn).catch((error: unknown) => {
@@ -42,7 +43,10 @@ function secretLoader(source: SecretSource, read: (arn: string) => Promise<strin
 
 /**
  * Refuses the request with 401 unless it carries the internal secret. Built at cold start: a
- * function without a configured secret fails to start rather than serving unauthenticated.
+ * function without a configured secret (or a reader for one configured by ARN) fails to start
+ * rather than serving unauthenticated.
+ *
+ * @param options.read how a secret configured by ARN is read (wiring/internal-auth.ts passes Secrets Manager)
  */
 export function internalAuth(
   operationId: string,
@@ -50,7 +54,7 @@ export function internalAuth(
 ): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
   const source = 'source' in options ? options.source : config().internalSecret;
   if (!source) throw new Error(`Route ${operationId}: auth 'internal' needs INTERNAL_SECRET or INTERNAL_SECRET_ARN`);
-  const secret = secretLoader(source, options.read ?? readSecretString);
+  const secret = secretLoader(source, options.read);
   // Start fetching now, during the cold start, so the first request does not wait for it.
   secret().catch(() => undefined);
   return {

@@ -11,8 +11,10 @@
 import { Busboy } from '@fastify/busboy';
 import type { BusboyInstance } from '@fastify/busboy';
 import type { Readable } from 'node:stream';
+import type { MiddlewareObj } from '@middy/core';
 import { InvalidRequestError, PayloadTooLargeError } from '#shared/errors.ts';
-import type { MultipartFile } from '#shared/route-types.ts';
+import { mediaTypeOf } from '#shared/http/media-type.ts';
+import type { BodySpec, LambdaContext, LambdaEvent, MultipartFile } from '#shared/route-types.ts';
 
 /** Bounds on the parts of a form, so a crafted body cannot make the parser do unbounded work. */
 export interface MultipartLimits {
@@ -121,4 +123,42 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
       fail(malformed('it could not be read', error));
     }
   });
+}
+
+/** Where multipartBody() leaves the form for the validation that follows it. */
+type FormInternal = { form?: { value: unknown } };
+
+/**
+ * The middleware of rows whose body is multipart/form-data: after the checks every body gets
+ * (present unless optional, within the row's size, the right type), reads it into
+ * `{ field: string | MultipartFile }` for the row's schema (see parsedForm()).
+ */
+export function multipartBody(spec: BodySpec): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
+  return {
+    before: async (request) => {
+      const { event } = request;
+      const raw = event.body;
+      let value: unknown;
+      if (raw === undefined || raw === null || raw === '') {
+        if (!spec.optional) throw new InvalidRequestError('Missing request body', HINT);
+      } else {
+        const bytes = Buffer.from(raw, event.isBase64Encoded ? 'base64' : 'utf8');
+        if (bytes.length > spec.maxBytes) throw new PayloadTooLargeError(spec.maxBytes);
+        const contentType = event.headers?.['content-type'] ?? '';
+        const type = mediaTypeOf(contentType);
+        if (type !== 'multipart/form-data' || !/;\s*boundary=/i.test(contentType)) {
+          throw new InvalidRequestError('Unsupported content type', `${HINT} Got ${type || 'no Content-Type'}.`);
+        }
+        value = await parseMultipart(bytes, contentType, { ...DEFAULT_MULTIPART_LIMITS, fileSize: spec.maxBytes });
+      }
+      (request.internal as FormInternal).form = { value };
+    },
+  };
+}
+
+/** The form multipartBody() read for this request (undefined for an absent optional body). */
+export function parsedForm(request: { internal: object }): unknown {
+  const form = (request.internal as FormInternal).form;
+  if (!form) throw new Error('The multipartBody middleware has not run for this request');
+  return form.value;
 }

@@ -13,7 +13,7 @@ import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/ident
 import { ROUTES } from '#shared/routes.ts';
 import type { OperationId, Routes } from '#shared/routes.ts';
 import { mediaTypeOf } from '#shared/http/media-type.ts';
-import { DEFAULT_MULTIPART_LIMITS, parseMultipart } from '#shared/http/multipart.ts';
+import { multipartBody, parsedForm } from '#shared/http/multipart.ts';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 type BodyOut<B> = B extends { schema: infer S; optional: true } ? Out<S> | undefined : B extends { schema: infer S } ? Out<S> : undefined;
@@ -46,8 +46,9 @@ export interface RouteInput<R> {
 type Middleware = MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext>;
 
 /**
- * Middlewares that some rows' features need, passed in by the handlers of those rows: they
- * hold AWS clients, which a function without such a row then neither bundles nor creates.
+ * Middlewares that some rows' features need, passed in by the factories of shared/wiring/ that
+ * build those rows' handlers: they hold AWS clients, which a function without such a row then
+ * neither bundles nor creates.
  * route() refuses to build a row whose feature has no middleware here.
  */
 export interface RouteUses {
@@ -59,8 +60,31 @@ export interface RouteUses {
   authenticate?: (def: RouteDef) => Middleware;
 }
 
+/** The operation ids whose rows match `Row`, e.g. `OperationIdWhere<{ auth: 'apiKey' }>`. */
+export type OperationIdWhere<Row> = { [K in OperationId]: Routes[K] extends Row ? K : never }[OperationId];
+
+/** What a route's function is, for the row of `K`. */
+export type RouteFn<K extends OperationId> = (input: RouteInput<Routes[K]>) => Promise<unknown | Reply>;
+
+const ROUTE_OF = Symbol.for('easel.route');
+
+/** The operation id a handler was built for by route() or routeHandler(); undefined for any other function. */
+export function routeOf(handler: unknown): string | undefined {
+  return typeof handler === 'function' ? (handler as { [ROUTE_OF]?: string })[ROUTE_OF] : undefined;
+}
+
+/**
+ * The status of a plain value the function returns: the row's success status (the lowest when
+ * it documents several, and a function that means another returns a Reply with it).
+ */
+function successStatus(def: RouteDef): number | undefined {
+  const statuses = Object.keys(def.responses).map(Number).filter((status) => status >= 200 && status < 300);
+  return statuses.length > 0 ? Math.min(...statuses) : undefined;
+}
+
 type Parsed = { body: unknown; query: unknown; params: unknown; headers: unknown };
-const parsedInput = new WeakMap<LambdaEvent, Parsed>();
+/** The invocation's context once validation has run: the input it hands the function. */
+type WithInput = LambdaContext & { input?: Parsed };
 
 function mediaType(event: LambdaEvent): string {
   return mediaTypeOf(event.headers?.['content-type']);
@@ -89,53 +113,37 @@ function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
 }
 
 /**
- * Reads a multipart/form-data body into { field: string | MultipartFile } (shared/http/multipart.ts),
- * after the checks every body gets: present unless optional, within the row's size, the right type.
+ * Validates path, query, headers and body against the row's schemas before the function runs, and
+ * leaves the result on the context for route() to hand over. A multipart body is read by the
+ * multipartBody middleware before this one; a JSON body is read here.
  */
-async function readMultipartBody(event: LambdaEvent, spec: BodySpec): Promise<unknown> {
-  const raw = event.body;
-  const hint = 'Send the fields as multipart/form-data (e.g. curl -F field=value -F file=@path).';
-  if (raw === undefined || raw === null || raw === '') {
-    if (spec.optional) return undefined;
-    throw new InvalidRequestError('Missing request body', hint);
-  }
-  const bytes = Buffer.from(raw, event.isBase64Encoded ? 'base64' : 'utf8');
-  if (bytes.length > spec.maxBytes) throw new PayloadTooLargeError(spec.maxBytes);
-  const contentType = event.headers?.['content-type'] ?? '';
-  if (mediaType(event) !== 'multipart/form-data' || !/;\s*boundary=/i.test(contentType)) {
-    throw new InvalidRequestError('Unsupported content type', `${hint} Got ${mediaType(event) || 'no Content-Type'}.`);
-  }
-  return parseMultipart(bytes, contentType, { ...DEFAULT_MULTIPART_LIMITS, fileSize: spec.maxBytes });
-}
-
-/** Validates path, query, headers and body against the row's schemas before the function runs. */
 function validateRequest(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
   return {
-    before: async ({ event }) => {
+    before: async (request) => {
+      const { event } = request;
       const parsed: Parsed = { body: undefined, query: undefined, params: undefined, headers: undefined };
       if (def.params) parsed.params = parseWith(def.params, event.pathParameters ?? {}, 'path');
       if (def.query) parsed.query = parseWith(def.query, event.queryStringParameters ?? {}, 'query');
       if (def.headers) parsed.headers = parseWith(def.headers, event.headers ?? {}, 'header');
       if (def.body) {
-        const body = def.body.contentType === 'multipart/form-data' ? await readMultipartBody(event, def.body) : readJsonBody(event, def.body);
+        const body = def.body.contentType === 'multipart/form-data' ? parsedForm(request) : readJsonBody(event, def.body);
         parsed.body = parseWith(def.body.schema, body, 'body');
       }
-      parsedInput.set(event, parsed);
+      (request.context as WithInput).input = parsed;
     },
   };
 }
 
 /**
- * Builds the Lambda handler of one row of the route table. The row supplies the schemas,
- * auth and CORS policy; the function receives typed, validated input and returns data or a Reply.
+ * Builds the Lambda handler of one row of the route table. The row supplies the schemas, auth,
+ * CORS policy and success status; the function receives typed, validated input and returns data
+ * (sent with the row's status) or a Reply. Rows with auth or a rate limit are built through the
+ * factories of shared/wiring/ (workspaceRoute, shellRoute, internalRoute, rateLimitedRoute),
+ * which pass the middleware the row needs.
  *
  * @example export const handler = route('getOpenApi', async () => buildOpenApi());
  */
-export function route<K extends OperationId>(
-  operationId: K,
-  fn: (input: RouteInput<Routes[K]>) => Promise<unknown | Reply>,
-  uses: RouteUses = {},
-): HttpHandler {
+export function route<K extends OperationId>(operationId: K, fn: RouteFn<K>, uses: RouteUses = {}): HttpHandler {
   return routeHandler(operationId, ROUTES[operationId], fn as (input: RouteInput<RouteDef>) => Promise<unknown>, uses);
 }
 
@@ -161,15 +169,16 @@ export function routeHandler(
     if (!uses.authenticate) throw new Error(`Route ${operationId} has auth '${def.auth}': pass route(…, { authenticate })`);
     middlewares.push(uses.authenticate(def));
   }
+  if (def.body?.contentType === 'multipart/form-data') middlewares.push(multipartBody(def.body));
   middlewares.push(validateRequest(def));
-  return createHttpHandler(
-    { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors },
+  const handler = createHttpHandler(
+    { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors, status: successStatus(def) },
     middlewares,
     (event, context, signal) => {
-      const parsed = parsedInput.get(event)!;
+      const parsed = (context as WithInput).input!;
       return fn({
         ...parsed,
-        principal: principalOf(event),
+        principal: principalOf(context),
         sourceIp: event.requestContext.http.sourceIp,
         requestId: context.awsRequestId || event.requestContext.requestId,
         signal,
@@ -178,4 +187,5 @@ export function routeHandler(
       } as RouteInput<RouteDef>);
     },
   );
+  return Object.defineProperty(handler, ROUTE_OF, { value: operationId });
 }

@@ -1,12 +1,8 @@
 import * as v from 'valibot';
-import { DeleteObjectCommand } from '@aws-sdk/client-s3';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { log, serializeError } from '#shared/log.ts';
-import { keys } from '#shared/store/keys.ts';
+import type { AssetObjectStore } from '#shared/store/asset-objects.ts';
+import type { AssetStore } from '#shared/store/assets.ts';
 
 /** Body of a message on the deletion queue. */
 export const DeletionMessage = v.strictObject({
@@ -15,12 +11,10 @@ export const DeletionMessage = v.strictObject({
 });
 export type DeletionMessage = v.InferOutput<typeof DeletionMessage>;
 
-/** The table holding the asset records and the bucket holding their objects. */
+/** The asset records and the bucket holding their objects. */
 export interface DeletionDeps {
-  dynamo: DynamoDBDocumentClient;
-  s3: S3Client;
-  table: string;
-  bucket: string;
+  assets: AssetStore;
+  objects: AssetObjectStore;
   now?: () => Date;
 }
 
@@ -31,32 +25,15 @@ export type DeletionOutcome = 'deleted' | 'already-deleted' | 'missing' | 'not-d
  * Deletes an asset's object and marks its record deleted. Safe to repeat (SQS delivers at
  * least once): a deleted or vanished record is a no-op, and S3 deletes are idempotent.
  */
-export async function deleteAssetObject(message: DeletionMessage, deps: DeletionDeps): Promise<DeletionOutcome> {
-  const key = keys.asset(message.workspaceId, message.assetId);
-  const { Item } = await deps.dynamo.send(new GetCommand({ TableName: deps.table, Key: key, ConsistentRead: true }));
-  if (!Item) return 'missing';
-  if (Item.status === 'deleted') return 'already-deleted';
+export async function deleteAssetObject(deps: DeletionDeps, message: DeletionMessage): Promise<DeletionOutcome> {
+  const item = await deps.assets.get(message.workspaceId, message.assetId);
+  if (!item) return 'missing';
+  if (item.status === 'deleted') return 'already-deleted';
   // Only a deletion the API accepted is carried out; anything else is a stray message.
-  if (Item.status !== 'deleting') return 'not-deleting';
-  if (typeof Item.objectKey === 'string') {
-    await deps.s3.send(new DeleteObjectCommand({ Bucket: deps.bucket, Key: Item.objectKey }));
-  }
-  try {
-    await deps.dynamo.send(
-      new UpdateCommand({
-        TableName: deps.table,
-        Key: key,
-        UpdateExpression: 'SET #status = :deleted, deletedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #status = :deleting',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':deleted': 'deleted', ':deleting': 'deleting', ':now': (deps.now?.() ?? new Date()).toISOString() },
-      }),
-    );
-  } catch (error) {
-    // A concurrent delivery finished first: the outcome is the same.
-    if (error instanceof ConditionalCheckFailedException) return 'already-deleted';
-    throw error;
-  }
+  if (item.status !== 'deleting') return 'not-deleting';
+  if (typeof item.objectKey === 'string') await deps.objects.delete(item.objectKey);
+  // Not marked: a concurrent delivery finished first, and the outcome is the same.
+  if (!(await deps.assets.markDeleted(message.workspaceId, message.assetId, (deps.now?.() ?? new Date()).toISOString()))) return 'already-deleted';
   return 'deleted';
 }
 
@@ -71,7 +48,7 @@ export function createDeletionWorker(deps: DeletionDeps) {
     for (const record of event.Records) {
       try {
         const message = v.parse(DeletionMessage, JSON.parse(record.body));
-        const outcome = await deleteAssetObject(message, deps);
+        const outcome = await deleteAssetObject(deps, message);
         log.info('asset deletion', { messageId: record.messageId, assetId: message.assetId, outcome });
       } catch (error) {
         log.error('asset deletion failed', { messageId: record.messageId, error: serializeError(error) });

@@ -45,20 +45,20 @@ function check<S extends v.GenericSchema>(schema: S, value: unknown, field: stri
 const nowOf = (deps: AdminDeps) => deps.now?.() ?? new Date();
 
 /** A user by id (`usr_…`) or e-mail address. */
-export async function resolveUser(reference: string, deps: AdminDeps): Promise<UserRecord> {
+export async function resolveUser(deps: AdminDeps, reference: string): Promise<UserRecord> {
   const user = reference.includes('@') ? await deps.store.findUserByEmail(reference) : await deps.store.getUser(reference);
   if (!user) throw new NotFoundError('User not found', `No user ${reference}; create one with create-user.`);
   return user;
 }
 
-async function requireOrganization(organizationId: string, deps: AdminDeps): Promise<OrganizationRecord> {
+async function requireOrganization(deps: AdminDeps, organizationId: string): Promise<OrganizationRecord> {
   const organization = await deps.store.getOrganization(organizationId);
   if (!organization) throw new NotFoundError('Organization not found', `No organization ${organizationId}.`);
   return organization;
 }
 
 /** Creates a user; 409 when another user has the e-mail address (compared case-insensitively). */
-export async function createUser(input: { email: string; name: string; avatarUrl?: string; userId?: string }, deps: AdminDeps): Promise<UserRecord> {
+export async function createUser(deps: AdminDeps, input: { email: string; name: string; avatarUrl?: string; userId?: string }): Promise<UserRecord> {
   const record: UserRecord = {
     userId: input.userId ?? newId('usr'),
     email: check(Email, input.email, 'email'),
@@ -86,8 +86,8 @@ export interface CreateOrganizationInput {
 
 /** Creates an organization with its one workspace, and the owner's membership when an owner is given. */
 export async function createOrganization(
-  input: CreateOrganizationInput,
   deps: AdminDeps,
+  input: CreateOrganizationInput,
 ): Promise<{ organization: OrganizationRecord; workspace: WorkspaceRecord; membership?: MembershipRecord }> {
   const createdAt = nowOf(deps).toISOString();
   const name = check(Name, input.name, 'name');
@@ -106,17 +106,17 @@ export async function createOrganization(
     createdAt,
   };
   const organization: OrganizationRecord = { organizationId, name, workspaceId, entitlement, deletionState: 'active', createdAt };
-  const owner = input.ownerUserId ? await resolveUser(input.ownerUserId, deps) : undefined;
+  const owner = input.ownerUserId ? await resolveUser(deps, input.ownerUserId) : undefined;
   await deps.store.createOrganization(organization, workspace);
   if (!owner) return { organization, workspace };
-  const membership = await addMember({ organizationId, user: owner.userId, role: 'owner' }, deps);
+  const membership = await addMember(deps, { organizationId, user: owner.userId, role: 'owner' });
   return { organization, workspace, membership };
 }
 
 /** Adds a user (id or e-mail) to an organization with a role; 409 when already a member. */
-export async function addMember(input: { organizationId: string; user: string; role: Role }, deps: AdminDeps): Promise<MembershipRecord> {
-  const organization = await requireOrganization(input.organizationId, deps);
-  const user = await resolveUser(input.user, deps);
+export async function addMember(deps: AdminDeps, input: { organizationId: string; user: string; role: Role }): Promise<MembershipRecord> {
+  const organization = await requireOrganization(deps, input.organizationId);
+  const user = await resolveUser(deps, input.user);
   const record: MembershipRecord = {
     organizationId: organization.organizationId,
     workspaceId: organization.workspaceId,
@@ -130,10 +130,10 @@ export async function addMember(input: { organizationId: string; user: string; r
 
 /** Invites an e-mail address with a role, for `days` (1 to 90, default 7). */
 export async function invite(
-  input: { organizationId: string; email: string; role: Role; invitedBy?: string; days?: number },
   deps: AdminDeps,
+  input: { organizationId: string; email: string; role: Role; invitedBy?: string; days?: number },
 ): Promise<InvitationRecord> {
-  await requireOrganization(input.organizationId, deps);
+  await requireOrganization(deps, input.organizationId);
   const days = check(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(90)), input.days ?? DEFAULT_INVITATION_DAYS, 'days');
   const now = nowOf(deps);
   const record: InvitationRecord = {
@@ -145,7 +145,7 @@ export async function invite(
     createdAt: now.toISOString(),
     expiresAt: Math.floor(now.getTime() / 1000) + days * 86_400,
   };
-  if (input.invitedBy) record.invitedBy = (await resolveUser(input.invitedBy, deps)).userId;
+  if (input.invitedBy) record.invitedBy = (await resolveUser(deps, input.invitedBy)).userId;
   await deps.store.putInvitation(record);
   return record;
 }
@@ -160,10 +160,10 @@ function keyView(record: ApiKeyRecord): ApiKeyView {
 
 /** Issues a key. The returned `key` is the only time the secret exists outside the caller. */
 export async function issueApiKey(
-  input: { organizationId: string; name: string; scopes?: readonly Scope[]; createdBy?: string },
   deps: AdminDeps,
+  input: { organizationId: string; name: string; scopes?: readonly Scope[]; createdBy?: string },
 ): Promise<{ key: string; apiKey: ApiKeyView }> {
-  const organization = await requireOrganization(input.organizationId, deps);
+  const organization = await requireOrganization(deps, input.organizationId);
   if (organization.deletionState !== 'active') throw new InvalidRequestError('Organization is being deleted', 'Keys can only be issued for an active organization.');
   const scopes = check(v.pipe(v.array(ScopeSchema), v.minLength(1, 'name at least one scope')), [...new Set(input.scopes ?? API_KEY_SCOPES)], 'scopes');
   const key = generateApiKey();
@@ -190,14 +190,14 @@ export async function issueApiKey(
 }
 
 /** Every key of an organization, revoked ones included, newest first, without hashes. */
-export async function listApiKeys(input: { organizationId: string }, deps: AdminDeps): Promise<ApiKeyView[]> {
+export async function listApiKeys(deps: AdminDeps, input: { organizationId: string }): Promise<ApiKeyView[]> {
   return (await deps.store.listApiKeys(input.organizationId)).map(keyView);
 }
 
 /** Revokes a key named by its id (within an organization) or by the secret itself. */
 export async function revokeApiKey(
-  input: { organizationId: string; keyId: string } | { key: string },
   deps: AdminDeps,
+  input: { organizationId: string; keyId: string } | { key: string },
 ): Promise<ApiKeyView> {
   const record =
     'key' in input
@@ -214,10 +214,10 @@ export async function revokeApiKey(
  * user belongs to. The returned `token` is the cookie value; only its hash is stored.
  */
 export async function createSession(
-  input: { user: string; organizationId?: string; hours?: number; origin?: string },
   deps: AdminDeps,
+  input: { user: string; organizationId?: string; hours?: number; origin?: string },
 ): Promise<{ token: string; session: Omit<SessionRecord, 'tokenHash'> }> {
-  const user = await resolveUser(input.user, deps);
+  const user = await resolveUser(deps, input.user);
   const hours = check(v.pipe(v.number(), v.minValue(0.001), v.maxValue(24 * 90)), input.hours ?? DEFAULT_SESSION_HOURS, 'hours');
   let activeOrganizationId = input.organizationId;
   if (activeOrganizationId) {
@@ -243,8 +243,8 @@ export async function createSession(
 }
 
 /** Ends every live session of a user that the given origin created (all of them without an origin). */
-export async function endSessions(input: { user: string; origin?: string }, deps: AdminDeps): Promise<number> {
-  const user = await resolveUser(input.user, deps);
+export async function endSessions(deps: AdminDeps, input: { user: string; origin?: string }): Promise<number> {
+  const user = await resolveUser(deps, input.user);
   let ended = 0;
   for (const session of await deps.store.listSessionsOfUser(user.userId)) {
     if (input.origin !== undefined && session.origin !== input.origin) continue;
@@ -255,10 +255,10 @@ export async function endSessions(input: { user: string; origin?: string }, deps
 
 /** Changes the plan or billing status; the organization's keys carry the change within the cache bound. */
 export async function setPlan(
-  input: { organizationId: string; plan?: Plan; status?: EntitlementStatus; features?: Feature[] },
   deps: AdminDeps,
+  input: { organizationId: string; plan?: Plan; status?: EntitlementStatus; features?: Feature[] },
 ): Promise<Entitlement> {
-  const current = (await requireOrganization(input.organizationId, deps)).entitlement;
+  const current = (await requireOrganization(deps, input.organizationId)).entitlement;
   const entitlement: Entitlement = {
     plan: check(PlanSchema, input.plan ?? current.plan, 'plan'),
     status: check(EntitlementStatusSchema, input.status ?? current.status, 'status'),
@@ -269,16 +269,16 @@ export async function setPlan(
 }
 
 /** Marks an organization for deletion (pending) or deleted; its keys are revoked either way. */
-export async function deleteOrganization(input: { organizationId: string; state?: 'pending' | 'deleted' }, deps: AdminDeps): Promise<void> {
+export async function deleteOrganization(deps: AdminDeps, input: { organizationId: string; state?: 'pending' | 'deleted' }): Promise<void> {
   await deps.store.setDeletionState(input.organizationId, input.state ?? 'deleted');
 }
 
 /** Adds a product surface to the organization's workspace (releases may name it in productSurfaceId). */
 export async function createProductSurface(
-  input: { organizationId: string; name: string; description?: string; productSurfaceId?: string },
   deps: AdminDeps,
+  input: { organizationId: string; name: string; description?: string; productSurfaceId?: string },
 ): Promise<ProductSurfaceRecord> {
-  const organization = await requireOrganization(input.organizationId, deps);
+  const organization = await requireOrganization(deps, input.organizationId);
   const record: ProductSurfaceRecord = {
     productSurfaceId: input.productSurfaceId ?? newId('ps'),
     workspaceId: organization.workspaceId,

@@ -6,13 +6,12 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { config } from '#shared/config.ts';
 import type { MediaProxySettings } from '#shared/config.ts';
 import { ForbiddenDomainError, HttpError, InvalidUrlError, UpstreamFailedError } from '#shared/errors.ts';
 import { LAMBDA_MAX_BINARY_BYTES, collect } from '#shared/http/reply.ts';
 import { BlockedTargetError } from '#shared/net/guard.ts';
 import { MEDIA_HOSTS, isMediaHost } from '#shared/net/media-hosts.ts';
-import { createMediaFetch, MediaFetchError, toFetchError } from '#shared/upstreams/media.ts';
+import { MediaFetchError, toFetchError } from '#shared/upstreams/media.ts';
 import type { MediaFetch } from '#shared/upstreams/media.ts';
 import { mediaTypeOf } from '#shared/http/media-type.ts';
 
@@ -253,7 +252,7 @@ function responseHeaders(upstream: IncomingMessage['headers'], contentType: stri
  * @throws ForbiddenDomainError (403) for any URL or redirect target off the allowlist, or a host resolving to a non-public address
  * @throws UpstreamFailedError 502 when the host refuses (4xx/5xx), redirects too often, sends a non-media type, too many bytes or a malformed response; 500 when it cannot be reached or times out
  */
-export async function proxyMedia(request: ProxyRequest, deps: MediaProxyDeps): Promise<ProxiedMedia> {
+export async function proxyMedia(deps: MediaProxyDeps, request: ProxyRequest): Promise<ProxiedMedia> {
   const limit = request.buffered ? Math.min(deps.settings.maxBytes, LAMBDA_MAX_BINARY_BYTES) : deps.settings.maxBytes;
   const overLimit = () => tooLarge(limit, request.buffered && limit === LAMBDA_MAX_BINARY_BYTES);
   const headers = forwardedHeaders(request.headers, deps.userAgent);
@@ -322,24 +321,7 @@ export interface MediaProxy {
   tooLarge(limit: number): Error;
 }
 
-let shared: MediaProxy | undefined;
-
-/** The container's proxy, built from the configuration on first use. */
-export function mediaProxy(): MediaProxy {
-  if (shared) return shared;
-  const cfg = config();
-  const settings = cfg.mediaProxy;
-  const deps: MediaProxyDeps = {
-    fetch: createMediaFetch({
-      connectTimeoutMs: settings.connectTimeoutMs,
-      readTimeoutMs: settings.readTimeoutMs,
-      loopbackPorts: cfg.unsafeTestLoopbackPorts,
-      testHosts: settings.unsafeTestHosts,
-      testCa: settings.unsafeTestCa,
-    }),
-    settings,
-    userAgent: `Easel-MediaProxy/1.0 (+${cfg.publicBaseUrl})`,
-  };
-  shared = { proxy: (request) => proxyMedia(request, deps), tooLarge: (limit) => tooLarge(limit, true) };
-  return shared;
+/** The proxy over given dependencies, as the image-proxy route uses it. */
+export function createMediaProxy(deps: MediaProxyDeps): MediaProxy {
+  return { proxy: (request) => proxyMedia(deps, request), tooLarge: (limit) => tooLarge(limit, true) };
 }

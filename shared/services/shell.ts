@@ -99,22 +99,22 @@ export function entitlementView(entitlement: Entitlement): EntitlementView {
 // ------------------------------------------------------------ operations
 
 /** GET /api/v1/me */
-export async function getMe(input: { userId: string }, deps: ShellDeps): Promise<UserView> {
-  return userView(await requireUser(input.userId, deps));
+export async function getMe(deps: ShellDeps, input: { userId: string }): Promise<UserView> {
+  return userView(await requireUser(deps, input.userId));
 }
 
 /** GET /api/v1/organizations: every organization the user belongs to (deleted ones left out), by name. */
 export async function listOrganizations(
-  input: { userId: string; activeOrganizationId: string | undefined },
   deps: ShellDeps,
+  input: { userId: string; activeOrganizationId: string | undefined },
 ): Promise<v.InferOutput<typeof OrganizationsResponse>> {
-  const organizations = await organizationsOf(input.userId, input.activeOrganizationId, deps);
+  const organizations = await organizationsOf(deps, input.userId, input.activeOrganizationId);
   const active = organizations.some((organization) => organization.active) ? input.activeOrganizationId! : null;
   return { organizations, activeOrganizationId: active };
 }
 
 /** GET /api/v1/organizations/{organizationId} */
-export async function getOrganization(input: { organizationId: string; member: Member }, deps: ShellDeps): Promise<OrganizationView> {
+export async function getOrganization(deps: ShellDeps, input: { organizationId: string; member: Member }): Promise<OrganizationView> {
   requireActive(input.organizationId, input.member);
   const organization = await deps.store.getOrganization(input.organizationId);
   if (!organization) throw new ForbiddenError(`The active organization no longer exists; activate another one with ${ACTIVATE}.`);
@@ -122,7 +122,7 @@ export async function getOrganization(input: { organizationId: string; member: M
 }
 
 /** GET …/members: the roster, owners first, then by name. */
-export async function listMembers(input: { organizationId: string; member: Member }, deps: ShellDeps): Promise<v.InferOutput<typeof MembersResponse>> {
+export async function listMembers(deps: ShellDeps, input: { organizationId: string; member: Member }): Promise<v.InferOutput<typeof MembersResponse>> {
   requireActive(input.organizationId, input.member);
   const memberships = await deps.store.listMembers(input.organizationId);
   const users = new Map((await deps.store.getUsers(memberships.map((membership) => membership.userId))).map((user) => [user.userId, user]));
@@ -138,8 +138,8 @@ export async function listMembers(input: { organizationId: string; member: Membe
 
 /** GET …/invitations: invitations that have not expired, newest first. */
 export async function listInvitations(
-  input: { organizationId: string; member: Member },
   deps: ShellDeps,
+  input: { organizationId: string; member: Member },
 ): Promise<v.InferOutput<typeof InvitationsResponse>> {
   requireActive(input.organizationId, input.member);
   const invitations = await deps.store.listInvitations(input.organizationId);
@@ -157,9 +157,9 @@ export async function listInvitations(
 }
 
 /** GET …/settings */
-export async function getSettings(input: { organizationId: string; member: Member }, deps: ShellDeps): Promise<WorkspaceSettings> {
+export async function getSettings(deps: ShellDeps, input: { organizationId: string; member: Member }): Promise<WorkspaceSettings> {
   requireActive(input.organizationId, input.member);
-  return (await requireWorkspace(input.member.workspaceId, deps)).settings;
+  return (await requireWorkspace(deps, input.member.workspaceId)).settings;
 }
 
 /** GET …/permissions */
@@ -180,13 +180,13 @@ export function getCapabilities(input: { organizationId: string; member: Member 
 }
 
 /** GET /api/v1/bootstrap: everything the shell renders after sign-in, for the active organization. */
-export async function getBootstrap(input: { member: Member }, deps: ShellDeps): Promise<BootstrapResponse> {
+export async function getBootstrap(deps: ShellDeps, input: { member: Member }): Promise<BootstrapResponse> {
   const { member } = input;
   const [user, organizations, organization, workspace, surfaces, members, pendingInvitations, activeApiKeys] = await Promise.all([
-    requireUser(member.userId, deps),
-    organizationsOf(member.userId, member.organizationId, deps),
+    requireUser(deps, member.userId),
+    organizationsOf(deps, member.userId, member.organizationId),
     deps.store.getOrganization(member.organizationId),
-    requireWorkspace(member.workspaceId, deps),
+    requireWorkspace(deps, member.workspaceId),
     deps.store.listProductSurfaces(member.workspaceId),
     deps.store.countMembers(member.organizationId),
     deps.store.countPendingInvitations(member.organizationId),
@@ -218,8 +218,8 @@ export async function getBootstrap(input: { member: Member }, deps: ShellDeps): 
  * the organization the session's active one, and returns the refreshed bootstrap.
  */
 export async function activateOrganization(
-  input: { organizationId: string; session: SessionIdentity },
   deps: ShellDeps,
+  input: { organizationId: string; session: SessionIdentity },
 ): Promise<BootstrapResponse> {
   const { organizationId, session } = input;
   const { organization, membership } = await deps.store.getMemberContext(organizationId, session.userId, true);
@@ -232,27 +232,27 @@ export async function activateOrganization(
     throw new UnauthorizedError({ hint: 'The session has ended; sign in again.', cause: 'session expired during activation' });
   }
   return getBootstrap(
-    { member: { userId: session.userId, organizationId, workspaceId: organization.workspaceId, role: membership.role, entitlement: organization.entitlement } },
     deps,
+    { member: { userId: session.userId, organizationId, workspaceId: organization.workspaceId, role: membership.role, entitlement: organization.entitlement } },
   );
 }
 
 // ------------------------------------------------------------ helpers
 
-async function requireUser(userId: string, deps: ShellDeps): Promise<UserRecord> {
+async function requireUser(deps: ShellDeps, userId: string): Promise<UserRecord> {
   const user = await deps.store.getUser(userId);
   // A session whose user is gone is no session at all.
   if (!user) throw new UnauthorizedError({ hint: 'The session is unknown or has expired; sign in again.', cause: `user ${userId} not found` });
   return user;
 }
 
-async function requireWorkspace(workspaceId: string, deps: ShellDeps) {
+async function requireWorkspace(deps: ShellDeps, workspaceId: string) {
   const workspace = await deps.store.getWorkspace(workspaceId);
   if (!workspace) throw new Error(`Workspace ${workspaceId} of an organization is missing`);
   return workspace;
 }
 
-async function organizationsOf(userId: string, activeOrganizationId: string | undefined, deps: ShellDeps): Promise<OrganizationListItem[]> {
+async function organizationsOf(deps: ShellDeps, userId: string, activeOrganizationId: string | undefined): Promise<OrganizationListItem[]> {
   const memberships = await deps.store.listMembershipsOfUser(userId);
   const roles = new Map(memberships.map((membership) => [membership.organizationId, membership.role]));
   const organizations = await deps.store.getOrganizations([...roles.keys()]);

@@ -3,11 +3,10 @@
  * with found tweets kept briefly in the container so a burst of editors asking for the same
  * tweet costs one upstream call (the upstream rate-limits shared cloud address ranges).
  */
-import { config } from '#shared/config.ts';
 import type { TweetSettings } from '#shared/config.ts';
 import { HttpError, UpstreamFailedError } from '#shared/errors.ts';
 import { TtlCache } from '#shared/cache/ttl-cache.ts';
-import { createSyndicationClient, SyndicationError } from '#shared/upstreams/syndication.ts';
+import { SyndicationError } from '#shared/upstreams/syndication.ts';
 import type { SyndicationClient } from '#shared/upstreams/syndication.ts';
 
 /** 404 of the tweet route. Carries `data: null` so the body also reads as a tweet response. */
@@ -94,13 +93,4 @@ export function createTweetService(deps: TweetServiceDeps): TweetService {
       return pending;
     },
   };
-}
-
-let shared: TweetService | undefined;
-
-/** The container's service, built from the configuration on first use. */
-export function tweetService(): TweetService {
-  const settings = config().tweets;
-  shared ??= createTweetService({ client: createSyndicationClient(settings), settings });
-  return shared;
 }

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 
 /** Error names of throttling, time-outs and service-side trouble across DynamoDB, S3 and SQS. */
@@ -131,4 +131,23 @@ export async function putOrGet(
 ): Promise<{ created: true } | { created: false; existing: Record<string, unknown> | undefined }> {
   if (await putIfAbsent(what, dynamo, put)) return { created: true };
   return { created: false, existing: await getConsistent(what, dynamo, put.table, put.key) };
+}
+
+/**
+ * A conditional update: the item's new attributes when `condition` held (all of them with
+ * `ReturnValues: 'ALL_NEW'`, else an empty object), undefined when it failed. Outages become 503
+ * through guard().
+ */
+export async function updateIf(
+  what: string,
+  dynamo: DynamoDBDocumentClient,
+  update: UpdateCommandInput & { ConditionExpression: string },
+): Promise<Record<string, unknown> | undefined> {
+  try {
+    const { Attributes } = await guard(what, () => dynamo.send(new UpdateCommand(update)));
+    return Attributes ?? {};
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
 }

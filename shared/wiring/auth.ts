@@ -1,10 +1,13 @@
 /**
- * The auth middleware on this container's authenticator: what a handler whose row has auth
- * 'apiKey' or 'session' passes to route() as `uses.authenticate`.
+ * The auth middleware on this container's authenticator, and the factories of the handlers whose
+ * rows have auth 'apiKey' (workspaceRoute) or 'session' (shellRoute), which pass it to route().
  */
 import type { MiddlewareObj } from '@middy/core';
 import { authenticateWith } from '#shared/http/auth.ts';
 import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
+import type { HttpHandler } from '#shared/http/handler.ts';
+import { route } from '#shared/http/route.ts';
+import type { OperationIdWhere, RouteFn } from '#shared/http/route.ts';
 
 /**
  * The authenticator is loaded on first use: the DynamoDB client is evaluated only when the first
@@ -14,3 +17,11 @@ import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.t
 export function authenticate(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
   return authenticateWith(def, async () => (await import('#shared/wiring/identity.ts')).containerAuthenticator());
 }
+
+/** The handler of a workspace row (auth 'apiKey'): an API key with the row's scope, or a session with its permission. */
+export const workspaceRoute = <K extends OperationIdWhere<{ auth: 'apiKey' }>>(operationId: K, fn: RouteFn<K>): HttpHandler =>
+  route(operationId, fn, { authenticate });
+
+/** The handler of a shell row (auth 'session'): the session cookie, and membership when the row names a permission. */
+export const shellRoute = <K extends OperationIdWhere<{ auth: 'session' }>>(operationId: K, fn: RouteFn<K>): HttpHandler =>
+  route(operationId, fn, { authenticate });

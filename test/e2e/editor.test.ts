@@ -69,10 +69,10 @@ beforeAll(async () => {
   runtime = await startTestRuntime({ port });
   db = connect(runtime.env);
   const deps = { store: db.store };
-  await admin.createUser({ email: 'ada@example.com', name: 'Ada Lovelace' }, deps);
-  const { organization } = await admin.createOrganization({ name: 'Analytical', plan: 'pro', ownerUserId: 'ada@example.com' }, deps);
-  apiKey = (await admin.issueApiKey({ organizationId: organization.organizationId, name: 'e2e' }, deps)).key;
-  sessionToken = (await admin.createSession({ user: 'ada@example.com', organizationId: organization.organizationId }, deps)).token;
+  await admin.createUser(deps, { email: 'ada@example.com', name: 'Ada Lovelace' });
+  const { organization } = await admin.createOrganization(deps, { name: 'Analytical', plan: 'pro', ownerUserId: 'ada@example.com' });
+  apiKey = (await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'e2e' })).key;
+  sessionToken = (await admin.createSession(deps, { user: 'ada@example.com', organizationId: organization.organizationId })).token;
   workdir = await mkdtemp(join(tmpdir(), 'easel-e2e-'));
   smallPng = join(workdir, 'small.png');
   await writeFile(smallPng, await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 250, g: 200, b: 0, alpha: 1 } } }).png().toBuffer());

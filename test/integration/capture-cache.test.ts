@@ -15,13 +15,13 @@ import { expectedEnvelope } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
 let cache: CaptureCache;
-let aws: typeof import('#shared/aws.ts');
+let aws: typeof import('#shared/wiring/aws.ts');
 let cfg: import('#shared/config.ts').Config;
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
   cache = (await import('#shared/wiring/capture-cache.ts')).captureCache();
-  aws = await import('#shared/aws.ts');
+  aws = await import('#shared/wiring/aws.ts');
   cfg = (await import('#shared/config.ts')).config();
 });
 

@@ -12,7 +12,7 @@ let db: Connection;
 beforeAll(async () => {
   runtime = await startTestRuntime();
   db = connect(runtime.env);
-  await admin.createUser({ email: 'owner@example.com', name: 'Owner' }, { store: db.store });
+  await admin.createUser({ store: db.store }, { email: 'owner@example.com', name: 'Owner' });
 });
 
 afterAll(async () => {
@@ -38,26 +38,26 @@ function interrupted(store: IdentityStore, meanwhile: () => Promise<void>): Iden
 describe('API keys and organization changes', () => {
   it('gives a key issued during a plan change the new plan', async () => {
     // Prepare
-    const { organization } = await admin.createOrganization({ name: 'Upgrade', plan: 'free', ownerUserId: 'owner@example.com' }, { store: db.store });
-    const store = interrupted(db.store, () => admin.setPlan({ organizationId: organization.organizationId, plan: 'pro' }, { store: db.store }).then(() => undefined));
+    const { organization } = await admin.createOrganization({ store: db.store }, { name: 'Upgrade', plan: 'free', ownerUserId: 'owner@example.com' });
+    const store = interrupted(db.store, () => admin.setPlan({ store: db.store }, { organizationId: organization.organizationId, plan: 'pro' }).then(() => undefined));
     // Act
-    const { key } = await admin.issueApiKey({ organizationId: organization.organizationId, name: 'racing' }, { store });
+    const { key } = await admin.issueApiKey({ store }, { organizationId: organization.organizationId, name: 'racing' });
     // Assess
     const stored = await db.store.getApiKey(hashSecret(key));
     expect(stored?.entitlement.plan).toBe('pro');
   });
 
   it('revokes a key issued while its organization was being deleted', async () => {
-    const { organization } = await admin.createOrganization({ name: 'Doomed', plan: 'pro', ownerUserId: 'owner@example.com' }, { store: db.store });
-    const store = interrupted(db.store, () => admin.deleteOrganization({ organizationId: organization.organizationId }, { store: db.store }));
-    const { key } = await admin.issueApiKey({ organizationId: organization.organizationId, name: 'racing' }, { store });
+    const { organization } = await admin.createOrganization({ store: db.store }, { name: 'Doomed', plan: 'pro', ownerUserId: 'owner@example.com' });
+    const store = interrupted(db.store, () => admin.deleteOrganization({ store: db.store }, { organizationId: organization.organizationId }));
+    const { key } = await admin.issueApiKey({ store }, { organizationId: organization.organizationId, name: 'racing' });
     expect((await db.store.getApiKey(hashSecret(key)))?.revokedAt).toEqual(expect.any(String));
   });
 
   it('copies a plan change to every key of the organization', async () => {
-    const { organization } = await admin.createOrganization({ name: 'Many keys', plan: 'free', ownerUserId: 'owner@example.com' }, { store: db.store });
-    const issued = await Promise.all([1, 2, 3].map((n) => admin.issueApiKey({ organizationId: organization.organizationId, name: `k${n}` }, { store: db.store })));
-    await admin.setPlan({ organizationId: organization.organizationId, plan: 'business' }, { store: db.store });
+    const { organization } = await admin.createOrganization({ store: db.store }, { name: 'Many keys', plan: 'free', ownerUserId: 'owner@example.com' });
+    const issued = await Promise.all([1, 2, 3].map((n) => admin.issueApiKey({ store: db.store }, { organizationId: organization.organizationId, name: `k${n}` })));
+    await admin.setPlan({ store: db.store }, { organizationId: organization.organizationId, plan: 'business' });
     for (const { key } of issued) expect((await db.store.getApiKey(hashSecret(key)))?.entitlement.plan).toBe('business');
   });
 });

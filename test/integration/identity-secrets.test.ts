@@ -28,7 +28,7 @@ beforeAll(async () => {
   restoreSink = setLogSink((line) => lines.push(line));
   runtime = await startTestRuntime();
   db = connect(runtime.env);
-  ({ dynamo } = await import('#shared/aws.ts'));
+  ({ dynamo } = await import('#shared/wiring/aws.ts'));
 });
 
 afterAll(async () => {
@@ -57,12 +57,12 @@ describe('secrets at rest and in logs', () => {
       const demo = await seedDemo(db.store);
       secrets.push(demo.apiKey, demo.sessionToken);
     }
-    await admin.createUser({ email: 'sam@example.com', name: 'Sam' }, deps);
-    const { organization } = await admin.createOrganization({ name: 'Secret Co', plan: 'pro', ownerUserId: 'sam@example.com' }, deps);
-    const issued = await admin.issueApiKey({ organizationId: organization.organizationId, name: 'scan' }, deps);
-    const revoked = await admin.issueApiKey({ organizationId: organization.organizationId, name: 'scan revoked' }, deps);
-    await admin.revokeApiKey({ key: revoked.key }, deps);
-    const { token } = await admin.createSession({ user: 'sam@example.com' }, deps);
+    await admin.createUser(deps, { email: 'sam@example.com', name: 'Sam' });
+    const { organization } = await admin.createOrganization(deps, { name: 'Secret Co', plan: 'pro', ownerUserId: 'sam@example.com' });
+    const issued = await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'scan' });
+    const revoked = await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'scan revoked' });
+    await admin.revokeApiKey(deps, { key: revoked.key });
+    const { token } = await admin.createSession(deps, { user: 'sam@example.com' });
     secrets.push(issued.key, revoked.key, token);
 
     // Act: use every credential on every shell route, alone, together, and where it is refused

@@ -32,7 +32,7 @@ let routeHandler: typeof import('#shared/http/route.ts').routeHandler;
 let authenticate: typeof import('#shared/wiring/auth.ts').authenticate;
 
 async function session(user: string, organizationId?: string): Promise<string> {
-  const { token } = await admin.createSession({ user, organizationId }, deps);
+  const { token } = await admin.createSession(deps, { user, organizationId });
   return `easel.session_token=${token}`;
 }
 
@@ -53,10 +53,10 @@ beforeAll(async () => {
     ['carol@example.com', 'Carol'],
     ['dave@example.com', 'Dave'],
   ]) {
-    await admin.createUser({ email: email!, name: name! }, deps);
+    await admin.createUser(deps, { email: email!, name: name! });
   }
   const org = async (name: string, plan: 'free' | 'pro', owner: string) =>
-    (await admin.createOrganization({ name, plan, ownerUserId: owner, settings: { locale: 'de-DE', timeZone: 'Europe/Berlin', defaultPublishingTime: '08:15', description: `${name} workspace` } }, deps)).organization
+    (await admin.createOrganization(deps, { name, plan, ownerUserId: owner, settings: { locale: 'de-DE', timeZone: 'Europe/Berlin', defaultPublishingTime: '08:15', description: `${name} workspace` } })).organization
       .organizationId;
   ids.a = await org('Alpha', 'pro', 'alice@example.com');
   ids.b = await org('Bravo', 'free', 'dave@example.com');
@@ -64,22 +64,22 @@ beforeAll(async () => {
   ids.deleted = await org('Deleted', 'pro', 'alice@example.com');
   ids.pending = await org('Pending', 'pro', 'alice@example.com');
   ids.free = await org('Free', 'free', 'alice@example.com');
-  await admin.addMember({ organizationId: ids.a, user: 'bob@example.com', role: 'member' }, deps);
-  await admin.addMember({ organizationId: ids.a, user: 'carol@example.com', role: 'admin' }, deps);
-  await admin.addMember({ organizationId: ids.b, user: 'alice@example.com', role: 'member' }, deps);
-  await admin.deleteOrganization({ organizationId: ids.deleted, state: 'deleted' }, deps);
-  await admin.deleteOrganization({ organizationId: ids.pending, state: 'pending' }, deps);
-  await admin.invite({ organizationId: ids.a, email: 'erin@example.com', role: 'member', invitedBy: 'alice@example.com' }, deps);
-  await admin.createProductSurface({ organizationId: ids.a, name: 'Web editor' }, deps);
-  apiKey = (await admin.issueApiKey({ organizationId: ids.a, name: 'integration' }, deps)).key;
+  await admin.addMember(deps, { organizationId: ids.a, user: 'bob@example.com', role: 'member' });
+  await admin.addMember(deps, { organizationId: ids.a, user: 'carol@example.com', role: 'admin' });
+  await admin.addMember(deps, { organizationId: ids.b, user: 'alice@example.com', role: 'member' });
+  await admin.deleteOrganization(deps, { organizationId: ids.deleted, state: 'deleted' });
+  await admin.deleteOrganization(deps, { organizationId: ids.pending, state: 'pending' });
+  await admin.invite(deps, { organizationId: ids.a, email: 'erin@example.com', role: 'member', invitedBy: 'alice@example.com' });
+  await admin.createProductSurface(deps, { organizationId: ids.a, name: 'Web editor' });
+  apiKey = (await admin.issueApiKey(deps, { organizationId: ids.a, name: 'integration' })).key;
 
   cookies.alice = await session('alice@example.com', ids.a);
   cookies.bob = await session('bob@example.com', ids.a);
   cookies.carol = await session('carol@example.com', ids.a);
   cookies.dave = await session('dave@example.com', ids.b);
   // Sessions no sign-in would issue: active in an organization the user is not in, and expired.
-  const dave = await admin.resolveUser('dave@example.com', deps);
-  const alice = await admin.resolveUser('alice@example.com', deps);
+  const dave = await admin.resolveUser(deps, 'dave@example.com');
+  const alice = await admin.resolveUser(deps, 'alice@example.com');
   for (const [name, userId, activeOrganizationId, expiresAt] of [
     ['daveInA', dave.userId, ids.a, Math.floor(Date.now() / 1000) + 3600],
     ['expired', alice.userId, ids.a, Math.floor(Date.now() / 1000) - 1],
@@ -301,7 +301,7 @@ describe('API keys on the embedded backends', () => {
   });
 
   it('resolves a key to its organization and records its last use', async () => {
-    const { key, apiKey: issued } = await admin.issueApiKey({ organizationId: ids.a, name: 'reader', scopes: ['artifact:read'] }, deps);
+    const { key, apiKey: issued } = await admin.issueApiKey(deps, { organizationId: ids.a, name: 'reader', scopes: ['artifact:read'] });
 
     const { status, body } = await call(read, { 'x-api-key': key });
 
@@ -314,11 +314,11 @@ describe('API keys on the embedded backends', () => {
 
   it('refuses a revoked key once the cache bound has passed', async () => {
     // Prepare: a key verified (and cached) once
-    const { key, apiKey: issued } = await admin.issueApiKey({ organizationId: ids.a, name: 'to revoke' }, deps);
+    const { key, apiKey: issued } = await admin.issueApiKey(deps, { organizationId: ids.a, name: 'to revoke' });
     expect((await call(read, { 'x-api-key': key })).status).toBe(200);
 
     // Act
-    await admin.revokeApiKey({ organizationId: ids.a, keyId: issued.keyId }, deps);
+    await admin.revokeApiKey(deps, { organizationId: ids.a, keyId: issued.keyId });
     await wait(CACHE_TTL_MS + 50);
 
     // Assess
@@ -328,18 +328,18 @@ describe('API keys on the embedded backends', () => {
   });
 
   it('refuses the keys of a deleted organization', async () => {
-    const { key } = await admin.issueApiKey({ organizationId: ids.e, name: 'doomed' }, deps);
-    const organization = await admin.createOrganization({ name: 'Doomed', plan: 'pro' }, deps);
-    const { key: doomed } = await admin.issueApiKey({ organizationId: organization.organization.organizationId, name: 'doomed' }, deps);
+    const { key } = await admin.issueApiKey(deps, { organizationId: ids.e, name: 'doomed' });
+    const organization = await admin.createOrganization(deps, { name: 'Doomed', plan: 'pro' });
+    const { key: doomed } = await admin.issueApiKey(deps, { organizationId: organization.organization.organizationId, name: 'doomed' });
 
-    await admin.deleteOrganization({ organizationId: organization.organization.organizationId }, deps);
+    await admin.deleteOrganization(deps, { organizationId: organization.organization.organizationId });
 
     expect((await call(read, { 'x-api-key': doomed })).status).toBe(401);
     expect((await call(read, { 'x-api-key': key })).status).toBe(200);
   });
 
   it('refuses a key without the scope with 403', async () => {
-    const { key } = await admin.issueApiKey({ organizationId: ids.a, name: 'uploader', scopes: ['upload:sign'] }, deps);
+    const { key } = await admin.issueApiKey(deps, { organizationId: ids.a, name: 'uploader', scopes: ['upload:sign'] });
     const { status, body } = await call(read, { 'x-api-key': key });
     expect(status).toBe(403);
     expect(body).toEqual(envelope(403, 'forbidden'));
@@ -347,7 +347,7 @@ describe('API keys on the embedded backends', () => {
 
   it('refuses a feature above the plan with the entitlement envelope, and allows it after an upgrade within the cache bound', async () => {
     // Prepare
-    const { key } = await admin.issueApiKey({ organizationId: ids.free, name: 'free plan' }, deps);
+    const { key } = await admin.issueApiKey(deps, { organizationId: ids.free, name: 'free plan' });
 
     // Act + Assess: free has no asset:delete
     const refused = await call(remove, { 'x-api-key': key });
@@ -355,7 +355,7 @@ describe('API keys on the embedded backends', () => {
     expect(refused.body).toEqual({ ...envelope(403, 'workspace_feature_not_entitled'), currentPlan: 'free', requiredPlan: 'pro', feature: 'asset:delete' });
 
     // Act + Assess: the plan change reaches the key
-    await admin.setPlan({ organizationId: ids.free, plan: 'pro' }, deps);
+    await admin.setPlan(deps, { organizationId: ids.free, plan: 'pro' });
     await wait(CACHE_TTL_MS + 50);
     expect((await call(remove, { 'x-api-key': key })).status).toBe(200);
   });
@@ -371,8 +371,8 @@ describe('API keys on the embedded backends', () => {
   });
 
   it('stores the key under its hash only', async () => {
-    const { key } = await admin.issueApiKey({ organizationId: ids.a, name: 'hashed' }, deps);
-    const { Item } = await (await import('#shared/aws.ts')).dynamo.send(new GetCommand({ TableName: runtime.env.WORKSPACE_TABLE, Key: keys.apiKey(hashSecret(key)) }));
+    const { key } = await admin.issueApiKey(deps, { organizationId: ids.a, name: 'hashed' });
+    const { Item } = await (await import('#shared/wiring/aws.ts')).dynamo.send(new GetCommand({ TableName: runtime.env.WORKSPACE_TABLE, Key: keys.apiKey(hashSecret(key)) }));
     expect(Item?.keyHash).toBe(hashSecret(key));
     expect(JSON.stringify(Item)).not.toContain(key);
   });

@@ -19,10 +19,10 @@ describe('the secret audit of test runtimes', () => {
     const runtime = await startTestRuntime({ workers: false });
     const db = connect(runtime.env);
     const deps = { store: db.store };
-    await admin.createUser({ email: 'leak@example.com', name: 'Leak' }, deps);
-    const { organization } = await admin.createOrganization({ name: 'Leaky', plan: 'pro', ownerUserId: 'leak@example.com' }, deps);
-    const { key } = await admin.issueApiKey({ organizationId: organization.organizationId, name: 'leaked' }, deps);
-    const { token } = await admin.createSession({ user: 'leak@example.com' }, deps);
+    await admin.createUser(deps, { email: 'leak@example.com', name: 'Leak' });
+    const { organization } = await admin.createOrganization(deps, { name: 'Leaky', plan: 'pro', ownerUserId: 'leak@example.com' });
+    const { key } = await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'leaked' });
+    const { token } = await admin.createSession(deps, { user: 'leak@example.com' });
     db.close();
     const internalSecret = runtime.env.INTERNAL_SECRET!;
     const credentials = { accessKeyId: 'x', secretAccessKey: 'x' };

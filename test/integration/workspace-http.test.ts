@@ -25,17 +25,17 @@ beforeAll(async () => {
   deps = { store: db.store };
   const credentials = { accessKeyId: 'x', secretAccessKey: 'x' };
   dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: runtime.env.DYNAMODB_ENDPOINT, credentials }));
-  await admin.createUser({ email: 'owner@example.com', name: 'Owner' }, deps);
-  await admin.createUser({ email: 'member@example.com', name: 'Member' }, deps);
+  await admin.createUser(deps, { email: 'owner@example.com', name: 'Owner' });
+  await admin.createUser(deps, { email: 'member@example.com', name: 'Member' });
   for (const [name, plan] of [['a', 'pro'], ['b', 'pro'], ['free', 'free']] as const) {
-    const { organization } = await admin.createOrganization({ name: `Org ${name}`, plan, ownerUserId: 'owner@example.com' }, deps);
+    const { organization } = await admin.createOrganization(deps, { name: `Org ${name}`, plan, ownerUserId: 'owner@example.com' });
     org[name].id = organization.organizationId;
     org[name].workspaceId = organization.workspaceId;
-    org[name].key = (await admin.issueApiKey({ organizationId: organization.organizationId, name: 'test' }, deps)).key;
+    org[name].key = (await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'test' })).key;
   }
-  readOnlyKey = (await admin.issueApiKey({ organizationId: org.a.id, name: 'reader', scopes: ['artifact:read'] }, deps)).key;
-  await admin.addMember({ organizationId: org.a.id, user: 'member@example.com', role: 'member' }, deps);
-  memberCookie = `easel.session_token=${(await admin.createSession({ user: 'member@example.com', organizationId: org.a.id }, deps)).token}`;
+  readOnlyKey = (await admin.issueApiKey(deps, { organizationId: org.a.id, name: 'reader', scopes: ['artifact:read'] })).key;
+  await admin.addMember(deps, { organizationId: org.a.id, user: 'member@example.com', role: 'member' });
+  memberCookie = `easel.session_token=${(await admin.createSession(deps, { user: 'member@example.com', organizationId: org.a.id })).token}`;
 });
 
 afterAll(async () => {
@@ -177,8 +177,8 @@ describe('assets over HTTP', () => {
 
   it('counts the write quota exactly under concurrency', async () => {
     // Prepare: a fresh pro workspace (limit 120 a minute), away from the end of a minute window
-    const { organization } = await admin.createOrganization({ name: 'Quota', plan: 'pro', ownerUserId: 'owner@example.com' }, deps);
-    const key = (await admin.issueApiKey({ organizationId: organization.organizationId, name: 'quota' }, deps)).key;
+    const { organization } = await admin.createOrganization(deps, { name: 'Quota', plan: 'pro', ownerUserId: 'owner@example.com' });
+    const key = (await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'quota' })).key;
     while (Date.now() % 60_000 > 50_000) await new Promise((resolve) => setTimeout(resolve, 500));
     // Act: every attempt counts, whatever the asset (these do not exist)
     const responses = await Promise.all(Array.from({ length: 130 }, () => call(`/api/v1/assets/${randomUUID()}`, { method: 'DELETE', key })));
@@ -212,8 +212,8 @@ describe('releases over HTTP', () => {
   });
 
   it('lists releases newest first with the limit', async () => {
-    const { organization } = await admin.createOrganization({ name: 'Lister', plan: 'pro', ownerUserId: 'owner@example.com' }, deps);
-    const key = (await admin.issueApiKey({ organizationId: organization.organizationId, name: 'lister' }, deps)).key;
+    const { organization } = await admin.createOrganization(deps, { name: 'Lister', plan: 'pro', ownerUserId: 'owner@example.com' });
+    const key = (await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'lister' })).key;
     for (const title of ['first', 'second', 'third']) {
       expect((await call('/api/v1/releases', { method: 'POST', key, body: { ...release, title } })).status).toBe(201);
     }
@@ -224,8 +224,8 @@ describe('releases over HTTP', () => {
 
   it('reaches past the newest 100 releases with the cursor', async () => {
     // Prepare: 105 releases in a fresh workspace
-    const { organization } = await admin.createOrganization({ name: 'Prolific', plan: 'pro', ownerUserId: 'owner@example.com' }, deps);
-    const key = (await admin.issueApiKey({ organizationId: organization.organizationId, name: 'pager' }, deps)).key;
+    const { organization } = await admin.createOrganization(deps, { name: 'Prolific', plan: 'pro', ownerUserId: 'owner@example.com' });
+    const key = (await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'pager' })).key;
     for (let batch = 0; batch < 105; batch += 15) {
       const created = await Promise.all(
         Array.from({ length: Math.min(15, 105 - batch) }, (_, i) => call('/api/v1/releases', { method: 'POST', key, body: { ...release, title: `r${batch + i}` } })),
@@ -259,7 +259,7 @@ describe('releases over HTTP', () => {
   });
 
   it('accepts a product surface of the same workspace only', async () => {
-    const surface = await admin.createProductSurface({ organizationId: org.a.id, name: 'Web' }, deps);
+    const surface = await admin.createProductSurface(deps, { organizationId: org.a.id, name: 'Web' });
     const ok = await call('/api/v1/releases', { method: 'POST', body: { ...release, productSurfaceId: surface.productSurfaceId } });
     expect(ok.status).toBe(201);
     const other = await call('/api/v1/releases', { method: 'POST', key: org.b.key, body: { ...release, productSurfaceId: surface.productSurfaceId } });

@@ -6,25 +6,35 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import type { ReleaseDeps } from '#shared/services/releases.ts';
+import { AssetObjectStore } from '#shared/store/asset-objects.ts';
+import { AssetStore } from '#shared/store/assets.ts';
+import { DeletionQueue } from '#shared/store/deletion-queue.ts';
 import { ReleaseStore } from '#shared/store/releases.ts';
 import { waitFor } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
-let aws: typeof import('#shared/aws.ts');
+let aws: typeof import('#shared/wiring/aws.ts');
 let assets: typeof import('#shared/services/assets.ts');
 let releases: typeof import('#shared/services/releases.ts');
-let deps: AssetDeps;
+/** The asset services' stores, and the table and bucket beneath them that the tests inspect. */
+let deps: AssetDeps & { table: string; bucket: string };
 let releaseDeps: ReleaseDeps;
 let table: string;
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
-  aws = await import('#shared/aws.ts');
+  aws = await import('#shared/wiring/aws.ts');
   assets = await import('#shared/services/assets.ts');
   releases = await import('#shared/services/releases.ts');
   const cfg = (await import('#shared/config.ts')).config();
-  deps = { dynamo: aws.dynamo, s3: aws.s3, sqs: aws.sqs, table: cfg.tables.workspace, bucket: cfg.buckets.assets, deletionQueueUrl: cfg.queues.deletion };
   table = cfg.tables.workspace;
+  deps = {
+    assets: new AssetStore({ dynamo: aws.dynamo, table }),
+    objects: new AssetObjectStore({ s3: aws.s3, bucket: cfg.buckets.assets }),
+    deletionQueue: new DeletionQueue({ sqs: aws.sqs, queueUrl: cfg.queues.deletion }),
+    table,
+    bucket: cfg.buckets.assets,
+  };
   releaseDeps = { releases: new ReleaseStore({ dynamo: aws.dynamo, table }), productSurfaceExists: async (_ws, id) => id === 'surface-1' };
 });
 
@@ -246,7 +256,7 @@ describe('deletion worker', () => {
     const key = { pk: `WS#${workspaceId}`, sk: `ASSET#${assetId}` };
     await aws.dynamo.send(new PutCommand({ TableName: deps.table, Item: { ...key, assetId, status: 'deleting', objectKey: 'x' } }));
     await aws.sqs.send(new SendMessageCommand({ QueueUrl: queue.QueueUrl, MessageBody: JSON.stringify({ workspaceId, assetId }) }));
-    const worker = createDeletionWorker({ dynamo: aws.dynamo, s3: aws.s3, table: deps.table, bucket: 'no-such-bucket' });
+    const worker = createDeletionWorker({ assets: new AssetStore({ dynamo: aws.dynamo, table }), objects: new AssetObjectStore({ s3: aws.s3, bucket: 'no-such-bucket' }) });
     const poller = { client: aws.sqs, queueUrl: queue.QueueUrl!, queueArn: '', region: 'us-east-1', batchSize: 10, timeoutSeconds: 5, functionName: 'test', worker };
     // Act: receive until the queue has redriven the message
     const inDlq = await waitFor(async () => {

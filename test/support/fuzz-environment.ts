@@ -38,15 +38,15 @@ export async function startFuzzEnvironment(): Promise<FuzzEnvironment> {
   const runtime = await startTestRuntime();
   const db = connect(runtime.env);
   const deps = { store: db.store };
-  await admin.createUser({ email: 'fuzz@example.com', name: 'Fuzz' }, deps);
-  const { organization } = await admin.createOrganization({ name: 'Fuzz', plan: 'pro', ownerUserId: 'fuzz@example.com' }, deps);
+  await admin.createUser(deps, { email: 'fuzz@example.com', name: 'Fuzz' });
+  const { organization } = await admin.createOrganization(deps, { name: 'Fuzz', plan: 'pro', ownerUserId: 'fuzz@example.com' });
   const context: FuzzContext = {
     tweetIds: [TWEET_ID, '20', '99999999999999999999'],
     mediaHosts: true,
     pageOrigin: pages.origin,
     organizationId: organization.organizationId,
-    apiKey: (await admin.issueApiKey({ organizationId: organization.organizationId, name: 'fuzz' }, deps)).key,
-    sessionCookie: `easel.session_token=${(await admin.createSession({ user: 'fuzz@example.com', organizationId: organization.organizationId }, deps)).token}`,
+    apiKey: (await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'fuzz' })).key,
+    sessionCookie: `easel.session_token=${(await admin.createSession(deps, { user: 'fuzz@example.com', organizationId: organization.organizationId })).token}`,
     internalSecret: runtime.env.INTERNAL_SECRET,
   };
   db.close();

@@ -63,23 +63,23 @@ export async function createFixtures(runtime: Pick<LocalRuntime, 'env'>): Promis
   const deps = { store: db.store };
   const stamp = newId('usr').slice(4, 12).toLowerCase();
   const email = (name: string) => `${name}-${stamp}@example.com`;
-  for (const name of ['owner', 'admin', 'member', 'other']) await admin.createUser({ email: email(name), name }, deps);
+  for (const name of ['owner', 'admin', 'member', 'other']) await admin.createUser(deps, { email: email(name), name });
   const organization = async (name: string, owner: string): Promise<FixtureOrg> => {
-    const { organization: created } = await admin.createOrganization({ name, plan: 'pro', ownerUserId: email(owner) }, deps);
-    const { key } = await admin.issueApiKey({ organizationId: created.organizationId, name: 'every scope', scopes: [...API_KEY_SCOPES] }, deps);
+    const { organization: created } = await admin.createOrganization(deps, { name, plan: 'pro', ownerUserId: email(owner) });
+    const { key } = await admin.issueApiKey(deps, { organizationId: created.organizationId, name: 'every scope', scopes: [...API_KEY_SCOPES] });
     return { organizationId: created.organizationId, workspaceId: created.workspaceId, key };
   };
   const a = await organization('Alpha', 'owner');
   const b = await organization('Bravo', 'other');
-  await admin.addMember({ organizationId: a.organizationId, user: email('admin'), role: 'admin' }, deps);
-  await admin.addMember({ organizationId: a.organizationId, user: email('member'), role: 'member' }, deps);
-  const revoked = await admin.issueApiKey({ organizationId: a.organizationId, name: 'revoked' }, deps);
-  await admin.revokeApiKey({ key: revoked.key }, deps);
-  const session = async (name: string, organizationId: string) => (await admin.createSession({ user: email(name), organizationId }, deps)).token;
+  await admin.addMember(deps, { organizationId: a.organizationId, user: email('admin'), role: 'admin' });
+  await admin.addMember(deps, { organizationId: a.organizationId, user: email('member'), role: 'member' });
+  const revoked = await admin.issueApiKey(deps, { organizationId: a.organizationId, name: 'revoked' });
+  await admin.revokeApiKey(deps, { key: revoked.key });
+  const session = async (name: string, organizationId: string) => (await admin.createSession(deps, { user: email(name), organizationId })).token;
   // Sessions no sign-in would issue: active where the user is no member, and expired.
   const raw = async (name: string, organizationId: string, expiresAt: number) => {
     const token = generateSessionToken();
-    const user = await admin.resolveUser(email(name), deps);
+    const user = await admin.resolveUser(deps, email(name));
     await db.store.putSession({
       sessionId: newId('ses'),
       tokenHash: hashSecret(token),
@@ -105,7 +105,7 @@ export async function createFixtures(runtime: Pick<LocalRuntime, 'env'>): Promis
     const scopes = API_KEY_SCOPES.filter((scope) => scope !== permission) as Scope[];
     const cacheKey = scopes.join(',');
     if (!partial.has(cacheKey)) {
-      partial.set(cacheKey, admin.issueApiKey({ organizationId: a.organizationId, name: `without ${permission}`, scopes }, deps).then((issued) => issued.key));
+      partial.set(cacheKey, admin.issueApiKey(deps, { organizationId: a.organizationId, name: `without ${permission}`, scopes }).then((issued) => issued.key));
     }
     return partial.get(cacheKey)!;
   };

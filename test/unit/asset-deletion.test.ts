@@ -10,6 +10,8 @@ import { DeleteObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/clie
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeletionWorker } from '#shared/services/asset-deletion.ts';
+import { AssetObjectStore } from '#shared/store/asset-objects.ts';
+import { AssetStore } from '#shared/store/assets.ts';
 import { keys } from '#shared/store/keys.ts';
 import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
 
@@ -19,10 +21,8 @@ afterAll(() => [ddb, storage].forEach((mock) => mock.restore()));
 
 const ASSET_ID = MOCK_ASSET_ID;
 const worker = createDeletionWorker({
-  dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })),
-  s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
-  table: 'workspace',
-  bucket: 'assets',
+  assets: new AssetStore({ dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), table: 'workspace' }),
+  objects: new AssetObjectStore({ s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }), bucket: 'assets' }),
 });
 const event = (messageId: string): SQSEvent =>
   ({ Records: [{ messageId, body: JSON.stringify({ workspaceId: 'ws_a', assetId: ASSET_ID }) }] }) as unknown as SQSEvent;

@@ -44,7 +44,7 @@ beforeEach(() => {
 describe('issueApiKey', () => {
   it('returns the key once and stores only its SHA-256 hash, keyed by it', async () => {
     // Act
-    const { key, apiKey } = await issueApiKey({ organizationId: 'org_a', name: 'ci', scopes: ['artifact:read'] }, deps);
+    const { key, apiKey } = await issueApiKey(deps, { organizationId: 'org_a', name: 'ci', scopes: ['artifact:read'] });
 
     // Assess: the organization's reference to the key, then the key item
     const [reference, item] = puts();
@@ -68,17 +68,17 @@ describe('issueApiKey', () => {
   });
 
   it('defaults to every workspace scope', async () => {
-    const { apiKey } = await issueApiKey({ organizationId: 'org_a', name: 'all' }, deps);
+    const { apiKey } = await issueApiKey(deps, { organizationId: 'org_a', name: 'all' });
     expect(apiKey.scopes).toEqual(['artifact:read', 'release:create', 'source:write', 'upload:sign', 'asset:write']);
   });
 
   it.each([[['member:read']], [['nope']], [[]]])('refuses the scopes %j with 400', async (scopes) => {
-    await expect(issueApiKey({ organizationId: 'org_a', name: 'x', scopes: scopes as never }, deps)).rejects.toMatchObject({ status: 400 });
+    await expect(issueApiKey(deps, { organizationId: 'org_a', name: 'x', scopes: scopes as never })).rejects.toMatchObject({ status: 400 });
     expect(puts()).toHaveLength(0);
   });
 
   it('refuses an unknown organization with 404', async () => {
-    await expect(issueApiKey({ organizationId: 'org_zzz', name: 'x' }, deps)).rejects.toMatchObject({ status: 404 });
+    await expect(issueApiKey(deps, { organizationId: 'org_zzz', name: 'x' })).rejects.toMatchObject({ status: 404 });
   });
 });
 
@@ -89,7 +89,7 @@ describe('createSession', () => {
     ddb.on(BatchGetCommand).resolves({ Responses: { workspace: [ORG, { ...keys.membership('org_a', 'usr_1'), organizationId: 'org_a', workspaceId: 'ws_a', userId: 'usr_1', role: 'member', createdAt: NOW.toISOString() }] } });
 
     // Act
-    const { token, session } = await createSession({ user: 'usr_1', organizationId: 'org_a', hours: 2 }, deps);
+    const { token, session } = await createSession(deps, { user: 'usr_1', organizationId: 'org_a', hours: 2 });
 
     // Assess
     const [item] = puts();
@@ -101,7 +101,7 @@ describe('createSession', () => {
 
 describe('createUser', () => {
   it('claims the lower-cased e-mail first, so no two users share it', async () => {
-    await createUser({ email: 'Ada@Example.com', name: 'Ada' }, deps);
+    await createUser(deps, { email: 'Ada@Example.com', name: 'Ada' });
 
     const [claim, user] = puts();
     expect(claim).toMatchObject({ pk: 'EMAIL#ada@example.com', sk: 'USER' });
@@ -111,7 +111,7 @@ describe('createUser', () => {
   it('answers a taken e-mail with a conflict and writes no user', async () => {
     ddb.on(PutCommand).rejectsOnce(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }));
 
-    await expect(createUser({ email: 'ada@example.com', name: 'Ada' }, deps)).rejects.toBeInstanceOf(AlreadyExistsError);
+    await expect(createUser(deps, { email: 'ada@example.com', name: 'Ada' })).rejects.toBeInstanceOf(AlreadyExistsError);
     expect(puts()).toHaveLength(1);
   });
 });
@@ -125,7 +125,7 @@ describe('setPlan', () => {
       ],
     });
 
-    const entitlement = await setPlan({ organizationId: 'org_a', plan: 'business' }, deps);
+    const entitlement = await setPlan(deps, { organizationId: 'org_a', plan: 'business' });
 
     expect(entitlement).toEqual({ plan: 'business', status: 'active', features: [] });
     const updated = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.Key);
@@ -141,7 +141,7 @@ describe('revokeApiKey', () => {
       Items: [{ keyId: 'key_1', keyHash: 'h1', organizationId: 'org_a', workspaceId: 'ws_a', name: 'a', scopes: ['artifact:read'], entitlement: ORG.entitlement, createdBy: 't', createdAt: 'x' }],
     });
 
-    const revoked = await revokeApiKey({ organizationId: 'org_a', keyId: 'key_1' }, deps);
+    const revoked = await revokeApiKey(deps, { organizationId: 'org_a', keyId: 'key_1' });
 
     expect(revoked).toMatchObject({ keyId: 'key_1', revokedAt: NOW.toISOString() });
     expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input).toMatchObject({
@@ -151,7 +151,7 @@ describe('revokeApiKey', () => {
   });
 
   it('answers 404 for a key id the organization does not have', async () => {
-    await expect(revokeApiKey({ organizationId: 'org_a', keyId: 'key_zzz' }, deps)).rejects.toMatchObject({ status: 404 });
+    await expect(revokeApiKey(deps, { organizationId: 'org_a', keyId: 'key_zzz' })).rejects.toMatchObject({ status: 404 });
   });
 });
 

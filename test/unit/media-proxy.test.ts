@@ -151,7 +151,7 @@ describe('proxyMedia', () => {
       return hops[hop.url.href]!;
     };
 
-    const media = await proxyMedia(request('https://pbs.twimg.com/a'), deps(fetch));
+    const media = await proxyMedia(deps(fetch), request('https://pbs.twimg.com/a'));
 
     expect(seen).toEqual(['https://pbs.twimg.com/a', 'https://pbs.twimg.com/b', 'https://video.twimg.com/c', 'https://abs.twimg.com/d']);
     expect(media.status).toBe(200);
@@ -162,7 +162,7 @@ describe('proxyMedia', () => {
     let hop = 0;
     const fetch: MediaFetch = async () => answer(302, { location: `/hop${++hop}` });
 
-    const error = await failureOf(proxyMedia(request('https://pbs.twimg.com/a'), deps(fetch)));
+    const error = await failureOf(proxyMedia(deps(fetch), request('https://pbs.twimg.com/a')));
 
     expect(error).toMatchObject({ status: 502, code: 'upstream_failed', hint: expect.stringContaining('more than 3 times') });
     expect(hop).toBe(4);
@@ -180,7 +180,7 @@ describe('proxyMedia', () => {
       return answer(302, { location });
     };
 
-    const error = await failureOf(proxyMedia(request('https://pbs.twimg.com/a'), deps(fetch)));
+    const error = await failureOf(proxyMedia(deps(fetch), request('https://pbs.twimg.com/a')));
 
     expect(error).toBeInstanceOf(ForbiddenDomainError);
     expect(error.hint).toMatch(/^The media host redirected elsewhere/);
@@ -188,13 +188,13 @@ describe('proxyMedia', () => {
   });
 
   it('answers a redirect to a malformed Location with 502 upstream_failed', async () => {
-    const error = await failureOf(proxyMedia(request('https://pbs.twimg.com/a'), deps(async () => answer(302, { location: 'https://[pbs.twimg.com/b' }))));
+    const error = await failureOf(proxyMedia(deps(async () => answer(302, { location: 'https://[pbs.twimg.com/b' })), request('https://pbs.twimg.com/a')));
 
     expect(error).toMatchObject({ status: 502, code: 'upstream_failed', hint: 'The media host redirected to a malformed URL.' });
   });
 
   it('answers a redirect without Location with 502', async () => {
-    const error = await failureOf(proxyMedia(request('https://pbs.twimg.com/a'), deps(async () => answer(301, {}))));
+    const error = await failureOf(proxyMedia(deps(async () => answer(301, {})), request('https://pbs.twimg.com/a')));
 
     expect(error).toMatchObject({ status: 502, code: 'upstream_failed' });
   });
@@ -203,7 +203,7 @@ describe('proxyMedia', () => {
     // Prepare: the mapping makes pbs.twimg.com "resolve" to 127.0.0.1, but no loopback port is opted in.
     const fetch = createMediaFetch({ connectTimeoutMs: 1_000, readTimeoutMs: 1_000, loopbackPorts: [], testHosts: new Map([['pbs.twimg.com', 9]]) });
 
-    const error = await failureOf(proxyMedia(request('https://pbs.twimg.com/media/a.jpg'), deps(fetch)));
+    const error = await failureOf(proxyMedia(deps(fetch), request('https://pbs.twimg.com/media/a.jpg')));
 
     expect(error).toBeInstanceOf(ForbiddenDomainError);
     expect(error.hint).toMatch(/resolved to a loopback address/);
@@ -218,7 +218,7 @@ describe('proxyMedia', () => {
     const fetch = createMediaFetch({ connectTimeoutMs: 200, readTimeoutMs: 5_000, loopbackPorts: [port], testHosts: new Map([['pbs.twimg.com', port]]) });
 
     try {
-      const error = await failureOf(proxyMedia(request('https://pbs.twimg.com/media/a.jpg'), deps(fetch)));
+      const error = await failureOf(proxyMedia(deps(fetch), request('https://pbs.twimg.com/media/a.jpg')));
 
       expect(error).toMatchObject({ status: 500, code: 'upstream_failed', hint: expect.stringContaining('no connection within 200 ms') });
     } finally {
@@ -230,7 +230,7 @@ describe('proxyMedia', () => {
   it('answers a declared length over the cap with 502 before reading the body', async () => {
     const fetch: MediaFetch = async () => answer(200, { 'content-type': 'image/png', 'content-length': '2048' }, Buffer.alloc(2048));
 
-    const error = await failureOf(proxyMedia(request('https://pbs.twimg.com/a'), deps(fetch, 1024)));
+    const error = await failureOf(proxyMedia(deps(fetch, 1024), request('https://pbs.twimg.com/a')));
 
     expect(error).toMatchObject({ status: 502, hint: expect.stringContaining("proxy's limit of 1024 bytes") });
   });
@@ -238,7 +238,7 @@ describe('proxyMedia', () => {
   it('caps a buffered (Lambda) response at the 4.5 MB payload limit and says so', async () => {
     const fetch: MediaFetch = async () => answer(200, { 'content-type': 'video/mp4', 'content-length': '5000000' });
 
-    const error = await failureOf(proxyMedia({ ...request('https://video.twimg.com/v.mp4'), buffered: true }, deps(fetch, 20_000_000)));
+    const error = await failureOf(proxyMedia(deps(fetch, 20_000_000), { ...request('https://video.twimg.com/v.mp4'), buffered: true }));
 
     expect(error).toMatchObject({ status: 502, hint: expect.stringContaining("4500000 bytes, the most a response of this deployment can carry (Lambda's 6 MB payload limit") });
   });

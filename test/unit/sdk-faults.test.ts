@@ -22,6 +22,9 @@ import type { AssetDeps } from '#shared/services/assets.ts';
 import { createRelease, listReleases } from '#shared/services/releases.ts';
 import { createSourceApp } from '#shared/services/source-apps.ts';
 import { s3DynamoCaptureCache } from '#shared/store/capture-cache.ts';
+import { AssetObjectStore } from '#shared/store/asset-objects.ts';
+import { AssetStore } from '#shared/store/assets.ts';
+import { DeletionQueue } from '#shared/store/deletion-queue.ts';
 import { IdentityStore } from '#shared/store/identity.ts';
 import { keys } from '#shared/store/keys.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
@@ -39,7 +42,11 @@ afterAll(() => [ddb, storage, queue].forEach((mock) => mock.restore()));
 const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
 const s3 = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
 const sqs = new SQSClient({ region: 'us-east-1' });
-const assets: AssetDeps = { dynamo, s3, sqs, table: 'workspace', bucket: 'assets', deletionQueueUrl: 'https://sqs.test/deletion' };
+const assets: AssetDeps = {
+  assets: new AssetStore({ dynamo, table: 'workspace' }),
+  objects: new AssetObjectStore({ s3, bucket: 'assets' }),
+  deletionQueue: new DeletionQueue({ sqs, queueUrl: 'https://sqs.test/deletion' }),
+};
 const identity = new IdentityStore({ dynamo, table: 'workspace' });
 const cache = s3DynamoCaptureCache({ dynamo, s3, table: 'cache', bucket: 'cache' });
 const capture = { url: 'https://example.com/', deviceType: 'desktop', colorScheme: 'light' } as const;

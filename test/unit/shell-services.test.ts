@@ -77,9 +77,9 @@ describe('requireActive', () => {
   });
 
   it.each([
-    ['getOrganization', () => getOrganization({ organizationId: 'b', member: alice }, { store })],
-    ['listMembers', () => listMembers({ organizationId: 'b', member: alice }, { store })],
-    ['listInvitations', () => listInvitations({ organizationId: 'b', member: alice }, { store })],
+    ['getOrganization', () => getOrganization({ store }, { organizationId: 'b', member: alice })],
+    ['listMembers', () => listMembers({ store }, { organizationId: 'b', member: alice })],
+    ['listInvitations', () => listInvitations({ store }, { organizationId: 'b', member: alice })],
     ['getPermissions', async () => getPermissions({ organizationId: 'b', member: alice })],
     ['getCapabilities', async () => getCapabilities({ organizationId: 'b', member: alice })],
   ])('guards %s with it', async (_name, call) => {
@@ -89,7 +89,7 @@ describe('requireActive', () => {
 
 describe('listOrganizations', () => {
   it('lists the user’s organizations by name with the role in each, leaving deleted ones out', async () => {
-    const result = await listOrganizations({ userId: 'alice', activeOrganizationId: 'a' }, { store });
+    const result = await listOrganizations({ store }, { userId: 'alice', activeOrganizationId: 'a' });
 
     expect(result).toEqual({
       organizations: [
@@ -101,14 +101,14 @@ describe('listOrganizations', () => {
   });
 
   it('reports no active organization when the session’s one is gone', async () => {
-    const result = await listOrganizations({ userId: 'alice', activeOrganizationId: 'c' }, { store });
+    const result = await listOrganizations({ store }, { userId: 'alice', activeOrganizationId: 'c' });
     expect(result.activeOrganizationId).toBeNull();
   });
 });
 
 describe('listMembers', () => {
   it('lists owners, then admins, then members, with their users', async () => {
-    const { members } = await listMembers({ organizationId: 'a', member: alice }, { store });
+    const { members } = await listMembers({ store }, { organizationId: 'a', member: alice });
 
     expect(members.map((member) => [member.name, member.role])).toEqual([
       ['Alice', 'owner'],
@@ -121,7 +121,7 @@ describe('listMembers', () => {
 
 describe('listInvitations', () => {
   it('gives the expiry as an ISO time', async () => {
-    const { invitations } = await listInvitations({ organizationId: 'a', member: alice }, { store });
+    const { invitations } = await listInvitations({ store }, { organizationId: 'a', member: alice });
     expect(invitations).toEqual([
       { id: 'inv_1', email: 'dan@example.com', role: 'member', status: 'pending', invitedBy: null, createdAt: T, expiresAt: '2026-01-08T00:00:00.000Z' },
     ]);
@@ -148,7 +148,7 @@ describe('entitlementView and getCapabilities', () => {
 
 describe('getBootstrap', () => {
   it('returns every field of the contract for the active organization', async () => {
-    const result = await getBootstrap({ member: alice }, { store });
+    const result = await getBootstrap({ store }, { member: alice });
 
     expect(v.safeParse(BootstrapResponse, result).success).toBe(true);
     expect(result).toMatchObject({
@@ -174,7 +174,7 @@ describe('activateOrganization', () => {
       getMemberContext: vi.fn(async () => ({ organization: org('d'), membership: membership('d', 'alice', 'admin') })),
     };
 
-    const result = await activateOrganization({ organizationId: 'd', session }, { store: fresh });
+    const result = await activateOrganization({ store: fresh }, { organizationId: 'd', session });
 
     expect(fresh.setActiveOrganization).toHaveBeenCalledWith('hash', 'd');
     expect(fresh.getMemberContext).toHaveBeenCalledWith('d', 'alice', true);
@@ -182,17 +182,17 @@ describe('activateOrganization', () => {
   });
 
   it('refuses an organization the user is not a member of with 403, without touching the session', async () => {
-    await expect(activateOrganization({ organizationId: 'zzz', session }, { store })).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+    await expect(activateOrganization({ store }, { organizationId: 'zzz', session })).rejects.toMatchObject({ status: 403, code: 'forbidden' });
     expect(store.setActiveOrganization).not.toHaveBeenCalled();
   });
 
   it.each(['b', 'c'])('refuses organization %s, which is being deleted, with 403', async (organizationId) => {
-    await expect(activateOrganization({ organizationId, session }, { store })).rejects.toMatchObject({ status: 403, hint: expect.stringContaining('being deleted') });
+    await expect(activateOrganization({ store }, { organizationId, session })).rejects.toMatchObject({ status: 403, hint: expect.stringContaining('being deleted') });
     expect(store.setActiveOrganization).not.toHaveBeenCalled();
   });
 
   it('answers 401 when the session ended before the switch was written', async () => {
     store.setActiveOrganization = vi.fn(async () => false);
-    await expect(activateOrganization({ organizationId: 'a', session }, { store })).rejects.toMatchObject({ status: 401 });
+    await expect(activateOrganization({ store }, { organizationId: 'a', session })).rejects.toMatchObject({ status: 401 });
   });
 });

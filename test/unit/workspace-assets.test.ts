@@ -6,6 +6,9 @@ import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { completeUpload, createDownloadUrl } from '#shared/services/assets.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
+import { AssetObjectStore } from '#shared/store/asset-objects.ts';
+import { AssetStore } from '#shared/store/assets.ts';
+import { DeletionQueue } from '#shared/store/deletion-queue.ts';
 import { keys } from '#shared/store/keys.ts';
 import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
 
@@ -18,12 +21,9 @@ afterAll(() => {
 
 const ASSET_ID = MOCK_ASSET_ID;
 const deps: AssetDeps = {
-  dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })),
-  s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }),
-  sqs: new SQSClient({ region: 'us-east-1' }),
-  table: 'workspace',
-  bucket: 'assets',
-  deletionQueueUrl: 'https://sqs.test/deletion',
+  assets: new AssetStore({ dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), table: 'workspace' }),
+  objects: new AssetObjectStore({ s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }), bucket: 'assets' }),
+  deletionQueue: new DeletionQueue({ sqs: new SQSClient({ region: 'us-east-1' }), queueUrl: 'https://sqs.test/deletion' }),
 };
 
 function storedAsset(fields: Record<string, unknown>) {

@@ -1,0 +1,86 @@
+/**
+ * Asset bytes, in the assets bucket: presigned URLs for the browser, and the checks and copies
+ * that completion and deletion make. Outages become 503 through guard().
+ */
+import { createHash } from 'node:crypto';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { guard } from '#shared/store/sdk-calls.ts';
+
+const WHAT = 'Asset storage';
+
+function isMissingObject(error: unknown): boolean {
+  return (error as { name?: string }).name === 'NotFound' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+}
+
+export class AssetObjectStore {
+  private readonly s3: S3Client;
+  private readonly bucket: string;
+
+  constructor(deps: { s3: S3Client; bucket: string }) {
+    this.s3 = deps.s3;
+    this.bucket = deps.bucket;
+  }
+
+  /**
+   * A presigned PUT bound to the content type, length and (when given) SHA-256, so S3 refuses
+   * any other upload to that URL.
+   */
+  signUpload(key: string, upload: { contentType: string; bytes: number; checksum?: string }, expiresIn: number): Promise<string> {
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ContentType: upload.contentType,
+      ContentLength: upload.bytes,
+      ...(upload.checksum ? { ChecksumSHA256: upload.checksum } : {}),
+    });
+    return getSignedUrl(this.s3, command, {
+      expiresIn,
+      // Signed headers must be sent exactly: S3 then refuses another type, size or checksum.
+      signableHeaders: new Set(['content-type', 'content-length']),
+      unhoistableHeaders: upload.checksum ? new Set(['x-amz-checksum-sha256']) : undefined,
+    });
+  }
+
+  /** A presigned GET that answers with the given type and Content-Disposition. */
+  signDownload(key: string, response: { contentType: string; disposition: string }, expiresIn: number): Promise<string> {
+    return getSignedUrl(
+      this.s3,
+      new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentType: response.contentType, ResponseContentDisposition: response.disposition }),
+      { expiresIn },
+    );
+  }
+
+  /** Size and type of an object, or undefined when there is none. */
+  async head(key: string): Promise<{ bytes: number | undefined; contentType: string | undefined } | undefined> {
+    const head = await guard(WHAT, () => this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }))).catch((error: unknown) => {
+      if (isMissingObject(error)) return undefined;
+      throw error;
+    });
+    return head && { bytes: head.ContentLength, contentType: head.ContentType };
+  }
+
+  /** SHA-256 of an object's bytes as read, and the ETag of the version read. */
+  // The whole read is guarded: a connection that breaks mid-body is as much an outage as one refused.
+  sha256(key: string): Promise<{ sha256: string; etag: string | undefined }> {
+    return guard(WHAT, async () => {
+      const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const hash = createHash('sha256');
+      for await (const chunk of object.Body as AsyncIterable<Uint8Array>) hash.update(chunk);
+      return { sha256: hash.digest('hex'), etag: object.ETag };
+    });
+  }
+
+  /** Copies `from` to `to` with a new content type; the ETag of the copy. */
+  async copy(from: string, to: string, contentType: string): Promise<string | undefined> {
+    const copied = await guard(WHAT, () =>
+      this.s3.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: `${this.bucket}/${from}`, ContentType: contentType, MetadataDirective: 'REPLACE' })),
+    );
+    return copied.CopyObjectResult?.ETag;
+  }
+
+  /** Deletes an object; deleting one that is not there succeeds. */
+  async delete(key: string): Promise<void> {
+    await guard(WHAT, () => this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })));
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Asset records, in the workspace table: their status moves pending → ready → deleting → deleted,
+ * each step one conditional write, so concurrent requests and repeated queue deliveries agree.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Asset } from '#shared/schemas/assets.ts';
+import { keys } from '#shared/store/keys.ts';
+import { getConsistent, putIfAbsent, updateIf } from '#shared/store/sdk-calls.ts';
+
+const WHAT = 'The asset store';
+
+/**
+ * `uploadKey` is where the presigned PUT writes; completion copies verified bytes to `objectKey`,
+ * so a client re-using the upload URL afterwards can never change what was verified.
+ */
+export type AssetItem = Asset & { pk: string; sk: string; objectKey: string; uploadKey?: string; inUseBy?: Set<string> | string[] };
+
+const STATUS = { '#status': 'status' };
+
+export class AssetStore {
+  private readonly dynamo: DynamoDBDocumentClient;
+  private readonly table: string;
+
+  constructor(deps: { dynamo: DynamoDBDocumentClient; table: string }) {
+    this.dynamo = deps.dynamo;
+    this.table = deps.table;
+  }
+
+  /** The record, read consistently (a completion or deletion that just happened is seen). */
+  async get(workspaceId: string, assetId: string): Promise<AssetItem | undefined> {
+    return (await getConsistent(WHAT, this.dynamo, this.table, keys.asset(workspaceId, assetId))) as AssetItem | undefined;
+  }
+
+  /** Writes a new record; its id is fresh, so a taken key is a bug, not a race. */
+  async create(workspaceId: string, asset: Omit<AssetItem, 'pk' | 'sk'>): Promise<AssetItem> {
+    const item = { ...keys.asset(workspaceId, asset.assetId), ...asset };
+    if (!(await putIfAbsent(WHAT, this.dynamo, { table: this.table, item }))) throw new Error(`Asset id ${asset.assetId} is already taken`);
+    return item;
+  }
+
+  /** Pending → ready with the verified hash: the record as written, or undefined when it was no longer pending. */
+  async markReady(workspaceId: string, assetId: string, done: { completedAt: string; sha256: string }): Promise<AssetItem | undefined> {
+    return (await updateIf(WHAT, this.dynamo, {
+      TableName: this.table,
+      Key: keys.asset(workspaceId, assetId),
+      UpdateExpression: 'SET #status = :ready, completedAt = :at, sha256 = :sha',
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: STATUS,
+      ExpressionAttributeValues: { ':ready': 'ready', ':pending': 'pending', ':at': done.completedAt, ':sha': done.sha256 },
+      ReturnValues: 'ALL_NEW',
+    })) as AssetItem | undefined;
+  }
+
+  /** Ready and unreferenced → deleting: false when the asset was not (any more) both. */
+  async markDeleting(workspaceId: string, assetId: string, requestedAt: string): Promise<boolean> {
+    const updated = await updateIf(WHAT, this.dynamo, {
+      TableName: this.table,
+      Key: keys.asset(workspaceId, assetId),
+      UpdateExpression: 'SET #status = :deleting, deletionRequestedAt = :at',
+      ConditionExpression: '#status = :ready AND (attribute_not_exists(inUseBy) OR size(inUseBy) = :zero)',
+      ExpressionAttributeNames: STATUS,
+      ExpressionAttributeValues: { ':deleting': 'deleting', ':ready': 'ready', ':zero': 0, ':at': requestedAt },
+    });
+    return updated !== undefined;
+  }
+
+  /** Deleting → ready again, for a deletion that could not be queued. */
+  async unmarkDeleting(workspaceId: string, assetId: string): Promise<void> {
+    await updateIf(WHAT, this.dynamo, {
+      TableName: this.table,
+      Key: keys.asset(workspaceId, assetId),
+      UpdateExpression: 'SET #status = :ready REMOVE deletionRequestedAt',
+      ConditionExpression: '#status = :deleting',
+      ExpressionAttributeNames: STATUS,
+      ExpressionAttributeValues: { ':ready': 'ready', ':deleting': 'deleting' },
+    });
+  }
+
+  /** Deleting → deleted: false when the record is gone or no longer deleting (a concurrent delivery finished first). */
+  async markDeleted(workspaceId: string, assetId: string, deletedAt: string): Promise<boolean> {
+    const updated = await updateIf(WHAT, this.dynamo, {
+      TableName: this.table,
+      Key: keys.asset(workspaceId, assetId),
+      UpdateExpression: 'SET #status = :deleted, deletedAt = :now',
+      ConditionExpression: 'attribute_exists(pk) AND #status = :deleting',
+      ExpressionAttributeNames: STATUS,
+      ExpressionAttributeValues: { ':deleted': 'deleted', ':deleting': 'deleting', ':now': deletedAt },
+    });
+    return updated !== undefined;
+  }
+}

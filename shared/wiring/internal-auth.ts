@@ -1,0 +1,28 @@
+/**
+ * The internal-secret check on this container's Secrets Manager client, and the factory of the
+ * handlers whose rows have auth 'internal' (internalRoute), which passes it to route(). Kept out of wiring/aws.ts so only
+ * the functions that read a secret carry the client in their bundle.
+ */
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { config } from '#shared/config.ts';
+import { internalAuth as internalAuthWith } from '#shared/http/internal-auth.ts';
+import type { HttpHandler } from '#shared/http/handler.ts';
+import { route } from '#shared/http/route.ts';
+import type { OperationIdWhere, RouteFn } from '#shared/http/route.ts';
+
+let client: SecretsManagerClient | undefined;
+
+/** The string value of a Secrets Manager secret (the current version). */
+export async function readSecretString(arn: string): Promise<string> {
+  client ??= new SecretsManagerClient({ region: config().region, maxAttempts: 3 });
+  const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
+  if (!SecretString) throw new Error(`Secret ${arn} has no string value`);
+  return SecretString;
+}
+
+/** The internal-secret middleware of a row, reading an ARN-configured secret from Secrets Manager. */
+export const internalAuth = (operationId: string) => internalAuthWith(operationId, { read: readSecretString });
+
+/** The handler of an internal row (auth 'internal'): the maintainers' secret. */
+export const internalRoute = <K extends OperationIdWhere<{ auth: 'internal' }>>(operationId: K, fn: RouteFn<K>): HttpHandler =>
+  route(operationId, fn, { internalAuth });

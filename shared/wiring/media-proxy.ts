@@ -1,0 +1,28 @@
+/**
+ * The media proxy of this container, on the media upstream, built from configuration on first use.
+ */
+import { config } from '#shared/config.ts';
+import { createMediaProxy } from '#shared/services/media-proxy.ts';
+import type { MediaProxy } from '#shared/services/media-proxy.ts';
+import { createMediaFetch } from '#shared/upstreams/media.ts';
+
+let proxy: MediaProxy | undefined;
+
+/** The container's media proxy. */
+export function mediaProxy(): MediaProxy {
+  if (proxy) return proxy;
+  const cfg = config();
+  const settings = cfg.mediaProxy;
+  proxy = createMediaProxy({
+    fetch: createMediaFetch({
+      connectTimeoutMs: settings.connectTimeoutMs,
+      readTimeoutMs: settings.readTimeoutMs,
+      loopbackPorts: cfg.unsafeTestLoopbackPorts,
+      testHosts: settings.unsafeTestHosts,
+      testCa: settings.unsafeTestCa,
+    }),
+    settings,
+    userAgent: `Easel-MediaProxy/1.0 (+${cfg.publicBaseUrl})`,
+  });
+  return proxy;
+}
