@@ -1,8 +1,8 @@
 import { shellRoute } from '#shared/wiring/auth.ts';
-import { identityStore } from '#shared/wiring/identity.ts';
+import { shellStore } from '#shared/wiring/identity.ts';
 import { listMembers } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}/members: the roster (member:read). */
 export const handler = shellRoute('listOrganizationMembers', async ({ params, principal }) =>
-  listMembers({ store: identityStore() }, { organizationId: params.organizationId, member: principal }),
+  listMembers({ store: shellStore() }, { organizationId: params.organizationId, member: principal }),
 );

@@ -27,26 +27,22 @@ import type {
   WorkspaceSettings,
   WorkspaceView,
 } from '#shared/schemas/identity.ts';
-import type { IdentityStore } from '#shared/store/identity.ts';
+import type { ApiKeyStore } from '#shared/store/api-keys.ts';
+import type { InvitationStore } from '#shared/store/invitations.ts';
+import type { MembershipStore } from '#shared/store/memberships.ts';
+import type { OrganizationStore } from '#shared/store/organizations.ts';
+import type { ProductSurfaceStore } from '#shared/store/product-surfaces.ts';
+import type { SessionStore } from '#shared/store/sessions.ts';
+import type { UserStore } from '#shared/store/users.ts';
 
-/** The store operations the shell reads (and activation writes). */
-export type ShellStore = Pick<
-  IdentityStore,
-  | 'getUser'
-  | 'getUsers'
-  | 'getOrganization'
-  | 'getOrganizations'
-  | 'getMemberContext'
-  | 'listMembershipsOfUser'
-  | 'listMembers'
-  | 'listInvitations'
-  | 'getWorkspace'
-  | 'listProductSurfaces'
-  | 'countMembers'
-  | 'countPendingInvitations'
-  | 'countActiveApiKeys'
-  | 'setActiveOrganization'
->;
+/** The store operations the shell reads (and activation writes), across the identity stores. */
+export type ShellStore = Pick<UserStore, 'getUser' | 'getUsers'> &
+  Pick<OrganizationStore, 'getOrganization' | 'getOrganizations' | 'getWorkspace'> &
+  Pick<MembershipStore, 'getMemberContext' | 'listMembershipsOfUser' | 'listMembers' | 'countMembers'> &
+  Pick<InvitationStore, 'listInvitations' | 'countPendingInvitations'> &
+  Pick<ProductSurfaceStore, 'listProductSurfaces'> &
+  Pick<ApiKeyStore, 'countActiveApiKeys'> &
+  Pick<SessionStore, 'setActiveOrganization'>;
 
 export interface ShellDeps {
   store: ShellStore;
