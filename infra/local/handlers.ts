@@ -9,17 +9,11 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { QUEUES } from '#shared/resources.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
+import type { LocalQueue } from '#infra/local/provision.ts';
 import type { HttpHandlers } from '#infra/local/server.ts';
 import { startPoller, type SqsWorker } from '#infra/local/sqs-poller.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-
-/** A queue of shared/resources.ts as provisioned for this run. */
-export interface LocalQueue {
-  name: keyof typeof QUEUES;
-  url: string;
-  arn: string;
-}
 
 async function importHandler<T>(file: string): Promise<T> {
   const module = (await import(pathToFileURL(join(ROOT, file)).href)) as { handler?: T };
