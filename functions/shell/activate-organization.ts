@@ -1,8 +1,8 @@
 import { shellRoute } from '#shared/wiring/auth.ts';
-import { identityStore } from '#shared/wiring/identity.ts';
+import { shellStore } from '#shared/wiring/identity.ts';
 import { activateOrganization } from '#shared/services/shell.ts';
 
 /** POST /api/v1/organizations/{organizationId}/activate: switch organizations; returns the refreshed bootstrap. */
 export const handler = shellRoute('activateOrganization', async ({ params, principal }) =>
-  activateOrganization({ store: identityStore() }, { organizationId: params.organizationId, session: principal }),
+  activateOrganization({ store: shellStore() }, { organizationId: params.organizationId, session: principal }),
 );

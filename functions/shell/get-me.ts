@@ -1,6 +1,6 @@
 import { shellRoute } from '#shared/wiring/auth.ts';
-import { identityStore } from '#shared/wiring/identity.ts';
+import { userStore } from '#shared/wiring/identity.ts';
 import { getMe } from '#shared/services/shell.ts';
 
 /** GET /api/v1/me: the signed-in user. */
-export const handler = shellRoute('getMe', async ({ principal }) => getMe({ store: identityStore() }, { userId: principal.userId }));
+export const handler = shellRoute('getMe', async ({ principal }) => getMe({ store: userStore() }, { userId: principal.userId }));

@@ -1,8 +1,8 @@
 import { shellRoute } from '#shared/wiring/auth.ts';
-import { identityStore } from '#shared/wiring/identity.ts';
+import { organizationStore } from '#shared/wiring/identity.ts';
 import { getSettings } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}/settings: the workspace settings. */
 export const handler = shellRoute('getOrganizationSettings', async ({ params, principal }) =>
-  getSettings({ store: identityStore() }, { organizationId: params.organizationId, member: principal }),
+  getSettings({ store: organizationStore() }, { organizationId: params.organizationId, member: principal }),
 );

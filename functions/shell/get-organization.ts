@@ -1,8 +1,8 @@
 import { shellRoute } from '#shared/wiring/auth.ts';
-import { identityStore } from '#shared/wiring/identity.ts';
+import { organizationStore } from '#shared/wiring/identity.ts';
 import { getOrganization } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}: the active organization. */
 export const handler = shellRoute('getOrganization', async ({ params, principal }) =>
-  getOrganization({ store: identityStore() }, { organizationId: params.organizationId, member: principal }),
+  getOrganization({ store: organizationStore() }, { organizationId: params.organizationId, member: principal }),
 );

@@ -1,8 +1,8 @@
 import { shellRoute } from '#shared/wiring/auth.ts';
-import { identityStore } from '#shared/wiring/identity.ts';
+import { invitationStore } from '#shared/wiring/identity.ts';
 import { listInvitations } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations/{organizationId}/invitations: open invitations (invitation:read). */
 export const handler = shellRoute('listOrganizationInvitations', async ({ params, principal }) =>
-  listInvitations({ store: identityStore() }, { organizationId: params.organizationId, member: principal }),
+  listInvitations({ store: invitationStore() }, { organizationId: params.organizationId, member: principal }),
 );

@@ -1,8 +1,9 @@
 import { shellRoute } from '#shared/wiring/auth.ts';
-import { identityStore } from '#shared/wiring/identity.ts';
+import { joinStores } from '#shared/store/identity-items.ts';
+import { membershipStore, organizationStore } from '#shared/wiring/identity.ts';
 import { listOrganizations } from '#shared/services/shell.ts';
 
 /** GET /api/v1/organizations: every organization of the user, with the role in each. */
 export const handler = shellRoute('listOrganizations', async ({ principal }) =>
-  listOrganizations({ store: identityStore() }, { userId: principal.userId, activeOrganizationId: principal.activeOrganizationId }),
+  listOrganizations({ store: joinStores(membershipStore(), organizationStore()) }, { userId: principal.userId, activeOrganizationId: principal.activeOrganizationId }),
 );

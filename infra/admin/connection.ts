@@ -8,11 +8,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLES } from '#shared/resources.ts';
-import { IdentityStore } from '#shared/store/identity.ts';
+import { identityStores, type IdentityStores } from '#shared/store/identity-stores.ts';
 import { DEFAULT_PORTS } from '#infra/local/ports.ts';
 
 export interface Connection {
-  store: IdentityStore;
+  store: IdentityStores;
+  /** The document client under the stores. */
+  dynamo: DynamoDBDocumentClient;
   /** Where the table is, for messages: an endpoint URL or 'AWS'. */
   endpoint: string;
   table: string;
@@ -32,5 +34,5 @@ export function connect(env: NodeJS.ProcessEnv): Connection {
     !aws && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE ? { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' } : undefined;
   const client = new DynamoDBClient({ region, endpoint, credentials, maxAttempts: 2 });
   const dynamo = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  return { store: new IdentityStore({ dynamo, table }), endpoint: endpoint ?? `AWS (${region})`, table, close: () => client.destroy() };
+  return { store: identityStores({ dynamo, table }), dynamo, endpoint: endpoint ?? `AWS (${region})`, table, close: () => client.destroy() };
 }

@@ -10,6 +10,7 @@ import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { buildApp } from 'fauxqs';
 import { createRequire } from 'node:module';
+import { listenOn } from '#infra/local/ports.ts';
 
 export interface Backend {
   name: string;
@@ -155,4 +156,40 @@ export async function startSqs(dataDir: string, port: number): Promise<Backend> 
       persistence.close();
     },
   };
+}
+
+/** Where the handlers find each backend: its endpoint, or undefined for the SDK's default (AWS). */
+export interface Endpoints {
+  dynamodb?: string;
+  s3?: string;
+  sqs?: string;
+}
+
+/**
+ * Starts each backend embedded unless its endpoint is given (`<NAME>_ENDPOINT`; 'aws' means the
+ * SDK's default), on its port (a busy one fails with its one line), handing `onStop` each stop.
+ */
+export async function startBackends(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  ports: Record<keyof Endpoints, number>,
+  onStop: (stop: () => Promise<void>) => void,
+): Promise<{ endpoints: Endpoints; embedded: Partial<Record<keyof Endpoints, EmbeddedBackend>>; started: EmbeddedBackend[] }> {
+  const started: EmbeddedBackend[] = [];
+  const embedded: Partial<Record<keyof Endpoints, EmbeddedBackend>> = {};
+  const endpointFor = async (name: 'DYNAMODB' | 'S3' | 'SQS', start: (port: number) => Promise<Backend>, port: number): Promise<string | undefined> => {
+    const given = env[`${name}_ENDPOINT`];
+    if (given === 'aws') return undefined;
+    if (given) return given;
+    const backend = await listenOn(`${name}_PORT`, port, '127.0.0.1', () => startEmbedded(start, port));
+    started.push(backend);
+    embedded[name.toLowerCase() as keyof Endpoints] = backend;
+    onStop(() => backend.stop());
+    return backend.endpoint;
+  };
+  const endpoints: Endpoints = {};
+  endpoints.dynamodb = await endpointFor('DYNAMODB', (port) => startDynamo(dataDir, port), ports.dynamodb);
+  endpoints.s3 = await endpointFor('S3', (port) => startS3(dataDir, port), ports.s3);
+  endpoints.sqs = await endpointFor('SQS', (port) => startSqs(dataDir, port), ports.sqs);
+  return { endpoints, embedded, started };
 }

@@ -1,6 +1,7 @@
 /**
  * Creates the tables, buckets and queues of shared/resources.ts on a backend when they are
- * missing: the same definitions the CDK stack provisions in the cloud.
+ * missing: the same definitions the CDK stack provisions in the cloud. Also builds the editor's
+ * files, which the stack's bundling builds.
  */
 import {
   CreateTableCommand,
@@ -10,7 +11,12 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, PutBucketCorsCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { BucketDef, QueueDef, TableDef } from '#shared/resources.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BUCKETS, QUEUES, TABLES, type BucketDef, type QueueDef, type TableDef } from '#shared/resources.ts';
+import type { Endpoints } from '#infra/local/backends.ts';
+import { buildEditor } from '#editor/build.ts';
 
 export async function ensureTable(client: DynamoDBClient, name: string, def: TableDef): Promise<void> {
   try {
@@ -93,4 +99,49 @@ export async function ensureQueue(client: SQSClient, name: string, def: QueueDef
     }),
   );
   return queue.QueueUrl!;
+}
+
+/** A queue of shared/resources.ts as provisioned for this run. */
+export interface LocalQueue {
+  name: keyof typeof QUEUES;
+  url: string;
+  arn: string;
+}
+
+/**
+ * Creates what is missing on the embedded (or given) backends. Resources already deployed by the
+ * stack are left alone when a backend points at AWS; a queue there must then be named by its
+ * variable. Sets each queue's URL in the handlers' environment.
+ */
+export async function provisionResources(
+  clients: { dynamo: DynamoDBClient; s3: S3Client; sqs: SQSClient },
+  endpoints: Endpoints,
+  env: NodeJS.ProcessEnv,
+  handlerEnv: Record<string, string>,
+): Promise<LocalQueue[]> {
+  const { dynamo, s3, sqs } = clients;
+  const queues: LocalQueue[] = [];
+  if (endpoints.dynamodb) for (const def of Object.values(TABLES)) await ensureTable(dynamo, handlerEnv[def.env]!, def);
+  if (endpoints.s3) {
+    // Any origin, as the stack's bucket: a presigned URL is itself the credential, and the editor
+    // this server serves (at whatever host name it is opened) PUTs saved exports straight to it.
+    for (const def of Object.values(BUCKETS)) await ensureBucket(s3, handlerEnv[def.env]!, def, []);
+  }
+  for (const [name, def] of Object.entries(QUEUES) as [keyof typeof QUEUES, (typeof QUEUES)[keyof typeof QUEUES]][]) {
+    const queueUrl = env[def.env] ?? (endpoints.sqs ? await ensureQueue(sqs, def.localName, def) : undefined);
+    if (!queueUrl) throw new Error(`${def.env} is required when SQS_ENDPOINT=aws`);
+    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }));
+    handlerEnv[def.env] = queueUrl;
+    queues.push({ name, url: queueUrl, arn: Attributes?.QueueArn ?? '' });
+  }
+  return queues;
+}
+
+/** The editor page's files: EDITOR_ASSETS_DIR, or a build made as the stack's bundling makes it, removed on stop. */
+export async function editorAssets(env: NodeJS.ProcessEnv, onStop: (stop: () => Promise<void>) => void): Promise<string> {
+  if (env.EDITOR_ASSETS_DIR) return env.EDITOR_ASSETS_DIR;
+  const built = await mkdtemp(join(tmpdir(), 'easel-editor-'));
+  onStop(() => rm(built, { recursive: true, force: true }));
+  await buildEditor(built);
+  return built;
 }

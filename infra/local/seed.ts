@@ -7,8 +7,8 @@
  * revokes the previous demo key, ends the previous demo session, and issues fresh ones. Nothing
  * secret is written to disk.
  */
-import { AlreadyExistsError } from '#shared/store/identity.ts';
-import type { IdentityStore } from '#shared/store/identity.ts';
+import { AlreadyExistsError } from '#shared/store/identity-items.ts';
+import type { IdentityStores } from '#shared/store/identity-stores.ts';
 import {
   addMember,
   createOrganization,
@@ -66,7 +66,7 @@ async function ensure(create: () => Promise<unknown>): Promise<boolean> {
  *
  * @param options.sessionHours lifetime of the demo session (default a week)
  */
-export async function seedDemo(store: IdentityStore, options: { sessionHours?: number } = {}): Promise<DemoCredentials> {
+export async function seedDemo(store: IdentityStores, options: { sessionHours?: number } = {}): Promise<DemoCredentials> {
   const deps: AdminDeps = { store };
   for (const user of [DEMO.owner, DEMO.member]) await ensure(() => createUser(deps, user));
   const created = await ensure(() =>

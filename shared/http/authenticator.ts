@@ -13,14 +13,16 @@ import type { Feature } from '#shared/identity/plans.ts';
 import type { ApiKeyPrincipal, Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
 import { digestsEqual, hashSecret, isApiKeyFormat, isSessionTokenFormat } from '#shared/identity/credentials.ts';
 import type { ApiKeyRecord } from '#shared/schemas/identity.ts';
-import type { IdentityStore, MemberContext } from '#shared/store/identity.ts';
+import type { ApiKeyStore } from '#shared/store/api-keys.ts';
+import type { MembershipStore, MemberContext } from '#shared/store/memberships.ts';
+import type { SessionStore } from '#shared/store/sessions.ts';
 import { log, serializeError } from '#shared/log.ts';
 
 /** How often, at most, one container records that a key was used. */
 export const LAST_USED_INTERVAL_MS = 60_000;
 
 export interface AuthenticatorOptions {
-  store: Pick<IdentityStore, 'getApiKey' | 'touchApiKey' | 'getSession' | 'getMemberContext'>;
+  store: Pick<ApiKeyStore, 'getApiKey' | 'touchApiKey'> & Pick<SessionStore, 'getSession'> & Pick<MembershipStore, 'getMemberContext'>;
   /** Reuse of a verified key or a member context, in ms (0 disables the cache). */
   cacheTtlMs: number;
   lastUsedIntervalMs?: number;

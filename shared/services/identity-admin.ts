@@ -22,10 +22,10 @@ import type {
   UserRecord,
   WorkspaceRecord,
 } from '#shared/schemas/identity.ts';
-import type { IdentityStore } from '#shared/store/identity.ts';
+import type { IdentityStores } from '#shared/store/identity-stores.ts';
 
 export interface AdminDeps {
-  store: IdentityStore;
+  store: IdentityStores;
   now?: () => Date;
 }
 
@@ -265,12 +265,16 @@ export async function setPlan(
     features: check(v.array(FeatureSchema), input.features ?? current.features, 'features'),
   };
   await deps.store.setEntitlement(input.organizationId, entitlement);
+  // Each key carries a copy, so that verifying it is a single read. Safe to repeat if interrupted.
+  for (const keyHash of await deps.store.apiKeyHashes(input.organizationId)) await deps.store.copyEntitlementToKey(keyHash, entitlement);
   return entitlement;
 }
 
 /** Marks an organization for deletion (pending) or deleted; its keys are revoked either way. */
 export async function deleteOrganization(deps: AdminDeps, input: { organizationId: string; state?: 'pending' | 'deleted' }): Promise<void> {
-  await deps.store.setDeletionState(input.organizationId, input.state ?? 'deleted');
+  const at = await deps.store.setDeletionState(input.organizationId, input.state ?? 'deleted');
+  // A key must not outlive its organization; revoked keys are refused within the verification cache bound.
+  for (const keyHash of await deps.store.apiKeyHashes(input.organizationId)) await deps.store.revokeApiKey(keyHash, at);
 }
 
 /** Adds a product surface to the organization's workspace (releases may name it in productSurfaceId). */

@@ -27,29 +27,26 @@ import type {
   WorkspaceSettings,
   WorkspaceView,
 } from '#shared/schemas/identity.ts';
-import type { IdentityStore } from '#shared/store/identity.ts';
+import type { ApiKeyStore } from '#shared/store/api-keys.ts';
+import type { InvitationStore } from '#shared/store/invitations.ts';
+import type { MembershipStore } from '#shared/store/memberships.ts';
+import type { OrganizationStore } from '#shared/store/organizations.ts';
+import type { ProductSurfaceStore } from '#shared/store/product-surfaces.ts';
+import type { SessionStore } from '#shared/store/sessions.ts';
+import type { UserStore } from '#shared/store/users.ts';
 
-/** The store operations the shell reads (and activation writes). */
-export type ShellStore = Pick<
-  IdentityStore,
-  | 'getUser'
-  | 'getUsers'
-  | 'getOrganization'
-  | 'getOrganizations'
-  | 'getMemberContext'
-  | 'listMembershipsOfUser'
-  | 'listMembers'
-  | 'listInvitations'
-  | 'getWorkspace'
-  | 'listProductSurfaces'
-  | 'countMembers'
-  | 'countPendingInvitations'
-  | 'countActiveApiKeys'
-  | 'setActiveOrganization'
->;
+/** The store operations the shell reads (and activation writes), across the identity stores. */
+export type ShellStore = Pick<UserStore, 'getUser' | 'getUsers'> &
+  Pick<OrganizationStore, 'getOrganization' | 'getOrganizations' | 'getWorkspace'> &
+  Pick<MembershipStore, 'getMemberContext' | 'listMembershipsOfUser' | 'listMembers' | 'countMembers'> &
+  Pick<InvitationStore, 'listInvitations' | 'countPendingInvitations'> &
+  Pick<ProductSurfaceStore, 'listProductSurfaces'> &
+  Pick<ApiKeyStore, 'countActiveApiKeys'> &
+  Pick<SessionStore, 'setActiveOrganization'>;
 
-export interface ShellDeps {
-  store: ShellStore;
+/** A shell operation's dependencies: the store operations `K` it uses (all of them by default). */
+export interface ShellDeps<K extends keyof ShellStore = keyof ShellStore> {
+  store: Pick<ShellStore, K>;
 }
 
 /** The member facts every organization-scoped shell operation starts from (a SessionPrincipal has them). */
@@ -99,13 +96,13 @@ export function entitlementView(entitlement: Entitlement): EntitlementView {
 // ------------------------------------------------------------ operations
 
 /** GET /api/v1/me */
-export async function getMe(deps: ShellDeps, input: { userId: string }): Promise<UserView> {
+export async function getMe(deps: ShellDeps<'getUser'>, input: { userId: string }): Promise<UserView> {
   return userView(await requireUser(deps, input.userId));
 }
 
 /** GET /api/v1/organizations: every organization the user belongs to (deleted ones left out), by name. */
 export async function listOrganizations(
-  deps: ShellDeps,
+  deps: ShellDeps<'listMembershipsOfUser' | 'getOrganizations'>,
   input: { userId: string; activeOrganizationId: string | undefined },
 ): Promise<v.InferOutput<typeof OrganizationsResponse>> {
   const organizations = await organizationsOf(deps, input.userId, input.activeOrganizationId);
@@ -114,7 +111,7 @@ export async function listOrganizations(
 }
 
 /** GET /api/v1/organizations/{organizationId} */
-export async function getOrganization(deps: ShellDeps, input: { organizationId: string; member: Member }): Promise<OrganizationView> {
+export async function getOrganization(deps: ShellDeps<'getOrganization'>, input: { organizationId: string; member: Member }): Promise<OrganizationView> {
   requireActive(input.organizationId, input.member);
   const organization = await deps.store.getOrganization(input.organizationId);
   if (!organization) throw new ForbiddenError(`The active organization no longer exists; activate another one with ${ACTIVATE}.`);
@@ -122,7 +119,7 @@ export async function getOrganization(deps: ShellDeps, input: { organizationId: 
 }
 
 /** GET …/members: the roster, owners first, then by name. */
-export async function listMembers(deps: ShellDeps, input: { organizationId: string; member: Member }): Promise<v.InferOutput<typeof MembersResponse>> {
+export async function listMembers(deps: ShellDeps<'listMembers' | 'getUsers'>, input: { organizationId: string; member: Member }): Promise<v.InferOutput<typeof MembersResponse>> {
   requireActive(input.organizationId, input.member);
   const memberships = await deps.store.listMembers(input.organizationId);
   const users = new Map((await deps.store.getUsers(memberships.map((membership) => membership.userId))).map((user) => [user.userId, user]));
@@ -138,7 +135,7 @@ export async function listMembers(deps: ShellDeps, input: { organizationId: stri
 
 /** GET …/invitations: invitations that have not expired, newest first. */
 export async function listInvitations(
-  deps: ShellDeps,
+  deps: ShellDeps<'listInvitations'>,
   input: { organizationId: string; member: Member },
 ): Promise<v.InferOutput<typeof InvitationsResponse>> {
   requireActive(input.organizationId, input.member);
@@ -157,7 +154,7 @@ export async function listInvitations(
 }
 
 /** GET …/settings */
-export async function getSettings(deps: ShellDeps, input: { organizationId: string; member: Member }): Promise<WorkspaceSettings> {
+export async function getSettings(deps: ShellDeps<'getWorkspace'>, input: { organizationId: string; member: Member }): Promise<WorkspaceSettings> {
   requireActive(input.organizationId, input.member);
   return (await requireWorkspace(deps, input.member.workspaceId)).settings;
 }
@@ -239,20 +236,20 @@ export async function activateOrganization(
 
 // ------------------------------------------------------------ helpers
 
-async function requireUser(deps: ShellDeps, userId: string): Promise<UserRecord> {
+async function requireUser(deps: ShellDeps<'getUser'>, userId: string): Promise<UserRecord> {
   const user = await deps.store.getUser(userId);
   // A session whose user is gone is no session at all.
   if (!user) throw new UnauthorizedError({ hint: 'The session is unknown or has expired; sign in again.', cause: `user ${userId} not found` });
   return user;
 }
 
-async function requireWorkspace(deps: ShellDeps, workspaceId: string) {
+async function requireWorkspace(deps: ShellDeps<'getWorkspace'>, workspaceId: string) {
   const workspace = await deps.store.getWorkspace(workspaceId);
   if (!workspace) throw new Error(`Workspace ${workspaceId} of an organization is missing`);
   return workspace;
 }
 
-async function organizationsOf(deps: ShellDeps, userId: string, activeOrganizationId: string | undefined): Promise<OrganizationListItem[]> {
+async function organizationsOf(deps: ShellDeps<'listMembershipsOfUser' | 'getOrganizations'>, userId: string, activeOrganizationId: string | undefined): Promise<OrganizationListItem[]> {
   const memberships = await deps.store.listMembershipsOfUser(userId);
   const roles = new Map(memberships.map((membership) => [membership.organizationId, membership.role]));
   const organizations = await deps.store.getOrganizations([...roles.keys()]);

@@ -1,5 +1,14 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 
 /** Error names of throttling, time-outs and service-side trouble across DynamoDB, S3 and SQS. */
@@ -150,4 +159,57 @@ export async function updateIf(
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
   }
+}
+
+/** Every item a query matches, page after page. */
+export async function queryAll(what: string, dynamo: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await guard(what, () => dynamo.send(new QueryCommand({ ...input, ExclusiveStartKey })));
+    out.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
+}
+
+/** How many items a query matches (after its filter), page after page, reading none of them back. */
+export async function countAll(what: string, dynamo: DynamoDBDocumentClient, input: Omit<QueryCommandInput, 'Select'>): Promise<number> {
+  let total = 0;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await guard(what, () => dynamo.send(new QueryCommand({ ...input, Select: 'COUNT', ExclusiveStartKey })));
+    total += page.Count ?? 0;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return total;
+}
+
+const BATCH_GET_LIMIT = 100;
+
+/**
+ * Reads any number of items of one table by key, in batches of 100, retrying what DynamoDB leaves
+ * unprocessed with back-off; 503 when it still does after six attempts.
+ */
+export async function batchGetAll(
+  what: string,
+  dynamo: DynamoDBDocumentClient,
+  table: string,
+  keys: readonly Record<string, unknown>[],
+  consistent = false,
+): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
+    let pending: Record<string, unknown>[] | undefined = keys.slice(start, start + BATCH_GET_LIMIT);
+    for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
+      // Give up before waiting: a back-off that no attempt follows only delays the 503.
+      if (attempt > 5) throw new UpstreamUnavailableError(`${what} is throttling reads; retry with back-off.`);
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      const request: Record<string, unknown>[] = pending;
+      const result = await guard(what, () => dynamo.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: request, ConsistentRead: consistent } } })));
+      out.push(...(result.Responses?.[table] ?? []));
+      pending = result.UnprocessedKeys?.[table]?.Keys;
+    }
+  }
+  return out;
 }

@@ -15,7 +15,7 @@ import type { OperationIdWhere, RouteFn } from '#shared/http/route.ts';
  * pass `authenticate` to route().)
  */
 export function authenticate(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
-  return authenticateWith(def, async () => (await import('#shared/wiring/identity.ts')).containerAuthenticator());
+  return authenticateWith(def, async () => (await import('#shared/wiring/authenticator.ts')).containerAuthenticator());
 }
 
 /** The handler of a workspace row (auth 'apiKey'): an API key with the row's scope, or a session with its permission. */

@@ -1,23 +1,33 @@
 /**
- * The identity store and authenticator of this container: module-level singletons on the
- * shared DynamoDB client, configured from the environment at cold start.
+ * The identity stores of the shell and release routes: module-level singletons on the shared
+ * DynamoDB client, configured from the environment at cold start, each built on first use so a
+ * route bundles only the stores its handler names. The authenticator and the stores it reads
+ * (API keys, sessions, memberships) are in wiring/authenticator.ts.
  */
-import { dynamo } from '#shared/wiring/aws.ts';
-import { config } from '#shared/config.ts';
-import { Authenticator } from '#shared/http/authenticator.ts';
-import { IdentityStore } from '#shared/store/identity.ts';
+import type { ShellStore } from '#shared/services/shell.ts';
+import { joinStores } from '#shared/store/identity-items.ts';
+import { InvitationStore } from '#shared/store/invitations.ts';
+import { OrganizationStore } from '#shared/store/organizations.ts';
+import { ProductSurfaceStore } from '#shared/store/product-surfaces.ts';
+import { UserStore } from '#shared/store/users.ts';
+import { apiKeyStore, membershipStore, onWorkspaceTable, sessionStore } from '#shared/wiring/authenticator.ts';
 
-let store: IdentityStore | undefined;
-let authenticator: Authenticator | undefined;
+export { membershipStore };
 
-/** The identity store on the workspace table. */
-export function identityStore(): IdentityStore {
-  store ??= new IdentityStore({ dynamo, table: config().tables.workspace });
-  return store;
-}
+let users: UserStore | undefined;
+let organizations: OrganizationStore | undefined;
+let invitations: InvitationStore | undefined;
+let productSurfaces: ProductSurfaceStore | undefined;
+let shell: ShellStore | undefined;
 
-/** The authenticator with its in-container credential cache. */
-export function containerAuthenticator(): Authenticator {
-  authenticator ??= new Authenticator({ store: identityStore(), cacheTtlMs: config().authCacheTtlMs });
-  return authenticator;
+export const userStore = (): UserStore => (users ??= new UserStore(onWorkspaceTable()));
+export const organizationStore = (): OrganizationStore => (organizations ??= new OrganizationStore(onWorkspaceTable()));
+export const invitationStore = (): InvitationStore => (invitations ??= new InvitationStore(onWorkspaceTable()));
+/** Product surfaces (releases check the ones they name). */
+export const productSurfaceStore = (): ProductSurfaceStore => (productSurfaces ??= new ProductSurfaceStore(onWorkspaceTable()));
+
+/** Every store operation of the shell, for the bootstrap and activation that use nearly all. */
+export function shellStore(): ShellStore {
+  shell ??= joinStores(userStore(), organizationStore(), membershipStore(), invitationStore(), apiKeyStore(), sessionStore(), productSurfaceStore());
+  return shell;
 }

@@ -4,7 +4,7 @@
  */
 import { dynamo } from '#shared/wiring/aws.ts';
 import { config } from '#shared/config.ts';
-import { identityStore } from '#shared/wiring/identity.ts';
+import { productSurfaceStore } from '#shared/wiring/identity.ts';
 import { rateTableLimiter } from '#shared/wiring/rate-limit.ts';
 import type { ReleaseDeps } from '#shared/services/releases.ts';
 import type { SourceAppDeps } from '#shared/services/source-apps.ts';
@@ -17,12 +17,12 @@ let sourceApps: SourceAppDeps | undefined;
 /** Counters of per-workspace quotas, in the rate table. */
 export const quotaLimiter = rateTableLimiter;
 
-/** Release services: the workspace table, and product surfaces through the identity store. */
+/** Release services: the workspace table, and product surfaces through their store. */
 export function releaseDeps(): ReleaseDeps {
   releases ??= {
     releases: new ReleaseStore({ dynamo, table: config().tables.workspace }),
     productSurfaceExists: async (workspaceId, productSurfaceId) =>
-      (await identityStore().getProductSurface(workspaceId, productSurfaceId)) !== undefined,
+      (await productSurfaceStore().getProductSurface(workspaceId, productSurfaceId)) !== undefined,
   };
   return releases;
 }

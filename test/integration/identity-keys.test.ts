@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '#shared/services/identity-admin.ts';
 import { hashSecret } from '#shared/identity/credentials.ts';
 import type { ApiKeyRecord } from '#shared/schemas/identity.ts';
-import type { IdentityStore } from '#shared/store/identity.ts';
+import { IdentityItems } from '#shared/store/identity-items.ts';
+import type { IdentityStores } from '#shared/store/identity-stores.ts';
 import { connect, type Connection } from '#infra/admin/connection.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 
@@ -24,10 +25,11 @@ afterAll(async () => {
  * A store whose key write is interrupted, between the organization's reference and the key
  * itself, by another admin action: the interleaving a lagging index used to lose.
  */
-function interrupted(store: IdentityStore, meanwhile: () => Promise<void>): IdentityStore {
-  const interrupting = Object.create(store) as IdentityStore;
+function interrupted(store: IdentityStores, meanwhile: () => Promise<void>): IdentityStores {
+  const interrupting = Object.create(store) as IdentityStores;
+  const items = new IdentityItems({ dynamo: db.dynamo, table: db.table });
   interrupting.putApiKey = async (record: ApiKeyRecord) => {
-    const putRef = (store as unknown as { create(item: object, what: string): Promise<void> }).create.bind(store);
+    const putRef = items.create.bind(items);
     await putRef({ pk: `ORG#${record.organizationId}`, sk: `KEYREF#${record.keyId}`, keyId: record.keyId, keyHash: record.keyHash }, 'API key reference');
     await meanwhile();
     await putRef({ pk: `APIKEY#${record.keyHash}`, sk: 'APIKEY', ...record }, 'API key');

@@ -11,7 +11,7 @@ import addFormatsPlugin from 'ajv-formats';
 import type { OpenApiDocument } from '#shared/docs/openapi.ts';
 import { buildOpenApi } from '#shared/docs/openapi.ts';
 import { matchRoute } from '#shared/http/match.ts';
-import type { Exchange } from '#infra/local/runtime.ts';
+import type { Exchange } from '#infra/local/server.ts';
 
 type Json = Record<string, any>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '#infra/local/runtime.ts';
+import type { Exchange } from '#infra/local/server.ts';
 import { contractChecker } from '../support/contract.ts';
 
 const BASE = 'http://easel.test';

@@ -5,14 +5,15 @@ import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryC
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashSecret } from '#shared/identity/credentials.ts';
 import { createSession, createUser, issueApiKey, revokeApiKey, setPlan } from '#shared/services/identity-admin.ts';
-import { AlreadyExistsError, IdentityStore } from '#shared/store/identity.ts';
+import { AlreadyExistsError } from '#shared/store/identity-items.ts';
+import { identityStores } from '#shared/store/identity-stores.ts';
 import { keys } from '#shared/store/keys.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 afterAll(() => ddb.restore());
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
-const store = new IdentityStore({
+const store = identityStores({
   dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })),
   table: 'workspace',
   now: () => NOW,

@@ -25,7 +25,7 @@ import { s3DynamoCaptureCache } from '#shared/store/capture-cache.ts';
 import { AssetObjectStore } from '#shared/store/asset-objects.ts';
 import { AssetStore } from '#shared/store/assets.ts';
 import { DeletionQueue } from '#shared/store/deletion-queue.ts';
-import { IdentityStore } from '#shared/store/identity.ts';
+import { identityStores } from '#shared/store/identity-stores.ts';
 import { keys } from '#shared/store/keys.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
 import { ReleaseStore } from '#shared/store/releases.ts';
@@ -47,7 +47,7 @@ const assets: AssetDeps = {
   objects: new AssetObjectStore({ s3, bucket: 'assets' }),
   deletionQueue: new DeletionQueue({ sqs, queueUrl: 'https://sqs.test/deletion' }),
 };
-const identity = new IdentityStore({ dynamo, table: 'workspace' });
+const identity = identityStores({ dynamo, table: 'workspace' });
 const cache = s3DynamoCaptureCache({ dynamo, s3, table: 'cache', bucket: 'cache' });
 const capture = { url: 'https://example.com/', deviceType: 'desktop', colorScheme: 'light' } as const;
 const ASSET_ID = MOCK_ASSET_ID;

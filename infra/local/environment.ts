@@ -1,0 +1,55 @@
+/**
+ * The configuration the local runtime hands its handlers, as the stack would set it on each
+ * function (table and bucket names, endpoints, the public base URL, route settings), and the
+ * SDK clients the runtime itself provisions and polls with, configured alike.
+ */
+import { randomBytes } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { BUCKETS, TABLES } from '#shared/resources.ts';
+import type { Endpoints } from '#infra/local/backends.ts';
+
+/** Environment variables of individual routes, handed to the handlers as the stack would set them. */
+const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_|EDITOR_API_)[A-Z_]+$/;
+
+/**
+ * The handlers' environment, from the given one: the server's URL, where the backends are, and
+ * whether any is embedded (which then signs with placeholder credentials).
+ */
+export function handlerEnvironment(env: NodeJS.ProcessEnv, runtime: { url: string; endpoints: Endpoints; anyEmbedded: boolean }): Record<string, string> {
+  const { dynamodb, s3, sqs } = runtime.endpoints;
+  const handlerEnv: Record<string, string> = {
+    PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? runtime.url,
+    EDITOR_ORIGINS: env.EDITOR_ORIGINS ?? 'http://localhost:5173,http://127.0.0.1:5173',
+    AWS_REGION: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+  };
+  if (runtime.anyEmbedded && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE) {
+    // The embedded backends accept any credentials; the SDK only needs some to sign with.
+    handlerEnv.AWS_ACCESS_KEY_ID = 'easel-local';
+    handlerEnv.AWS_SECRET_ACCESS_KEY = 'easel-local';
+  }
+  // Route settings (upstream URLs, limits, test-only opt-ins) pass through from the given environment.
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && ROUTE_SETTING.test(name)) handlerEnv[name] = value;
+  // The maintainers' secret of the internal routes: given, or fresh for this run (main.ts prints it).
+  if (!env.INTERNAL_SECRET_ARN) handlerEnv.INTERNAL_SECRET = env.INTERNAL_SECRET || randomBytes(32).toString('base64url');
+  if (dynamodb) handlerEnv.DYNAMODB_ENDPOINT = dynamodb;
+  if (s3) handlerEnv.S3_ENDPOINT = s3;
+  if (sqs) handlerEnv.SQS_ENDPOINT = sqs;
+  for (const def of [...Object.values(TABLES), ...Object.values(BUCKETS)]) handlerEnv[def.env] = env[def.env] ?? def.localName;
+  return handlerEnv;
+}
+
+/** The runtime's own SDK clients, with the handlers' region and credentials. */
+export function sdkClients(handlerEnv: Record<string, string>, endpoints: Endpoints): { region: string; dynamo: DynamoDBClient; s3: S3Client; sqs: SQSClient } {
+  const region = handlerEnv.AWS_REGION!;
+  const credentials = handlerEnv.AWS_ACCESS_KEY_ID
+    ? { accessKeyId: handlerEnv.AWS_ACCESS_KEY_ID, secretAccessKey: handlerEnv.AWS_SECRET_ACCESS_KEY! }
+    : undefined;
+  return {
+    region,
+    dynamo: new DynamoDBClient({ region, endpoint: endpoints.dynamodb, credentials }),
+    s3: new S3Client({ region, endpoint: endpoints.s3, forcePathStyle: endpoints.s3 !== undefined, credentials }),
+    sqs: new SQSClient({ region, endpoint: endpoints.sqs, credentials }),
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Organization API keys, in the workspace table: each key under the SHA-256 of its secret, and a
+ * reference to it in its organization's partition.
+ */
+import * as v from 'valibot';
+import type { Entitlement } from '#shared/identity/plans.ts';
+import { ApiKeyRecord } from '#shared/schemas/identity.ts';
+import { IdentityItems, type IdentityStoreDeps } from '#shared/store/identity-items.ts';
+import { API_KEY_LAST_USED, indexKeys, keys, prefixes } from '#shared/store/keys.ts';
+
+export class ApiKeyStore {
+  private readonly items: IdentityItems;
+
+  constructor(deps: IdentityStoreDeps) {
+    this.items = new IdentityItems(deps);
+  }
+
+  /** The API key with this hash, revoked or not; one strongly consistent GetItem. */
+  async getApiKey(keyHash: string): Promise<ApiKeyRecord | undefined> {
+    const item = await this.items.get(keys.apiKey(keyHash), true);
+    return item && v.parse(ApiKeyRecord, item);
+  }
+
+  /**
+   * Records when a key was last used. A write only: it never reads the item back, and it sets
+   * nothing but `lastUsedAt` (the stamp's IAM grant allows no more).
+   */
+  async touchApiKey(keyHash: string, at: string): Promise<void> {
+    await this.items.updateExisting(keys.apiKey(keyHash), {
+      UpdateExpression: `SET ${API_KEY_LAST_USED} = :at`,
+      ExpressionAttributeValues: { ':at': at },
+    });
+  }
+
+  /**
+   * Stores a key: first a reference in the organization's partition, then the key itself. Plan
+   * changes and deletions find keys through those references with a strongly consistent query
+   * (gsi1 lags), so a key written moments before such a change is not missed.
+   */
+  async putApiKey(record: ApiKeyRecord): Promise<void> {
+    await this.items.create({ ...keys.apiKeyRef(record.organizationId, record.keyId), keyId: record.keyId, keyHash: record.keyHash }, 'API key reference');
+    await this.items.create({ ...keys.apiKey(record.keyHash), ...indexKeys.apiKeyOfOrganization(record.organizationId, record.keyId), ...record }, 'API key');
+  }
+
+  /** Hashes of every key of an organization, from the references: strongly consistent. */
+  async apiKeyHashes(organizationId: string): Promise<string[]> {
+    const items = await this.items.queryAll({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keys.organization(organizationId).pk, ':prefix': prefixes.apiKeyRef },
+      ConsistentRead: true,
+    });
+    return items.map((item) => String(item.keyHash));
+  }
+
+  /** Every key of an organization, revoked ones included, newest first. */
+  async listApiKeys(organizationId: string): Promise<ApiKeyRecord[]> {
+    const items = await this.items.queryAll({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': indexKeys.organizationPartition(organizationId), ':prefix': prefixes.apiKey },
+    });
+    return items.map((item) => v.parse(ApiKeyRecord, item)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  async countActiveApiKeys(organizationId: string): Promise<number> {
+    return this.items.count({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+      FilterExpression: 'attribute_not_exists(revokedAt)',
+      ExpressionAttributeValues: { ':pk': indexKeys.organizationPartition(organizationId), ':prefix': prefixes.apiKey },
+    });
+  }
+
+  /** Revokes a key; false when there is no such key. Revoking twice keeps the first time. */
+  async revokeApiKey(keyHash: string, at: string): Promise<boolean> {
+    return this.items.updateExisting(keys.apiKey(keyHash), {
+      UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :at)',
+      ExpressionAttributeValues: { ':at': at },
+    });
+  }
+
+  /** Copies an organization's entitlement onto one of its keys (false when the key is not written yet). */
+  async copyEntitlementToKey(keyHash: string, entitlement: Entitlement): Promise<boolean> {
+    return this.items.updateExisting(keys.apiKey(keyHash), {
+      UpdateExpression: 'SET entitlement = :entitlement',
+      ExpressionAttributeValues: { ':entitlement': entitlement },
+    });
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * What the identity stores (users, organizations, memberships, invitations, API keys, sessions,
+ * product surfaces) share: their items live in the workspace table (layout in
+ * shared/store/keys.ts), and each call goes through the helpers of store/sdk-calls.ts, so an
+ * unreachable or throttled table becomes 503 `upstream_unavailable` and a failed write condition
+ * a typed conflict. Items whose `expiresAt` (epoch seconds) is past read as absent: DynamoDB
+ * deletes them only eventually, and the local backend never does.
+ *
+ * A service states the operations it needs as one port, a `Pick` of several stores (e.g.
+ * ShellStore in services/shell.ts); `joinStores` fills such a port from the stores that have them.
+ */
+import { GetCommand, type DynamoDBDocumentClient, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConflictError } from '#shared/errors.ts';
+import { batchGetAll, countAll, guard, putIfAbsent, queryAll, updateIf } from '#shared/store/sdk-calls.ts';
+
+export type Key = { pk: string; sk: string };
+export type Item = Record<string, unknown>;
+
+const TABLE = 'The workspace table';
+
+/** The public members of a store (an intersection of classes with private fields would be `never`). */
+type Operations<T> = { [K in keyof T]: T[K] };
+/** The operations of the stores `T`, as joinStores returns them. */
+export type Joined<T extends object[]> = T extends [infer Head, ...infer Rest extends object[]] ? Operations<Head> & Joined<Rest> : unknown;
+
+/**
+ * One object with the methods of every store given, bound to their store. Method names are
+ * unique across the identity stores; a clash is a bug, so it throws.
+ */
+export function joinStores<T extends object[]>(...stores: T): Joined<T> {
+  const joined: Record<string, unknown> = {};
+  for (const store of stores) {
+    for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(store))) {
+      const member: unknown = (store as Record<string, unknown>)[name];
+      if (name === 'constructor' || typeof member !== 'function') continue;
+      if (name in joined) throw new Error(`Two stores both have ${name}()`);
+      joined[name] = member.bind(store);
+    }
+  }
+  return joined as Joined<T>;
+}
+
+/** A record that must be new already exists (an e-mail in use, a duplicate membership). */
+export class AlreadyExistsError extends ConflictError {
+  constructor(what: string) {
+    super(`${what} already exists`, `Use the existing ${what.toLowerCase()}, or choose another identifier.`);
+  }
+}
+
+/** What every identity store is built from. */
+export interface IdentityStoreDeps {
+  dynamo: DynamoDBDocumentClient;
+  table: string;
+  /** Clock; tests pass their own. */
+  now?: () => Date;
+}
+
+/** The identity items of the workspace table, read and written with expiry and conflicts applied. */
+export class IdentityItems {
+  private readonly dynamo: DynamoDBDocumentClient;
+  private readonly table: string;
+  readonly now: () => Date;
+
+  constructor(deps: IdentityStoreDeps) {
+    this.dynamo = deps.dynamo;
+    this.table = deps.table;
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  nowSeconds(): number {
+    return Math.floor(this.now().getTime() / 1000);
+  }
+
+  private live(item: Item | undefined): Item | undefined {
+    if (!item) return undefined;
+    return typeof item.expiresAt === 'number' && item.expiresAt <= this.nowSeconds() ? undefined : item;
+  }
+
+  private liveOnly(items: Item[]): Item[] {
+    return items.filter((item) => this.live(item) !== undefined);
+  }
+
+  async get(key: Key, consistent = false): Promise<Item | undefined> {
+    const { Item } = await guard(TABLE, () => this.dynamo.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: consistent })));
+    return this.live(Item);
+  }
+
+  async batchGet(keyList: readonly Key[], consistent = false): Promise<Item[]> {
+    return this.liveOnly(await batchGetAll(TABLE, this.dynamo, this.table, keyList, consistent));
+  }
+
+  async queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
+    return this.liveOnly(await queryAll(TABLE, this.dynamo, { ...input, TableName: this.table }));
+  }
+
+  async count(input: Omit<QueryCommandInput, 'TableName' | 'Select'>): Promise<number> {
+    return countAll(TABLE, this.dynamo, { ...input, TableName: this.table });
+  }
+
+  /** Writes an item that must not exist yet; AlreadyExistsError naming `what` when it does. */
+  async create(item: Item, what: string): Promise<void> {
+    if (!(await putIfAbsent(TABLE, this.dynamo, { table: this.table, item }))) throw new AlreadyExistsError(what);
+  }
+
+  /** Applies an update to an item that must exist; returns false when it does not (or `ConditionExpression` fails). */
+  async updateExisting(key: Key, update: Omit<UpdateCommandInput, 'TableName' | 'Key'>): Promise<boolean> {
+    const condition = update.ConditionExpression ? `attribute_exists(pk) AND (${update.ConditionExpression})` : 'attribute_exists(pk)';
+    return (await updateIf(TABLE, this.dynamo, { ...update, TableName: this.table, Key: key, ConditionExpression: condition })) !== undefined;
+  }
+}
