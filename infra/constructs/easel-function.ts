@@ -6,7 +6,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } from '#infra/constructs/native-modules.ts';
+import { cheapestCpu, installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } from '#infra/constructs/native-modules.ts';
 
 /** Repository root: handler entries in the route table and in QUEUES are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -47,7 +47,7 @@ export interface EaselFunctionProps {
   nodeModules?: readonly string[];
   /** Build the editor (editor/build.ts) into the asset's editor/ folder, beside index.mjs, where the site handlers read it. */
   editorAssets?: boolean;
-  /** Default x86_64 (see the class). */
+  /** Default arm64, or x86_64 when a package of `nodeModules` has no arm64 binary (see the class). */
   architecture?: Architecture;
 }
 
@@ -62,11 +62,13 @@ const EDITOR_BUILD_HOOKS = {
 };
 
 /**
- * One Lambda function with the project's defaults: Node 24 (x86_64 unless told), an ESM bundle
- * built by the local esbuild (no Docker) with source maps, and a log group kept for a month.
+ * One Lambda function with the project's defaults: Node 24, an ESM bundle built by the local
+ * esbuild (no Docker) with source maps, and a log group kept for a month.
  *
- * x86_64 by default: the screenshot function's Chromium (@sparticuz/chromium) ships x64 only
- * (refused on arm64). Packages in `nodeModules` are installed for Lambda's Linux on the
+ * arm64 by default, the cheaper architecture (about 20 % less per GB-second at list prices; the
+ * bundles are plain JavaScript and sharp ships arm64 binaries); x86_64 where a native package
+ * has no arm64 build: the capture function's Chromium (@sparticuz/chromium) ships x64 only (and
+ * is refused on arm64). Packages in `nodeModules` are installed for Lambda's Linux on the
  * function's architecture whatever machine synthesizes, and the asset is checked for their
  * binaries: a synth that cannot fetch them (offline, not cached) fails instead of shipping a
  * function that dies at cold start.
@@ -77,7 +79,7 @@ const EDITOR_BUILD_HOOKS = {
  */
 export class EaselFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: EaselFunctionProps) {
-    const architecture = props.architecture ?? Architecture.X86_64;
+    const architecture = props.architecture ?? (cheapestCpu(props.nodeModules ?? []) === 'arm64' ? Architecture.ARM_64 : Architecture.X86_64);
     const cpu: LinuxCpu = architecture === Architecture.ARM_64 ? 'arm64' : 'x64';
     const unsupported = unsupportedCpu(props.nodeModules ?? [], cpu);
     if (unsupported) throw new Error(`${scope.node.path}/${id}: ${unsupported}`);
