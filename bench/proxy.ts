@@ -19,7 +19,8 @@ import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startTestRuntime } from '../test/support/local.ts';
-import { median, table } from './lib/measure.ts';
+import { median } from './lib/measure.ts';
+import type { BenchTable } from './support/report.ts';
 import { CONCURRENCY, FAST_URL, PACED_URL, createBenchClient, startBenchUpstream } from './support/proxy-roles.ts';
 import type { FetchJob, FetchResult } from './support/proxy-roles.ts';
 
@@ -64,7 +65,7 @@ async function separateProcesses(): Promise<Layout> {
   const clientChild = fork(ROLES, [], { stdio: 'inherit' });
   const upstream = await ask<{ env: Record<string, string>; port: number }>(upstreamChild, { role: 'upstream' });
   return {
-    label: 'upstream, proxy, client: a process each',
+    label: 'a process each',
     upstream,
     connect: (proxyUrl) => ask(clientChild, { role: 'client', target: { proxyUrl, upstreamPort: upstream.port, caFile: upstream.env.UNSAFE_TEST_MEDIA_CA_FILE } }),
     fetch: (job) => ask<FetchResult>(clientChild, { job }),
@@ -109,7 +110,7 @@ async function measure(start: () => Promise<Layout>): Promise<string[][]> {
           layout.label === 'one process'
             ? `${median(results.direct.map((r) => r.cpuMsPerMib)).toFixed(2)} / ${median(results.proxy.map((r) => r.cpuMsPerMib)).toFixed(2)} (all parties)`
             : `${median(results.direct.map((r) => r.cpuMsPerMib)).toFixed(2)} client / ${median(results.proxyCpu).toFixed(2)} proxy`;
-        rows.push([layout.label, label, `${d.toFixed(0)} MB/s`, `${p.toFixed(0)} MB/s`, `${(p / d).toFixed(2)}×`, p / d >= 0.8 ? 'met' : 'MISSED', cpuNote]);
+        rows.push([`${layout.label}; ${label}`, `${d.toFixed(0)} MB/s`, `${p.toFixed(0)} MB/s`, `${(p / d).toFixed(2)}×`, cpuNote, '≥ 0.8×', p / d >= 0.8 ? 'met' : 'MISSED']);
       }
     } finally {
       await runtime.dispose();
@@ -121,23 +122,25 @@ async function measure(start: () => Promise<Layout>): Promise<string[][]> {
 
 const LAYOUTS = { separate: separateProcesses, same: sameProcess };
 
-export async function run(): Promise<void> {
+export async function bench(): Promise<BenchTable[]> {
   const rows: string[][] = [];
   for (const name of Object.keys(LAYOUTS)) {
     const child = fork(SELF, [], { stdio: 'inherit', env: { ...process.env, BENCH_PROXY_LAYOUT: name } });
     const [answer] = await Promise.all([new Promise<string[][]>((resolve) => child.once('message', (m) => resolve(m as string[][]))), new Promise((resolve) => child.once('exit', resolve))]);
     rows.push(...answer);
   }
-  process.stdout.write(`4 MiB file, ${CONCURRENCY} requests in flight over keep-alive connections, median of ${ROUNDS} interleaved rounds.\n\n`);
-  table(['layout', 'upstream', 'direct HTTPS', 'via /api/image-proxy', 'ratio', '≥ 0.8×', 'CPU ms per MiB: direct / proxied'], rows);
-  process.stdout.write(
-    [
-      'Separate processes: "client" is what a direct download costs its client (TLS decryption, HTTP parsing); "proxy" is this process',
-      'relaying (the same decryption and parsing, a plain HTTP write, the handler). Unpaced, the proxy process is the bottleneck, so the',
-      'ratio is about client CPU ÷ proxy CPU per MiB: a relay that decrypts and re-sends cannot match a client that only decrypts.',
-      '',
-    ].join('\n'),
-  );
+  return [
+    {
+      title: `Media proxy throughput: 4 MiB file, ${CONCURRENCY} requests in flight over keep-alive connections, median of ${ROUNDS} interleaved rounds`,
+      columns: ['layout; upstream', 'direct HTTPS', 'via /api/image-proxy', 'ratio', 'CPU ms per MiB: direct / proxied', 'goal', 'result'],
+      rows,
+      notes: [
+        'Separate processes: "client" is what a direct download costs its client (TLS decryption, HTTP parsing); "proxy" is the proxy',
+        'process relaying (the same decryption and parsing, a plain HTTP write, the handler). Unpaced, the proxy process is the bottleneck,',
+        'so the ratio is about client CPU ÷ proxy CPU per MiB: a relay that decrypts and re-sends cannot match a client that only decrypts.',
+      ],
+    },
+  ];
 }
 
 const layout = process.env.BENCH_PROXY_LAYOUT as keyof typeof LAYOUTS | undefined;
