@@ -11,7 +11,8 @@ import type { EncoderSettings, ExportFormat } from '#shared/schemas/export.ts';
 import { exportImage } from '#shared/services/export.ts';
 import { apiEvent, lambdaContext } from '../test/support/event.ts';
 import { photoLike, screenshotLike } from '../test/support/images.ts';
-import { interleaved, kb, ms, table } from './lib/measure.ts';
+import { interleaved, kb, ms } from './lib/measure.ts';
+import type { BenchTable } from './support/report.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
@@ -38,12 +39,12 @@ async function multipartEvent(input: Buffer, type: string, format: ExportFormat,
   return { ...apiEvent({ method: 'POST', path: '/api/export', headers: { 'content-type': request.headers.get('content-type')! } }), body, isBase64Encoded: true };
 }
 
-export async function run(): Promise<void> {
+export async function bench(): Promise<BenchTable[]> {
   const inputs = [
     { name: 'screenshot', bytes: await screenshotLike(), type: 'image/png' },
     { name: 'photo', bytes: await photoLike(), type: 'image/jpeg' },
   ];
-  process.stdout.write(`Inputs: 1920×1080 screenshot-like PNG (${kb(inputs[0]!.bytes.length)}), photo-like JPEG q92 (${kb(inputs[1]!.bytes.length)}); median of ${ROUNDS} runs.\n\n`);
+  const inputNote = `Inputs: 1920×1080 screenshot-like PNG (${kb(inputs[0]!.bytes.length)}), photo-like JPEG q92 (${kb(inputs[1]!.bytes.length)}); median of ${ROUNDS} runs.`;
 
   // 1. The preset table.
   const rows: (string | number)[][] = [];
@@ -65,7 +66,7 @@ export async function run(): Promise<void> {
       rows.push(cells);
     }
   }
-  table(['format', 'preset', 'screenshot (bytes, time)', 'photo (bytes, time)'], rows);
+  const presets: BenchTable = { title: 'Export presets: bytes and time through the service', columns: ['format', 'preset', 'screenshot (bytes, time)', 'photo (bytes, time)'], rows, notes: [inputNote] };
 
   // 2. Handler against raw sharp, same options.
   const { handler } = await import('#functions/export/post-export.ts');
@@ -85,10 +86,10 @@ export async function run(): Promise<void> {
         ROUNDS,
       );
       const ratio = result.handler / result.sharp;
-      overhead.push([input.name, `${format} ${preset}`, ms(result.handler), ms(result.sharp), `${ratio.toFixed(2)}×`, ratio <= 1.1 ? 'yes' : 'NO']);
+      overhead.push([input.name, `${format} ${preset}`, ms(result.handler), ms(result.sharp), `${ratio.toFixed(2)}×`, ratio <= 1.1 ? 'met' : 'MISSED']);
     }
   }
-  table(['input', 'output', 'handler', 'raw sharp', 'ratio', '≤ 1.10×'], overhead);
+  const handlerTable: BenchTable = { title: 'Export handler (multipart parse, checks, base64) against raw sharp, same options', columns: ['input → output', 'handler', 'raw sharp', 'ratio', 'goal', 'result'], rows: overhead.map((row) => [`${row[0]} → ${row[1]}`, ...row.slice(2, 5), '≤ 1.10×', row[5]!]) };
 
   // 3. mozjpeg against libjpeg-turbo at the same quality setting.
   const medium = EXPORT_PRESETS.jpeg.medium;
@@ -98,7 +99,8 @@ export async function run(): Promise<void> {
     const moz = await rawSharp(input.bytes, medium);
     const turbo = await sharp(input.bytes).autoOrient().toColourspace('srgb').jpeg({ quality: medium.options.quality, chromaSubsampling: medium.options.chromaSubsampling }).toBuffer();
     const saving = 1 - moz.length / turbo.length;
-    jpegRows.push([input.name, `q${medium.options.quality}`, kb(moz.length), kb(turbo.length), `${(saving * 100).toFixed(1)} %`, saving >= 0.2 ? 'yes' : 'NO']);
+    jpegRows.push([input.name, `q${medium.options.quality}`, kb(moz.length), kb(turbo.length), `${(saving * 100).toFixed(1)} %`, '≥ 20 %', saving >= 0.2 ? 'met' : 'MISSED']);
   }
-  table(['input', 'quality', 'mozjpeg (medium)', 'libjpeg-turbo', 'smaller by', '≥ 20 %'], jpegRows);
+  const jpegTable: BenchTable = { title: 'JPEG medium (mozjpeg) against libjpeg-turbo at the same quality', columns: ['input', 'quality', 'mozjpeg (medium)', 'libjpeg-turbo', 'smaller by', 'goal', 'result'], rows: jpegRows };
+  return [presets, handlerTable, jpegTable];
 }

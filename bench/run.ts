@@ -1,11 +1,13 @@
 /**
- * `npm run bench [-- <area> …]`: runs every bench module in bench/ (or the named ones) and prints
- * their tables. A module is a file bench/<area>.ts exporting `bench(): Promise<BenchTable[]>`
+ * `npm run bench [-- <area> …]`: runs every bench module in bench/ (or the named ones), prints
+ * their tables, and writes them into one report (bench-output/report.md, git-ignored) that opens
+ * with the machine, its load, and every goal met or missed. A module is a file bench/<area>.ts exporting `bench(): Promise<BenchTable[]>`
  * (tables printed here) or `run(): Promise<void>` (prints its own); adding one needs no change here. Each module runs in its own child process, so the settings it
  * sets (ports, test opt-ins) and the singletons it creates cannot leak into another's figures.
  */
-import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatTable } from './support/report.ts';
@@ -26,18 +28,83 @@ function modules(): string[] {
     .sort();
 }
 
+const REPORT = join(HERE, '..', 'bench-output', 'report.md');
+
 async function runOne(name: string): Promise<void> {
   const module = (await import(pathToFileURL(join(HERE, `${name}.ts`)).href)) as BenchModule;
   if (typeof module.run === 'function') return module.run();
   if (typeof module.bench !== 'function') throw new Error(`bench/${name}.ts exports neither bench() nor run()`);
-  for (const table of await module.bench()) process.stdout.write(formatTable(table) + '\n');
+  const tables = await module.bench();
+  for (const table of tables) process.stdout.write(formatTable(table) + '\n');
+  // Handed to the parent for the report.
+  if (process.send) await new Promise((resolve) => process.send!(tables, resolve));
 }
 
-function runChild(name: string): Promise<number> {
+interface AreaResult {
+  name: string;
+  code: number;
+  seconds: number;
+  tables: BenchTable[];
+}
+
+function runChild(name: string): Promise<AreaResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SELF, '--module', name], { stdio: 'inherit' });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    const started = performance.now();
+    const child = spawn(process.execPath, [SELF, '--module', name], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+    const tables: BenchTable[] = [];
+    child.on('message', (message) => tables.push(...(message as BenchTable[])));
+    child.on('exit', (code, signal) => resolve({ name, code: code ?? (signal ? 1 : 0), seconds: (performance.now() - started) / 1000, tables }));
   });
+}
+
+/** Every row of a table with a `result` column: its goal and whether it was met. */
+function verdicts(area: string, table: BenchTable): (string | number)[][] {
+  const result = table.columns.indexOf('result');
+  const goal = table.columns.indexOf('goal');
+  if (result < 0) return [];
+  return table.rows
+    .filter((row) => row[result] === 'met' || row[result] === 'MISSED')
+    .map((row) => [area, table.title.split(':')[0]!, String(row[0]).trim(), goal >= 0 ? row[goal]! : '', row[result]!]);
+}
+
+function machine(): string[] {
+  const cpu = cpus();
+  const load = loadavg().map((value) => value.toFixed(2)).join(', ');
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    if (execFileSync('git', ['status', '--porcelain'], { encoding: 'utf8' }).trim()) commit += ' (with uncommitted changes)';
+  } catch {
+    // Not a git checkout: the report still stands.
+  }
+  return [
+    `- ${new Date().toISOString()}, commit ${commit}, Node ${process.versions.node}`,
+    `- ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB; load average (1, 5, 15 min) ${load}`,
+  ];
+}
+
+function report(results: AreaResult[], before: string[]): string {
+  const goals = results.flatMap((area) => area.tables.flatMap((table) => verdicts(area.name, table)));
+  const summary: BenchTable = {
+    title: `Goals: ${goals.filter((row) => row[4] === 'met').length} met, ${goals.filter((row) => row[4] === 'MISSED').length} missed`,
+    columns: ['area', 'table', 'measurement', 'goal', 'result'],
+    rows: goals,
+  };
+  return [
+    '# Easel bench report',
+    '',
+    'Started:',
+    ...before,
+    'Finished:',
+    ...machine(),
+    '- Other work may share this machine: compare ratios measured side by side, not absolute times across runs.',
+    formatTable(summary),
+    ...results.flatMap((area) => [
+      `\n## ${area.name} (${area.seconds.toFixed(0)} s${area.code === 0 ? '' : `, FAILED with exit code ${area.code}`})`,
+      ...area.tables.map(formatTable),
+    ]),
+    '',
+  ].join('\n');
 }
 
 if (process.argv[1] === SELF) {
@@ -53,10 +120,15 @@ if (process.argv[1] === SELF) {
     process.stderr.write(`No bench module ${unknown.join(', ')}; available: ${modules().join(', ')}\n`);
     process.exit(2);
   }
-  let failed = 0;
+  const before = machine();
+  const results: AreaResult[] = [];
   for (const name of names) {
     process.stdout.write(`\n=== ${name} ===\n`);
-    if ((await runChild(name)) !== 0) failed += 1;
+    results.push(await runChild(name));
   }
-  process.exit(failed === 0 ? 0 : 1);
+  const text = report(results, before);
+  mkdirSync(join(HERE, '..', 'bench-output'), { recursive: true });
+  writeFileSync(REPORT, text);
+  process.stdout.write(`\n${text.slice(text.indexOf('\nGoals:'), text.indexOf('\n## '))}\nReport written to bench-output/report.md\n`);
+  process.exit(results.every((area) => area.code === 0) ? 0 : 1);
 }

@@ -25,11 +25,5 @@ export async function interleaved<K extends string>(contenders: Record<K, () => 
   return Object.fromEntries(names.map((name) => [name, median(times[name])])) as Record<K, number>;
 }
 
-/** Prints rows as a Markdown table. */
-export function table(header: string[], rows: (string | number)[][]): void {
-  const lines = [header, header.map(() => '---'), ...rows.map((row) => row.map(String))];
-  process.stdout.write(lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n') + '\n\n');
-}
-
 export const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 export const ms = (value: number) => `${value.toFixed(0)} ms`;

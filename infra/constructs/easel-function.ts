@@ -6,13 +6,32 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } from '#infra/constructs/native-modules.ts';
+import { cheapestCpu, installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } from '#infra/constructs/native-modules.ts';
 
 /** Repository root: handler entries in the route table and in QUEUES are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 // ESM bundles have no `require`; some CommonJS dependencies call it for Node built-ins.
 const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/**
+ * The esbuild settings behind every function's bundle, in esbuild's own terms: the construct
+ * passes them to NodejsFunction, and the cold-start bench builds with them, so what it measures is
+ * what ships. The AWS SDK is bundled (no externals): the version the tests ran against.
+ */
+export const ESBUILD_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node24',
+  mainFields: ['module', 'main'],
+  banner: { js: REQUIRE_BANNER },
+  minify: true,
+  // Error classes name themselves from `new.target.name` (shared/errors.ts): keep names.
+  keepNames: true,
+  sourcemap: true,
+  sourcesContent: false,
+} as const;
 
 export interface EaselFunctionProps {
   /** Module exporting `handler`, relative to the repository root (a route row's `handler`). */
@@ -28,7 +47,7 @@ export interface EaselFunctionProps {
   nodeModules?: readonly string[];
   /** Build the editor (editor/build.ts) into the asset's editor/ folder, beside index.mjs, where the site handlers read it. */
   editorAssets?: boolean;
-  /** Default x86_64 (see the class). */
+  /** Default arm64, or x86_64 when a package of `nodeModules` has no arm64 binary (see the class). */
   architecture?: Architecture;
 }
 
@@ -43,11 +62,13 @@ const EDITOR_BUILD_HOOKS = {
 };
 
 /**
- * One Lambda function with the project's defaults: Node 24 (x86_64 unless told), an ESM bundle
- * built by the local esbuild (no Docker) with source maps, and a log group kept for a month.
+ * One Lambda function with the project's defaults: Node 24, an ESM bundle built by the local
+ * esbuild (no Docker) with source maps, and a log group kept for a month.
  *
- * x86_64 by default: the screenshot function's Chromium (@sparticuz/chromium) ships x64 only
- * (refused on arm64). Packages in `nodeModules` are installed for Lambda's Linux on the
+ * arm64 by default, the cheaper architecture (about 20 % less per GB-second at list prices; the
+ * bundles are plain JavaScript and sharp ships arm64 binaries); x86_64 where a native package
+ * has no arm64 build: the capture function's Chromium (@sparticuz/chromium) ships x64 only (and
+ * is refused on arm64). Packages in `nodeModules` are installed for Lambda's Linux on the
  * function's architecture whatever machine synthesizes, and the asset is checked for their
  * binaries: a synth that cannot fetch them (offline, not cached) fails instead of shipping a
  * function that dies at cold start.
@@ -58,7 +79,7 @@ const EDITOR_BUILD_HOOKS = {
  */
 export class EaselFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: EaselFunctionProps) {
-    const architecture = props.architecture ?? Architecture.X86_64;
+    const architecture = props.architecture ?? (cheapestCpu(props.nodeModules ?? []) === 'arm64' ? Architecture.ARM_64 : Architecture.X86_64);
     const cpu: LinuxCpu = architecture === Architecture.ARM_64 ? 'arm64' : 'x64';
     const unsupported = unsupportedCpu(props.nodeModules ?? [], cpu);
     if (unsupported) throw new Error(`${scope.node.path}/${id}: ${unsupported}`);
@@ -86,14 +107,13 @@ export class EaselFunction extends NodejsFunction {
       logGroup,
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        banner: REQUIRE_BANNER,
-        minify: true,
-        // Error classes name themselves from `new.target.name` (shared/errors.ts): keep names.
-        keepNames: true,
-        sourceMap: true,
-        sourcesContent: false,
+        target: ESBUILD_OPTIONS.target,
+        mainFields: [...ESBUILD_OPTIONS.mainFields],
+        banner: ESBUILD_OPTIONS.banner.js,
+        minify: ESBUILD_OPTIONS.minify,
+        keepNames: ESBUILD_OPTIONS.keepNames,
+        sourceMap: ESBUILD_OPTIONS.sourcemap,
+        sourcesContent: ESBUILD_OPTIONS.sourcesContent,
         // Ship the SDK version the tests ran against rather than whatever the runtime carries.
         bundleAwsSDK: true,
         ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules], environment: installEnvironment(cpu) } : {}),

@@ -63,6 +63,14 @@ const NATIVE_PACKAGES: Record<string, NativePackage> = {
   },
 };
 
+/**
+ * The CPU a function with these packages should run on: arm64 (Graviton), about 20 % cheaper per
+ * GB-second at Lambda's list prices, unless a package ships no arm64 binary.
+ */
+export function cheapestCpu(nodeModules: readonly string[]): LinuxCpu {
+  return unsupportedCpu(nodeModules, 'arm64') ? 'x64' : 'arm64';
+}
+
 /** Why `nodeModules` cannot run on `cpu` (a package with binaries for other CPUs only), if so. */
 export function unsupportedCpu(nodeModules: readonly string[], cpu: LinuxCpu): string | undefined {
   const name = nodeModules.find((module) => NATIVE_PACKAGES[module]?.cpus?.includes(cpu) === false);

@@ -99,7 +99,7 @@ describe('EaselStack', () => {
       template.resourceCountIs('AWS::Lambda::Function', ROUTE_LIST.length + 1 + QUEUE_NAMES.length);
     });
 
-    it('runs every function on nodejs24.x, x86_64, with source maps and its own log group', () => {
+    it('runs every function on nodejs24.x, with source maps and its own log group', () => {
       // Prepare
       const functions = Object.values(template.findResources('AWS::Lambda::Function')) as CfnResource[];
 
@@ -107,13 +107,22 @@ describe('EaselStack', () => {
       for (const fn of functions) {
         expect(fn.Properties).toMatchObject({
           Runtime: 'nodejs24.x',
-          Architectures: ['x86_64'],
           Handler: 'index.handler',
           Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps' } },
           LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
         });
       }
       template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, functions.length);
+    });
+
+    it('runs every function on arm64 but the capture function, whose Chromium ships x64 only', () => {
+      // Prepare
+      const capture = logicalId(stack.routeFunctions.get('capturePage')!);
+      const architectures = Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, (fn as CfnResource).Properties?.Architectures]);
+
+      // Assess
+      expect(architectures.filter(([id]) => id !== capture).every(([, arch]) => JSON.stringify(arch) === '["arm64"]')).toBe(true);
+      expect(architectures.find(([id]) => id === capture)?.[1]).toEqual(['x86_64']);
     });
 
     it('lets every function write its own log group and no other, with no managed policy', () => {

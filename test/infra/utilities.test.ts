@@ -81,8 +81,8 @@ describe('postExport function asset, synthesized on an Apple Silicon Mac', () =>
     const stack = new Stack(app, 'ExportAsset');
     // Assets are bundled as the functions are constructed.
     asIfOn({ npm_config_os: 'darwin', npm_config_cpu: 'arm64' }, () => {
-      exportFunction(stack, 'OnX86');
-      exportFunction(stack, 'OnArm', Architecture.ARM_64);
+      exportFunction(stack, 'OnX86', Architecture.X86_64);
+      exportFunction(stack, 'OnArm');
     });
     const directory = app.synth().directory;
     for (const fn of Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, BundledFn>)) {
@@ -113,7 +113,7 @@ describe('postExport function asset, synthesized on an Apple Silicon Mac', () =>
   });
 
   it('imports sharp from node_modules instead of bundling it', () => {
-    const bundle = readFileSync(join(assets.x86_64!, 'index.mjs'), 'utf8');
+    const bundle = readFileSync(join(assets.arm64!, 'index.mjs'), 'utf8');
 
     expect(bundle).toMatch(/from\s*"sharp"|import\("sharp"\)/);
   });
@@ -156,7 +156,7 @@ describe('EaselFunction: native binaries it cannot ship', () => {
     // Act + Assess
     asIfOn({ npm_config_offline: 'true', npm_config_cache: cache }, () => {
       expect(() => exportFunction(new Stack(app, 'Offline'), 'Export')).toThrow(
-        /^Offline\/Export: the bundled asset cannot run on Lambda linux-x64: no @img\/sharp-linux-x64 \(sharp's binary for Linux x64\); no @img\/sharp-libvips-linux-x64 .*npm skipped them/,
+        /^Offline\/Export: the bundled asset cannot run on Lambda linux-arm64: no @img\/sharp-linux-arm64 \(sharp's binary for Linux arm64\); no @img\/sharp-libvips-linux-arm64 .*npm skipped them/,
       );
     });
   }, 120_000);

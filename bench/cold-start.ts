@@ -1,0 +1,251 @@
+/**
+ * Cold starts as Lambda pays them: every route's bundle is built the way the stack builds it
+ * (infra/constructs/easel-function.ts: ESM, minified, names kept, node24, the require banner, the
+ * AWS SDK bundled, native packages left to node_modules), then each is run in fresh Node
+ * processes that import it and invoke its handler once with a request the route answers in
+ * earnest (seeded credentials against the embedded DynamoDB and S3, the local syndication and
+ * media stand-ins), next to a bare `node -e 0`. Median of several interleaved rounds.
+ *
+ * The capture route is measured apart: a cold capture (fresh process and an empty /tmp, so
+ * Chromium is extracted, launched and captures a local page) and the warm captures after it,
+ * each with its parts.
+ */
+import '../test/support/env.ts';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { ESBUILD_OPTIONS, PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
+import { toEvent } from '#infra/local/apigw.ts';
+import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
+import type { OperationId } from '#shared/routes.ts';
+import type { RouteDef } from '#shared/route-types.ts';
+import { startTestRuntime } from '../test/support/local.ts';
+import { startMediaUpstream } from '../test/support/media-upstream.ts';
+import { createFixtures, credentialsFor, requestFor } from '../test/support/route-requests.ts';
+import { startTargetPages } from '../test/support/target-pages.ts';
+import { startStub, tweetFixture } from '../test/support/upstreams.ts';
+import { screenshotLike } from '../test/support/images.ts';
+import { median } from './lib/measure.ts';
+import { ms } from './support/report.ts';
+import type { BenchTable } from './support/report.ts';
+
+const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 5);
+const CAPTURE_ROUNDS = Number(process.env.BENCH_CAPTURE_ROUNDS ?? 3);
+/** Goal for routes that answer JSON: import + first invocation at most this much over bare Node. */
+export const JSON_GOAL_MS = 40;
+const OUT = join(PROJECT_ROOT, 'bench-output', 'bundles');
+const CHILD = fileURLToPath(new URL('./support/cold-child.mjs', import.meta.url));
+const PARTS = fileURLToPath(new URL('./support/capture-parts.ts', import.meta.url));
+const TWEET_ID = '1647619002162884609';
+
+type Row = RouteDef & { operationId: string };
+
+/** Builds one route's bundle like the stack does; returns its path and minified size. */
+async function bundle(row: Row): Promise<{ file: string; bytes: number }> {
+  const file = join(OUT, row.operationId, 'index.mjs');
+  await build({ ...ESBUILD_OPTIONS, mainFields: [...ESBUILD_OPTIONS.mainFields], entryPoints: [join(PROJECT_ROOT, row.handler)], outfile: file, external: [...(row.nodeModules ?? [])], logLevel: 'silent' });
+  // The site routes read the built editor beside their bundle, as the stack's command hook puts it.
+  if (row.editorAssets) execFileSync(process.execPath, [join(PROJECT_ROOT, 'editor', 'build.ts'), join(dirname(file), 'editor')], { stdio: 'ignore' });
+  return { file, bytes: statSync(file).size };
+}
+
+type PlannedRequest = { method: string; path: string; query?: string; headers: Record<string, string>; body?: Buffer };
+
+/** What toEvent reads of an incoming request; a fresh source address each time (rate limits). */
+function fakeRequest(request: PlannedRequest): IncomingMessage {
+  return {
+    url: request.path + (request.query ? `?${request.query}` : ''),
+    method: request.method,
+    httpVersion: '1.1',
+    headers: { host: 'easel.test', 'user-agent': 'bench', ...request.headers },
+    socket: { remoteAddress: `198.18.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`, localPort: 443 },
+  } as unknown as IncomingMessage;
+}
+
+/** The event the local runtime (and so API Gateway) would build for this request. */
+function eventFor(row: Row, request: PlannedRequest) {
+  if (!row.path) return toEvent({ req: fakeRequest(request), body: request.body ?? Buffer.alloc(0), routeKey: '$default' });
+  const names = [...row.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+  const pattern = new RegExp(`^${row.path.replace(/\{[^}]+\}/g, '([^/]+)')}$`);
+  const values = pattern.exec(request.path)?.slice(1) ?? [];
+  const pathParameters = names.length ? Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i]!)])) : undefined;
+  return toEvent({ req: fakeRequest(request), body: request.body ?? Buffer.alloc(0), routeKey: `${row.method} ${row.path}`, pathParameters });
+}
+
+async function multipart(png: Buffer): Promise<{ headers: Record<string, string>; body: Buffer }> {
+  const form = new FormData();
+  form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'input.png');
+  form.append('format', 'jpeg');
+  form.append('qualityPreset', 'medium');
+  const request = new Request('http://bench/api/export', { method: 'POST', body: form });
+  return { headers: { 'content-type': request.headers.get('content-type')! }, body: Buffer.from(await request.arrayBuffer()) };
+}
+
+interface ChildResult {
+  wallMs: number;
+  importMs: number;
+  invocations: { ms: number; status?: number }[];
+}
+
+function runChild(args: string[], env: NodeJS.ProcessEnv): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const wallMs = performance.now() - started;
+      if (args[0] === '-e') return resolve({ wallMs, importMs: 0, invocations: [] });
+      const line = out.trim().split('\n').pop() ?? '';
+      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`${args.join(' ')} exited ${code}: ${err.slice(0, 2000)}`));
+      resolve({ wallMs, ...(JSON.parse(line) as Omit<ChildResult, 'wallMs'>) });
+    });
+  });
+}
+
+export async function bench(): Promise<BenchTable[]> {
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const syndication = await startStub(() => ({ headers: { 'content-type': 'application/json; charset=utf-8' }, body: tweetFixture(TWEET_ID) }));
+  const media = await startMediaUpstream();
+  const png = await screenshotLike();
+  media.on('https://pbs.twimg.com/media/bench.png', { headers: { 'content-type': 'image/png', 'content-length': String(png.length) }, body: png });
+  const pages = await startTargetPages();
+  Object.assign(process.env, media.env, { TWEET_UPSTREAM_URL: syndication.url, LOG_LEVEL: 'silent' });
+  process.env.UNSAFE_TEST_LOOPBACK_PORTS = `${media.server.port},${pages.port}`;
+  const runtime = await startTestRuntime();
+  const scratch = mkdtempSync(join(tmpdir(), 'easel-cold-'));
+  try {
+    const fixtures = await createFixtures(runtime);
+    const childEnv = { ...process.env, ...runtime.env, NODE_OPTIONS: '--enable-source-maps', LOG_LEVEL: 'silent' };
+
+    // Each route's request: the fixtures' by default, a real input where the row needs one.
+    const routes: Row[] = [...ROUTE_LIST.filter((row) => row.operationId !== 'capturePage'), { ...FALLBACK, operationId: 'fallback' } as unknown as Row];
+    const cases: { row: Row; file: string; bytes: number; events: string; env?: NodeJS.ProcessEnv }[] = [];
+    const upload = await multipart(png);
+    for (const row of routes) {
+      const built = await bundle(row);
+      let request: PlannedRequest;
+      if (row.operationId === 'postExport') request = { method: 'POST', path: row.path, ...upload };
+      else if (row.operationId === 'getImageProxy') request = { method: 'GET', path: row.path, query: `url=${encodeURIComponent('https://pbs.twimg.com/media/bench.png')}`, headers: {} };
+      else if (row.operationId === 'getTweet') request = { method: 'GET', path: `/api/tweet/${TWEET_ID}`, headers: {} };
+      else if (row.operationId === 'getEditorAsset') {
+        const script = readdirSync(join(dirname(built.file), 'editor')).find((name) => name.endsWith('.js'));
+        request = { method: 'GET', path: `/editor/${script}`, headers: { 'accept-encoding': 'gzip, br' } };
+      } else if (row.operationId === 'fallback') request = { method: 'GET', path: '/no/such/route', headers: {} };
+      else {
+        const planned = await requestFor(runtime.url, fixtures, row as Row & { operationId: OperationId });
+        // Seeded credentials of organization A (a key of every scope, an owner's session).
+        const headers: Record<string, string> = credentialsFor(fixtures, row);
+        if (planned.body !== undefined) headers['content-type'] = 'application/json';
+        request = { method: planned.method, path: planned.path, headers, body: planned.body === undefined ? undefined : Buffer.from(JSON.stringify(planned.body)) };
+      }
+      // The cold invocation, then two warm ones in the same process.
+      const events = join(scratch, `${row.operationId}.json`);
+      writeFileSync(events, JSON.stringify([eventFor(row, request), eventFor(row, request), eventFor(row, request)]));
+      cases.push({ row, ...built, events });
+      // What the stack's NODE_OPTIONS=--enable-source-maps costs: the same bundle without it.
+      if (row.operationId === 'listReleases') cases.push({ row: { ...row, operationId: 'listReleases, no source maps' }, ...built, events, env: { ...childEnv, NODE_OPTIONS: '' } });
+    }
+    fixtures.close();
+
+    // Interleaved rounds: bare Node, then every route, so drift hits them alike.
+    const bare: number[] = [];
+    const results = new Map<string, ChildResult[]>();
+    for (let round = 0; round < ROUNDS + 1; round++) {
+      const bareRun = await runChild(['-e', '0'], childEnv);
+      if (round > 0) bare.push(bareRun.wallMs);
+      for (const item of cases) {
+        const result = await runChild([CHILD, item.file, item.events], item.env ?? childEnv);
+        if (round > 0) results.set(item.row.operationId, [...(results.get(item.row.operationId) ?? []), result]);
+      }
+    }
+    const bareMs = median(bare);
+    const rows = cases.map(({ row, bytes }) => {
+      const runs = results.get(row.operationId)!;
+      const wall = median(runs.map((run) => run.wallMs));
+      const over = wall - bareMs;
+      const isJson = !['postExport', 'getImageProxy', 'getHome', 'getEditorAsset', 'getDocs', 'getErrorDocs', 'getLlms', 'getLlmsFull'].includes(row.operationId);
+      const statuses = [...new Set(runs.map((run) => run.invocations[0]?.status))].join('/');
+      return [
+        row.operationId,
+        Math.round(bytes / 1024),
+        ms(median(runs.map((run) => run.importMs))),
+        ms(median(runs.map((run) => run.invocations[0]!.ms))),
+        ms(median(runs.map((run) => run.invocations[2]!.ms))),
+        statuses,
+        ms(wall),
+        ms(over),
+        isJson ? `≤ ${JSON_GOAL_MS} ms` : '',
+        isJson ? (over <= JSON_GOAL_MS ? 'met' : 'MISSED') : '',
+      ];
+    });
+    const coldTable: BenchTable = {
+      title: `Cold start per route: fresh Node ${process.versions.node} process, import + first invocation (median of ${ROUNDS})`,
+      columns: ['route', 'min. KB', 'import ms', '1st call ms', 'warm call ms', 'status', 'process ms', 'over bare', 'goal', 'result'],
+      rows,
+      notes: [
+        `Bare \`node -e 0\`: ${ms(bareMs)} ms (median). "process ms" is spawn to exit as the parent sees it; "over bare" subtracts the bare start.`,
+        'Bundles built with the stack\'s esbuild options (bench-output/bundles/), NODE_OPTIONS=--enable-source-maps as on Lambda.',
+        'Seeded credentials (an API key of every scope, an owner session); DynamoDB/S3 are the embedded backends on loopback. Status: the first call\'s answer',
+        '(a create or delete repeated in later processes may answer 409/404, still after its DynamoDB call). Goal applies to JSON routes.',
+      ],
+    };
+
+    // Capture: the handler's bundle in fresh processes with an empty TMPDIR (Chromium extracted
+    // each time, as in a new Lambda sandbox), then its parts measured apart.
+    const captureRow = ROUTE_LIST.find((row) => row.operationId === 'capturePage')! as Row;
+    const captureBuilt = await bundle(captureRow);
+    const captureEvents = join(scratch, 'capture.json');
+    const captureEvent = () =>
+      eventFor(captureRow, { method: 'POST', path: captureRow.path, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ url: `${pages.origin}/plain?title=cold`, forceRefresh: true })) });
+    writeFileSync(captureEvents, JSON.stringify([captureEvent(), captureEvent(), captureEvent()]));
+    const captureEnv = { ...childEnv, CHROMIUM_SINGLE_PROCESS: 'true' };
+    const whole: ChildResult[] = [];
+    const parts: ChildResult[] = [];
+    for (let round = 0; round < CAPTURE_ROUNDS; round++) {
+      for (const [target, args] of [
+        [whole, [CHILD, captureBuilt.file, captureEvents]],
+        [parts, [PARTS, `${pages.origin}/plain?title=cold`]],
+      ] as const) {
+        const fresh = mkdtempSync(join(tmpdir(), 'easel-cold-tmp-'));
+        try {
+          target.push(await runChild([...args], { ...captureEnv, TMPDIR: fresh }));
+        } finally {
+          rmSync(fresh, { recursive: true, force: true });
+        }
+      }
+    }
+    const part = (index: number) => ms(median(parts.map((run) => run.invocations[index]!.ms)));
+    const captureTable: BenchTable = {
+      title: `Capture cold and warm (fresh process, empty TMPDIR, single-process Chromium as on Lambda; median of ${CAPTURE_ROUNDS})`,
+      columns: ['measurement', 'ms'],
+      rows: [
+        [`capture bundle (${Math.round(captureBuilt.bytes / 1024)} KB min.): process spawn to exit, 3 captures`, ms(median(whole.map((run) => run.wallMs)))],
+        ['  import of the bundle', ms(median(whole.map((run) => run.importMs)))],
+        ['  cold capture through the handler (extract + launch + first capture)', ms(median(whole.map((run) => run.invocations[0]!.ms)))],
+        ['  warm capture through the handler (3rd call)', ms(median(whole.map((run) => run.invocations[2]!.ms)))],
+        ['parts, raw puppeteer in a fresh process: import @sparticuz/chromium + puppeteer-core', ms(median(parts.map((run) => run.importMs)))],
+        ...PART_NAMES.map((name, index) => [`  ${name}`, part(index)]),
+      ],
+      notes: [`Statuses of the handler's calls: ${[...new Set(whole.flatMap((run) => run.invocations.map((call) => call.status)))].join('/')}; a local page served on 127.0.0.1, 1920×1080 PNG.`],
+    };
+    return [coldTable, captureTable];
+  } finally {
+    await runtime.dispose();
+    await media.close();
+    await syndication.close();
+    await pages.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The parts bench/support/capture-parts.ts times, in order. */
+export const PART_NAMES = ['extract Chromium (executablePath)', 'launch', 'first capture (new page, load, PNG)', 'second capture (warm)'];
