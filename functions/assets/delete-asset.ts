@@ -1,7 +1,7 @@
 import { workspaceRoute } from '#shared/wiring/auth.ts';
 import { requestDeletion } from '#shared/services/assets.ts';
 import { consumeQuota } from '#shared/services/quota.ts';
-import { assetDeps } from '#shared/wiring/assets.ts';
+import { deletionRequestDeps } from '#shared/wiring/asset-deletion.ts';
 import { quotaLimiter } from '#shared/wiring/workspace.ts';
 
 /**
@@ -10,5 +10,5 @@ import { quotaLimiter } from '#shared/wiring/workspace.ts';
  */
 export const handler = workspaceRoute('deleteAsset', async ({ params, principal }) => {
   await consumeQuota(quotaLimiter(), { workspaceId: principal.workspaceId, plan: principal.plan, quota: 'api:write:minute' });
-  return requestDeletion(assetDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId });
+  return requestDeletion(deletionRequestDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId });
 });

@@ -2,7 +2,7 @@
  * The identity store and authenticator of this container: module-level singletons on the
  * shared DynamoDB client, configured from the environment at cold start.
  */
-import { dynamo } from '#shared/wiring/aws.ts';
+import { dynamo } from '#shared/wiring/dynamo.ts';
 import { config } from '#shared/config.ts';
 import { Authenticator } from '#shared/http/authenticator.ts';
 import { IdentityStore } from '#shared/store/identity.ts';

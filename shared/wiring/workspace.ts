@@ -2,7 +2,7 @@
  * Dependencies of the release and source-app services in this container: stores on the shared
  * DynamoDB client and the configured table, built once at first use (assets: wiring/assets.ts).
  */
-import { dynamo } from '#shared/wiring/aws.ts';
+import { dynamo } from '#shared/wiring/dynamo.ts';
 import { config } from '#shared/config.ts';
 import { identityStore } from '#shared/wiring/identity.ts';
 import { rateTableLimiter } from '#shared/wiring/rate-limit.ts';

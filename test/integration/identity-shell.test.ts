@@ -372,7 +372,7 @@ describe('API keys on the embedded backends', () => {
 
   it('stores the key under its hash only', async () => {
     const { key } = await admin.issueApiKey(deps, { organizationId: ids.a, name: 'hashed' });
-    const { Item } = await (await import('#shared/wiring/aws.ts')).dynamo.send(new GetCommand({ TableName: runtime.env.WORKSPACE_TABLE, Key: keys.apiKey(hashSecret(key)) }));
+    const { Item } = await (await import('#shared/wiring/dynamo.ts')).dynamo.send(new GetCommand({ TableName: runtime.env.WORKSPACE_TABLE, Key: keys.apiKey(hashSecret(key)) }));
     expect(Item?.keyHash).toBe(hashSecret(key));
     expect(JSON.stringify(Item)).not.toContain(key);
   });
