@@ -13,7 +13,7 @@ import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/ident
 import { ROUTES } from '#shared/routes.ts';
 import type { OperationId, Routes } from '#shared/routes.ts';
 import { mediaTypeOf } from '#shared/http/media-type.ts';
-import { multipartBody, parsedForm } from '#shared/http/multipart.ts';
+import { parsedForm } from '#shared/http/form.ts';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 type BodyOut<B> = B extends { schema: infer S; optional: true } ? Out<S> | undefined : B extends { schema: infer S } ? Out<S> : undefined;
@@ -58,6 +58,8 @@ export interface RouteUses {
   internalAuth?: (operationId: string) => Middleware;
   /** Required when the row's auth is 'apiKey' or 'session' (authenticate from #shared/wiring/auth.ts). */
   authenticate?: (def: RouteDef) => Middleware;
+  /** Required when the row's body is multipart/form-data (multipartBody, passed by formRoute from #shared/http/multipart.ts). */
+  multipart?: (spec: BodySpec) => Middleware;
 }
 
 /** The operation ids whose rows match `Row`, e.g. `OperationIdWhere<{ auth: 'apiKey' }>`. */
@@ -139,7 +141,8 @@ function validateRequest(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Err
  * CORS policy and success status; the function receives typed, validated input and returns data
  * (sent with the row's status) or a Reply. Rows with auth or a rate limit are built through the
  * factories of shared/wiring/ (workspaceRoute, shellRoute, internalRoute, rateLimitedRoute),
- * which pass the middleware the row needs.
+ * rows with a multipart body through formRoute (http/multipart.ts), which pass the middleware the
+ * row needs.
  *
  * @example export const handler = route('getOpenApi', async () => buildOpenApi());
  */
@@ -169,7 +172,10 @@ export function routeHandler(
     if (!uses.authenticate) throw new Error(`Route ${operationId} has auth '${def.auth}': pass route(…, { authenticate })`);
     middlewares.push(uses.authenticate(def));
   }
-  if (def.body?.contentType === 'multipart/form-data') middlewares.push(multipartBody(def.body));
+  if (def.body?.contentType === 'multipart/form-data') {
+    if (!uses.multipart) throw new Error(`Route ${operationId} takes multipart/form-data: pass route(…, { multipart })`);
+    middlewares.push(uses.multipart(def.body));
+  }
   middlewares.push(validateRequest(def));
   const handler = createHttpHandler(
     { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors, status: successStatus(def) },
