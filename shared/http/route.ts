@@ -7,7 +7,7 @@ import type { HttpHandler } from '#shared/http/handler.ts';
 import { rateLimitRuleOf } from '#shared/http/rate-limit.ts';
 import type { RateLimitRule } from '#shared/rate-limiter.ts';
 import type { Reply } from '#shared/http/reply.ts';
-import type { BodySpec, LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
+import type { BodySpec, LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import { parseWith } from '#shared/http/validation.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
 import { ROUTES } from '#shared/routes.ts';
@@ -57,7 +57,7 @@ export interface RouteUses {
   /** Required when the row's auth is 'internal' (internalAuth). */
   internalAuth?: (operationId: string) => Middleware;
   /** Required when the row's auth is 'apiKey' or 'session' (authenticate from #shared/wiring/auth.ts). */
-  authenticate?: (def: RouteDef) => Middleware;
+  authenticate?: (def: RouteRow) => Middleware;
   /** Required when the row's body is multipart/form-data (multipartBody, passed by formRoute from #shared/http/multipart.ts). */
   multipart?: (spec: BodySpec) => Middleware;
 }
@@ -73,15 +73,6 @@ const ROUTE_OF = Symbol.for('easel.route');
 /** The operation id a handler was built for by route() or routeHandler(); undefined for any other function. */
 export function routeOf(handler: unknown): string | undefined {
   return typeof handler === 'function' ? (handler as { [ROUTE_OF]?: string })[ROUTE_OF] : undefined;
-}
-
-/**
- * The status of a plain value the function returns: the row's success status (the lowest when
- * it documents several, and a function that means another returns a Reply with it).
- */
-function successStatus(def: RouteDef): number | undefined {
-  const statuses = Object.keys(def.responses).map(Number).filter((status) => status >= 200 && status < 300);
-  return statuses.length > 0 ? Math.min(...statuses) : undefined;
 }
 
 type Parsed = { body: unknown; query: unknown; params: unknown; headers: unknown };
@@ -119,7 +110,7 @@ function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
  * leaves the result on the context for route() to hand over. A multipart body is read by the
  * multipartBody middleware before this one; a JSON body is read here.
  */
-function validateRequest(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
+function validateRequest(def: RouteRow): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
   return {
     before: async (request) => {
       const { event } = request;
@@ -147,14 +138,14 @@ function validateRequest(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Err
  * @example export const handler = route('getOpenApi', async () => buildOpenApi());
  */
 export function route<K extends OperationId>(operationId: K, fn: RouteFn<K>, uses: RouteUses = {}): HttpHandler {
-  return routeHandler(operationId, ROUTES[operationId], fn as (input: RouteInput<RouteDef>) => Promise<unknown>, uses);
+  return routeHandler(operationId, ROUTES[operationId], fn as (input: RouteInput<RouteRow>) => Promise<unknown>, uses);
 }
 
 /** The same, for a row given directly (tests build synthetic rows to exercise the stack). */
 export function routeHandler(
   operationId: string,
-  def: RouteDef,
-  fn: (input: RouteInput<RouteDef>) => Promise<unknown>,
+  def: RouteRow,
+  fn: (input: RouteInput<RouteRow>) => Promise<unknown>,
   uses: RouteUses = {},
 ): HttpHandler {
   // Order matters: the rate limit counts every request (even invalid ones), and credentials are
@@ -178,7 +169,7 @@ export function routeHandler(
   }
   middlewares.push(validateRequest(def));
   const handler = createHttpHandler(
-    { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors, status: successStatus(def) },
+    { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors, status: def.status },
     middlewares,
     (event, context, signal) => {
       const parsed = (context as WithInput).input!;
@@ -190,7 +181,7 @@ export function routeHandler(
         signal,
         event,
         context,
-      } as RouteInput<RouteDef>);
+      } as RouteInput<RouteRow>);
     },
   );
   return Object.defineProperty(handler, ROUTE_OF, { value: operationId });

@@ -4,7 +4,7 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import { authenticateWith } from '#shared/http/auth.ts';
-import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
+import type { LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/http/route.ts';
 import type { OperationIdWhere, RouteFn } from '#shared/http/route.ts';
@@ -14,7 +14,7 @@ import type { OperationIdWhere, RouteFn } from '#shared/http/route.ts';
  * credential is checked. (Anonymous routes do not bundle this module at all: their handlers never
  * pass `authenticate` to route().)
  */
-export function authenticate(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
+export function authenticate(def: RouteRow): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
   return authenticateWith(def, async () => (await import('#shared/wiring/identity.ts')).containerAuthenticator());
 }
 
