@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
 import { AssetStaging, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -11,8 +12,41 @@ import { installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } fro
 /** Repository root: handler entries in the route table and in QUEUES are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-// ESM bundles have no `require`; some CommonJS dependencies call it for Node built-ins.
-const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+/**
+ * The esbuild settings of every function's bundle, beside those NodejsFunction sets itself
+ * (bundle, platform node, the AWS SDK bundled rather than taken from the runtime). The
+ * bundle-size test builds with bundleOptions(), from these.
+ */
+export const BUNDLE = {
+  target: 'node24',
+  mainFields: ['module', 'main'],
+  // ESM bundles have no `require`; some CommonJS dependencies call it for Node built-ins.
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  minify: true,
+  // Error classes name themselves from `new.target.name` (shared/errors.ts): keep names.
+  keepNames: true,
+  // The SDK's default credential chain stops at the environment on Lambda; the rest of it is
+  // ~140 KB of every bundle (shared/wiring/lambda-credentials.ts says why and what stays).
+  alias: { '@aws-sdk/credential-provider-node': join(PROJECT_ROOT, 'shared', 'wiring', 'lambda-credentials.ts') },
+} as const;
+
+/** esbuild options that build the bundle of `entry` (relative to the repository root) as the stack does. */
+export function bundleOptions(entry: string, nodeModules: readonly string[] = []): BuildOptions {
+  return {
+    entryPoints: [join(PROJECT_ROOT, entry)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: BUNDLE.target,
+    mainFields: [...BUNDLE.mainFields],
+    banner: { js: BUNDLE.banner },
+    minify: BUNDLE.minify,
+    keepNames: BUNDLE.keepNames,
+    alias: { ...BUNDLE.alias },
+    external: [...nodeModules],
+    outfile: 'index.mjs',
+  };
+}
 
 export interface EaselFunctionProps {
   /** Module exporting `handler`, relative to the repository root (a route row's `handler`). */
@@ -86,12 +120,12 @@ export class EaselFunction extends NodejsFunction {
       logGroup,
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        banner: REQUIRE_BANNER,
-        minify: true,
-        // Error classes name themselves from `new.target.name` (shared/errors.ts): keep names.
-        keepNames: true,
+        target: BUNDLE.target,
+        mainFields: [...BUNDLE.mainFields],
+        banner: BUNDLE.banner,
+        minify: BUNDLE.minify,
+        keepNames: BUNDLE.keepNames,
+        esbuildArgs: { '--alias': Object.entries(BUNDLE.alias).map(([from, to]) => `${from}=${to}`) },
         sourceMap: true,
         sourcesContent: false,
         // Ship the SDK version the tests ran against rather than whatever the runtime carries.
