@@ -18,11 +18,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { ESBUILD_OPTIONS, PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
+import { BUNDLE, bundleOptions, PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
 import { toEvent } from '#infra/local/apigw.ts';
-import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
+import { FALLBACK } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
 import type { RouteDef } from '#shared/route-types.ts';
+import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import { startTestRuntime } from '../test/support/local.ts';
 import { startMediaUpstream } from '../test/support/media-upstream.ts';
 import { createFixtures, credentialsFor, requestFor } from '../test/support/route-requests.ts';
@@ -42,12 +43,13 @@ const CHILD = fileURLToPath(new URL('./support/cold-child.mjs', import.meta.url)
 const PARTS = fileURLToPath(new URL('./support/capture-parts.ts', import.meta.url));
 const TWEET_ID = '1647619002162884609';
 
+// The full rows: the test fixtures plan each request from a row's documented responses.
 type Row = RouteDef & { operationId: string };
 
 /** Builds one route's bundle like the stack does; returns its path and minified size. */
 async function bundle(row: Row): Promise<{ file: string; bytes: number }> {
   const file = join(OUT, row.operationId, 'index.mjs');
-  await build({ ...ESBUILD_OPTIONS, mainFields: [...ESBUILD_OPTIONS.mainFields], entryPoints: [join(PROJECT_ROOT, row.handler)], outfile: file, external: [...(row.nodeModules ?? [])], logLevel: 'silent' });
+  await build({ ...bundleOptions(row.handler, row.nodeModules), sourcemap: BUNDLE.sourcemap, sourcesContent: BUNDLE.sourcesContent, outfile: file, logLevel: 'silent' });
   // The site routes read the built editor beside their bundle, as the stack's command hook puts it.
   if (row.editorAssets) execFileSync(process.execPath, [join(PROJECT_ROOT, 'editor', 'build.ts'), join(dirname(file), 'editor')], { stdio: 'ignore' });
   return { file, bytes: statSync(file).size };
@@ -127,7 +129,7 @@ export async function bench(): Promise<BenchTable[]> {
     const childEnv = { ...process.env, ...runtime.env, NODE_OPTIONS: '--enable-source-maps', LOG_LEVEL: 'silent' };
 
     // Each route's request: the fixtures' by default, a real input where the row needs one.
-    const routes: Row[] = [...ROUTE_LIST.filter((row) => row.operationId !== 'capturePage'), { ...FALLBACK, operationId: 'fallback' } as unknown as Row];
+    const routes: Row[] = [...FULL_ROUTE_LIST.filter((row) => row.operationId !== 'capturePage'), { ...FALLBACK, operationId: 'fallback' } as unknown as Row];
     const cases: { row: Row; file: string; bytes: number; events: string; env?: NodeJS.ProcessEnv }[] = [];
     const upload = await multipart(png);
     for (const row of routes) {
@@ -201,7 +203,7 @@ export async function bench(): Promise<BenchTable[]> {
 
     // Capture: the handler's bundle in fresh processes with an empty TMPDIR (Chromium extracted
     // each time, as in a new Lambda sandbox), then its parts measured apart.
-    const captureRow = ROUTE_LIST.find((row) => row.operationId === 'capturePage')! as Row;
+    const captureRow = FULL_ROUTE_LIST.find((row) => row.operationId === 'capturePage')!;
     const captureBuilt = await bundle(captureRow);
     const captureEvents = join(scratch, 'capture.json');
     const captureEvent = () =>

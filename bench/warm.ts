@@ -77,7 +77,7 @@ export async function bench(): Promise<BenchTable[]> {
     }
 
     // Count the handlers' DynamoDB calls: their client is this process's module singleton.
-    const { dynamo } = await import('#shared/wiring/aws.ts');
+    const { dynamo } = await import('#shared/wiring/dynamo.ts');
     const calls = new Map<string, number>();
     dynamo.middlewareStack.add(
       (next, context) => async (args) => {

@@ -69,8 +69,8 @@ export interface ResourceAccess {
   apiKeyStamp?: true;
 }
 
-/** One row of the route table. */
-export interface RouteDef {
+/** One row of the route table (shared/routes.ts): what the stack, the local server and the function read. */
+export interface RouteRow {
   method: HttpMethod;
   /** API Gateway path template: /api/tweet/{id}. */
   path: string;
@@ -94,13 +94,15 @@ export interface RouteDef {
   /** Listed in /openapi.json and the llms files; internal routes are not. */
   listed: boolean;
   tag: string;
-  summary: string;
-  description: string;
   params?: AnySchema;
   query?: AnySchema;
   headers?: AnySchema;
   body?: BodySpec;
-  responses: Record<number, ResponseSpec>;
+  /**
+   * The status of a plain value the function returns; 200 when absent (a function that means
+   * another returns a Reply with it). The lowest 2xx status the operation documents.
+   */
+  status?: number;
   /** Error statuses the route can answer with (documented with the envelope schema). */
   errors: readonly number[];
   /**
@@ -111,6 +113,19 @@ export interface RouteDef {
   /** OpenAPI vendor extensions on the operation. */
   extensions?: Record<`x-${string}`, unknown>;
 }
+
+/**
+ * What the documents say about one operation (shared/docs/operations.ts, keyed by the row's
+ * operation id): only the functions that serve the documents bundle it.
+ */
+export interface OperationDoc {
+  summary: string;
+  description: string;
+  responses: Record<number, ResponseSpec>;
+}
+
+/** A row with its documentation: what the OpenAPI document, the llms files and the pages read. */
+export interface RouteDef extends RouteRow, OperationDoc {}
 
 export type LambdaEvent = APIGatewayProxyEventV2;
 export type LambdaResult = APIGatewayProxyStructuredResultV2;

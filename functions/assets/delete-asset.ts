@@ -1,14 +1,14 @@
 import { workspaceRoute } from '#shared/wiring/auth.ts';
 import { requestDeletion } from '#shared/services/assets.ts';
 import { consumeQuota } from '#shared/services/quota.ts';
-import { assetDeps } from '#shared/wiring/assets.ts';
-import { quotaLimiter } from '#shared/wiring/workspace.ts';
+import { deletionRequestDeps } from '#shared/wiring/asset-deletion.ts';
+import { rateTableLimiter } from '#shared/wiring/rate-limit.ts';
 
 /**
  * DELETE /api/v1/assets/{assetId}: the auth middleware has checked the scope and the
  * `asset:delete` entitlement; every attempt then counts against the plan's write quota.
  */
 export const handler = workspaceRoute('deleteAsset', async ({ params, principal }) => {
-  await consumeQuota(quotaLimiter(), { workspaceId: principal.workspaceId, plan: principal.plan, quota: 'api:write:minute' });
-  return requestDeletion(assetDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId });
+  await consumeQuota(rateTableLimiter(), { workspaceId: principal.workspaceId, plan: principal.plan, quota: 'api:write:minute' });
+  return requestDeletion(deletionRequestDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId });
 });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
 import { AssetStaging, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -11,27 +12,44 @@ import { cheapestCpu, installEnvironment, nativeProblems, unsupportedCpu, type L
 /** Repository root: handler entries in the route table and in QUEUES are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-// ESM bundles have no `require`; some CommonJS dependencies call it for Node built-ins.
-const REQUIRE_BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
-
 /**
- * The esbuild settings behind every function's bundle, in esbuild's own terms: the construct
- * passes them to NodejsFunction, and the cold-start bench builds with them, so what it measures is
- * what ships. The AWS SDK is bundled (no externals): the version the tests ran against.
+ * The esbuild settings of every function's bundle, beside those NodejsFunction sets itself
+ * (bundle, platform node, the AWS SDK bundled rather than taken from the runtime). The
+ * bundle-size test and the cold-start bench build with bundleOptions(), from these.
  */
-export const ESBUILD_OPTIONS = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
+export const BUNDLE = {
   target: 'node24',
   mainFields: ['module', 'main'],
-  banner: { js: REQUIRE_BANNER },
+  // ESM bundles have no `require`; some CommonJS dependencies call it for Node built-ins.
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   minify: true,
   // Error classes name themselves from `new.target.name` (shared/errors.ts): keep names.
   keepNames: true,
+  // Source maps without the sources: stack traces name our files (NODE_OPTIONS=--enable-source-maps).
   sourcemap: true,
   sourcesContent: false,
+  // The SDK's default credential chain stops at the environment on Lambda; the rest of it is
+  // ~140 KB of every bundle (shared/wiring/lambda-credentials.ts says why and what stays).
+  alias: { '@aws-sdk/credential-provider-node': join(PROJECT_ROOT, 'shared', 'wiring', 'lambda-credentials.ts') },
 } as const;
+
+/** esbuild options that build the bundle of `entry` (relative to the repository root) as the stack does. */
+export function bundleOptions(entry: string, nodeModules: readonly string[] = []): BuildOptions {
+  return {
+    entryPoints: [join(PROJECT_ROOT, entry)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: BUNDLE.target,
+    mainFields: [...BUNDLE.mainFields],
+    banner: { js: BUNDLE.banner },
+    minify: BUNDLE.minify,
+    keepNames: BUNDLE.keepNames,
+    alias: { ...BUNDLE.alias },
+    external: [...nodeModules],
+    outfile: 'index.mjs',
+  };
+}
 
 export interface EaselFunctionProps {
   /** Module exporting `handler`, relative to the repository root (a route row's `handler`). */
@@ -107,13 +125,14 @@ export class EaselFunction extends NodejsFunction {
       logGroup,
       bundling: {
         format: OutputFormat.ESM,
-        target: ESBUILD_OPTIONS.target,
-        mainFields: [...ESBUILD_OPTIONS.mainFields],
-        banner: ESBUILD_OPTIONS.banner.js,
-        minify: ESBUILD_OPTIONS.minify,
-        keepNames: ESBUILD_OPTIONS.keepNames,
-        sourceMap: ESBUILD_OPTIONS.sourcemap,
-        sourcesContent: ESBUILD_OPTIONS.sourcesContent,
+        target: BUNDLE.target,
+        mainFields: [...BUNDLE.mainFields],
+        banner: BUNDLE.banner,
+        minify: BUNDLE.minify,
+        keepNames: BUNDLE.keepNames,
+        esbuildArgs: { '--alias': Object.entries(BUNDLE.alias).map(([from, to]) => `${from}=${to}`) },
+        sourceMap: BUNDLE.sourcemap,
+        sourcesContent: BUNDLE.sourcesContent,
         // Ship the SDK version the tests ran against rather than whatever the runtime carries.
         bundleAwsSDK: true,
         ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules], environment: installEnvironment(cpu) } : {}),

@@ -8,7 +8,7 @@ import { ERROR_CODES, ERROR_CODE_LIST } from '#shared/errors.ts';
 import type { ErrorCode } from '#shared/errors.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 
-/** A row of the route table with its operation id, as ROUTE_LIST holds it. */
+/** A row of the route table with its documentation and operation id, as FULL_ROUTE_LIST (docs/operations.ts) holds it. */
 export type DocRoute = RouteDef & { operationId: string };
 
 export const PRODUCT = 'Easel';

@@ -7,7 +7,7 @@ import { config } from '#shared/config.ts';
 import { ERROR_CODES, ERROR_CODE_LIST } from '#shared/errors.ts';
 import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
-import { ROUTE_LIST } from '#shared/routes.ts';
+import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import { API_KEY_HEADER, PAGES, PRODUCT, SESSION_COOKIE, SUMMARY, absolute, publicRoutes } from '#shared/docs/catalog.ts';
 import type { DocRoute } from '#shared/docs/catalog.ts';
 import { identitySections } from '#shared/docs/identity.ts';
@@ -33,7 +33,7 @@ function notes(baseUrl: string): string {
 }
 
 /** The llms.txt overview: what Easel is, then links to the docs and to every operation. */
-export function llmsTxt(baseUrl: string, routes: readonly DocRoute[] = ROUTE_LIST): string {
+export function llmsTxt(baseUrl: string, routes: readonly DocRoute[] = FULL_ROUTE_LIST): string {
   const rows = publicRoutes(routes);
   return (
     blocks(
@@ -63,7 +63,7 @@ export function llmsTxt(baseUrl: string, routes: readonly DocRoute[] = ROUTE_LIS
 }
 
 /** The full reference: authentication, every operation, the errors and the limits in one file. */
-export function llmsFullTxt(baseUrl: string, routes: readonly DocRoute[] = ROUTE_LIST): string {
+export function llmsFullTxt(baseUrl: string, routes: readonly DocRoute[] = FULL_ROUTE_LIST): string {
   const rows = publicRoutes(routes);
   const source = blocks(
     heading(1, `${PRODUCT} API reference`),

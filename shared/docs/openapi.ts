@@ -5,7 +5,7 @@
 import { config } from '#shared/config.ts';
 import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
-import { ROUTE_LIST } from '#shared/routes.ts';
+import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import {
   EntitlementErrorEnvelope,
   ErrorEnvelope,
@@ -85,7 +85,7 @@ const RESERVED_HEADERS = new Set(['accept', 'content-type', 'authorization', 'co
  * @param publicBaseUrl origin the `servers` entry and documentation links name
  * @param routes rows to describe; the route table unless a test passes its own
  */
-export function buildOpenApi(publicBaseUrl: string, routes: readonly DocRoute[] = ROUTE_LIST): OpenApiDocument {
+export function buildOpenApi(publicBaseUrl: string, routes: readonly DocRoute[] = FULL_ROUTE_LIST): OpenApiDocument {
   const rows = publicRoutes(routes);
   const components = new Components();
   const paths: OpenApiDocument['paths'] = {};

@@ -5,7 +5,7 @@
 import { config } from '#shared/config.ts';
 import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
-import { ROUTE_LIST } from '#shared/routes.ts';
+import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import {
   API_KEY_HEADER,
   PAGES,
@@ -79,7 +79,7 @@ export function editorSection(baseUrl: string, depth: number): string {
 }
 
 /** The home page: the editor, what Easel is and where to go next. */
-export function homeMarkdown(baseUrl: string, routes: readonly DocRoute[] = ROUTE_LIST): string {
+export function homeMarkdown(baseUrl: string, routes: readonly DocRoute[] = FULL_ROUTE_LIST): string {
   const rows = publicRoutes(routes);
   return blocks(
     heading(1, PRODUCT),
@@ -100,7 +100,7 @@ export function homeMarkdown(baseUrl: string, routes: readonly DocRoute[] = ROUT
 }
 
 /** The API guide: authentication, every operation, errors in brief, limits. */
-export function docsMarkdown(baseUrl: string, routes: readonly DocRoute[] = ROUTE_LIST): string {
+export function docsMarkdown(baseUrl: string, routes: readonly DocRoute[] = FULL_ROUTE_LIST): string {
   const rows = publicRoutes(routes);
   return blocks(
     heading(1, `${PRODUCT} API guide`, 'top'),

@@ -16,7 +16,7 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import { ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
-import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
+import type { LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import { requireFeature, requirePermission } from '#shared/http/authenticator.ts';
 import type { Authenticator } from '#shared/http/authenticator.ts';
 import { SESSION_COOKIE, readSessionCookie } from '#shared/http/cookies.ts';
@@ -32,7 +32,7 @@ import { setPrincipal } from '#shared/http/principals.ts';
  * @param authenticator gives the authenticator; called on every request, so it may load lazily
  */
 export function authenticateWith(
-  def: RouteDef,
+  def: RouteRow,
   authenticator: () => Authenticator | Promise<Authenticator>,
 ): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
   if (def.auth !== 'apiKey' && def.auth !== 'session') throw new Error(`authenticate() handles apiKey and session routes, not ${def.auth}`);
@@ -65,7 +65,7 @@ function sessionToken(event: LambdaEvent): string | undefined {
   return cookie.kind === 'token' ? cookie.token : undefined;
 }
 
-async function sessionOnly(def: RouteDef, event: LambdaEvent, auth: Authenticator): Promise<SessionIdentity | SessionPrincipal> {
+async function sessionOnly(def: RouteRow, event: LambdaEvent, auth: Authenticator): Promise<SessionIdentity | SessionPrincipal> {
   if (event.headers?.['x-api-key'] !== undefined) {
     throw new ForbiddenError(`This operation takes the ${SESSION_COOKIE} session cookie only; remove the X-API-Key header.`, 'API key sent to a session-only route');
   }
@@ -78,7 +78,7 @@ async function sessionOnly(def: RouteDef, event: LambdaEvent, auth: Authenticato
   return member;
 }
 
-async function workspace(def: RouteDef, event: LambdaEvent, auth: Authenticator, feature: ReturnType<typeof requiredFeatureOf>): Promise<Principal> {
+async function workspace(def: RouteRow, event: LambdaEvent, auth: Authenticator, feature: ReturnType<typeof requiredFeatureOf>): Promise<Principal> {
   const key = event.headers?.['x-api-key'];
   // An explicit key wins over a cookie the browser may send along (its cookies are not even read).
   const token = key ? undefined : sessionToken(event);

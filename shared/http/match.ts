@@ -1,8 +1,8 @@
 import { ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
-import type { CorsPolicy, HttpMethod, RouteDef } from '#shared/route-types.ts';
+import type { CorsPolicy, HttpMethod, RouteRow } from '#shared/route-types.ts';
 
-type Row = RouteDef & { operationId: OperationId };
+type Row = RouteRow & { operationId: OperationId };
 
 interface CompiledPath {
   template: string;

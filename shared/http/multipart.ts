@@ -15,6 +15,10 @@ import type { MiddlewareObj } from '@middy/core';
 import { InvalidRequestError, PayloadTooLargeError } from '#shared/errors.ts';
 import { mediaTypeOf } from '#shared/http/media-type.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, MultipartFile } from '#shared/route-types.ts';
+import { leaveForm } from '#shared/http/form.ts';
+import type { HttpHandler } from '#shared/http/handler.ts';
+import { route } from '#shared/http/route.ts';
+import type { OperationIdWhere, RouteFn } from '#shared/http/route.ts';
 
 /** Bounds on the parts of a form, so a crafted body cannot make the parser do unbounded work. */
 export interface MultipartLimits {
@@ -125,9 +129,6 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
   });
 }
 
-/** Where multipartBody() leaves the form for the validation that follows it. */
-type FormInternal = { form?: { value: unknown } };
-
 /**
  * The middleware of rows whose body is multipart/form-data: after the checks every body gets
  * (present unless optional, within the row's size, the right type), reads it into
@@ -151,14 +152,11 @@ export function multipartBody(spec: BodySpec): MiddlewareObj<LambdaEvent, unknow
         }
         value = await parseMultipart(bytes, contentType, { ...DEFAULT_MULTIPART_LIMITS, fileSize: spec.maxBytes });
       }
-      (request.internal as FormInternal).form = { value };
+      leaveForm(request, value);
     },
   };
 }
 
-/** The form multipartBody() read for this request (undefined for an absent optional body). */
-export function parsedForm(request: { internal: object }): unknown {
-  const form = (request.internal as FormInternal).form;
-  if (!form) throw new Error('The multipartBody middleware has not run for this request');
-  return form.value;
-}
+/** The handler of a row whose body is multipart/form-data: the only functions that bundle the parser. */
+export const formRoute = <K extends OperationIdWhere<{ body: { contentType: 'multipart/form-data' } }>>(operationId: K, fn: RouteFn<K>): HttpHandler =>
+  route(operationId, fn, { multipart: multipartBody });

@@ -9,7 +9,7 @@ import type { MiddlewareObj } from '@middy/core';
 import * as v from 'valibot';
 import { RateLimitedError } from '#shared/errors.ts';
 import { setResponseHeaders } from '#shared/http/handler.ts';
-import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
+import type { LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import { log } from '#shared/log.ts';
 import { clientNetwork } from '#shared/net/address.ts';
 import { rateLimitHeaders, windowOf } from '#shared/rate-limiter.ts';
@@ -24,7 +24,7 @@ const Rule = v.strictObject({
 });
 
 /** The rule a row publishes in `x-easel-rate-limit`, if any; a malformed one fails the cold start. */
-export function rateLimitRuleOf(operationId: string, def: RouteDef): RateLimitRule | undefined {
+export function rateLimitRuleOf(operationId: string, def: RouteRow): RateLimitRule | undefined {
   const value = def.extensions?.[RATE_LIMIT_EXTENSION];
   if (value === undefined) return undefined;
   const parsed = v.safeParse(Rule, value);

@@ -7,13 +7,13 @@ import type { HttpHandler } from '#shared/http/handler.ts';
 import { rateLimitRuleOf } from '#shared/http/rate-limit.ts';
 import type { RateLimitRule } from '#shared/rate-limiter.ts';
 import type { Reply } from '#shared/http/reply.ts';
-import type { BodySpec, LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
+import type { BodySpec, LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import { parseWith } from '#shared/http/validation.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
 import { ROUTES } from '#shared/routes.ts';
 import type { OperationId, Routes } from '#shared/routes.ts';
 import { mediaTypeOf } from '#shared/http/media-type.ts';
-import { multipartBody, parsedForm } from '#shared/http/multipart.ts';
+import { parsedForm } from '#shared/http/form.ts';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 type BodyOut<B> = B extends { schema: infer S; optional: true } ? Out<S> | undefined : B extends { schema: infer S } ? Out<S> : undefined;
@@ -57,7 +57,9 @@ export interface RouteUses {
   /** Required when the row's auth is 'internal' (internalAuth). */
   internalAuth?: (operationId: string) => Middleware;
   /** Required when the row's auth is 'apiKey' or 'session' (authenticate from #shared/wiring/auth.ts). */
-  authenticate?: (def: RouteDef) => Middleware;
+  authenticate?: (def: RouteRow) => Middleware;
+  /** Required when the row's body is multipart/form-data (multipartBody, passed by formRoute from #shared/http/multipart.ts). */
+  multipart?: (spec: BodySpec) => Middleware;
 }
 
 /** The operation ids whose rows match `Row`, e.g. `OperationIdWhere<{ auth: 'apiKey' }>`. */
@@ -71,15 +73,6 @@ const ROUTE_OF = Symbol.for('easel.route');
 /** The operation id a handler was built for by route() or routeHandler(); undefined for any other function. */
 export function routeOf(handler: unknown): string | undefined {
   return typeof handler === 'function' ? (handler as { [ROUTE_OF]?: string })[ROUTE_OF] : undefined;
-}
-
-/**
- * The status of a plain value the function returns: the row's success status (the lowest when
- * it documents several, and a function that means another returns a Reply with it).
- */
-function successStatus(def: RouteDef): number | undefined {
-  const statuses = Object.keys(def.responses).map(Number).filter((status) => status >= 200 && status < 300);
-  return statuses.length > 0 ? Math.min(...statuses) : undefined;
 }
 
 type Parsed = { body: unknown; query: unknown; params: unknown; headers: unknown };
@@ -117,7 +110,7 @@ function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
  * leaves the result on the context for route() to hand over. A multipart body is read by the
  * multipartBody middleware before this one; a JSON body is read here.
  */
-function validateRequest(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
+function validateRequest(def: RouteRow): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
   return {
     before: async (request) => {
       const { event } = request;
@@ -139,19 +132,20 @@ function validateRequest(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Err
  * CORS policy and success status; the function receives typed, validated input and returns data
  * (sent with the row's status) or a Reply. Rows with auth or a rate limit are built through the
  * factories of shared/wiring/ (workspaceRoute, shellRoute, internalRoute, rateLimitedRoute),
- * which pass the middleware the row needs.
+ * rows with a multipart body through formRoute (http/multipart.ts), which pass the middleware the
+ * row needs.
  *
  * @example export const handler = route('getOpenApi', async () => buildOpenApi());
  */
 export function route<K extends OperationId>(operationId: K, fn: RouteFn<K>, uses: RouteUses = {}): HttpHandler {
-  return routeHandler(operationId, ROUTES[operationId], fn as (input: RouteInput<RouteDef>) => Promise<unknown>, uses);
+  return routeHandler(operationId, ROUTES[operationId], fn as (input: RouteInput<RouteRow>) => Promise<unknown>, uses);
 }
 
 /** The same, for a row given directly (tests build synthetic rows to exercise the stack). */
 export function routeHandler(
   operationId: string,
-  def: RouteDef,
-  fn: (input: RouteInput<RouteDef>) => Promise<unknown>,
+  def: RouteRow,
+  fn: (input: RouteInput<RouteRow>) => Promise<unknown>,
   uses: RouteUses = {},
 ): HttpHandler {
   // Order matters: the rate limit counts every request (even invalid ones), and credentials are
@@ -169,10 +163,13 @@ export function routeHandler(
     if (!uses.authenticate) throw new Error(`Route ${operationId} has auth '${def.auth}': pass route(…, { authenticate })`);
     middlewares.push(uses.authenticate(def));
   }
-  if (def.body?.contentType === 'multipart/form-data') middlewares.push(multipartBody(def.body));
+  if (def.body?.contentType === 'multipart/form-data') {
+    if (!uses.multipart) throw new Error(`Route ${operationId} takes multipart/form-data: pass route(…, { multipart })`);
+    middlewares.push(uses.multipart(def.body));
+  }
   middlewares.push(validateRequest(def));
   const handler = createHttpHandler(
-    { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors, status: successStatus(def) },
+    { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors, status: def.status },
     middlewares,
     (event, context, signal) => {
       const parsed = (context as WithInput).input!;
@@ -184,7 +181,7 @@ export function routeHandler(
         signal,
         event,
         context,
-      } as RouteInput<RouteDef>);
+      } as RouteInput<RouteRow>);
     },
   );
   return Object.defineProperty(handler, ROUTE_OF, { value: operationId });

@@ -3,7 +3,7 @@
  * middleware checks entitlements against, the shell reports, and /docs#plans publishes.
  */
 import * as v from 'valibot';
-import type { RouteDef } from '#shared/route-types.ts';
+import type { RouteRow } from '#shared/route-types.ts';
 
 /** Plans in ascending order: a feature of one plan is included in every later one. */
 export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
@@ -99,7 +99,7 @@ export function entitlementExtension(feature: Feature, quota?: Quota): Record<`x
 }
 
 /** The feature a route row requires, read from its entitlement extension. */
-export function requiredFeatureOf(def: Pick<RouteDef, 'extensions'>): Feature | undefined {
+export function requiredFeatureOf(def: Pick<RouteRow, 'extensions'>): Feature | undefined {
   const value = def.extensions?.[ENTITLEMENT_EXTENSION] as { feature?: unknown } | undefined;
   const feature = value?.feature;
   if (feature === undefined) return undefined;

@@ -139,18 +139,3 @@ export function presetTable(): string {
   );
   return ['| format | preset | settings | screenshot 1920×1080 | photo 1920×1080 |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
-
-const MB = (bytes: number) => bytes.toLocaleString('en-US');
-
-/** The operation description: what is checked, the limits, and each preset's settings with measured figures. */
-export const EXPORT_DESCRIPTION = [
-  'Recompresses an uploaded PNG, JPEG or WebP into PNG, JPEG or WebP. The answer is the raw image bytes (not JSON) with the output\'s `Content-Type` and `Content-Disposition: attachment; filename="<upload name>.<png|jpg|webp>"`.',
-  '',
-  `- **Checks:** the \`image\` part must declare image/png, image/jpeg or image/webp (else 400 \`unsupported_value\`) and its bytes must decode as that type (else 400 \`invalid_request\`). The request body is at most ${MB(EXPORT_MAX_BODY_BYTES)} bytes (4 MiB): Lambda accepts 6 MB of event and API Gateway base64-encodes the upload. Images over ${MB(EXPORT_MAX_PIXELS)} pixels are refused from their header, before decoding (decompression bombs). An output larger than 4,500,000 bytes, the most a response can carry, is refused too. All three are 413 \`invalid_request\` with the \`limit\`.`,
-  '- **Processing:** auto-oriented from EXIF; converted to sRGB from any embedded ICC profile; written without EXIF, GPS, XMP, IPTC or ICC data; transparency kept for PNG and WebP, flattened onto white for JPEG; an animated WebP gives its first frame.',
-  '- **Presets:** chosen by measuring bytes and time on a screenshot-like and a photo-like input (sharp 0.35.5 on a 2-core machine; times include decoding):',
-  '',
-  presetTable(),
-  '',
-  'Why these: JPEG medium (mozjpeg) is about 23 % smaller than libjpeg-turbo at the same quality setting; JPEG high keeps full chroma because subsampling smears coloured text. WebP effort 6 took 2–2.5× the time for 1–13 % fewer bytes. PNG high uses zlib level 6 because level 9 took 3–4× longer on the screenshot (2.8× on the photo) and was not smaller on it. The palette presets are written unfiltered: adaptive filtering of palette indices measured 21 % (screenshot) to 62 % (photo) larger, and the PNG specification recommends no filter for indexed images.',
-].join('\n');

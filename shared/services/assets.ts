@@ -19,6 +19,10 @@ export interface AssetDeps {
   deletionQueue: DeletionQueue;
   now?: () => Date;
 }
+/** What the upload and download operations use: records and objects, never the queue. */
+export type AssetObjectDeps = Pick<AssetDeps, 'assets' | 'objects' | 'now'>;
+/** What a deletion request uses: records and the queue, never the bucket. */
+export type DeletionRequestDeps = Pick<AssetDeps, 'assets' | 'deletionQueue' | 'now'>;
 
 /** Staging prefix of uploads; the bucket expires what is left there after a day. */
 export const UPLOAD_PREFIX = BUCKETS.assets.prefixes.uploads;
@@ -43,7 +47,7 @@ function inUse(item: AssetItem): boolean {
  * Creates a pending asset and a presigned PUT bound to its content type, length and (when
  * declared) SHA-256, so S3 refuses any other upload to that URL.
  */
-export async function createUpload(deps: AssetDeps, input: { workspaceId: string; body: AssetUploadRequest }) {
+export async function createUpload(deps: AssetObjectDeps, input: { workspaceId: string; body: AssetUploadRequest }) {
   const now = deps.now?.() ?? new Date();
   const assetId = randomUUID();
   const sha256 = input.body.sha256?.toLowerCase();
@@ -77,7 +81,7 @@ export async function createUpload(deps: AssetDeps, input: { workspaceId: string
  * Copies the verified upload to the asset's own key. The copy must carry the very bytes that were
  * hashed: a PUT to the staging key in between changes its ETag, and the copy is then refused.
  */
-async function promote(deps: AssetDeps, item: AssetItem, uploadKey: string, etag: string | undefined): Promise<void> {
+async function promote(deps: AssetObjectDeps, item: AssetItem, uploadKey: string, etag: string | undefined): Promise<void> {
   const copied = await deps.objects.copy(uploadKey, item.objectKey, item.contentType);
   if (etag !== undefined && copied !== undefined && copied !== etag) {
     await deps.objects.delete(item.objectKey);
@@ -95,7 +99,7 @@ function extValue(text: string): string {
  * here because not every S3-compatible store checks checksums) and marks the asset ready.
  * Completing a ready asset again returns it unchanged.
  */
-export async function completeUpload(deps: AssetDeps, input: { workspaceId: string; assetId: string; sha256?: string }): Promise<Asset> {
+export async function completeUpload(deps: AssetObjectDeps, input: { workspaceId: string; assetId: string; sha256?: string }): Promise<Asset> {
   const item = await deps.assets.get(input.workspaceId, input.assetId);
   if (!item || item.status === 'deleted') throw notFound();
   const declared = input.sha256?.toLowerCase();
@@ -141,7 +145,7 @@ export async function completeUpload(deps: AssetDeps, input: { workspaceId: stri
 }
 
 /** A short-lived presigned GET for a ready asset of this workspace. */
-export async function createDownloadUrl(deps: AssetDeps, input: { workspaceId: string; assetId: string }) {
+export async function createDownloadUrl(deps: AssetObjectDeps, input: { workspaceId: string; assetId: string }) {
   const item = await deps.assets.get(input.workspaceId, input.assetId);
   if (!item || item.status === 'deleted' || item.status === 'deleting') throw notFound();
   if (item.status !== 'ready') {
@@ -160,7 +164,7 @@ export async function createDownloadUrl(deps: AssetDeps, input: { workspaceId: s
  * Marks a ready, unused asset as deleting and queues the deletion. The state change is one
  * conditional write, so two concurrent deletes queue at most one message per asset.
  */
-export async function requestDeletion(deps: AssetDeps, input: { workspaceId: string; assetId: string }) {
+export async function requestDeletion(deps: DeletionRequestDeps, input: { workspaceId: string; assetId: string }) {
   const item = await deps.assets.get(input.workspaceId, input.assetId);
   if (!item || item.status === 'deleted') throw notFound();
   if (inUse(item)) throw new ConflictError('Asset is in use', 'The asset is referenced (for example by a release); remove the reference before deleting it.');

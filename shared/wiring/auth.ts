@@ -4,18 +4,21 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import { authenticateWith } from '#shared/http/auth.ts';
-import type { LambdaContext, LambdaEvent, RouteDef } from '#shared/route-types.ts';
+import type { LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/http/route.ts';
 import type { OperationIdWhere, RouteFn } from '#shared/http/route.ts';
+import { containerAuthenticator } from '#shared/wiring/authenticator.ts';
 
 /**
- * The authenticator is loaded on first use: the DynamoDB client is evaluated only when the first
- * credential is checked. (Anonymous routes do not bundle this module at all: their handlers never
- * pass `authenticate` to route().)
+ * The auth middleware of a row on the container's authenticator, created on first use.
+ * (Anonymous routes do not bundle this module at all: their handlers never pass `authenticate`
+ * to route().) The import is static: esbuild cannot tree-shake what a dynamic import() reaches,
+ * which put the SDK's whole DynamoDB client (every command's schema, the waiters, ~50 KB) into
+ * every authenticated function, and each of them imports the DynamoDB client anyway.
  */
-export function authenticate(def: RouteDef): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
-  return authenticateWith(def, async () => (await import('#shared/wiring/authenticator.ts')).containerAuthenticator());
+export function authenticate(def: RouteRow): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
+  return authenticateWith(def, async () => containerAuthenticator());
 }
 
 /** The handler of a workspace row (auth 'apiKey'): an API key with the row's scope, or a session with its permission. */

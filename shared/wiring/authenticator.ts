@@ -1,10 +1,10 @@
 /**
  * The authenticator of this container and the three stores it reads (API keys, sessions,
- * memberships): module-level singletons on the shared DynamoDB client. wiring/auth.ts loads this
- * module on the first credential check, so it holds nothing else: a dynamically imported module
- * is bundled whole.
+ * memberships): module-level singletons on the shared DynamoDB client, built on the first
+ * credential check. wiring/auth.ts is its one importer, so it holds nothing else: the functions
+ * that authenticate bundle these three stores and no other.
  */
-import { dynamo } from '#shared/wiring/aws.ts';
+import { dynamo } from '#shared/wiring/dynamo.ts';
 import { config } from '#shared/config.ts';
 import { Authenticator } from '#shared/http/authenticator.ts';
 import { ApiKeyStore } from '#shared/store/api-keys.ts';

@@ -2,7 +2,8 @@
  * The process-wide capture cache, on the cache table and bucket. Kept apart from the browser
  * wiring so the purge function's bundle carries no browser.
  */
-import { dynamo, s3 } from '#shared/wiring/aws.ts';
+import { dynamo } from '#shared/wiring/dynamo.ts';
+import { s3 } from '#shared/wiring/s3.ts';
 import { config } from '#shared/config.ts';
 import { s3DynamoCaptureCache } from '#shared/store/capture-cache.ts';
 import type { CaptureCache } from '#shared/store/capture-cache.ts';

@@ -1,6 +1,6 @@
 /**
  * The internal-secret check on this container's Secrets Manager client, and the factory of the
- * handlers whose rows have auth 'internal' (internalRoute), which passes it to route(). Kept out of wiring/aws.ts so only
+ * handlers whose rows have auth 'internal' (internalRoute), which passes it to route(). Kept in a file of its own so only
  * the functions that read a secret carry the client in their bundle.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';

@@ -2,7 +2,7 @@
  * The per-client rate limit counted in the rate table, and the factory of the handlers whose rows
  * publish `x-easel-rate-limit` (rateLimitedRoute), which passes it to route().
  */
-import { dynamo } from '#shared/wiring/aws.ts';
+import { dynamo } from '#shared/wiring/dynamo.ts';
 import { config } from '#shared/config.ts';
 import { perClientRateLimit } from '#shared/http/rate-limit.ts';
 import { createRateLimiter } from '#shared/rate-limiter.ts';

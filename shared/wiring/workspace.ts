@@ -2,10 +2,9 @@
  * Dependencies of the release and source-app services in this container: stores on the shared
  * DynamoDB client and the configured table, built once at first use (assets: wiring/assets.ts).
  */
-import { dynamo } from '#shared/wiring/aws.ts';
+import { dynamo } from '#shared/wiring/dynamo.ts';
 import { config } from '#shared/config.ts';
 import { productSurfaceStore } from '#shared/wiring/identity.ts';
-import { rateTableLimiter } from '#shared/wiring/rate-limit.ts';
 import type { ReleaseDeps } from '#shared/services/releases.ts';
 import type { SourceAppDeps } from '#shared/services/source-apps.ts';
 import { ReleaseStore } from '#shared/store/releases.ts';
@@ -13,9 +12,6 @@ import { SourceAppStore } from '#shared/store/source-apps.ts';
 
 let releases: ReleaseDeps | undefined;
 let sourceApps: SourceAppDeps | undefined;
-
-/** Counters of per-workspace quotas, in the rate table. */
-export const quotaLimiter = rateTableLimiter;
 
 /** Release services: the workspace table, and product surfaces through their store. */
 export function releaseDeps(): ReleaseDeps {

@@ -2,7 +2,7 @@
  * The authorization matrix: every protected row of the route table (auth 'apiKey', 'session' or
  * 'internal') × every kind of credential a caller can send, each with the exact answer it must
  * get — the whole envelope for a refusal, a documented 2xx for an admission. The rows come from
- * ROUTE_LIST, so a new row joins the matrix by being added to the table.
+ * the route table (FULL_ROUTE_LIST), so a new row joins the matrix by being added to the table.
  *
  * Over http (the local server) the session cookie is `easel.session_token`. The https rules
  * (the `__Host-` cookie decides alone; disagreeing cookies are refused) are exercised on the
@@ -16,7 +16,7 @@ import type { RouteDef } from '#shared/route-types.ts';
 import { ROLES, permissionsOf } from '#shared/identity/permissions.ts';
 import type { Role } from '#shared/identity/permissions.ts';
 import { generateApiKey, generateSessionToken } from '#shared/identity/credentials.ts';
-import { ROUTE_LIST } from '#shared/routes.ts';
+import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import type { OperationId } from '#shared/routes.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
@@ -29,7 +29,7 @@ type Row = RouteDef & { operationId: OperationId };
 type Auth = 'apiKey' | 'session' | 'internal';
 type Expected = { status: number; code: string } | 'success';
 
-const PROTECTED = ROUTE_LIST.filter((row): row is Row & { auth: Auth } => row.auth !== 'none');
+const PROTECTED = FULL_ROUTE_LIST.filter((row): row is Row & { auth: Auth } => row.auth !== 'none');
 
 const UNAUTHORIZED = { status: 401, code: 'unauthorized' } as const;
 const FORBIDDEN = { status: 403, code: 'forbidden' } as const;

@@ -15,13 +15,13 @@ import { expectedEnvelope } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
 let cache: CaptureCache;
-let aws: typeof import('#shared/wiring/aws.ts');
+let aws: typeof import('#shared/wiring/dynamo.ts') & typeof import('#shared/wiring/s3.ts');
 let cfg: import('#shared/config.ts').Config;
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
   cache = (await import('#shared/wiring/capture-cache.ts')).captureCache();
-  aws = await import('#shared/wiring/aws.ts');
+  aws = { ...(await import('#shared/wiring/dynamo.ts')), ...(await import('#shared/wiring/s3.ts')) };
   cfg = (await import('#shared/config.ts')).config();
 });
 

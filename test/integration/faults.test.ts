@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDef } from '#shared/route-types.ts';
-import { ROUTE_LIST } from '#shared/routes.ts';
+import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import type { OperationId } from '#shared/routes.ts';
 import { call } from '../support/client.ts';
 import type { ClientResponse } from '../support/client.ts';
@@ -45,7 +45,7 @@ const UNAFFECTED: Partial<Record<OperationId, Partial<Record<Backend, string>>>>
 const ROUTE_TIMEOUT_HINT = 'The request took longer than this route allows; retry later.';
 
 /** Rows that read no backend and take no input: they must keep answering whatever is down. */
-const INDEPENDENT = ROUTE_LIST.filter(
+const INDEPENDENT = FULL_ROUTE_LIST.filter(
   (row) => BACKENDS.every((backend) => !needs(row, backend)) && !row.params && !row.query && !row.body && row.auth === 'none',
 );
 
@@ -94,7 +94,7 @@ async function sendAll(cells: readonly Cell[]): Promise<Map<Cell, Outcome>> {
   return new Map(outcomes);
 }
 
-const rowsNeeding = (backend: Backend) => ROUTE_LIST.filter((row): row is Row => needs(row as Row, backend));
+const rowsNeeding = (backend: Backend) => FULL_ROUTE_LIST.filter((row): row is Row => needs(row as Row, backend));
 const label = (row: Row) => `${row.method} ${row.path}`;
 
 function expectUnavailable(cell: Cell, outcome: Outcome): void {
@@ -188,7 +188,7 @@ describe.each(BACKENDS)('with the embedded %s stopped', (backend) => {
 describe('an asset whose deletion cannot be queued', () => {
   it('stays ready and downloadable, and is deleted once the queue is back', async () => {
     // Prepare
-    const [cell] = await prepare([ROUTE_LIST.find((row) => row.operationId === 'deleteAsset') as Row]);
+    const [cell] = await prepare([FULL_ROUTE_LIST.find((row) => row.operationId === 'deleteAsset') as Row]);
     const downloadPath = cell!.request.path.replace(/$/, '/download-url');
     await runtime.embedded.sqs!.stop();
 

@@ -28,7 +28,7 @@ beforeAll(async () => {
   restoreSink = setLogSink((line) => lines.push(line));
   runtime = await startTestRuntime();
   db = connect(runtime.env);
-  ({ dynamo } = await import('#shared/wiring/aws.ts'));
+  ({ dynamo } = await import('#shared/wiring/dynamo.ts'));
 });
 
 afterAll(async () => {

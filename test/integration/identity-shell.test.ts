@@ -2,11 +2,12 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { HttpHandler } from '#shared/http/handler.ts';
-import type { RouteDef } from '#shared/route-types.ts';
+import type { OperationDoc, RouteDef, RouteRow } from '#shared/route-types.ts';
 import { permissionsOf } from '#shared/identity/permissions.ts';
 import { entitlementExtension } from '#shared/identity/plans.ts';
 import { generateSessionToken, hashSecret, newId } from '#shared/identity/credentials.ts';
 import { ROUTES } from '#shared/routes.ts';
+import { OPERATION_DOCS } from '#shared/docs/operations.ts';
 import type { OperationId } from '#shared/routes.ts';
 import * as admin from '#shared/services/identity-admin.ts';
 import { keys } from '#shared/store/keys.ts';
@@ -102,7 +103,7 @@ const SHELL_ROUTES = (Object.keys(ROUTES) as OperationId[]).filter((id) => ROUTE
 
 /** Calls a shell route over HTTP for organization A (the active one of the fixtures' sessions). */
 async function callShell(operationId: OperationId, headers: Record<string, string> = {}, organizationId = ids.a) {
-  const row = ROUTES[operationId] as RouteDef;
+  const row = ROUTES[operationId] as RouteRow;
   const path = row.path.replace('{organizationId}', encodeURIComponent(organizationId));
   const response = await fetch(`${runtime.url}${path}`, { method: row.method, headers });
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
@@ -119,7 +120,7 @@ describe('shell operations', () => {
     expect(status).toBe(200);
     expect(headers.get('access-control-allow-origin')).toBe(EDITOR);
     expect(headers.get('access-control-allow-credentials')).toBe('true');
-    const schema = (ROUTES[operationId] as RouteDef).responses[200]!.schema!;
+    const schema = (OPERATION_DOCS[operationId] as OperationDoc).responses[200]!.schema!;
     expect(v.safeParse(schema, body).issues).toBeUndefined();
   });
 
@@ -206,7 +207,7 @@ describe('shell operations: refusals', () => {
     expect(both.body).toEqual(envelope(403, 'forbidden'));
   });
 
-  it.each(SHELL_ROUTES.filter((id) => (ROUTES[id] as RouteDef).permission))(
+  it.each(SHELL_ROUTES.filter((id) => (ROUTES[id] as RouteRow).permission))(
     'answers %s with 403 for a session active in an organization the user is not a member of',
     async (operationId) => {
       const { status, body } = await callShell(operationId, { cookie: cookies.daveInA });
@@ -216,7 +217,7 @@ describe('shell operations: refusals', () => {
     },
   );
 
-  it.each(SHELL_ROUTES.filter((id) => (ROUTES[id] as RouteDef).path.includes('{organizationId}/')))(
+  it.each(SHELL_ROUTES.filter((id) => (ROUTES[id] as RouteRow).path.includes('{organizationId}/')))(
     'answers %s for an organization that is not the active one with 403',
     async (operationId) => {
       // dave is active in B and asks about A, where he is not a member.
@@ -372,7 +373,7 @@ describe('API keys on the embedded backends', () => {
 
   it('stores the key under its hash only', async () => {
     const { key } = await admin.issueApiKey(deps, { organizationId: ids.a, name: 'hashed' });
-    const { Item } = await (await import('#shared/wiring/aws.ts')).dynamo.send(new GetCommand({ TableName: runtime.env.WORKSPACE_TABLE, Key: keys.apiKey(hashSecret(key)) }));
+    const { Item } = await (await import('#shared/wiring/dynamo.ts')).dynamo.send(new GetCommand({ TableName: runtime.env.WORKSPACE_TABLE, Key: keys.apiKey(hashSecret(key)) }));
     expect(Item?.keyHash).toBe(hashSecret(key));
     expect(JSON.stringify(Item)).not.toContain(key);
   });

@@ -7,13 +7,13 @@ import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import { expectedEnvelope, waitFor } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
-let aws: typeof import('#shared/wiring/aws.ts');
+let aws: typeof import('#shared/wiring/dynamo.ts') & typeof import('#shared/wiring/s3.ts') & typeof import('#shared/wiring/sqs.ts');
 let cfg: import('#shared/config.ts').Config;
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
   // The production clients, configured by the runtime's environment exactly as a handler's are.
-  aws = await import('#shared/wiring/aws.ts');
+  aws = { ...(await import('#shared/wiring/dynamo.ts')), ...(await import('#shared/wiring/s3.ts')), ...(await import('#shared/wiring/sqs.ts')) };
   cfg = (await import('#shared/config.ts')).config();
 });
 

@@ -13,7 +13,7 @@ import { ReleaseStore } from '#shared/store/releases.ts';
 import { waitFor } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
-let aws: typeof import('#shared/wiring/aws.ts');
+let aws: typeof import('#shared/wiring/dynamo.ts') & typeof import('#shared/wiring/s3.ts') & typeof import('#shared/wiring/sqs.ts');
 let assets: typeof import('#shared/services/assets.ts');
 let releases: typeof import('#shared/services/releases.ts');
 /** The asset services' stores, and the table and bucket beneath them that the tests inspect. */
@@ -23,7 +23,7 @@ let table: string;
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
-  aws = await import('#shared/wiring/aws.ts');
+  aws = { ...(await import('#shared/wiring/dynamo.ts')), ...(await import('#shared/wiring/s3.ts')), ...(await import('#shared/wiring/sqs.ts')) };
   assets = await import('#shared/services/assets.ts');
   releases = await import('#shared/services/releases.ts');
   const cfg = (await import('#shared/config.ts')).config();

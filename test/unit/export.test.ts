@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ContentTooLargeError, InvalidRequestError, UnsupportedValueError } from '#shared/errors.ts';
-import { EXPORT_DESCRIPTION, EXPORT_FORMATS, EXPORT_MAX_PIXELS, QUALITY_PRESETS, presetTable } from '#shared/schemas/export.ts';
+import { EXPORT_DESCRIPTION } from '#shared/docs/operations.ts';
+import { EXPORT_FORMATS, EXPORT_MAX_PIXELS, QUALITY_PRESETS, presetTable } from '#shared/schemas/export.ts';
 import { downloadName, exportImage } from '#shared/services/export.ts';
 import { hasGpsTag, jpegWithGps, pngBombHeader, screenshotLike } from '../support/images.ts';
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { multipartBody } from '#shared/http/multipart.ts';
 import { routeHandler } from '#shared/http/route.ts';
 import type { MultipartFile, RouteDef } from '#shared/route-types.ts';
 import { filePart } from '#shared/schemas/multipart.ts';
@@ -22,7 +23,7 @@ const row: RouteDef = testRoute({
 const echo = routeHandler('upload', row, async ({ body }) => {
   const { image, format } = body as unknown as { image: MultipartFile; format: string };
   return { format, file: { filename: image.filename, mimetype: image.mimetype, text: image.content.toString('utf8') } };
-});
+}, { multipart: multipartBody });
 
 /** A form encoded as fetch would send it, then delivered as API Gateway does: base64 with the browser's Content-Type. */
 async function formEvent(form: FormData, contentType?: string) {

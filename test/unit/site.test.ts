@@ -5,7 +5,7 @@ import { renderMarkdown } from '#shared/docs/html.ts';
 import { toEnvelope } from '#shared/http/envelope.ts';
 import { ERROR_CODE_LIST, NotFoundError, RateLimitedError } from '#shared/errors.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
-import { ROUTE_LIST } from '#shared/routes.ts';
+import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import { handler as getHome } from '#functions/site/get-home.ts';
 import { handler as getDocs } from '#functions/site/get-docs.ts';
 import { handler as getErrorDocs } from '#functions/site/get-error-docs.ts';
@@ -16,7 +16,7 @@ import { FIXTURE_ROUTES } from './docs-routes.fixture.ts';
 
 const BASE = 'http://easel.test';
 const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-const listed = ROUTE_LIST.filter((row) => row.listed);
+const listed = FULL_ROUTE_LIST.filter((row) => row.listed);
 
 function call(handler: HttpHandler, path: string, headers: Record<string, string> = {}) {
   return handler(apiEvent({ path, headers }), lambdaContext());
@@ -148,7 +148,7 @@ describe('wantsMarkdown', () => {
 
 describe('site markdown', () => {
   it('leaves unlisted and internal rows out of every page and document', () => {
-    const routes = [...ROUTE_LIST, ...FIXTURE_ROUTES];
+    const routes = [...FULL_ROUTE_LIST, ...FIXTURE_ROUTES];
     for (const text of [homeMarkdown(BASE, routes), docsMarkdown(BASE, routes), llmsTxt(BASE, routes), llmsFullTxt(BASE, routes)]) {
       expect(text).toContain('/api/screenshot');
       expect(text).not.toContain('/internal/cache/purge');
@@ -157,7 +157,7 @@ describe('site markdown', () => {
   });
 
   it('states the rules of each input field from its schema', () => {
-    const docs = docsMarkdown(BASE, [...ROUTE_LIST, ...FIXTURE_ROUTES]);
+    const docs = docsMarkdown(BASE, [...FULL_ROUTE_LIST, ...FIXTURE_ROUTES]);
 
     expect(docs).toContain('| `title` | string | yes | length 1 to 160 characters |');
     expect(docs).toContain('| `deviceType` | string | no | one of `desktop`, `mobile`; default `desktop` |');
@@ -167,7 +167,7 @@ describe('site markdown', () => {
   });
 
   it('escapes schema-derived text in the HTML', () => {
-    const html = renderMarkdown(docsMarkdown(BASE, [...ROUTE_LIST, ...FIXTURE_ROUTES]));
+    const html = renderMarkdown(docsMarkdown(BASE, [...FULL_ROUTE_LIST, ...FIXTURE_ROUTES]));
 
     expect(html).toContain('markup such as &lt;b&gt; is rejected');
     expect(html).not.toContain('<b>');
@@ -229,7 +229,7 @@ describe('llms-full.txt', () => {
   });
 
   it('states request body constraints derived from the schemas', () => {
-    const full = llmsFullTxt(BASE, [...ROUTE_LIST, ...FIXTURE_ROUTES]);
+    const full = llmsFullTxt(BASE, [...FULL_ROUTE_LIST, ...FIXTURE_ROUTES]);
 
     expect(full).toContain('**Request body** (`application/json`, required, at most 65536 bytes, fields not listed here are rejected)');
     expect(full).toContain('| `sourceUrls` | array of string (uri) | no | at most 20 items |');
