@@ -10,7 +10,7 @@ import { ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
 import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
 import { Asset, AssetDeletionAccepted, AssetDownload, AssetUploadInstructions } from '#shared/schemas/assets.ts';
-import { EXPORT_MAX_BODY_BYTES, EXPORT_MAX_PIXELS, presetTable } from '#shared/schemas/export.ts';
+import { EXPORT_MAX_BODY_BYTES, EXPORT_MAX_PIXELS, groupThousands, presetTable } from '#shared/schemas/export.ts';
 import {
   BootstrapResponse,
   CapabilitiesResponse,
@@ -30,7 +30,8 @@ import { TweetErrorEnvelope, TweetFailureEnvelope, TweetResponse } from '#shared
 const text = (description: string, contentType: string) => ({ description, contentType });
 const json = <S extends AnySchema>(description: string, schema: S) => ({ description, contentType: 'application/json', schema });
 
-const MB = (bytes: number) => bytes.toLocaleString('en-US');
+// Not toLocaleString: ICU's number formatting costs ≈ 8 ms the first time (groupThousands says more).
+const MB = (bytes: number) => groupThousands(bytes);
 
 /** The operation description: what is checked, the limits, and each preset's settings with measured figures. */
 export const EXPORT_DESCRIPTION = [
