@@ -5,7 +5,7 @@
  * (API keys, sessions, memberships) are in wiring/authenticator.ts.
  */
 import type { ShellStore } from '#shared/services/shell.ts';
-import { joinStores } from '#shared/store/identity-items.ts';
+import { joinStores, type Joined } from '#shared/store/identity-items.ts';
 import { InvitationStore } from '#shared/store/invitations.ts';
 import { OrganizationStore } from '#shared/store/organizations.ts';
 import { ProductSurfaceStore } from '#shared/store/product-surfaces.ts';
@@ -19,6 +19,8 @@ let organizations: OrganizationStore | undefined;
 let invitations: InvitationStore | undefined;
 let productSurfaces: ProductSurfaceStore | undefined;
 let shell: ShellStore | undefined;
+let roster: Joined<[ReturnType<typeof membershipStore>, UserStore]> | undefined;
+let userOrganizations: Joined<[ReturnType<typeof membershipStore>, OrganizationStore]> | undefined;
 
 export const userStore = (): UserStore => (users ??= new UserStore(onWorkspaceTable()));
 export const organizationStore = (): OrganizationStore => (organizations ??= new OrganizationStore(onWorkspaceTable()));
@@ -31,3 +33,11 @@ export function shellStore(): ShellStore {
   shell ??= joinStores(userStore(), organizationStore(), membershipStore(), invitationStore(), apiKeyStore(), sessionStore(), productSurfaceStore());
   return shell;
 }
+
+/** Memberships and users, joined once per container: the members roster reads both. */
+export const rosterStore = (): Joined<[ReturnType<typeof membershipStore>, UserStore]> =>
+  (roster ??= joinStores(membershipStore(), userStore()));
+
+/** Memberships and organizations, joined once per container: a user's organizations read both. */
+export const userOrganizationsStore = (): Joined<[ReturnType<typeof membershipStore>, OrganizationStore]> =>
+  (userOrganizations ??= joinStores(membershipStore(), organizationStore()));
