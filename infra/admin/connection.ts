@@ -5,8 +5,9 @@
  * real service with the usual AWS credential chain, and then WORKSPACE_TABLE must name the
  * deployed stack's table.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { environmentThen } from '#shared/aws/credentials.ts';
+import { DynamoClient } from '#shared/aws/dynamodb.ts';
 import { TABLES } from '#shared/resources.ts';
 import { identityStores, type IdentityStores } from '#shared/store/identity-stores.ts';
 import { DEFAULT_PORTS } from '#infra/local/ports.ts';
@@ -14,7 +15,7 @@ import { DEFAULT_PORTS } from '#infra/local/ports.ts';
 export interface Connection {
   store: IdentityStores;
   /** The document client under the stores. */
-  dynamo: DynamoDBDocumentClient;
+  dynamo: DynamoClient;
   /** Where the table is, for messages: an endpoint URL or 'AWS'. */
   endpoint: string;
   table: string;
@@ -29,10 +30,19 @@ export function connect(env: NodeJS.ProcessEnv): Connection {
   const table = env[TABLES.workspace.env]?.trim() || (aws ? undefined : TABLES.workspace.localName);
   if (!table) throw new Error(`${TABLES.workspace.env} is required with DYNAMODB_ENDPOINT=aws (the WorkspaceTableName output of the stack).`);
   const region = env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || 'us-east-1';
-  // The embedded backend accepts any credentials; the SDK only needs some to sign with.
+  // The embedded backend accepts any credentials; the client only needs some to sign with.
   const credentials =
-    !aws && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE ? { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' } : undefined;
-  const client = new DynamoDBClient({ region, endpoint, credentials, maxAttempts: 2 });
-  const dynamo = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  return { store: identityStores({ dynamo, table }), dynamo, endpoint: endpoint ?? `AWS (${region})`, table, close: () => client.destroy() };
+    !aws && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE
+      ? async () => ({ accessKeyId: 'easel-local', secretAccessKey: 'easel-local' })
+      : environmentThen(() => defaultProvider()());
+  const dynamo = new DynamoClient({
+    region,
+    endpoint,
+    credentials,
+    maxAttempts: 2,
+    connectionTimeoutMs: 1_000,
+    requestTimeoutMs: 5_000,
+    socketTimeoutMs: 5_000,
+  });
+  return { store: identityStores({ dynamo, table }), dynamo, endpoint: endpoint ?? `AWS (${region})`, table, close: () => dynamo.destroy() };
 }

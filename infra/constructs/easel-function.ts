@@ -31,6 +31,8 @@ export const BUNDLE = {
   // The SDK's default credential chain stops at the environment on Lambda; the rest of it is
   // ~140 KB of every bundle (shared/wiring/lambda-credentials.ts says why and what stays).
   alias: { '@aws-sdk/credential-provider-node': join(PROJECT_ROOT, 'shared', 'wiring', 'lambda-credentials.ts') },
+  // Tells shared/wiring/aws-credentials.ts it runs on Lambda: the SDK's chain is left out.
+  define: { 'process.env.EASEL_LAMBDA_BUNDLE': '"true"' },
 } as const;
 
 /** esbuild options that build the bundle of `entry` (relative to the repository root) as the stack does. */
@@ -46,6 +48,7 @@ export function bundleOptions(entry: string, nodeModules: readonly string[] = []
     minify: BUNDLE.minify,
     keepNames: BUNDLE.keepNames,
     alias: { ...BUNDLE.alias },
+    define: { ...BUNDLE.define },
     external: [...nodeModules],
     outfile: 'index.mjs',
   };
@@ -131,6 +134,7 @@ export class EaselFunction extends NodejsFunction {
         minify: BUNDLE.minify,
         keepNames: BUNDLE.keepNames,
         esbuildArgs: { '--alias': Object.entries(BUNDLE.alias).map(([from, to]) => `${from}=${to}`) },
+        define: { ...BUNDLE.define },
         sourceMap: BUNDLE.sourcemap,
         sourcesContent: BUNDLE.sourcesContent,
         // Ship the SDK version the tests ran against rather than whatever the runtime carries.

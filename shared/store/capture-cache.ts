@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { BatchWriteCommandOutput, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, ScanCommand } from '#shared/aws/dynamodb.ts';
+import type { BatchWriteCommandOutput, DynamoClient } from '#shared/aws/dynamodb.ts';
 import { guard } from '#shared/store/sdk-calls.ts';
 import { BUCKETS } from '#shared/resources.ts';
 
@@ -76,7 +76,7 @@ interface Item {
 }
 
 /** The cache on a DynamoDB table (partition key `pk`, TTL `expiresAt`) and an S3 bucket. */
-export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3: S3Client; table: string; bucket: string }): CaptureCache {
+export function s3DynamoCaptureCache(deps: { dynamo: DynamoClient; s3: S3Client; table: string; bucket: string }): CaptureCache {
   const { dynamo, s3, table, bucket } = deps;
 
   const deleteObjects = async (keys: string[]) => {

@@ -1,12 +1,17 @@
-/** The DynamoDB document client of this container (limits: sdk-limits.ts). */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+/** The DynamoDB document client of this container (limits: sdk-limits.ts; the client: aws/dynamodb.ts). */
+import { DynamoClient } from '#shared/aws/dynamodb.ts';
 import { config } from '#shared/config.ts';
-import { SDK_LIMITS, requestHandler } from '#shared/wiring/sdk-limits.ts';
+import { credentials } from '#shared/wiring/aws-credentials.ts';
+import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
 
 const cfg = config();
 
-export const dynamo = DynamoDBDocumentClient.from(
-  new DynamoDBClient({ region: cfg.region, endpoint: cfg.endpoints.dynamodb, maxAttempts: SDK_LIMITS.maxAttempts, requestHandler }),
-  { marshallOptions: { removeUndefinedValues: true } },
-);
+export const dynamo = new DynamoClient({
+  region: cfg.region,
+  endpoint: cfg.endpoints.dynamodb,
+  credentials,
+  maxAttempts: SDK_LIMITS.maxAttempts,
+  connectionTimeoutMs: SDK_LIMITS.connectionTimeoutMs,
+  requestTimeoutMs: SDK_LIMITS.requestTimeoutMs,
+  socketTimeoutMs: SDK_LIMITS.socketTimeoutMs,
+});

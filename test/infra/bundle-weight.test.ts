@@ -34,8 +34,9 @@ interface Fn {
   budgetKb: number;
 }
 
+/** What each client is, by the input that gives it away (DynamoDB is Easel's own client, shared/aws/). */
 const PACKAGES: Record<Client, string> = {
-  dynamodb: 'node_modules/@aws-sdk/client-dynamodb/',
+  dynamodb: 'shared/aws/dynamodb.ts',
   s3: 'node_modules/@aws-sdk/client-s3/',
   sqs: 'node_modules/@aws-sdk/client-sqs/',
   'secrets-manager': 'node_modules/@aws-sdk/client-secrets-manager/',
@@ -128,6 +129,14 @@ describe('bundle of each function', () => {
 
     // Assess
     expect(prose).toBe(f.documents);
+  });
+
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))('leaves the SDK\'s DynamoDB clients out of %s', (_name, f) => {
+    // Act
+    const sdk = built.get(f.name)!.inputs.filter((input) => /node_modules\/@aws-sdk\/(client-dynamodb|lib-dynamodb|util-dynamodb)\//.test(input));
+
+    // Assess
+    expect(sdk).toEqual([]);
   });
 
   it.each(FUNCTIONS.map((f) => [f.name, f] as const))('leaves the SDK default credential chain out of %s', (_name, f) => {

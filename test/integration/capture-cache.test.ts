@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '#shared/aws/dynamodb.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemKey, objectKey } from '#shared/store/capture-cache.ts';
 import type { CaptureCache, CaptureKey } from '#shared/store/capture-cache.ts';

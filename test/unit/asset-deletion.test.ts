@@ -4,8 +4,7 @@
  * gone, a failure is reported for a retry, and the retry finishes the job.
  */
 import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoDBClient, ThrottlingException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { DeleteObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,19 +13,20 @@ import { AssetObjectStore } from '#shared/store/asset-objects.ts';
 import { AssetStore } from '#shared/store/assets.ts';
 import { keys } from '#shared/store/keys.ts';
 import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
+import { dynamoError, mockDynamo, stubbedDynamo } from '../support/mock-dynamo.ts';
 
-const ddb = mockClient(DynamoDBDocumentClient);
+const ddb = mockDynamo();
 const storage = mockClient(S3Client);
 afterAll(() => [ddb, storage].forEach((mock) => mock.restore()));
 
 const ASSET_ID = MOCK_ASSET_ID;
 const worker = createDeletionWorker({
-  assets: new AssetStore({ dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), table: 'workspace' }),
+  assets: new AssetStore({ dynamo: stubbedDynamo(), table: 'workspace' }),
   objects: new AssetObjectStore({ s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }), bucket: 'assets' }),
 });
 const event = (messageId: string): SQSEvent =>
   ({ Records: [{ messageId, body: JSON.stringify({ workspaceId: 'ws_a', assetId: ASSET_ID }) }] }) as unknown as SQSEvent;
-const throttled = () => new ThrottlingException({ message: 'Rate exceeded', $metadata: { httpStatusCode: 400 } });
+const throttled = () => dynamoError('ThrottlingException', 400, 'Rate exceeded');
 
 beforeEach(() => {
   ddb.reset();

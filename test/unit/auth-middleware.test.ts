@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { mockClient } from 'aws-sdk-client-mock';
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { authenticate } from '#shared/wiring/auth.ts';
 import { routeHandler } from '#shared/http/route.ts';
@@ -12,8 +11,9 @@ import { keys } from '#shared/store/keys.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
 import { testRoute } from '../support/routes.ts';
+import { mockDynamo } from '../support/mock-dynamo.ts';
 
-const ddb = mockClient(DynamoDBDocumentClient);
+const ddb = mockDynamo();
 afterAll(() => ddb.restore());
 
 const EDITOR = 'https://editor.easel.test';

@@ -1,20 +1,18 @@
-import { mockClient } from 'aws-sdk-client-mock';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, ConditionalCheckFailedException, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashSecret } from '#shared/identity/credentials.ts';
 import { createSession, createUser, issueApiKey, revokeApiKey, setPlan } from '#shared/services/identity-admin.ts';
 import { AlreadyExistsError } from '#shared/store/identity-items.ts';
 import { identityStores } from '#shared/store/identity-stores.ts';
 import { keys } from '#shared/store/keys.ts';
+import { mockDynamo, stubbedDynamo } from '../support/mock-dynamo.ts';
 
-const ddb = mockClient(DynamoDBDocumentClient);
+const ddb = mockDynamo();
 afterAll(() => ddb.restore());
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const store = identityStores({
-  dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })),
+  dynamo: stubbedDynamo(),
   table: 'workspace',
   now: () => NOW,
 });

@@ -1,12 +1,11 @@
-import { ConditionalCheckFailedException, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
+import { ConditionalCheckFailedException, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { clientNetwork } from '#shared/net/address.ts';
 import { createRateLimiter, rateLimitHeaders, windowOf } from '#shared/rate-limiter.ts';
 import type { CounterStore } from '#shared/store/rate-counters.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
+import { mockDynamo, stubbedDynamo } from '../support/mock-dynamo.ts';
 
 /** Counts in memory with the same contract as the DynamoDB store. */
 function memoryStore(): CounterStore & { counters: Map<string, { hits: number; expiresAt: number }> } {
@@ -131,8 +130,8 @@ describe('windowOf and rateLimitHeaders', () => {
 });
 
 describe('dynamoCounterStore', () => {
-  const dynamo = mockClient(DynamoDBDocumentClient);
-  const store = dynamoCounterStore(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), 'easel-rate');
+  const dynamo = mockDynamo();
+  const store = dynamoCounterStore(stubbedDynamo(), 'easel-rate');
 
   afterEach(() => dynamo.reset());
 

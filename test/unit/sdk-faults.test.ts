@@ -4,14 +4,7 @@
  * data-access layer into 503 `upstream_unavailable`, and reaches a client as that envelope.
  */
 import { mockClient } from 'aws-sdk-client-mock';
-import {
-  DynamoDBClient,
-  DynamoDBServiceException,
-  ProvisionedThroughputExceededException,
-  RequestLimitExceeded,
-  ThrottlingException,
-} from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { KmsThrottled, OverLimit, RequestThrottled, SendMessageCommand, SQSClient, SQSServiceException } from '@aws-sdk/client-sqs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -33,13 +26,14 @@ import { SourceAppStore } from '#shared/store/source-apps.ts';
 import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
+import { dynamoError, mockDynamo, stubbedDynamo } from '../support/mock-dynamo.ts';
 
-const ddb = mockClient(DynamoDBDocumentClient);
+const ddb = mockDynamo();
 const storage = mockClient(S3Client);
 const queue = mockClient(SQSClient);
 afterAll(() => [ddb, storage, queue].forEach((mock) => mock.restore()));
 
-const dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+const dynamo = stubbedDynamo();
 const s3 = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
 const sqs = new SQSClient({ region: 'us-east-1' });
 const assets: AssetDeps = {
@@ -74,12 +68,18 @@ const COMMON: Fault[] = [
 ];
 const FAULTS: Record<'dynamodb' | 's3' | 'sqs', Fault[]> = {
   dynamodb: [
-    ['ThrottlingException', () => new ThrottlingException({ message: 'Rate of requests exceeds the allowed throughput.', ...meta(400) })],
-    ['ProvisionedThroughputExceededException', () => new ProvisionedThroughputExceededException({ message: 'Throughput exceeded', ...meta(400) })],
-    ['RequestLimitExceeded', () => new RequestLimitExceeded({ message: 'Throughput exceeds the account limit', ...meta(400) })],
-    ['a 500 InternalServerError', () => new DynamoDBServiceException({ name: 'InternalServerError', $fault: 'server', message: 'Internal error', ...meta(500) })],
-    ['an unmodelled 503', () => new DynamoDBServiceException({ name: 'Unknown', $fault: 'client', message: '', ...meta(503) })],
-    ...COMMON,
+    // As the client throws them after its last attempt (test/integration/dynamodb-client.test.ts
+    // shows it does so against a real server answering these).
+    ['ThrottlingException', () => dynamoError('ThrottlingException', 400, 'Rate of requests exceeds the allowed throughput.')],
+    ['ProvisionedThroughputExceededException', () => dynamoError('ProvisionedThroughputExceededException', 400, 'Throughput exceeded')],
+    ['RequestLimitExceeded', () => dynamoError('RequestLimitExceeded', 400, 'Throughput exceeds the account limit')],
+    ['a 500 InternalServerError', () => dynamoError('InternalServerError', 500, 'Internal error')],
+    ['an unmodelled 503', () => dynamoError('UnknownError', 503, 'dynamodb answered 503')],
+    ['the client\'s request time-out', () => Object.assign(new Error('dynamodb did not answer within 2000 ms'), { name: 'TimeoutError' })],
+    ['the client\'s connection time-out', () => Object.assign(new Error('no connection to dynamodb within 1000 ms'), { name: 'TimeoutError' })],
+    ['the client\'s socket time-out', () => Object.assign(new Error('no data from dynamodb for 5000 ms'), { name: 'TimeoutError' })],
+    ['a refused connection', refused],
+    ['a dropped connection', reset],
   ],
   s3: [
     ['503 SlowDown', () => new S3ServiceException({ name: 'SlowDown', $fault: 'client', message: 'Please reduce your request rate.', ...meta(503) })],
@@ -244,7 +244,7 @@ describe('route handlers under SDK faults', () => {
     ['GET /api/v1/me', '#functions/shell/get-me.ts', { cookie: 'easel.session_token=easel_st_' + '1'.repeat(40) }],
   ])('answers %s with the 503 envelope when DynamoDB throttles', async (_route, module, headers) => {
     // Prepare
-    ddb.on(GetCommand).rejects(new ThrottlingException({ message: 'Rate exceeded', ...meta(400) }));
+    ddb.on(GetCommand).rejects(dynamoError('ThrottlingException', 400, 'Rate exceeded'));
     const { handler } = (await import(module)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }> };
 
     // Act

@@ -1,8 +1,7 @@
 import { mockClient } from 'aws-sdk-client-mock';
 import { GetObjectCommand, HeadObjectCommand, NotFound, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { completeUpload, createDownloadUrl } from '#shared/services/assets.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
@@ -11,8 +10,9 @@ import { AssetStore } from '#shared/store/assets.ts';
 import { DeletionQueue } from '#shared/store/deletion-queue.ts';
 import { keys } from '#shared/store/keys.ts';
 import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
+import { mockDynamo, stubbedDynamo } from '../support/mock-dynamo.ts';
 
-const ddb = mockClient(DynamoDBDocumentClient);
+const ddb = mockDynamo();
 const storage = mockClient(S3Client);
 afterAll(() => {
   ddb.restore();
@@ -21,7 +21,7 @@ afterAll(() => {
 
 const ASSET_ID = MOCK_ASSET_ID;
 const deps: AssetDeps = {
-  assets: new AssetStore({ dynamo: DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' })), table: 'workspace' }),
+  assets: new AssetStore({ dynamo: stubbedDynamo(), table: 'workspace' }),
   objects: new AssetObjectStore({ s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }), bucket: 'assets' }),
   deletionQueue: new DeletionQueue({ sqs: new SQSClient({ region: 'us-east-1' }), queueUrl: 'https://sqs.test/deletion' }),
 };

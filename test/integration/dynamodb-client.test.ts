@@ -1,0 +1,360 @@
+/**
+ * Easel's DynamoDB client (shared/aws/dynamodb.ts over aws/json-protocol.ts) held to the SDK it
+ * replaced: against the embedded DynamoDB, what it writes the SDK's document client reads back
+ * identically and the other way round, every operation the stores use behaves alike; against a
+ * local server that misbehaves on purpose, it retries, times out and names its errors as the SDK
+ * does, so the data-access layer turns outages into 503 the same way.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import * as Sdk from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  ConditionalCheckFailedException,
+  DeleteCommand,
+  DynamoClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+  type DynamoClientSettings,
+} from '#shared/aws/dynamodb.ts';
+import { AwsServiceError } from '#shared/aws/json-protocol.ts';
+import { UpstreamUnavailableError } from '#shared/errors.ts';
+import { TABLES } from '#shared/resources.ts';
+import { guard } from '#shared/store/sdk-calls.ts';
+import { startDynamo, type Backend } from '#infra/local/backends.ts';
+import { ensureTable } from '#infra/local/provision.ts';
+
+const TABLE = 'client-test';
+const credentials = { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' };
+let dataDir: string;
+let backend: Backend;
+let ours: DynamoClient;
+let sdk: Sdk.DynamoDBDocumentClient;
+
+function client(settings: Partial<DynamoClientSettings> & { endpoint: string }): DynamoClient {
+  return new DynamoClient({
+    region: 'us-east-1',
+    credentials: async () => credentials,
+    maxAttempts: 3,
+    connectionTimeoutMs: 1_000,
+    requestTimeoutMs: 2_000,
+    socketTimeoutMs: 5_000,
+    ...settings,
+  });
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'easel-dynamo-client-'));
+  backend = await startDynamo(dataDir, 0);
+  const raw = new DynamoDBClient({ region: 'us-east-1', endpoint: backend.endpoint, credentials });
+  await ensureTable(raw, TABLE, TABLES.workspace);
+  sdk = Sdk.DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  ours = client({ endpoint: backend.endpoint });
+});
+
+afterAll(async () => {
+  ours?.destroy();
+  sdk?.destroy();
+  await backend?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** An item with every kind of value the document client converts. */
+const EVERY_KIND = {
+  pk: 'KIND#1',
+  sk: 'A',
+  text: 'Café — 日本 🎨',
+  empty: '',
+  integer: 42,
+  negative: -7,
+  float: 3.141592653589793,
+  tiny: 1e-7,
+  safe: Number.MAX_SAFE_INTEGER,
+  big: 12345678901234567890123n,
+  yes: true,
+  no: false,
+  nothing: null,
+  nested: { deeper: { list: [1, 'two', { three: 3 }, [4]], flag: false }, empty: {} },
+  list: ['a', 1, null, true],
+  emptyList: [],
+  strings: new Set(['x', 'y']),
+  numbers: new Set([1, 2.5, -3]),
+  bytes: new Uint8Array([0, 1, 2, 254, 255]),
+  byteSet: new Set([new Uint8Array([1]), new Uint8Array([2, 3])]),
+};
+
+describe('values, as the SDK document client converts them', () => {
+  it('writes items the SDK reads back identically', async () => {
+    // Act
+    await ours.send(new PutCommand({ TableName: TABLE, Item: { ...EVERY_KIND, skipped: undefined, nested: { ...EVERY_KIND.nested, gone: undefined } } }));
+    const read = await sdk.send(new Sdk.GetCommand({ TableName: TABLE, Key: { pk: 'KIND#1', sk: 'A' } }));
+
+    // Assess
+    expect(read.Item).toEqual(EVERY_KIND);
+    expect(read.Item).not.toHaveProperty('skipped');
+  });
+
+  it('reads items the SDK wrote identically', async () => {
+    // Prepare
+    await sdk.send(new Sdk.PutCommand({ TableName: TABLE, Item: { ...EVERY_KIND, sk: 'B' } }));
+
+    // Act
+    const read = await ours.send(new GetCommand({ TableName: TABLE, Key: { pk: 'KIND#1', sk: 'B' }, ConsistentRead: true }));
+    const theirs = await sdk.send(new Sdk.GetCommand({ TableName: TABLE, Key: { pk: 'KIND#1', sk: 'B' }, ConsistentRead: true }));
+
+    // Assess
+    expect(read.Item).toEqual(theirs.Item);
+    expect(typeof read.Item!.big).toBe('bigint');
+    expect(read.Item!.bytes).toBeInstanceOf(Uint8Array);
+    expect(read.$metadata.httpStatusCode).toBe(200);
+  });
+
+  it('answers a missing item with no Item at all', async () => {
+    const read = await ours.send(new GetCommand({ TableName: TABLE, Key: { pk: 'NONE', sk: 'NONE' } }));
+    expect(read).not.toHaveProperty('Item');
+  });
+
+  it.each([
+    ['NaN', Number.NaN, /Special numeric value NaN/],
+    ['Infinity', Number.POSITIVE_INFINITY, /Special numeric value Infinity/],
+    ['an unsafe integer', 2 ** 60, /safe integer range/],
+    ['an empty set', new Set(), /non-empty set/],
+    ['a Date (a class instance)', new Date(0), /Unsupported type/],
+  ])('refuses %s before sending, as the SDK does', async (_case, value, message) => {
+    await expect(ours.send(new PutCommand({ TableName: TABLE, Item: { pk: 'BAD', sk: 'A', value } }))).rejects.toThrow(message);
+    await expect(sdk.send(new Sdk.PutCommand({ TableName: TABLE, Item: { pk: 'BAD', sk: 'A', value } }))).rejects.toThrow();
+  });
+
+  it('refuses a set of mixed kinds, which the SDK would send as a string set holding a number', async () => {
+    await expect(ours.send(new PutCommand({ TableName: TABLE, Item: { pk: 'BAD', sk: 'A', value: new Set(['a', 1]) } }))).rejects.toThrow(/Set of strings/);
+  });
+
+  it('refuses the legacy parameters instead of ignoring them', async () => {
+    await expect(ours.send(new QueryCommand({ TableName: TABLE, KeyConditions: { pk: { ComparisonOperator: 'EQ', AttributeValueList: ['x'] } } }))).rejects.toThrow(/KeyConditions is not supported/);
+  });
+});
+
+describe('operations against the embedded DynamoDB', () => {
+  const key = (n: number) => ({ pk: 'OPS', sk: `#${String(n).padStart(3, '0')}` });
+
+  beforeAll(async () => {
+    await ours.send(new BatchWriteCommand({ RequestItems: { [TABLE]: Array.from({ length: 25 }, (_, n) => ({ PutRequest: { Item: { ...key(n), n, gsi1pk: 'G', gsi1sk: `${n}` } } })) } }));
+  });
+
+  it('queries page by page with Limit and ExclusiveStartKey, as the SDK does', async () => {
+    // Act
+    const pages: number[][] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await ours.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'OPS' }, Limit: 10, ExclusiveStartKey: start }));
+      pages.push((page.Items ?? []).map((item) => item.n as number));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    const theirs = await sdk.send(new Sdk.QueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'OPS' }, Limit: 10 }));
+
+    // Assess
+    expect(pages.flat()).toEqual(Array.from({ length: 25 }, (_, n) => n));
+    expect(pages[0]).toEqual((theirs.Items ?? []).map((item) => item.n));
+  });
+
+  it('counts with Select COUNT, filters, and reads an index', async () => {
+    const counted = await ours.send(new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :pk', FilterExpression: 'n >= :ten', ExpressionAttributeValues: { ':pk': 'OPS', ':ten': 10 }, Select: 'COUNT' }));
+    const indexed = await ours.send(new QueryCommand({ TableName: TABLE, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :g AND gsi1sk = :s', ExpressionAttributeValues: { ':g': 'G', ':s': '7' } }));
+    expect(counted.Count).toBe(15);
+    expect(counted).not.toHaveProperty('Items');
+    expect(indexed.Items?.map((item) => item.n)).toEqual([7]);
+  });
+
+  it('scans, batch-gets and deletes with ReturnValues', async () => {
+    const scanned = await ours.send(new ScanCommand({ TableName: TABLE, FilterExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'OPS' } }));
+    const got = await ours.send(new BatchGetCommand({ RequestItems: { [TABLE]: { Keys: [key(3), key(4), { pk: 'OPS', sk: 'none' }], ConsistentRead: true } } }));
+    const deleted = await ours.send(new DeleteCommand({ TableName: TABLE, Key: key(24), ReturnValues: 'ALL_OLD' }));
+    expect(scanned.Items).toHaveLength(25);
+    expect(got.Responses?.[TABLE]?.map((item) => item.n).sort()).toEqual([3, 4]);
+    expect(got.UnprocessedKeys ?? {}).toEqual({});
+    expect(deleted.Attributes).toMatchObject({ ...key(24), n: 24 });
+  });
+
+  it('updates with expressions and returns the new attributes', async () => {
+    const updated = await ours.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: key(1),
+        UpdateExpression: 'SET #n = #n + :one, tags = :tags REMOVE gsi1pk',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#n': 'n' },
+        ExpressionAttributeValues: { ':one': 1, ':tags': new Set(['a']) },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    expect(updated.Attributes).toEqual({ ...key(1), n: 2, gsi1sk: '1', tags: new Set(['a']) });
+  });
+
+  it('throws ConditionalCheckFailedException on a failed condition, after one attempt', async () => {
+    const error = await ours.send(new PutCommand({ TableName: TABLE, Item: key(2), ConditionExpression: 'attribute_not_exists(pk)' })).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConditionalCheckFailedException);
+    expect(error).toMatchObject({ name: 'ConditionalCheckFailedException', $fault: 'client', $metadata: { httpStatusCode: 400, attempts: 1 } });
+  });
+
+  it('names a validation error and does not retry it', async () => {
+    const error = await ours.send(new UpdateCommand({ TableName: TABLE, Key: key(2), UpdateExpression: 'SET = broken' })).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AwsServiceError);
+    expect(error).toMatchObject({ name: 'ValidationException', $metadata: { httpStatusCode: 400, attempts: 1 } });
+  });
+});
+
+describe('a DynamoDB that fails', () => {
+  type Answer = (request: IncomingMessage, response: ServerResponse, body: string) => void;
+  let server: Server;
+  let endpoint: string;
+  const sockets = new Set<Socket>();
+  const seen: { target: string | undefined; authorization: string | undefined; token: string | undefined }[] = [];
+  let answers: Answer[] = [];
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk));
+      request.on('end', () => {
+        seen.push({ target: request.headers['x-amz-target'] as string, authorization: request.headers.authorization, token: request.headers['x-amz-security-token'] as string });
+        const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+        answer(request, response, body);
+      });
+    });
+    server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  const json = (status: number, body: object, headers: Record<string, string> = {}): Answer => (_request, response) =>
+    response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'REQ123', ...headers }).end(JSON.stringify(body));
+  const throttled = json(400, { __type: 'com.amazonaws.dynamodb.v20120810#ThrottlingException', message: 'Rate of requests exceeds the allowed throughput.' });
+  const found = json(200, { Item: { pk: { S: 'a' }, n: { N: '1' } } });
+  const get = () => new GetCommand({ TableName: 't', Key: { pk: 'a' } });
+
+  function start(...sequence: Answer[]) {
+    answers = sequence;
+    seen.length = 0;
+  }
+
+  it('retries throttling and succeeds within its attempts, signing each request', async () => {
+    // Prepare
+    start(throttled, throttled, found);
+    const fast = client({ endpoint, credentials: async () => ({ ...credentials, sessionToken: 'TOKEN' }) });
+
+    // Act
+    const result = await fast.send(get());
+
+    // Assess
+    expect(result.Item).toEqual({ pk: 'a', n: 1 });
+    expect(result.$metadata).toMatchObject({ httpStatusCode: 200, requestId: 'REQ123', attempts: 3 });
+    expect(seen).toHaveLength(3);
+    for (const request of seen) {
+      expect(request.target).toBe('DynamoDB_20120810.GetItem');
+      expect(request.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=easel-local\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-security-token;x-amz-target, Signature=[0-9a-f]{64}$/);
+      expect(request.token).toBe('TOKEN');
+    }
+    fast.destroy();
+  });
+
+  it.each([
+    ['throttling that does not stop', throttled, { name: 'ThrottlingException', $fault: 'client', $retryable: { throttling: true }, $metadata: { httpStatusCode: 400, attempts: 3 } }],
+    ['ProvisionedThroughputExceededException', json(400, { __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException', message: 'x' }), { name: 'ProvisionedThroughputExceededException', $retryable: { throttling: true }, $metadata: { attempts: 3 } }],
+    ['a 500 with a JSON error', json(500, { __type: 'com.amazon.coral.service#InternalServerError', message: 'boom' }), { name: 'InternalServerError', $fault: 'server', $metadata: { httpStatusCode: 500, attempts: 3 } }],
+    ['a 503 page that is not JSON', ((_q, response) => response.writeHead(503, { 'content-type': 'text/html' }).end('<h1>Service Unavailable</h1>')) as Answer, { name: 'InternalServerError', $fault: 'server', $metadata: { httpStatusCode: 503, attempts: 3 } }],
+    ['an error named only in x-amzn-errortype', json(400, {}, { 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/' }), { name: 'ThrottlingException', $metadata: { attempts: 3 } }],
+  ])('gives up on %s after its attempts with the SDK-shaped error, which guard() turns into 503', async (_case, answer, shape) => {
+    // Prepare
+    start(answer);
+    const fast = client({ endpoint });
+
+    // Act
+    const error = await fast.send(get()).catch((caught: unknown) => caught);
+    const guarded = await guard('The table', () => fast.send(get())).catch((caught: unknown) => caught);
+
+    // Assess
+    expect(error).toBeInstanceOf(AwsServiceError);
+    expect(error).toMatchObject(shape);
+    expect(seen).toHaveLength(6);
+    expect(guarded).toBeInstanceOf(UpstreamUnavailableError);
+    fast.destroy();
+  });
+
+  it('does not retry an error of the request itself', async () => {
+    start(json(400, { __type: 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException', message: 'Requested resource not found' }));
+    const fast = client({ endpoint });
+    const failed = await fast.send(get()).catch((caught: unknown) => caught);
+    expect(failed).toMatchObject({ name: 'ResourceNotFoundException', message: 'Requested resource not found', $metadata: { httpStatusCode: 400, attempts: 1 } });
+    expect(seen).toHaveLength(1);
+    fast.destroy();
+  });
+
+  it('times out a server that never answers, per attempt, as TimeoutError', async () => {
+    // Prepare: headers never come.
+    start(() => undefined);
+    const fast = client({ endpoint, requestTimeoutMs: 150, maxAttempts: 2 });
+    const started = performance.now();
+
+    // Act
+    const error = await fast.send(get()).catch((caught: unknown) => caught);
+
+    // Assess
+    expect(error).toMatchObject({ name: 'TimeoutError', message: 'dynamodb did not answer within 150 ms', $metadata: { attempts: 2 } });
+    expect(seen).toHaveLength(2);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    await expect(guard('The table', () => fast.send(get()))).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    fast.destroy();
+  });
+
+  it('times out a body that stops halfway', async () => {
+    start((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
+      response.write('{"Item":');
+    });
+    const fast = client({ endpoint, socketTimeoutMs: 150, maxAttempts: 1 });
+    await expect(fast.send(get())).rejects.toMatchObject({ name: 'TimeoutError', message: 'no data from dynamodb for 150 ms' });
+    fast.destroy();
+  });
+
+  it('retries a dropped connection, then names it by its code', async () => {
+    start((request) => request.socket.destroy());
+    const fast = client({ endpoint });
+    const error = await fast.send(get()).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'ECONNRESET', $metadata: { attempts: 3 } });
+    expect(seen).toHaveLength(3);
+    await expect(guard('The table', () => fast.send(get()))).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    fast.destroy();
+  });
+
+  it('names a refused connection by its code, and guard() turns it into 503', async () => {
+    // Prepare: a port that was free a moment ago.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const closed = client({ endpoint: `http://127.0.0.1:${port}` });
+
+    // Act
+    const error = await closed.send(get()).catch((caught: unknown) => caught);
+
+    // Assess
+    expect(error).toMatchObject({ code: 'ECONNREFUSED', $metadata: { attempts: 3 } });
+    await expect(guard('The table', () => closed.send(get()))).rejects.toBeInstanceOf(UpstreamUnavailableError);
+  });
+});

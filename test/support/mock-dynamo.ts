@@ -1,0 +1,58 @@
+/**
+ * aws-sdk-client-mock on Easel's DynamoDB client (shared/aws/dynamodb.ts): the library stubs the
+ * `send` of any class and matches commands with `instanceof` and their `input`, so it works as on
+ * the SDK's clients; only its types expect an SDK client, hence the typed view below.
+ */
+import { mockClient } from 'aws-sdk-client-mock';
+import { DynamoClient, type DynamoCommand } from '#shared/aws/dynamodb.ts';
+import { AwsServiceError } from '#shared/aws/json-protocol.ts';
+
+type CommandClass<C extends DynamoCommand> = new (input: C['input']) => C;
+type Output<C extends DynamoCommand> = Partial<C['__output']>;
+
+export interface DynamoBehavior<C extends DynamoCommand> {
+  resolves(output: Output<C>): DynamoBehavior<C>;
+  resolvesOnce(output: Output<C>): DynamoBehavior<C>;
+  rejects(error?: unknown): DynamoBehavior<C>;
+  rejectsOnce(error?: unknown): DynamoBehavior<C>;
+  callsFake(fake: (input: never) => unknown): DynamoBehavior<C>;
+  callsFakeOnce(fake: (input: never) => unknown): DynamoBehavior<C>;
+}
+
+export interface DynamoStub {
+  on<C extends DynamoCommand>(command: CommandClass<C>, input?: Partial<C['input']>, strict?: boolean): DynamoBehavior<C>;
+  calls(): { args: [DynamoCommand] }[];
+  commandCalls<C extends DynamoCommand>(command: CommandClass<C>, input?: Partial<C['input']>, strict?: boolean): { args: [C] }[];
+  reset(): DynamoStub;
+  restore(): void;
+}
+
+/** Stubs `send` of every DynamoClient (restore() puts it back). */
+export function mockDynamo(): DynamoStub {
+  return mockClient(DynamoClient as never) as unknown as DynamoStub;
+}
+
+/** A client for the stub to intercept: never reaches a network (no endpoint is called while stubbed). */
+export function stubbedDynamo(): DynamoClient {
+  return new DynamoClient({
+    region: 'us-east-1',
+    endpoint: 'http://127.0.0.1:9',
+    credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }),
+    maxAttempts: 1,
+    connectionTimeoutMs: 100,
+    requestTimeoutMs: 100,
+    socketTimeoutMs: 100,
+  });
+}
+
+/** An error as the client throws it for a service's answer (see JsonServiceClient.serviceError). */
+export function dynamoError(name: string, httpStatusCode: number, message = name): AwsServiceError {
+  const throttling = /Throttl|ThroughputExceeded|LimitExceeded/.test(name) || httpStatusCode === 429;
+  return new AwsServiceError({
+    name,
+    message,
+    $fault: httpStatusCode >= 500 ? 'server' : 'client',
+    $metadata: { httpStatusCode, attempts: 3 },
+    ...(throttling ? { $retryable: { throttling: true } } : {}),
+  });
+}
