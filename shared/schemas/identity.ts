@@ -20,7 +20,7 @@ let primaryTimeZones: Set<string> | undefined;
  * `new Intl.DateTimeFormat('en', { timeZone })` accepts. That constructor loads ICU's locale and
  * date-format data, ≈ 15 ms the first time in a process, which every workspace read paid on its
  * first call. "UTC" (the default settings) and the runtime's primary identifiers are accepted
- * without it — ECMA-402 requires the constructor to accept both; test/unit/time-zone.test.ts
+ * without it — ECMA-402 requires the constructor to accept both; test/unit/workspace-settings.test.ts
  * checks it over every zone — and anything else (aliases such as US/Pacific, other spellings
  * such as utc, offsets such as +05:30, junk) still gets the constructor's answer.
  */
