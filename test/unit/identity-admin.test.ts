@@ -190,6 +190,40 @@ describe('IdentityStore reads', () => {
     });
   });
 
+  describe('newest first', () => {
+    // Times as the services write them (Date#toISOString): far apart, a millisecond apart, and equal.
+    const times = [
+      ...Array.from({ length: 200 }, (_, i) => new Date(Date.UTC(1970, 0, 1) + ((i * 7_919_000_003_117) % 253_402_300_799_999)).toISOString()),
+      '2026-03-01T10:00:00.000Z', '2026-03-01T10:00:00.001Z', '2026-03-01T10:00:00.010Z', '2026-03-01T09:59:59.999Z', '2026-03-01T10:00:00.000Z',
+      '1999-12-31T23:59:59.999Z', '2000-01-01T00:00:00.000Z', '0001-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z', '2026-03-01T10:00:00.001Z',
+    ];
+    const byLocale = (ids: { createdAt: string; id: string }[]) => [...ids].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((item) => item.id);
+
+    it('lists API keys in the order localeCompare gave, ties kept in table order', async () => {
+      // Prepare
+      const items = times.map((createdAt, i) => ({
+        keyId: `key_${i}`, keyHash: `h${i}`, organizationId: 'org_a', workspaceId: 'ws_a', name: `k${i}`, scopes: [],
+        entitlement: { plan: 'free', status: 'active', features: [] }, createdBy: 'usr_1', createdAt,
+      }));
+      ddb.on(QueryCommand).resolves({ Items: items });
+      // Act
+      const listed = await store.listApiKeys('org_a');
+      // Assess
+      expect(listed.map((key) => key.keyId)).toEqual(byLocale(items.map((item) => ({ createdAt: item.createdAt, id: item.keyId }))));
+    });
+
+    it('lists invitations in the order localeCompare gave, ties kept in table order', async () => {
+      // Prepare
+      const expiresAt = NOW.getTime() / 1000 + 3600;
+      const items = times.map((createdAt, i) => ({ invitationId: `inv_${i}`, organizationId: 'org_a', email: `p${i}@example.com`, role: 'member', status: 'pending', createdAt, expiresAt }));
+      ddb.on(QueryCommand).resolves({ Items: items });
+      // Act
+      const listed = await store.listInvitations('org_a');
+      // Assess
+      expect(listed.map((invitation) => invitation.invitationId)).toEqual(byLocale(items.map((item) => ({ createdAt: item.createdAt, id: item.invitationId }))));
+    });
+  });
+
   it('records the last use with a write that reads nothing back and never recreates a deleted key', async () => {
     await store.touchApiKey('abc', NOW.toISOString());
     expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input).toEqual({
