@@ -34,11 +34,11 @@ interface Fn {
   budgetKb: number;
 }
 
-/** What each client is, by the input that gives it away (DynamoDB is Easel's own client, shared/aws/). */
+/** What each client is, by the input that gives it away (DynamoDB and SQS are Easel's own clients, shared/aws/). */
 const PACKAGES: Record<Client, string> = {
   dynamodb: 'shared/aws/dynamodb.ts',
   s3: 'node_modules/@aws-sdk/client-s3/',
-  sqs: 'node_modules/@aws-sdk/client-sqs/',
+  sqs: 'shared/aws/sqs.ts',
   'secrets-manager': 'node_modules/@aws-sdk/client-secrets-manager/',
 };
 
@@ -131,9 +131,9 @@ describe('bundle of each function', () => {
     expect(prose).toBe(f.documents);
   });
 
-  it.each(FUNCTIONS.map((f) => [f.name, f] as const))('leaves the SDK\'s DynamoDB clients out of %s', (_name, f) => {
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))('leaves the SDK\'s DynamoDB and SQS clients out of %s', (_name, f) => {
     // Act
-    const sdk = built.get(f.name)!.inputs.filter((input) => /node_modules\/@aws-sdk\/(client-dynamodb|lib-dynamodb|util-dynamodb)\//.test(input));
+    const sdk = built.get(f.name)!.inputs.filter((input) => /node_modules\/@aws-sdk\/(client-dynamodb|lib-dynamodb|util-dynamodb|client-sqs)\//.test(input));
 
     // Assess
     expect(sdk).toEqual([]);

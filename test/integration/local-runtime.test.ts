@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetCommand, PutCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '#shared/aws/sqs.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import { expectedEnvelope, waitFor } from '../support/expectations.ts';
 
@@ -63,7 +64,9 @@ describe('local runtime backends', () => {
   });
 
   it('gives the deletion queue a redrive policy to its dead-letter queue', async () => {
-    const { Attributes } = await aws.sqs.send(
+    // The queue's own settings, read with the SDK (the functions only send).
+    const admin = new SQSClient({ region: cfg.region, endpoint: cfg.endpoints.sqs, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+    const { Attributes } = await admin.send(
       new GetQueueAttributesCommand({ QueueUrl: cfg.queues.deletion, AttributeNames: ['RedrivePolicy', 'VisibilityTimeout'] }),
     );
     expect(JSON.parse(Attributes!.RedrivePolicy!)).toMatchObject({ maxReceiveCount: 5, deadLetterTargetArn: expect.stringContaining('easel-deletion-dlq') });

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '#shared/aws/sqs.ts';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
@@ -243,9 +244,11 @@ describe('deletion worker', () => {
     const { pollOnce } = await import('#infra/local/sqs-poller.ts');
     const { createDeletionWorker } = await import('#shared/services/asset-deletion.ts');
     const name = `dlq-test-${randomUUID().slice(0, 8)}`;
-    const dlq = await aws.sqs.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
-    const { Attributes } = await aws.sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
-    const queue = await aws.sqs.send(
+    // Queues made and read with the SDK, as the local poller reads them; the message sent by the functions' client.
+    const admin = new SQSClient({ region: 'us-east-1', endpoint: runtime.env.SQS_ENDPOINT, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+    const dlq = await admin.send(new CreateQueueCommand({ QueueName: `${name}-dlq` }));
+    const { Attributes } = await admin.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
+    const queue = await admin.send(
       new CreateQueueCommand({
         QueueName: name,
         Attributes: { VisibilityTimeout: '1', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes!.QueueArn, maxReceiveCount: 2 }) },
@@ -257,11 +260,11 @@ describe('deletion worker', () => {
     await aws.dynamo.send(new PutCommand({ TableName: deps.table, Item: { ...key, assetId, status: 'deleting', objectKey: 'x' } }));
     await aws.sqs.send(new SendMessageCommand({ QueueUrl: queue.QueueUrl, MessageBody: JSON.stringify({ workspaceId, assetId }) }));
     const worker = createDeletionWorker({ assets: new AssetStore({ dynamo: aws.dynamo, table }), objects: new AssetObjectStore({ s3: aws.s3, bucket: 'no-such-bucket' }) });
-    const poller = { client: aws.sqs, queueUrl: queue.QueueUrl!, queueArn: '', region: 'us-east-1', batchSize: 10, timeoutSeconds: 5, functionName: 'test', worker };
+    const poller = { client: admin, queueUrl: queue.QueueUrl!, queueArn: '', region: 'us-east-1', batchSize: 10, timeoutSeconds: 5, functionName: 'test', worker };
     // Act: receive until the queue has redriven the message
     const inDlq = await waitFor(async () => {
       await pollOnce(poller);
-      const { Messages } = await aws.sqs.send(new ReceiveMessageCommand({ QueueUrl: dlq.QueueUrl, WaitTimeSeconds: 0 }));
+      const { Messages } = await admin.send(new ReceiveMessageCommand({ QueueUrl: dlq.QueueUrl, WaitTimeSeconds: 0 }));
       return Messages?.length ? Messages : undefined;
     }, 20_000);
     // Assess

@@ -1,16 +1,19 @@
 /**
- * aws-sdk-client-mock on Easel's DynamoDB client (shared/aws/dynamodb.ts): the library stubs the
+ * aws-sdk-client-mock on Easel's own clients (shared/aws/dynamodb.ts, sqs.ts): the library stubs the
  * `send` of any class and matches commands with `instanceof` and their `input`, so it works as on
  * the SDK's clients; only its types expect an SDK client, hence the typed view below.
  */
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoClient, type DynamoCommand } from '#shared/aws/dynamodb.ts';
 import { AwsServiceError } from '#shared/aws/json-protocol.ts';
+import { SendMessageCommand, SqsClient } from '#shared/aws/sqs.ts';
 
-type CommandClass<C extends DynamoCommand> = new (input: C['input']) => C;
-type Output<C extends DynamoCommand> = Partial<C['__output']>;
+/** A command of Easel's own clients (aws/dynamodb.ts, aws/sqs.ts). */
+type AnyCommand = { input: object; __output: unknown };
+type CommandClass<C extends AnyCommand> = new (input: C['input']) => C;
+type Output<C extends AnyCommand> = Partial<C['__output']>;
 
-export interface DynamoBehavior<C extends DynamoCommand> {
+export interface DynamoBehavior<C extends AnyCommand> {
   resolves(output: Output<C>): DynamoBehavior<C>;
   resolvesOnce(output: Output<C>): DynamoBehavior<C>;
   rejects(error?: unknown): DynamoBehavior<C>;
@@ -19,17 +22,22 @@ export interface DynamoBehavior<C extends DynamoCommand> {
   callsFakeOnce(fake: (input: never) => unknown): DynamoBehavior<C>;
 }
 
-export interface DynamoStub {
-  on<C extends DynamoCommand>(command: CommandClass<C>, input?: Partial<C['input']>, strict?: boolean): DynamoBehavior<C>;
-  calls(): { args: [DynamoCommand] }[];
-  commandCalls<C extends DynamoCommand>(command: CommandClass<C>, input?: Partial<C['input']>, strict?: boolean): { args: [C] }[];
-  reset(): DynamoStub;
+export interface DynamoStub<Base extends AnyCommand = DynamoCommand> {
+  on<C extends Base>(command: CommandClass<C>, input?: Partial<C['input']>, strict?: boolean): DynamoBehavior<C>;
+  calls(): { args: [Base] }[];
+  commandCalls<C extends Base>(command: CommandClass<C>, input?: Partial<C['input']>, strict?: boolean): { args: [C] }[];
+  reset(): DynamoStub<Base>;
   restore(): void;
 }
 
 /** Stubs `send` of every DynamoClient (restore() puts it back). */
 export function mockDynamo(): DynamoStub {
   return mockClient(DynamoClient as never) as unknown as DynamoStub;
+}
+
+/** Stubs `send` of every SqsClient (restore() puts it back). */
+export function mockSqs(): DynamoStub<SendMessageCommand> {
+  return mockClient(SqsClient as never) as unknown as DynamoStub<SendMessageCommand>;
 }
 
 /** A client for the stub to intercept: never reaches a network (no endpoint is called while stubbed). */

@@ -6,7 +6,7 @@
 import { mockClient } from 'aws-sdk-client-mock';
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { KmsThrottled, OverLimit, RequestThrottled, SendMessageCommand, SQSClient, SQSServiceException } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SqsClient } from '#shared/aws/sqs.ts';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { generateApiKey } from '#shared/identity/credentials.ts';
@@ -26,16 +26,24 @@ import { SourceAppStore } from '#shared/store/source-apps.ts';
 import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
-import { dynamoError, mockDynamo, stubbedDynamo } from '../support/mock-dynamo.ts';
+import { dynamoError, mockDynamo, mockSqs, stubbedDynamo } from '../support/mock-dynamo.ts';
 
 const ddb = mockDynamo();
 const storage = mockClient(S3Client);
-const queue = mockClient(SQSClient);
+const queue = mockSqs();
 afterAll(() => [ddb, storage, queue].forEach((mock) => mock.restore()));
 
 const dynamo = stubbedDynamo();
 const s3 = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
-const sqs = new SQSClient({ region: 'us-east-1' });
+const sqs = new SqsClient({
+  region: 'us-east-1',
+  endpoint: 'http://127.0.0.1:9',
+  credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }),
+  maxAttempts: 1,
+  connectionTimeoutMs: 100,
+  requestTimeoutMs: 100,
+  socketTimeoutMs: 100,
+});
 const assets: AssetDeps = {
   assets: new AssetStore({ dynamo, table: 'workspace' }),
   objects: new AssetObjectStore({ s3, bucket: 'assets' }),
@@ -59,6 +67,14 @@ const reset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRES
 const meta = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
 
 type Fault = [string, () => Error];
+/** What Easel's own clients (shared/aws/json-protocol.ts) throw when time limits pass or a connection fails. */
+const ownClient = (service: string): Fault[] => [
+  ['the client\'s request time-out', () => Object.assign(new Error(`${service} did not answer within 2000 ms`), { name: 'TimeoutError' })],
+  ['the client\'s connection time-out', () => Object.assign(new Error(`no connection to ${service} within 1000 ms`), { name: 'TimeoutError' })],
+  ['the client\'s socket time-out', () => Object.assign(new Error(`no data from ${service} for 5000 ms`), { name: 'TimeoutError' })],
+  ['a refused connection', refused],
+  ['a dropped connection', reset],
+];
 const COMMON: Fault[] = [
   ['an SDK request time-out', requestTimeout],
   ['an SDK connection time-out', connectionTimeout],
@@ -75,11 +91,7 @@ const FAULTS: Record<'dynamodb' | 's3' | 'sqs', Fault[]> = {
     ['RequestLimitExceeded', () => dynamoError('RequestLimitExceeded', 400, 'Throughput exceeds the account limit')],
     ['a 500 InternalServerError', () => dynamoError('InternalServerError', 500, 'Internal error')],
     ['an unmodelled 503', () => dynamoError('UnknownError', 503, 'dynamodb answered 503')],
-    ['the client\'s request time-out', () => Object.assign(new Error('dynamodb did not answer within 2000 ms'), { name: 'TimeoutError' })],
-    ['the client\'s connection time-out', () => Object.assign(new Error('no connection to dynamodb within 1000 ms'), { name: 'TimeoutError' })],
-    ['the client\'s socket time-out', () => Object.assign(new Error('no data from dynamodb for 5000 ms'), { name: 'TimeoutError' })],
-    ['a refused connection', refused],
-    ['a dropped connection', reset],
+    ...ownClient('dynamodb'),
   ],
   s3: [
     ['503 SlowDown', () => new S3ServiceException({ name: 'SlowDown', $fault: 'client', message: 'Please reduce your request rate.', ...meta(503) })],
@@ -88,11 +100,11 @@ const FAULTS: Record<'dynamodb' | 's3' | 'sqs', Fault[]> = {
     ...COMMON,
   ],
   sqs: [
-    ['RequestThrottled', () => new RequestThrottled({ message: 'Request is throttled.', ...meta(400) })],
-    ['KmsThrottled', () => new KmsThrottled({ message: 'KMS throttled', ...meta(400) })],
-    ['OverLimit', () => new OverLimit({ message: 'Too many messages in flight', ...meta(403) })],
-    ['a 500 from the queue', () => new SQSServiceException({ name: 'InternalError', $fault: 'server', message: '', ...meta(500) })],
-    ...COMMON,
+    ['RequestThrottled', () => dynamoError('RequestThrottled', 400, 'Request is throttled.')],
+    ['KmsThrottled', () => dynamoError('KmsThrottled', 400, 'KMS throttled')],
+    ['OverLimit', () => dynamoError('OverLimit', 403, 'Too many messages in flight')],
+    ['a 500 from the queue', () => dynamoError('InternalError', 500, '')],
+    ...ownClient('sqs'),
   ],
 };
 
@@ -226,7 +238,7 @@ describe('data access under SDK faults', () => {
     // Prepare
     storedAsset('ready');
     ddb.on(UpdateCommand).resolves({});
-    queue.on(SendMessageCommand).rejects(new RequestThrottled({ message: 'throttled', ...meta(400) }));
+    queue.on(SendMessageCommand).rejects(dynamoError('RequestThrottled', 400, 'throttled'));
 
     // Act
     await expect(requestDeletion(assets, { workspaceId: 'ws_a', assetId: ASSET_ID })).rejects.toBeInstanceOf(UpstreamUnavailableError);

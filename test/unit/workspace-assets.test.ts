@@ -1,6 +1,6 @@
 import { mockClient } from 'aws-sdk-client-mock';
 import { GetObjectCommand, HeadObjectCommand, NotFound, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { SqsClient } from '#shared/aws/sqs.ts';
 import { GetCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { completeUpload, createDownloadUrl } from '#shared/services/assets.ts';
@@ -23,7 +23,10 @@ const ASSET_ID = MOCK_ASSET_ID;
 const deps: AssetDeps = {
   assets: new AssetStore({ dynamo: stubbedDynamo(), table: 'workspace' }),
   objects: new AssetObjectStore({ s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }), bucket: 'assets' }),
-  deletionQueue: new DeletionQueue({ sqs: new SQSClient({ region: 'us-east-1' }), queueUrl: 'https://sqs.test/deletion' }),
+  deletionQueue: new DeletionQueue({
+    sqs: new SqsClient({ region: 'us-east-1', credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }), maxAttempts: 1, connectionTimeoutMs: 100, requestTimeoutMs: 100, socketTimeoutMs: 100 }),
+    queueUrl: 'https://sqs.test/deletion',
+  }),
 };
 
 function storedAsset(fields: Record<string, unknown>) {
