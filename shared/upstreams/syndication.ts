@@ -9,10 +9,7 @@
  * one fetch sent (its headers, `redirect: 'error'`, its content decodings).
  */
 import { createRequire } from 'node:module';
-import type { IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { brotliDecompress, constants as zlibConstants, gunzip, inflate, inflateRaw } from 'node:zlib';
-import type { BrotliOptions, ZlibOptions } from 'node:zlib';
+import type { IncomingMessage, request as HttpRequest } from 'node:http';
 
 /** What the upstream said about one id. */
 export type SyndicationResult =
@@ -53,14 +50,18 @@ export function tweetResultUrl(upstreamUrl: string, id: string): string {
   return `${upstreamUrl}/tweet-result?${query}`;
 }
 
-// Required, not imported: an ESM import of node:http reads every export, and its lazy WebSocket
-// getter loads undici (the 25–30 ms this client avoids). Only plain-http origins (the local
-// stand-ins) need it; node:https imports without that cost.
-let plainRequest: typeof import('node:http').request | undefined;
-function requestFunction(url: URL): typeof httpsRequest {
-  if (url.protocol === 'https:') return httpsRequest;
-  plainRequest ??= (createRequire(import.meta.url)('node:http') as typeof import('node:http')).request;
-  return plainRequest;
+// The Node modules this client uses are required on first use, not imported. node:http because
+// an ESM import of it reads every export, and its lazy WebSocket getter loads undici (the 25–30 ms
+// this client exists to avoid); node:https (TLS, ≈ 8–10 ms) and node:zlib (≈ 3 ms) so that a process
+// loads only what its upstream needs: the local stand-ins speak plain HTTP and do not compress.
+const requireBuiltin = createRequire(import.meta.url);
+let httpRequest: typeof HttpRequest | undefined;
+let httpsRequest: typeof HttpRequest | undefined;
+let zlib: typeof import('node:zlib') | undefined;
+
+function requestFunction(url: URL): typeof HttpRequest {
+  if (url.protocol === 'https:') return (httpsRequest ??= (requireBuiltin('node:https') as typeof import('node:https')).request);
+  return (httpRequest ??= (requireBuiltin('node:http') as typeof import('node:http')).request);
 }
 
 /** Sends the GET and resolves with the response once its headers are in; `signal` aborts the request and its body. */
@@ -85,35 +86,33 @@ function get(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
   });
 }
 
-// Lenient with a body cut short at the end, as browsers, curl and fetch are.
-const ZLIB_OPTIONS: ZlibOptions = { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: MAX_BODY_BYTES };
-const BROTLI_OPTIONS: BrotliOptions = { finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH, maxOutputLength: MAX_BODY_BYTES };
-
-type Decoder = (input: Buffer) => Promise<Buffer>;
-const decoder =
-  (decode: (input: Buffer, done: (error: Error | null, output: Buffer) => void) => void): Decoder =>
-  (input) =>
-    new Promise((resolve, reject) => decode(input, (error, output) => (error ? reject(error) : resolve(output))));
-
-/** The content codings fetch decodes; `deflate` is sent zlib-wrapped or raw, told apart by the first byte. */
-const DECODERS = new Map<string, Decoder>([
-  ['gzip', decoder((input, done) => gunzip(input, ZLIB_OPTIONS, done))],
-  ['x-gzip', decoder((input, done) => gunzip(input, ZLIB_OPTIONS, done))],
-  ['deflate', decoder((input, done) => ((input[0]! & 0x0f) === 0x08 ? inflate : inflateRaw)(input, ZLIB_OPTIONS, done))],
-  ['br', decoder((input, done) => brotliDecompress(input, BROTLI_OPTIONS, done))],
-]);
+/** The content codings fetch decodes. */
+const CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
 /** More codings than this on one body is an attack on the decoder, not a tweet (fetch's limit too). */
 const MAX_CONTENT_CODINGS = 5;
+
+/** Undoes one coding, at most MAX_BODY_BYTES out; lenient with a stream cut short at its end, as browsers, curl and fetch are. */
+function decode(coding: string, input: Buffer): Promise<Buffer> {
+  const z = (zlib ??= requireBuiltin('node:zlib') as typeof import('node:zlib'));
+  const options = { finishFlush: z.constants.Z_SYNC_FLUSH, maxOutputLength: MAX_BODY_BYTES };
+  return new Promise((resolve, reject) => {
+    const done = (error: Error | null, output: Buffer) => (error ? reject(error) : resolve(output));
+    if (coding === 'br') z.brotliDecompress(input, { finishFlush: z.constants.BROTLI_OPERATION_FLUSH, maxOutputLength: MAX_BODY_BYTES }, done);
+    // deflate comes zlib-wrapped or raw (some servers), told apart by the first byte.
+    else if (coding === 'deflate') ((input[0]! & 0x0f) === 0x08 ? z.inflate : z.inflateRaw)(input, options, done);
+    else z.gunzip(input, options, done);
+  });
+}
 
 /** Undoes the body's content codings, last applied first; a coding fetch does not know leaves the body as sent. */
 async function decodeBody(body: Buffer, contentEncoding: string | undefined): Promise<Buffer> {
   const codings = contentEncoding ? contentEncoding.toLowerCase().split(',').map((coding) => coding.trim()) : [];
   if (codings.length > MAX_CONTENT_CODINGS) throw new SyndicationError(`body has ${codings.length} content codings`);
-  if (!codings.every((coding) => DECODERS.has(coding))) return body;
+  if (!codings.every((coding) => CODINGS.has(coding))) return body;
   for (const coding of codings.reverse()) {
     try {
-      body = await DECODERS.get(coding)!(body);
+      body = await decode(coding, body);
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
         throw new SyndicationError(`body is larger than ${MAX_BODY_BYTES} bytes once decoded`, { cause: error });

@@ -6,7 +6,7 @@ import { TtlCache } from '#shared/cache/ttl-cache.ts';
 import { SyndicationError, classifyBody, createSyndicationClient, tweetResultUrl, tweetToken } from '#shared/upstreams/syndication.ts';
 import type { SyndicationClient, SyndicationResult } from '#shared/upstreams/syndication.ts';
 import { TweetNotFoundError, TweetUpstreamError, createTweetService, tweetCacheControl } from '#shared/services/tweets.ts';
-import { startStub, tweetFixture, type StubAnswer, type StubServer } from '../support/upstreams.ts';
+import { createMediaCertificate, startStub, startTlsStub, tweetFixture, type StubAnswer, type StubServer } from '../support/upstreams.ts';
 
 const FOUND_FIXTURES = readdirSync(join(import.meta.dirname, '..', 'fixtures', 'tweets'))
   .filter((name) => /^\d+\.json$/.test(name))
@@ -173,6 +173,26 @@ describe('createSyndicationClient', () => {
 
     expect(error).toBeInstanceOf(SyndicationError);
     expect(error).toMatchObject({ message: 'request failed' });
+  });
+
+  it('speaks TLS to an https origin and refuses a certificate it does not trust', async () => {
+    // Prepare: an HTTPS stand-in with a self-signed certificate that would otherwise answer the tweet
+    const certificate = createMediaCertificate();
+    const tls = await startTlsStub(certificate, () => ({ headers: json, body: TWEET }));
+    const https = createSyndicationClient({ upstreamUrl: `https://127.0.0.1:${tls.port}`, timeoutMs: 1_000 });
+
+    try {
+      // Act
+      const error = await failure(https.fetchTweet(ID));
+
+      // Assess: the handshake failed, so no request reached the server
+      expect(error).toBeInstanceOf(SyndicationError);
+      expect(error).toMatchObject({ message: 'request failed', cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });
+      expect(tls.requests).toEqual([]);
+    } finally {
+      await tls.close();
+      certificate.dispose();
+    }
   });
 
   it('fails when the connection closes before the body ends', async () => {
