@@ -3,7 +3,13 @@
  * public payload, `{}` or 404 for no such tweet, a `TweetTombstone` for a deleted or private one,
  * and sometimes an HTML page instead of JSON when it blocks a caller: every body is parsed
  * defensively and anything unexpected is a failure, never passed on.
+ *
+ * One GET on `node:https` (`node:http` for the local stand-ins) rather than the global fetch: the
+ * first fetch in a process loads undici, ≈ 25–30 ms of the getTweet cold start. The request is the
+ * one fetch sent (its headers, `redirect: 'error'`, its content decodings).
  */
+import { createRequire } from 'node:module';
+import type { IncomingMessage, request as HttpRequest } from 'node:http';
 
 /** What the upstream said about one id. */
 export type SyndicationResult =
@@ -26,9 +32,8 @@ export interface SyndicationClient {
 export interface SyndicationSettings {
   /** Origin of the API, e.g. https://cdn.syndication.twimg.com. */
   upstreamUrl: string;
+  /** Longest wait for one call: connecting, the headers and the whole body together. */
   timeoutMs: number;
-  /** Replaceable for tests; the global fetch otherwise. */
-  fetch?: typeof fetch;
 }
 
 /** Payloads are 1–20 KB; a body far larger is not a tweet and is not read to the end. */
@@ -45,21 +50,97 @@ export function tweetResultUrl(upstreamUrl: string, id: string): string {
   return `${upstreamUrl}/tweet-result?${query}`;
 }
 
-async function readText(response: Response): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? NaN);
+// The Node modules this client uses are required on first use, not imported. node:http because
+// an ESM import of it reads every export, and its lazy WebSocket getter loads undici (the 25–30 ms
+// this client exists to avoid); node:https (TLS, ≈ 8–10 ms) and node:zlib (≈ 3 ms) so that a process
+// loads only what its upstream needs: the local stand-ins speak plain HTTP and do not compress.
+const requireBuiltin = createRequire(import.meta.url);
+let httpRequest: typeof HttpRequest | undefined;
+let httpsRequest: typeof HttpRequest | undefined;
+let zlib: typeof import('node:zlib') | undefined;
+
+function requestFunction(url: URL): typeof HttpRequest {
+  if (url.protocol === 'https:') return (httpsRequest ??= (requireBuiltin('node:https') as typeof import('node:https')).request);
+  return (httpRequest ??= (requireBuiltin('node:http') as typeof import('node:http')).request);
+}
+
+/** Sends the GET and resolves with the response once its headers are in; `signal` aborts the request and its body. */
+function get(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = requestFunction(url)(url, {
+      method: 'GET',
+      // What the global fetch sent, so the upstream sees the same request (it offers brotli over TLS only).
+      headers: {
+        accept: 'application/json',
+        'accept-encoding': url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate',
+        'accept-language': '*',
+        'sec-fetch-mode': 'cors',
+        'user-agent': 'node',
+      },
+      signal,
+    });
+    req.once('response', resolve);
+    // Before the response this rejects; after it, the same failure reaches the body as an error.
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The content codings fetch decodes. */
+const CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
+/** More codings than this on one body is an attack on the decoder, not a tweet (fetch's limit too). */
+const MAX_CONTENT_CODINGS = 5;
+
+/** Undoes one coding, at most MAX_BODY_BYTES out; lenient with a stream cut short at its end, as browsers, curl and fetch are. */
+function decode(coding: string, input: Buffer): Promise<Buffer> {
+  const z = (zlib ??= requireBuiltin('node:zlib') as typeof import('node:zlib'));
+  const options = { finishFlush: z.constants.Z_SYNC_FLUSH, maxOutputLength: MAX_BODY_BYTES };
+  return new Promise((resolve, reject) => {
+    const done = (error: Error | null, output: Buffer) => (error ? reject(error) : resolve(output));
+    if (coding === 'br') z.brotliDecompress(input, { finishFlush: z.constants.BROTLI_OPERATION_FLUSH, maxOutputLength: MAX_BODY_BYTES }, done);
+    // deflate comes zlib-wrapped or raw (some servers), told apart by the first byte.
+    else if (coding === 'deflate') ((input[0]! & 0x0f) === 0x08 ? z.inflate : z.inflateRaw)(input, options, done);
+    else z.gunzip(input, options, done);
+  });
+}
+
+/** Undoes the body's content codings, last applied first; a coding fetch does not know leaves the body as sent. */
+async function decodeBody(body: Buffer, contentEncoding: string | undefined): Promise<Buffer> {
+  const codings = contentEncoding ? contentEncoding.toLowerCase().split(',').map((coding) => coding.trim()) : [];
+  if (codings.length > MAX_CONTENT_CODINGS) throw new SyndicationError(`body has ${codings.length} content codings`);
+  if (!codings.every((coding) => CODINGS.has(coding))) return body;
+  for (const coding of codings.reverse()) {
+    try {
+      body = await decode(coding, body);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw new SyndicationError(`body is larger than ${MAX_BODY_BYTES} bytes once decoded`, { cause: error });
+      }
+      throw new SyndicationError(`body does not decode as ${coding}`, { cause: error });
+    }
+  }
+  return body;
+}
+
+/** The whole body, decoded, at most MAX_BODY_BYTES before and after decoding. */
+async function readText(response: IncomingMessage): Promise<string> {
+  const declared = Number(response.headers['content-length'] ?? NaN);
   if (declared > MAX_BODY_BYTES) {
     // Release the connection now rather than when the time-out aborts the unread body.
-    await response.body?.cancel();
+    response.destroy();
     throw new SyndicationError(`body of ${declared} bytes is too large`);
   }
-  const chunks: Uint8Array[] = [];
+  const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of response.body ?? []) {
+  // Leaving the loop early (the limit, an error) destroys the response and with it the connection.
+  for await (const chunk of response as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > MAX_BODY_BYTES) throw new SyndicationError(`body is larger than ${MAX_BODY_BYTES} bytes`);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  const body = await decodeBody(Buffer.concat(chunks, size), response.headers['content-encoding']);
+  return body.toString('utf8');
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -85,26 +166,20 @@ export function classifyBody(text: string): SyndicationResult {
 
 /** A client of the syndication API with a time-out per call (connect, headers and body together). */
 export function createSyndicationClient(settings: SyndicationSettings): SyndicationClient {
-  const fetchImpl = settings.fetch ?? fetch;
   return {
     async fetchTweet(id, signal) {
       const timeout = AbortSignal.timeout(settings.timeoutMs);
       const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
       try {
-        const response = await fetchImpl(tweetResultUrl(settings.upstreamUrl, id), {
-          headers: { accept: 'application/json' },
-          redirect: 'error',
-          signal: combined,
-        });
-        if (response.status === 404) {
-          await response.body?.cancel();
-          return { kind: 'not-found', reason: 'status-404' };
-        }
-        if (response.status !== 200) {
-          await response.body?.cancel();
-          throw new SyndicationError(`upstream answered ${response.status}`);
-        }
-        return classifyBody(await readText(response));
+        const response = await get(new URL(tweetResultUrl(settings.upstreamUrl, id)), combined);
+        const status = response.statusCode ?? 0;
+        if (status === 200) return classifyBody(await readText(response));
+        // Other answers' bodies are not read: destroying the response closes the connection, as cancelling fetch's body did.
+        response.destroy();
+        if (status === 404) return { kind: 'not-found', reason: 'status-404' };
+        // redirect: 'error', as the fetch this replaced: the upstream has no reason to send one.
+        if (status >= 300 && status < 400) throw new SyndicationError(`upstream redirected (${status}); redirects are not followed`);
+        throw new SyndicationError(`upstream answered ${status}`);
       } catch (error) {
         if (error instanceof SyndicationError) throw error;
         if (timeout.aborted) throw new SyndicationError(`no answer within ${settings.timeoutMs} ms`, { cause: error });

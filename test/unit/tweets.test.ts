@@ -1,11 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TtlCache } from '#shared/cache/ttl-cache.ts';
 import { SyndicationError, classifyBody, createSyndicationClient, tweetResultUrl, tweetToken } from '#shared/upstreams/syndication.ts';
 import type { SyndicationClient, SyndicationResult } from '#shared/upstreams/syndication.ts';
 import { TweetNotFoundError, TweetUpstreamError, createTweetService, tweetCacheControl } from '#shared/services/tweets.ts';
-import { tweetFixture } from '../support/upstreams.ts';
+import { createMediaCertificate, startStub, startTlsStub, tweetFixture, type StubAnswer, type StubServer } from '../support/upstreams.ts';
 
 const FOUND_FIXTURES = readdirSync(join(import.meta.dirname, '..', 'fixtures', 'tweets'))
   .filter((name) => /^\d+\.json$/.test(name))
@@ -55,20 +56,152 @@ describe('classifyBody', () => {
 });
 
 describe('createSyndicationClient', () => {
-  it('refuses a body declared larger than 1 MB without reading it, and releases the connection', async () => {
-    // Prepare: a body that never ends, so only a cancel releases it
-    let cancelled = false;
-    const body = new ReadableStream<Uint8Array>({ cancel: () => void (cancelled = true) });
-    const fetch = vi.fn(async () => new Response(body, { status: 200, headers: { 'content-length': String(2 * 1024 * 1024) } }));
-    const client = createSyndicationClient({ upstreamUrl: 'https://cdn.syndication.twimg.com', timeoutMs: 1_000, fetch });
+  const ID = '1641086480675225601';
+  const TWEET = tweetFixture(ID);
+  const json = { 'content-type': 'application/json; charset=utf-8' };
+  let upstream: StubServer;
+
+  beforeAll(async () => {
+    upstream = await startStub();
+  });
+  afterAll(() => upstream.close());
+  beforeEach(() => {
+    upstream.requests.length = 0;
+  });
+
+  const client = (timeoutMs = 1_000) => createSyndicationClient({ upstreamUrl: upstream.url, timeoutMs });
+  // The path and query the client asks for: the URL on an empty origin.
+  const answer = (stub: StubAnswer) => upstream.on(tweetResultUrl('', ID), stub);
+  const failure = (promise: Promise<unknown>) => promise.then(() => expect.unreachable('resolved'), (caught: unknown) => caught);
+
+  it('asks for JSON, offering the codings it decodes', async () => {
+    // Prepare
+    answer({ headers: json, body: TWEET });
 
     // Act
-    const error = await client.fetchTweet('20').catch((caught: unknown) => caught);
+    const result = await client().fetchTweet(ID);
+
+    // Assess
+    expect(result).toEqual({ kind: 'found', tweet: JSON.parse(TWEET) });
+    expect(upstream.requests).toHaveLength(1);
+    expect(upstream.requests[0]).toMatchObject({ method: 'GET', headers: { accept: 'application/json', 'accept-encoding': 'gzip, deflate' } });
+  });
+
+  it.each([
+    ['gzip', 'gzip', gzipSync(TWEET)],
+    ['x-gzip', 'x-gzip', gzipSync(TWEET)],
+    ['deflate (zlib format)', 'deflate', deflateSync(TWEET)],
+    ['deflate (raw, as some servers send it)', 'deflate', deflateRawSync(TWEET)],
+    ['br', 'br', brotliCompressSync(TWEET)],
+    ['deflate, gzip (two codings, the last applied first undone)', 'deflate, gzip', gzipSync(deflateSync(TWEET))],
+  ])('decodes a body sent with Content-Encoding %s', async (_case, coding, body) => {
+    answer({ headers: { ...json, 'content-encoding': coding }, body });
+
+    const result = await client().fetchTweet(ID);
+
+    expect(result).toEqual({ kind: 'found', tweet: JSON.parse(TWEET) });
+  });
+
+  it('refuses a body declared larger than 1 MB without reading it, and releases the connection', async () => {
+    // Prepare: headers that promise 2 MB, then a body that never ends, so only closing the connection ends it
+    let released = false;
+    answer({
+      raw: (socket) => {
+        socket.on('close', () => void (released = true));
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${2 * 1024 * 1024}\r\n\r\n{"__typename":`);
+      },
+    });
+
+    // Act
+    const error = await failure(client().fetchTweet(ID));
 
     // Assess
     expect(error).toBeInstanceOf(SyndicationError);
-    expect(error).toMatchObject({ message: expect.stringContaining('too large') });
-    expect(cancelled).toBe(true);
+    expect(error).toMatchObject({ message: 'body of 2097152 bytes is too large' });
+    await vi.waitFor(() => expect(released).toBe(true), { timeout: 500 });
+  });
+
+  it('stops reading a body without Content-Length once it passes 1 MB', async () => {
+    answer({ headers: json, chunks: Array.from({ length: 5 }, () => Buffer.alloc(256 * 1024, 0x20)) });
+
+    const error = await failure(client().fetchTweet(ID));
+
+    expect(error).toBeInstanceOf(SyndicationError);
+    expect(error).toMatchObject({ message: 'body is larger than 1048576 bytes' });
+  });
+
+  it('refuses a small compressed body that decodes to more than 1 MB', async () => {
+    answer({ headers: { ...json, 'content-encoding': 'gzip' }, body: gzipSync(Buffer.alloc(2 * 1024 * 1024, 0x20)) });
+
+    const error = await failure(client().fetchTweet(ID));
+
+    expect(error).toBeInstanceOf(SyndicationError);
+    expect(error).toMatchObject({ message: 'body is larger than 1048576 bytes once decoded' });
+  });
+
+  it('fails on a redirect without following it', async () => {
+    answer({ status: 302, headers: { location: `${upstream.url}/elsewhere` }, body: '' });
+    upstream.on('/elsewhere', { headers: json, body: TWEET });
+
+    const error = await failure(client().fetchTweet(ID));
+
+    expect(error).toBeInstanceOf(SyndicationError);
+    expect(error).toMatchObject({ message: 'upstream redirected (302); redirects are not followed' });
+    expect(upstream.requests.map((request) => new URL(request.path, 'http://stub').pathname)).toEqual(['/tweet-result']);
+  });
+
+  it('counts the time-out over the body too, not only until the headers', async () => {
+    // Prepare: headers at once, then the body in pieces that outlast the time-out
+    answer({ headers: json, chunks: [Buffer.from(TWEET.slice(0, 10)), Buffer.from(TWEET.slice(10))], chunkDelayMs: 1_000 });
+    const started = performance.now();
+
+    // Act
+    const error = await failure(client(200).fetchTweet(ID));
+
+    // Assess
+    expect(error).toBeInstanceOf(SyndicationError);
+    expect(error).toMatchObject({ message: 'no answer within 200 ms' });
+    expect(performance.now() - started).toBeLessThan(900);
+  });
+
+  it('gives up when the caller aborts, as a failed request rather than a time-out', async () => {
+    answer({ headers: json, body: TWEET, delayMs: 1_000 });
+    const caller = new AbortController();
+    setTimeout(() => caller.abort(), 50);
+
+    const error = await failure(client().fetchTweet(ID, caller.signal));
+
+    expect(error).toBeInstanceOf(SyndicationError);
+    expect(error).toMatchObject({ message: 'request failed' });
+  });
+
+  it('speaks TLS to an https origin and refuses a certificate it does not trust', async () => {
+    // Prepare: an HTTPS stand-in with a self-signed certificate that would otherwise answer the tweet
+    const certificate = createMediaCertificate();
+    const tls = await startTlsStub(certificate, () => ({ headers: json, body: TWEET }));
+    const https = createSyndicationClient({ upstreamUrl: `https://127.0.0.1:${tls.port}`, timeoutMs: 1_000 });
+
+    try {
+      // Act
+      const error = await failure(https.fetchTweet(ID));
+
+      // Assess: the handshake failed, so no request reached the server
+      expect(error).toBeInstanceOf(SyndicationError);
+      expect(error).toMatchObject({ message: 'request failed', cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });
+      expect(tls.requests).toEqual([]);
+    } finally {
+      await tls.close();
+      certificate.dispose();
+    }
+  });
+
+  it('fails when the connection closes before the body ends', async () => {
+    answer({ raw: (socket) => socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"__typename":') });
+
+    const error = await failure(client().fetchTweet(ID));
+
+    expect(error).toBeInstanceOf(SyndicationError);
+    expect(error).toMatchObject({ message: 'request failed' });
   });
 });
 
