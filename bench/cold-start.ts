@@ -42,6 +42,7 @@ const OUT = join(PROJECT_ROOT, 'bench-output', 'bundles');
 const CHILD = fileURLToPath(new URL('./support/cold-child.mjs', import.meta.url));
 const PARTS = fileURLToPath(new URL('./support/capture-parts.ts', import.meta.url));
 const TWEET_ID = '1647619002162884609';
+const EMPTY = '(empty handler: the floor)';
 
 // The full rows: the test fixtures plan each request from a row's documented responses.
 type Row = RouteDef & { operationId: string };
@@ -157,6 +158,14 @@ export async function bench(): Promise<BenchTable[]> {
       if (row.operationId === 'listReleases') cases.push({ row: { ...row, operationId: 'listReleases, no source maps' }, ...built, events, env: { ...childEnv, NODE_OPTIONS: '' } });
     }
     fixtures.close();
+    // The floor: the same child with a handler that does nothing, i.e. an ES module started and
+    // the harness's own work (reading the events, timing, exiting), which no route can go below.
+    const emptyFile = join(scratch, 'empty', 'index.mjs');
+    mkdirSync(dirname(emptyFile), { recursive: true });
+    writeFileSync(emptyFile, 'export const handler = async () => ({ statusCode: 204 });\n');
+    const emptyEvents = join(scratch, 'empty.json');
+    writeFileSync(emptyEvents, JSON.stringify([{}, {}, {}]));
+    cases.push({ row: { operationId: EMPTY } as Row, file: emptyFile, bytes: statSync(emptyFile).size, events: emptyEvents });
 
     // Interleaved rounds: bare Node, then every route, so drift hits them alike.
     const bare: number[] = [];
@@ -172,29 +181,35 @@ export async function bench(): Promise<BenchTable[]> {
     const bareMs = median(bare);
     const rows = cases.map(({ row, bytes }) => {
       const runs = results.get(row.operationId)!;
-      const wall = median(runs.map((run) => run.wallMs));
+      // A cold start is the process, the import and the first call: the warm calls after it are not part of it.
+      const wall = median(runs.map((run) => run.wallMs - run.invocations.slice(1).reduce((sum, call) => sum + call.ms, 0)));
       const over = wall - bareMs;
-      const isJson = !['postExport', 'getImageProxy', 'getHome', 'getEditorAsset', 'getDocs', 'getErrorDocs', 'getLlms', 'getLlmsFull'].includes(row.operationId);
+      // The goal's figure: import plus first invocation, timed inside the process (what Node's own start does not include).
+      const cold = median(runs.map((run) => run.importMs + run.invocations[0]!.ms));
+      const isJson = ![EMPTY, 'postExport', 'getImageProxy', 'getHome', 'getEditorAsset', 'getDocs', 'getErrorDocs', 'getLlms', 'getLlmsFull'].includes(row.operationId);
       const statuses = [...new Set(runs.map((run) => run.invocations[0]?.status))].join('/');
       return [
         row.operationId,
         Math.round(bytes / 1024),
         ms(median(runs.map((run) => run.importMs))),
         ms(median(runs.map((run) => run.invocations[0]!.ms))),
+        ms(cold),
         ms(median(runs.map((run) => run.invocations[2]!.ms))),
         statuses,
         ms(wall),
         ms(over),
         isJson ? `≤ ${JSON_GOAL_MS} ms` : '',
-        isJson ? (over <= JSON_GOAL_MS ? 'met' : 'MISSED') : '',
+        isJson ? (cold <= JSON_GOAL_MS ? 'met' : 'MISSED') : '',
       ];
     });
     const coldTable: BenchTable = {
       title: `Cold start per route: fresh Node ${process.versions.node} process, import + first invocation (median of ${ROUNDS})`,
-      columns: ['route', 'min. KB', 'import ms', '1st call ms', 'warm call ms', 'status', 'process ms', 'over bare', 'goal', 'result'],
+      columns: ['route', 'min. KB', 'import ms', '1st call ms', 'import + 1st call', 'warm call ms', 'status', 'process ms', 'process over bare', 'goal', 'result'],
       rows,
       notes: [
-        `Bare \`node -e 0\`: ${ms(bareMs)} ms (median). "process ms" is spawn to exit as the parent sees it; "over bare" subtracts the bare start.`,
+        `"import + 1st call": the cold start over a bare Node start, timed in the fresh process from before the import to the first call's answer; the goal applies to it.`,
+        `Bare \`node -e 0\`: ${ms(bareMs)} ms (median). "process ms" is spawn to exit as the parent sees it, less the two warm calls made after the cold one; "process over bare" subtracts the bare start,`,
+        `so it also holds what an ES module entry and the harness cost with no route at all: the "${EMPTY}" row.`,
         'Bundles built with the stack\'s esbuild options (bench-output/bundles/), NODE_OPTIONS=--enable-source-maps as on Lambda.',
         'Seeded credentials (an API key of every scope, an owner session); DynamoDB/S3 are the embedded backends on loopback. Status: the first call\'s answer',
         '(a create or delete repeated in later processes may answer 409/404, still after its DynamoDB call). Goal applies to JSON routes.',

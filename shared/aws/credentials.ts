@@ -4,14 +4,17 @@
  * minutes before it expires: the container endpoint in a deployed function, the SDK's whole chain
  * (profiles, SSO) in a local run or the admin command line (wiring/aws-credentials.ts).
  */
-import { readFile } from 'node:fs/promises';
+import type * as Fs from 'node:fs';
 import type * as Http from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { createRequire } from 'node:module';
 import type { AwsCredentials, CredentialProvider } from '#shared/aws/sigv4.ts';
 
-// require(), not import: an ES import of node:http loads undici (see aws/json-protocol.ts).
-const http = createRequire(import.meta.url)('node:http') as typeof Http;
+// require(), not import: an ES import of node:http loads undici (see aws/json-protocol.ts), one
+// of node:fs its promises API (≈3 ms).
+const nodeRequire = createRequire(import.meta.url);
+const http = nodeRequire('node:http') as typeof Http;
+const { readFileSync } = nodeRequire('node:fs') as typeof Fs;
 
 /** The credentials in the environment, or undefined when it holds none. */
 export function environmentCredentials(env: NodeJS.ProcessEnv = process.env): AwsCredentials | undefined {
@@ -52,7 +55,7 @@ export async function containerCredentials(env: NodeJS.ProcessEnv = process.env)
   if (!full && !relative) return undefined;
   const url = new URL(full ?? `http://169.254.170.2${relative}`);
   const tokenFile = env.AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE;
-  const token = tokenFile ? (await readFile(tokenFile, 'utf8')).trim() : env.AWS_CONTAINER_AUTHORIZATION_TOKEN;
+  const token = tokenFile ? readFileSync(tokenFile, 'utf8').trim() : env.AWS_CONTAINER_AUTHORIZATION_TOKEN;
   const body = await new Promise<string>((resolve, reject) => {
     const get = url.protocol === 'https:' ? httpsGet : http.get;
     const request = get(url, { headers: token ? { authorization: token } : {}, timeout: 1_000 }, (response) => {
