@@ -1,8 +1,9 @@
 /**
- * The limits every AWS SDK client of a container shares. Each client is built in a wiring file
- * of its own (dynamo.ts, s3.ts, sqs.ts), so a function bundles only the clients its row's
- * grants name. Endpoint overrides point them at the embedded backends locally; in the cloud the
- * overrides are absent and the SDK defaults apply.
+ * The limits every AWS client of a container shares: the SDK's (S3, Secrets Manager) through
+ * `requestHandler`, Easel's own (DynamoDB, SQS: aws/json-protocol.ts) through SDK_LIMITS. Each
+ * client is built in a wiring file of its own (dynamo.ts, s3.ts, sqs.ts), so a function bundles
+ * only the clients its row's grants name. Endpoint overrides point them at the embedded backends
+ * locally; in the cloud the overrides are absent and the regional endpoints apply.
  *
  * Every client gives up on an unreachable or silent service well inside the shortest route
  * time-out (10 s), so a caller gets 503 `upstream_unavailable` from the data-access layer rather
