@@ -65,6 +65,8 @@ function canonicalHeaders(headers: Record<string, string>): { lines: string[]; s
   return { lines: names.map((name) => `${name}:${headers[name]!.trim().replace(/\s+/g, ' ')}`), signedHeaders: names.join(';') };
 }
 
+const credentialScope = (day: string, scope: { region: string; service: string }): string => `${day}/${scope.region}/${scope.service}/aws4_request`;
+
 /** The hex signature of a canonical request, dated `stamp`. */
 function signature(canonical: string, credentials: AwsCredentials, scope: { region: string; service: string }, stamp: string): string {
   const day = stamp.slice(0, 8);
@@ -73,8 +75,6 @@ function signature(canonical: string, credentials: AwsCredentials, scope: { regi
     .update(toSign, 'utf8')
     .digest('hex');
 }
-
-const credentialScope = (day: string, scope: { region: string; service: string }): string => `${day}/${scope.region}/${scope.service}/aws4_request`;
 
 /**
  * The headers to send: the request's own plus `host`, `x-amz-date`, `x-amz-security-token` (with
@@ -145,11 +145,12 @@ export function presign(
   };
   if (credentials.sessionToken) query['X-Amz-Security-Token'] = credentials.sessionToken;
   const pairs = Object.entries(query).map(([name, value]) => [uriEscape(name), uriEscape(value)] as const);
-  const canonicalQuery = (list: (readonly [string, string])[]) =>
-    list
+  // Sorted by encoded name, in the canonical request as in the URL (the SDK's order).
+  const queryString = (list: (readonly [string, string])[]) =>
+    [...list]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([name, value]) => `${name}=${value}`)
       .join('&');
-  const canonical = [request.method, request.path, canonicalQuery(pairs), ...lines, '', signedHeaders, request.payloadHash].join('\n');
-  return canonicalQuery([...pairs, ['X-Amz-Signature', signature(canonical, credentials, scope, stamp)]]);
+  const canonical = [request.method, request.path, queryString(pairs), ...lines, '', signedHeaders, request.payloadHash].join('\n');
+  return queryString([...pairs, ['X-Amz-Signature', signature(canonical, credentials, scope, stamp)]]);
 }
