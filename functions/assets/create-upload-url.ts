@@ -1,8 +1,8 @@
 import { workspaceRoute } from '#shared/wiring/auth.ts';
 import { createUpload } from '#shared/services/assets.ts';
-import { assetDeps } from '#shared/wiring/assets.ts';
+import { assetUrlDeps } from '#shared/wiring/asset-urls.ts';
 
 /** POST /api/v1/assets/upload-url: a pending asset and its presigned PUT. */
 export const handler = workspaceRoute('createAssetUpload', async ({ body, principal }) =>
-  createUpload(assetDeps(), { workspaceId: principal.workspaceId, body }),
+  createUpload(assetUrlDeps(), { workspaceId: principal.workspaceId, body }),
 );

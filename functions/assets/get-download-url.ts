@@ -1,8 +1,8 @@
 import { workspaceRoute } from '#shared/wiring/auth.ts';
 import { createDownloadUrl } from '#shared/services/assets.ts';
-import { assetDeps } from '#shared/wiring/assets.ts';
+import { assetUrlDeps } from '#shared/wiring/asset-urls.ts';
 
 /** GET /api/v1/assets/{assetId}/download-url: a short-lived presigned GET for a ready asset. */
 export const handler = workspaceRoute('getAssetDownloadUrl', async ({ params, principal }) =>
-  createDownloadUrl(assetDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId }),
+  createDownloadUrl(assetUrlDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId }),
 );

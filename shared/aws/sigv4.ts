@@ -1,7 +1,9 @@
 /**
- * AWS Signature Version 4 for a request with its body in hand (the JSON protocols: DynamoDB),
- * as https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html describes it.
- * test/unit/aws-sigv4.test.ts checks every header against the SDK's own signer.
+ * AWS Signature Version 4, as https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html
+ * describes it: in headers, for a request with its body in hand (the JSON protocols: DynamoDB), and
+ * in the query string, for a URL someone else sends later (S3's presigned URLs, aws/s3-presigner.ts).
+ * test/unit/aws-sigv4.test.ts checks the headers against the SDK's own signer,
+ * test/unit/aws-s3-presigner.test.ts the URLs against the SDK's presigner.
  */
 import { createHash, createHmac } from 'node:crypto';
 
@@ -27,6 +29,9 @@ export interface SignableRequest {
   body: string;
 }
 
+/** Query-string signing: a URL is good for at most a week. */
+const MAX_EXPIRES_SECONDS = 7 * 24 * 60 * 60;
+
 const sha256Hex = (data: string): string => createHash('sha256').update(data, 'utf8').digest('hex');
 const hmac = (key: string | Buffer, data: string): Buffer => createHmac('sha256', key).update(data, 'utf8').digest();
 
@@ -49,6 +54,28 @@ export function amzDate(date: Date): string {
   return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 }
 
+/** RFC 3986 percent-encoding: every byte but A–Z a–z 0–9 - . _ ~ (encodeURIComponent leaves ! ' ( ) * bare). */
+export function uriEscape(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** The canonical form of headers (names in lower case): the `name:value` lines and the signed-header list. */
+function canonicalHeaders(headers: Record<string, string>): { lines: string[]; signedHeaders: string } {
+  const names = Object.keys(headers).sort();
+  return { lines: names.map((name) => `${name}:${headers[name]!.trim().replace(/\s+/g, ' ')}`), signedHeaders: names.join(';') };
+}
+
+const credentialScope = (day: string, scope: { region: string; service: string }): string => `${day}/${scope.region}/${scope.service}/aws4_request`;
+
+/** The hex signature of a canonical request, dated `stamp`. */
+function signature(canonical: string, credentials: AwsCredentials, scope: { region: string; service: string }, stamp: string): string {
+  const day = stamp.slice(0, 8);
+  const toSign = ['AWS4-HMAC-SHA256', stamp, credentialScope(day, scope), sha256Hex(canonical)].join('\n');
+  return createHmac('sha256', signingKey(credentials.secretAccessKey, day, scope.region, scope.service))
+    .update(toSign, 'utf8')
+    .digest('hex');
+}
+
 /**
  * The headers to send: the request's own plus `host`, `x-amz-date`, `x-amz-security-token` (with
  * temporary credentials) and `authorization`, every one of them signed.
@@ -60,25 +87,70 @@ export function sign(
   now: Date = new Date(),
 ): Record<string, string> {
   const stamp = amzDate(now);
-  const day = stamp.slice(0, 8);
   const headers: Record<string, string> = { ...request.headers, host: request.host, 'x-amz-date': stamp };
   if (credentials.sessionToken) headers['x-amz-security-token'] = credentials.sessionToken;
-  const names = Object.keys(headers).sort();
-  const signedHeaders = names.join(';');
+  const { lines, signedHeaders } = canonicalHeaders(headers);
   const canonical = [
     request.method,
     request.path,
     '', // no query string
-    ...names.map((name) => `${name}:${headers[name]!.trim().replace(/\s+/g, ' ')}`),
+    ...lines,
     '',
     signedHeaders,
     sha256Hex(request.body),
   ].join('\n');
-  const credentialScope = `${day}/${scope.region}/${scope.service}/aws4_request`;
-  const toSign = ['AWS4-HMAC-SHA256', stamp, credentialScope, sha256Hex(canonical)].join('\n');
-  const signature = createHmac('sha256', signingKey(credentials.secretAccessKey, day, scope.region, scope.service))
-    .update(toSign, 'utf8')
-    .digest('hex');
-  headers.authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${credentialScope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
+  headers.authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${credentialScope(stamp.slice(0, 8), scope)}, SignedHeaders=${signedHeaders}, Signature=${signature(canonical, credentials, scope, stamp)}`;
   return headers;
+}
+
+export interface PresignableRequest {
+  method: string;
+  /** Host header value: the host name, with `:port` when the port is not the scheme's default. */
+  host: string;
+  /** Already URI-encoded path. */
+  path: string;
+  /** The request's own query parameters, not encoded; the signing ones are added. */
+  query: Record<string, string>;
+  /** Headers whoever sends the URL must send as given (names in lower case); `host` is added. */
+  headers: Record<string, string>;
+  /** Hex SHA-256 of the body, or `UNSIGNED-PAYLOAD`. */
+  payloadHash: string;
+}
+
+/**
+ * The encoded query string of a presigned URL: the request's parameters plus `X-Amz-Algorithm`,
+ * `X-Amz-Credential`, `X-Amz-Date`, `X-Amz-Expires`, `X-Amz-SignedHeaders`,
+ * `X-Amz-Security-Token` (with temporary credentials) and `X-Amz-Signature`, sorted by name as the
+ * SDK writes them.
+ */
+export function presign(
+  request: PresignableRequest,
+  credentials: AwsCredentials,
+  scope: { region: string; service: string },
+  expiresInSeconds: number,
+  now: Date = new Date(),
+): string {
+  if (!Number.isInteger(expiresInSeconds) || expiresInSeconds < 1 || expiresInSeconds > MAX_EXPIRES_SECONDS) {
+    throw new RangeError(`A presigned URL expires after 1 to ${MAX_EXPIRES_SECONDS} seconds, not ${expiresInSeconds}.`);
+  }
+  const stamp = amzDate(now);
+  const { lines, signedHeaders } = canonicalHeaders({ ...request.headers, host: request.host });
+  const query: Record<string, string> = {
+    ...request.query,
+    'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
+    'X-Amz-Credential': `${credentials.accessKeyId}/${credentialScope(stamp.slice(0, 8), scope)}`,
+    'X-Amz-Date': stamp,
+    'X-Amz-Expires': String(expiresInSeconds),
+    'X-Amz-SignedHeaders': signedHeaders,
+  };
+  if (credentials.sessionToken) query['X-Amz-Security-Token'] = credentials.sessionToken;
+  const pairs = Object.entries(query).map(([name, value]) => [uriEscape(name), uriEscape(value)] as const);
+  // Sorted by encoded name, in the canonical request as in the URL (the SDK's order).
+  const queryString = (list: (readonly [string, string])[]) =>
+    [...list]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, value]) => `${name}=${value}`)
+      .join('&');
+  const canonical = [request.method, request.path, queryString(pairs), ...lines, '', signedHeaders, request.payloadHash].join('\n');
+  return queryString([...pairs, ['X-Amz-Signature', signature(canonical, credentials, scope, stamp)]]);
 }

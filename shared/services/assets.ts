@@ -3,6 +3,7 @@ import { ConflictError, InvalidRequestError, NotFoundError } from '#shared/error
 import { Asset } from '#shared/schemas/assets.ts';
 import type { AssetUploadRequest } from '#shared/schemas/assets.ts';
 import type { AssetObjectStore } from '#shared/store/asset-objects.ts';
+import type { AssetUrlSigner } from '#shared/store/asset-urls.ts';
 import type { AssetItem, AssetStore } from '#shared/store/assets.ts';
 import type { DeletionQueue } from '#shared/store/deletion-queue.ts';
 import { log, serializeError } from '#shared/log.ts';
@@ -16,10 +17,13 @@ export const DOWNLOAD_URL_SECONDS = 5 * 60;
 export interface AssetDeps {
   assets: AssetStore;
   objects: AssetObjectStore;
+  urls: AssetUrlSigner;
   deletionQueue: DeletionQueue;
   now?: () => Date;
 }
-/** What the upload and download operations use: records and objects, never the queue. */
+/** What creating an upload and a download URL use: records and the signer, never an S3 request. */
+export type AssetUrlDeps = Pick<AssetDeps, 'assets' | 'urls' | 'now'>;
+/** What completing an upload uses: records and objects, never the queue. */
 export type AssetObjectDeps = Pick<AssetDeps, 'assets' | 'objects' | 'now'>;
 /** What a deletion request uses: records and the queue, never the bucket. */
 export type DeletionRequestDeps = Pick<AssetDeps, 'assets' | 'deletionQueue' | 'now'>;
@@ -47,7 +51,7 @@ function inUse(item: AssetItem): boolean {
  * Creates a pending asset and a presigned PUT bound to its content type, length and (when
  * declared) SHA-256, so S3 refuses any other upload to that URL.
  */
-export async function createUpload(deps: AssetObjectDeps, input: { workspaceId: string; body: AssetUploadRequest }) {
+export async function createUpload(deps: AssetUrlDeps, input: { workspaceId: string; body: AssetUploadRequest }) {
   const now = deps.now?.() ?? new Date();
   const assetId = randomUUID();
   const sha256 = input.body.sha256?.toLowerCase();
@@ -64,7 +68,7 @@ export async function createUpload(deps: AssetObjectDeps, input: { workspaceId: 
     uploadKey: `${UPLOAD_PREFIX}${input.workspaceId}/${assetId}`,
   });
   const checksum = sha256 ? Buffer.from(sha256, 'hex').toString('base64') : undefined;
-  const uploadUrl = await deps.objects.signUpload(item.uploadKey!, { contentType: item.contentType, bytes: item.bytes, ...(checksum ? { checksum } : {}) }, UPLOAD_URL_SECONDS);
+  const uploadUrl = await deps.urls.signUpload(item.uploadKey!, { contentType: item.contentType, bytes: item.bytes, ...(checksum ? { checksum } : {}) }, UPLOAD_URL_SECONDS);
   const headers: Record<string, string> = { 'Content-Type': item.contentType, 'Content-Length': String(item.bytes) };
   if (checksum) headers['x-amz-checksum-sha256'] = checksum;
   return {
@@ -145,14 +149,14 @@ export async function completeUpload(deps: AssetObjectDeps, input: { workspaceId
 }
 
 /** A short-lived presigned GET for a ready asset of this workspace. */
-export async function createDownloadUrl(deps: AssetObjectDeps, input: { workspaceId: string; assetId: string }) {
+export async function createDownloadUrl(deps: AssetUrlDeps, input: { workspaceId: string; assetId: string }) {
   const item = await deps.assets.get(input.workspaceId, input.assetId);
   if (!item || item.status === 'deleted' || item.status === 'deleting') throw notFound();
   if (item.status !== 'ready') {
     throw new NotFoundError('Asset not uploaded yet', 'Complete the upload (POST /api/v1/assets/{assetId}/complete) before asking for a download URL.');
   }
   const now = deps.now?.() ?? new Date();
-  const downloadUrl = await deps.objects.signDownload(
+  const downloadUrl = await deps.urls.signDownload(
     item.objectKey,
     { contentType: item.contentType, disposition: `attachment; filename*=UTF-8''${extValue(item.fileName)}` },
     DOWNLOAD_URL_SECONDS,

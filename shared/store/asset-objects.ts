@@ -1,10 +1,10 @@
 /**
- * Asset bytes, in the assets bucket: presigned URLs for the browser, and the checks and copies
- * that completion and deletion make. Outages become 503 through guard().
+ * Asset bytes, in the assets bucket: the checks and copies that completion and deletion make,
+ * over the SDK's S3 client. Outages become 503 through guard(). The presigned URLs the browser
+ * uses are signed without that client, in asset-urls.ts.
  */
 import { createHash } from 'node:crypto';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { guard } from '#shared/store/sdk-calls.ts';
 
 const WHAT = 'Asset storage';
@@ -20,35 +20,6 @@ export class AssetObjectStore {
   constructor(deps: { s3: S3Client; bucket: string }) {
     this.s3 = deps.s3;
     this.bucket = deps.bucket;
-  }
-
-  /**
-   * A presigned PUT bound to the content type, length and (when given) SHA-256, so S3 refuses
-   * any other upload to that URL.
-   */
-  signUpload(key: string, upload: { contentType: string; bytes: number; checksum?: string }, expiresIn: number): Promise<string> {
-    const command = new PutObjectCommand({
-      Bucket: this.bucket,
-      Key: key,
-      ContentType: upload.contentType,
-      ContentLength: upload.bytes,
-      ...(upload.checksum ? { ChecksumSHA256: upload.checksum } : {}),
-    });
-    return getSignedUrl(this.s3, command, {
-      expiresIn,
-      // Signed headers must be sent exactly: S3 then refuses another type, size or checksum.
-      signableHeaders: new Set(['content-type', 'content-length']),
-      unhoistableHeaders: upload.checksum ? new Set(['x-amz-checksum-sha256']) : undefined,
-    });
-  }
-
-  /** A presigned GET that answers with the given type and Content-Disposition. */
-  signDownload(key: string, response: { contentType: string; disposition: string }, expiresIn: number): Promise<string> {
-    return getSignedUrl(
-      this.s3,
-      new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentType: response.contentType, ResponseContentDisposition: response.disposition }),
-      { expiresIn },
-    );
   }
 
   /** Size and type of an object, or undefined when there is none. */

@@ -1,7 +1,8 @@
 /**
- * Dependencies of the asset operations that touch objects (upload, completion, download) and of
- * the deletion worker: asset records and the assets bucket, built once at first use. The
- * deletion request, which queues rather than touches objects, is wired in asset-deletion.ts.
+ * Dependencies of the asset operations that send S3 requests (completion) and of the deletion
+ * worker: asset records and the assets bucket, built once at first use. Upload and download,
+ * which only presign, are wired in asset-urls.ts; the deletion request, which queues rather than
+ * touches objects, in asset-deletion.ts.
  */
 import { config } from '#shared/config.ts';
 import type { DeletionDeps } from '#shared/services/asset-deletion.ts';
@@ -12,7 +13,7 @@ import { s3 } from '#shared/wiring/s3.ts';
 
 let deps: AssetObjectDeps | undefined;
 
-/** Asset records and the assets bucket. */
+/** Asset records and the assets bucket, for completing an upload. */
 export function assetDeps(): AssetObjectDeps {
   deps ??= { assets: assetStore(), objects: new AssetObjectStore({ s3, bucket: config().buckets.assets }) };
   return deps;

@@ -20,7 +20,14 @@ describe('bundles of routes without AWS access', () => {
   });
 });
 
-type Client = 'dynamodb' | 's3' | 'sqs' | 'secrets-manager';
+type Client = 'dynamodb' | 's3' | 's3-presigner' | 'sqs' | 'secrets-manager';
+
+/**
+ * Routes whose bucket grants only back the URLs they presign: S3 checks a presigned URL against
+ * the permissions of whoever signed it, so the grants stay, but the function itself sends no S3
+ * request and carries Easel's presigner (shared/aws/s3-presigner.ts) instead of the S3 client.
+ */
+const PRESIGN_ONLY: ReadonlySet<string> = new Set(['createAssetUpload', 'getAssetDownloadUrl']);
 
 /** The SDK clients a function may bundle: those its grants name (and the internal secret's store). */
 interface Fn {
@@ -34,10 +41,11 @@ interface Fn {
   budgetKb: number;
 }
 
-/** What each client is, by the input that gives it away (DynamoDB and SQS are Easel's own clients, shared/aws/). */
+/** What each client is, by the input that gives it away (DynamoDB, SQS and the presigner are Easel's own, shared/aws/). */
 const PACKAGES: Record<Client, string> = {
   dynamodb: 'shared/aws/dynamodb.ts',
   s3: 'node_modules/@aws-sdk/client-s3/',
+  's3-presigner': 'shared/aws/s3-presigner.ts',
   sqs: 'shared/aws/sqs.ts',
   'secrets-manager': 'node_modules/@aws-sdk/client-secrets-manager/',
 };
@@ -73,7 +81,7 @@ const FUNCTIONS: Fn[] = [
   ...ROUTE_LIST.map((row) => {
     const clients: Client[] = [];
     if (Object.keys(row.access.tables ?? {}).length > 0 || row.access.apiKeyStamp) clients.push('dynamodb');
-    if (Object.keys(row.access.buckets ?? {}).length > 0) clients.push('s3');
+    if (Object.keys(row.access.buckets ?? {}).length > 0) clients.push(PRESIGN_ONLY.has(row.operationId) ? 's3-presigner' : 's3');
     if (Object.keys(row.access.queues ?? {}).length > 0) clients.push('sqs');
     if (row.auth === 'internal') clients.push('secrets-manager');
     // The Discovery routes but the editor's static files render the documents from the table.
@@ -98,6 +106,16 @@ async function buildAll(): Promise<void> {
   const lines = FUNCTIONS.map((f) => `${f.name.padEnd(30)} ${kb(built.get(f.name)!.bytes).padStart(8)} KB  ≤ ${String(f.budgetKb).padStart(5)} KB  ${f.clients.join('+') || '-'}`);
   console.log(['Minified bundle sizes (as the stack builds them) beside their budgets:', ...lines].join('\n'));
 }
+
+describe('presign-only routes', () => {
+  it.each([...PRESIGN_ONLY])('names %s, a row with bucket grants', (operationId) => {
+    // Act
+    const row = ROUTE_LIST.find((candidate) => candidate.operationId === operationId);
+
+    // Assess
+    expect(Object.keys(row?.access.buckets ?? {})).not.toEqual([]);
+  });
+});
 
 describe('bundle of each function', () => {
   beforeAll(buildAll, 240_000);
@@ -137,6 +155,14 @@ describe('bundle of each function', () => {
 
     // Assess
     expect(sdk).toEqual([]);
+  });
+
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))('leaves the SDK\'s presigner out of %s', (_name, f) => {
+    // Act
+    const presigner = built.get(f.name)!.inputs.filter((input) => input.includes('node_modules/@aws-sdk/s3-request-presigner/'));
+
+    // Assess
+    expect(presigner).toEqual([]);
   });
 
   it.each(FUNCTIONS.map((f) => [f.name, f] as const))('leaves the SDK default credential chain out of %s', (_name, f) => {

@@ -8,13 +8,14 @@ import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import type { ReleaseDeps } from '#shared/services/releases.ts';
 import { AssetObjectStore } from '#shared/store/asset-objects.ts';
+import { AssetUrlSigner } from '#shared/store/asset-urls.ts';
 import { AssetStore } from '#shared/store/assets.ts';
 import { DeletionQueue } from '#shared/store/deletion-queue.ts';
 import { ReleaseStore } from '#shared/store/releases.ts';
 import { waitFor } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
-let aws: typeof import('#shared/wiring/dynamo.ts') & typeof import('#shared/wiring/s3.ts') & typeof import('#shared/wiring/sqs.ts');
+let aws: typeof import('#shared/wiring/dynamo.ts') & typeof import('#shared/wiring/s3.ts') & typeof import('#shared/wiring/s3-presigner.ts') & typeof import('#shared/wiring/sqs.ts');
 let assets: typeof import('#shared/services/assets.ts');
 let releases: typeof import('#shared/services/releases.ts');
 /** The asset services' stores, and the table and bucket beneath them that the tests inspect. */
@@ -24,7 +25,12 @@ let table: string;
 
 beforeAll(async () => {
   runtime = await startTestRuntime();
-  aws = { ...(await import('#shared/wiring/dynamo.ts')), ...(await import('#shared/wiring/s3.ts')), ...(await import('#shared/wiring/sqs.ts')) };
+  aws = {
+    ...(await import('#shared/wiring/dynamo.ts')),
+    ...(await import('#shared/wiring/s3.ts')),
+    ...(await import('#shared/wiring/s3-presigner.ts')),
+    ...(await import('#shared/wiring/sqs.ts')),
+  };
   assets = await import('#shared/services/assets.ts');
   releases = await import('#shared/services/releases.ts');
   const cfg = (await import('#shared/config.ts')).config();
@@ -32,6 +38,7 @@ beforeAll(async () => {
   deps = {
     assets: new AssetStore({ dynamo: aws.dynamo, table }),
     objects: new AssetObjectStore({ s3: aws.s3, bucket: cfg.buckets.assets }),
+    urls: new AssetUrlSigner({ presigner: aws.s3Presigner, bucket: cfg.buckets.assets }),
     deletionQueue: new DeletionQueue({ sqs: aws.sqs, queueUrl: cfg.queues.deletion }),
     table,
     bucket: cfg.buckets.assets,

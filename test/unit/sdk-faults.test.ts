@@ -5,6 +5,7 @@
  */
 import { mockClient } from 'aws-sdk-client-mock';
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
+import { S3Presigner } from '#shared/aws/s3-presigner.ts';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { SendMessageCommand, SqsClient } from '#shared/aws/sqs.ts';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { createRelease, listReleases } from '#shared/services/releases.ts';
 import { createSourceApp } from '#shared/services/source-apps.ts';
 import { s3DynamoCaptureCache } from '#shared/store/capture-cache.ts';
 import { AssetObjectStore } from '#shared/store/asset-objects.ts';
+import { AssetUrlSigner } from '#shared/store/asset-urls.ts';
 import { AssetStore } from '#shared/store/assets.ts';
 import { DeletionQueue } from '#shared/store/deletion-queue.ts';
 import { identityStores } from '#shared/store/identity-stores.ts';
@@ -47,6 +49,7 @@ const sqs = new SqsClient({
 const assets: AssetDeps = {
   assets: new AssetStore({ dynamo, table: 'workspace' }),
   objects: new AssetObjectStore({ s3, bucket: 'assets' }),
+  urls: new AssetUrlSigner({ presigner: new S3Presigner({ region: 'us-east-1', credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }) }), bucket: 'assets' }),
   deletionQueue: new DeletionQueue({ sqs, queueUrl: 'https://sqs.test/deletion' }),
 };
 const identity = identityStores({ dynamo, table: 'workspace' });

@@ -2,10 +2,12 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { GetObjectCommand, HeadObjectCommand, NotFound, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { SqsClient } from '#shared/aws/sqs.ts';
 import { GetCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
+import { S3Presigner } from '#shared/aws/s3-presigner.ts';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { completeUpload, createDownloadUrl } from '#shared/services/assets.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import { AssetObjectStore } from '#shared/store/asset-objects.ts';
+import { AssetUrlSigner } from '#shared/store/asset-urls.ts';
 import { AssetStore } from '#shared/store/assets.ts';
 import { DeletionQueue } from '#shared/store/deletion-queue.ts';
 import { keys } from '#shared/store/keys.ts';
@@ -23,6 +25,7 @@ const ASSET_ID = MOCK_ASSET_ID;
 const deps: AssetDeps = {
   assets: new AssetStore({ dynamo: stubbedDynamo(), table: 'workspace' }),
   objects: new AssetObjectStore({ s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }), bucket: 'assets' }),
+  urls: new AssetUrlSigner({ presigner: new S3Presigner({ region: 'us-east-1', credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }) }), bucket: 'assets' }),
   deletionQueue: new DeletionQueue({
     sqs: new SqsClient({ region: 'us-east-1', credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }), maxAttempts: 1, connectionTimeoutMs: 100, requestTimeoutMs: 100, socketTimeoutMs: 100 }),
     queueUrl: 'https://sqs.test/deletion',
