@@ -31,7 +31,7 @@ export const BUNDLE = {
   // The SDK's default credential chain stops at the environment on Lambda; the rest of it is
   // ~140 KB of every bundle (shared/wiring/lambda-credentials.ts says why and what stays).
   alias: { '@aws-sdk/credential-provider-node': join(PROJECT_ROOT, 'shared', 'wiring', 'lambda-credentials.ts') },
-  // Tells shared/wiring/aws-credentials.ts it runs on Lambda: the SDK's chain is left out.
+  // Tells shared/wiring/aws-clients.ts it runs on Lambda: the SDK's chain is left out.
   define: { 'process.env.EASEL_LAMBDA_BUNDLE': '"true"' },
 } as const;
 

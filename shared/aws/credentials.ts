@@ -2,7 +2,7 @@
  * Credentials for the clients in aws/: the environment's (what Lambda hands every function:
  * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), else a fallback, cached until five
  * minutes before it expires: the container endpoint in a deployed function, the SDK's whole chain
- * (profiles, SSO) in a local run or the admin command line (wiring/aws-credentials.ts).
+ * (profiles, SSO) in a local run or the admin command line (wiring/aws-clients.ts).
  */
 import type * as Fs from 'node:fs';
 import type * as Http from 'node:http';

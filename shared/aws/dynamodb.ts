@@ -12,8 +12,7 @@
  */
 import type * as Doc from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { AwsServiceError, JsonServiceClient, type ResponseMetadata, type ServiceErrorInit } from '#shared/aws/json-protocol.ts';
-import type { CredentialProvider } from '#shared/aws/sigv4.ts';
+import { AwsServiceError, JsonServiceClient, type AwsClientSettings, type ResponseMetadata, type ServiceErrorInit } from '#shared/aws/json-protocol.ts';
 
 export { AwsServiceError as DynamoDBServiceException } from '#shared/aws/json-protocol.ts';
 
@@ -249,20 +248,9 @@ function response(operation: Operation, output: Wire): Wire {
 
 // ---- The client ---------------------------------------------------------------------------------
 
-export interface DynamoClientSettings {
-  region: string;
-  /** The embedded DynamoDB locally; the regional endpoint when absent. */
-  endpoint?: string;
-  credentials: CredentialProvider;
-  maxAttempts: number;
-  connectionTimeoutMs: number;
-  requestTimeoutMs: number;
-  socketTimeoutMs: number;
-}
-
 export class DynamoClient {
   private readonly service: JsonServiceClient;
-  constructor(settings: DynamoClientSettings) {
+  constructor(settings: AwsClientSettings) {
     this.service = new JsonServiceClient({
       ...settings,
       service: 'dynamodb',

@@ -64,21 +64,25 @@ const TRANSIENT = new Set(['TransactionInProgressException', 'InternalServerErro
 /** Connection failures worth another attempt. */
 const NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
-export interface JsonServiceSettings {
-  /** The signing name, e.g. `dynamodb`. */
-  service: string;
-  /** `X-Amz-Target` prefix, e.g. `DynamoDB_20120810`. */
-  targetPrefix: string;
-  /** e.g. `application/x-amz-json-1.0`. */
-  contentType: string;
+/** What every client of aws/ is built with: where, as whom, and its time limits (wiring/sdk-limits.ts). */
+export interface AwsClientSettings {
   region: string;
-  /** Origin to call; the service's regional endpoint when absent. */
+  /** Origin to call (an embedded backend locally); the service's regional endpoint when absent. */
   endpoint?: string;
   credentials: CredentialProvider;
   maxAttempts: number;
   connectionTimeoutMs: number;
   requestTimeoutMs: number;
   socketTimeoutMs: number;
+}
+
+export interface JsonServiceSettings extends AwsClientSettings {
+  /** The signing name, e.g. `dynamodb`. */
+  service: string;
+  /** `X-Amz-Target` prefix, e.g. `DynamoDB_20120810`. */
+  targetPrefix: string;
+  /** e.g. `application/x-amz-json-1.0`. */
+  contentType: string;
   /** Classes for the error names the callers tell apart with `instanceof`. */
   errors?: Record<string, new (init: ServiceErrorInit) => AwsServiceError>;
 }

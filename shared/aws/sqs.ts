@@ -6,8 +6,7 @@
  * through Lambda's event source, so nothing here receives.
  */
 import type { SendMessageCommandInput, SendMessageCommandOutput } from '@aws-sdk/client-sqs';
-import { JsonServiceClient } from '#shared/aws/json-protocol.ts';
-import type { CredentialProvider } from '#shared/aws/sigv4.ts';
+import { JsonServiceClient, type AwsClientSettings } from '#shared/aws/json-protocol.ts';
 
 export type { SendMessageCommandInput, SendMessageCommandOutput } from '@aws-sdk/client-sqs';
 
@@ -20,20 +19,9 @@ export class SendMessageCommand {
   }
 }
 
-export interface SqsClientSettings {
-  region: string;
-  /** The embedded queue locally; the regional endpoint when absent. */
-  endpoint?: string;
-  credentials: CredentialProvider;
-  maxAttempts: number;
-  connectionTimeoutMs: number;
-  requestTimeoutMs: number;
-  socketTimeoutMs: number;
-}
-
 export class SqsClient {
   private readonly service: JsonServiceClient;
-  constructor(settings: SqsClientSettings) {
+  constructor(settings: AwsClientSettings) {
     this.service = new JsonServiceClient({ ...settings, service: 'sqs', targetPrefix: 'AmazonSQS', contentType: 'application/x-amz-json-1.0' });
   }
 

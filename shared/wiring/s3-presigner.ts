@@ -5,7 +5,7 @@
  */
 import { S3Presigner } from '#shared/aws/s3-presigner.ts';
 import { config } from '#shared/config.ts';
-import { credentials } from '#shared/wiring/aws-credentials.ts';
+import { credentials } from '#shared/wiring/aws-clients.ts';
 
 const cfg = config();
 

@@ -24,9 +24,8 @@ import {
   QueryCommand,
   ScanCommand,
   UpdateCommand,
-  type DynamoClientSettings,
 } from '#shared/aws/dynamodb.ts';
-import { AwsServiceError } from '#shared/aws/json-protocol.ts';
+import { AwsServiceError, type AwsClientSettings } from '#shared/aws/json-protocol.ts';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { TABLES } from '#shared/resources.ts';
 import { guard } from '#shared/store/sdk-calls.ts';
@@ -40,7 +39,7 @@ let backend: Backend;
 let ours: DynamoClient;
 let sdk: Sdk.DynamoDBDocumentClient;
 
-function client(settings: Partial<DynamoClientSettings> & { endpoint: string }): DynamoClient {
+function client(settings: Partial<AwsClientSettings> & { endpoint: string }): DynamoClient {
   return new DynamoClient({
     region: 'us-east-1',
     credentials: async () => credentials,

@@ -5,7 +5,7 @@
  */
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoClient, type DynamoCommand } from '#shared/aws/dynamodb.ts';
-import { AwsServiceError } from '#shared/aws/json-protocol.ts';
+import { AwsServiceError, type AwsClientSettings } from '#shared/aws/json-protocol.ts';
 import { SendMessageCommand, SqsClient } from '#shared/aws/sqs.ts';
 
 /** A command of Easel's own clients (aws/dynamodb.ts, aws/sqs.ts). */
@@ -40,18 +40,22 @@ export function mockSqs(): DynamoStub<SendMessageCommand> {
   return mockClient(SqsClient as never) as unknown as DynamoStub<SendMessageCommand>;
 }
 
-/** A client for the stub to intercept: never reaches a network (no endpoint is called while stubbed). */
-export function stubbedDynamo(): DynamoClient {
-  return new DynamoClient({
-    region: 'us-east-1',
-    endpoint: 'http://127.0.0.1:9',
-    credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }),
-    maxAttempts: 1,
-    connectionTimeoutMs: 100,
-    requestTimeoutMs: 100,
-    socketTimeoutMs: 100,
-  });
-}
+/** Settings of a client for the stubs to intercept: nothing listens there, no attempt is repeated. */
+const STUBBED: AwsClientSettings = {
+  region: 'us-east-1',
+  endpoint: 'http://127.0.0.1:9',
+  credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }),
+  maxAttempts: 1,
+  connectionTimeoutMs: 100,
+  requestTimeoutMs: 100,
+  socketTimeoutMs: 100,
+};
+
+/** A DynamoDB client for mockDynamo() to intercept. */
+export const stubbedDynamo = (): DynamoClient => new DynamoClient(STUBBED);
+
+/** An SQS client for mockSqs() to intercept. */
+export const stubbedSqs = (): SqsClient => new SqsClient(STUBBED);
 
 /** An error as the client throws it for a service's answer (see JsonServiceClient.serviceError). */
 export function dynamoError(name: string, httpStatusCode: number, message = name): AwsServiceError {

@@ -7,7 +7,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { S3Presigner } from '#shared/aws/s3-presigner.ts';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { SendMessageCommand, SqsClient } from '#shared/aws/sqs.ts';
+import { SendMessageCommand } from '#shared/aws/sqs.ts';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { generateApiKey } from '#shared/identity/credentials.ts';
@@ -28,7 +28,7 @@ import { SourceAppStore } from '#shared/store/source-apps.ts';
 import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
-import { dynamoError, mockDynamo, mockSqs, stubbedDynamo } from '../support/mock-dynamo.ts';
+import { dynamoError, mockDynamo, mockSqs, stubbedDynamo, stubbedSqs } from '../support/mock-dynamo.ts';
 
 const ddb = mockDynamo();
 const storage = mockClient(S3Client);
@@ -37,15 +37,7 @@ afterAll(() => [ddb, storage, queue].forEach((mock) => mock.restore()));
 
 const dynamo = stubbedDynamo();
 const s3 = new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
-const sqs = new SqsClient({
-  region: 'us-east-1',
-  endpoint: 'http://127.0.0.1:9',
-  credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }),
-  maxAttempts: 1,
-  connectionTimeoutMs: 100,
-  requestTimeoutMs: 100,
-  socketTimeoutMs: 100,
-});
+const sqs = stubbedSqs();
 const assets: AssetDeps = {
   assets: new AssetStore({ dynamo, table: 'workspace' }),
   objects: new AssetObjectStore({ s3, bucket: 'assets' }),

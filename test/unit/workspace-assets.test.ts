@@ -1,6 +1,5 @@
 import { mockClient } from 'aws-sdk-client-mock';
 import { GetObjectCommand, HeadObjectCommand, NotFound, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { SqsClient } from '#shared/aws/sqs.ts';
 import { GetCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { S3Presigner } from '#shared/aws/s3-presigner.ts';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import { AssetStore } from '#shared/store/assets.ts';
 import { DeletionQueue } from '#shared/store/deletion-queue.ts';
 import { keys } from '#shared/store/keys.ts';
 import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
-import { mockDynamo, stubbedDynamo } from '../support/mock-dynamo.ts';
+import { mockDynamo, stubbedDynamo, stubbedSqs } from '../support/mock-dynamo.ts';
 
 const ddb = mockDynamo();
 const storage = mockClient(S3Client);
@@ -26,10 +25,7 @@ const deps: AssetDeps = {
   assets: new AssetStore({ dynamo: stubbedDynamo(), table: 'workspace' }),
   objects: new AssetObjectStore({ s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }), bucket: 'assets' }),
   urls: new AssetUrlSigner({ presigner: new S3Presigner({ region: 'us-east-1', credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }) }), bucket: 'assets' }),
-  deletionQueue: new DeletionQueue({
-    sqs: new SqsClient({ region: 'us-east-1', credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }), maxAttempts: 1, connectionTimeoutMs: 100, requestTimeoutMs: 100, socketTimeoutMs: 100 }),
-    queueUrl: 'https://sqs.test/deletion',
-  }),
+  deletionQueue: new DeletionQueue({ sqs: stubbedSqs(), queueUrl: 'https://sqs.test/deletion' }),
 };
 
 function storedAsset(fields: Record<string, unknown>) {
