@@ -36,6 +36,10 @@ import type { BenchTable } from './support/report.ts';
 
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 5);
 const CAPTURE_ROUNDS = Number(process.env.BENCH_CAPTURE_ROUNDS ?? 3);
+/** `BENCH_COLD_ROUTES=getBootstrap,listReleases`: only these routes (and no capture), for a quick look at one. */
+const ONLY = process.env.BENCH_COLD_ROUTES?.split(',').filter(Boolean);
+/** `BENCH_COLD_PROFILE=<dir>`: each route's child also writes a CPU profile there (`node --cpu-prof`, open it in Chrome's DevTools). */
+const PROFILE_DIR = process.env.BENCH_COLD_PROFILE;
 /** Goal for routes that answer JSON: import + first invocation at most this much over bare Node. */
 export const JSON_GOAL_MS = 40;
 const OUT = join(PROJECT_ROOT, 'bench-output', 'bundles');
@@ -127,10 +131,13 @@ export async function bench(): Promise<BenchTable[]> {
   const scratch = mkdtempSync(join(tmpdir(), 'easel-cold-'));
   try {
     const fixtures = await createFixtures(runtime);
-    const childEnv = { ...process.env, ...runtime.env, NODE_OPTIONS: '--enable-source-maps', LOG_LEVEL: 'silent' };
+    // As on Lambda: the stack sets no NODE_OPTIONS (stacks are source-mapped when logged, shared/source-maps.ts).
+    const childEnv = { ...process.env, ...runtime.env, NODE_OPTIONS: '', LOG_LEVEL: 'silent' };
 
     // Each route's request: the fixtures' by default, a real input where the row needs one.
-    const routes: Row[] = [...FULL_ROUTE_LIST.filter((row) => row.operationId !== 'capturePage'), { ...FALLBACK, operationId: 'fallback' } as unknown as Row];
+    const routes: Row[] = [...FULL_ROUTE_LIST.filter((row) => row.operationId !== 'capturePage'), { ...FALLBACK, operationId: 'fallback' } as unknown as Row].filter(
+      (row) => !ONLY || ONLY.includes(row.operationId),
+    );
     const cases: { row: Row; file: string; bytes: number; events: string; env?: NodeJS.ProcessEnv }[] = [];
     const upload = await multipart(png);
     for (const row of routes) {
@@ -154,8 +161,8 @@ export async function bench(): Promise<BenchTable[]> {
       const events = join(scratch, `${row.operationId}.json`);
       writeFileSync(events, JSON.stringify([eventFor(row, request), eventFor(row, request), eventFor(row, request)]));
       cases.push({ row, ...built, events });
-      // What the stack's NODE_OPTIONS=--enable-source-maps costs: the same bundle without it.
-      if (row.operationId === 'listReleases') cases.push({ row: { ...row, operationId: 'listReleases, no source maps' }, ...built, events, env: { ...childEnv, NODE_OPTIONS: '' } });
+      // What Node's own source maps would cost (the stack used to set them): the same bundle with them.
+      if (row.operationId === 'listReleases') cases.push({ row: { ...row, operationId: 'listReleases, --enable-source-maps' }, ...built, events, env: { ...childEnv, NODE_OPTIONS: '--enable-source-maps' } });
     }
     fixtures.close();
     // The floor: the same child with a handler that does nothing, i.e. an ES module started and
@@ -174,7 +181,8 @@ export async function bench(): Promise<BenchTable[]> {
       const bareRun = await runChild(['-e', '0'], childEnv);
       if (round > 0) bare.push(bareRun.wallMs);
       for (const item of cases) {
-        const result = await runChild([CHILD, item.file, item.events], item.env ?? childEnv);
+        const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${item.row.operationId.replace(/\W+/g, '-')}-${round}.cpuprofile`, '--cpu-prof-interval=100'] : [];
+        const result = await runChild([...profile, CHILD, item.file, item.events], item.env ?? childEnv);
         if (round > 0) results.set(item.row.operationId, [...(results.get(item.row.operationId) ?? []), result]);
       }
     }
@@ -186,7 +194,7 @@ export async function bench(): Promise<BenchTable[]> {
       const over = wall - bareMs;
       // The goal's figure: import plus first invocation, timed inside the process (what Node's own start does not include).
       const cold = median(runs.map((run) => run.importMs + run.invocations[0]!.ms));
-      const isJson = ![EMPTY, 'postExport', 'getImageProxy', 'getHome', 'getEditorAsset', 'getDocs', 'getErrorDocs', 'getLlms', 'getLlmsFull'].includes(row.operationId);
+      const isJson = ![EMPTY, 'listReleases, --enable-source-maps', 'postExport', 'getImageProxy', 'getHome', 'getEditorAsset', 'getDocs', 'getErrorDocs', 'getLlms', 'getLlmsFull'].includes(row.operationId);
       const statuses = [...new Set(runs.map((run) => run.invocations[0]?.status))].join('/');
       return [
         row.operationId,
@@ -210,12 +218,13 @@ export async function bench(): Promise<BenchTable[]> {
         `"import + 1st call": the cold start over a bare Node start, timed in the fresh process from before the import to the first call's answer; the goal applies to it.`,
         `Bare \`node -e 0\`: ${ms(bareMs)} ms (median). "process ms" is spawn to exit as the parent sees it, less the two warm calls made after the cold one; "process over bare" subtracts the bare start,`,
         `so it also holds what an ES module entry and the harness cost with no route at all: the "${EMPTY}" row.`,
-        'Bundles built with the stack\'s esbuild options (bench-output/bundles/), NODE_OPTIONS=--enable-source-maps as on Lambda.',
+        'Bundles built with the stack\'s esbuild options (bench-output/bundles/), no NODE_OPTIONS, as on Lambda (a logged stack is source-mapped then, shared/source-maps.ts).',
         'Seeded credentials (an API key of every scope, an owner session); DynamoDB/S3 are the embedded backends on loopback. Status: the first call\'s answer',
         '(a create or delete repeated in later processes may answer 409/404, still after its DynamoDB call). Goal applies to JSON routes.',
       ],
     };
 
+    if (ONLY) return [coldTable];
     // Capture: the handler's bundle in fresh processes with an empty TMPDIR (Chromium extracted
     // each time, as in a new Lambda sandbox), then its parts measured apart.
     const captureRow = FULL_ROUTE_LIST.find((row) => row.operationId === 'capturePage')!;

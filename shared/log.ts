@@ -2,6 +2,8 @@
  * Structured JSON logs, one object per line. Keys that can hold credentials are redacted
  * wherever they appear, so a careless `log.info({ headers })` cannot leak a cookie or key.
  */
+import { mapStack } from '#shared/source-maps.ts';
+
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 const SECRET_KEY = /cookie|authorization|api[-_]?key|secret|token|password|signature|credential/i;
@@ -46,13 +48,13 @@ function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** Error → plain object with name, message, code, stack and the cause chain. */
+/** Error → plain object with name, message, code, stack (source-mapped, shared/source-maps.ts) and the cause chain. */
 export function serializeError(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { message: String(error) };
   const out: Record<string, unknown> = { name: error.name, message: error.message };
   const code = (error as { code?: unknown }).code;
   if (code !== undefined) out.code = code;
-  if (error.stack) out.stack = error.stack;
+  if (error.stack) out.stack = mapStack(error.stack);
   if (error.cause !== undefined) out.cause = serializeError(error.cause);
   return out;
 }
