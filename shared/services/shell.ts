@@ -105,7 +105,7 @@ export async function listOrganizations(
   deps: ShellDeps<'listMembershipsOfUser' | 'getOrganizations'>,
   input: { userId: string; activeOrganizationId: string | undefined },
 ): Promise<v.InferOutput<typeof OrganizationsResponse>> {
-  const organizations = await organizationsOf(deps, input.userId, input.activeOrganizationId);
+  const organizations = organizationList(await organizationRecordsOf(deps, input.userId), input.activeOrganizationId);
   const active = organizations.some((organization) => organization.active) ? input.activeOrganizationId! : null;
   return { organizations, activeOrganizationId: active };
 }
@@ -176,19 +176,27 @@ export function getCapabilities(input: { organizationId: string; member: Member 
   };
 }
 
-/** GET /api/v1/bootstrap: everything the shell renders after sign-in, for the active organization. */
-export async function getBootstrap(deps: ShellDeps, input: { member: Member }): Promise<BootstrapResponse> {
+/**
+ * GET /api/v1/bootstrap: everything the shell renders after sign-in, for the active organization.
+ * Its reads go out together; the organization's record comes from the batch that reads the user's
+ * organizations (read again only when the membership index has not caught up), or is handed in
+ * by activation, which has just read it.
+ */
+export async function getBootstrap(deps: ShellDeps, input: { member: Member; organization?: OrganizationRecord }): Promise<BootstrapResponse> {
   const { member } = input;
-  const [user, organizations, organization, workspace, surfaces, members, pendingInvitations, activeApiKeys] = await Promise.all([
+  const [user, userOrganizations, workspace, surfaces, members, pendingInvitations, activeApiKeys] = await Promise.all([
     requireUser(deps, member.userId),
-    organizationsOf(deps, member.userId, member.organizationId),
-    deps.store.getOrganization(member.organizationId),
+    organizationRecordsOf(deps, member.userId),
     requireWorkspace(deps, member.workspaceId),
     deps.store.listProductSurfaces(member.workspaceId),
     deps.store.countMembers(member.organizationId),
     deps.store.countPendingInvitations(member.organizationId),
     deps.store.countActiveApiKeys(member.organizationId),
   ]);
+  const organization =
+    input.organization ??
+    userOrganizations.records.find((record) => record.organizationId === member.organizationId) ??
+    (await deps.store.getOrganization(member.organizationId));
   if (!organization) throw new ForbiddenError(`The active organization no longer exists; activate another one with ${ACTIVATE}.`);
   const permissions = [...permissionsOf(member.role)];
   const entitlements = entitlementView(member.entitlement);
@@ -201,7 +209,7 @@ export async function getBootstrap(deps: ShellDeps, input: { member: Member }): 
   return {
     user: userView(user),
     organization: organizationView(organization),
-    organizations,
+    organizations: organizationList(userOrganizations, member.organizationId),
     membership: { role: member.role, permissions },
     workspace: workspaceView,
     entitlements,
@@ -212,7 +220,9 @@ export async function getBootstrap(deps: ShellDeps, input: { member: Member }): 
 
 /**
  * POST …/activate: checks membership and deletion state with a strongly consistent read, makes
- * the organization the session's active one, and returns the refreshed bootstrap.
+ * the organization the session's active one, and returns the refreshed bootstrap. The switch is
+ * written while the bootstrap is read (it needs nothing the switch returns); a session that ended
+ * in between still answers 401.
  */
 export async function activateOrganization(
   deps: ShellDeps,
@@ -225,13 +235,10 @@ export async function activateOrganization(
   if (organization.deletionState !== 'active') {
     throw new ForbiddenError(`Organization ${organizationId} is being deleted and cannot be activated; choose another from GET /api/v1/organizations.`);
   }
-  if (!(await deps.store.setActiveOrganization(session.tokenHash, organizationId))) {
-    throw new UnauthorizedError({ hint: 'The session has ended; sign in again.', cause: 'session expired during activation' });
-  }
-  return getBootstrap(
-    deps,
-    { member: { userId: session.userId, organizationId, workspaceId: organization.workspaceId, role: membership.role, entitlement: organization.entitlement } },
-  );
+  const member: Member = { userId: session.userId, organizationId, workspaceId: organization.workspaceId, role: membership.role, entitlement: organization.entitlement };
+  const [switched, bootstrap] = await Promise.all([deps.store.setActiveOrganization(session.tokenHash, organizationId), getBootstrap(deps, { member, organization })]);
+  if (!switched) throw new UnauthorizedError({ hint: 'The session has ended; sign in again.', cause: 'session expired during activation' });
+  return bootstrap;
 }
 
 // ------------------------------------------------------------ helpers
@@ -249,11 +256,21 @@ async function requireWorkspace(deps: ShellDeps<'getWorkspace'>, workspaceId: st
   return workspace;
 }
 
-async function organizationsOf(deps: ShellDeps<'listMembershipsOfUser' | 'getOrganizations'>, userId: string, activeOrganizationId: string | undefined): Promise<OrganizationListItem[]> {
+/** The organizations a user belongs to, read in one batch, with the user's role in each. */
+interface UserOrganizations {
+  records: OrganizationRecord[];
+  roles: Map<string, Role>;
+}
+
+async function organizationRecordsOf(deps: ShellDeps<'listMembershipsOfUser' | 'getOrganizations'>, userId: string): Promise<UserOrganizations> {
   const memberships = await deps.store.listMembershipsOfUser(userId);
   const roles = new Map(memberships.map((membership) => [membership.organizationId, membership.role]));
-  const organizations = await deps.store.getOrganizations([...roles.keys()]);
-  return organizations
+  return { records: await deps.store.getOrganizations([...roles.keys()]), roles };
+}
+
+/** The organization list the shell shows: deleted ones left out, by name. */
+function organizationList({ records, roles }: UserOrganizations, activeOrganizationId: string | undefined): OrganizationListItem[] {
+  return records
     .filter((organization) => organization.deletionState !== 'deleted')
     .map((organization) => ({
       ...organizationView(organization),

@@ -162,6 +162,27 @@ describe('getBootstrap', () => {
     });
     expect(result.organizations.map((item) => item.id)).toEqual(['a', 'b']);
   });
+
+  it('takes the active organization from the batch of the user\'s organizations instead of reading it again', async () => {
+    await getBootstrap({ store }, { member: alice });
+
+    expect(store.getOrganizations).toHaveBeenCalledTimes(1);
+    expect(store.getOrganization).not.toHaveBeenCalled();
+  });
+
+  it('reads the active organization itself when the membership index does not list it yet', async () => {
+    store.listMembershipsOfUser = vi.fn(async () => [membership('b', 'alice', 'member')]);
+
+    const result = await getBootstrap({ store }, { member: alice });
+
+    expect(store.getOrganization).toHaveBeenCalledWith('a');
+    expect(result.organization).toMatchObject({ id: 'a', name: 'A' });
+    expect(result.organizations.map((item) => item.id)).toEqual(['b']);
+  });
+
+  it('answers 403 when the active organization no longer exists', async () => {
+    await expect(getBootstrap({ store }, { member: { ...alice, organizationId: 'gone' } })).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+  });
 });
 
 describe('activateOrganization', () => {
@@ -179,6 +200,30 @@ describe('activateOrganization', () => {
     expect(fresh.setActiveOrganization).toHaveBeenCalledWith('hash', 'd');
     expect(fresh.getMemberContext).toHaveBeenCalledWith('d', 'alice', true);
     expect(result.membership.role).toBe('admin');
+  });
+
+  it('shows the organization as its consistent read found it, without reading it again', async () => {
+    const fresh = {
+      ...fakeStore(),
+      getMemberContext: vi.fn(async () => ({ organization: org('a', { name: 'Renamed' }), membership: membership('a', 'alice', 'owner') })),
+    };
+
+    const result = await activateOrganization({ store: fresh }, { organizationId: 'a', session });
+
+    expect(result.organization.name).toBe('Renamed');
+    expect(fresh.getOrganization).not.toHaveBeenCalled();
+  });
+
+  it('writes the switch while it reads the bootstrap, not before', async () => {
+    let finishSwitch!: (switched: boolean) => void;
+    store.setActiveOrganization = vi.fn(() => new Promise<boolean>((resolve) => (finishSwitch = resolve)));
+
+    const result = activateOrganization({ store }, { organizationId: 'a', session });
+    await vi.waitFor(() => expect(store.getUser).toHaveBeenCalled());
+    expect(store.setActiveOrganization).toHaveBeenCalledWith('hash', 'a');
+    finishSwitch(true);
+
+    await expect(result).resolves.toMatchObject({ organization: { id: 'a' } });
   });
 
   it('refuses an organization the user is not a member of with 403, without touching the session', async () => {
