@@ -11,18 +11,12 @@
  * each with its parts.
  */
 import '../test/support/env.ts';
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import { BUNDLE, bundleOptions, PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
-import { toEvent } from '#infra/local/apigw.ts';
 import { FALLBACK } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
-import type { RouteDef } from '#shared/route-types.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import { startTestRuntime } from '../test/support/local.ts';
 import { startMediaUpstream } from '../test/support/media-upstream.ts';
@@ -33,6 +27,8 @@ import { screenshotLike } from '../test/support/images.ts';
 import { median } from './lib/measure.ts';
 import { ms } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
+import { BUNDLES_DIR, COLD_CHILD, bundle, eventFor, exportUpload, runChild } from './support/route-bundles.ts';
+import type { ChildResult, PlannedRequest, Row } from './support/route-bundles.ts';
 
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 5);
 const CAPTURE_ROUNDS = Number(process.env.BENCH_CAPTURE_ROUNDS ?? 3);
@@ -42,84 +38,13 @@ const ONLY = process.env.BENCH_COLD_ROUTES?.split(',').filter(Boolean);
 const PROFILE_DIR = process.env.BENCH_COLD_PROFILE;
 /** Goal for routes that answer JSON: import + first invocation at most this much over bare Node. */
 export const JSON_GOAL_MS = 40;
-const OUT = join(PROJECT_ROOT, 'bench-output', 'bundles');
-const CHILD = fileURLToPath(new URL('./support/cold-child.mjs', import.meta.url));
 const PARTS = fileURLToPath(new URL('./support/capture-parts.ts', import.meta.url));
 const TWEET_ID = '1647619002162884609';
 const EMPTY = '(empty handler: the floor)';
 
-// The full rows: the test fixtures plan each request from a row's documented responses.
-type Row = RouteDef & { operationId: string };
-
-/** Builds one route's bundle like the stack does; returns its path and minified size. */
-async function bundle(row: Row): Promise<{ file: string; bytes: number }> {
-  const file = join(OUT, row.operationId, 'index.mjs');
-  await build({ ...bundleOptions(row.handler, row.nodeModules), sourcemap: BUNDLE.sourcemap, sourcesContent: BUNDLE.sourcesContent, outfile: file, logLevel: 'silent' });
-  // The site routes read the built editor beside their bundle, as the stack's command hook puts it.
-  if (row.editorAssets) execFileSync(process.execPath, [join(PROJECT_ROOT, 'editor', 'build.ts'), join(dirname(file), 'editor')], { stdio: 'ignore' });
-  return { file, bytes: statSync(file).size };
-}
-
-type PlannedRequest = { method: string; path: string; query?: string; headers: Record<string, string>; body?: Buffer };
-
-/** What toEvent reads of an incoming request; a fresh source address each time (rate limits). */
-function fakeRequest(request: PlannedRequest): IncomingMessage {
-  return {
-    url: request.path + (request.query ? `?${request.query}` : ''),
-    method: request.method,
-    httpVersion: '1.1',
-    headers: { host: 'easel.test', 'user-agent': 'bench', ...request.headers },
-    socket: { remoteAddress: `198.18.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`, localPort: 443 },
-  } as unknown as IncomingMessage;
-}
-
-/** The event the local runtime (and so API Gateway) would build for this request. */
-function eventFor(row: Row, request: PlannedRequest) {
-  if (!row.path) return toEvent({ req: fakeRequest(request), body: request.body ?? Buffer.alloc(0), routeKey: '$default' });
-  const names = [...row.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
-  const pattern = new RegExp(`^${row.path.replace(/\{[^}]+\}/g, '([^/]+)')}$`);
-  const values = pattern.exec(request.path)?.slice(1) ?? [];
-  const pathParameters = names.length ? Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i]!)])) : undefined;
-  return toEvent({ req: fakeRequest(request), body: request.body ?? Buffer.alloc(0), routeKey: `${row.method} ${row.path}`, pathParameters });
-}
-
-async function multipart(png: Buffer): Promise<{ headers: Record<string, string>; body: Buffer }> {
-  const form = new FormData();
-  form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'input.png');
-  form.append('format', 'jpeg');
-  form.append('qualityPreset', 'medium');
-  const request = new Request('http://bench/api/export', { method: 'POST', body: form });
-  return { headers: { 'content-type': request.headers.get('content-type')! }, body: Buffer.from(await request.arrayBuffer()) };
-}
-
-interface ChildResult {
-  wallMs: number;
-  importMs: number;
-  invocations: { ms: number; status?: number }[];
-}
-
-function runChild(args: string[], env: NodeJS.ProcessEnv): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const wallMs = performance.now() - started;
-      if (args[0] === '-e') return resolve({ wallMs, importMs: 0, invocations: [] });
-      const line = out.trim().split('\n').pop() ?? '';
-      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`${args.join(' ')} exited ${code}: ${err.slice(0, 2000)}`));
-      resolve({ wallMs, ...(JSON.parse(line) as Omit<ChildResult, 'wallMs'>) });
-    });
-  });
-}
-
 export async function bench(): Promise<BenchTable[]> {
-  rmSync(OUT, { recursive: true, force: true });
-  mkdirSync(OUT, { recursive: true });
+  rmSync(BUNDLES_DIR, { recursive: true, force: true });
+  mkdirSync(BUNDLES_DIR, { recursive: true });
   const syndication = await startStub(() => ({ headers: { 'content-type': 'application/json; charset=utf-8' }, body: tweetFixture(TWEET_ID) }));
   const media = await startMediaUpstream();
   const png = await screenshotLike();
@@ -139,7 +64,7 @@ export async function bench(): Promise<BenchTable[]> {
       (row) => !ONLY || ONLY.includes(row.operationId),
     );
     const cases: { row: Row; file: string; bytes: number; events: string; env?: NodeJS.ProcessEnv }[] = [];
-    const upload = await multipart(png);
+    const upload = await exportUpload(png);
     for (const row of routes) {
       const built = await bundle(row);
       let request: PlannedRequest;
@@ -182,7 +107,7 @@ export async function bench(): Promise<BenchTable[]> {
       if (round > 0) bare.push(bareRun.wallMs);
       for (const item of cases) {
         const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${item.row.operationId.replace(/\W+/g, '-')}-${round}.cpuprofile`, '--cpu-prof-interval=100'] : [];
-        const result = await runChild([...profile, CHILD, item.file, item.events], item.env ?? childEnv);
+        const result = await runChild([...profile, COLD_CHILD, item.file, item.events], item.env ?? childEnv);
         if (round > 0) results.set(item.row.operationId, [...(results.get(item.row.operationId) ?? []), result]);
       }
     }
@@ -202,7 +127,9 @@ export async function bench(): Promise<BenchTable[]> {
         ms(median(runs.map((run) => run.importMs))),
         ms(median(runs.map((run) => run.invocations[0]!.ms))),
         ms(cold),
+        ms(median(runs.map((run) => run.importCpuMs + run.invocations[0]!.cpuMs))),
         ms(median(runs.map((run) => run.invocations[2]!.ms))),
+        Math.round(median(runs.map((run) => run.peakRssMiB))),
         statuses,
         ms(wall),
         ms(over),
@@ -212,10 +139,11 @@ export async function bench(): Promise<BenchTable[]> {
     });
     const coldTable: BenchTable = {
       title: `Cold start per route: fresh Node ${process.versions.node} process, import + first invocation (median of ${ROUNDS})`,
-      columns: ['route', 'min. KB', 'import ms', '1st call ms', 'import + 1st call', 'warm call ms', 'status', 'process ms', 'process over bare', 'goal', 'result'],
+      columns: ['route', 'min. KB', 'import ms', '1st call ms', 'import + 1st call', 'its CPU ms', 'warm call ms', 'peak RSS MiB', 'status', 'process ms', 'process over bare', 'goal', 'result'],
       rows,
       notes: [
         `"import + 1st call": the cold start over a bare Node start, timed in the fresh process from before the import to the first call's answer; the goal applies to it.`,
+        `"its CPU ms": the CPU time the process spent in it (all threads), what a function with less than a full vCPU stretches (bench/cost.ts); "peak RSS": the process's high-water mark.`,
         `Bare \`node -e 0\`: ${ms(bareMs)} ms (median). "process ms" is spawn to exit as the parent sees it, less the two warm calls made after the cold one; "process over bare" subtracts the bare start,`,
         `so it also holds what an ES module entry and the harness cost with no route at all: the "${EMPTY}" row.`,
         'Bundles built with the stack\'s esbuild options (bench-output/bundles/), no NODE_OPTIONS, as on Lambda (a logged stack is source-mapped then, shared/source-maps.ts).',
@@ -238,7 +166,7 @@ export async function bench(): Promise<BenchTable[]> {
     const parts: ChildResult[] = [];
     for (let round = 0; round < CAPTURE_ROUNDS; round++) {
       for (const [target, args] of [
-        [whole, [CHILD, captureBuilt.file, captureEvents]],
+        [whole, [COLD_CHILD, captureBuilt.file, captureEvents]],
         [parts, [PARTS, `${pages.origin}/plain?title=cold`]],
       ] as const) {
         const fresh = mkdtempSync(join(tmpdir(), 'easel-cold-tmp-'));

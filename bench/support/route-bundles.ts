@@ -1,0 +1,100 @@
+/**
+ * Route bundles built as the stack builds them, the API Gateway events that call them, and the
+ * fresh process (cold-child.mjs) that imports one and invokes it: what bench/cold-start.ts and
+ * bench/cost.ts measure.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { BUNDLE, bundleOptions, PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
+import { toEvent } from '#infra/local/apigw.ts';
+import type { RouteDef } from '#shared/route-types.ts';
+
+/** A row of the full table (the fixtures plan each request from a row's documented responses). */
+export type Row = RouteDef & { operationId: string };
+
+export const BUNDLES_DIR = join(PROJECT_ROOT, 'bench-output', 'bundles');
+export const COLD_CHILD = fileURLToPath(new URL('./cold-child.mjs', import.meta.url));
+
+/** Builds one route's bundle like the stack does (its source map beside it); returns its path and minified size. */
+export async function bundle(row: Row): Promise<{ file: string; bytes: number }> {
+  const file = join(BUNDLES_DIR, row.operationId, 'index.mjs');
+  await build({ ...bundleOptions(row.handler, row.nodeModules), sourcemap: BUNDLE.sourcemap, sourcesContent: BUNDLE.sourcesContent, outfile: file, logLevel: 'silent' });
+  // The site routes read the built editor beside their bundle, as the stack's command hook puts it.
+  if (row.editorAssets) execFileSync(process.execPath, [join(PROJECT_ROOT, 'editor', 'build.ts'), join(dirname(file), 'editor')], { stdio: 'ignore' });
+  return { file, bytes: statSync(file).size };
+}
+
+export type PlannedRequest = { method: string; path: string; query?: string; headers: Record<string, string>; body?: Buffer };
+
+/** What toEvent reads of an incoming request; a fresh source address each time (rate limits). */
+function fakeRequest(request: PlannedRequest): IncomingMessage {
+  return {
+    url: request.path + (request.query ? `?${request.query}` : ''),
+    method: request.method,
+    httpVersion: '1.1',
+    headers: { host: 'easel.test', 'user-agent': 'bench', ...request.headers },
+    socket: { remoteAddress: `198.18.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`, localPort: 443 },
+  } as unknown as IncomingMessage;
+}
+
+/** The event the local runtime (and so API Gateway) would build for this request. */
+export function eventFor(row: Row, request: PlannedRequest) {
+  if (!row.path) return toEvent({ req: fakeRequest(request), body: request.body ?? Buffer.alloc(0), routeKey: '$default' });
+  const names = [...row.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+  const pattern = new RegExp(`^${row.path.replace(/\{[^}]+\}/g, '([^/]+)')}$`);
+  const values = pattern.exec(request.path)?.slice(1) ?? [];
+  const pathParameters = names.length ? Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i]!)])) : undefined;
+  return toEvent({ req: fakeRequest(request), body: request.body ?? Buffer.alloc(0), routeKey: `${row.method} ${row.path}`, pathParameters });
+}
+
+/** The multipart body of an export of `png` to JPEG at the medium preset. */
+export async function exportUpload(png: Buffer): Promise<{ headers: Record<string, string>; body: Buffer }> {
+  const form = new FormData();
+  form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'input.png');
+  form.append('format', 'jpeg');
+  form.append('qualityPreset', 'medium');
+  const request = new Request('http://bench/api/export', { method: 'POST', body: form });
+  return { headers: { 'content-type': request.headers.get('content-type')! }, body: Buffer.from(await request.arrayBuffer()) };
+}
+
+/** One invocation as cold-child.mjs times it: wall and CPU milliseconds (CPU of the whole process tree, browsers included). */
+export interface Invocation {
+  ms: number;
+  cpuMs: number;
+  status?: number;
+}
+
+/** What a fresh process reports: its wall time as the parent saw it, the import, each invocation, and its peak memory. */
+export interface ChildResult {
+  wallMs: number;
+  importMs: number;
+  importCpuMs: number;
+  invocations: Invocation[];
+  /** Peak resident memory of the process, plus that of the browser processes it started, in MiB. */
+  peakRssMiB: number;
+}
+
+/** Spawns `node args…` and reads the child's last line of JSON; `-e 0` (bare Node) reports only its wall time. */
+export function runChild(args: string[], env: NodeJS.ProcessEnv, command: string[] = []): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const [file, ...prefix] = command.length ? command : [process.execPath];
+    const child = spawn(file!, [...(command.length ? [...prefix, process.execPath] : []), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const wallMs = performance.now() - started;
+      if (args[0] === '-e') return resolve({ wallMs, importMs: 0, importCpuMs: 0, invocations: [], peakRssMiB: 0 });
+      const line = out.trim().split('\n').pop() ?? '';
+      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`${args.join(' ')} exited ${code}: ${err.slice(0, 2000)}`));
+      resolve({ wallMs, ...(JSON.parse(line) as Omit<ChildResult, 'wallMs'>) });
+    });
+  });
+}
