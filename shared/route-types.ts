@@ -69,6 +69,15 @@ export interface ResourceAccess {
   apiKeyStamp?: true;
 }
 
+/** Where an operation is served: what the fallback (404, 405, CORS preflight) matches a request against. */
+export interface Endpoint {
+  operationId: string;
+  method: HttpMethod;
+  /** API Gateway path template: /api/tweet/{id}. */
+  path: string;
+  cors: CorsPolicy;
+}
+
 /** One row of the route table (shared/routes.ts): what the stack, the local server and the function read. */
 export interface RouteRow {
   method: HttpMethod;

@@ -1,7 +1,10 @@
 import { MethodNotAllowedError, NotFoundError } from '#shared/errors.ts';
 import { createHttpHandler } from '#shared/http/handler.ts';
 import { preflight } from '#shared/http/preflight.ts';
-import { matchRoute } from '#shared/http/match.ts';
+import { routeMatcher } from '#shared/http/match.ts';
+import { ROUTE_LIST } from '#shared/routes.ts';
+
+const matchRoute = routeMatcher(ROUTE_LIST);
 
 /**
  * API Gateway's $default route: everything the route table does not match. Answers CORS
