@@ -79,16 +79,12 @@ export interface Endpoint {
 }
 
 /** One row of the route table (shared/routes.ts): what the stack, the local server and the function read. */
-export interface RouteRow {
-  method: HttpMethod;
-  /** API Gateway path template: /api/tweet/{id}. */
-  path: string;
+export interface RouteRow extends Endpoint {
   /** Module (relative to the repository root) that exports `handler`. */
   handler: string;
   auth: AuthKind;
   /** Scope of an API key, or permission of a session, that the route needs. */
   permission?: string;
-  cors: CorsPolicy;
   /** Lambda memory (MB) and timeout (s). */
   memory: number;
   timeout: number;
