@@ -78,7 +78,7 @@ export interface Endpoint {
   cors: CorsPolicy;
 }
 
-/** One row of the route table (shared/routes.ts): what the stack, the local server and the function read. */
+/** One row of the route table (shared/routes/<resource>.ts, all of them in shared/routes.ts): what the stack, the local server and the function read. */
 export interface RouteRow extends Endpoint {
   /** Module (relative to the repository root) that exports `handler`. */
   handler: string;

@@ -1,10 +1,10 @@
 /**
  * Where each operation of the route table is served: its method, path and CORS policy, one
- * export per operation id, in the table's order. Each row (shared/routes/<resource>.ts) starts
- * from its endpoint, and shared/routes.ts holds the rows to them, so this is the one place a
- * method or a path is written. The fallback (404, 405 with Allow, CORS preflight) matches
- * requests against all of them, which is why they stand apart from the rows: its bundle carries
- * no row's schemas.
+ * export per operation id, in the table's order. This is the one place a method or a path is
+ * written: each row (shared/routes/<resource>.ts) starts from its endpoint, and shared/routes.ts
+ * checks that every endpoint has a row and that no row changes its endpoint. The fallback (404,
+ * 405 with Allow, CORS preflight) matches requests against all of them, which is why they stand
+ * apart from the rows: its bundle carries no row and no schema.
  */
 
 // Anonymous utilities (and the maintainers' purge).
