@@ -69,17 +69,22 @@ export interface ResourceAccess {
   apiKeyStamp?: true;
 }
 
-/** One row of the route table (shared/routes.ts): what the stack, the local server and the function read. */
-export interface RouteRow {
+/** Where an operation is served: what the fallback (404, 405, CORS preflight) matches a request against. */
+export interface Endpoint {
+  operationId: string;
   method: HttpMethod;
   /** API Gateway path template: /api/tweet/{id}. */
   path: string;
+  cors: CorsPolicy;
+}
+
+/** One row of the route table (shared/routes/<resource>.ts, all of them in shared/routes.ts): what the stack, the local server and the function read. */
+export interface RouteRow extends Endpoint {
   /** Module (relative to the repository root) that exports `handler`. */
   handler: string;
   auth: AuthKind;
   /** Scope of an API key, or permission of a session, that the route needs. */
   permission?: string;
-  cors: CorsPolicy;
   /** Lambda memory (MB) and timeout (s). */
   memory: number;
   timeout: number;

@@ -1,8 +1,9 @@
 import { workspaceRoute } from '#shared/wiring/auth.ts';
 import { completeUpload } from '#shared/services/assets.ts';
 import { assetDeps } from '#shared/wiring/assets.ts';
+import * as routes from '#shared/routes/assets.ts';
 
 /** POST /api/v1/assets/{assetId}/complete: verifies the stored object and marks the asset ready. */
-export const handler = workspaceRoute('completeAssetUpload', async ({ params, body, principal }) =>
+export const handler = workspaceRoute(routes.completeAssetUpload, async ({ params, body, principal }) =>
   completeUpload(assetDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId, sha256: body?.sha256 }),
 );

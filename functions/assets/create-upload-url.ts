@@ -1,8 +1,9 @@
 import { workspaceRoute } from '#shared/wiring/auth.ts';
 import { createUpload } from '#shared/services/assets.ts';
 import { assetUrlDeps } from '#shared/wiring/asset-urls.ts';
+import * as routes from '#shared/routes/assets.ts';
 
 /** POST /api/v1/assets/upload-url: a pending asset and its presigned PUT. */
-export const handler = workspaceRoute('createAssetUpload', async ({ body, principal }) =>
+export const handler = workspaceRoute(routes.createAssetUpload, async ({ body, principal }) =>
   createUpload(assetUrlDeps(), { workspaceId: principal.workspaceId, body }),
 );

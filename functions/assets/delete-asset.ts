@@ -3,12 +3,13 @@ import { requestDeletion } from '#shared/services/assets.ts';
 import { consumeQuota } from '#shared/services/quota.ts';
 import { deletionRequestDeps } from '#shared/wiring/asset-deletion.ts';
 import { rateTableLimiter } from '#shared/wiring/rate-limit.ts';
+import * as routes from '#shared/routes/assets.ts';
 
 /**
  * DELETE /api/v1/assets/{assetId}: the auth middleware has checked the scope and the
  * `asset:delete` entitlement; every attempt then counts against the plan's write quota.
  */
-export const handler = workspaceRoute('deleteAsset', async ({ params, principal }) => {
+export const handler = workspaceRoute(routes.deleteAsset, async ({ params, principal }) => {
   await consumeQuota(rateTableLimiter(), { workspaceId: principal.workspaceId, plan: principal.plan, quota: 'api:write:minute' });
   return requestDeletion(deletionRequestDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId });
 });

@@ -1,5 +1,6 @@
 import { llmsReply } from '#shared/docs/llms.ts';
 import { route } from '#shared/http/route.ts';
+import * as routes from '#shared/routes/discovery.ts';
 
 /** GET /llms.txt: the site overview for language models. */
-export const handler = route('getLlms', async () => llmsReply());
+export const handler = route(routes.getLlms, async () => llmsReply());

@@ -1,9 +1,10 @@
 import { reply } from '#shared/http/reply.ts';
 import { formRoute } from '#shared/http/multipart.ts';
 import { exportImage } from '#shared/services/export.ts';
+import * as routes from '#shared/routes/export.ts';
 
 /** POST /api/export: recompress an uploaded image into PNG, JPEG or WebP; answers the raw bytes. */
-export const handler = formRoute('postExport', async ({ body }) => {
+export const handler = formRoute(routes.postExport, async ({ body }) => {
   const image = await exportImage({
     bytes: body.image.content,
     declaredType: body.image.mimetype,

@@ -1,7 +1,11 @@
 import { MethodNotAllowedError, NotFoundError } from '#shared/errors.ts';
 import { createHttpHandler } from '#shared/http/handler.ts';
 import { preflight } from '#shared/http/preflight.ts';
-import { matchRoute } from '#shared/http/match.ts';
+import { routeMatcher } from '#shared/http/match.ts';
+import * as endpoints from '#shared/routes/endpoints.ts';
+
+// Every operation's method, path and CORS policy, without the rows and their schemas.
+const matchRoute = routeMatcher(Object.values(endpoints));
 
 /**
  * API Gateway's $default route: everything the route table does not match. Answers CORS

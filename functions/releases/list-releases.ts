@@ -1,9 +1,10 @@
 import { workspaceRoute } from '#shared/wiring/auth.ts';
 import { listReleases } from '#shared/services/releases.ts';
 import { releaseDeps } from '#shared/wiring/workspace.ts';
+import * as routes from '#shared/routes/releases.ts';
 
 /** GET /api/v1/releases: newest first, `limit` 1..100, the next page from `cursor`. */
 export const handler = workspaceRoute(
-  'listReleases',
+  routes.listReleases,
   async ({ query, principal }) => listReleases(releaseDeps(), { workspaceId: principal.workspaceId, limit: query.limit, cursor: query.cursor }),
 );

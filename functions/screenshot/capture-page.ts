@@ -2,13 +2,14 @@ import { rateLimitedRoute } from '#shared/wiring/rate-limit.ts';
 import type { ScreenshotResponse } from '#shared/schemas/screenshot.ts';
 import { screenshotService, warmUp } from '#shared/wiring/capture.ts';
 import { config } from '#shared/config.ts';
+import * as routes from '#shared/routes/screenshot.ts';
 
 // Start Chromium during the cold start, where Lambda's init phase runs at full CPU.
 if (config().capture.prelaunch) void warmUp();
 
 /** POST /api/screenshot: the page at `url` as a base64 PNG, from the cache unless `forceRefresh`. */
 export const handler = rateLimitedRoute(
-  'capturePage',
+  routes.capturePage,
   async ({ body, signal, context }): Promise<ScreenshotResponse> => {
     const shot = await screenshotService().capture({ ...body, signal, remainingMs: context.getRemainingTimeInMillis() });
     return {

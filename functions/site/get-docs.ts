@@ -1,5 +1,6 @@
 import { sitePage } from '#shared/docs/site.ts';
 import { route } from '#shared/http/route.ts';
+import * as routes from '#shared/routes/site.ts';
 
 /** GET /docs: the API guide; HTML, or Markdown on Accept: text/markdown. */
-export const handler = route('getDocs', async ({ event }) => sitePage('docs', event.headers?.accept));
+export const handler = route(routes.getDocs, async ({ event }) => sitePage('docs', event.headers?.accept));

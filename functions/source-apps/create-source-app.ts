@@ -1,8 +1,9 @@
 import { workspaceRoute } from '#shared/wiring/auth.ts';
 import { createSourceApp } from '#shared/services/source-apps.ts';
 import { sourceAppDeps } from '#shared/wiring/workspace.ts';
+import * as routes from '#shared/routes/source-apps.ts';
 
 /** POST /api/v1/source-apps: registers a release-intake source app. */
-export const handler = workspaceRoute('createSourceApp', async ({ body, principal }) =>
+export const handler = workspaceRoute(routes.createSourceApp, async ({ body, principal }) =>
   createSourceApp(sourceAppDeps(), { workspaceId: principal.workspaceId, body }),
 );

@@ -9,13 +9,15 @@ import type { AddressInfo } from 'node:net';
 import { toEnvelope } from '#shared/http/envelope.ts';
 import { PayloadTooLargeError, UnreadableRequestError } from '#shared/errors.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
-import { matchRoute } from '#shared/http/match.ts';
+import { routeMatcher } from '#shared/http/match.ts';
 import type { LambdaResult } from '#shared/route-types.ts';
 import { log, serializeError } from '#shared/log.ts';
-import { FALLBACK } from '#shared/routes.ts';
+import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
 import { allowStreaming, streamOf } from '#shared/http/reply.ts';
 import { requestTarget, toContext, toEvent, writeResult } from '#infra/local/apigw.ts';
 import { listenOn } from '#infra/local/ports.ts';
+
+const matchRoute = routeMatcher(ROUTE_LIST);
 
 /** Lambda's synchronous request payload limit; API Gateway refuses larger bodies before our code runs. */
 export const MAX_REQUEST_BYTES = 6 * 1024 * 1024;

@@ -1,9 +1,9 @@
 /**
  * What the documents say about each operation of the route table: its summary, description and
  * responses, keyed by the row's operation id. The OpenAPI document, the llms files and the site
- * pages read the rows merged with these (FULL_ROUTE_LIST); the functions read the rows alone
- * (shared/routes.ts), so no function but those serving the documents bundles this prose or the
- * response schemas.
+ * pages read the rows merged with these (FULL_ROUTE_LIST); a function reads its own row alone
+ * (shared/routes/<resource>.ts), so no function but those serving the documents bundles this
+ * prose or the response schemas.
  */
 import type { AnySchema, OperationDoc, RouteDef } from '#shared/route-types.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';

@@ -14,11 +14,11 @@ import type { Readable } from 'node:stream';
 import type { MiddlewareObj } from '@middy/core';
 import { InvalidRequestError, PayloadTooLargeError } from '#shared/errors.ts';
 import { mediaTypeOf } from '#shared/http/media-type.ts';
-import type { BodySpec, LambdaContext, LambdaEvent, MultipartFile } from '#shared/route-types.ts';
+import type { BodySpec, LambdaContext, LambdaEvent, MultipartFile, RouteRow } from '#shared/route-types.ts';
 import { leaveForm } from '#shared/http/form.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/http/route.ts';
-import type { OperationIdWhere, RouteFn } from '#shared/http/route.ts';
+import type { RouteFn } from '#shared/http/route.ts';
 
 /** Bounds on the parts of a form, so a crafted body cannot make the parser do unbounded work. */
 export interface MultipartLimits {
@@ -158,5 +158,5 @@ export function multipartBody(spec: BodySpec): MiddlewareObj<LambdaEvent, unknow
 }
 
 /** The handler of a row whose body is multipart/form-data: the only functions that bundle the parser. */
-export const formRoute = <K extends OperationIdWhere<{ body: { contentType: 'multipart/form-data' } }>>(operationId: K, fn: RouteFn<K>): HttpHandler =>
-  route(operationId, fn, { multipart: multipartBody });
+export const formRoute = <R extends RouteRow & { body: { contentType: 'multipart/form-data' } }>(row: R, fn: RouteFn<R>): HttpHandler =>
+  route(row, fn, { multipart: multipartBody });

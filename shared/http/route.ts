@@ -10,8 +10,6 @@ import type { Reply } from '#shared/http/reply.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import { parseWith } from '#shared/http/validation.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
-import { ROUTES } from '#shared/routes.ts';
-import type { OperationId, Routes } from '#shared/routes.ts';
 import { mediaTypeOf } from '#shared/http/media-type.ts';
 import { parsedForm } from '#shared/http/form.ts';
 
@@ -62,15 +60,12 @@ export interface RouteUses {
   multipart?: (spec: BodySpec) => Middleware;
 }
 
-/** The operation ids whose rows match `Row`, e.g. `OperationIdWhere<{ auth: 'apiKey' }>`. */
-export type OperationIdWhere<Row> = { [K in OperationId]: Routes[K] extends Row ? K : never }[OperationId];
-
-/** What a route's function is, for the row of `K`. */
-export type RouteFn<K extends OperationId> = (input: RouteInput<Routes[K]>) => Promise<unknown | Reply>;
+/** What a route's function is, for the row `R`: typed input from the row's schemas. */
+export type RouteFn<R> = (input: RouteInput<R>) => Promise<unknown | Reply>;
 
 const ROUTE_OF = Symbol.for('easel.route');
 
-/** The operation id a handler was built for by route() or routeHandler(); undefined for any other function. */
+/** The operation id a handler was built for by route(); undefined for any other function. */
 export function routeOf(handler: unknown): string | undefined {
   return typeof handler === 'function' ? (handler as { [ROUTE_OF]?: string })[ROUTE_OF] : undefined;
 }
@@ -133,21 +128,12 @@ function validateRequest(def: RouteRow): MiddlewareObj<LambdaEvent, unknown, Err
  * (sent with the row's status) or a Reply. Rows with auth or a rate limit are built through the
  * factories of shared/wiring/ (workspaceRoute, shellRoute, internalRoute, rateLimitedRoute),
  * rows with a multipart body through formRoute (http/multipart.ts), which pass the middleware the
- * row needs.
+ * row needs. Tests build synthetic rows (test/support/routes.ts) to exercise the stack.
  *
- * @example export const handler = route('getOpenApi', async () => buildOpenApi());
+ * @example export const handler = route(getOpenApi, async () => openApiReply());
  */
-export function route<K extends OperationId>(operationId: K, fn: RouteFn<K>, uses: RouteUses = {}): HttpHandler {
-  return routeHandler(operationId, ROUTES[operationId], fn as (input: RouteInput<RouteRow>) => Promise<unknown>, uses);
-}
-
-/** The same, for a row given directly (tests build synthetic rows to exercise the stack). */
-export function routeHandler(
-  operationId: string,
-  def: RouteRow,
-  fn: (input: RouteInput<RouteRow>) => Promise<unknown>,
-  uses: RouteUses = {},
-): HttpHandler {
+export function route<R extends RouteRow>(def: R, fn: RouteFn<R>, uses: RouteUses = {}): HttpHandler {
+  const { operationId } = def;
   // Order matters: the rate limit counts every request (even invalid ones), and credentials are
   // checked before the body, so an unauthenticated caller learns nothing about its schema.
   const middlewares: Middleware[] = [];
@@ -181,7 +167,7 @@ export function routeHandler(
         signal,
         event,
         context,
-      } as RouteInput<RouteRow>);
+      } as RouteInput<R>);
     },
   );
   return Object.defineProperty(handler, ROUTE_OF, { value: operationId });

@@ -7,7 +7,7 @@ import { authenticateWith } from '#shared/http/auth.ts';
 import type { LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/http/route.ts';
-import type { OperationIdWhere, RouteFn } from '#shared/http/route.ts';
+import type { RouteFn } from '#shared/http/route.ts';
 import { containerAuthenticator } from '#shared/wiring/authenticator.ts';
 
 /**
@@ -22,9 +22,7 @@ export function authenticate(def: RouteRow): MiddlewareObj<LambdaEvent, unknown,
 }
 
 /** The handler of a workspace row (auth 'apiKey'): an API key with the row's scope, or a session with its permission. */
-export const workspaceRoute = <K extends OperationIdWhere<{ auth: 'apiKey' }>>(operationId: K, fn: RouteFn<K>): HttpHandler =>
-  route(operationId, fn, { authenticate });
+export const workspaceRoute = <R extends RouteRow & { auth: 'apiKey' }>(row: R, fn: RouteFn<R>): HttpHandler => route(row, fn, { authenticate });
 
 /** The handler of a shell row (auth 'session'): the session cookie, and membership when the row names a permission. */
-export const shellRoute = <K extends OperationIdWhere<{ auth: 'session' }>>(operationId: K, fn: RouteFn<K>): HttpHandler =>
-  route(operationId, fn, { authenticate });
+export const shellRoute = <R extends RouteRow & { auth: 'session' }>(row: R, fn: RouteFn<R>): HttpHandler => route(row, fn, { authenticate });

@@ -8,7 +8,8 @@ import { config } from '#shared/config.ts';
 import { internalAuth as internalAuthWith } from '#shared/http/internal-auth.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/http/route.ts';
-import type { OperationIdWhere, RouteFn } from '#shared/http/route.ts';
+import type { RouteFn } from '#shared/http/route.ts';
+import type { RouteRow } from '#shared/route-types.ts';
 
 let client: SecretsManagerClient | undefined;
 
@@ -24,5 +25,5 @@ export async function readSecretString(arn: string): Promise<string> {
 export const internalAuth = (operationId: string) => internalAuthWith(operationId, { read: readSecretString });
 
 /** The handler of an internal row (auth 'internal'): the maintainers' secret. */
-export const internalRoute = <K extends OperationIdWhere<{ auth: 'internal' }>>(operationId: K, fn: RouteFn<K>): HttpHandler =>
-  route(operationId, fn, { internalAuth });
+export const internalRoute = <R extends RouteRow & { auth: 'internal' }>(row: R, fn: RouteFn<R>): HttpHandler =>
+  route(row, fn, { internalAuth });

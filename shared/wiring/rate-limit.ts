@@ -10,7 +10,8 @@ import type { RateLimiter, RateLimitRule } from '#shared/rate-limiter.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/http/route.ts';
-import type { OperationIdWhere, RouteFn } from '#shared/http/route.ts';
+import type { RouteFn } from '#shared/http/route.ts';
+import type { RouteRow } from '#shared/route-types.ts';
 
 let limiter: RateLimiter | undefined;
 /** The container's one limiter on the rate table: per-client rates and per-workspace quotas. */
@@ -20,5 +21,5 @@ export const rateTableLimiter = (): RateLimiter => (limiter ??= createRateLimite
 export const rateTableLimit = (operationId: string, rule: RateLimitRule) => perClientRateLimit(operationId, rule, rateTableLimiter);
 
 /** The handler of a row that publishes `x-easel-rate-limit`, counted in the rate table. */
-export const rateLimitedRoute = <K extends OperationIdWhere<{ extensions: { 'x-easel-rate-limit': object } }>>(operationId: K, fn: RouteFn<K>): HttpHandler =>
-  route(operationId, fn, { rateLimit: rateTableLimit });
+export const rateLimitedRoute = <R extends RouteRow & { extensions: { 'x-easel-rate-limit': object } }>(row: R, fn: RouteFn<R>): HttpHandler =>
+  route(row, fn, { rateLimit: rateTableLimit });

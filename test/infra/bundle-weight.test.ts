@@ -1,9 +1,12 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleOptions } from '#infra/constructs/easel-function.ts';
+import { bundleOptions, PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
 import { QUEUES } from '#shared/resources.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
+import type { RouteRow } from '#shared/route-types.ts';
 
 // Routes that touch no table, bucket or queue must not carry (or construct at cold start) AWS SDK
 // clients: what route() and the shared middlewares import lands in every function.
@@ -33,6 +36,8 @@ const PRESIGN_ONLY: ReadonlySet<string> = new Set(['createAssetUpload', 'getAsse
 interface Fn {
   name: string;
   entry: string;
+  /** The row the function serves (none for the fallback and the queue workers). */
+  row?: RouteRow;
   nodeModules: readonly string[];
   clients: readonly Client[];
   multipart: boolean;
@@ -72,9 +77,14 @@ function budgetOf(clients: readonly Client[], documents: boolean, nodeModules: r
   return documents ? BUDGET_KB.documents : BUDGET_KB.json;
 }
 
-function fn(name: string, entry: string, clients: Client[], options: { nodeModules?: readonly string[]; multipart?: boolean; documents?: boolean } = {}): Fn {
-  const { nodeModules = [], multipart = false, documents = false } = options;
-  return { name, entry, nodeModules, clients, multipart, documents, budgetKb: budgetOf(clients, documents, nodeModules) };
+function fn(
+  name: string,
+  entry: string,
+  clients: Client[],
+  options: { row?: RouteRow; nodeModules?: readonly string[]; multipart?: boolean; documents?: boolean } = {},
+): Fn {
+  const { row, nodeModules = [], multipart = false, documents = false } = options;
+  return { name, entry, row, nodeModules, clients, multipart, documents, budgetKb: budgetOf(clients, documents, nodeModules) };
 }
 
 const FUNCTIONS: Fn[] = [
@@ -86,26 +96,85 @@ const FUNCTIONS: Fn[] = [
     if (row.auth === 'internal') clients.push('secrets-manager');
     // The Discovery routes but the editor's static files render the documents from the table.
     const documents = row.tag === 'Discovery' && row.operationId !== 'getEditorAsset';
-    return fn(row.operationId, row.handler, clients, { nodeModules: row.nodeModules, multipart: row.body?.contentType === 'multipart/form-data', documents });
+    return fn(row.operationId, row.handler, clients, { row, nodeModules: row.nodeModules, multipart: row.body?.contentType === 'multipart/form-data', documents });
   }),
   fn('fallback', FALLBACK.handler, []),
   // Reads the asset record, deletes its object (the stack's WORKER_ACCESS).
   fn('deletionWorker', QUEUES.deletion.worker.handler, ['dynamodb', 's3']),
 ];
 
-const built = new Map<string, { bytes: number; inputs: string[] }>();
+interface Built {
+  bytes: number;
+  /** The bundle's text, minified. */
+  text: string;
+  /** The files that put code into the bundle. */
+  inputs: string[];
+  /** What each file the build read imports (of the project and node_modules). */
+  imports: Record<string, string[]>;
+}
+
+const built = new Map<string, Built>();
 
 /** Builds every function's bundle as the stack does (minified ESM for Node 24) and prints the table. */
 async function buildAll(): Promise<void> {
   for (const f of FUNCTIONS) {
     const result = await build({ ...bundleOptions(f.entry, f.nodeModules), write: false, metafile: true, logLevel: 'silent' });
-    const output = Object.values((result.metafile as Metafile).outputs).find((out) => out.entryPoint !== undefined)!;
-    built.set(f.name, { bytes: result.outputFiles.find((file) => file.path.endsWith('.mjs'))!.contents.length, inputs: Object.keys(output.inputs) });
+    const metafile = result.metafile as Metafile;
+    const output = Object.values(metafile.outputs).find((out) => out.entryPoint !== undefined)!;
+    const bundle = result.outputFiles.find((file) => file.path.endsWith('.mjs'))!;
+    const imports = Object.fromEntries(Object.entries(metafile.inputs).map(([file, input]) => [file, input.imports.filter((i) => !i.external).map((i) => i.path)]));
+    built.set(f.name, { bytes: bundle.contents.length, text: bundle.text, inputs: Object.keys(output.inputs), imports });
   }
   const kb = (bytes: number) => (bytes / 1024).toFixed(1);
   const lines = FUNCTIONS.map((f) => `${f.name.padEnd(30)} ${kb(built.get(f.name)!.bytes).padStart(8)} KB  ≤ ${String(f.budgetKb).padStart(5)} KB  ${f.clients.join('+') || '-'}`);
   console.log(['Minified bundle sizes (as the stack builds them) beside their budgets:', ...lines].join('\n'));
 }
+
+const SCHEMAS = 'shared/schemas/';
+
+/** The route table's files: a function reaches its row, and so the row's schemas, through them. */
+const isTable = (file: string): boolean => file === 'shared/routes.ts' || file.startsWith('shared/routes/');
+
+/** Each schema the files of shared/schemas/ export, by the file that exports it: a row holds these very objects. */
+const schemaFileOf = new Map<unknown, string>();
+
+async function readSchemaFiles(): Promise<void> {
+  for (const file of readdirSync(join(PROJECT_ROOT, SCHEMAS))) {
+    const exports = (await import(`../../shared/schemas/${file}`)) as Record<string, unknown>;
+    for (const value of Object.values(exports)) if (typeof value === 'object' && value !== null) schemaFileOf.set(value, SCHEMAS + file);
+  }
+}
+
+/** The schemas a row validates its input with. */
+const schemasOf = (row: RouteRow): unknown[] => [row.params, row.query, row.headers, row.body?.schema].filter((schema) => schema !== undefined);
+
+/** The files reachable from `starts` through `imports`, entering only those `enter` accepts. */
+function reachable(starts: readonly string[], imports: Record<string, string[]>, enter: (file: string) => boolean): Set<string> {
+  const seen = new Set<string>();
+  const queue = starts.filter(enter);
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    queue.push(...(imports[file] ?? []).filter(enter));
+  }
+  return seen;
+}
+
+/**
+ * The schema files a function may carry: those its row's schemas come from (and what they
+ * import), and those its other code reaches without the route table (the identity stores parse
+ * records with shared/schemas/identity.ts, the services use their resource's schemas).
+ */
+function schemaFilesAllowed(f: Fn, { imports, inputs }: Built): Set<string> {
+  const own = (f.row ? schemasOf(f.row) : []).map((schema) => schemaFileOf.get(schema)!);
+  const inBundle = new Set(inputs);
+  const apart = reachable([f.entry], imports, (file) => inBundle.has(file) && !isTable(file));
+  return new Set([...reachable(own, imports, (file) => file.startsWith(SCHEMAS)), ...[...apart].filter((file) => file.startsWith(SCHEMAS))]);
+}
+
+// The functions that serve the documents carry the whole table, every row's schemas with it.
+const SERVING_ONE_ROW = FUNCTIONS.filter((f) => !f.documents);
 
 describe('presign-only routes', () => {
   it.each([...PRESIGN_ONLY])('names %s, a row with bucket grants', (operationId) => {
@@ -119,6 +188,7 @@ describe('presign-only routes', () => {
 
 describe('bundle of each function', () => {
   beforeAll(buildAll, 240_000);
+  beforeAll(readSchemaFiles);
 
   it.each(FUNCTIONS.map((f) => [f.name, f] as const))('keeps %s within its budget', (_name, f) => {
     // Assess
@@ -147,6 +217,34 @@ describe('bundle of each function', () => {
 
     // Assess
     expect(prose).toBe(f.documents);
+  });
+
+  it.each(ROUTE_LIST.map((row) => [row.operationId, row] as const))('finds the schema file of each schema of %s', (_name, row) => {
+    // Act
+    const unknown = schemasOf(row).filter((schema) => !schemaFileOf.has(schema));
+
+    // Assess
+    expect(unknown).toEqual([]);
+  });
+
+  it.each(SERVING_ONE_ROW.map((f) => [f.name, f] as const))('carries in %s no schema file but those of its own row and its own code', (_name, f) => {
+    // Arrange
+    const bundle = built.get(f.name)!;
+
+    // Act
+    const allowed = schemaFilesAllowed(f, bundle);
+    const foreign = bundle.inputs.filter((input) => input.startsWith(SCHEMAS) && !allowed.has(input));
+
+    // Assess
+    expect(foreign).toEqual([]);
+  });
+
+  it.each(SERVING_ONE_ROW.map((f) => [f.name, f] as const))('carries the row of %s and no other', (_name, f) => {
+    // Act: each row names its own handler module, so the string is in the bundle if the row is.
+    const rows = ROUTE_LIST.filter((row) => built.get(f.name)!.text.includes(`"${row.handler}"`)).map((row) => row.operationId);
+
+    // Assess
+    expect(rows).toEqual(f.row ? [f.row.operationId] : []);
   });
 
   it.each(FUNCTIONS.map((f) => [f.name, f] as const))('leaves the SDK\'s DynamoDB and SQS clients out of %s', (_name, f) => {

@@ -80,7 +80,7 @@ describe('secrets at rest and in logs', () => {
       }
     }
     // A workspace row through the same middleware: accepted, refused for scope, refused as revoked.
-    const { routeHandler } = await import('#shared/http/route.ts');
+    const { route } = await import('#shared/http/route.ts');
     const { authenticate } = await import('#shared/wiring/auth.ts');
     const probe: RouteDef = testRoute({
       path: '/api/v1/probe',
@@ -89,7 +89,7 @@ describe('secrets at rest and in logs', () => {
       cors: 'editor',
       access: { tables: { workspace: ['GetItem', 'BatchGetItem'] }, apiKeyStamp: true },
     });
-    const handler = routeHandler('probe', probe, async () => ({ ok: true }), { authenticate });
+    const handler = route({ ...probe, operationId: 'probe' }, async () => ({ ok: true }), { authenticate });
     const attempts: Record<string, string>[] = [{ 'x-api-key': issued.key }, { 'x-api-key': revoked.key }, { cookie }, { 'x-api-key': `${issued.key}x` }];
     for (const headers of attempts) {
       await handler(apiEvent({ path: probe.path, headers }), lambdaContext());

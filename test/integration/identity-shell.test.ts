@@ -29,7 +29,7 @@ const ids = { a: '', b: '', e: '', deleted: '', pending: '', free: '' };
 const cookies = { alice: '', bob: '', carol: '', dave: '', daveInA: '', expired: '' };
 let apiKey = '';
 // Loaded after the runtime has set the environment: the SDK clients read it when first imported.
-let routeHandler: typeof import('#shared/http/route.ts').routeHandler;
+let route: typeof import('#shared/http/route.ts').route;
 let authenticate: typeof import('#shared/wiring/auth.ts').authenticate;
 
 async function session(user: string, organizationId?: string): Promise<string> {
@@ -40,7 +40,7 @@ async function session(user: string, organizationId?: string): Promise<string> {
 beforeAll(async () => {
   process.env.AUTH_CACHE_TTL_MS = String(CACHE_TTL_MS);
   runtime = await startTestRuntime();
-  ({ routeHandler } = await import('#shared/http/route.ts'));
+  ({ route } = await import('#shared/http/route.ts'));
   ({ authenticate } = await import('#shared/wiring/auth.ts'));
   EDITOR = runtime.env.EDITOR_ORIGINS!.split(',')[0]!;
   db = connect(runtime.env);
@@ -297,8 +297,8 @@ describe('API keys on the embedded backends', () => {
   };
 
   beforeAll(() => {
-    read = routeHandler('probeRead', row({}), async ({ principal }) => ({ principal }), { authenticate });
-    remove = routeHandler('probeDelete', row({ method: 'DELETE', permission: 'asset:write', extensions: entitlementExtension('asset:delete') }), async () => ({ ok: true }), { authenticate });
+    read = route(row({ operationId: 'probeRead' }), async ({ principal }) => ({ principal }), { authenticate });
+    remove = route(row({ operationId: 'probeDelete', method: 'DELETE', permission: 'asset:write', extensions: entitlementExtension('asset:delete') }), async () => ({ ok: true }), { authenticate });
   });
 
   it('resolves a key to its organization and records its last use', async () => {
@@ -366,7 +366,7 @@ describe('API keys on the embedded backends', () => {
     expect(asMember.status).toBe(200);
     expect(asMember.body.principal).toMatchObject({ kind: 'session', role: 'member', organizationId: ids.a });
 
-    const sourceWrite = routeHandler('probeSource', row({ method: 'POST', permission: 'source:write' }), async () => ({}), { authenticate });
+    const sourceWrite = route(row({ operationId: 'probeSource', method: 'POST', permission: 'source:write' }), async () => ({}), { authenticate });
     expect((await call(sourceWrite, { cookie: cookies.bob })).status).toBe(403);
     expect((await call(sourceWrite, { cookie: cookies.carol })).status).toBe(200);
   });

@@ -10,10 +10,13 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import type { OpenApiDocument } from '#shared/docs/openapi.ts';
 import { buildOpenApi } from '#shared/docs/openapi.ts';
-import { matchRoute } from '#shared/http/match.ts';
+import { routeMatcher } from '#shared/http/match.ts';
+import { ROUTE_LIST } from '#shared/routes.ts';
 import type { Exchange } from '#infra/local/server.ts';
 
 type Json = Record<string, any>;
+
+const matchRoute = routeMatcher(ROUTE_LIST);
 
 // ajv-formats is CommonJS with a default export: under NodeNext it arrives as the module object.
 const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ?? addFormatsPlugin) as unknown as (ajv: Ajv2020) => void;

@@ -6,6 +6,7 @@ import type { RouteDef } from '#shared/route-types.ts';
  */
 export function testRoute(overrides: Partial<RouteDef> = {}): RouteDef {
   return {
+    operationId: 'test',
     method: 'GET',
     path: '/api/test',
     handler: 'unused.ts',

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { BatchGetCommand, GetCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { authenticate } from '#shared/wiring/auth.ts';
-import { routeHandler } from '#shared/http/route.ts';
+import { route } from '#shared/http/route.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 import { entitlementExtension } from '#shared/identity/plans.ts';
 import type { Entitlement } from '#shared/identity/plans.ts';
@@ -22,11 +22,11 @@ const row = (overrides: Partial<RouteDef>): RouteDef =>
 
 // Each handler returns the principal it was given, so a test sees what the middleware resolved.
 const echo = async ({ principal }: { principal: unknown }) => ({ principal });
-const shell = routeHandler('probeShell', row({}), echo, { authenticate });
-const shellWithPermission = routeHandler('probeMembers', row({ permission: 'member:read' }), echo, { authenticate });
-const workspace = routeHandler(
-  'probeWorkspace',
+const shell = route(row({ operationId: 'probeShell' }), echo, { authenticate });
+const shellWithPermission = route(row({ operationId: 'probeMembers', permission: 'member:read' }), echo, { authenticate });
+const workspace = route(
   row({
+    operationId: 'probeWorkspace',
     method: 'POST',
     auth: 'apiKey',
     permission: 'asset:write',
@@ -36,9 +36,8 @@ const workspace = routeHandler(
   echo,
   { authenticate },
 );
-const deletion = routeHandler(
-  'probeDelete',
-  row({ method: 'DELETE', auth: 'apiKey', permission: 'asset:write', access: { tables: { workspace: ['GetItem', 'BatchGetItem'] }, apiKeyStamp: true }, extensions: entitlementExtension('asset:delete') }),
+const deletion = route(
+  row({ operationId: 'probeDelete', method: 'DELETE', auth: 'apiKey', permission: 'asset:write', access: { tables: { workspace: ['GetItem', 'BatchGetItem'] }, apiKeyStamp: true }, extensions: entitlementExtension('asset:delete') }),
   echo,
   { authenticate },
 );

@@ -4,7 +4,7 @@ import { InternalError, InvalidRequestError, UpstreamUnavailableError } from '#s
 import { createHttpHandler } from '#shared/http/handler.ts';
 import { INTERNAL_SECRET_HEADER, internalAuth, secretMatches } from '#shared/http/internal-auth.ts';
 import { perClientRateLimit, rateLimitRuleOf } from '#shared/http/rate-limit.ts';
-import { routeHandler } from '#shared/http/route.ts';
+import { route } from '#shared/http/route.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 import type { RateLimitDecision, RateLimiter } from '#shared/rate-limiter.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
@@ -14,6 +14,7 @@ import { testRoute } from '../support/routes.ts';
 const SECRET = process.env.INTERNAL_SECRET!;
 
 const internalRow: RouteDef = testRoute({
+  operationId: 'internalThings',
   method: 'POST',
   path: '/internal/things',
   auth: 'internal',
@@ -38,7 +39,7 @@ describe('secretMatches', () => {
 });
 
 describe("route(): auth 'internal'", () => {
-  const handler = routeHandler('internalThings', internalRow, async ({ body }) => ({ received: body }), { internalAuth: (operationId) => internalAuth(operationId) });
+  const handler = route(internalRow, async ({ body }) => ({ received: body }), { internalAuth: (operationId) => internalAuth(operationId) });
   const post = (headers: Record<string, string>, body: unknown = { all: true }) =>
     handler(apiEvent({ method: 'POST', path: '/internal/things', headers, body }), lambdaContext());
 
@@ -70,16 +71,16 @@ describe("route(): auth 'internal'", () => {
   });
 
   it('refuses to build an internal route whose handler passes no internalAuth', () => {
-    expect(() => routeHandler('internalThings', internalRow, async () => ({}))).toThrow(/auth 'internal': pass route\(…, \{ internalAuth \}\)/);
+    expect(() => route(internalRow, async () => ({}))).toThrow(/auth 'internal': pass route\(…, \{ internalAuth \}\)/);
   });
 
   it('refuses to build a route publishing a rate limit whose handler passes no limiter', () => {
     const limited: RouteDef = { ...internalRow, auth: 'none', extensions: { 'x-easel-rate-limit': { limit: 20, windowSeconds: 60 } } };
-    expect(() => routeHandler('limited', limited, async () => ({}))).toThrow(/x-easel-rate-limit: pass route\(…, \{ rateLimit \}\)/);
+    expect(() => route({ ...limited, operationId: 'limited' }, async () => ({}))).toThrow(/x-easel-rate-limit: pass route\(…, \{ rateLimit \}\)/);
   });
 
   it.each(['apiKey', 'session'] as const)('refuses to build a %s route whose handler passes no authenticate', (auth) => {
-    expect(() => routeHandler('x', { ...internalRow, auth }, async () => ({}))).toThrow(new RegExp(`auth '${auth}': pass route\\(…, \\{ authenticate \\}\\)`));
+    expect(() => route({ ...internalRow, auth, operationId: 'x' }, async () => ({}))).toThrow(new RegExp(`auth '${auth}': pass route\\(…, \\{ authenticate \\}\\)`));
   });
 
   it('reads a Secrets Manager secret once, and answers 503 while it cannot be read', async () => {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { multipartBody } from '#shared/http/multipart.ts';
-import { routeHandler } from '#shared/http/route.ts';
+import { route } from '#shared/http/route.ts';
 import type { MultipartFile, RouteDef } from '#shared/route-types.ts';
 import { filePart } from '#shared/schemas/multipart.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
@@ -20,7 +20,7 @@ const row: RouteDef = testRoute({
   errors: [400, 413],
 });
 
-const echo = routeHandler('upload', row, async ({ body }) => {
+const echo = route({ ...row, operationId: 'upload' }, async ({ body }) => {
   const { image, format } = body as unknown as { image: MultipartFile; format: string };
   return { format, file: { filename: image.filename, mimetype: image.mimetype, text: image.content.toString('utf8') } };
 }, { multipart: multipartBody });

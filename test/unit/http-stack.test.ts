@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RateLimitedError } from '#shared/errors.ts';
 import { reply } from '#shared/http/reply.ts';
-import { routeHandler } from '#shared/http/route.ts';
+import { route } from '#shared/http/route.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 import { setLogSink } from '#shared/log.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
@@ -22,7 +22,7 @@ const base: RouteDef = testRoute({
   errors: [400],
 });
 
-const echo = routeHandler('echo', base, async ({ body, query }) => ({ body, query }));
+const echo = route({ ...base, operationId: 'echo' }, async ({ body, query }) => ({ body, query }));
 const post = (options: Partial<Parameters<typeof apiEvent>[0]> = {}) =>
   echo(apiEvent({ method: 'POST', path: '/api/things', ...options }), lambdaContext());
 
@@ -91,7 +91,7 @@ describe('route handler: request problems', () => {
 
 describe('route handler: errors', () => {
   it('turns an unknown error into a generic 500 internal_error and logs the cause once', async () => {
-    const failing = routeHandler('boom', base, async () => {
+    const failing = route({ ...base, operationId: 'boom' }, async () => {
       throw new Error('database password is hunter2');
     });
     const result = await failing(apiEvent({ method: 'POST', path: '/api/things', body: { url: 'https://example.com' } }), lambdaContext());
@@ -105,7 +105,7 @@ describe('route handler: errors', () => {
   });
 
   it('adds the extended fields and headers of a typed error', async () => {
-    const limited = routeHandler('limited', base, async () => {
+    const limited = route({ ...base, operationId: 'limited' }, async () => {
       throw new RateLimitedError({ limit: 20, windowSeconds: 60, retryAfter: 12, headers: { 'X-RateLimit-Limit': '20' } });
     });
     const result = await limited(apiEvent({ method: 'POST', path: '/api/things', body: { url: 'https://example.com' } }), lambdaContext());
@@ -115,7 +115,7 @@ describe('route handler: errors', () => {
   });
 
   it('answers with 503 upstream_unavailable just before the Lambda deadline', async () => {
-    const slow = routeHandler('slow', base, () => new Promise((resolve) => setTimeout(resolve, 5_000)));
+    const slow = route({ ...base, operationId: 'slow' }, () => new Promise((resolve) => setTimeout(resolve, 5_000)));
     const result = await slow(
       apiEvent({ method: 'POST', path: '/api/things', body: { url: 'https://example.com' } }),
       lambdaContext({ getRemainingTimeInMillis: () => 400 }),
@@ -134,7 +134,7 @@ describe('route handler: headers', () => {
   });
 
   it('gives HTML a CSP that forbids scripts and framing', async () => {
-    const page = routeHandler('page', { ...base, method: 'GET', body: undefined }, async () =>
+    const page = route({ ...base, method: 'GET', body: undefined, operationId: 'page' }, async () =>
       reply.text('<h1>hi</h1>', 'text/html; charset=utf-8'),
     );
     const result = await page(apiEvent({ path: '/api/things' }), lambdaContext());
@@ -153,7 +153,7 @@ describe('route handler: headers', () => {
     ['https://editor.easel.test', 'https://editor.easel.test', 'true'],
     ['https://evil.example', undefined, undefined],
   ])('on an editor route, answers origin %s with allow-origin %s', async (origin, allowed, credentials) => {
-    const editor = routeHandler('editor', { ...base, cors: 'editor' }, async () => ({ ok: true }));
+    const editor = route({ ...base, cors: 'editor', operationId: 'editor' }, async () => ({ ok: true }));
     const result = await editor(apiEvent({ method: 'POST', path: '/api/things', body: { url: 'https://example.com' }, headers: { origin } }), lambdaContext());
     expect(result.headers?.['Access-Control-Allow-Origin']).toBe(allowed);
     expect(result.headers?.['Access-Control-Allow-Credentials']).toBe(credentials);

@@ -1,0 +1,65 @@
+/** The rows of functions/assets/ (but the deletion queue's worker, which resources.ts names with its queue). */
+import { entitlementExtension } from '#shared/identity/plans.ts';
+import { BUCKETS } from '#shared/resources.ts';
+import * as endpoint from '#shared/routes/endpoints.ts';
+import { AUTH_READS, defineRow, JSON_BODY, WORKSPACE } from '#shared/routes/row.ts';
+import { AssetCompleteRequest, AssetParams, AssetUploadRequest } from '#shared/schemas/assets.ts';
+
+const ASSETS = BUCKETS.assets.prefixes;
+
+export const createAssetUpload = /* @__PURE__ */ defineRow(() => ({
+  ...endpoint.createAssetUpload,
+  ...WORKSPACE,
+  handler: 'functions/assets/create-upload-url.ts',
+  permission: 'upload:sign',
+  // The presigned PUT is signed with this function's credentials: it may write the staging prefix only.
+  access: { tables: { workspace: [...AUTH_READS, 'PutItem'] }, buckets: { assets: { PutObject: [ASSETS.uploads] } }, apiKeyStamp: true },
+  tag: 'Assets',
+  body: { ...JSON_BODY, schema: AssetUploadRequest },
+  status: 201,
+  errors: [400, 401, 403, 413, 503],
+}));
+
+export const completeAssetUpload = /* @__PURE__ */ defineRow(() => ({
+  ...endpoint.completeAssetUpload,
+  ...WORKSPACE,
+  handler: 'functions/assets/complete-upload.ts',
+  permission: 'asset:write',
+  // Reads and hashes the staged upload (or, for assets older than staging, the object's own key),
+  // copies it to the asset's key, and removes the staging copy or a copy that raced a new upload.
+  access: {
+    tables: { workspace: [...AUTH_READS, 'UpdateItem'] },
+    buckets: { assets: { GetObject: [ASSETS.uploads, ASSETS.objects], PutObject: [ASSETS.objects], DeleteObject: [ASSETS.uploads, ASSETS.objects] } },
+    apiKeyStamp: true,
+  },
+  tag: 'Assets',
+  params: AssetParams,
+  body: { ...JSON_BODY, schema: AssetCompleteRequest, optional: true },
+  errors: [400, 401, 403, 404, 413, 503],
+}));
+
+export const getAssetDownloadUrl = /* @__PURE__ */ defineRow(() => ({
+  ...endpoint.getAssetDownloadUrl,
+  ...WORKSPACE,
+  handler: 'functions/assets/get-download-url.ts',
+  permission: 'artifact:read',
+  // The presigned GET is signed with this function's credentials: completed objects only.
+  access: { tables: { workspace: AUTH_READS }, buckets: { assets: { GetObject: [ASSETS.objects] } }, apiKeyStamp: true },
+  tag: 'Assets',
+  params: AssetParams,
+  errors: [400, 401, 403, 404, 503],
+}));
+
+export const deleteAsset = /* @__PURE__ */ defineRow(() => ({
+  ...endpoint.deleteAsset,
+  ...WORKSPACE,
+  handler: 'functions/assets/delete-asset.ts',
+  permission: 'asset:write',
+  // The write quota's counter, the ready → deleting transition (and its revert), the queued message.
+  access: { tables: { workspace: [...AUTH_READS, 'UpdateItem'], rate: ['UpdateItem'] }, queues: { deletion: 'send' }, apiKeyStamp: true },
+  tag: 'Assets',
+  params: AssetParams,
+  extensions: entitlementExtension('asset:delete', 'api:write:minute'),
+  status: 202,
+  errors: [400, 401, 403, 404, 409, 429, 503],
+}));
