@@ -12,9 +12,10 @@
  */
 import type * as Doc from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { AwsServiceError, JsonServiceClient, type AwsClientSettings, type ResponseMetadata, type ServiceErrorInit } from '#shared/aws/json-protocol.ts';
+import { JsonServiceClient } from '#shared/aws/json-protocol.ts';
+import { AwsServiceError, type AwsClientSettings, type ResponseMetadata, type ServiceErrorInit } from '#shared/aws/transport.ts';
 
-export { AwsServiceError as DynamoDBServiceException } from '#shared/aws/json-protocol.ts';
+export { AwsServiceError as DynamoDBServiceException } from '#shared/aws/transport.ts';
 
 /** The condition of a conditional write or update did not hold. */
 export class ConditionalCheckFailedException extends AwsServiceError {

@@ -6,7 +6,8 @@
  * through Lambda's event source, so nothing here receives.
  */
 import type { SendMessageCommandInput, SendMessageCommandOutput } from '@aws-sdk/client-sqs';
-import { JsonServiceClient, type AwsClientSettings } from '#shared/aws/json-protocol.ts';
+import { JsonServiceClient } from '#shared/aws/json-protocol.ts';
+import type { AwsClientSettings } from '#shared/aws/transport.ts';
 
 export type { SendMessageCommandInput, SendMessageCommandOutput } from '@aws-sdk/client-sqs';
 

@@ -25,7 +25,7 @@ import {
   ScanCommand,
   UpdateCommand,
 } from '#shared/aws/dynamodb.ts';
-import { AwsServiceError, type AwsClientSettings } from '#shared/aws/json-protocol.ts';
+import { AwsServiceError, type AwsClientSettings } from '#shared/aws/transport.ts';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { TABLES } from '#shared/resources.ts';
 import { guard } from '#shared/store/sdk-calls.ts';

@@ -5,7 +5,7 @@
  */
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoClient, type DynamoCommand } from '#shared/aws/dynamodb.ts';
-import { AwsServiceError, type AwsClientSettings } from '#shared/aws/json-protocol.ts';
+import { AwsServiceError, type AwsClientSettings } from '#shared/aws/transport.ts';
 import { SendMessageCommand, SqsClient } from '#shared/aws/sqs.ts';
 
 /** A command of Easel's own clients (aws/dynamodb.ts, aws/sqs.ts). */

@@ -62,7 +62,7 @@ const reset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRES
 const meta = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
 
 type Fault = [string, () => Error];
-/** What Easel's own clients (shared/aws/json-protocol.ts) throw when time limits pass or a connection fails. */
+/** What Easel's own clients (shared/aws/transport.ts) throw when time limits pass or a connection fails. */
 const ownClient = (service: string): Fault[] => [
   ['the client\'s request time-out', () => Object.assign(new Error(`${service} did not answer within 2000 ms`), { name: 'TimeoutError' })],
   ['the client\'s connection time-out', () => Object.assign(new Error(`no connection to ${service} within 1000 ms`), { name: 'TimeoutError' })],
