@@ -5,17 +5,7 @@
  * ≈80 ms (README, Performance).
  */
 import { sign } from '#shared/aws/sigv4.ts';
-import {
-  AwsServiceError,
-  AwsTransport,
-  header,
-  isThrottling,
-  type AwsClientSettings,
-  type ErrorClasses,
-  type RawResponse,
-  type ResponseMetadata,
-  type ServiceErrorInit,
-} from '#shared/aws/transport.ts';
+import { AwsTransport, header, serviceError, type AwsClientSettings, type AwsServiceError, type ErrorClasses, type RawResponse, type ResponseMetadata } from '#shared/aws/transport.ts';
 
 export interface JsonServiceSettings extends AwsClientSettings {
   /** The signing name, e.g. `dynamodb`. */
@@ -83,14 +73,6 @@ export class JsonServiceClient {
     const type = typeof parsed.__type === 'string' ? parsed.__type : header(response.headers, 'x-amzn-errortype');
     const name = type ? type.split('#').pop()!.split(':')[0]! : response.status >= 500 ? 'InternalServerError' : 'UnknownError';
     const message = typeof parsed.message === 'string' ? parsed.message : typeof parsed.Message === 'string' ? parsed.Message : `${this.settings.service} answered ${response.status}`;
-    const init: ServiceErrorInit = {
-      name,
-      message,
-      $fault: response.status >= 500 ? 'server' : 'client',
-      $metadata,
-      ...(isThrottling(name, response.status) ? { $retryable: { throttling: true } } : {}),
-    };
-    const ErrorClass = this.settings.errors?.[name] ?? AwsServiceError;
-    return new ErrorClass(init);
+    return serviceError({ name, message, status: response.status, $metadata }, this.settings.errors);
   }
 }

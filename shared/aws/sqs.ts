@@ -7,17 +7,12 @@
  */
 import type { SendMessageCommandInput, SendMessageCommandOutput } from '@aws-sdk/client-sqs';
 import { JsonServiceClient } from '#shared/aws/json-protocol.ts';
-import type { AwsClientSettings } from '#shared/aws/transport.ts';
+import { AwsCommand, type AwsClientSettings } from '#shared/aws/transport.ts';
 
 export type { SendMessageCommandInput, SendMessageCommandOutput } from '@aws-sdk/client-sqs';
 
-export class SendMessageCommand {
-  declare readonly __output: SendMessageCommandOutput;
+export class SendMessageCommand extends AwsCommand<SendMessageCommandInput, SendMessageCommandOutput> {
   readonly operation = 'SendMessage';
-  readonly input: SendMessageCommandInput;
-  constructor(input: SendMessageCommandInput) {
-    this.input = input;
-  }
 }
 
 export class SqsClient {

@@ -50,6 +50,19 @@ export class AwsServiceError extends Error {
 /** Classes for the error names callers tell apart with `instanceof`. */
 export type ErrorClasses = Record<string, new (init: ServiceErrorInit) => AwsServiceError>;
 
+/**
+ * A command as the SDK shapes them: its operation and its input; `O` is what the client's `send`
+ * resolves to. aws-sdk-client-mock tells commands apart by class and input, so it stubs these too.
+ */
+export abstract class AwsCommand<I extends object, O> {
+  declare readonly __output: O;
+  abstract readonly operation: string;
+  readonly input: I;
+  constructor(input: I) {
+    this.input = input;
+  }
+}
+
 /** What every client of aws/ is built with: where, as whom, and its time limits (wiring/sdk-limits.ts). */
 export interface AwsClientSettings {
   region: string;
@@ -78,8 +91,20 @@ const TRANSIENT = new Set(['TransactionInProgressException', 'InternalServerErro
 /** Connection failures worth another attempt. */
 const NETWORK = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
-/** True for an error name that means throttling: its error carries `$retryable: { throttling: true }`. */
-export const isThrottling = (name: string, status: number): boolean => THROTTLING.has(name) || status === 429;
+/**
+ * The error a service answered with, as the SDK builds it: at fault by the status, flagged
+ * `$retryable.throttling` when its name or a 429 says so, of the class `errors` has for its name.
+ */
+export function serviceError(answer: { name: string; message: string; status: number; $metadata: ResponseMetadata }, errors: ErrorClasses = {}): AwsServiceError {
+  const { name, status } = answer;
+  return new (errors[name] ?? AwsServiceError)({
+    name,
+    message: answer.message,
+    $fault: status >= 500 ? 'server' : 'client',
+    $metadata: answer.$metadata,
+    ...(THROTTLING.has(name) || status === 429 ? { $retryable: { throttling: true } } : {}),
+  });
+}
 
 /** One signed request, ready to send. */
 export interface OutgoingRequest {
