@@ -1,7 +1,8 @@
 /**
  * The HTTP under every client in aws/: Node's own http(s) with keep-alive, the time limits and
  * retries of the SDK clients (wiring/sdk-limits.ts), and errors in the SDK's shape. The protocols
- * over it build, sign and read each request: json-protocol.ts (DynamoDB, SQS).
+ * over it build, sign and read each request: json-protocol.ts (DynamoDB, SQS) and s3.ts (S3's
+ * REST API).
  *
  * What it does as the SDK does: a time limit to connect, to receive the response headers and
  * between body chunks; up to `maxAttempts` attempts for throttling, 5xx, time-outs and network
@@ -85,6 +86,8 @@ const THROTTLING = new Set([
   'TooManyRequestsException',
   'ThrottledException',
   'LimitExceededException',
+  // S3's
+  'SlowDown',
 ]);
 /** Other errors worth another attempt (besides 5xx): transient on the service's side. */
 const TRANSIENT = new Set(['TransactionInProgressException', 'InternalServerError', 'ServiceUnavailable', 'RequestTimeout', 'RequestTimeoutException']);
