@@ -2,12 +2,12 @@
  * Easel's S3 client (shared/aws/s3.ts over aws/transport.ts) held to the SDK's S3 client it
  * replaced: against the embedded S3 (s3rver), what it writes the SDK reads back identically and
  * the other way round, and every operation the stores use behaves alike; against a local server
- * that misbehaves on purpose, both clients get the same answers and must retry, give up and name
- * their errors alike, and guard() must turn the outages into 503 as it did for the SDK's.
+ * that answers errors on purpose, both clients get the same answers and must retry, give up and
+ * name their errors alike, and guard() must turn the outages into 503 as it did for the SDK's
+ * (time-outs and broken connections, which aws/transport.ts handles for every client:
+ * aws-transport.test.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as Sdk from '@aws-sdk/client-s3';
@@ -29,6 +29,7 @@ import type { AwsClientSettings } from '#shared/aws/transport.ts';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { guard } from '#shared/store/sdk-calls.ts';
 import { startS3, type Backend } from '#infra/local/backends.ts';
+import { startFailingServer, type Answer, type FailingServer } from '../support/failing-server.ts';
 
 const BUCKET = 'client-test';
 const credentials = { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' };
@@ -167,38 +168,16 @@ describe('the embedded S3', () => {
 });
 
 describe('an S3 that fails', () => {
-  type Answer = (request: IncomingMessage, response: ServerResponse) => void;
-  let server: Server;
+  let server: FailingServer;
   let endpoint: string;
-  const sockets = new Set<Socket>();
-  const seen: { method: string; url: string; authorization: string | undefined; sha256: string | undefined }[] = [];
-  let answers: Answer[] = [];
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        seen.push({ method: request.method!, url: request.url!, authorization: request.headers.authorization, sha256: request.headers['x-amz-content-sha256'] as string });
-        const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
-        answer(request, response);
-      });
-    });
-    server.on('connection', (socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startFailingServer();
+    endpoint = server.endpoint;
   });
-  afterAll(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  afterAll(() => server.close());
 
-  function start(...sequence: Answer[]) {
-    answers = sequence;
-    seen.length = 0;
-  }
+  const start = (...sequence: Answer[]) => server.script(...sequence);
 
   const xmlError = (status: number, code: string, message: string): Answer => (_request, response) =>
     response
@@ -221,10 +200,10 @@ describe('an S3 that fails', () => {
     expect(got.Body).toEqual(BYTES);
     expect(got.$metadata).toMatchObject({ httpStatusCode: 200, attempts: 3 });
     expect(got.$metadata.totalRetryDelay).toBeGreaterThanOrEqual(0);
-    expect(seen).toHaveLength(3);
-    for (const request of seen) {
+    expect(server.seen).toHaveLength(3);
+    for (const request of server.seen) {
       expect(request.url).toBe(`/${BUCKET}/k?x-id=GetObject`);
-      expect(request.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=easel-local\/\d{8}\/us-east-1\/s3\/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/);
+      expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=easel-local\/\d{8}\/us-east-1\/s3\/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature=[0-9a-f]{64}$/);
     }
     client.destroy();
   });
@@ -238,7 +217,7 @@ describe('an S3 that fails', () => {
     ['a 500 InternalError', xmlError(500, 'InternalError', 'We encountered an internal error. Please try again.'), GetCommand, { name: 'InternalError', $fault: 'server' }],
     ['a 503 page that is not XML', ((_request, response) => response.writeHead(503, { 'content-type': 'text/html' }).end('<h1>Service Unavailable</h1>')) as Answer, GetCommand, { name: 'Unknown', $fault: 'server' }],
     ['a 502 without a body to a HEAD', ((_request, response) => response.writeHead(502).end()) as Answer, HeadCommand, { name: 'Unknown', $fault: 'server' }],
-    ['a copy answered 200 with an <Error> body', ((_request, response) => xmlError(200, 'InternalError', 'copy failed')(_request, response)) as Answer, CopyCommand, { name: 'InternalError', $fault: 'server' }],
+    ['a copy answered 200 with an <Error> body', xmlError(200, 'InternalError', 'copy failed'), CopyCommand, { name: 'InternalError', $fault: 'server' }],
     ['a copy answered 200 with an empty body', ((_request, response) => response.writeHead(200).end()) as Answer, CopyCommand, { name: 'InternalError', $fault: 'server' }],
   ])('gives up on %s after its attempts as the SDK does, and guard() turns it into 503', async (_case, answer, commands, shape) => {
     // Prepare
@@ -261,7 +240,7 @@ describe('an S3 that fails', () => {
       attempts: expected.$metadata.attempts,
     });
     expect(error.$metadata.attempts).toBe(3);
-    expect(seen).toHaveLength(9);
+    expect(server.seen).toHaveLength(9);
     expect(guarded).toBeInstanceOf(UpstreamUnavailableError);
     client.destroy();
     sdk.destroy();
@@ -283,98 +262,10 @@ describe('an S3 that fails', () => {
 
     // Assess
     expect(error).toMatchObject({ name: expected.name, message: expected.message, $fault: 'client', $metadata: { httpStatusCode: expected.$metadata.httpStatusCode, requestId: 'REQ123', attempts: 1 } });
-    expect(seen).toHaveLength(3);
+    expect(server.seen).toHaveLength(3);
     expect(guarded).not.toBeInstanceOf(UpstreamUnavailableError);
     expect(guarded).toMatchObject({ name: expected.name });
     client.destroy();
     sdk.destroy();
-  });
-
-  it('times out a server that never answers, per attempt, as TimeoutError', async () => {
-    // Prepare: headers never come.
-    start(() => undefined);
-    const client = ours({ endpoint, requestTimeoutMs: 150, maxAttempts: 2 });
-    const started = performance.now();
-
-    // Act
-    const error = await client.send(get()).catch((caught: unknown) => caught);
-
-    // Assess
-    expect(error).toMatchObject({ name: 'TimeoutError', message: 's3 did not answer within 150 ms', $metadata: { attempts: 2 } });
-    expect(seen).toHaveLength(2);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
-    await expect(guard('Asset storage', () => client.send(get()))).rejects.toBeInstanceOf(UpstreamUnavailableError);
-    client.destroy();
-  });
-
-  it('times out an object whose body stops halfway, per attempt', async () => {
-    // Prepare
-    start((_request, response) => {
-      response.writeHead(200, { 'content-type': 'image/png', 'content-length': String(BYTES.length) });
-      response.write(BYTES.subarray(0, 1000));
-    });
-    const client = ours({ endpoint, socketTimeoutMs: 150, maxAttempts: 2 });
-
-    // Act
-    const error = await client.send(get()).catch((caught: unknown) => caught);
-
-    // Assess
-    expect(error).toMatchObject({ name: 'TimeoutError', message: 'no data from s3 for 150 ms', $metadata: { attempts: 2 } });
-    expect(seen).toHaveLength(2);
-    await expect(guard('Asset storage', () => client.send(get()))).rejects.toBeInstanceOf(UpstreamUnavailableError);
-    client.destroy();
-  });
-
-  const cutOff: Answer = (_request, response) => {
-    response.writeHead(200, { 'content-type': 'image/png', 'content-length': String(BYTES.length) });
-    response.write(BYTES.subarray(0, 1000), () => response.socket?.destroy());
-  };
-
-  it('reads an object again when its body breaks off, and succeeds within its attempts', async () => {
-    // Prepare
-    start(cutOff, object);
-    const client = ours({ endpoint });
-
-    // Act
-    const got = await client.send(get());
-
-    // Assess
-    expect(got.Body).toEqual(BYTES);
-    expect(got.$metadata.attempts).toBe(2);
-    client.destroy();
-  });
-
-  it.each([
-    ['before it answers', ((request) => request.socket.destroy()) as Answer],
-    ['halfway through the body', cutOff],
-  ])('retries a connection dropped %s, then names it by its code, and guard() turns it into 503', async (_case, answer) => {
-    // Prepare
-    start(answer);
-    const client = ours({ endpoint });
-
-    // Act
-    const error = await client.send(get()).catch((caught: unknown) => caught);
-
-    // Assess
-    expect(error).toMatchObject({ code: 'ECONNRESET', $metadata: { attempts: 3 } });
-    expect(seen).toHaveLength(3);
-    await expect(guard('Asset storage', () => client.send(get()))).rejects.toBeInstanceOf(UpstreamUnavailableError);
-    client.destroy();
-  });
-
-  it('names a refused connection by its code, and guard() turns it into 503', async () => {
-    // Prepare: a port that was free a moment ago.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const closed = ours({ endpoint: `http://127.0.0.1:${port}` });
-
-    // Act
-    const error = await closed.send(get()).catch((caught: unknown) => caught);
-
-    // Assess
-    expect(error).toMatchObject({ code: 'ECONNREFUSED', $metadata: { attempts: 3 } });
-    await expect(guard('Asset storage', () => closed.send(get()))).rejects.toBeInstanceOf(UpstreamUnavailableError);
   });
 });
