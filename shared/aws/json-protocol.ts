@@ -4,7 +4,7 @@
  * rather than the SDK's ≈250 KB, whose compilation and first-call set-up cost every cold start
  * ≈80 ms (README, Performance).
  */
-import { sign } from '#shared/aws/sigv4.ts';
+import { sha256Hex, sign } from '#shared/aws/sigv4.ts';
 import { AwsTransport, header, serviceError, type AwsClientSettings, type AwsServiceError, type ErrorClasses, type RawResponse, type ResponseMetadata } from '#shared/aws/transport.ts';
 
 export interface JsonServiceSettings extends AwsClientSettings {
@@ -38,20 +38,20 @@ export class JsonServiceClient {
   call(operation: string, input: unknown): Promise<{ output: Record<string, unknown>; $metadata: ResponseMetadata }> {
     const { settings, url } = this;
     const body = JSON.stringify(input);
+    // The headers the SDK's clients send and sign, less their telemetry (test/unit/aws-secrets-manager.test.ts).
+    const payloadHash = sha256Hex(body);
+    const toSign = {
+      'content-length': String(Buffer.byteLength(body)),
+      'content-type': settings.contentType,
+      'x-amz-content-sha256': payloadHash,
+      'x-amz-target': `${settings.targetPrefix}.${operation}`,
+    };
     return this.transport.call(
       async () => {
-        const headers = sign(
-          {
-            method: 'POST',
-            host: url.host,
-            path: '/',
-            headers: { 'content-type': settings.contentType, 'x-amz-target': `${settings.targetPrefix}.${operation}` },
-            body,
-          },
-          await settings.credentials(),
-          { region: settings.region, service: settings.service },
-        );
-        headers['content-length'] = String(Buffer.byteLength(body));
+        const headers = sign({ method: 'POST', host: url.host, path: '/', headers: toSign, body, payloadHash }, await settings.credentials(), {
+          region: settings.region,
+          service: settings.service,
+        });
         return { origin: url, method: 'POST', path: '/', headers, body };
       },
       (response, $metadata) => {

@@ -243,7 +243,7 @@ describe('a DynamoDB that fails', () => {
     expect(server.seen).toHaveLength(3);
     for (const { headers } of server.seen) {
       expect(headers['x-amz-target']).toBe('DynamoDB_20120810.GetItem');
-      expect(headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=easel-local\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-security-token;x-amz-target, Signature=[0-9a-f]{64}$/);
+      expect(headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=easel-local\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=content-length;content-type;host;x-amz-content-sha256;x-amz-date;x-amz-security-token;x-amz-target, Signature=[0-9a-f]{64}$/);
       expect(headers['x-amz-security-token']).toBe('TOKEN');
     }
     fast.destroy();
