@@ -6,10 +6,8 @@
  * the server's answers alike. For AWS's own host names (virtual-hosted buckets), which a test
  * cannot send to, the request the SDK signs is taken from its middleware stack and compared with
  * signedRequest(). The embedded S3 checks no signature, so this is what shows AWS will accept the
- * functions' requests.
- *
- * The SDK's telemetry headers (user agents, invocation id, attempt count), which S3 does not
- * need and our client does not send, are removed before the SDK signs, so the signatures compare.
+ * functions' requests. The SDK's telemetry headers are left out (test/support/sdk-telemetry.ts),
+ * so the signatures compare.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,11 +26,11 @@ import {
   type S3Command,
 } from '#shared/aws/s3.ts';
 import type { AwsCredentials } from '#shared/aws/sigv4.ts';
+import { withoutTelemetry } from '../support/sdk-telemetry.ts';
 
 const LONG_LIVED: AwsCredentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 const TEMPORARY: AwsCredentials = { ...LONG_LIVED, sessionToken: 'IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQD+token==' };
 const SIGNING_DATE = new Date('2026-11-23T19:34:22Z');
-const TELEMETRY = ['user-agent', 'x-amz-user-agent', 'amz-sdk-invocation-id', 'amz-sdk-request'];
 
 const KEYS = [
   'uploads/ws_1/0193a1b2-7c3d-7e4f-8a9b-0c1d2e3f4a5b',
@@ -75,24 +73,17 @@ function commandPairs(bucket: string, key: string): [string, S3Command, object][
 
 /** The SDK's client as wiring/s3.ts built it, minus the telemetry headers. */
 function sdkClient(region: string, endpoint: string | undefined, credentials: AwsCredentials): Sdk.S3Client {
-  const client = new Sdk.S3Client({
-    region,
-    endpoint,
-    forcePathStyle: endpoint !== undefined,
-    credentials,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 1,
-  });
-  client.middlewareStack.addRelativeTo(
-    ((next: (args: { request: unknown }) => Promise<unknown>) => async (args: { request: unknown }) => {
-      const { headers } = args.request as { headers: Record<string, string> };
-      for (const name of TELEMETRY) delete headers[name];
-      return next(args);
-    }) as never,
-    { relation: 'before', toMiddleware: 'httpSigningMiddleware', name: 'withoutTelemetry' },
+  return withoutTelemetry(
+    new Sdk.S3Client({
+      region,
+      endpoint,
+      forcePathStyle: endpoint !== undefined,
+      credentials,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      maxAttempts: 1,
+    }),
   );
-  return client;
 }
 
 const ours = (region: string, endpoint: string | undefined, credentials: AwsCredentials) =>

@@ -2,7 +2,8 @@
  * Easel's Secrets Manager client (shared/aws/secrets-manager.ts) held to the SDK's: both send the
  * same GetSecretValue at the same date to a local server that records them, and the request on
  * the wire (path, headers, body, signature) must be the same, the answer read alike, an error
- * named alike. Then the reader of the maintainers' secret (wiring/internal-auth.ts) on it.
+ * named alike (the SDK's telemetry headers left out: test/support/sdk-telemetry.ts). Then the
+ * reader of the maintainers' secret (wiring/internal-auth.ts) on it.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,10 +13,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { GetSecretValueCommand, SecretsManagerClient } from '#shared/aws/secrets-manager.ts';
 import type { AwsCredentials } from '#shared/aws/sigv4.ts';
 import { readSecretString } from '#shared/wiring/internal-auth.ts';
+import { withoutTelemetry } from '../support/sdk-telemetry.ts';
 
 const TEMPORARY: AwsCredentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQD+token==' };
 const ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:easel-internal-AbCdEf';
-const TELEMETRY = ['user-agent', 'x-amz-user-agent', 'amz-sdk-invocation-id', 'amz-sdk-request'];
 
 describe('GetSecretValue on the wire', () => {
   const recorded: { method: string; url: string; headers: IncomingHttpHeaders; body: string }[] = [];
@@ -46,15 +47,7 @@ describe('GetSecretValue on the wire', () => {
   });
 
   function clients() {
-    const sdk = new Sdk.SecretsManagerClient({ region: 'eu-west-1', endpoint, credentials: TEMPORARY, maxAttempts: 1 });
-    sdk.middlewareStack.addRelativeTo(
-      ((next: (args: { request: unknown }) => Promise<unknown>) => async (args: { request: unknown }) => {
-        const { headers } = args.request as { headers: Record<string, string> };
-        for (const name of TELEMETRY) delete headers[name];
-        return next(args);
-      }) as never,
-      { relation: 'before', toMiddleware: 'httpSigningMiddleware', name: 'withoutTelemetry' },
-    );
+    const sdk = withoutTelemetry(new Sdk.SecretsManagerClient({ region: 'eu-west-1', endpoint, credentials: TEMPORARY, maxAttempts: 1 }));
     const ours = new SecretsManagerClient({ region: 'eu-west-1', endpoint, credentials: async () => TEMPORARY, maxAttempts: 1, connectionTimeoutMs: 1_000, requestTimeoutMs: 2_000, socketTimeoutMs: 2_000 });
     return { sdk, ours };
   }
