@@ -1,10 +1,11 @@
 /**
  * Secrets Manager's GetSecretValue over its JSON protocol (aws/json-protocol.ts), in place of
- * `@aws-sdk/client-secrets-manager` (≈100 KB and its first-call set-up in every function that
- * reads the maintainers' secret: wiring/internal-auth.ts). Same shape as the SDK's —
- * `client.send(new GetSecretValueCommand({ SecretId }))`, the output's dates and binary values
- * converted as the SDK converts them, errors named and shaped alike — so aws-sdk-client-mock
- * stubs it as it did the SDK's. test/unit/aws-secrets-manager.test.ts holds it to the SDK.
+ * `@aws-sdk/client-secrets-manager` (≈180 KB with the SDK core it brings, and its first-call
+ * set-up, in every function that reads the maintainers' secret: wiring/internal-auth.ts). Same
+ * shape as the SDK's — `client.send(new GetSecretValueCommand({ SecretId }))`, the output's dates
+ * and binary values converted as the SDK converts them, errors named and shaped alike — so
+ * aws-sdk-client-mock stubs it as it did the SDK's. test/unit/aws-secrets-manager.test.ts holds
+ * it to the SDK.
  */
 import { JsonServiceClient } from '#shared/aws/json-protocol.ts';
 import { AwsCommand, type AwsClientSettings, type ResponseMetadata } from '#shared/aws/transport.ts';
