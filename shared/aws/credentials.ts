@@ -10,7 +10,7 @@ import { get as httpsGet } from 'node:https';
 import { createRequire } from 'node:module';
 import type { AwsCredentials, CredentialProvider } from '#shared/aws/sigv4.ts';
 
-// require(), not import: an ES import of node:http loads undici (see aws/json-protocol.ts), one
+// require(), not import: an ES import of node:http loads undici (see aws/transport.ts), one
 // of node:fs its promises API (≈3 ms).
 const nodeRequire = createRequire(import.meta.url);
 const http = nodeRequire('node:http') as typeof Http;

@@ -12,9 +12,10 @@
  */
 import type * as Doc from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { AwsServiceError, JsonServiceClient, type AwsClientSettings, type ResponseMetadata, type ServiceErrorInit } from '#shared/aws/json-protocol.ts';
+import { JsonServiceClient } from '#shared/aws/json-protocol.ts';
+import { AwsCommand, AwsServiceError, type AwsClientSettings, type ResponseMetadata, type ServiceErrorInit } from '#shared/aws/transport.ts';
 
-export { AwsServiceError as DynamoDBServiceException } from '#shared/aws/json-protocol.ts';
+export { AwsServiceError as DynamoDBServiceException } from '#shared/aws/transport.ts';
 
 /** The condition of a conditional write or update did not hold. */
 export class ConditionalCheckFailedException extends AwsServiceError {
@@ -29,38 +30,28 @@ type Wire = Record<string, unknown>;
 
 type Operation = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'Query' | 'Scan' | 'BatchGetItem' | 'BatchWriteItem';
 
-/** A command: its operation, its input; `O` is what `send` resolves to. */
-abstract class Command<I extends object, O> {
-  declare readonly __output: O;
-  abstract readonly operation: Operation;
-  readonly input: I;
-  constructor(input: I) {
-    this.input = input;
-  }
-}
-
-export class GetCommand extends Command<Doc.GetCommandInput, Doc.GetCommandOutput> {
+export class GetCommand extends AwsCommand<Doc.GetCommandInput, Doc.GetCommandOutput> {
   readonly operation = 'GetItem';
 }
-export class PutCommand extends Command<Doc.PutCommandInput, Doc.PutCommandOutput> {
+export class PutCommand extends AwsCommand<Doc.PutCommandInput, Doc.PutCommandOutput> {
   readonly operation = 'PutItem';
 }
-export class UpdateCommand extends Command<Doc.UpdateCommandInput, Doc.UpdateCommandOutput> {
+export class UpdateCommand extends AwsCommand<Doc.UpdateCommandInput, Doc.UpdateCommandOutput> {
   readonly operation = 'UpdateItem';
 }
-export class DeleteCommand extends Command<Doc.DeleteCommandInput, Doc.DeleteCommandOutput> {
+export class DeleteCommand extends AwsCommand<Doc.DeleteCommandInput, Doc.DeleteCommandOutput> {
   readonly operation = 'DeleteItem';
 }
-export class QueryCommand extends Command<Doc.QueryCommandInput, Doc.QueryCommandOutput> {
+export class QueryCommand extends AwsCommand<Doc.QueryCommandInput, Doc.QueryCommandOutput> {
   readonly operation = 'Query';
 }
-export class ScanCommand extends Command<Doc.ScanCommandInput, Doc.ScanCommandOutput> {
+export class ScanCommand extends AwsCommand<Doc.ScanCommandInput, Doc.ScanCommandOutput> {
   readonly operation = 'Scan';
 }
-export class BatchGetCommand extends Command<Doc.BatchGetCommandInput, Doc.BatchGetCommandOutput> {
+export class BatchGetCommand extends AwsCommand<Doc.BatchGetCommandInput, Doc.BatchGetCommandOutput> {
   readonly operation = 'BatchGetItem';
 }
-export class BatchWriteCommand extends Command<Doc.BatchWriteCommandInput, Doc.BatchWriteCommandOutput> {
+export class BatchWriteCommand extends AwsCommand<Doc.BatchWriteCommandInput, Doc.BatchWriteCommandOutput> {
   readonly operation = 'BatchWriteItem';
 }
 

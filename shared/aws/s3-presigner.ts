@@ -6,12 +6,12 @@
  * client at all.
  *
  * As the SDK does: the payload is `UNSIGNED-PAYLOAD` (whoever sends the URL sends the body), named
- * in the query as `X-Amz-Content-Sha256`; the key is RFC 3986-encoded segment by segment, its
- * slashes kept; `x-id` names the operation. With an endpoint (the embedded S3) the bucket goes
- * in the path, as the S3 client of wiring/s3.ts has it (`forcePathStyle`); on AWS it goes in the
- * host name, `https://{bucket}.s3.{region}.amazonaws.com`, when it is a valid host label.
+ * in the query as `X-Amz-Content-Sha256`; `x-id` names the operation; the object is addressed as
+ * the S3 client of wiring/s3.ts addresses it (s3-address.ts: path-style with an endpoint,
+ * virtual-hosted on AWS).
  */
-import { presign, uriEscape, type CredentialProvider } from '#shared/aws/sigv4.ts';
+import { s3Address } from '#shared/aws/s3-address.ts';
+import { presign, type CredentialProvider } from '#shared/aws/sigv4.ts';
 
 export interface S3PresignerSettings {
   region: string;
@@ -45,21 +45,6 @@ export interface GetObjectPresign {
   /** The Content-Disposition S3 answers with (`response-content-disposition`). */
   responseContentDisposition?: string;
 }
-
-/** DNS suffixes of the partitions other than `aws` (amazonaws.com), by region prefix. */
-const PARTITION_SUFFIXES: [RegExp, string][] = [
-  [/^cn-\w+-\d+$/, 'amazonaws.com.cn'],
-  [/^eusc-de-\w+-\d+$/, 'amazonaws.eu'],
-  [/^us-iso-\w+-\d+$/, 'c2s.ic.gov'],
-  [/^us-isob-\w+-\d+$/, 'sc2s.sgov.gov'],
-  [/^eu-isoe-\w+-\d+$/, 'cloud.adc-e.uk'],
-  [/^us-isof-\w+-\d+$/, 'csp.hci.ic.gov'],
-];
-
-/** A bucket name that can be a host label: otherwise the SDK, too, puts it in the path. */
-const VIRTUAL_HOSTABLE = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
-
-const encodeKey = (key: string): string => key.split('/').map(uriEscape).join('/');
 
 export class S3Presigner {
   private readonly region: string;
@@ -95,7 +80,7 @@ export class S3Presigner {
     headers: Record<string, string>,
     options: PresignOptions,
   ): Promise<string> {
-    const { origin, host, path } = this.locate(bucket, key);
+    const { origin, host, path } = s3Address(this.region, this.endpoint, bucket, key);
     const credentials = await this.credentials();
     const queryString = presign(
       { method, host, path, query: { ...query, 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' }, headers, payloadHash: 'UNSIGNED-PAYLOAD' },
@@ -105,20 +90,5 @@ export class S3Presigner {
       options.signingDate,
     );
     return `${origin}${path}?${queryString}`;
-  }
-
-  /** Where the object is: the URL's origin, the Host header and the encoded path. */
-  private locate(bucket: string, key: string): { origin: string; host: string; path: string } {
-    if (this.endpoint) {
-      const base = this.endpoint.pathname.replace(/\/$/, '');
-      return { origin: this.endpoint.origin, host: this.endpoint.host, path: `${base}/${uriEscape(bucket)}/${encodeKey(key)}` };
-    }
-    const suffix = PARTITION_SUFFIXES.find(([pattern]) => pattern.test(this.region))?.[1] ?? 'amazonaws.com';
-    const regional = `s3.${this.region}.${suffix}`;
-    if (VIRTUAL_HOSTABLE.test(bucket)) {
-      const host = `${bucket}.${regional}`;
-      return { origin: `https://${host}`, host, path: `/${encodeKey(key)}` };
-    }
-    return { origin: `https://${regional}`, host: regional, path: `/${uriEscape(bucket)}/${encodeKey(key)}` };
   }
 }

@@ -1,6 +1,6 @@
 /**
  * AWS Signature Version 4, as https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html
- * describes it: in headers, for a request with its body in hand (the JSON protocols: DynamoDB), and
+ * describes it: in headers, for a request with its body in hand (the JSON protocols, S3's requests), and
  * in the query string, for a URL someone else sends later (S3's presigned URLs, aws/s3-presigner.ts).
  * test/unit/aws-sigv4.test.ts checks the headers against the SDK's own signer,
  * test/unit/aws-s3-presigner.test.ts the URLs against the SDK's presigner.
@@ -22,17 +22,22 @@ export interface SignableRequest {
   method: string;
   /** Host header value: the host name, with `:port` when the port is not the scheme's default. */
   host: string;
-  /** Already URI-encoded path, e.g. "/". */
+  /** Already URI-encoded path, e.g. "/", signed as given (S3's rule: no normalising, no second encoding). */
   path: string;
+  /** Query parameters, not encoded (S3's `x-id`, `delete`); none when absent. */
+  query?: Record<string, string>;
   /** Headers to send and sign (names in lower case); `host`, `x-amz-date` and the token are added. */
   headers: Record<string, string>;
-  body: string;
+  body: string | Buffer;
+  /** Hex SHA-256 of the body when the caller has it already (S3 sends it as `x-amz-content-sha256`). */
+  payloadHash?: string;
 }
 
 /** Query-string signing: a URL is good for at most a week. */
 const MAX_EXPIRES_SECONDS = 7 * 24 * 60 * 60;
 
-const sha256Hex = (data: string): string => createHash('sha256').update(data, 'utf8').digest('hex');
+/** Hex SHA-256 of a body. */
+export const sha256Hex = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 const hmac = (key: string | Buffer, data: string): Buffer => createHmac('sha256', key).update(data, 'utf8').digest();
 
 /** One signing key per day, region and service: four HMACs, computed once and reused. */
@@ -67,6 +72,19 @@ function canonicalHeaders(headers: Record<string, string>): { lines: string[]; s
 
 const credentialScope = (day: string, scope: { region: string; service: string }): string => `${day}/${scope.region}/${scope.service}/aws4_request`;
 
+/** Encoded `name=value` pairs sorted by encoded name and joined, as the canonical request and the SDK's URLs have them. */
+function queryString(pairs: readonly (readonly [string, string])[]): string {
+  return [...pairs]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
+}
+
+/** The canonical (and sent) query string of parameters that are not encoded yet. */
+export function canonicalQuery(query: Record<string, string>): string {
+  return queryString(Object.entries(query).map(([name, value]) => [uriEscape(name), uriEscape(value)] as const));
+}
+
 /** The hex signature of a canonical request, dated `stamp`. */
 function signature(canonical: string, credentials: AwsCredentials, scope: { region: string; service: string }, stamp: string): string {
   const day = stamp.slice(0, 8);
@@ -93,11 +111,11 @@ export function sign(
   const canonical = [
     request.method,
     request.path,
-    '', // no query string
+    canonicalQuery(request.query ?? {}),
     ...lines,
     '',
     signedHeaders,
-    sha256Hex(request.body),
+    request.payloadHash ?? sha256Hex(request.body),
   ].join('\n');
   headers.authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${credentialScope(stamp.slice(0, 8), scope)}, SignedHeaders=${signedHeaders}, Signature=${signature(canonical, credentials, scope, stamp)}`;
   return headers;
@@ -146,11 +164,6 @@ export function presign(
   if (credentials.sessionToken) query['X-Amz-Security-Token'] = credentials.sessionToken;
   const pairs = Object.entries(query).map(([name, value]) => [uriEscape(name), uriEscape(value)] as const);
   // Sorted by encoded name, in the canonical request as in the URL (the SDK's order).
-  const queryString = (list: (readonly [string, string])[]) =>
-    [...list]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([name, value]) => `${name}=${value}`)
-      .join('&');
   const canonical = [request.method, request.path, queryString(pairs), ...lines, '', signedHeaders, request.payloadHash].join('\n');
   return queryString([...pairs, ['X-Amz-Signature', signature(canonical, credentials, scope, stamp)]]);
 }

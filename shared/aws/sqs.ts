@@ -6,17 +6,13 @@
  * through Lambda's event source, so nothing here receives.
  */
 import type { SendMessageCommandInput, SendMessageCommandOutput } from '@aws-sdk/client-sqs';
-import { JsonServiceClient, type AwsClientSettings } from '#shared/aws/json-protocol.ts';
+import { JsonServiceClient } from '#shared/aws/json-protocol.ts';
+import { AwsCommand, type AwsClientSettings } from '#shared/aws/transport.ts';
 
 export type { SendMessageCommandInput, SendMessageCommandOutput } from '@aws-sdk/client-sqs';
 
-export class SendMessageCommand {
-  declare readonly __output: SendMessageCommandOutput;
+export class SendMessageCommand extends AwsCommand<SendMessageCommandInput, SendMessageCommandOutput> {
   readonly operation = 'SendMessage';
-  readonly input: SendMessageCommandInput;
-  constructor(input: SendMessageCommandInput) {
-    this.input = input;
-  }
 }
 
 export class SqsClient {

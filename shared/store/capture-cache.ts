@@ -6,8 +6,7 @@
  * objects whose item is gone.
  */
 import { createHash } from 'node:crypto';
-import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
-import type { S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '#shared/aws/s3.ts';
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, ScanCommand } from '#shared/aws/dynamodb.ts';
 import type { BatchWriteCommandOutput, DynamoClient } from '#shared/aws/dynamodb.ts';
 import { guard } from '#shared/store/sdk-calls.ts';
@@ -94,7 +93,9 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoClient; s3: S3Client;
         if (!item || item.url !== key.url || item.expiresAt * 1000 <= now) return undefined;
         try {
           const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: item.objectKey }));
-          return { png: await object.Body!.transformToByteArray(), strategy: item.strategy, capturedAt: item.capturedAt };
+          // A plain Uint8Array, as the SDK's transformToByteArray() gave: a view of the Buffer, not a copy.
+          const png = new Uint8Array(object.Body.buffer, object.Body.byteOffset, object.Body.byteLength);
+          return { png, strategy: item.strategy, capturedAt: item.capturedAt };
         } catch (error) {
           // The bucket's lifecycle may have removed the object before the item expired: a miss.
           if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;

@@ -5,7 +5,7 @@
  * chain (profiles, SSO, ...) when the environment has no keys, as the SDK clients do.
  */
 import { containerOnly, environmentThen } from '#shared/aws/credentials.ts';
-import type { AwsClientSettings } from '#shared/aws/json-protocol.ts';
+import type { AwsClientSettings } from '#shared/aws/transport.ts';
 import { config } from '#shared/config.ts';
 import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
 

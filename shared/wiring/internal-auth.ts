@@ -1,10 +1,11 @@
 /**
- * The internal-secret check on this container's Secrets Manager client, and the factory of the
- * handlers whose rows have auth 'internal' (internalRoute), which passes it to route(). Kept in a file of its own so only
- * the functions that read a secret carry the client in their bundle.
+ * The internal-secret check on this container's Secrets Manager client (aws/secrets-manager.ts),
+ * and the factory of the handlers whose rows have auth 'internal' (internalRoute), which passes it
+ * to route(). Kept in a file of its own so only the functions that read a secret carry the client
+ * in their bundle.
  */
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { config } from '#shared/config.ts';
+import { GetSecretValueCommand, SecretsManagerClient } from '#shared/aws/secrets-manager.ts';
+import { awsClientSettings } from '#shared/wiring/aws-clients.ts';
 import { internalAuth as internalAuthWith } from '#shared/http/internal-auth.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { route } from '#shared/http/route.ts';
@@ -15,7 +16,8 @@ let client: SecretsManagerClient | undefined;
 
 /** The string value of a Secrets Manager secret (the current version). */
 export async function readSecretString(arn: string): Promise<string> {
-  client ??= new SecretsManagerClient({ region: config().region, maxAttempts: 3 });
+  // No endpoint override: locally the secret is configured by value (INTERNAL_SECRET), never read.
+  client ??= new SecretsManagerClient(awsClientSettings(undefined));
   const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
   if (!SecretString) throw new Error(`Secret ${arn} has no string value`);
   return SecretString;

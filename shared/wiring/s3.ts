@@ -1,18 +1,6 @@
-/** The S3 client of this container (limits: sdk-limits.ts). */
-import { S3Client } from '@aws-sdk/client-s3';
+/** The S3 client of this container (the client: aws/s3.ts; its settings: aws-clients.ts). */
+import { S3Client } from '#shared/aws/s3.ts';
 import { config } from '#shared/config.ts';
-import { SDK_LIMITS, requestHandler } from '#shared/wiring/sdk-limits.ts';
+import { awsClientSettings } from '#shared/wiring/aws-clients.ts';
 
-const cfg = config();
-
-// Checksums only when S3 requires them: otherwise streamed uploads carry chunk framing on
-// S3-compatible servers and presigned PUT URLs pin the CRC32 of an empty body (FACTS.md).
-export const s3 = new S3Client({
-  region: cfg.region,
-  endpoint: cfg.endpoints.s3,
-  forcePathStyle: cfg.endpoints.s3 !== undefined,
-  requestChecksumCalculation: 'WHEN_REQUIRED',
-  responseChecksumValidation: 'WHEN_REQUIRED',
-  maxAttempts: SDK_LIMITS.maxAttempts,
-  requestHandler,
-});
+export const s3 = new S3Client(awsClientSettings(config().endpoints.s3));

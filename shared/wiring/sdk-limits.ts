@@ -1,13 +1,13 @@
 /**
- * The limits every AWS client of a container shares: the SDK's (S3, Secrets Manager) through
- * `requestHandler`, Easel's own (DynamoDB, SQS: aws/json-protocol.ts) through SDK_LIMITS. Each
- * client is built in a wiring file of its own (dynamo.ts, s3.ts, sqs.ts), so a function bundles
- * only the clients its row's grants name. Endpoint overrides point them at the embedded backends
- * locally; in the cloud the overrides are absent and the regional endpoints apply.
+ * The limits every AWS client of a container shares: Easel's own (DynamoDB, S3, SQS, Secrets
+ * Manager: aws/transport.ts), through aws-clients.ts. Each client is built in a wiring file of
+ * its own (dynamo.ts, s3.ts, sqs.ts, internal-auth.ts), so a function bundles only the clients its
+ * row's grants name. Endpoint overrides point them at the embedded backends locally; in the cloud
+ * the overrides are absent and the regional endpoints apply.
  *
  * Every client gives up on an unreachable or silent service well inside the shortest route
  * time-out (10 s), so a caller gets 503 `upstream_unavailable` from the data-access layer rather
- * than Lambda's time-out. By default the SDK waits without limit for a connection and for an
+ * than Lambda's time-out. The SDK by default waits without limit for a connection and for an
  * answer; DynamoDB, S3 and SQS answer in milliseconds, so a second to connect and two to start
  * answering are generous: with 3 attempts and the SDK's back-off, a refused connection fails in
  * well under a second, a service that accepts and never answers in about 6.5 s.
@@ -23,12 +23,3 @@ export const SDK_LIMITS = {
   /** Longest silence while a response body streams (an S3 object being read). */
   socketTimeoutMs: 5_000,
 } as const;
-
-/** The request handler settings of every client. */
-export const requestHandler = {
-  connectionTimeout: SDK_LIMITS.connectionTimeoutMs,
-  requestTimeout: SDK_LIMITS.requestTimeoutMs,
-  // Without this the SDK only logs a warning when requestTimeout passes and keeps waiting.
-  throwOnRequestTimeout: true,
-  socketTimeout: SDK_LIMITS.socketTimeoutMs,
-};

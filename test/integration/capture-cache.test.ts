@@ -3,7 +3,7 @@
  * maintains it. No browser: entries are written through the cache itself.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, HeadObjectCommand } from '#shared/aws/s3.ts';
 import { GetCommand } from '#shared/aws/dynamodb.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemKey, objectKey } from '#shared/store/capture-cache.ts';

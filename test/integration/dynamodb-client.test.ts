@@ -2,12 +2,11 @@
  * Easel's DynamoDB client (shared/aws/dynamodb.ts over aws/json-protocol.ts) held to the SDK it
  * replaced: against the embedded DynamoDB, what it writes the SDK's document client reads back
  * identically and the other way round, every operation the stores use behaves alike; against a
- * local server that misbehaves on purpose, it retries, times out and names its errors as the SDK
- * does, so the data-access layer turns outages into 503 the same way.
+ * local server that answers errors on purpose, it retries and names them as the SDK does, so the
+ * data-access layer turns outages into 503 the same way (time-outs and broken connections, which
+ * aws/transport.ts handles for every client: aws-transport.test.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -25,12 +24,13 @@ import {
   ScanCommand,
   UpdateCommand,
 } from '#shared/aws/dynamodb.ts';
-import { AwsServiceError, type AwsClientSettings } from '#shared/aws/json-protocol.ts';
+import { AwsServiceError, type AwsClientSettings } from '#shared/aws/transport.ts';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { TABLES } from '#shared/resources.ts';
 import { guard } from '#shared/store/sdk-calls.ts';
 import { startDynamo, type Backend } from '#infra/local/backends.ts';
 import { ensureTable } from '#infra/local/provision.ts';
+import { startFailingServer, type Answer, type FailingServer } from '../support/failing-server.ts';
 
 const TABLE = 'client-test';
 const credentials = { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' };
@@ -212,34 +212,14 @@ describe('operations against the embedded DynamoDB', () => {
 });
 
 describe('a DynamoDB that fails', () => {
-  type Answer = (request: IncomingMessage, response: ServerResponse, body: string) => void;
-  let server: Server;
+  let server: FailingServer;
   let endpoint: string;
-  const sockets = new Set<Socket>();
-  const seen: { target: string | undefined; authorization: string | undefined; token: string | undefined }[] = [];
-  let answers: Answer[] = [];
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk));
-      request.on('end', () => {
-        seen.push({ target: request.headers['x-amz-target'] as string, authorization: request.headers.authorization, token: request.headers['x-amz-security-token'] as string });
-        const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
-        answer(request, response, body);
-      });
-    });
-    server.on('connection', (socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startFailingServer();
+    endpoint = server.endpoint;
   });
-  afterAll(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  afterAll(() => server.close());
 
   const json = (status: number, body: object, headers: Record<string, string> = {}): Answer => (_request, response) =>
     response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'REQ123', ...headers }).end(JSON.stringify(body));
@@ -247,10 +227,7 @@ describe('a DynamoDB that fails', () => {
   const found = json(200, { Item: { pk: { S: 'a' }, n: { N: '1' } } });
   const get = () => new GetCommand({ TableName: 't', Key: { pk: 'a' } });
 
-  function start(...sequence: Answer[]) {
-    answers = sequence;
-    seen.length = 0;
-  }
+  const start = (...sequence: Answer[]) => server.script(...sequence);
 
   it('retries throttling and succeeds within its attempts, signing each request', async () => {
     // Prepare
@@ -263,11 +240,11 @@ describe('a DynamoDB that fails', () => {
     // Assess
     expect(result.Item).toEqual({ pk: 'a', n: 1 });
     expect(result.$metadata).toMatchObject({ httpStatusCode: 200, requestId: 'REQ123', attempts: 3 });
-    expect(seen).toHaveLength(3);
-    for (const request of seen) {
-      expect(request.target).toBe('DynamoDB_20120810.GetItem');
-      expect(request.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=easel-local\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-security-token;x-amz-target, Signature=[0-9a-f]{64}$/);
-      expect(request.token).toBe('TOKEN');
+    expect(server.seen).toHaveLength(3);
+    for (const { headers } of server.seen) {
+      expect(headers['x-amz-target']).toBe('DynamoDB_20120810.GetItem');
+      expect(headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=easel-local\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=content-length;content-type;host;x-amz-content-sha256;x-amz-date;x-amz-security-token;x-amz-target, Signature=[0-9a-f]{64}$/);
+      expect(headers['x-amz-security-token']).toBe('TOKEN');
     }
     fast.destroy();
   });
@@ -290,7 +267,7 @@ describe('a DynamoDB that fails', () => {
     // Assess
     expect(error).toBeInstanceOf(AwsServiceError);
     expect(error).toMatchObject(shape);
-    expect(seen).toHaveLength(6);
+    expect(server.seen).toHaveLength(6);
     expect(guarded).toBeInstanceOf(UpstreamUnavailableError);
     fast.destroy();
   });
@@ -300,60 +277,7 @@ describe('a DynamoDB that fails', () => {
     const fast = client({ endpoint });
     const failed = await fast.send(get()).catch((caught: unknown) => caught);
     expect(failed).toMatchObject({ name: 'ResourceNotFoundException', message: 'Requested resource not found', $metadata: { httpStatusCode: 400, attempts: 1 } });
-    expect(seen).toHaveLength(1);
+    expect(server.seen).toHaveLength(1);
     fast.destroy();
-  });
-
-  it('times out a server that never answers, per attempt, as TimeoutError', async () => {
-    // Prepare: headers never come.
-    start(() => undefined);
-    const fast = client({ endpoint, requestTimeoutMs: 150, maxAttempts: 2 });
-    const started = performance.now();
-
-    // Act
-    const error = await fast.send(get()).catch((caught: unknown) => caught);
-
-    // Assess
-    expect(error).toMatchObject({ name: 'TimeoutError', message: 'dynamodb did not answer within 150 ms', $metadata: { attempts: 2 } });
-    expect(seen).toHaveLength(2);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
-    await expect(guard('The table', () => fast.send(get()))).rejects.toBeInstanceOf(UpstreamUnavailableError);
-    fast.destroy();
-  });
-
-  it('times out a body that stops halfway', async () => {
-    start((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
-      response.write('{"Item":');
-    });
-    const fast = client({ endpoint, socketTimeoutMs: 150, maxAttempts: 1 });
-    await expect(fast.send(get())).rejects.toMatchObject({ name: 'TimeoutError', message: 'no data from dynamodb for 150 ms' });
-    fast.destroy();
-  });
-
-  it('retries a dropped connection, then names it by its code', async () => {
-    start((request) => request.socket.destroy());
-    const fast = client({ endpoint });
-    const error = await fast.send(get()).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'ECONNRESET', $metadata: { attempts: 3 } });
-    expect(seen).toHaveLength(3);
-    await expect(guard('The table', () => fast.send(get()))).rejects.toBeInstanceOf(UpstreamUnavailableError);
-    fast.destroy();
-  });
-
-  it('names a refused connection by its code, and guard() turns it into 503', async () => {
-    // Prepare: a port that was free a moment ago.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const closed = client({ endpoint: `http://127.0.0.1:${port}` });
-
-    // Act
-    const error = await closed.send(get()).catch((caught: unknown) => caught);
-
-    // Assess
-    expect(error).toMatchObject({ code: 'ECONNREFUSED', $metadata: { attempts: 3 } });
-    await expect(guard('The table', () => closed.send(get()))).rejects.toBeInstanceOf(UpstreamUnavailableError);
   });
 });

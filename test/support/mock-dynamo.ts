@@ -1,14 +1,15 @@
 /**
- * aws-sdk-client-mock on Easel's own clients (shared/aws/dynamodb.ts, sqs.ts): the library stubs the
- * `send` of any class and matches commands with `instanceof` and their `input`, so it works as on
- * the SDK's clients; only its types expect an SDK client, hence the typed view below.
+ * aws-sdk-client-mock on Easel's own clients (shared/aws/dynamodb.ts, s3.ts, sqs.ts): the library
+ * stubs the `send` of any class and matches commands with `instanceof` and their `input`, so it
+ * works as on the SDK's clients; only its types expect an SDK client, hence the typed view below.
  */
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoClient, type DynamoCommand } from '#shared/aws/dynamodb.ts';
-import { AwsServiceError, type AwsClientSettings } from '#shared/aws/json-protocol.ts';
+import { NoSuchKey, NotFound, S3Client, type S3Command } from '#shared/aws/s3.ts';
+import { AwsServiceError, serviceError, type AwsClientSettings } from '#shared/aws/transport.ts';
 import { SendMessageCommand, SqsClient } from '#shared/aws/sqs.ts';
 
-/** A command of Easel's own clients (aws/dynamodb.ts, aws/sqs.ts). */
+/** A command of Easel's own clients (aws/dynamodb.ts, aws/s3.ts, aws/sqs.ts). */
 type AnyCommand = { input: object; __output: unknown };
 type CommandClass<C extends AnyCommand> = new (input: C['input']) => C;
 type Output<C extends AnyCommand> = Partial<C['__output']>;
@@ -35,6 +36,11 @@ export function mockDynamo(): DynamoStub {
   return mockClient(DynamoClient as never) as unknown as DynamoStub;
 }
 
+/** Stubs `send` of every S3Client (restore() puts it back). */
+export function mockS3(): DynamoStub<S3Command> {
+  return mockClient(S3Client as never) as unknown as DynamoStub<S3Command>;
+}
+
 /** Stubs `send` of every SqsClient (restore() puts it back). */
 export function mockSqs(): DynamoStub<SendMessageCommand> {
   return mockClient(SqsClient as never) as unknown as DynamoStub<SendMessageCommand>;
@@ -56,6 +62,14 @@ export const stubbedDynamo = (): DynamoClient => new DynamoClient(STUBBED);
 
 /** An SQS client for mockSqs() to intercept. */
 export const stubbedSqs = (): SqsClient => new SqsClient(STUBBED);
+
+/** An S3 client for mockS3() to intercept. */
+export const stubbedS3 = (): S3Client => new S3Client(STUBBED);
+
+/** An error as aws/s3.ts throws it for S3's answer (see its s3Error). */
+export function s3Error(name: string, httpStatusCode: number, message = name): AwsServiceError {
+  return serviceError({ name, message, status: httpStatusCode, $metadata: { httpStatusCode } }, { NoSuchKey, NotFound });
+}
 
 /** An error as the client throws it for a service's answer (see JsonServiceClient.serviceError). */
 export function dynamoError(name: string, httpStatusCode: number, message = name): AwsServiceError {

@@ -3,9 +3,8 @@
  * (a table that fails between two calls): the record says `deleted` only once the object is
  * gone, a failure is reported for a retry, and the retry finishes the job.
  */
-import { mockClient } from 'aws-sdk-client-mock';
 import { GetCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
-import { DeleteObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand } from '#shared/aws/s3.ts';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeletionWorker } from '#shared/services/asset-deletion.ts';
@@ -13,16 +12,16 @@ import { AssetObjectStore } from '#shared/store/asset-objects.ts';
 import { AssetStore } from '#shared/store/assets.ts';
 import { keys } from '#shared/store/keys.ts';
 import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
-import { dynamoError, mockDynamo, stubbedDynamo } from '../support/mock-dynamo.ts';
+import { dynamoError, mockDynamo, mockS3, s3Error, stubbedDynamo, stubbedS3 } from '../support/mock-dynamo.ts';
 
 const ddb = mockDynamo();
-const storage = mockClient(S3Client);
+const storage = mockS3();
 afterAll(() => [ddb, storage].forEach((mock) => mock.restore()));
 
 const ASSET_ID = MOCK_ASSET_ID;
 const worker = createDeletionWorker({
   assets: new AssetStore({ dynamo: stubbedDynamo(), table: 'workspace' }),
-  objects: new AssetObjectStore({ s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }), bucket: 'assets' }),
+  objects: new AssetObjectStore({ s3: stubbedS3(), bucket: 'assets' }),
 });
 const event = (messageId: string): SQSEvent =>
   ({ Records: [{ messageId, body: JSON.stringify({ workspaceId: 'ws_a', assetId: ASSET_ID }) }] }) as unknown as SQSEvent;
@@ -37,7 +36,7 @@ beforeEach(() => {
 describe('deletion worker', () => {
   it('never marks the asset deleted while its object could not be deleted, and reports the record for a retry', async () => {
     // Prepare
-    storage.on(DeleteObjectCommand).rejects(new S3ServiceException({ name: 'SlowDown', $fault: 'client', message: 'Slow down', $metadata: { httpStatusCode: 503 } }));
+    storage.on(DeleteObjectCommand).rejects(s3Error('SlowDown', 503, 'Please reduce your request rate.'));
 
     // Act
     const result = await worker(event('m-1'));

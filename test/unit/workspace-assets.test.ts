@@ -1,5 +1,4 @@
-import { mockClient } from 'aws-sdk-client-mock';
-import { GetObjectCommand, HeadObjectCommand, NotFound, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand } from '#shared/aws/s3.ts';
 import { GetCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
 import { S3Presigner } from '#shared/aws/s3-presigner.ts';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,10 +10,10 @@ import { AssetStore } from '#shared/store/assets.ts';
 import { DeletionQueue } from '#shared/store/deletion-queue.ts';
 import { keys } from '#shared/store/keys.ts';
 import { MOCK_ASSET_ID, mockAssetItem } from '../support/asset-items.ts';
-import { mockDynamo, stubbedDynamo, stubbedSqs } from '../support/mock-dynamo.ts';
+import { mockDynamo, mockS3, s3Error, stubbedDynamo, stubbedS3, stubbedSqs } from '../support/mock-dynamo.ts';
 
 const ddb = mockDynamo();
-const storage = mockClient(S3Client);
+const storage = mockS3();
 afterAll(() => {
   ddb.restore();
   storage.restore();
@@ -23,7 +22,7 @@ afterAll(() => {
 const ASSET_ID = MOCK_ASSET_ID;
 const deps: AssetDeps = {
   assets: new AssetStore({ dynamo: stubbedDynamo(), table: 'workspace' }),
-  objects: new AssetObjectStore({ s3: new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }), bucket: 'assets' }),
+  objects: new AssetObjectStore({ s3: stubbedS3(), bucket: 'assets' }),
   urls: new AssetUrlSigner({ presigner: new S3Presigner({ region: 'us-east-1', credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }) }), bucket: 'assets' }),
   deletionQueue: new DeletionQueue({ sqs: stubbedSqs(), queueUrl: 'https://sqs.test/deletion' }),
 };
@@ -41,16 +40,11 @@ beforeEach(() => {
 
 describe('completeUpload', () => {
   it('answers 503 upstream_unavailable when storage drops the connection while the upload is hashed', async () => {
-    // Prepare: the object is there with the declared size and type, but its body breaks off
+    // Prepare: the object is there with the declared size and type, but its body breaks off on
+    // every attempt (what the client then throws: test/integration/aws-transport.test.ts)
     storedAsset({ status: 'pending' });
     storage.on(HeadObjectCommand).resolves({ ContentLength: 4, ContentType: 'image/png' });
-    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-    storage.on(GetObjectCommand).resolves({
-      Body: (async function* () {
-        yield new Uint8Array([1, 2]);
-        throw reset;
-      })() as never,
-    });
+    storage.on(GetObjectCommand).rejects(Object.assign(new Error('aborted'), { code: 'ECONNRESET', $metadata: { attempts: 3 } }));
     // Act
     const completing = completeUpload(deps, { workspaceId: 'ws_a', assetId: ASSET_ID });
     // Assess
@@ -60,13 +54,13 @@ describe('completeUpload', () => {
 
   it('answers 503 upstream_unavailable when storage fails the check of the upload', async () => {
     storedAsset({ status: 'pending' });
-    storage.on(HeadObjectCommand).rejects(new S3ServiceException({ name: 'SlowDown', $fault: 'server', $metadata: { httpStatusCode: 503 }, message: 'slow down' }));
+    storage.on(HeadObjectCommand).rejects(s3Error('SlowDown', 503, 'Please reduce your request rate.'));
     await expect(completeUpload(deps, { workspaceId: 'ws_a', assetId: ASSET_ID })).rejects.toMatchObject({ status: 503, code: 'upstream_unavailable' });
   });
 
   it('answers 400 when nothing was uploaded yet', async () => {
     storedAsset({ status: 'pending' });
-    storage.on(HeadObjectCommand).rejects(new NotFound({ $metadata: { httpStatusCode: 404 }, message: 'Not Found' }));
+    storage.on(HeadObjectCommand).rejects(s3Error('NotFound', 404, 'S3 answered 404 without an error code'));
     await expect(completeUpload(deps, { workspaceId: 'ws_a', assetId: ASSET_ID })).rejects.toMatchObject({
       status: 400,
       code: 'invalid_request',
