@@ -7,9 +7,9 @@ export const postExport = /* @__PURE__ */ defineRow(() => ({
   ...endpoint.postExport,
   handler: 'functions/export/post-export.ts',
   auth: 'none',
-  // sharp runs one libvips thread per image; 2 GB buys a little more than one vCPU and room for
-  // a 40 MP decode. The timeout stays under API Gateway's 30 s integration limit.
-  memory: 2048,
+  // One vCPU: sharp runs one libvips thread per image, so more memory buys no speed; a 40 MP decode
+  // peaks at ≈ 330 MiB (`npm run bench -- cost`). The timeout stays under API Gateway's 30 s limit.
+  memory: 1769,
   timeout: 28,
   access: {},
   nodeModules: ['sharp'],

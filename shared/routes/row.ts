@@ -35,11 +35,12 @@ export const AUTH_READS = ['GetItem', 'BatchGetItem'] as const satisfies readonl
  * role grants it), editor origins with credentials (its endpoint's CORS policy). Each row's
  * `access` names `apiKeyStamp`: the key's throttled last-used stamp is the one write a reading
  * route makes, and it gets its own grant limited to API-key items, not UpdateItem on the whole
- * table.
+ * table. Memory: one vCPU, by measurement (`npm run bench -- cost`: the CPU it can use; its
+ * waiting is a small part of its bill).
  */
 export const WORKSPACE = {
   auth: 'apiKey',
-  memory: 512,
+  memory: 1769,
   timeout: 10,
   listed: true,
 } as const;

@@ -7,8 +7,9 @@ export const capturePage = /* @__PURE__ */ defineRow(() => ({
   ...endpoint.capturePage,
   handler: 'functions/screenshot/capture-page.ts',
   auth: 'none',
-  // Chromium wants 1.6 GB or more (@sparticuz/chromium); memory also buys CPU, which is what renders.
-  memory: 2048,
+  // Chromium wants 1.6 GB or more (@sparticuz/chromium); a warm capture keeps 1.0–1.3 cores busy
+  // but waits on the page for a tenth of its bill, so one vCPU (`npm run bench -- cost`).
+  memory: 1769,
   // API Gateway gives up at 30 s; the capture time-out (at most 25 s) plus caching fits in 29.
   timeout: 29,
   // The per-IP counter (rate), then the cache entry and its PNG.

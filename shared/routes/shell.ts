@@ -9,11 +9,12 @@ const SHELL_READS = [...AUTH_READS, 'Query'] as const;
 /**
  * What every shell operation shares: session cookie only, editor origins with credentials (its
  * endpoint's CORS policy), reads of the workspace table (where sessions, members and
- * organizations live).
+ * organizations live). Memory: one vCPU, by measurement (`npm run bench -- cost`), as the workspace
+ * routes (routes/row.ts).
  */
 const SHELL = {
   auth: 'session',
-  memory: 256,
+  memory: 1769,
   timeout: 10,
   access: { tables: { workspace: SHELL_READS } },
   listed: true,

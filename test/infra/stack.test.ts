@@ -574,7 +574,9 @@ describe('EaselStack', () => {
 
       // Assess
       expect(row.nodeModules).toEqual(['@sparticuz/chromium']);
-      expect(fn.Properties).toMatchObject({ Architectures: ['x86_64'], MemorySize: 2048, Timeout: 29 });
+      expect(fn.Properties).toMatchObject({ Architectures: ['x86_64'], MemorySize: row.memory, Timeout: 29 });
+      // @sparticuz/chromium: 1,600 MB or more.
+      expect(row.memory).toBeGreaterThanOrEqual(1600);
     });
 
     it('gives the internal secret to the internal routes only, by ARN, never by value', () => {
