@@ -18,13 +18,39 @@ import { BUCKETS, QUEUES, TABLES, type BucketDef, type QueueDef, type TableDef }
 import type { Endpoints } from '#infra/local/backends.ts';
 import { buildEditor } from '#editor/build.ts';
 
+/** How long a new table may take to become ACTIVE (dynalite: a timer after CreateTable; AWS: seconds). */
+const TABLE_ACTIVE_TIMEOUT_MS = 30_000;
+
+/**
+ * Creates the table when it is missing, and returns once it is ACTIVE: a table still CREATING
+ * answers every item request with ResourceNotFoundException, on dynalite as on AWS.
+ */
 export async function ensureTable(client: DynamoDBClient, name: string, def: TableDef): Promise<void> {
+  const status = await tableStatus(client, name);
+  if (status === undefined) await createTable(client, name, def);
+  if (status !== 'ACTIVE') await activeTable(client, name);
+}
+
+async function tableStatus(client: DynamoDBClient, name: string): Promise<string | undefined> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: name }));
-    return;
+    return (await client.send(new DescribeTableCommand({ TableName: name }))).Table?.TableStatus;
   } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
+    if (error instanceof ResourceNotFoundException) return undefined;
+    throw error;
   }
+}
+
+async function activeTable(client: DynamoDBClient, name: string): Promise<void> {
+  const deadline = Date.now() + TABLE_ACTIVE_TIMEOUT_MS;
+  for (let wait = 5; ; wait = Math.min(wait * 2, 500)) {
+    const status = await tableStatus(client, name);
+    if (status === 'ACTIVE') return;
+    if (Date.now() > deadline) throw new Error(`Table ${name} is ${status ?? 'missing'}, not ACTIVE, ${TABLE_ACTIVE_TIMEOUT_MS / 1000} s after it was created`);
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+async function createTable(client: DynamoDBClient, name: string, def: TableDef): Promise<void> {
   const attributes = new Set<string>([def.partitionKey, ...(def.sortKey ? [def.sortKey] : [])]);
   for (const index of def.indexes) {
     attributes.add(index.partitionKey);
