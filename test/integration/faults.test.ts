@@ -211,7 +211,7 @@ describe('with a backend silent (accepting connections, never answering)', () =>
   it.each([
     ['dynamodb', ['dynamodb']],
     ['s3 and sqs', ['s3', 'sqs']],
-  ] as const)('answers every row that needs %s with 503 upstream_unavailable from the SDK time-outs, before the route time-out', async (_name, silent) => {
+  ] as const)('answers every row that needs %s with 503 upstream_unavailable from the time limits of the clients, before the route time-out', async (_name, silent) => {
     // Prepare
     const rows = silent.flatMap((backend) => rowsNeeding(backend).filter((row) => !UNAFFECTED[row.operationId]?.[backend]));
     const cells = await prepare([...new Set(rows)]);
