@@ -78,12 +78,12 @@ export interface ChildResult {
   peakRssMiB: number;
 }
 
-/** Spawns `node args…` and reads the child's last line of JSON; `-e 0` (bare Node) reports only its wall time. */
+/** Spawns `[command…] node args…` (command: e.g. `taskset -c 1`) and reads the child's last line of JSON; `-e 0` (bare Node) reports only its wall time. */
 export function runChild(args: string[], env: NodeJS.ProcessEnv, command: string[] = []): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const [file, ...prefix] = command.length ? command : [process.execPath];
-    const child = spawn(file!, [...(command.length ? [...prefix, process.execPath] : []), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [file, ...rest] = [...command, process.execPath, ...args];
+    const child = spawn(file!, rest, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk));
