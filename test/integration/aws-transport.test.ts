@@ -13,6 +13,7 @@ import type { AwsClientSettings } from '#shared/aws/transport.ts';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { guard } from '#shared/store/sdk-calls.ts';
 import { refusingEndpoint, startFailingServer, type Answer, type FailingServer } from '../support/failing-server.ts';
+import { localSettings } from '../support/aws-settings.ts';
 
 interface Subject {
   /** The signing name its messages carry. */
@@ -51,16 +52,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function subject(make: (settings: AwsClientSettings) => Subject, settings: Partial<AwsClientSettings> = {}): Subject {
-  return make({
-    region: 'us-east-1',
-    endpoint: server.endpoint,
-    credentials: async () => ({ accessKeyId: 'easel-local', secretAccessKey: 'easel-local' }),
-    maxAttempts: 3,
-    connectionTimeoutMs: 1_000,
-    requestTimeoutMs: 2_000,
-    socketTimeoutMs: 5_000,
-    ...settings,
-  });
+  return make(localSettings({ endpoint: server.endpoint, ...settings }));
 }
 
 describe.each(CLIENTS)('the %s client, when the connection fails', (_name, make, success) => {

@@ -30,25 +30,18 @@ import { TABLES } from '#shared/resources.ts';
 import { guard } from '#shared/store/sdk-calls.ts';
 import { startDynamo, type Backend } from '#infra/local/backends.ts';
 import { ensureTable } from '#infra/local/provision.ts';
+import { LOCAL_CREDENTIALS, localSettings } from '../support/aws-settings.ts';
 import { startFailingServer, type Answer, type FailingServer } from '../support/failing-server.ts';
 
 const TABLE = 'client-test';
-const credentials = { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' };
+const credentials = LOCAL_CREDENTIALS;
 let dataDir: string;
 let backend: Backend;
 let ours: DynamoClient;
 let sdk: Sdk.DynamoDBDocumentClient;
 
 function client(settings: Partial<AwsClientSettings> & { endpoint: string }): DynamoClient {
-  return new DynamoClient({
-    region: 'us-east-1',
-    credentials: async () => credentials,
-    maxAttempts: 3,
-    connectionTimeoutMs: 1_000,
-    requestTimeoutMs: 2_000,
-    socketTimeoutMs: 5_000,
-    ...settings,
-  });
+  return new DynamoClient(localSettings(settings));
 }
 
 beforeAll(async () => {

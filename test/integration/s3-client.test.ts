@@ -29,19 +29,20 @@ import type { AwsClientSettings } from '#shared/aws/transport.ts';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { guard } from '#shared/store/sdk-calls.ts';
 import { startS3, type Backend } from '#infra/local/backends.ts';
+import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
+import { LOCAL_CREDENTIALS, localSettings } from '../support/aws-settings.ts';
 import { startFailingServer, type Answer, type FailingServer } from '../support/failing-server.ts';
 
 const BUCKET = 'client-test';
-const credentials = { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' };
-const LIMITS = { maxAttempts: 3, connectionTimeoutMs: 1_000, requestTimeoutMs: 2_000, socketTimeoutMs: 5_000 };
+const credentials = LOCAL_CREDENTIALS;
 
 function ours(settings: Partial<AwsClientSettings> & { endpoint: string }): S3Client {
-  return new S3Client({ region: 'us-east-1', credentials: async () => credentials, ...LIMITS, ...settings });
+  return new S3Client(localSettings(settings));
 }
 
 /** The SDK's client as wiring/s3.ts configured it before Easel's replaced it. */
-function sdkClient(endpoint: string, limits: Partial<typeof LIMITS> = {}): Sdk.S3Client {
-  const { maxAttempts, connectionTimeoutMs, requestTimeoutMs, socketTimeoutMs } = { ...LIMITS, ...limits };
+function sdkClient(endpoint: string, limits: Partial<typeof SDK_LIMITS> = {}): Sdk.S3Client {
+  const { maxAttempts, connectionTimeoutMs, requestTimeoutMs, socketTimeoutMs } = { ...SDK_LIMITS, ...limits };
   return new Sdk.S3Client({
     region: 'us-east-1',
     endpoint,
