@@ -179,14 +179,59 @@ export function getCapabilities(input: { organizationId: string; member: Member 
 /**
  * GET /api/v1/bootstrap: everything the shell renders after sign-in, for the active organization.
  * Its reads go out together; the organization's record comes from the batch that reads the user's
- * organizations (read again only when the membership index has not caught up), or is handed in
- * by activation, which has just read it.
+ * organizations (read again only when the membership index has not caught up).
  */
-export async function getBootstrap(deps: ShellDeps, input: { member: Member; organization?: OrganizationRecord }): Promise<BootstrapResponse> {
-  const { member } = input;
-  const [user, userOrganizations, workspace, surfaces, members, pendingInvitations, activeApiKeys] = await Promise.all([
-    requireUser(deps, member.userId),
-    organizationRecordsOf(deps, member.userId),
+export async function getBootstrap(deps: ShellDeps, input: { member: Member }): Promise<BootstrapResponse> {
+  return assembleBootstrap(deps, input.member, readUserPart(deps, input.member.userId));
+}
+
+/**
+ * POST …/activate: checks membership and deletion state with a strongly consistent read, makes
+ * the organization the session's active one, and returns the refreshed bootstrap. The reads that
+ * need only the user (the user and their organizations) go out with the membership check, and the
+ * switch is written while the rest of the bootstrap is read: one round trip after the check. A
+ * refused activation drops those reads unseen; a session that ended in between still answers 401.
+ */
+export async function activateOrganization(
+  deps: ShellDeps,
+  input: { organizationId: string; session: SessionIdentity },
+): Promise<BootstrapResponse> {
+  const { organizationId, session } = input;
+  const userPart = readUserPart(deps, session.userId);
+  // Awaited below once the check passes; when it refuses, the outcome of these reads is not wanted.
+  userPart.catch(() => undefined);
+  const { organization, membership } = await deps.store.getMemberContext(organizationId, session.userId, true);
+  // The same answer whether the organization does not exist or the user is not in it.
+  if (!organization || !membership) throw new ForbiddenError(`You are not a member of organization ${organizationId}; GET /api/v1/organizations lists yours.`);
+  if (organization.deletionState !== 'active') {
+    throw new ForbiddenError(`Organization ${organizationId} is being deleted and cannot be activated; choose another from GET /api/v1/organizations.`);
+  }
+  const member: Member = { userId: session.userId, organizationId, workspaceId: organization.workspaceId, role: membership.role, entitlement: organization.entitlement };
+  const [switched, bootstrap] = await Promise.all([
+    deps.store.setActiveOrganization(session.tokenHash, organizationId),
+    assembleBootstrap(deps, member, userPart, organization),
+  ]);
+  if (!switched) throw new UnauthorizedError({ hint: 'The session has ended; sign in again.', cause: 'session expired during activation' });
+  return bootstrap;
+}
+
+/** The bootstrap's reads that need only the user: the user and the organizations they belong to. */
+function readUserPart(deps: ShellDeps, userId: string): Promise<[UserRecord, UserOrganizations]> {
+  return Promise.all([requireUser(deps, userId), organizationRecordsOf(deps, userId)]);
+}
+
+/**
+ * The bootstrap from the user's part and the active organization's reads. `organization` is the
+ * record activation has just read consistently; without it, the record comes from the user's batch.
+ */
+async function assembleBootstrap(
+  deps: ShellDeps,
+  member: Member,
+  userPart: Promise<[UserRecord, UserOrganizations]>,
+  activated?: OrganizationRecord,
+): Promise<BootstrapResponse> {
+  const [[user, userOrganizations], workspace, surfaces, members, pendingInvitations, activeApiKeys] = await Promise.all([
+    userPart,
     requireWorkspace(deps, member.workspaceId),
     deps.store.listProductSurfaces(member.workspaceId),
     deps.store.countMembers(member.organizationId),
@@ -194,7 +239,7 @@ export async function getBootstrap(deps: ShellDeps, input: { member: Member; org
     deps.store.countActiveApiKeys(member.organizationId),
   ]);
   const organization =
-    input.organization ??
+    activated ??
     userOrganizations.records.find((record) => record.organizationId === member.organizationId) ??
     (await deps.store.getOrganization(member.organizationId));
   if (!organization) throw new ForbiddenError(`The active organization no longer exists; activate another one with ${ACTIVATE}.`);
@@ -216,29 +261,6 @@ export async function getBootstrap(deps: ShellDeps, input: { member: Member; org
     capabilities: capabilitiesOf(permissions, entitlements.features),
     counters: { members, pendingInvitations, activeApiKeys, productSurfaces: surfaces.length },
   };
-}
-
-/**
- * POST …/activate: checks membership and deletion state with a strongly consistent read, makes
- * the organization the session's active one, and returns the refreshed bootstrap. The switch is
- * written while the bootstrap is read (it needs nothing the switch returns); a session that ended
- * in between still answers 401.
- */
-export async function activateOrganization(
-  deps: ShellDeps,
-  input: { organizationId: string; session: SessionIdentity },
-): Promise<BootstrapResponse> {
-  const { organizationId, session } = input;
-  const { organization, membership } = await deps.store.getMemberContext(organizationId, session.userId, true);
-  // The same answer whether the organization does not exist or the user is not in it.
-  if (!organization || !membership) throw new ForbiddenError(`You are not a member of organization ${organizationId}; GET /api/v1/organizations lists yours.`);
-  if (organization.deletionState !== 'active') {
-    throw new ForbiddenError(`Organization ${organizationId} is being deleted and cannot be activated; choose another from GET /api/v1/organizations.`);
-  }
-  const member: Member = { userId: session.userId, organizationId, workspaceId: organization.workspaceId, role: membership.role, entitlement: organization.entitlement };
-  const [switched, bootstrap] = await Promise.all([deps.store.setActiveOrganization(session.tokenHash, organizationId), getBootstrap(deps, { member, organization })]);
-  if (!switched) throw new UnauthorizedError({ hint: 'The session has ended; sign in again.', cause: 'session expired during activation' });
-  return bootstrap;
 }
 
 // ------------------------------------------------------------ helpers

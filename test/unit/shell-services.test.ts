@@ -226,6 +226,43 @@ describe('activateOrganization', () => {
     await expect(result).resolves.toMatchObject({ organization: { id: 'a' } });
   });
 
+  it('reads the user and their organizations while the membership check is out, one round trip saved', async () => {
+    let finishCheck!: () => void;
+    const check = store.getMemberContext;
+    store.getMemberContext = vi.fn((...args: Parameters<typeof check>) => new Promise<Awaited<ReturnType<typeof check>>>((resolve) => (finishCheck = () => resolve(check(...args)))));
+
+    const result = activateOrganization({ store }, { organizationId: 'a', session });
+    await vi.waitFor(() => expect(store.getOrganizations).toHaveBeenCalled());
+    expect(store.getUser).toHaveBeenCalledWith('alice');
+    // The active organization's own reads wait for the check: they need its workspace.
+    expect(store.getWorkspace).not.toHaveBeenCalled();
+    expect(store.setActiveOrganization).not.toHaveBeenCalled();
+    finishCheck();
+
+    await expect(result).resolves.toMatchObject({ organization: { id: 'a' }, user: { id: 'alice' } });
+  });
+
+  it('answers a refused activation with 403 even when the early user reads fail, and leaves no rejection unhandled', async () => {
+    store.getUser = vi.fn(async () => {
+      throw new Error('throttled');
+    });
+    store.listMembershipsOfUser = vi.fn(async () => {
+      throw new Error('throttled');
+    });
+
+    await expect(activateOrganization({ store }, { organizationId: 'zzz', session })).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+    // Give a stray rejection the turn it would need to surface; vitest fails the run on one.
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+
+  it('passes on a failing user read once the check has passed', async () => {
+    store.getUser = vi.fn(async () => {
+      throw new Error('throttled');
+    });
+
+    await expect(activateOrganization({ store }, { organizationId: 'a', session })).rejects.toThrow('throttled');
+  });
+
   it('refuses an organization the user is not a member of with 403, without touching the session', async () => {
     await expect(activateOrganization({ store }, { organizationId: 'zzz', session })).rejects.toMatchObject({ status: 403, code: 'forbidden' });
     expect(store.setActiveOrganization).not.toHaveBeenCalled();
