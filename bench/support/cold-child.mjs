@@ -5,6 +5,10 @@
  * the import and of each invocation, and the peak resident memory. Plain .mjs so that nothing
  * but the bundle is loaded: no type stripping, no bench code in the figure.
  *
+ * Each invocation also reports the HTTP requests it made (to DynamoDB, S3, an upstream) and how
+ * long at least one of them was outstanding: the time the call spent waiting on its backends, seen
+ * through Node's `http.client.request.start` diagnostics channel (which node:http publishes anyway).
+ *
  * With BENCH_TREE=1 (the capture function) the CPU time and memory of the processes the handler
  * started (Chromium) are added, read from /proc: clock ticks, so 10 ms steps per process.
  */
@@ -15,6 +19,27 @@ const [bundle, eventsFile] = process.argv.slice(2);
 const { createRequire } = await import('node:module');
 const { readFileSync, readdirSync } = createRequire(import.meta.url)('node:fs');
 const events = JSON.parse(readFileSync(eventsFile, 'utf8'));
+const { subscribe } = createRequire(import.meta.url)('node:diagnostics_channel');
+
+/** Requests made and time with one or more outstanding, since the last `takeRequests()`. */
+let requests = 0;
+let outstanding = 0;
+let waitingSince = 0;
+let waitingMs = 0;
+subscribe('http.client.request.start', ({ request }) => {
+  requests += 1;
+  if (outstanding++ === 0) waitingSince = performance.now();
+  request.once('close', () => {
+    if (--outstanding === 0) waitingMs += performance.now() - waitingSince;
+  });
+});
+function takeRequests() {
+  const taken = { requests, waitingMs: waitingMs + (outstanding > 0 ? performance.now() - waitingSince : 0) };
+  requests = 0;
+  waitingMs = 0;
+  if (outstanding > 0) waitingSince = performance.now();
+  return taken;
+}
 const tree = process.env.BENCH_TREE === '1';
 const TICK_MS = 10;
 
@@ -70,11 +95,12 @@ const imported = performance.now();
 const importCpuMs = cpuAtEnd() - importCpu;
 const invocations = [];
 for (const event of events) {
+  takeRequests();
   const cpu = cpuAtStart();
   const begun = performance.now();
   const result = await handler(event, context);
   const ms = performance.now() - begun;
-  invocations.push({ ms, cpuMs: cpuAtEnd() - cpu, status: result?.statusCode });
+  invocations.push({ ms, cpuMs: cpuAtEnd() - cpu, status: result?.statusCode, ...takeRequests() });
 }
 // Peak memory: this process's, plus the high-water mark of each process it started (shared pages
 // counted in each, so an upper bound).

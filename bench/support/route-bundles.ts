@@ -66,6 +66,10 @@ export interface Invocation {
   ms: number;
   cpuMs: number;
   status?: number;
+  /** HTTP requests the invocation made (DynamoDB, S3, an upstream). */
+  requests?: number;
+  /** Its time with at least one of them in flight: sent and not yet fully answered. */
+  waitingMs?: number;
 }
 
 /** What a fresh process reports: its wall time as the parent saw it, the import, each invocation, and its peak memory. */

@@ -40,7 +40,7 @@ export type ShellStore = Pick<UserStore, 'getUser' | 'getUsers'> &
   Pick<OrganizationStore, 'getOrganization' | 'getOrganizations' | 'getWorkspace'> &
   Pick<MembershipStore, 'getMemberContext' | 'listMembershipsOfUser' | 'listMembers' | 'countMembers'> &
   Pick<InvitationStore, 'listInvitations' | 'countPendingInvitations'> &
-  Pick<ProductSurfaceStore, 'listProductSurfaces'> &
+  Pick<ProductSurfaceStore, 'getWorkspaceWithSurfaces'> &
   Pick<ApiKeyStore, 'countActiveApiKeys'> &
   Pick<SessionStore, 'setActiveOrganization'>;
 
@@ -230,10 +230,9 @@ async function assembleBootstrap(
   userPart: Promise<[UserRecord, UserOrganizations]>,
   activated?: OrganizationRecord,
 ): Promise<BootstrapResponse> {
-  const [[user, userOrganizations], workspace, surfaces, members, pendingInvitations, activeApiKeys] = await Promise.all([
+  const [[user, userOrganizations], { workspace, surfaces }, members, pendingInvitations, activeApiKeys] = await Promise.all([
     userPart,
-    requireWorkspace(deps, member.workspaceId),
-    deps.store.listProductSurfaces(member.workspaceId),
+    deps.store.getWorkspaceWithSurfaces(member.workspaceId),
     deps.store.countMembers(member.organizationId),
     deps.store.countPendingInvitations(member.organizationId),
     deps.store.countActiveApiKeys(member.organizationId),
@@ -243,6 +242,7 @@ async function assembleBootstrap(
     userOrganizations.records.find((record) => record.organizationId === member.organizationId) ??
     (await deps.store.getOrganization(member.organizationId));
   if (!organization) throw new ForbiddenError(`The active organization no longer exists; activate another one with ${ACTIVATE}.`);
+  if (!workspace) throw missingWorkspace(member.workspaceId);
   const permissions = [...permissionsOf(member.role)];
   const entitlements = entitlementView(member.entitlement);
   const workspaceView: WorkspaceView = {
@@ -274,8 +274,13 @@ async function requireUser(deps: ShellDeps<'getUser'>, userId: string): Promise<
 
 async function requireWorkspace(deps: ShellDeps<'getWorkspace'>, workspaceId: string) {
   const workspace = await deps.store.getWorkspace(workspaceId);
-  if (!workspace) throw new Error(`Workspace ${workspaceId} of an organization is missing`);
+  if (!workspace) throw missingWorkspace(workspaceId);
   return workspace;
+}
+
+/** An organization points at a workspace that is not there: a broken invariant, so a 500. */
+function missingWorkspace(workspaceId: string): Error {
+  return new Error(`Workspace ${workspaceId} of an organization is missing`);
 }
 
 /** The organizations a user belongs to, read in one batch, with the user's role in each. */

@@ -2,7 +2,7 @@
  * Product surfaces of a workspace, in its partition (releases name one in productSurfaceId).
  */
 import * as v from 'valibot';
-import { ProductSurfaceRecord } from '#shared/schemas/identity.ts';
+import { ProductSurfaceRecord, WorkspaceRecord } from '#shared/schemas/identity.ts';
 import { IdentityItems, type IdentityStoreDeps } from '#shared/store/identity-items.ts';
 import { keys, prefixes } from '#shared/store/keys.ts';
 
@@ -19,6 +19,28 @@ export class ProductSurfaceStore {
       ExpressionAttributeValues: { ':pk': keys.workspace(workspaceId).pk, ':prefix': prefixes.productSurface },
     });
     return items.map((item) => v.parse(ProductSurfaceRecord, item)).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /**
+   * A workspace's record and its product surfaces (by name) in one Query, for the bootstrap that
+   * shows both. In the workspace's partition the `SURFACE#` items sort just before `WORKSPACE`
+   * (keys.ts), so the range from one to the other holds them; an item of another kind that a
+   * later layout puts in between is read and left out.
+   */
+  async getWorkspaceWithSurfaces(workspaceId: string): Promise<{ workspace: WorkspaceRecord | undefined; surfaces: ProductSurfaceRecord[] }> {
+    const { pk, sk } = keys.workspace(workspaceId);
+    const items = await this.items.queryAll({
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': pk, ':from': prefixes.productSurface, ':to': sk },
+    });
+    const record = items.find((item) => item.sk === sk);
+    return {
+      workspace: record && v.parse(WorkspaceRecord, record),
+      surfaces: items
+        .filter((item) => String(item.sk).startsWith(prefixes.productSurface))
+        .map((item) => v.parse(ProductSurfaceRecord, item))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    };
   }
 
   /** A product surface of this workspace, or undefined (releases validate productSurfaceId with it). */

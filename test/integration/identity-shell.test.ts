@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetCommand } from '#shared/aws/dynamodb.ts';
+import { GetCommand, PutCommand } from '#shared/aws/dynamodb.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import type { OperationDoc, RouteDef, RouteRow } from '#shared/route-types.ts';
 import { permissionsOf } from '#shared/identity/permissions.ts';
@@ -143,6 +143,28 @@ describe('shell operations', () => {
     expect(body.capabilities).toMatchObject({ canDeleteAssets: true, canManageBilling: true, canUseSso: false });
     expect(body.counters).toEqual({ members: 3, pendingInvitations: 1, activeApiKeys: 1, productSurfaces: 1 });
     expect(body.organizations.map((item: { name: string }) => item.name)).toEqual(['Alpha', 'Bravo', 'Echo', 'Free', 'Pending']);
+  });
+
+  it('reads a workspace and its product surfaces in one Query, leaving out whatever else its partition holds', async () => {
+    // Prepare: a workspace with two surfaces, and an item of every other kind its partition holds,
+    // plus one of a kind a later layout could sort between the surfaces and the workspace.
+    const { organization } = await admin.createOrganization(deps, { name: 'Partition', plan: 'pro', ownerUserId: 'alice@example.com' });
+    const workspaceId = organization.workspaceId;
+    await admin.createProductSurface(deps, { organizationId: organization.organizationId, name: 'Mobile' });
+    await admin.createProductSurface(deps, { organizationId: organization.organizationId, name: 'Desktop' });
+    const pk = keys.workspace(workspaceId).pk;
+    for (const sk of ['ASSET#a1', 'IDEMPOTENCY#release#h', 'RELEASE#r1', 'SOURCEAPP#s1', 'TAG#t1', 'WORKSPACE#later', 'SURFACE']) {
+      await db.dynamo.send(new PutCommand({ TableName: db.table, Item: { pk, sk, workspaceId, name: sk } }));
+    }
+
+    // Act
+    const read = await db.store.getWorkspaceWithSurfaces(workspaceId);
+    const empty = await db.store.getWorkspaceWithSurfaces('ws_none');
+
+    // Assess
+    expect(read.workspace).toMatchObject({ workspaceId, name: 'Partition' });
+    expect(read.surfaces.map((surface) => surface.name)).toEqual(['Desktop', 'Mobile']);
+    expect(empty).toEqual({ workspace: undefined, surfaces: [] });
   });
 
   it('lists the organizations of the user with the role in each and the active one', async () => {

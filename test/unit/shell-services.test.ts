@@ -36,6 +36,14 @@ const membership = (organizationId: string, userId: string, role: MembershipReco
   createdAt: T,
 });
 
+const workspace = (id: string) => ({
+  workspaceId: id,
+  organizationId: 'a',
+  name: 'A',
+  settings: { locale: 'fr-FR', timeZone: 'Europe/Paris', defaultPublishingTime: '09:30', description: '' },
+  createdAt: T,
+});
+
 /** A store holding two organizations: alice owns a and is a member of b; b is being deleted. */
 function fakeStore(): ShellStore {
   const organizations = [org('a'), org('b', { deletionState: 'pending' }), org('c', { deletionState: 'deleted' })];
@@ -55,8 +63,8 @@ function fakeStore(): ShellStore {
     listInvitations: vi.fn(async () => [
       { invitationId: 'inv_1', organizationId: 'a', email: 'dan@example.com', role: 'member' as const, status: 'pending' as const, createdAt: T, expiresAt: 1_767_830_400 },
     ]),
-    getWorkspace: vi.fn(async (id) => ({ workspaceId: id, organizationId: 'a', name: 'A', settings: { locale: 'fr-FR', timeZone: 'Europe/Paris', defaultPublishingTime: '09:30', description: '' }, createdAt: T })),
-    listProductSurfaces: vi.fn(async (id) => [{ productSurfaceId: 'ps_1', workspaceId: id, name: 'Web', createdAt: T }]),
+    getWorkspace: vi.fn(async (id) => workspace(id)),
+    getWorkspaceWithSurfaces: vi.fn(async (id) => ({ workspace: workspace(id), surfaces: [{ productSurfaceId: 'ps_1', workspaceId: id, name: 'Web', createdAt: T }] })),
     countMembers: vi.fn(async () => 3),
     countPendingInvitations: vi.fn(async () => 1),
     countActiveApiKeys: vi.fn(async () => 2),
@@ -235,7 +243,7 @@ describe('activateOrganization', () => {
     await vi.waitFor(() => expect(store.getOrganizations).toHaveBeenCalled());
     expect(store.getUser).toHaveBeenCalledWith('alice');
     // The active organization's own reads wait for the check: they need its workspace.
-    expect(store.getWorkspace).not.toHaveBeenCalled();
+    expect(store.getWorkspaceWithSurfaces).not.toHaveBeenCalled();
     expect(store.setActiveOrganization).not.toHaveBeenCalled();
     finishCheck();
 
