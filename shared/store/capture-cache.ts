@@ -4,11 +4,16 @@
  * `expiresAt` for DynamoDB's TTL, and every read treats a past `expiresAt` as absent because TTL
  * deletion lags (and the local DynamoDB stand-in has none). The bucket's lifecycle rule removes
  * objects whose item is gone.
+ *
+ * A purge deletes the objects before their items, and fails (503 on S3's transient errors) when
+ * S3 keeps reporting a key it could not delete: a purge that answers has removed the bytes, and
+ * one that failed leaves the items for its retry to find.
  */
 import { createHash } from 'node:crypto';
-import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '#shared/aws/s3.ts';
+import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type DeleteObjectsCommandOutput, type S3Client } from '#shared/aws/s3.ts';
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, ScanCommand } from '#shared/aws/dynamodb.ts';
 import type { BatchWriteCommandOutput, DynamoClient } from '#shared/aws/dynamodb.ts';
+import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { guard } from '#shared/store/sdk-calls.ts';
 import { BUCKETS } from '#shared/resources.ts';
 
@@ -40,6 +45,24 @@ export interface CaptureCache {
   purgeUrl(url: string): Promise<number>;
   /** Removes every entry; returns how many there were. */
   purgeAll(): Promise<number>;
+}
+
+/** DeleteObjects calls per batch before the keys S3 keeps failing on fail the purge, and the first back-off. */
+const DELETE_ATTEMPTS = 3;
+const DELETE_BACKOFF_MS = 100;
+/** S3's per-key errors that mean "try again" rather than "this will never work" (AccessDenied, say). */
+const TRANSIENT_DELETE_ERRORS = new Set(['InternalError', 'SlowDown', 'ServiceUnavailable', 'RequestTimeout', 'OperationAborted']);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The purge's failure when S3 would not delete some objects: 503 if S3 called it transient, else a 500 to look into. */
+function objectsNotDeleted(count: number, errors: NonNullable<DeleteObjectsCommandOutput['Errors']>): Error {
+  const first = errors[0];
+  const detail = `${count} cached capture object${count === 1 ? '' : 's'} could not be deleted (${first?.Code ?? 'no code'}: ${first?.Message ?? 'no message'})`;
+  if (errors.every((error) => TRANSIENT_DELETE_ERRORS.has(error.Code ?? ''))) {
+    return new UpstreamUnavailableError(`The capture cache's storage is temporarily unavailable: ${detail}; retry the purge with back-off.`);
+  }
+  return new Error(`Cache purge: ${detail}`);
 }
 
 const DEVICES: readonly CacheDevice[] = ['desktop', 'mobile'];
@@ -78,10 +101,20 @@ interface Item {
 export function s3DynamoCaptureCache(deps: { dynamo: DynamoClient; s3: S3Client; table: string; bucket: string }): CaptureCache {
   const { dynamo, s3, table, bucket } = deps;
 
+  // DeleteObjects answers 200 and names the keys it could not delete: those are sent again, with
+  // back-off, and still failing they fail the purge.
   const deleteObjects = async (keys: string[]) => {
     for (let start = 0; start < keys.length; start += 1000) {
-      const batch = keys.slice(start, start + 1000);
-      await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+      let pending = keys.slice(start, start + 1000);
+      let errors: NonNullable<DeleteObjectsCommandOutput['Errors']> = [];
+      for (let attempt = 0; pending.length > 0 && attempt < DELETE_ATTEMPTS; attempt += 1) {
+        if (attempt > 0) await sleep(DELETE_BACKOFF_MS * 2 ** (attempt - 1));
+        const result = await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: pending.map((Key) => ({ Key })), Quiet: true } }));
+        errors = result.Errors ?? [];
+        const failed = new Set(errors.map((error) => error.Key));
+        pending = pending.filter((key) => failed.has(key));
+      }
+      if (pending.length > 0) throw objectsNotDeleted(pending.length, errors);
     }
   };
 
@@ -124,13 +157,13 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoClient; s3: S3Client;
     purgeUrl: (url) =>
       guard('The capture cache', async () => {
         const keys = DEVICES.flatMap((deviceType) => SCHEMES.map((colorScheme) => ({ url, deviceType, colorScheme })));
+        await deleteObjects(keys.map(objectKey));
         const removed = await Promise.all(
           keys.map(async (key) => {
             const { Attributes } = await dynamo.send(new DeleteCommand({ TableName: table, Key: { pk: itemKey(key) }, ReturnValues: 'ALL_OLD' }));
             return Attributes !== undefined;
           }),
         );
-        await deleteObjects(keys.map(objectKey));
         return removed.filter(Boolean).length;
       }),
 
@@ -143,6 +176,7 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoClient; s3: S3Client;
             new ScanCommand({ TableName: table, ProjectionExpression: 'pk, objectKey', ExclusiveStartKey: startKey }),
           );
           const items = (page.Items ?? []) as Pick<Item, 'pk' | 'objectKey'>[];
+          await deleteObjects(items.map((item) => item.objectKey).filter(Boolean));
           for (let start = 0; start < items.length; start += 25) {
             const batch = items.slice(start, start + 25);
             let unprocessed: unknown[] | undefined = batch.map((item) => ({ DeleteRequest: { Key: { pk: item.pk } } }));
@@ -153,7 +187,6 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoClient; s3: S3Client;
             }
             if (unprocessed?.length) throw new Error(`Cache purge left ${unprocessed.length} items undeleted`);
           }
-          await deleteObjects(items.map((item) => item.objectKey).filter(Boolean));
           purged += items.length;
           startKey = page.LastEvaluatedKey;
         } while (startKey);

@@ -140,7 +140,14 @@ const CALLS: Record<'dynamodb' | 's3' | 'sqs', Call[]> = {
       act: () => requestDeletion(assets, asset),
     },
     { name: 'reading the capture cache', arrange: (fault) => ddb.on(GetCommand).rejects(fault), act: () => cache.get(capture) },
-    { name: 'purging the capture cache', arrange: (fault) => ddb.on(DeleteCommand).rejects(fault), act: () => cache.purgeUrl(capture.url) },
+    {
+      name: 'purging the capture cache',
+      arrange: (fault) => {
+        storage.on(DeleteObjectsCommand).resolves({});
+        ddb.on(DeleteCommand).rejects(fault);
+      },
+      act: () => cache.purgeUrl(capture.url),
+    },
   ],
   s3: [
     {
@@ -171,7 +178,6 @@ const CALLS: Record<'dynamodb' | 's3' | 'sqs', Call[]> = {
     {
       name: 'deleting purged captures',
       arrange: (fault) => {
-        ddb.on(DeleteCommand).resolves({});
         storage.on(DeleteObjectsCommand).rejects(fault);
       },
       act: () => cache.purgeUrl(capture.url),
@@ -229,6 +235,55 @@ describe('data access under SDK faults', () => {
     const updates = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
     expect(updates).toHaveLength(2);
     expect(updates[1]).toMatchObject({ Key: keys.asset('ws_a', ASSET_ID), UpdateExpression: 'SET #status = :ready REMOVE deletionRequestedAt', ConditionExpression: '#status = :deleting' });
+  });
+});
+
+describe('purging captures when S3 deletes only some objects', () => {
+  // DeleteObjects answers 200 and lists, per key, what it could not delete.
+  const failing = (code: string) => (input: { Delete: { Objects: { Key: string }[] } }) => ({
+    Errors: input.Delete.Objects.slice(0, 1).map(({ Key }) => ({ Key, Code: code, Message: `${code} for ${Key}` })),
+  });
+
+  it('sends the keys S3 could not delete again, and answers once they are gone', async () => {
+    // Prepare
+    storage.on(DeleteObjectsCommand).callsFakeOnce(failing('InternalError')).resolves({});
+    ddb.on(DeleteCommand).resolves({ Attributes: { pk: 'x' } });
+
+    // Act
+    const purged = await cache.purgeUrl(capture.url);
+
+    // Assess
+    const sent = storage.commandCalls(DeleteObjectsCommand).map((call) => call.args[0].input.Delete.Objects.map(({ Key }) => Key));
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toHaveLength(4);
+    expect(sent[1]).toEqual([sent[0]![0]]);
+    expect(purged).toBe(4);
+  });
+
+  it('fails with 503 when S3 keeps failing a key with a transient error, and leaves the items for the retry', async () => {
+    // Prepare
+    storage.on(DeleteObjectsCommand).callsFake(failing('SlowDown'));
+
+    // Act
+    const outcome = await cache.purgeUrl(capture.url).catch((error: unknown) => error);
+
+    // Assess
+    expect(outcome).toBeInstanceOf(UpstreamUnavailableError);
+    expect(outcome).toMatchObject({ status: 503, code: 'upstream_unavailable', hint: expect.stringContaining('1 cached capture object could not be deleted (SlowDown') });
+    expect(storage.commandCalls(DeleteObjectsCommand)).toHaveLength(3);
+    expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
+  });
+
+  it('fails with a plain error, a 500 to look into, when S3 refuses a key for good', async () => {
+    // Prepare
+    storage.on(DeleteObjectsCommand).callsFake(failing('AccessDenied'));
+
+    // Act
+    const outcome = await cache.purgeUrl(capture.url).catch((error: unknown) => error);
+
+    // Assess
+    expect(outcome).not.toBeInstanceOf(UpstreamUnavailableError);
+    expect(outcome).toMatchObject({ message: expect.stringContaining('AccessDenied') });
   });
 });
 
