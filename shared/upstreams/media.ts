@@ -57,12 +57,19 @@ export function toFetchError(error: unknown): Error {
   return new MediaFetchError('network', (error as Error)?.message ?? 'request failed', { cause: error });
 }
 
-/** A fetcher of single hops over a keep-alive agent (reused sockets were checked when they connected). */
+/** How a kept-alive connection that the host closed while this process sat idle fails on reuse. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * A fetcher of single hops over a keep-alive agent (reused sockets were checked when they
+ * connected). A reused connection the host closed meanwhile (a Lambda frozen between invocations
+ * hears of it only on reuse) fails before any answer: the GET goes out again, once, on a new one.
+ */
 export function createMediaFetch(settings: MediaFetchSettings): MediaFetch {
   const agent = new Agent({ keepAlive: true, maxSockets: 64, scheduling: 'lifo' });
   const policy: TargetPolicy = { loopbackPorts: settings.loopbackPorts };
 
-  return (hop) =>
+  const fetchHop = (hop: MediaHop, retried: boolean): Promise<MediaResponse> =>
     new Promise((resolve, reject) => {
       const mapped = settings.testHosts.get(hop.url.hostname);
       const port = mapped ?? 443;
@@ -110,12 +117,15 @@ export function createMediaFetch(settings: MediaFetchSettings): MediaFetch {
         clear();
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res });
       });
-      req.on('error', (error) => {
+      req.on('error', (error: NodeJS.ErrnoException) => {
         clear();
         // After the headers, a parser error (extra bytes past Content-Length) must fail the body.
         if (response) response.destroy(toFetchError(error));
+        else if (!retried && req.reusedSocket && !hop.signal?.aborted && STALE_CONNECTION.has(error.code ?? '')) resolve(fetchHop(hop, true));
         else reject(toFetchError(error));
       });
       req.end();
     });
+
+  return (hop) => fetchHop(hop, false);
 }

@@ -64,8 +64,16 @@ function requestFunction(url: URL): typeof HttpRequest {
   return (httpRequest ??= (requireBuiltin('node:http') as typeof import('node:http')).request);
 }
 
-/** Sends the GET and resolves with the response once its headers are in; `signal` aborts the request and its body. */
-function get(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
+/** How a kept-alive connection that the upstream closed while this process sat idle fails on reuse. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * Sends the GET and resolves with the response once its headers are in; `signal` aborts the
+ * request and its body. The global agent keeps connections alive between calls; one the upstream
+ * closed meanwhile (a Lambda frozen between invocations hears of it only on reuse) fails before any
+ * answer, and the GET is sent again, once, on a new connection.
+ */
+function get(url: URL, signal: AbortSignal, retried = false): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const req = requestFunction(url)(url, {
       method: 'GET',
@@ -79,9 +87,17 @@ function get(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
       },
       signal,
     });
-    req.once('response', resolve);
+    let answered = false;
+    req.once('response', (response) => {
+      answered = true;
+      resolve(response);
+    });
     // Before the response this rejects; after it, the same failure reaches the body as an error.
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const stale = !answered && !retried && req.reusedSocket && !signal.aborted && STALE_CONNECTION.has(error.code ?? '');
+      if (stale) resolve(get(url, signal, true));
+      else reject(error);
+    });
     req.end();
   });
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { PassThrough, Readable } from 'node:stream';
@@ -7,6 +8,7 @@ import { ForbiddenDomainError, HttpError, InvalidUrlError, UpstreamFailedError }
 import { checkMediaUrl, forwardedHeaders, limitBody, mediaContentType, proxyMedia } from '#shared/services/media-proxy.ts';
 import type { MediaProxyDeps } from '#shared/services/media-proxy.ts';
 import { createMediaFetch } from '#shared/upstreams/media.ts';
+import { createMediaCertificate, startTlsStub } from '../support/upstreams.ts';
 import type { MediaFetch, MediaHop, MediaResponse } from '#shared/upstreams/media.ts';
 
 describe('checkMediaUrl', () => {
@@ -224,6 +226,51 @@ describe('proxyMedia', () => {
     } finally {
       for (const socket of sockets) socket.destroy();
       silent.close();
+    }
+  });
+
+  it('sends a GET again on a new connection when the kept-alive one was dropped by the host, once', async () => {
+    // Prepare: a media host that answers the first request on a connection and closes the
+    // connection when another request comes on it, as a host that dropped it while a frozen Lambda
+    // could not hear.
+    const certificate = createMediaCertificate();
+    const served = new WeakMap<object, number>();
+    let closeEveryConnection = false;
+    const host = await startTlsStub(certificate, (req) => {
+      const count = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, count);
+      if (count > 1 || closeEveryConnection) return { raw: (socket) => socket.destroy() };
+      return { headers: { 'content-type': 'image/png', 'content-length': '4' }, body: Buffer.from('png!') };
+    });
+    const fetch = createMediaFetch({
+      connectTimeoutMs: 1_000,
+      readTimeoutMs: 1_000,
+      loopbackPorts: [host.port],
+      testHosts: new Map([['pbs.twimg.com', host.port]]),
+      testCa: readFileSync(certificate.certFile, 'utf8'),
+    });
+    const get = async () => {
+      const response = await fetch({ url: new URL('https://pbs.twimg.com/media/a.png'), headers: {} });
+      return { status: response.status, body: Buffer.concat(await response.body.toArray()).toString() };
+    };
+
+    try {
+      // Act
+      const first = await get();
+      const second = await get();
+      closeEveryConnection = true;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const third = await get().then(() => expect.unreachable('resolved'), (error: unknown) => error);
+
+      // Assess: the second went out on the first's connection, was dropped, and went again on a new one.
+      expect(first).toEqual({ status: 200, body: 'png!' });
+      expect(second).toEqual({ status: 200, body: 'png!' });
+      expect(host.requests).toHaveLength(5);
+      // A new connection dropped the same way is not tried again: one reused, one new, then the failure.
+      expect(third).toMatchObject({ name: 'MediaFetchError', reason: 'network' });
+    } finally {
+      await host.close();
+      certificate.dispose();
     }
   });
 

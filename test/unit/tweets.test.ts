@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -193,6 +194,59 @@ describe('createSyndicationClient', () => {
       await tls.close();
       certificate.dispose();
     }
+  });
+
+  describe('on a kept-alive connection the upstream has dropped', () => {
+    // A raw server: it answers the first request on a connection and resets the connection when a
+    // second one arrives on it, as a peer that closed it while a frozen Lambda could not hear.
+    let raw: Server;
+    let origin = '';
+    const connections: number[] = [];
+    beforeAll(async () => {
+      raw = createServer((socket) => {
+        const index = connections.push(0) - 1;
+        open.add(socket);
+        socket.on('close', () => open.delete(socket));
+        socket.on('data', () => {
+          connections[index]! += 1;
+          if (connections[index]! > 1 || failEveryFirst) return socket.resetAndDestroy();
+          socket.write(`HTTP/1.1 200 OK\r\nconnection: keep-alive\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(TWEET)}\r\n\r\n${TWEET}`);
+        });
+      });
+      await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+      origin = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+    });
+    afterAll(() => new Promise<void>((resolve) => raw.close(() => resolve())));
+    const open = new Set<Socket>();
+    let failEveryFirst = false;
+    beforeEach(async () => {
+      // Each test starts with no connection kept alive: the client hears these close while idle.
+      for (const socket of open) socket.end();
+      await vi.waitFor(() => expect(open.size).toBe(0));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      connections.length = 0;
+      failEveryFirst = false;
+    });
+
+    it('sends the GET again on a new connection, once, and answers', async () => {
+      const fresh = createSyndicationClient({ upstreamUrl: origin, timeoutMs: 1_000 });
+
+      await expect(fresh.fetchTweet(ID)).resolves.toMatchObject({ kind: 'found' });
+      await expect(fresh.fetchTweet(ID)).resolves.toMatchObject({ kind: 'found' });
+
+      // The second call reused the first connection, was reset, and went out again on a new one.
+      expect(connections).toEqual([2, 1]);
+    });
+
+    it('does not send it again when a new connection fails the same way', async () => {
+      failEveryFirst = true;
+      const fresh = createSyndicationClient({ upstreamUrl: origin, timeoutMs: 1_000 });
+
+      const error = await failure(fresh.fetchTweet(ID));
+
+      expect(error).toMatchObject({ message: 'request failed', cause: expect.objectContaining({ code: 'ECONNRESET' }) });
+      expect(connections).toEqual([1]);
+    });
   });
 
   it('fails when the connection closes before the body ends', async () => {
