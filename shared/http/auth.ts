@@ -39,7 +39,15 @@ export function authenticateWith(
   // Read once at build time: an unknown feature fails the cold start, not a request.
   const feature = requiredFeatureOf(def);
   const resolve = def.auth === 'session' ? sessionOnly : workspace;
+  // The request's bookkeeping writes (a key's last-use stamp) end before its response leaves.
+  const settle = async (): Promise<void> => {
+    // Nothing to wait for when authentication itself could not start; its error is already the answer.
+    const auth = await Promise.resolve().then(authenticator).catch(() => undefined);
+    await auth?.settle();
+  };
   return {
+    after: settle,
+    onError: settle,
     before: async (request) => {
       const principal = await resolve(def, request.event, await authenticator(), feature);
       setPrincipal(request, principal);

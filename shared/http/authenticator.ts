@@ -120,14 +120,29 @@ export class Authenticator {
     };
   }
 
-  /** Records the key's last use at most once per interval per container, without waiting and without reading. */
+  /**
+   * Waits for the bookkeeping writes started so far (the last-use stamps) to end, never failing.
+   * The middleware calls it before a response leaves: on Lambda the sandbox freezes once the
+   * handler returns, so a write still in flight would finish only at the next invocation, or never.
+   */
+  async settle(): Promise<void> {
+    await Promise.all(this.pending);
+  }
+
+  private readonly pending = new Set<Promise<void>>();
+
+  /** Records the key's last use at most once per interval per container, without reading, alongside the request's own work. */
   private recordUse(hash: string, keyId: string): void {
     if (this.touched.get(hash)) return;
     this.touched.set(hash, true);
-    this.store.touchApiKey(hash, new Date(this.now()).toISOString()).catch((error: unknown) => {
-      // Last-used time is bookkeeping: failing to record it must not fail the request.
-      log.warn('api key last-used update failed', { keyId, error: serializeError(error) });
-    });
+    const write = this.store
+      .touchApiKey(hash, new Date(this.now()).toISOString())
+      .catch((error: unknown) => {
+        // Last-used time is bookkeeping: failing to record it must not fail the request.
+        log.warn('api key last-used update failed', { keyId, error: serializeError(error) });
+      })
+      .finally(() => this.pending.delete(write));
+    this.pending.add(write);
   }
 }
 

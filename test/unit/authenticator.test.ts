@@ -165,6 +165,33 @@ describe('Authenticator.apiKey', () => {
     expect(fake.reads.apiKey).toBe(1);
   });
 
+  it('does not hold the verification up for the stamp, and settle() waits for it', async () => {
+    const key = generateApiKey();
+    fake.apiKeys.set(hashSecret(key), keyRecord(key));
+    let finish!: () => void;
+    vi.mocked(fake.store.touchApiKey).mockImplementationOnce(() => new Promise<void>((resolve) => (finish = resolve)));
+
+    await expect(auth.apiKey(key)).resolves.toMatchObject({ kind: 'apiKey' });
+    let settled = false;
+    const settling = auth.settle().then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(settled).toBe(false);
+    finish();
+
+    await settling;
+    expect(settled).toBe(true);
+  });
+
+  it('settles without failing when the stamp fails', async () => {
+    const key = generateApiKey();
+    fake.apiKeys.set(hashSecret(key), keyRecord(key));
+    vi.mocked(fake.store.touchApiKey).mockRejectedValueOnce(new Error('throttled'));
+
+    await auth.apiKey(key);
+
+    await expect(auth.settle()).resolves.toBeUndefined();
+  });
+
   it('serves the request even when recording the last use fails', async () => {
     const key = generateApiKey();
     fake.apiKeys.set(hashSecret(key), keyRecord(key));
