@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { BUNDLE, bundleOptions, PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
 import { toEvent } from '#infra/local/apigw.ts';
+import { PRERENDERED_FOLDER } from '#shared/docs/prerendered.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 
 /** A row of the full table (the fixtures plan each request from a row's documented responses). */
@@ -25,6 +26,8 @@ export async function bundle(row: Row): Promise<{ file: string; bytes: number }>
   await build({ ...bundleOptions(row.handler, row.nodeModules), sourcemap: BUNDLE.sourcemap, sourcesContent: BUNDLE.sourcesContent, outfile: file, logLevel: 'silent' });
   // The site routes read the built editor beside their bundle, as the stack's command hook puts it.
   if (row.editorAssets) execFileSync(process.execPath, [join(PROJECT_ROOT, 'editor', 'build.ts'), join(dirname(file), 'editor')], { stdio: 'ignore' });
+  // And the site pages it serves, pre-rendered, as the other hook puts them.
+  if (row.sitePages) execFileSync(process.execPath, [join(PROJECT_ROOT, 'shared', 'docs', 'prerender.ts'), join(dirname(file), PRERENDERED_FOLDER)], { stdio: 'ignore' });
   return { file, bytes: statSync(file).size };
 }
 

@@ -8,6 +8,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { cheapestCpu, installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } from '#infra/constructs/native-modules.ts';
+import { PRERENDERED_FOLDER } from '#shared/docs/prerendered.ts';
 
 /** Repository root: handler entries in the route table and in QUEUES are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -70,19 +71,28 @@ export interface EaselFunctionProps {
   nodeModules?: readonly string[];
   /** Build the editor (editor/build.ts) into the asset's editor/ folder, beside index.mjs, where the site handlers read it. */
   editorAssets?: boolean;
+  /** Render the site pages it serves (shared/docs/prerender.ts) into the asset, so that it reads them instead of rendering at cold start. */
+  sitePages?: boolean;
   /** Default arm64, or x86_64 when a package of `nodeModules` has no arm64 binary (see the class). */
   architecture?: Architecture;
 }
 
 /**
- * Bundling hooks that build the editor into the function's asset. The command runs the Node that
- * runs this synth (it strips types natively), on the build machine, like the local esbuild.
+ * Bundling hooks that write what a function reads beside its bundle into its asset: the built
+ * editor, the pre-rendered site pages. The commands run the Node that runs this synth (it strips
+ * types natively), on the build machine, like the local esbuild.
  */
-const EDITOR_BUILD_HOOKS = {
-  beforeBundling: () => [],
-  beforeInstall: () => [],
-  afterBundling: (_inputDir: string, outputDir: string) => [`"${process.execPath}" "${join(PROJECT_ROOT, 'editor', 'build.ts')}" "${join(outputDir, 'editor')}"`],
-};
+function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'sitePages'>) {
+  const node = (script: string, folder: string) => `"${process.execPath}" "${join(PROJECT_ROOT, script)}" "${folder}"`;
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir: string, outputDir: string) => [
+      ...(props.editorAssets ? [node('editor/build.ts', join(outputDir, 'editor'))] : []),
+      ...(props.sitePages ? [node('shared/docs/prerender.ts', join(outputDir, PRERENDERED_FOLDER))] : []),
+    ],
+  };
+}
 
 /**
  * One Lambda function with the project's defaults: Node 24, an ESM bundle built by the local
@@ -142,7 +152,7 @@ export class EaselFunction extends NodejsFunction {
         // Ship the SDK version the tests ran against rather than whatever the runtime carries.
         bundleAwsSDK: true,
         ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules], environment: installEnvironment(cpu) } : {}),
-        ...(props.editorAssets ? { commandHooks: EDITOR_BUILD_HOOKS } : {}),
+        ...(props.editorAssets || props.sitePages ? { commandHooks: assetHooks(props) } : {}),
       },
     });
     if (props.nodeModules?.length && Stack.of(this).bundlingRequired) this.checkNativeModules(props.nodeModules, cpu);

@@ -1,7 +1,13 @@
 /**
  * The site pages: /, /docs and /docs/errors. Each is written in Markdown, generated from the
  * route table and the error catalog, and served as HTML or, when asked for, as the Markdown itself.
+ *
+ * Rendering the guide takes ≈ 60 ms (marked over its 150 KB of Markdown), a cold start's worth, so
+ * the deployed functions of /docs and /docs/errors do not render: the stack's bundling writes their
+ * pages beside the bundle for a placeholder origin (./prerender.ts), and the function reads its
+ * page once and puts its own origin in. The local server, with no such files, renders.
  */
+import { createRequire } from 'node:module';
 import { config } from '#shared/config.ts';
 import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
@@ -19,6 +25,7 @@ import {
 } from '#shared/docs/catalog.ts';
 import type { DocRoute } from '#shared/docs/catalog.ts';
 import { layout, renderMarkdown } from '#shared/docs/html.ts';
+import { PLACEHOLDER_ORIGIN, PRERENDERED_FOLDER, PRERENDERED_PAGES } from '#shared/docs/prerendered.ts';
 import { identitySections } from '#shared/docs/identity.ts';
 import { blocks, code, heading, link, text, withoutAnchors } from '#shared/docs/markdown.ts';
 import {
@@ -167,16 +174,45 @@ export function wantsMarkdown(accept: string | undefined): boolean {
   return markdown > 0 && markdown >= (weights['text/html'] ?? 0);
 }
 
-// The pages depend only on the table and the origin: render each once per container.
-const rendered = new Map<string, { markdown: string; html: string }>();
+/** A page in both forms. */
+export interface SitePage {
+  markdown: string;
+  html: string;
+}
 
-function page(name: PageName, baseUrl: string): { markdown: string; html: string } {
+/** Renders a page for `baseUrl`: its Markdown, and the HTML of it in the site's layout. */
+export function renderSitePage(name: PageName, baseUrl: string): SitePage {
+  const source = SOURCES[name](baseUrl);
+  return { markdown: withoutAnchors(source), html: layout({ title: TITLES[name], body: renderMarkdown(source), baseUrl }) };
+}
+
+/**
+ * The page as the bundling wrote it beside this bundle, with `baseUrl` put in for the placeholder;
+ * undefined where there is none (the local server runs the sources) or where `baseUrl` holds a
+ * character HTML would have escaped, so that putting it in verbatim would not match a rendering.
+ */
+function prerendered(name: PageName, baseUrl: string): SitePage | undefined {
+  if (process.env.EASEL_LAMBDA_BUNDLE !== 'true' || !(PRERENDERED_PAGES as readonly string[]).includes(name) || /[&<>"']/.test(baseUrl)) return undefined;
+  // require(), not import: an ES import of node:fs also loads its promises API (≈ 3 ms of a cold start).
+  const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+  const read = (extension: string) => readFileSync(new URL(`./${PRERENDERED_FOLDER}/${name}.${extension}`, import.meta.url), 'utf8').replaceAll(PLACEHOLDER_ORIGIN, baseUrl);
+  try {
+    return { markdown: read('md'), html: read('html') };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+// The pages depend only on the table and the origin: read or render each once per container.
+const pages = new Map<string, SitePage>();
+
+function page(name: PageName, baseUrl: string): SitePage {
   const key = `${name} ${baseUrl}`;
-  let entry = rendered.get(key);
+  let entry = pages.get(key);
   if (!entry) {
-    const source = SOURCES[name](baseUrl);
-    entry = { markdown: withoutAnchors(source), html: layout({ title: TITLES[name], body: renderMarkdown(source), baseUrl }) };
-    rendered.set(key, entry);
+    entry = prerendered(name, baseUrl) ?? renderSitePage(name, baseUrl);
+    pages.set(key, entry);
   }
   return entry;
 }

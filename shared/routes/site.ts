@@ -25,10 +25,12 @@ export const getDocs = /* @__PURE__ */ defineRow(() => ({
   ...endpoint.getDocs,
   ...DISCOVERY,
   handler: 'functions/site/get-docs.ts',
+  sitePages: true,
 }));
 
 export const getErrorDocs = /* @__PURE__ */ defineRow(() => ({
   ...endpoint.getErrorDocs,
   ...DISCOVERY,
   handler: 'functions/site/get-error-docs.ts',
+  sitePages: true,
 }));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { docsMarkdown, errorsMarkdown, homeMarkdown, wantsMarkdown } from '#shared/docs/site.ts';
+import { docsMarkdown, errorsMarkdown, homeMarkdown, renderSitePage, wantsMarkdown } from '#shared/docs/site.ts';
+import { PLACEHOLDER_ORIGIN, PRERENDERED_PAGES } from '#shared/docs/prerendered.ts';
 import { llmsFullTxt, llmsTxt } from '#shared/docs/llms.ts';
 import { renderMarkdown } from '#shared/docs/html.ts';
 import { toEnvelope } from '#shared/http/envelope.ts';
@@ -127,6 +128,24 @@ describe('site pages', () => {
     for (const operationId of ['capturePage', 'getTweet', 'getImageProxy', 'postExport', 'createAssetUpload', 'completeAssetUpload', 'getAssetDownloadUrl']) {
       expect(body).toContain(`](${BASE}/docs#${operationId})`);
     }
+  });
+});
+
+describe('pre-rendered site pages', () => {
+  // Deployed functions serve the pages rendered for the placeholder origin, with theirs put in.
+  it.each(PRERENDERED_PAGES.flatMap((name) =>
+    ['http://127.0.0.1:3000', 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com', 'https://api.example.com/easel', 'https://xn--bcher-kva.example:8443'].map((origin) => [name, origin] as const),
+  ))('renders %s for %s exactly as the origin put into the placeholder rendering', (name, origin) => {
+    const placeholder = renderSitePage(name, PLACEHOLDER_ORIGIN);
+    const direct = renderSitePage(name, origin);
+
+    expect(placeholder.html.replaceAll(PLACEHOLDER_ORIGIN, origin)).toBe(direct.html);
+    expect(placeholder.markdown.replaceAll(PLACEHOLDER_ORIGIN, origin)).toBe(direct.markdown);
+  });
+
+  it('uses an origin that appears nowhere else and that no one can own', () => {
+    expect(new URL(PLACEHOLDER_ORIGIN).hostname.endsWith('.invalid')).toBe(true);
+    for (const name of PRERENDERED_PAGES) expect(renderSitePage(name, 'https://other.test').html).not.toContain('easel-origin');
   });
 });
 
