@@ -87,11 +87,24 @@ export const OrganizationRecord = v.object({
 });
 export type OrganizationRecord = v.InferOutput<typeof OrganizationRecord>;
 
+/**
+ * Settings as read back from the table: their shape only. They were checked against the runtime's
+ * time zones and locales when written (identity-admin); checking again on every read would cost a
+ * cold container ≈ 2 ms for a zone such as Europe/Paris, and ≈ 15 ms of ICU data for an alias
+ * such as US/Pacific, on the first bootstrap or settings read.
+ */
+const StoredWorkspaceSettings = v.object({
+  locale: v.string(),
+  timeZone: v.string(),
+  defaultPublishingTime: v.string(),
+  description: v.string(),
+});
+
 export const WorkspaceRecord = v.object({
   workspaceId: v.string(),
   organizationId: v.string(),
   name: v.string(),
-  settings: WorkspaceSettings,
+  settings: StoredWorkspaceSettings,
   createdAt: v.string(),
 });
 export type WorkspaceRecord = v.InferOutput<typeof WorkspaceRecord>;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WorkspaceSettings } from '#shared/schemas/identity.ts';
+import { WorkspaceRecord, WorkspaceSettings } from '#shared/schemas/identity.ts';
 
 const timeZone = WorkspaceSettings.entries.timeZone;
 
@@ -51,5 +51,37 @@ describe('WorkspaceSettings.timeZone', () => {
     const constructor = vi.spyOn(Intl, 'DateTimeFormat');
     v.is(timeZone, value);
     expect(constructor).toHaveBeenCalledWith('en', { timeZone: value });
+  });
+});
+
+describe('WorkspaceRecord', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  const record = (timeZone: string) => ({
+    workspaceId: 'ws_1',
+    organizationId: 'org_1',
+    name: 'W',
+    settings: { locale: 'en-US', timeZone, defaultPublishingTime: '09:00', description: '' },
+    createdAt: '2026-01-01T00:00:00.000Z',
+  });
+
+  it('reads stored settings without asking ICU again: they were checked when written', () => {
+    const constructor = vi.spyOn(Intl, 'DateTimeFormat');
+    const zones = vi.spyOn(Intl, 'supportedValuesOf');
+
+    expect(v.parse(WorkspaceRecord, record('US/Pacific')).settings.timeZone).toBe('US/Pacific');
+
+    expect(constructor).not.toHaveBeenCalled();
+    expect(zones).not.toHaveBeenCalled();
+    // What a write goes through still asks.
+    expect(v.is(WorkspaceSettings, record('US/Pacific').settings)).toBe(true);
+    expect(constructor).toHaveBeenCalled();
+  });
+
+  it('still refuses a stored item of the wrong shape', () => {
+    expect(v.is(WorkspaceRecord, { ...record('UTC'), settings: { locale: 'en-US', timeZone: 3, defaultPublishingTime: '09:00', description: '' } })).toBe(false);
+    expect(v.is(WorkspaceRecord, { ...record('UTC'), settings: undefined })).toBe(false);
   });
 });
