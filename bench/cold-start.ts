@@ -146,7 +146,7 @@ export async function bench(): Promise<BenchTable[]> {
       notes: [
         `"import + 1st call": the cold start over a bare Node start, timed in the fresh process from before the import to the first call's answer; the goal applies to it.`,
         `"its requests": the HTTP requests the first call made (DynamoDB, S3, an upstream); "in flight ms": its time with at least one of them sent and not yet answered in full,`,
-        `which on loopback is mostly the embedded backend's: dynalite serves one request at a time, so a call's requests queue there even when they go out together.`,
+        `which on loopback is mostly the embedded backend's: dynalite works on one thread, so a call's requests queue there even when they go out together.`,
         `"its CPU ms": the CPU time the process spent in it (all threads), what a function with less than a full vCPU stretches (bench/cost.ts); "peak RSS": the process's high-water mark.`,
         `Bare \`node -e 0\`: ${ms(bareMs)} ms (median). "process ms" is spawn to exit as the parent sees it, less the two warm calls made after the cold one; "process over bare" subtracts the bare start,`,
         `so it also holds what an ES module entry and the harness cost with no route at all: the "${EMPTY}" row.`,
