@@ -233,7 +233,8 @@ function refuseTestSettingsOnLambda(env: NodeJS.ProcessEnv): void {
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
   refuseTestSettingsOnLambda(env);
   const publicBaseUrl = required(env, 'PUBLIC_BASE_URL').replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]+$/.test(publicBaseUrl)) {
+  // No character HTML escapes and no space: the site pages put it into their pre-rendered HTML as it is (docs/pages.ts).
+  if (!/^https?:\/\/[^/\s&<>"']+$/.test(publicBaseUrl)) {
     throw new Error(`PUBLIC_BASE_URL must be an origin such as https://api.example.com, got ${publicBaseUrl}`);
   }
   const loopbackPorts = (optional(env, 'UNSAFE_TEST_LOOPBACK_PORTS') ?? '')

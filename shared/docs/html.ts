@@ -6,13 +6,8 @@
 import { Lexer, Marked } from 'marked';
 import type { Token, Tokens } from 'marked';
 import { PAGES, PRODUCT } from '#shared/docs/catalog.ts';
+import { escapeHtml } from '#shared/docs/escape.ts';
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for HTML content and double-quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => ENTITIES[char]!);
-}
 
 // kramdown-style heading attribute, written by markdown.ts `heading(depth, title, id)`.
 const ANCHOR = /\s+\{#([A-Za-z0-9_.:-]+)\}\s*$/;

@@ -20,7 +20,8 @@ import {
   limitsSection,
   operationsSection,
 } from '#shared/docs/reference.ts';
-import { DISCOVERY_CACHE_CONTROL, operationLinks } from '#shared/docs/site.ts';
+import { DISCOVERY_CACHE_CONTROL } from '#shared/docs/pages.ts';
+import { operationLinks } from '#shared/docs/site.ts';
 
 const MARKDOWN = 'text/markdown; charset=utf-8';
 

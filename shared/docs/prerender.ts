@@ -1,7 +1,7 @@
 /**
  * `node shared/docs/prerender.ts <folder>`: renders the site pages that functions serve from files
- * (the guide and the error reference, ./prerendered.ts) into `<folder>/<page>.html` and `.md`, for
- * the placeholder origin that the serving function replaces with its own (./site.ts). The stack's
+ * (./prerendered.ts) into `<folder>/<page>.html` and `.md`, for
+ * the placeholder origin that the serving function replaces with its own (./pages.ts). The stack's
  * bundling runs it as a command hook into each such function's asset, as it runs the editor build.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

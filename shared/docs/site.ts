@@ -1,16 +1,9 @@
 /**
- * The site pages: /, /docs and /docs/errors. Each is written in Markdown, generated from the
- * route table and the error catalog, and served as HTML or, when asked for, as the Markdown itself.
- *
- * Rendering the guide takes ≈ 60 ms (marked over its 150 KB of Markdown), a cold start's worth, so
- * the deployed functions of /docs and /docs/errors do not render: the stack's bundling writes their
- * pages beside the bundle for a placeholder origin (./prerender.ts), and the function reads its
- * page once and puts its own origin in. The local server, with no such files, renders.
+ * The renderer of the site pages: /, /docs and /docs/errors. Each is written in Markdown,
+ * generated from the route table and the error catalog, and rendered to HTML in the site's layout.
+ * ./pages.ts serves them: deployed functions read them rendered ahead of time (./prerender.ts)
+ * and never load this module, which is most of their bundle; the local server renders with it.
  */
-import { createRequire } from 'node:module';
-import { config } from '#shared/config.ts';
-import { reply } from '#shared/http/reply.ts';
-import type { Reply } from '#shared/http/reply.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import {
   API_KEY_HEADER,
@@ -25,7 +18,7 @@ import {
 } from '#shared/docs/catalog.ts';
 import type { DocRoute } from '#shared/docs/catalog.ts';
 import { layout, renderMarkdown } from '#shared/docs/html.ts';
-import { PLACEHOLDER_ORIGIN, PRERENDERED_FOLDER, PRERENDERED_PAGES } from '#shared/docs/prerendered.ts';
+import type { PageName, SitePage } from '#shared/docs/prerendered.ts';
 import { identitySections } from '#shared/docs/identity.ts';
 import { blocks, code, heading, link, text, withoutAnchors } from '#shared/docs/markdown.ts';
 import {
@@ -37,11 +30,6 @@ import {
   operationAnchor,
   operationsSection,
 } from '#shared/docs/reference.ts';
-
-export type PageName = 'home' | 'docs' | 'errors';
-
-/** Discovery headers of every page and document: cacheable for five minutes by anyone. */
-export const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
 
 /** The links every start page offers, with what is behind each. */
 export function startLinks(baseUrl: string): string {
@@ -157,74 +145,8 @@ const SOURCES: Record<PageName, (baseUrl: string) => string> = {
   errors: errorsMarkdown,
 };
 
-/**
- * Whether the caller asked for Markdown: `text/markdown` in Accept with a weight above zero
- * and at least that of `text/html` (a browser that also lists Markdown still gets HTML).
- */
-export function wantsMarkdown(accept: string | undefined): boolean {
-  if (!accept) return false;
-  const weights: Record<string, number> = {};
-  for (const range of accept.split(',')) {
-    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
-    const q = params.find((param) => param.startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2));
-    weights[type] = Math.max(weights[type] ?? 0, Number.isFinite(weight) ? weight : 0);
-  }
-  const markdown = weights['text/markdown'] ?? 0;
-  return markdown > 0 && markdown >= (weights['text/html'] ?? 0);
-}
-
-/** A page in both forms. */
-export interface SitePage {
-  markdown: string;
-  html: string;
-}
-
 /** Renders a page for `baseUrl`: its Markdown, and the HTML of it in the site's layout. */
 export function renderSitePage(name: PageName, baseUrl: string): SitePage {
   const source = SOURCES[name](baseUrl);
   return { markdown: withoutAnchors(source), html: layout({ title: TITLES[name], body: renderMarkdown(source), baseUrl }) };
-}
-
-/**
- * The page as the bundling wrote it beside this bundle, with `baseUrl` put in for the placeholder;
- * undefined where there is none (the local server runs the sources) or where `baseUrl` holds a
- * character HTML would have escaped, so that putting it in verbatim would not match a rendering.
- */
-function prerendered(name: PageName, baseUrl: string): SitePage | undefined {
-  if (process.env.EASEL_LAMBDA_BUNDLE !== 'true' || !(PRERENDERED_PAGES as readonly string[]).includes(name) || /[&<>"']/.test(baseUrl)) return undefined;
-  // require(), not import: an ES import of node:fs also loads its promises API (≈ 3 ms of a cold start).
-  const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
-  const read = (extension: string) => readFileSync(new URL(`./${PRERENDERED_FOLDER}/${name}.${extension}`, import.meta.url), 'utf8').replaceAll(PLACEHOLDER_ORIGIN, baseUrl);
-  try {
-    return { markdown: read('md'), html: read('html') };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-// The pages depend only on the table and the origin: read or render each once per container.
-const pages = new Map<string, SitePage>();
-
-function page(name: PageName, baseUrl: string): SitePage {
-  const key = `${name} ${baseUrl}`;
-  let entry = pages.get(key);
-  if (!entry) {
-    entry = prerendered(name, baseUrl) ?? renderSitePage(name, baseUrl);
-    pages.set(key, entry);
-  }
-  return entry;
-}
-
-/**
- * A site page as a reply: HTML, or Markdown when the Accept header asks for it. Always varies
- * on Accept, so a shared cache keeps the two apart.
- */
-export function sitePage(name: PageName, accept: string | undefined, baseUrl: string = config().publicBaseUrl): Reply {
-  const headers = { 'Cache-Control': DISCOVERY_CACHE_CONTROL, Vary: 'Accept' };
-  const { markdown, html } = page(name, baseUrl);
-  return wantsMarkdown(accept)
-    ? reply.text(markdown, 'text/markdown; charset=utf-8', 200, { headers })
-    : reply.text(html, 'text/html; charset=utf-8', 200, { headers });
 }

@@ -5,8 +5,8 @@
  */
 import { config } from '#shared/config.ts';
 import type { Config } from '#shared/config.ts';
-import { sitePage, wantsMarkdown } from '#shared/docs/site.ts';
-import { escapeHtml } from '#shared/docs/html.ts';
+import { sitePage, wantsMarkdown } from '#shared/docs/pages.ts';
+import { escapeHtml } from '#shared/docs/escape.ts';
 import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
 import { API_BASE_PLACEHOLDER, loadEditor } from '#shared/editor/assets.ts';
@@ -58,7 +58,7 @@ export function editorHtml(editor: LoadedEditor, apiBaseUrl: string | undefined)
  * (no-cache): it names the current hashed files, and a copy kept past a release would ask for
  * files that are gone.
  */
-export function editorPage(accept: string | undefined, editor?: LoadedEditor): Reply {
+export async function editorPage(accept: string | undefined, editor?: LoadedEditor): Promise<Reply> {
   if (wantsMarkdown(accept)) return sitePage('home', accept);
   const cfg = config();
   return reply.text(editorHtml(editor ?? loadEditor(), cfg.editor.apiBaseUrl), 'text/html; charset=utf-8', 200, {

@@ -8,6 +8,7 @@ export const getHome = /* @__PURE__ */ defineRow(() => ({
   ...DISCOVERY,
   handler: 'functions/site/get-home.ts',
   editorAssets: true,
+  sitePages: true,
 }));
 
 export const getEditorAsset = /* @__PURE__ */ defineRow(() => ({

@@ -97,8 +97,9 @@ const FUNCTIONS: Fn[] = [
     if (Object.keys(row.access.buckets ?? {}).length > 0) clients.push(PRESIGN_ONLY.has(row.operationId) ? 's3-presigner' : 's3');
     if (Object.keys(row.access.queues ?? {}).length > 0) clients.push('sqs');
     if (row.auth === 'internal') clients.push('secrets-manager');
-    // The Discovery routes but the editor's static files render the documents from the table.
-    const documents = row.tag === 'Discovery' && row.operationId !== 'getEditorAsset';
+    // The Discovery routes render the documents from the table, but the editor's files and the
+    // site pages, which their functions read rendered at bundling (shared/docs/pages.ts).
+    const documents = row.tag === 'Discovery' && row.operationId !== 'getEditorAsset' && !row.sitePages;
     return fn(row.operationId, row.handler, clients, { row, nodeModules: row.nodeModules, multipart: row.body?.contentType === 'multipart/form-data', documents });
   }),
   fn('fallback', FALLBACK.handler, []),

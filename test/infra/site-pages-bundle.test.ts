@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
@@ -37,6 +37,7 @@ function invoke(asset: string, path: string, accept: string): { statusCode: numb
 // Bundles the functions of /docs and /docs/errors for real, as `cdk synth` does (esbuild, then
 // the pre-rendering as a bundling hook), and runs what Lambda would receive.
 describe.each([
+  ['home', ROUTES.getHome, '/'],
   ['docs', ROUTES.getDocs, '/docs'],
   ['errors', ROUTES.getErrorDocs, '/docs/errors'],
 ] as const)('the %s page function bundle', (name, row, path) => {
@@ -46,7 +47,15 @@ describe.each([
   beforeAll(() => {
     // Prepare + Act
     const app = new App({ outdir });
-    new EaselFunction(new Stack(app, 'SiteBundle'), 'Page', { entry: row.handler, memorySize: row.memory, timeout: row.timeout, environment: {}, sitePages: row.sitePages, description: 'bundle test' });
+    new EaselFunction(new Stack(app, 'SiteBundle'), 'Page', {
+      entry: row.handler,
+      memorySize: row.memory,
+      timeout: row.timeout,
+      environment: {},
+      editorAssets: 'editorAssets' in row ? row.editorAssets : undefined,
+      sitePages: row.sitePages,
+      description: 'bundle test',
+    });
     app.synth();
     const assets = readdirSync(outdir).filter((entry) => entry.startsWith('asset.') && existsSync(join(outdir, entry, 'index.mjs')));
     expect(assets).toHaveLength(1);
@@ -55,35 +64,56 @@ describe.each([
 
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-  it('holds the guide and the error reference beside index.mjs, in HTML and Markdown', () => {
-    expect(readdirSync(join(asset, PRERENDERED_FOLDER)).sort()).toEqual(['docs.html', 'docs.md', 'errors.html', 'errors.md']);
+  it('holds every site page beside index.mjs, in HTML and Markdown', () => {
+    expect(readdirSync(join(asset, PRERENDERED_FOLDER)).sort()).toEqual(['docs.html', 'docs.md', 'errors.html', 'errors.md', 'home.html', 'home.md']);
   });
 
-  it('serves the page as the sources render it for its origin, in both forms', () => {
+  it('carries no renderer: neither marked nor the pages\' sources', () => {
+    const bundle = readFileSync(join(asset, 'index.mjs'), 'utf8');
+    const map = JSON.parse(readFileSync(join(asset, 'index.mjs.map'), 'utf8')) as { sources: string[] };
+
+    expect(map.sources.filter((source) => /node_modules\/marked\/|shared\/docs\/(site|html|reference|operations)\.ts$/.test(source))).toEqual([]);
+    expect(bundle).not.toContain('marked');
+  });
+
+  it('serves the page as the sources render it for its origin, in Markdown and (but /, the editor) HTML', () => {
     const expected = renderSitePage(name, ORIGIN);
 
-    const html = invoke(asset, path, 'text/html');
     const markdown = invoke(asset, path, 'text/markdown');
-
+    expect(markdown).toMatchObject({ statusCode: 200, headers: { 'Content-Type': 'text/markdown; charset=utf-8' } });
+    expect(markdown.body).toBe(expected.markdown);
+    if (name === 'home') return;
+    const html = invoke(asset, path, 'text/html');
     expect(html).toMatchObject({ statusCode: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
     expect(html.body).toBe(expected.html);
-    expect(markdown.body).toBe(expected.markdown);
   });
 
-  it('reads the page from the file rather than rendering it', () => {
+  it('reads the page from the file', () => {
     // Prepare: a mark only the file holds
-    appendFileSync(join(asset, PRERENDERED_FOLDER, `${name}.html`), '<!-- from the file -->');
+    appendFileSync(join(asset, PRERENDERED_FOLDER, `${name}.md`), '<!-- from the file -->');
 
     // Act
-    const { body } = invoke(asset, path, 'text/html');
+    const { body } = invoke(asset, path, 'text/markdown');
 
     // Assess
     expect(body.endsWith('<!-- from the file -->')).toBe(true);
+  });
+
+  it('answers 500 with the envelope, and says why in its log, when the page is missing', () => {
+    // Prepare
+    rmSync(join(asset, PRERENDERED_FOLDER), { recursive: true });
+
+    // Act
+    const { statusCode, body } = invoke(asset, path, 'text/markdown');
+
+    // Assess
+    expect(statusCode).toBe(500);
+    expect(JSON.parse(body)).toMatchObject({ code: 'internal_error', status: 500 });
   });
 });
 
 describe('the route table', () => {
   it('pre-renders the pages of exactly the routes that serve them', () => {
-    expect(ROUTE_LIST.filter((row) => row.sitePages).map((row) => `${row.method} ${row.path}`)).toEqual(['GET /docs', 'GET /docs/errors']);
+    expect(ROUTE_LIST.filter((row) => row.sitePages).map((row) => `${row.method} ${row.path}`)).toEqual(['GET /', 'GET /docs', 'GET /docs/errors']);
   });
 });

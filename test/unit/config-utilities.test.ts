@@ -58,6 +58,9 @@ describe('parseConfig: tweet and media proxy settings', () => {
     ['a target other than 127.0.0.1', { UNSAFE_TEST_LOOPBACK_PORTS: '8443', UNSAFE_TEST_MEDIA_HOSTS: 'pbs.twimg.com=10.0.0.5:8443' }, /expected host=127\.0\.0\.1:port/],
     ['a CA without a mapping', { UNSAFE_TEST_MEDIA_CA_FILE: caFile }, /only honoured together with UNSAFE_TEST_MEDIA_HOSTS/],
     ['an upstream URL with a path', { TWEET_UPSTREAM_URL: 'https://cdn.syndication.twimg.com/tweet-result' }, /must be an origin/],
+    ['a public base URL with a path', { PUBLIC_BASE_URL: 'https://api.easel.test/prod' }, /PUBLIC_BASE_URL must be an origin/],
+    ['a public base URL with a character HTML escapes', { PUBLIC_BASE_URL: 'https://api.easel.test&x=<b>' }, /PUBLIC_BASE_URL must be an origin/],
+    ['a public base URL with a space', { PUBLIC_BASE_URL: 'https://api.easel .test' }, /PUBLIC_BASE_URL must be an origin/],
     ['a time-out that is not a number', { TWEET_TIMEOUT_MS: 'soon' }, /TWEET_TIMEOUT_MS must be an integer/],
     ['a size cap of zero', { MEDIA_PROXY_MAX_BYTES: '0' }, /MEDIA_PROXY_MAX_BYTES must be an integer from 1/],
   ])('refuses %s at cold start', (_case, env, message) => {

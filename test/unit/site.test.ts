@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { docsMarkdown, errorsMarkdown, homeMarkdown, renderSitePage, wantsMarkdown } from '#shared/docs/site.ts';
+import { docsMarkdown, errorsMarkdown, homeMarkdown, renderSitePage } from '#shared/docs/site.ts';
+import { wantsMarkdown } from '#shared/docs/pages.ts';
 import { PLACEHOLDER_ORIGIN, PRERENDERED_PAGES } from '#shared/docs/prerendered.ts';
 import { llmsFullTxt, llmsTxt } from '#shared/docs/llms.ts';
 import { renderMarkdown } from '#shared/docs/html.ts';
