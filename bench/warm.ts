@@ -145,6 +145,7 @@ export async function bench(): Promise<BenchTable[]> {
 
     // Served from memory: /openapi.json and a tweet after its first look-up.
     const docs = await import('#shared/docs/openapi.ts');
+    const replies = await import('#shared/docs/replies.ts');
     const openapiBytes = (await (await fetch(`${runtime.url}/openapi.json`)).arrayBuffer()).byteLength;
     // Served from memory: the reply for a request against one serialisation of the document.
     const timeOf = (fn: () => unknown) => {
@@ -156,7 +157,18 @@ export async function bench(): Promise<BenchTable[]> {
       }
       return median(times);
     };
-    const replyMs = timeOf(() => docs.openApiReply(runtime.env.PUBLIC_BASE_URL));
+    const timeOfAsync = async (fn: () => Promise<unknown>) => {
+      const times: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        const started = performance.now();
+        await fn();
+        times.push(performance.now() - started);
+      }
+      return median(times);
+    };
+    // The handler's reply, after its first call: served from memory, not serialised again.
+    await replies.documentReply('openapi', runtime.env.PUBLIC_BASE_URL);
+    const replyMs = await timeOfAsync(() => replies.documentReply('openapi', runtime.env.PUBLIC_BASE_URL));
     const stringifyMs = timeOf(() => JSON.stringify(docs.openApiDocument(runtime.env.PUBLIC_BASE_URL)));
     const openapi = await cannon(`${runtime.url}/openapi.json`);
     await fetch(`${runtime.url}/api/tweet/${TWEET_ID}`);
@@ -177,7 +189,7 @@ export async function bench(): Promise<BenchTable[]> {
         ['the same Query, straight to DynamoDB', ms(directP50), ms(median(directRuns.map((run) => run.p99))), Math.round(median(directRuns.map((run) => run.rps))), '', ''],
         ['  route ÷ Query (p50)', `${ratio.toFixed(2)}×`, '', '', '≤ 2×', verdict(ratio <= 2)],
         [`GET /openapi.json (${Math.round(openapiBytes / 1024)} KB)`, ms(openapi.p50), ms(openapi.p99), Math.round(openapi.rps), '', ''],
-        ['  openApiReply() per request, median of 200 (ms)', replyMs.toFixed(3), '', '', `< stringify ${stringifyMs.toFixed(2)} ms`, verdict(replyMs < stringifyMs / 10)],
+        ["  documentReply('openapi') per request, median of 200 (ms)", replyMs.toFixed(3), '', '', `< stringify ${stringifyMs.toFixed(2)} ms`, verdict(replyMs < stringifyMs / 10)],
         [`GET /api/tweet/{id}, cached (upstream asked ${upstreamDuring} times in ${tweet.requests} requests)`, ms(tweet.p50), ms(tweet.p99), Math.round(tweet.rps), '0 upstream calls', verdict(upstreamDuring === 0)],
         ['404 of the fallback route (the local server\'s floor)', ms(floor.p50), ms(floor.p99), Math.round(floor.rps), '', ''],
       ],

@@ -186,7 +186,7 @@ export class EaselStack extends Stack {
         environment,
         nodeModules: row.nodeModules,
         editorAssets: row.editorAssets,
-        sitePages: row.sitePages,
+        prerendered: row.prerendered,
         description: `Easel ${row.method} ${row.path}`,
       });
       this.data.grant(fn, row.access);

@@ -233,8 +233,9 @@ function refuseTestSettingsOnLambda(env: NodeJS.ProcessEnv): void {
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
   refuseTestSettingsOnLambda(env);
   const publicBaseUrl = required(env, 'PUBLIC_BASE_URL').replace(/\/+$/, '');
-  // No character HTML escapes and no space: the site pages put it into their pre-rendered HTML as it is (docs/pages.ts).
-  if (!/^https?:\/\/[^/\s&<>"']+$/.test(publicBaseUrl)) {
+  // No character HTML or JSON escapes and no space: the discovery functions put it into what was
+  // rendered ahead of time as it is (docs/replies.ts).
+  if (!/^https?:\/\/[^/\s&<>"'\\]+$/.test(publicBaseUrl)) {
     throw new Error(`PUBLIC_BASE_URL must be an origin such as https://api.example.com, got ${publicBaseUrl}`);
   }
   const loopbackPorts = (optional(env, 'UNSAFE_TEST_LOOPBACK_PORTS') ?? '')

@@ -27,7 +27,7 @@ export async function bundle(row: Row): Promise<{ file: string; bytes: number }>
   // The site routes read the built editor beside their bundle, as the stack's command hook puts it.
   if (row.editorAssets) execFileSync(process.execPath, [join(PROJECT_ROOT, 'editor', 'build.ts'), join(dirname(file), 'editor')], { stdio: 'ignore' });
   // And the site pages it serves, pre-rendered, as the other hook puts them.
-  if (row.sitePages) execFileSync(process.execPath, [join(PROJECT_ROOT, 'shared', 'docs', 'prerender.ts'), join(dirname(file), PRERENDERED_FOLDER)], { stdio: 'ignore' });
+  if (row.prerendered) execFileSync(process.execPath, [join(PROJECT_ROOT, 'shared', 'docs', 'prerender.ts'), join(dirname(file), PRERENDERED_FOLDER)], { stdio: 'ignore' });
   return { file, bytes: statSync(file).size };
 }
 

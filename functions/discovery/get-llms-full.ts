@@ -1,6 +1,6 @@
-import { llmsFullReply } from '#shared/docs/llms.ts';
+import { documentReply } from '#shared/docs/replies.ts';
 import { route } from '#shared/http/route.ts';
 import * as routes from '#shared/routes/discovery.ts';
 
 /** GET /llms-full.txt: the full Markdown reference. */
-export const handler = route(routes.getLlmsFull, async () => llmsFullReply());
+export const handler = route(routes.getLlmsFull, async () => documentReply('llmsFull'));

@@ -1,6 +1,6 @@
-import { llmsReply } from '#shared/docs/llms.ts';
+import { documentReply } from '#shared/docs/replies.ts';
 import { route } from '#shared/http/route.ts';
 import * as routes from '#shared/routes/discovery.ts';
 
 /** GET /llms.txt: the site overview for language models. */
-export const handler = route(routes.getLlms, async () => llmsReply());
+export const handler = route(routes.getLlms, async () => documentReply('llms'));

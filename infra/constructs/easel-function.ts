@@ -72,7 +72,7 @@ export interface EaselFunctionProps {
   /** Build the editor (editor/build.ts) into the asset's editor/ folder, beside index.mjs, where the site handlers read it. */
   editorAssets?: boolean;
   /** Render the site pages it serves (shared/docs/prerender.ts) into the asset, so that it reads them instead of rendering at cold start. */
-  sitePages?: boolean;
+  prerendered?: boolean;
   /** Default arm64, or x86_64 when a package of `nodeModules` has no arm64 binary (see the class). */
   architecture?: Architecture;
 }
@@ -82,14 +82,14 @@ export interface EaselFunctionProps {
  * editor, the pre-rendered site pages. The commands run the Node that runs this synth (it strips
  * types natively), on the build machine, like the local esbuild.
  */
-function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'sitePages'>) {
+function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendered'>) {
   const node = (script: string, folder: string) => `"${process.execPath}" "${join(PROJECT_ROOT, script)}" "${folder}"`;
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
     afterBundling: (_inputDir: string, outputDir: string) => [
       ...(props.editorAssets ? [node('editor/build.ts', join(outputDir, 'editor'))] : []),
-      ...(props.sitePages ? [node('shared/docs/prerender.ts', join(outputDir, PRERENDERED_FOLDER))] : []),
+      ...(props.prerendered ? [node('shared/docs/prerender.ts', join(outputDir, PRERENDERED_FOLDER))] : []),
     ],
   };
 }
@@ -152,7 +152,7 @@ export class EaselFunction extends NodejsFunction {
         // Ship the SDK version the tests ran against rather than whatever the runtime carries.
         bundleAwsSDK: true,
         ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules], environment: installEnvironment(cpu) } : {}),
-        ...(props.editorAssets || props.sitePages ? { commandHooks: assetHooks(props) } : {}),
+        ...(props.editorAssets || props.prerendered ? { commandHooks: assetHooks(props) } : {}),
       },
     });
     if (props.nodeModules?.length && Stack.of(this).bundlingRequired) this.checkNativeModules(props.nodeModules, cpu);

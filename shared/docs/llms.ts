@@ -3,10 +3,7 @@
  * links) and /llms-full.txt (the whole reference in one Markdown file), generated from the
  * same route table, schemas and error catalog as /openapi.json and the site pages.
  */
-import { config } from '#shared/config.ts';
 import { ERROR_CODES, ERROR_CODE_LIST } from '#shared/errors.ts';
-import { reply } from '#shared/http/reply.ts';
-import type { Reply } from '#shared/http/reply.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import { API_KEY_HEADER, PAGES, PRODUCT, SESSION_COOKIE, SUMMARY, absolute, publicRoutes } from '#shared/docs/catalog.ts';
 import type { DocRoute } from '#shared/docs/catalog.ts';
@@ -20,10 +17,8 @@ import {
   limitsSection,
   operationsSection,
 } from '#shared/docs/reference.ts';
-import { DISCOVERY_CACHE_CONTROL } from '#shared/docs/pages.ts';
 import { operationLinks } from '#shared/docs/site.ts';
 
-const MARKDOWN = 'text/markdown; charset=utf-8';
 
 function notes(baseUrl: string): string {
   return blocks(
@@ -83,29 +78,3 @@ export function llmsFullTxt(baseUrl: string, routes: readonly DocRoute[] = FULL_
   );
   return `${withoutAnchors(source)}\n`;
 }
-
-const cache = new Map<string, string>();
-
-function cached(key: string, build: () => string): string {
-  let value = cache.get(key);
-  if (value === undefined) {
-    value = build();
-    cache.set(key, value);
-  }
-  return value;
-}
-
-/** /llms.txt as a reply, built once per container. */
-export function llmsReply(baseUrl: string = config().publicBaseUrl): Reply {
-  return reply.text(cached(`llms ${baseUrl}`, () => llmsTxt(baseUrl)), MARKDOWN, 200, {
-    headers: { 'Cache-Control': DISCOVERY_CACHE_CONTROL },
-  });
-}
-
-/** /llms-full.txt as a reply, built once per container. */
-export function llmsFullReply(baseUrl: string = config().publicBaseUrl): Reply {
-  return reply.text(cached(`full ${baseUrl}`, () => llmsFullTxt(baseUrl)), MARKDOWN, 200, {
-    headers: { 'Cache-Control': DISCOVERY_CACHE_CONTROL },
-  });
-}
-

@@ -3,8 +3,6 @@
  * handlers validate with: it cannot list a route that does not exist or a rule that is not enforced.
  */
 import { config } from '#shared/config.ts';
-import { reply } from '#shared/http/reply.ts';
-import type { Reply } from '#shared/http/reply.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import {
   EntitlementErrorEnvelope,
@@ -339,20 +337,3 @@ export function openApiDocument(publicBaseUrl: string = config().publicBaseUrl):
   }
   return document;
 }
-
-const serialised = new Map<string, string>();
-
-/**
- * /openapi.json as a reply, cacheable for five minutes: the document serialised once per origin
- * and container, since it never changes while the container lives (80 KB: a stringify per
- * request was most of the handler's own work).
- */
-export function openApiReply(publicBaseUrl: string = config().publicBaseUrl): Reply {
-  let body = serialised.get(publicBaseUrl);
-  if (body === undefined) {
-    body = JSON.stringify(openApiDocument(publicBaseUrl));
-    serialised.set(publicBaseUrl, body);
-  }
-  return reply.text(body, 'application/json; charset=utf-8', 200, { headers: { 'Cache-Control': 'public, max-age=300' } });
-}
-

@@ -1,25 +1,33 @@
 /**
- * `node shared/docs/prerender.ts <folder>`: renders the site pages that functions serve from files
- * (./prerendered.ts) into `<folder>/<page>.html` and `.md`, for
- * the placeholder origin that the serving function replaces with its own (./pages.ts). The stack's
- * bundling runs it as a command hook into each such function's asset, as it runs the editor build.
+ * `node shared/docs/prerender.ts <folder>`: renders what the discovery functions serve from files
+ * (./prerendered.ts) into `<folder>`: each site page as `<page>.html` and `<page>.md`, and each
+ * document under its own name (openapi.json, llms.txt, llms-full.txt), all for the placeholder
+ * origin that the serving function replaces with its own (./replies.ts). The stack's bundling
+ * runs it as a command hook into each such function's asset, as it runs the editor build.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PLACEHOLDER_ORIGIN, PRERENDERED_PAGES } from '#shared/docs/prerendered.ts';
+import { PLACEHOLDER_ORIGIN, PRERENDERED_DOCUMENTS, PRERENDERED_PAGES } from '#shared/docs/prerendered.ts';
+import type { DocumentName } from '#shared/docs/prerendered.ts';
+import { renderDocument } from '#shared/docs/render.ts';
 import { renderSitePage } from '#shared/docs/site.ts';
 
-/** Writes every pre-rendered page into `folder` (created if need be); returns the files written. */
-export function writePrerenderedPages(folder: string): string[] {
+/** Writes every page and document into `folder` (created if need be); returns the files written. */
+export function writePrerendered(folder: string): string[] {
   mkdirSync(folder, { recursive: true });
-  return PRERENDERED_PAGES.flatMap((name) => {
+  const written: string[] = [];
+  const write = (file: string, text: string) => {
+    writeFileSync(join(folder, file), text);
+    written.push(join(folder, file));
+  };
+  for (const name of PRERENDERED_PAGES) {
     const { markdown, html } = renderSitePage(name, PLACEHOLDER_ORIGIN);
-    const files = [join(folder, `${name}.md`), join(folder, `${name}.html`)];
-    writeFileSync(files[0]!, markdown);
-    writeFileSync(files[1]!, html);
-    return files;
-  });
+    write(`${name}.md`, markdown);
+    write(`${name}.html`, html);
+  }
+  for (const [name, file] of Object.entries(PRERENDERED_DOCUMENTS) as [DocumentName, string][]) write(file, renderDocument(name, PLACEHOLDER_ORIGIN));
+  return written;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -28,5 +36,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.stderr.write('usage: node shared/docs/prerender.ts <folder>\n');
     process.exit(2);
   }
-  writePrerenderedPages(resolve(folder));
+  writePrerendered(resolve(folder));
 }

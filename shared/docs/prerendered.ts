@@ -1,8 +1,8 @@
 /**
- * Where the deployed site functions find their pages rendered ahead of time (./prerender.ts writes
- * them with ./site.ts, ./pages.ts reads them): the pages, the folder beside the bundle, and the
- * origin they are rendered for. Kept apart so that neither the functions nor the stack's bundling
- * load the renderer to name them.
+ * What the deployed discovery functions find rendered ahead of time beside their bundle
+ * (./prerender.ts writes it, ./replies.ts reads it): the site pages and the documents, the folder,
+ * and the origin they are rendered for. Kept apart so that neither the functions nor the stack's
+ * bundling load a renderer to name them.
  */
 
 /** The site pages: / (its Markdown form; its HTML is the editor), /docs and /docs/errors. */
@@ -14,11 +14,15 @@ export interface SitePage {
   html: string;
 }
 
-/** The pages rendered ahead of time: all of them. */
+/** The site pages, each written as `<page>.html` and `<page>.md`. */
 export const PRERENDERED_PAGES: readonly PageName[] = ['home', 'docs', 'errors'];
+
+/** The documents, by the file each is written to. */
+export const PRERENDERED_DOCUMENTS = { openapi: 'openapi.json', llms: 'llms.txt', llmsFull: 'llms-full.txt' } as const;
+export type DocumentName = keyof typeof PRERENDERED_DOCUMENTS;
 
 /** The origin they are rendered for, replaced by the function's own: never a real host (.invalid). */
 export const PLACEHOLDER_ORIGIN = 'https://easel-origin.invalid';
 
-/** The folder beside the bundle that holds `<page>.html` and `<page>.md`. */
-export const PRERENDERED_FOLDER = 'site-pages';
+/** The folder beside the bundle that holds them. */
+export const PRERENDERED_FOLDER = 'prerendered';

@@ -130,7 +130,7 @@ function validateRequest(def: RouteRow): MiddlewareObj<LambdaEvent, unknown, Err
  * rows with a multipart body through formRoute (http/multipart.ts), which pass the middleware the
  * row needs. Tests build synthetic rows (test/support/routes.ts) to exercise the stack.
  *
- * @example export const handler = route(getOpenApi, async () => openApiReply());
+ * @example export const handler = route(getOpenApi, async () => documentReply('openapi'));
  */
 export function route<R extends RouteRow>(def: R, fn: RouteFn<R>, uses: RouteUses = {}): HttpHandler {
   const { operationId } = def;

@@ -8,7 +8,7 @@ export const getHome = /* @__PURE__ */ defineRow(() => ({
   ...DISCOVERY,
   handler: 'functions/site/get-home.ts',
   editorAssets: true,
-  sitePages: true,
+  prerendered: true,
 }));
 
 export const getEditorAsset = /* @__PURE__ */ defineRow(() => ({
@@ -26,12 +26,12 @@ export const getDocs = /* @__PURE__ */ defineRow(() => ({
   ...endpoint.getDocs,
   ...DISCOVERY,
   handler: 'functions/site/get-docs.ts',
-  sitePages: true,
+  prerendered: true,
 }));
 
 export const getErrorDocs = /* @__PURE__ */ defineRow(() => ({
   ...endpoint.getErrorDocs,
   ...DISCOVERY,
   handler: 'functions/site/get-error-docs.ts',
-  sitePages: true,
+  prerendered: true,
 }));

@@ -41,8 +41,6 @@ interface Fn {
   nodeModules: readonly string[];
   clients: readonly Client[];
   multipart: boolean;
-  /** Serves the documents (OpenAPI, llms files, site pages), so it may carry the operations' prose. */
-  documents: boolean;
   budgetKb: number;
 }
 
@@ -66,28 +64,27 @@ const PACKAGES: Record<Client, string> = {
 const BUDGET_KB = {
   json: 150,
   dynamodb: 350,
-  documents: 190,
   'dynamodb+sqs': 360,
   'dynamodb+s3': 115,
   capture: 1100,
 } as const;
 
-function budgetOf(clients: readonly Client[], documents: boolean, nodeModules: readonly string[]): number {
+function budgetOf(clients: readonly Client[], nodeModules: readonly string[]): number {
   if (nodeModules.includes('@sparticuz/chromium')) return BUDGET_KB.capture;
   if (clients.includes('s3')) return BUDGET_KB['dynamodb+s3'];
   if (clients.includes('sqs')) return BUDGET_KB['dynamodb+sqs'];
   if (clients.includes('dynamodb')) return BUDGET_KB.dynamodb;
-  return documents ? BUDGET_KB.documents : BUDGET_KB.json;
+  return BUDGET_KB.json;
 }
 
 function fn(
   name: string,
   entry: string,
   clients: Client[],
-  options: { row?: RouteRow; nodeModules?: readonly string[]; multipart?: boolean; documents?: boolean } = {},
+  options: { row?: RouteRow; nodeModules?: readonly string[]; multipart?: boolean } = {},
 ): Fn {
-  const { row, nodeModules = [], multipart = false, documents = false } = options;
-  return { name, entry, row, nodeModules, clients, multipart, documents, budgetKb: budgetOf(clients, documents, nodeModules) };
+  const { row, nodeModules = [], multipart = false } = options;
+  return { name, entry, row, nodeModules, clients, multipart, budgetKb: budgetOf(clients, nodeModules) };
 }
 
 const FUNCTIONS: Fn[] = [
@@ -97,10 +94,7 @@ const FUNCTIONS: Fn[] = [
     if (Object.keys(row.access.buckets ?? {}).length > 0) clients.push(PRESIGN_ONLY.has(row.operationId) ? 's3-presigner' : 's3');
     if (Object.keys(row.access.queues ?? {}).length > 0) clients.push('sqs');
     if (row.auth === 'internal') clients.push('secrets-manager');
-    // The Discovery routes render the documents from the table, but the editor's files and the
-    // site pages, which their functions read rendered at bundling (shared/docs/pages.ts).
-    const documents = row.tag === 'Discovery' && row.operationId !== 'getEditorAsset' && !row.sitePages;
-    return fn(row.operationId, row.handler, clients, { row, nodeModules: row.nodeModules, multipart: row.body?.contentType === 'multipart/form-data', documents });
+    return fn(row.operationId, row.handler, clients, { row, nodeModules: row.nodeModules, multipart: row.body?.contentType === 'multipart/form-data' });
   }),
   fn('fallback', FALLBACK.handler, []),
   // Reads the asset record, deletes its object (the stack's WORKER_ACCESS).
@@ -177,8 +171,9 @@ function schemaFilesAllowed(f: Fn, { imports, inputs }: Built): Set<string> {
   return new Set([...reachable(own, imports, (file) => file.startsWith(SCHEMAS)), ...[...apart].filter((file) => file.startsWith(SCHEMAS))]);
 }
 
-// The functions that serve the documents carry the whole table, every row's schemas with it.
-const SERVING_ONE_ROW = FUNCTIONS.filter((f) => !f.documents);
+// Every function serves its own row; the documents, which describe every row, are rendered at
+// bundling (shared/docs/prerender.ts) and read by theirs, so no function carries the whole table.
+const SERVING_ONE_ROW = FUNCTIONS;
 
 describe('presign-only routes', () => {
   it.each([...PRESIGN_ONLY])('names %s, a row with bucket grants', (operationId) => {
@@ -215,12 +210,12 @@ describe('bundle of each function', () => {
     expect(parser).toBe(f.multipart);
   });
 
-  it.each(FUNCTIONS.map((f) => [f.name, f] as const))('carries the operations\' prose in %s only if it serves the documents', (_name, f) => {
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))('carries no operation\'s prose in %s: the documents are rendered at bundling', (_name, f) => {
     // Act
     const prose = built.get(f.name)!.inputs.includes('shared/docs/operations.ts');
 
     // Assess
-    expect(prose).toBe(f.documents);
+    expect(prose).toBe(false);
   });
 
   it.each(ROUTE_LIST.map((row) => [row.operationId, row] as const))('finds the schema file of each schema of %s', (_name, row) => {

@@ -1,37 +1,20 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EaselFunction } from '#infra/constructs/easel-function.ts';
 import { ROUTES } from '#shared/routes.ts';
+import { bundleRowAsset, removeCdkOutdirs } from '../support/cdk.ts';
 
 // Bundles the capture function for real (esbuild plus an npm install of its nodeModules), as
 // `cdk synth` does, and looks inside the asset Lambda would receive.
 describe('the capture function bundle', () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'easel-capture-bundle-'));
   let asset: string;
 
   beforeAll(() => {
     // Prepare + Act
-    const app = new App({ outdir });
-    const stack = new Stack(app, 'CaptureBundle');
-    const row = ROUTES.capturePage;
-    new EaselFunction(stack, 'Capture', {
-      entry: row.handler,
-      memorySize: row.memory,
-      timeout: row.timeout,
-      environment: {},
-      nodeModules: row.nodeModules,
-      description: 'bundle test',
-    });
-    app.synth();
-    const assets = readdirSync(outdir).filter((name) => name.startsWith('asset.') && existsSync(join(outdir, name, 'index.mjs')));
-    expect(assets).toHaveLength(1);
-    asset = join(outdir, assets[0]!);
+    asset = bundleRowAsset(ROUTES.capturePage);
   }, 120_000);
 
-  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+  afterAll(removeCdkOutdirs);
 
   it('ships @sparticuz/chromium with its x64 brotli binary in node_modules', () => {
     // Assess

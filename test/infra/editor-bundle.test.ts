@@ -1,44 +1,28 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
+import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EaselFunction } from '#infra/constructs/easel-function.ts';
 import { EaselStack } from '#infra/stack.ts';
 import type { EditorManifest } from '#shared/editor/assets.ts';
 import { ROUTES, ROUTE_LIST } from '#shared/routes.ts';
+import { bundleRowAsset, deployedEnv, invokeBundledGet, removeCdkOutdirs } from '../support/cdk.ts';
 
 // Bundles the site function that serves / for real, as `cdk synth` does (esbuild, then the
 // editor build as a bundling hook), and looks inside the asset Lambda would receive.
 describe('the editor page function bundle', () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'easel-editor-bundle-'));
   let asset: string;
   let manifest: EditorManifest;
 
   beforeAll(() => {
     // Prepare + Act
-    const app = new App({ outdir });
-    const stack = new Stack(app, 'EditorBundle');
-    const row = ROUTES.getHome;
-    new EaselFunction(stack, 'Home', {
-      entry: row.handler,
-      memorySize: row.memory,
-      timeout: row.timeout,
-      environment: {},
-      editorAssets: row.editorAssets,
-      description: 'bundle test',
-    });
-    app.synth();
-    const assets = readdirSync(outdir).filter((name) => name.startsWith('asset.') && existsSync(join(outdir, name, 'index.mjs')));
-    expect(assets).toHaveLength(1);
-    asset = join(outdir, assets[0]!);
+    asset = bundleRowAsset(ROUTES.getHome);
     manifest = JSON.parse(readFileSync(join(asset, 'editor', 'manifest.json'), 'utf8')) as EditorManifest;
   }, 120_000);
 
-  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+  afterAll(removeCdkOutdirs);
 
   it('holds the built editor beside index.mjs: hashed files, their compressed copies and the page template', () => {
     // Assess
@@ -53,14 +37,7 @@ describe('the editor page function bundle', () => {
 
   it('serves the page naming those files when the bundled handler runs', () => {
     // Act: the bundle as Lambda would load it, in a process of its own, with no EDITOR_ASSETS_DIR
-    const script = `
-      const { handler } = await import(${JSON.stringify(join(asset, 'index.mjs'))});
-      const result = await handler({ version: '2.0', routeKey: 'GET /', rawPath: '/', rawQueryString: '', headers: { accept: 'text/html' },
-        requestContext: { http: { method: 'GET', path: '/', sourceIp: '203.0.113.1' }, requestId: 'r' }, isBase64Encoded: false },
-        { awsRequestId: 'r', getRemainingTimeInMillis: () => 5000 });
-      process.stdout.write(JSON.stringify(result));`;
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, PUBLIC_BASE_URL: 'https://api.example.com', WORKSPACE_TABLE: 'w', CACHE_TABLE: 'c', RATE_TABLE: 'r', ASSETS_BUCKET: 'assets-bucket', CACHE_BUCKET: 'cb', DELETION_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/1/q', AWS_REGION: 'us-east-1', LOG_LEVEL: 'silent' };
-    const result = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' })) as { statusCode: number; headers: Record<string, string>; body: string };
+    const result = invokeBundledGet(asset, { path: '/', accept: 'text/html' }, deployedEnv({ ASSETS_BUCKET: 'assets-bucket' }));
 
     // Assess
     expect(result.statusCode).toBe(200);

@@ -1,11 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
+import { EaselFunction, PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
+import type { EaselFunctionProps } from '#infra/constructs/easel-function.ts';
+import type { RouteRow } from '#shared/route-types.ts';
 import { EaselStack } from '#infra/stack.ts';
 import type { EaselStackProps } from '#infra/stack.ts';
 
@@ -35,4 +38,68 @@ export function logicalId(construct: IConstruct): string {
 /** Removes the cloud assembly folders of every app made here (call from afterAll). */
 export function removeCdkOutdirs(): void {
   for (const outdir of outdirs.splice(0)) rmSync(outdir, { recursive: true, force: true });
+}
+
+/**
+ * Bundles the function of `row` for real, as `cdk synth` does (esbuild, its node_modules and its
+ * bundling hooks), into a fresh folder, and returns the asset Lambda would receive; the folder goes
+ * with {@link removeCdkOutdirs}.
+ */
+export function bundleRowAsset(row: RouteRow, props: Partial<EaselFunctionProps> = {}): string {
+  const outdir = mkdtempSync(join(tmpdir(), 'easel-asset-test-'));
+  outdirs.push(outdir);
+  const app = new App({ outdir });
+  new EaselFunction(new Stack(app, 'Bundle'), 'Fn', {
+    entry: row.handler,
+    memorySize: row.memory,
+    timeout: row.timeout,
+    environment: {},
+    nodeModules: row.nodeModules,
+    editorAssets: row.editorAssets,
+    prerendered: row.prerendered,
+    description: 'bundle test',
+    ...props,
+  });
+  app.synth();
+  const assets = readdirSync(outdir).filter((name) => name.startsWith('asset.') && existsSync(join(outdir, name, 'index.mjs')));
+  if (assets.length !== 1) throw new Error(`Expected one function asset in ${outdir}, found ${assets.length}`);
+  return join(outdir, assets[0]!);
+}
+
+/** What every deployed function's environment holds, with stand-in values; `overrides` replaces any. */
+export function deployedEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    PUBLIC_BASE_URL: 'https://api.example.com',
+    WORKSPACE_TABLE: 'w',
+    CACHE_TABLE: 'c',
+    RATE_TABLE: 'r',
+    ASSETS_BUCKET: 'ab',
+    CACHE_BUCKET: 'cb',
+    DELETION_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/1/q',
+    AWS_REGION: 'us-east-1',
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  };
+}
+
+/**
+ * Calls the bundled handler of `asset` with a GET of `path` in a process of its own, as Lambda
+ * would load it, with the environment `env` (see {@link deployedEnv}).
+ */
+export function invokeBundledGet(asset: string, request: { path: string; accept: string }, env: NodeJS.ProcessEnv): { statusCode: number; headers: Record<string, string>; body: string } {
+  const event = {
+    version: '2.0',
+    routeKey: `GET ${request.path}`,
+    rawPath: request.path,
+    rawQueryString: '',
+    headers: { accept: request.accept },
+    requestContext: { http: { method: 'GET', path: request.path, sourceIp: '203.0.113.1' }, requestId: 'r' },
+    isBase64Encoded: false,
+  };
+  const script = `
+    const { handler } = await import(${JSON.stringify(join(asset, 'index.mjs'))});
+    const result = await handler(${JSON.stringify(event)}, { awsRequestId: 'r', getRemainingTimeInMillis: () => 5000 });
+    process.stdout.write(JSON.stringify(result));`;
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' }));
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { docsMarkdown, errorsMarkdown, homeMarkdown, renderSitePage } from '#shared/docs/site.ts';
-import { wantsMarkdown } from '#shared/docs/pages.ts';
-import { PLACEHOLDER_ORIGIN, PRERENDERED_PAGES } from '#shared/docs/prerendered.ts';
+import { wantsMarkdown } from '#shared/docs/replies.ts';
+import { PLACEHOLDER_ORIGIN, PRERENDERED_DOCUMENTS, PRERENDERED_PAGES } from '#shared/docs/prerendered.ts';
+import type { DocumentName } from '#shared/docs/prerendered.ts';
+import { renderDocument } from '#shared/docs/render.ts';
 import { llmsFullTxt, llmsTxt } from '#shared/docs/llms.ts';
 import { renderMarkdown } from '#shared/docs/html.ts';
 import { toEnvelope } from '#shared/http/envelope.ts';
@@ -144,9 +146,16 @@ describe('pre-rendered site pages', () => {
     expect(placeholder.markdown.replaceAll(PLACEHOLDER_ORIGIN, origin)).toBe(direct.markdown);
   });
 
+  it.each((Object.keys(PRERENDERED_DOCUMENTS) as DocumentName[]).flatMap((name) =>
+    ['http://127.0.0.1:3000', 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com', 'https://xn--bcher-kva.example:8443'].map((origin) => [name, origin] as const),
+  ))('renders the %s document for %s exactly as the origin put into the placeholder rendering', (name, origin) => {
+    expect(renderDocument(name, PLACEHOLDER_ORIGIN).replaceAll(PLACEHOLDER_ORIGIN, origin)).toBe(renderDocument(name, origin));
+  });
+
   it('uses an origin that appears nowhere else and that no one can own', () => {
     expect(new URL(PLACEHOLDER_ORIGIN).hostname.endsWith('.invalid')).toBe(true);
     for (const name of PRERENDERED_PAGES) expect(renderSitePage(name, 'https://other.test').html).not.toContain('easel-origin');
+    for (const name of Object.keys(PRERENDERED_DOCUMENTS) as DocumentName[]) expect(renderDocument(name, 'https://other.test')).not.toContain('easel-origin');
   });
 });
 

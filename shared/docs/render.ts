@@ -1,0 +1,19 @@
+/**
+ * The discovery documents as text, for an origin: what /openapi.json, /llms.txt and
+ * /llms-full.txt answer. ./prerender.ts writes them at bundling; ./replies.ts renders with this
+ * only where nothing was pre-rendered (the local server, the tests).
+ */
+import { llmsFullTxt, llmsTxt } from '#shared/docs/llms.ts';
+import { openApiDocument } from '#shared/docs/openapi.ts';
+import type { DocumentName } from '#shared/docs/prerendered.ts';
+
+export function renderDocument(name: DocumentName, baseUrl: string): string {
+  switch (name) {
+    case 'openapi':
+      return JSON.stringify(openApiDocument(baseUrl));
+    case 'llms':
+      return llmsTxt(baseUrl);
+    case 'llmsFull':
+      return llmsFullTxt(baseUrl);
+  }
+}
