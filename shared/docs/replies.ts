@@ -50,41 +50,32 @@ function readPrerendered(file: string, baseUrl: string): string {
   }
 }
 
-// Each depends only on the route table and the origin: read or rendered once per container.
-const pages = new Map<string, SitePage>();
-const documents = new Map<string, string>();
+// Each depends only on the route table and the origin: read or rendered once per container (a
+// failure is not kept). Each loader tests EASEL_LAMBDA_BUNDLE itself, around the import of its
+// renderer: the bundler's definition makes that branch dead, so no bundle carries a renderer.
+const loaded = new Map<string, Promise<unknown>>();
 
-async function page(name: PageName, baseUrl: string): Promise<SitePage> {
-  const key = `${name} ${baseUrl}`;
-  let entry = pages.get(key);
+function once<T>(key: string, load: () => Promise<T>): Promise<T> {
+  let entry = loaded.get(key) as Promise<T> | undefined;
   if (!entry) {
-    if (process.env.EASEL_LAMBDA_BUNDLE !== 'true') {
-      // Inside this branch, which the bundler's definition makes dead, so no bundle carries the renderer.
-      const { renderSitePage } = await import('#shared/docs/site.ts');
-      entry = renderSitePage(name, baseUrl);
-    } else {
-      entry = { markdown: readPrerendered(`${name}.md`, baseUrl), html: readPrerendered(`${name}.html`, baseUrl) };
-    }
-    pages.set(key, entry);
+    entry = load();
+    entry.catch(() => loaded.delete(key));
+    loaded.set(key, entry);
   }
   return entry;
 }
 
-async function document(name: DocumentName, baseUrl: string): Promise<string> {
-  const key = `${name} ${baseUrl}`;
-  let text = documents.get(key);
-  if (text === undefined) {
-    if (process.env.EASEL_LAMBDA_BUNDLE !== 'true') {
-      // As for the pages: the renderers stay out of every bundle.
-      const { renderDocument } = await import('#shared/docs/render.ts');
-      text = renderDocument(name, baseUrl);
-    } else {
-      text = readPrerendered(PRERENDERED_DOCUMENTS[name], baseUrl);
-    }
-    documents.set(key, text);
-  }
-  return text;
-}
+const page = (name: PageName, baseUrl: string): Promise<SitePage> =>
+  once(`page ${name} ${baseUrl}`, async () => {
+    if (process.env.EASEL_LAMBDA_BUNDLE !== 'true') return (await import('#shared/docs/site.ts')).renderSitePage(name, baseUrl);
+    return { markdown: readPrerendered(`${name}.md`, baseUrl), html: readPrerendered(`${name}.html`, baseUrl) };
+  });
+
+const document = (name: DocumentName, baseUrl: string): Promise<string> =>
+  once(`document ${name} ${baseUrl}`, async () => {
+    if (process.env.EASEL_LAMBDA_BUNDLE !== 'true') return (await import('#shared/docs/render.ts')).renderDocument(name, baseUrl);
+    return readPrerendered(PRERENDERED_DOCUMENTS[name], baseUrl);
+  });
 
 /**
  * A site page as a reply: HTML, or Markdown when the Accept header asks for it. Always varies

@@ -1,7 +1,7 @@
 /**
  * The renderer of the site pages: /, /docs and /docs/errors. Each is written in Markdown,
  * generated from the route table and the error catalog, and rendered to HTML in the site's layout.
- * ./pages.ts serves them: deployed functions read them rendered ahead of time (./prerender.ts)
+ * ./replies.ts serves them: deployed functions read them rendered ahead of time (./prerender.ts)
  * and never load this module, which is most of their bundle; the local server renders with it.
  */
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
