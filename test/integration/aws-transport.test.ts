@@ -6,13 +6,13 @@
  * named as the SDK names it (TimeoutError, the socket's code), and guard() turns it into 503.
  * How each client reads its service's own errors is in dynamodb-client.test.ts and s3-client.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DynamoClient, GetCommand } from '#shared/aws/dynamodb.ts';
 import { GetObjectCommand, S3Client } from '#shared/aws/s3.ts';
 import type { AwsClientSettings } from '#shared/aws/transport.ts';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { guard } from '#shared/store/sdk-calls.ts';
-import { refusingEndpoint, startFailingServer, type Answer, type FailingServer } from '../support/failing-server.ts';
+import { refusingEndpoint, useFailingServer, type Answer } from '../support/failing-server.ts';
 import { localSettings } from '../support/aws-settings.ts';
 
 interface Subject {
@@ -45,11 +45,7 @@ const CLIENTS: [string, (settings: AwsClientSettings) => Subject, { contentType:
   ],
 ];
 
-let server: FailingServer;
-beforeAll(async () => {
-  server = await startFailingServer();
-});
-afterAll(() => server.close());
+const server = useFailingServer();
 
 function subject(make: (settings: AwsClientSettings) => Subject, settings: Partial<AwsClientSettings> = {}): Subject {
   return make(localSettings({ endpoint: server.endpoint, ...settings }));

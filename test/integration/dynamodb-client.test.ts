@@ -31,7 +31,7 @@ import { guard } from '#shared/store/sdk-calls.ts';
 import { startDynamo, type Backend } from '#infra/local/backends.ts';
 import { ensureTable } from '#infra/local/provision.ts';
 import { LOCAL_CREDENTIALS, localSettings } from '../support/aws-settings.ts';
-import { startFailingServer, type Answer, type FailingServer } from '../support/failing-server.ts';
+import { useFailingServer, type Answer } from '../support/failing-server.ts';
 
 const TABLE = 'client-test';
 const credentials = LOCAL_CREDENTIALS;
@@ -205,14 +205,7 @@ describe('operations against the embedded DynamoDB', () => {
 });
 
 describe('a DynamoDB that fails', () => {
-  let server: FailingServer;
-  let endpoint: string;
-
-  beforeAll(async () => {
-    server = await startFailingServer();
-    endpoint = server.endpoint;
-  });
-  afterAll(() => server.close());
+  const server = useFailingServer();
 
   const json = (status: number, body: object, headers: Record<string, string> = {}): Answer => (_request, response) =>
     response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'REQ123', ...headers }).end(JSON.stringify(body));
@@ -225,7 +218,7 @@ describe('a DynamoDB that fails', () => {
   it('retries throttling and succeeds within its attempts, signing each request', async () => {
     // Prepare
     start(throttled, throttled, found);
-    const fast = client({ endpoint, credentials: async () => ({ ...credentials, sessionToken: 'TOKEN' }) });
+    const fast = client({ endpoint: server.endpoint, credentials: async () => ({ ...credentials, sessionToken: 'TOKEN' }) });
 
     // Act
     const result = await fast.send(get());
@@ -251,7 +244,7 @@ describe('a DynamoDB that fails', () => {
   ])('gives up on %s after its attempts with the SDK-shaped error, which guard() turns into 503', async (_case, answer, shape) => {
     // Prepare
     start(answer);
-    const fast = client({ endpoint });
+    const fast = client({ endpoint: server.endpoint });
 
     // Act
     const error = await fast.send(get()).catch((caught: unknown) => caught);
@@ -267,7 +260,7 @@ describe('a DynamoDB that fails', () => {
 
   it('does not retry an error of the request itself', async () => {
     start(json(400, { __type: 'com.amazonaws.dynamodb.v20120810#ResourceNotFoundException', message: 'Requested resource not found' }));
-    const fast = client({ endpoint });
+    const fast = client({ endpoint: server.endpoint });
     const failed = await fast.send(get()).catch((caught: unknown) => caught);
     expect(failed).toMatchObject({ name: 'ResourceNotFoundException', message: 'Requested resource not found', $metadata: { httpStatusCode: 400, attempts: 1 } });
     expect(server.seen).toHaveLength(1);

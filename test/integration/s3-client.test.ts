@@ -31,7 +31,7 @@ import { guard } from '#shared/store/sdk-calls.ts';
 import { startS3, type Backend } from '#infra/local/backends.ts';
 import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
 import { LOCAL_CREDENTIALS, localSettings } from '../support/aws-settings.ts';
-import { startFailingServer, type Answer, type FailingServer } from '../support/failing-server.ts';
+import { useFailingServer, type Answer } from '../support/failing-server.ts';
 
 const BUCKET = 'client-test';
 const credentials = LOCAL_CREDENTIALS;
@@ -169,14 +169,7 @@ describe('the embedded S3', () => {
 });
 
 describe('an S3 that fails', () => {
-  let server: FailingServer;
-  let endpoint: string;
-
-  beforeAll(async () => {
-    server = await startFailingServer();
-    endpoint = server.endpoint;
-  });
-  afterAll(() => server.close());
+  const server = useFailingServer();
 
   const start = (...sequence: Answer[]) => server.script(...sequence);
 
@@ -192,7 +185,7 @@ describe('an S3 that fails', () => {
   it('retries SlowDown and succeeds within its attempts, signing each attempt', async () => {
     // Prepare
     start(slowDown, slowDown, object);
-    const client = ours({ endpoint });
+    const client = ours({ endpoint: server.endpoint });
 
     // Act
     const got = await client.send(get());
@@ -223,8 +216,8 @@ describe('an S3 that fails', () => {
   ])('gives up on %s after its attempts as the SDK does, and guard() turns it into 503', async (_case, answer, commands, shape) => {
     // Prepare
     start(answer);
-    const client = ours({ endpoint });
-    const sdk = sdkClient(endpoint);
+    const client = ours({ endpoint: server.endpoint });
+    const sdk = sdkClient(server.endpoint);
     const [mine, theirs] = commands();
 
     // Act
@@ -253,8 +246,8 @@ describe('an S3 that fails', () => {
   ])('does not retry %s, an error of the request, and guard() passes it on', async (_case, answer) => {
     // Prepare
     start(answer);
-    const client = ours({ endpoint });
-    const sdk = sdkClient(endpoint);
+    const client = ours({ endpoint: server.endpoint });
+    const sdk = sdkClient(server.endpoint);
 
     // Act
     const error = (await client.send(get()).catch((caught: unknown) => caught)) as S3ServiceException;

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 /** How the server answers one request, given its body. */
 export type Answer = (request: IncomingMessage, response: ServerResponse, body: string) => void;
@@ -58,4 +59,27 @@ export async function refusingEndpoint(): Promise<string> {
   const port = (probe.address() as AddressInfo).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
+}
+
+/** A failing server for the enclosing suite: started before its tests, closed after them. */
+export function useFailingServer(): FailingServer {
+  let server: FailingServer | undefined;
+  beforeAll(async () => {
+    server = await startFailingServer();
+  });
+  afterAll(() => server?.close());
+  const started = () => {
+    if (!server) throw new Error('The failing server starts in beforeAll: use it inside a test.');
+    return server;
+  };
+  return {
+    get endpoint() {
+      return started().endpoint;
+    },
+    get seen() {
+      return started().seen;
+    },
+    script: (...answers) => started().script(...answers),
+    close: () => started().close(),
+  };
 }
