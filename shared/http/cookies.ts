@@ -12,6 +12,7 @@
  *   Domain=<parent>), so when they carry more than one distinct token the request is refused
  *   with 401 instead of picking one.
  */
+import { parseCookie, stringifySetCookie } from 'cookie';
 import { isHttps } from '#shared/http/headers.ts';
 import type { LambdaEvent } from '#shared/route-types.ts';
 
@@ -19,7 +20,7 @@ export const SESSION_COOKIE = 'easel.session_token';
 /** The name sessions are issued under over https; no other host can set a `__Host-` cookie. */
 export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 /** Browsers only accept a `__Secure-` cookie set over https with Secure, so it is honoured only there. */
-export const SECURE_SESSION_COOKIE = `__Secure-${SESSION_COOKIE}`;
+const SECURE_SESSION_COOKIE = `__Secure-${SESSION_COOKIE}`;
 
 /** What a request's cookies say about its session. */
 export type SessionCookie =
@@ -28,27 +29,15 @@ export type SessionCookie =
   /** Several different tokens where one was expected: refused, never guessed. */
   | { kind: 'ambiguous'; names: string[] };
 
-/** Cookies of a payload 2.0 event: API Gateway moves them to `cookies`; a raw header is read too. */
-function cookiePairs(event: LambdaEvent): string[] {
-  const pairs = [...(event.cookies ?? [])];
+/**
+ * Every value a request gives a cookie name, in order. API Gateway moves payload 2.0 cookies to
+ * `cookies`; a raw header is read too. Each pair is parsed on its own because parseCookie keeps
+ * only a name's first value, and a repeated name is what the rule must see.
+ */
+function readCookies(event: LambdaEvent, name: string): string[] {
   const header = event.headers?.cookie;
-  if (header) pairs.push(...header.split(';'));
-  return pairs.map((pair) => pair.trim()).filter(Boolean);
-}
-
-/** Every value a request gives a cookie name, in order (a name can arrive more than once). */
-export function readCookies(event: LambdaEvent, name: string): string[] {
-  const values: string[] = [];
-  for (const pair of cookiePairs(event)) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at).trim() === name) values.push(pair.slice(at + 1).trim());
-  }
-  return values;
-}
-
-/** The first value of a cookie, or undefined. */
-export function readCookie(event: LambdaEvent, name: string): string | undefined {
-  return readCookies(event, name)[0];
+  const pairs = [...(event.cookies ?? []), ...(header ? [header] : [])].flatMap((cookies) => cookies.split(';'));
+  return pairs.map((pair) => parseCookie(pair)[name]).filter((value) => value !== undefined);
 }
 
 /**
@@ -67,18 +56,19 @@ export function readSessionCookie(event: LambdaEvent): SessionCookie {
   return { kind: 'none' };
 }
 
-/** The cookie name a session is issued under: `__Host-easel.session_token` over https, else `easel.session_token`. */
-export function sessionCookieName(https: boolean): string {
-  return https ? HOST_SESSION_COOKIE : SESSION_COOKIE;
-}
-
 /**
  * The Set-Cookie value that issues a session: HttpOnly (no script reads it), SameSite=Lax (not
  * sent on cross-site subrequests), Path=/, and over https the `__Host-` name with Secure and no
  * Domain, so no other subdomain can set a cookie that outranks it.
  */
 export function sessionSetCookie(token: string, options: { maxAgeSeconds: number; secure: boolean }): string {
-  const parts = [`${sessionCookieName(options.secure)}=${token}`, 'Path=/', `Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`, 'HttpOnly', 'SameSite=Lax'];
-  if (options.secure) parts.push('Secure');
-  return parts.join('; ');
+  return stringifySetCookie({
+    name: options.secure ? HOST_SESSION_COOKIE : SESSION_COOKIE,
+    value: token,
+    path: '/',
+    maxAge: Math.max(0, Math.floor(options.maxAgeSeconds)),
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: options.secure,
+  });
 }

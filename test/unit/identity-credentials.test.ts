@@ -131,11 +131,19 @@ describe('readSessionCookie', () => {
     expect(read(cookie)).toEqual({ kind: 'none' });
   });
 
+  it.each([
+    ['spaces and tabs around the name and value', ' \teasel.session_token = t \t; other=1', 't'],
+    ['stray separators and pairs without a value', ';; =x; junk; easel.session_token=t;', 't'],
+    ['a percent sign that is not an escape, kept as sent', 'easel.session_token=t%zz', 't%zz'],
+  ])('reads the token through %s without throwing', (_case, cookie, token) => {
+    expect(read(cookie)).toEqual({ kind: 'token', name: 'easel.session_token', token });
+  });
+
   it('ignores empty values, so they neither count as a session nor make a request ambiguous', () => {
     expect(read('easel.session_token=; easel.session_token=t')).toEqual({ kind: 'token', name: 'easel.session_token', token: 't' });
   });
 
-  it.each(['', 'easel.session_token=', 'other=1', 'xeasel.session_token=abc'])('finds no token in %j', (cookie) => {
+  it.each(['', 'easel.session_token=', 'other=1', 'xeasel.session_token=abc', 'easel.session_token', ';;=;', '=easel.session_token=abc', '\u0000\uffff;=;%'])('finds no token in %j', (cookie) => {
     expect(readSessionCookie(apiEvent({ path: '/', headers: cookie ? { cookie } : {} }))).toEqual({ kind: 'none' });
   });
 });
@@ -143,11 +151,11 @@ describe('readSessionCookie', () => {
 describe('sessionSetCookie', () => {
   it('issues a __Host- cookie over https: Secure, on the whole site, without Domain, HttpOnly, SameSite=Lax', () => {
     expect(sessionSetCookie('tok', { maxAgeSeconds: 3600, secure: true })).toBe(
-      '__Host-easel.session_token=tok; Path=/; Max-Age=3600; HttpOnly; SameSite=Lax; Secure',
+      '__Host-easel.session_token=tok; Max-Age=3600; Path=/; HttpOnly; Secure; SameSite=Lax',
     );
   });
 
   it('leaves Secure out over plain http, where the browser would drop the cookie', () => {
-    expect(sessionSetCookie('tok', { maxAgeSeconds: 10.7, secure: false })).toBe('easel.session_token=tok; Path=/; Max-Age=10; HttpOnly; SameSite=Lax');
+    expect(sessionSetCookie('tok', { maxAgeSeconds: 10.7, secure: false })).toBe('easel.session_token=tok; Max-Age=10; Path=/; HttpOnly; SameSite=Lax');
   });
 });
