@@ -5,7 +5,8 @@
  *
  * - 'apiKey' (workspace operations): `X-API-Key` holding the row's scope, or a session whose
  *   role in the active organization grants the row's permission. Then the plan must include the
- *   feature of the row's entitlement extension, if any.
+ *   feature of the row's entitlement extension, if any. A present `X-API-Key`, even empty or
+ *   blank, is the credential: a bad one is 401 like any invalid key, never a fall-back to the cookie.
  * - 'session' (shell operations): the session cookie only; any `X-API-Key` is refused with 403.
  *   A row with a permission also needs membership of the active organization and that permission.
  *
@@ -89,9 +90,9 @@ async function sessionOnly(def: RouteRow, event: LambdaEvent, auth: Authenticato
 async function workspace(def: RouteRow, event: LambdaEvent, auth: Authenticator, feature: ReturnType<typeof requiredFeatureOf>): Promise<Principal> {
   const key = event.headers?.['x-api-key'];
   // An explicit key wins over a cookie the browser may send along (its cookies are not even read).
-  const token = key ? undefined : sessionToken(event);
+  const token = key === undefined ? sessionToken(event) : undefined;
   let principal: Principal;
-  if (key) principal = await auth.apiKey(key);
+  if (key !== undefined) principal = await auth.apiKey(key);
   else if (token) principal = await auth.member(await auth.session(token));
   else throw new UnauthorizedError({ hint: `Send an organization API key in X-API-Key, or sign in to get the ${SESSION_COOKIE} cookie.` });
   if (def.permission) requirePermission(principal, def.permission);

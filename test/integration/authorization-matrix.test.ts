@@ -59,6 +59,12 @@ const CASES: AuthCase[] = [
   // Any X-API-Key on a shell route is refused with 403 before it is even looked at.
   { name: 'a malformed API key', headers: () => ({ 'x-api-key': 'not-a-key' }), expected: byAuth(keyOnly) },
   { name: 'an unknown API key', headers: () => ({ 'x-api-key': generateApiKey() }), expected: byAuth(keyOnly) },
+  // A present X-API-Key is the credential even when empty or blank (HTTP trims the blank one to
+  // empty): an invalid key on workspace rows, never a fall-back to the cookie sent along.
+  { name: 'an empty API key', headers: () => ({ 'x-api-key': '' }), expected: byAuth(keyOnly) },
+  { name: 'a blank API key', headers: () => ({ 'x-api-key': '   ' }), expected: byAuth(keyOnly) },
+  { name: 'an empty API key beside an owner session', headers: (fx) => ({ ...cookie(fx.sessions.owner), 'x-api-key': '' }), expected: byAuth(keyOnly) },
+  { name: 'a blank API key beside an owner session', headers: (fx) => ({ ...cookie(fx.sessions.owner), 'x-api-key': '   ' }), expected: byAuth(keyOnly) },
   { name: 'a revoked API key', headers: (fx) => ({ 'x-api-key': fx.a.revokedKey }), expected: byAuth(keyOnly) },
   {
     name: 'an API key without the scope',

@@ -129,6 +129,19 @@ describe('auth middleware: session-only (shell) routes', () => {
     expect(ddb.calls()).toHaveLength(0);
   });
 
+  it.each([
+    ['an empty X-API-Key', '', false],
+    ['a whitespace-only X-API-Key', ' \t ', false],
+    ['an empty X-API-Key beside a valid session', '', true],
+    ['a whitespace-only X-API-Key beside a valid session', ' \t ', true],
+  ])('refuses %s with 403 like any other key, without reading the table', async (_case, key, withSession) => {
+    const result = await call(shell, { ...(withSession ? { cookie: storedSession('owner') } : {}), 'x-api-key': key });
+
+    expect(result.statusCode).toBe(403);
+    expect(result.json).toEqual({ ...envelope(403, 'forbidden'), hint: expect.stringContaining('remove the X-API-Key header') });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
   it('refuses a member whose role lacks the permission with 403', async () => {
     const result = await call(shellWithPermission, { cookie: storedSession('member') });
 
@@ -182,6 +195,23 @@ describe('auth middleware: workspace routes', () => {
 
     expect(result.statusCode).toBe(401);
     expect(result.json).toEqual(envelope(401, 'unauthorized'));
+  });
+
+  it.each([
+    ['an empty X-API-Key', '', false],
+    ['a whitespace-only X-API-Key', ' \t ', false],
+    ['an empty X-API-Key beside a valid session', '', true],
+    ['a whitespace-only X-API-Key beside a valid session', ' \t ', true],
+  ])('answers %s with the 401 of an invalid key, never falling back to the cookie', async (_case, key, withSession) => {
+    const wrongKey = await call(workspace, { 'x-api-key': 'not-a-key' });
+
+    const result = await call(workspace, { ...(withSession ? { cookie: storedSession('member') } : {}), 'x-api-key': key });
+
+    expect(result.statusCode).toBe(401);
+    expect(result.json).toEqual({ ...envelope(401, 'unauthorized'), hint: wrongKey.json.hint });
+    expect(result.json.hint).toContain('The API key is not valid');
+    // The session in the table would admit the request: it is never looked up.
+    expect(ddb.calls()).toHaveLength(0);
   });
 
   it('answers 403 for a key without the scope', async () => {
