@@ -13,7 +13,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { DynamoClient, type DynamoCommand } from '#shared/aws/dynamodb.ts';
+import { dynamoDocumentClient } from '#shared/aws/dynamodb.ts';
+import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
 import { startLocal } from '#infra/local/runtime.ts';
 import { MAX_AUTH_CACHE_TTL_MS } from '#shared/config.ts';
 import { createFixtures } from '../test/support/route-requests.ts';
@@ -79,9 +80,9 @@ export async function bench(): Promise<BenchTable[]> {
     const { dynamo } = await import('#shared/wiring/dynamo.ts');
     const calls = new Map<string, number>();
     const send = dynamo.send.bind(dynamo);
-    dynamo.send = ((command: DynamoCommand) => {
+    dynamo.send = ((command: { constructor: { name: string } }) => {
       calls.set(command.constructor.name, (calls.get(command.constructor.name) ?? 0) + 1);
-      return send(command);
+      return send(command as never);
     }) as typeof dynamo.send;
     const snapshot = () => {
       const out = Object.fromEntries(calls);
@@ -108,15 +109,7 @@ export async function bench(): Promise<BenchTable[]> {
     // The same Query the route sends, straight to DynamoDB with a client of its own.
     const { ReleaseStore } = await import('#shared/store/releases.ts');
     const direct = new ReleaseStore({
-      dynamo: new DynamoClient({
-        region: 'us-east-1',
-        endpoint: runtime.env.DYNAMODB_ENDPOINT,
-        credentials: async () => ({ accessKeyId: 'x', secretAccessKey: 'x' }),
-        maxAttempts: 3,
-        connectionTimeoutMs: 1_000,
-        requestTimeoutMs: 2_000,
-        socketTimeoutMs: 5_000,
-      }),
+      dynamo: dynamoDocumentClient({ region: 'us-east-1', endpoint: runtime.env.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, ...SDK_LIMITS }),
       table: runtime.env.WORKSPACE_TABLE!,
     });
     // The service asks for one more than the page to know whether another page follows.

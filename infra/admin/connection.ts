@@ -5,9 +5,8 @@
  * real service with the usual AWS credential chain, and then WORKSPACE_TABLE must name the
  * deployed stack's table.
  */
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { environmentThen } from '#shared/aws/credentials.ts';
-import { DynamoClient } from '#shared/aws/dynamodb.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { dynamoDocumentClient } from '#shared/aws/dynamodb.ts';
 import { TABLES } from '#shared/resources.ts';
 import { identityStores, type IdentityStores } from '#shared/store/identity-stores.ts';
 import { DEFAULT_PORTS } from '#infra/local/ports.ts';
@@ -15,7 +14,7 @@ import { DEFAULT_PORTS } from '#infra/local/ports.ts';
 export interface Connection {
   store: IdentityStores;
   /** The document client under the stores. */
-  dynamo: DynamoClient;
+  dynamo: DynamoDBDocumentClient;
   /** Where the table is, for messages: an endpoint URL or 'AWS'. */
   endpoint: string;
   table: string;
@@ -31,11 +30,8 @@ export function connect(env: NodeJS.ProcessEnv): Connection {
   if (!table) throw new Error(`${TABLES.workspace.env} is required with DYNAMODB_ENDPOINT=aws (the WorkspaceTableName output of the stack).`);
   const region = env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || 'us-east-1';
   // The embedded backend accepts any credentials; the client only needs some to sign with.
-  const credentials =
-    !aws && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE
-      ? async () => ({ accessKeyId: 'easel-local', secretAccessKey: 'easel-local' })
-      : environmentThen(() => defaultProvider()());
-  const dynamo = new DynamoClient({
+  const credentials = !aws && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE ? { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' } : undefined;
+  const dynamo = dynamoDocumentClient({
     region,
     endpoint,
     credentials,

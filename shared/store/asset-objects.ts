@@ -1,10 +1,10 @@
 /**
- * Asset bytes, in the assets bucket: the checks and copies that completion and deletion make,
- * over the S3 client (aws/s3.ts). Outages become 503 through guard(). The presigned URLs the
- * browser uses are signed without that client, in asset-urls.ts.
+ * Asset bytes, in the assets bucket: the checks and copies that completion and deletion make.
+ * Outages become 503 through guard(). The presigned URLs the browser uses are in asset-urls.ts.
  */
 import { createHash } from 'node:crypto';
-import { CopyObjectCommand, copySource, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '#shared/aws/s3.ts';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { copySource } from '#shared/aws/s3.ts';
 import { guard } from '#shared/store/sdk-calls.ts';
 
 const WHAT = 'Asset storage';
@@ -32,11 +32,14 @@ export class AssetObjectStore {
   }
 
   /** SHA-256 of an object's bytes as read, and the ETag of the version read. */
-  // The client reads the whole body within its attempts: a connection that breaks mid-body is
-  // retried, then as much an outage as one refused.
-  async sha256(key: string): Promise<{ sha256: string; etag: string | undefined }> {
-    const object = await guard(WHAT, () => this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key })));
-    return { sha256: createHash('sha256').update(object.Body).digest('hex'), etag: object.ETag };
+  // The whole read is guarded: a connection that breaks mid-body is as much an outage as one refused.
+  sha256(key: string): Promise<{ sha256: string; etag: string | undefined }> {
+    return guard(WHAT, async () => {
+      const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const hash = createHash('sha256');
+      for await (const chunk of object.Body as AsyncIterable<Uint8Array>) hash.update(chunk);
+      return { sha256: hash.digest('hex'), etag: object.ETag };
+    });
   }
 
   /** Copies `from` to `to` with a new content type; the ETag of the copy. */

@@ -1,16 +1,16 @@
 /**
- * Presigned URLs of the assets bucket, for the browser: signed here, sent by the browser, so
- * no request reaches S3 and no S3 client is involved (aws/s3-presigner.ts). The checks and
- * copies of completion and deletion, which do talk to S3, are in asset-objects.ts.
+ * Presigned URLs of the assets bucket, for the browser: signed here and sent by the browser, so
+ * no request reaches S3. The checks and copies of completion and deletion are in asset-objects.ts.
  */
-import type { S3Presigner } from '#shared/aws/s3-presigner.ts';
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
 export class AssetUrlSigner {
-  private readonly presigner: S3Presigner;
+  private readonly s3: S3Client;
   private readonly bucket: string;
 
-  constructor(deps: { presigner: S3Presigner; bucket: string }) {
-    this.presigner = deps.presigner;
+  constructor(deps: { s3: S3Client; bucket: string }) {
+    this.s3 = deps.s3;
     this.bucket = deps.bucket;
   }
 
@@ -19,23 +19,24 @@ export class AssetUrlSigner {
    * any other upload to that URL.
    */
   signUpload(key: string, upload: { contentType: string; bytes: number; checksum?: string }, expiresIn: number): Promise<string> {
-    return this.presigner.presignPutObject(
-      {
-        bucket: this.bucket,
-        key,
-        contentType: upload.contentType,
-        contentLength: upload.bytes,
-        ...(upload.checksum ? { checksumSha256: upload.checksum } : {}),
-      },
-      { expiresIn },
-    );
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ContentType: upload.contentType,
+      ContentLength: upload.bytes,
+      ...(upload.checksum ? { ChecksumSHA256: upload.checksum } : {}),
+    });
+    return getSignedUrl(this.s3, command, {
+      expiresIn,
+      // Signed headers must be sent exactly as signed: S3 then refuses another type, size or checksum.
+      signableHeaders: new Set(['content-type', 'content-length']),
+      ...(upload.checksum ? { unhoistableHeaders: new Set(['x-amz-checksum-sha256']) } : {}),
+    });
   }
 
   /** A presigned GET that answers with the given type and Content-Disposition. */
   signDownload(key: string, response: { contentType: string; disposition: string }, expiresIn: number): Promise<string> {
-    return this.presigner.presignGetObject(
-      { bucket: this.bucket, key, responseContentType: response.contentType, responseContentDisposition: response.disposition },
-      { expiresIn },
-    );
+    const command = new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentType: response.contentType, ResponseContentDisposition: response.disposition });
+    return getSignedUrl(this.s3, command, { expiresIn });
   }
 }

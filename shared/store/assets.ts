@@ -2,7 +2,7 @@
  * Asset records, in the workspace table: their status moves pending → ready → deleting → deleted,
  * each step one conditional write, so concurrent requests and repeated queue deliveries agree.
  */
-import type { DynamoClient } from '#shared/aws/dynamodb.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Asset } from '#shared/schemas/assets.ts';
 import { keys } from '#shared/store/keys.ts';
 import { getConsistent, putIfAbsent, updateIf } from '#shared/store/sdk-calls.ts';
@@ -18,10 +18,10 @@ export type AssetItem = Asset & { pk: string; sk: string; objectKey: string; upl
 const STATUS = { '#status': 'status' };
 
 export class AssetStore {
-  private readonly dynamo: DynamoClient;
+  private readonly dynamo: DynamoDBDocumentClient;
   private readonly table: string;
 
-  constructor(deps: { dynamo: DynamoClient; table: string }) {
+  constructor(deps: { dynamo: DynamoDBDocumentClient; table: string }) {
     this.dynamo = deps.dynamo;
     this.table = deps.table;
   }

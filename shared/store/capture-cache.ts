@@ -10,9 +10,9 @@
  * one that failed leaves the items for its retry to find.
  */
 import { createHash } from 'node:crypto';
-import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type DeleteObjectsCommandOutput, type S3Client } from '#shared/aws/s3.ts';
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, ScanCommand } from '#shared/aws/dynamodb.ts';
-import type { BatchWriteCommandOutput, DynamoClient } from '#shared/aws/dynamodb.ts';
+import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type DeleteObjectsCommandOutput, type S3Client } from '@aws-sdk/client-s3';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { BatchWriteCommandOutput, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { guard } from '#shared/store/sdk-calls.ts';
 import { BUCKETS } from '#shared/resources.ts';
@@ -98,7 +98,7 @@ interface Item {
 }
 
 /** The cache on a DynamoDB table (partition key `pk`, TTL `expiresAt`) and an S3 bucket. */
-export function s3DynamoCaptureCache(deps: { dynamo: DynamoClient; s3: S3Client; table: string; bucket: string }): CaptureCache {
+export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3: S3Client; table: string; bucket: string }): CaptureCache {
   const { dynamo, s3, table, bucket } = deps;
 
   // DeleteObjects answers 200 and names the keys it could not delete: those are sent again, with
@@ -126,9 +126,7 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoClient; s3: S3Client;
         if (!item || item.url !== key.url || item.expiresAt * 1000 <= now) return undefined;
         try {
           const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: item.objectKey }));
-          // A plain Uint8Array, as the SDK's transformToByteArray() gave: a view of the Buffer, not a copy.
-          const png = new Uint8Array(object.Body.buffer, object.Body.byteOffset, object.Body.byteLength);
-          return { png, strategy: item.strategy, capturedAt: item.capturedAt };
+          return { png: await object.Body!.transformToByteArray(), strategy: item.strategy, capturedAt: item.capturedAt };
         } catch (error) {
           // The bucket's lifecycle may have removed the object before the item expired: a miss.
           if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;

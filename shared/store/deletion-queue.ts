@@ -1,14 +1,14 @@
 /**
  * The asset-deletion queue: what the API hands to the deletion worker.
  */
-import { SendMessageCommand, type SqsClient } from '#shared/aws/sqs.ts';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 
 export class DeletionQueue {
-  private readonly sqs: SqsClient;
+  private readonly sqs: SQSClient;
   private readonly queueUrl: string;
 
-  constructor(deps: { sqs: SqsClient; queueUrl: string }) {
+  constructor(deps: { sqs: SQSClient; queueUrl: string }) {
     this.sqs = deps.sqs;
     this.queueUrl = deps.queueUrl;
   }

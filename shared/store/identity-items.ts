@@ -9,7 +9,7 @@
  * A service states the operations it needs as one port, a `Pick` of several stores (e.g.
  * ShellStore in services/shell.ts); `joinStores` fills such a port from the stores that have them.
  */
-import { GetCommand, type DynamoClient, type QueryCommandInput, type UpdateCommandInput } from '#shared/aws/dynamodb.ts';
+import { GetCommand, type DynamoDBDocumentClient, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#shared/errors.ts';
 import { batchGetAll, countAll, guard, putIfAbsent, queryAll, updateIf } from '#shared/store/sdk-calls.ts';
 
@@ -49,7 +49,7 @@ export class AlreadyExistsError extends ConflictError {
 
 /** What every identity store is built from. */
 export interface IdentityStoreDeps {
-  dynamo: DynamoClient;
+  dynamo: DynamoDBDocumentClient;
   table: string;
   /** Clock; tests pass their own. */
   now?: () => Date;
@@ -57,7 +57,7 @@ export interface IdentityStoreDeps {
 
 /** The identity items of the workspace table, read and written with expiry and conflicts applied. */
 export class IdentityItems {
-  private readonly dynamo: DynamoClient;
+  private readonly dynamo: DynamoDBDocumentClient;
   private readonly table: string;
   readonly now: () => Date;
 

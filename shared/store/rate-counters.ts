@@ -3,9 +3,9 @@
  * condition makes "count this request unless the limit is reached" one atomic step, so the count
  * stays exact however many containers race for the same key.
  */
-import { ConditionalCheckFailedException } from '#shared/aws/dynamodb.ts';
-import { UpdateCommand } from '#shared/aws/dynamodb.ts';
-import type { DynamoClient } from '#shared/aws/dynamodb.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { guard } from '#shared/store/sdk-calls.ts';
 
 /** The port the rate limiter counts through; tests substitute an in-memory one. */
@@ -19,7 +19,7 @@ export interface CounterStore {
 }
 
 /** A CounterStore on a DynamoDB table whose partition key is `pk` and TTL attribute `expiresAt`. */
-export function dynamoCounterStore(client: DynamoClient, tableName: string): CounterStore {
+export function dynamoCounterStore(client: DynamoDBDocumentClient, tableName: string): CounterStore {
   return {
     incrementBelow: (key, limit, expiresAt) =>
       guard('The rate-limit store', async () => {

@@ -1,7 +1,7 @@
 /**
  * Releases and the Idempotency-Key claims of their creation, in the workspace table.
  */
-import { QueryCommand, type DynamoClient } from '#shared/aws/dynamodb.ts';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Release } from '#shared/schemas/releases.ts';
 import { keys, prefixes } from '#shared/store/keys.ts';
 import { guard, putOrGet } from '#shared/store/sdk-calls.ts';
@@ -25,10 +25,10 @@ export interface IdempotencyClaim {
 }
 
 export class ReleaseStore {
-  private readonly dynamo: DynamoClient;
+  private readonly dynamo: DynamoDBDocumentClient;
   private readonly table: string;
 
-  constructor(deps: { dynamo: DynamoClient; table: string }) {
+  constructor(deps: { dynamo: DynamoDBDocumentClient; table: string }) {
     this.dynamo = deps.dynamo;
     this.table = deps.table;
   }

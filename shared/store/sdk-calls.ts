@@ -1,14 +1,14 @@
-import { ConditionalCheckFailedException } from '#shared/aws/dynamodb.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
   UpdateCommand,
-  type DynamoClient,
+  type DynamoDBDocumentClient,
   type QueryCommandInput,
   type UpdateCommandInput,
-} from '#shared/aws/dynamodb.ts';
+} from '@aws-sdk/lib-dynamodb';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 
 /** Error names of throttling, time-outs and service-side trouble across DynamoDB, S3 and SQS. */
@@ -97,7 +97,7 @@ export async function guard<T>(what: string, call: () => Promise<T>): Promise<T>
  */
 export async function putIfAbsent(
   what: string,
-  dynamo: DynamoClient,
+  dynamo: DynamoDBDocumentClient,
   put: { table: string; item: Record<string, unknown>; condition?: string; values?: Record<string, unknown> },
 ): Promise<boolean> {
   try {
@@ -121,7 +121,7 @@ export async function putIfAbsent(
 /** Reads one item with a strongly consistent read, so a write that just won a race is seen. */
 export async function getConsistent(
   what: string,
-  dynamo: DynamoClient,
+  dynamo: DynamoDBDocumentClient,
   table: string,
   key: Record<string, unknown>,
 ): Promise<Record<string, unknown> | undefined> {
@@ -135,7 +135,7 @@ export async function getConsistent(
  */
 export async function putOrGet(
   what: string,
-  dynamo: DynamoClient,
+  dynamo: DynamoDBDocumentClient,
   put: { table: string; item: Record<string, unknown>; key: Record<string, unknown>; condition?: string; values?: Record<string, unknown> },
 ): Promise<{ created: true } | { created: false; existing: Record<string, unknown> | undefined }> {
   if (await putIfAbsent(what, dynamo, put)) return { created: true };
@@ -149,7 +149,7 @@ export async function putOrGet(
  */
 export async function updateIf(
   what: string,
-  dynamo: DynamoClient,
+  dynamo: DynamoDBDocumentClient,
   update: UpdateCommandInput & { ConditionExpression: string },
 ): Promise<Record<string, unknown> | undefined> {
   try {
@@ -162,7 +162,7 @@ export async function updateIf(
 }
 
 /** Every item a query matches, page after page. */
-export async function queryAll(what: string, dynamo: DynamoClient, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+export async function queryAll(what: string, dynamo: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
@@ -174,7 +174,7 @@ export async function queryAll(what: string, dynamo: DynamoClient, input: QueryC
 }
 
 /** How many items a query matches (after its filter), page after page, reading none of them back. */
-export async function countAll(what: string, dynamo: DynamoClient, input: Omit<QueryCommandInput, 'Select'>): Promise<number> {
+export async function countAll(what: string, dynamo: DynamoDBDocumentClient, input: Omit<QueryCommandInput, 'Select'>): Promise<number> {
   let total = 0;
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
@@ -193,7 +193,7 @@ const BATCH_GET_LIMIT = 100;
  */
 export async function batchGetAll(
   what: string,
-  dynamo: DynamoClient,
+  dynamo: DynamoDBDocumentClient,
   table: string,
   keys: readonly Record<string, unknown>[],
   consistent = false,

@@ -1,16 +1,16 @@
 /**
  * Release-intake source apps, in the workspace table.
  */
-import type { DynamoClient } from '#shared/aws/dynamodb.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SourceApp } from '#shared/schemas/source-apps.ts';
 import { keys } from '#shared/store/keys.ts';
 import { putIfAbsent } from '#shared/store/sdk-calls.ts';
 
 export class SourceAppStore {
-  private readonly dynamo: DynamoClient;
+  private readonly dynamo: DynamoDBDocumentClient;
   private readonly table: string;
 
-  constructor(deps: { dynamo: DynamoClient; table: string }) {
+  constructor(deps: { dynamo: DynamoDBDocumentClient; table: string }) {
     this.dynamo = deps.dynamo;
     this.table = deps.table;
   }

@@ -1,6 +1,6 @@
-/** The DynamoDB document client of this container (the client: aws/dynamodb.ts; its settings: aws-clients.ts). */
-import { DynamoClient } from '#shared/aws/dynamodb.ts';
+/** The DynamoDB document client of this container. */
+import { dynamoDocumentClient } from '#shared/aws/dynamodb.ts';
 import { config } from '#shared/config.ts';
 import { awsClientSettings } from '#shared/wiring/aws-clients.ts';
 
-export const dynamo = new DynamoClient(awsClientSettings(config().endpoints.dynamodb));
+export const dynamo = dynamoDocumentClient(awsClientSettings(config().endpoints.dynamodb));

@@ -1,10 +1,9 @@
 /**
- * The internal-secret check on this container's Secrets Manager client (aws/secrets-manager.ts),
- * and the factory of the handlers whose rows have auth 'internal' (internalRoute), which passes it
- * to route(). Kept in a file of its own so only the functions that read a secret carry the client
- * in their bundle.
+ * The internal-secret check on this container's Secrets Manager client, and the factory of the
+ * handlers of 'internal' rows: in a file of its own so only they bundle the client.
  */
-import { GetSecretValueCommand, SecretsManagerClient } from '#shared/aws/secrets-manager.ts';
+import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { secretsManagerClient } from '#shared/aws/secrets-manager.ts';
 import { awsClientSettings } from '#shared/wiring/aws-clients.ts';
 import { internalAuth as internalAuthWith } from '#shared/http/internal-auth.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
@@ -17,7 +16,7 @@ let client: SecretsManagerClient | undefined;
 /** The string value of a Secrets Manager secret (the current version). */
 export async function readSecretString(arn: string): Promise<string> {
   // No endpoint override: locally the secret is configured by value (INTERNAL_SECRET), never read.
-  client ??= new SecretsManagerClient(awsClientSettings(undefined));
+  client ??= secretsManagerClient(awsClientSettings(undefined));
   const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
   if (!SecretString) throw new Error(`Secret ${arn} has no string value`);
   return SecretString;

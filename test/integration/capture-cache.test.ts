@@ -3,8 +3,8 @@
  * maintains it. No browser: entries are written through the cache itself.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteObjectCommand, HeadObjectCommand } from '#shared/aws/s3.ts';
-import { GetCommand } from '#shared/aws/dynamodb.ts';
+import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemKey, objectKey } from '#shared/store/capture-cache.ts';
 import type { CaptureCache, CaptureKey } from '#shared/store/capture-cache.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScanCommand } from '#shared/aws/dynamodb.ts';
-import type { DynamoClient } from '#shared/aws/dynamodb.ts';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RouteDef } from '#shared/route-types.ts';
 import { hashSecret } from '#shared/identity/credentials.ts';
 import { setLogSink } from '#shared/log.ts';
@@ -16,7 +16,7 @@ import { testRoute } from '../support/routes.ts';
 
 let runtime: TestRuntime;
 let db: Connection;
-let dynamo: DynamoClient;
+let dynamo: DynamoDBDocumentClient;
 const lines: string[] = [];
 let restoreSink: LogSink;
 /** Every secret handed out in this file; none may be found in a log line or a stored item. */

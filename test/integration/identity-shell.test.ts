@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetCommand, PutCommand } from '#shared/aws/dynamodb.ts';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import type { OperationDoc, RouteDef, RouteRow } from '#shared/route-types.ts';
 import { permissionsOf } from '#shared/identity/permissions.ts';

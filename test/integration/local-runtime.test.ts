@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GetCommand, PutCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '#shared/aws/s3.ts';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { SendMessageCommand } from '#shared/aws/sqs.ts';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import { expectedEnvelope, waitFor } from '../support/expectations.ts';
 
@@ -39,7 +39,7 @@ describe('local runtime backends', () => {
     const bytes = Buffer.from([0, 1, 2, 250, 251, 252]);
     await aws.s3.send(new PutObjectCommand({ Bucket: cfg.buckets[bucket], Key: key, Body: bytes, ContentType: 'application/octet-stream' }));
     const object = await aws.s3.send(new GetObjectCommand({ Bucket: cfg.buckets[bucket], Key: key }));
-    expect(object.Body).toEqual(bytes);
+    expect(Buffer.from(await object.Body!.transformToByteArray())).toEqual(bytes);
   });
 
   it('delivers a deletion message to the worker, which deletes the object and marks the asset deleted', async () => {

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { SendMessageCommand } from '#shared/aws/sqs.ts';
-import { HeadObjectCommand } from '#shared/aws/s3.ts';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import type { ReleaseDeps } from '#shared/services/releases.ts';
@@ -15,7 +15,7 @@ import { ReleaseStore } from '#shared/store/releases.ts';
 import { waitFor } from '../support/expectations.ts';
 
 let runtime: TestRuntime;
-let aws: typeof import('#shared/wiring/dynamo.ts') & typeof import('#shared/wiring/s3.ts') & typeof import('#shared/wiring/s3-presigner.ts') & typeof import('#shared/wiring/sqs.ts');
+let aws: typeof import('#shared/wiring/dynamo.ts') & typeof import('#shared/wiring/s3.ts') & typeof import('#shared/wiring/sqs.ts');
 let assets: typeof import('#shared/services/assets.ts');
 let releases: typeof import('#shared/services/releases.ts');
 /** The asset services' stores, and the table and bucket beneath them that the tests inspect. */
@@ -28,7 +28,6 @@ beforeAll(async () => {
   aws = {
     ...(await import('#shared/wiring/dynamo.ts')),
     ...(await import('#shared/wiring/s3.ts')),
-    ...(await import('#shared/wiring/s3-presigner.ts')),
     ...(await import('#shared/wiring/sqs.ts')),
   };
   assets = await import('#shared/services/assets.ts');
@@ -38,7 +37,7 @@ beforeAll(async () => {
   deps = {
     assets: new AssetStore({ dynamo: aws.dynamo, table }),
     objects: new AssetObjectStore({ s3: aws.s3, bucket: cfg.buckets.assets }),
-    urls: new AssetUrlSigner({ presigner: aws.s3Presigner, bucket: cfg.buckets.assets }),
+    urls: new AssetUrlSigner({ s3: aws.s3, bucket: cfg.buckets.assets }),
     deletionQueue: new DeletionQueue({ sqs: aws.sqs, queueUrl: cfg.queues.deletion }),
     table,
     bucket: cfg.buckets.assets,

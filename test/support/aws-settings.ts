@@ -1,12 +1,12 @@
 /**
- * Settings for a client of shared/aws/ in a test: the local backends' credentials and the limits
- * the functions run with (wiring/sdk-limits.ts), pointed at `endpoint`, with the test's changes.
+ * Settings for an SDK client in a test: the local backends' credentials and the limits the
+ * functions run with (wiring/sdk-limits.ts), pointed at `endpoint`, with the test's changes.
  */
-import type { AwsClientSettings } from '#shared/aws/transport.ts';
+import type { AwsClientSettings } from '#shared/aws/settings.ts';
 import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
 
 export const LOCAL_CREDENTIALS = { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' };
 
 export function localSettings(settings: Partial<AwsClientSettings> & { endpoint: string }): AwsClientSettings {
-  return { region: 'us-east-1', credentials: async () => LOCAL_CREDENTIALS, ...SDK_LIMITS, ...settings };
+  return { region: 'us-east-1', credentials: LOCAL_CREDENTIALS, ...SDK_LIMITS, ...settings };
 }

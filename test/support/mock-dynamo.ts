@@ -1,56 +1,31 @@
 /**
- * aws-sdk-client-mock on Easel's own clients (shared/aws/dynamodb.ts, s3.ts, sqs.ts): the library
- * stubs the `send` of any class and matches commands with `instanceof` and their `input`, so it
- * works as on the SDK's clients; only its types expect an SDK client, hence the typed view below.
+ * aws-sdk-client-mock on the SDK clients the stores use, clients for the stubs to intercept, and
+ * service errors shaped as the SDK throws them.
  */
+import { ConditionalCheckFailedException, DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
+import { NoSuchKey, NotFound, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoClient, type DynamoCommand } from '#shared/aws/dynamodb.ts';
-import { NoSuchKey, NotFound, S3Client, type S3Command } from '#shared/aws/s3.ts';
-import { AwsServiceError, serviceError, type AwsClientSettings } from '#shared/aws/transport.ts';
-import { SendMessageCommand, SqsClient } from '#shared/aws/sqs.ts';
+import { dynamoDocumentClient } from '#shared/aws/dynamodb.ts';
+import { s3Client } from '#shared/aws/s3.ts';
+import type { AwsClientSettings } from '#shared/aws/settings.ts';
+import { sqsClient } from '#shared/aws/sqs.ts';
 
-/** A command of Easel's own clients (aws/dynamodb.ts, aws/s3.ts, aws/sqs.ts). */
-type AnyCommand = { input: object; __output: unknown };
-type CommandClass<C extends AnyCommand> = new (input: C['input']) => C;
-type Output<C extends AnyCommand> = Partial<C['__output']>;
+/** Stubs `send` of every DynamoDB document client (restore() puts it back). */
+export const mockDynamo = () => mockClient(DynamoDBDocumentClient);
 
-export interface DynamoBehavior<C extends AnyCommand> {
-  resolves(output: Output<C>): DynamoBehavior<C>;
-  resolvesOnce(output: Output<C>): DynamoBehavior<C>;
-  rejects(error?: unknown): DynamoBehavior<C>;
-  rejectsOnce(error?: unknown): DynamoBehavior<C>;
-  callsFake(fake: (input: never) => unknown): DynamoBehavior<C>;
-  callsFakeOnce(fake: (input: never) => unknown): DynamoBehavior<C>;
-}
+/** Stubs `send` of every S3 client (restore() puts it back). */
+export const mockS3 = () => mockClient(S3Client);
 
-export interface DynamoStub<Base extends AnyCommand = DynamoCommand> {
-  on<C extends Base>(command: CommandClass<C>, input?: Partial<C['input']>, strict?: boolean): DynamoBehavior<C>;
-  calls(): { args: [Base] }[];
-  commandCalls<C extends Base>(command: CommandClass<C>, input?: Partial<C['input']>, strict?: boolean): { args: [C] }[];
-  reset(): DynamoStub<Base>;
-  restore(): void;
-}
-
-/** Stubs `send` of every DynamoClient (restore() puts it back). */
-export function mockDynamo(): DynamoStub {
-  return mockClient(DynamoClient as never) as unknown as DynamoStub;
-}
-
-/** Stubs `send` of every S3Client (restore() puts it back). */
-export function mockS3(): DynamoStub<S3Command> {
-  return mockClient(S3Client as never) as unknown as DynamoStub<S3Command>;
-}
-
-/** Stubs `send` of every SqsClient (restore() puts it back). */
-export function mockSqs(): DynamoStub<SendMessageCommand> {
-  return mockClient(SqsClient as never) as unknown as DynamoStub<SendMessageCommand>;
-}
+/** Stubs `send` of every SQS client (restore() puts it back). */
+export const mockSqs = () => mockClient(SQSClient);
 
 /** Settings of a client for the stubs to intercept: nothing listens there, no attempt is repeated. */
 const STUBBED: AwsClientSettings = {
   region: 'us-east-1',
   endpoint: 'http://127.0.0.1:9',
-  credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }),
+  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
   maxAttempts: 1,
   connectionTimeoutMs: 100,
   requestTimeoutMs: 100,
@@ -58,27 +33,28 @@ const STUBBED: AwsClientSettings = {
 };
 
 /** A DynamoDB client for mockDynamo() to intercept. */
-export const stubbedDynamo = (): DynamoClient => new DynamoClient(STUBBED);
+export const stubbedDynamo = (): DynamoDBDocumentClient => dynamoDocumentClient(STUBBED);
 
 /** An SQS client for mockSqs() to intercept. */
-export const stubbedSqs = (): SqsClient => new SqsClient(STUBBED);
+export const stubbedSqs = (): SQSClient => sqsClient(STUBBED);
 
 /** An S3 client for mockS3() to intercept. */
-export const stubbedS3 = (): S3Client => new S3Client(STUBBED);
+export const stubbedS3 = (): S3Client => s3Client(STUBBED);
 
-/** An error as aws/s3.ts throws it for S3's answer (see its s3Error). */
-export function s3Error(name: string, httpStatusCode: number, message = name): AwsServiceError {
-  return serviceError({ name, message, status: httpStatusCode, $metadata: { httpStatusCode } }, { NoSuchKey, NotFound });
+const fault = (httpStatusCode: number) => (httpStatusCode >= 500 ? 'server' : 'client') as 'server' | 'client';
+
+/** An S3 error as the SDK throws it for S3's answer. */
+export function s3Error(name: string, httpStatusCode: number, message = name): S3ServiceException {
+  const init = { message, $metadata: { httpStatusCode } };
+  if (name === 'NoSuchKey') return new NoSuchKey(init);
+  if (name === 'NotFound') return new NotFound(init);
+  return new S3ServiceException({ ...init, name, $fault: fault(httpStatusCode), ...(name === 'SlowDown' ? { $retryable: { throttling: true } } : {}) });
 }
 
-/** An error as the client throws it for a service's answer (see JsonServiceClient.serviceError). */
-export function dynamoError(name: string, httpStatusCode: number, message = name): AwsServiceError {
+/** A DynamoDB error as the SDK throws it for the service's answer, after its attempts. */
+export function dynamoError(name: string, httpStatusCode: number, message = name): DynamoDBServiceException {
+  const $metadata = { httpStatusCode, attempts: 3 };
+  if (name === 'ConditionalCheckFailedException') return new ConditionalCheckFailedException({ message, $metadata });
   const throttling = /Throttl|ThroughputExceeded|LimitExceeded/.test(name) || httpStatusCode === 429;
-  return new AwsServiceError({
-    name,
-    message,
-    $fault: httpStatusCode >= 500 ? 'server' : 'client',
-    $metadata: { httpStatusCode, attempts: 3 },
-    ...(throttling ? { $retryable: { throttling: true } } : {}),
-  });
+  return new DynamoDBServiceException({ name, message, $fault: fault(httpStatusCode), $metadata, ...(throttling ? { $retryable: { throttling: true } } : {}) });
 }

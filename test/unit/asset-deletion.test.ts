@@ -3,8 +3,8 @@
  * (a table that fails between two calls): the record says `deleted` only once the object is
  * gone, a failure is reported for a retry, and the retry finishes the job.
  */
-import { GetCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
-import { DeleteObjectCommand } from '#shared/aws/s3.ts';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDeletionWorker } from '#shared/services/asset-deletion.ts';

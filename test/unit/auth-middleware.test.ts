@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { BatchGetCommand, GetCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
+import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { authenticate } from '#shared/wiring/auth.ts';
 import { route } from '#shared/http/route.ts';

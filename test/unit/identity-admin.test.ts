@@ -1,4 +1,5 @@
-import { BatchGetCommand, ConditionalCheckFailedException, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hashSecret } from '#shared/identity/credentials.ts';
 import { createSession, createUser, issueApiKey, revokeApiKey, setPlan } from '#shared/services/identity-admin.ts';

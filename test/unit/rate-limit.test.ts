@@ -1,4 +1,5 @@
-import { ConditionalCheckFailedException, UpdateCommand } from '#shared/aws/dynamodb.ts';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { clientNetwork } from '#shared/net/address.ts';

@@ -3,11 +3,12 @@
  * service's 5xx — on every data-access call, for DynamoDB, S3 and SQS: each is translated at the
  * data-access layer into 503 `upstream_unavailable`, and reaches a client as that envelope.
  */
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
-import { S3Presigner } from '#shared/aws/s3-presigner.ts';
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand } from '#shared/aws/s3.ts';
-import { SendMessageCommand } from '#shared/aws/sqs.ts';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { s3Client } from '#shared/aws/s3.ts';
+import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { generateApiKey } from '#shared/identity/credentials.ts';
 import { completeUpload, createDownloadUrl, createUpload, requestDeletion } from '#shared/services/assets.ts';
@@ -40,7 +41,7 @@ const sqs = stubbedSqs();
 const assets: AssetDeps = {
   assets: new AssetStore({ dynamo, table: 'workspace' }),
   objects: new AssetObjectStore({ s3, bucket: 'assets' }),
-  urls: new AssetUrlSigner({ presigner: new S3Presigner({ region: 'us-east-1', credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }) }), bucket: 'assets' }),
+  urls: new AssetUrlSigner({ s3: s3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' }, ...SDK_LIMITS }), bucket: 'assets' }),
   deletionQueue: new DeletionQueue({ sqs, queueUrl: 'https://sqs.test/deletion' }),
 };
 const identity = identityStores({ dynamo, table: 'workspace' });
@@ -53,40 +54,38 @@ const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:45
 const reset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 
 type Fault = [string, () => Error];
-/** What Easel's own clients (shared/aws/transport.ts) throw when time limits pass or a connection fails. */
-const ownClient = (service: string): Fault[] => [
-  ['the client\'s request time-out', () => Object.assign(new Error(`${service} did not answer within 2000 ms`), { name: 'TimeoutError' })],
-  ['the client\'s connection time-out', () => Object.assign(new Error(`no connection to ${service} within 1000 ms`), { name: 'TimeoutError' })],
-  ['the client\'s socket time-out', () => Object.assign(new Error(`no data from ${service} for 5000 ms`), { name: 'TimeoutError' })],
+/** What the SDK's HTTP handler (@smithy/node-http-handler) throws when a time limit passes, and a socket's failures. */
+const handlerFaults = (): Fault[] => [
+  ['the request time-out', () => Object.assign(new Error('@smithy/node-http-handler - [ERROR] a request has exceeded the configured 2000 ms requestTimeout.'), { name: 'TimeoutError', code: 'ETIMEDOUT' })],
+  ['the connection time-out', () => Object.assign(new Error('@smithy/node-http-handler - the request socket did not establish a connection with the server within the configured timeout of 1000 ms.'), { name: 'TimeoutError' })],
+  ['the socket time-out', () => Object.assign(new Error('@smithy/node-http-handler - the request socket timed out after 5000 ms of inactivity (configured by client requestHandler).'), { name: 'TimeoutError' })],
   ['a refused connection', refused],
   ['a dropped connection', reset],
 ];
 const FAULTS: Record<'dynamodb' | 's3' | 'sqs', Fault[]> = {
   dynamodb: [
-    // As the client throws them after its last attempt (test/integration/dynamodb-client.test.ts
-    // shows it does so against a real server answering these).
+    // As the SDK throws them after its last attempt.
     ['ThrottlingException', () => dynamoError('ThrottlingException', 400, 'Rate of requests exceeds the allowed throughput.')],
     ['ProvisionedThroughputExceededException', () => dynamoError('ProvisionedThroughputExceededException', 400, 'Throughput exceeded')],
     ['RequestLimitExceeded', () => dynamoError('RequestLimitExceeded', 400, 'Throughput exceeds the account limit')],
     ['a 500 InternalServerError', () => dynamoError('InternalServerError', 500, 'Internal error')],
     ['an unmodelled 503', () => dynamoError('UnknownError', 503, 'dynamodb answered 503')],
-    ...ownClient('dynamodb'),
+    ...handlerFaults(),
   ],
   s3: [
-    // As the client throws them after its last attempt (test/integration/s3-client.test.ts shows
-    // it does so against a server answering these).
+    // As the SDK throws them after its last attempt.
     ['503 SlowDown', () => s3Error('SlowDown', 503, 'Please reduce your request rate.')],
     ['a 500 InternalError', () => s3Error('InternalError', 500, 'We encountered an internal error. Please try again.')],
     ['a 400 RequestTimeout (idle upload)', () => s3Error('RequestTimeout', 400, 'Your socket connection to the server was not read from or written to within the timeout period.')],
     ['a 503 without an error code', () => s3Error('Unknown', 503, 'S3 answered 503 without an error code')],
-    ...ownClient('s3'),
+    ...handlerFaults(),
   ],
   sqs: [
     ['RequestThrottled', () => dynamoError('RequestThrottled', 400, 'Request is throttled.')],
     ['KmsThrottled', () => dynamoError('KmsThrottled', 400, 'KMS throttled')],
     ['OverLimit', () => dynamoError('OverLimit', 403, 'Too many messages in flight')],
     ['a 500 from the queue', () => dynamoError('InternalError', 500, '')],
-    ...ownClient('sqs'),
+    ...handlerFaults(),
   ],
 };
 
@@ -253,7 +252,7 @@ describe('purging captures when S3 deletes only some objects', () => {
     const purged = await cache.purgeUrl(capture.url);
 
     // Assess
-    const sent = storage.commandCalls(DeleteObjectsCommand).map((call) => call.args[0].input.Delete.Objects.map(({ Key }) => Key));
+    const sent = storage.commandCalls(DeleteObjectsCommand).map((call) => call.args[0].input.Delete!.Objects!.map(({ Key }) => Key));
     expect(sent).toHaveLength(2);
     expect(sent[0]).toHaveLength(4);
     expect(sent[1]).toEqual([sent[0]![0]]);

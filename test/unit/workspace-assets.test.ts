@@ -1,7 +1,8 @@
-import { GetObjectCommand, HeadObjectCommand } from '#shared/aws/s3.ts';
-import { GetCommand, UpdateCommand } from '#shared/aws/dynamodb.ts';
-import { S3Presigner } from '#shared/aws/s3-presigner.ts';
+import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { s3Client } from '#shared/aws/s3.ts';
+import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
 import { completeUpload, createDownloadUrl } from '#shared/services/assets.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import { AssetObjectStore } from '#shared/store/asset-objects.ts';
@@ -23,7 +24,7 @@ const ASSET_ID = MOCK_ASSET_ID;
 const deps: AssetDeps = {
   assets: new AssetStore({ dynamo: stubbedDynamo(), table: 'workspace' }),
   objects: new AssetObjectStore({ s3: stubbedS3(), bucket: 'assets' }),
-  urls: new AssetUrlSigner({ presigner: new S3Presigner({ region: 'us-east-1', credentials: async () => ({ accessKeyId: 'test', secretAccessKey: 'test' }) }), bucket: 'assets' }),
+  urls: new AssetUrlSigner({ s3: s3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' }, ...SDK_LIMITS }), bucket: 'assets' }),
   deletionQueue: new DeletionQueue({ sqs: stubbedSqs(), queueUrl: 'https://sqs.test/deletion' }),
 };
 
@@ -41,7 +42,7 @@ beforeEach(() => {
 describe('completeUpload', () => {
   it('answers 503 upstream_unavailable when storage drops the connection while the upload is hashed', async () => {
     // Prepare: the object is there with the declared size and type, but its body breaks off on
-    // every attempt (what the client then throws: test/integration/aws-transport.test.ts)
+    // every attempt (what the SDK then throws: test/integration/aws-clients.test.ts)
     storedAsset({ status: 'pending' });
     storage.on(HeadObjectCommand).resolves({ ContentLength: 4, ContentType: 'image/png' });
     storage.on(GetObjectCommand).rejects(Object.assign(new Error('aborted'), { code: 'ECONNRESET', $metadata: { attempts: 3 } }));
