@@ -36,6 +36,9 @@ describe('blockedReason', () => {
     ['4000::1', 'reserved'],
     ['e000::1', 'reserved'],
     ['127.0.0.1%lo', 'loopback'],
+    // IPv4-compatible, not IPv4-mapped: a public IPv4 address here is still no real host.
+    ['::8.8.8.8', 'reserved'],
+    ['::0.0.0.1', 'loopback'],
   ])('refuses %s as %s', (address, reason) => {
     expect(blockedReason(address)).toBe(reason);
   });
@@ -46,6 +49,11 @@ describe('blockedReason', () => {
 
   it('calls anything that is not an IP literal invalid', () => {
     expect(blockedReason('example.com')).toBe('invalid');
+  });
+
+  it.each(['2130706433', '0x7f.1', '0177.0.0.1', '127.1', '::ffff:0x7f.0.0.1', '::ffff:0177.0.0.1'])('calls the non-decimal or short form %s invalid', (address) => {
+    // The URL parser rewrites these before the guard sees them; a raw one is refused, not reinterpreted.
+    expect(blockedReason(address)).toBe('invalid');
   });
 });
 
