@@ -21,7 +21,8 @@ const PRODUCTION_CODE = /^(shared|functions|infra)\//;
 const USED_WITHOUT_IMPORT: Record<string, string> = {};
 
 // What esbuild does not report as an import: type-only ones (erased), and packages loaded
-// through a require() of createRequire() or resolved by import.meta.resolve().
+// through a require() of createRequire() or resolved by import.meta.resolve(). These are read
+// from the source text, so a string that spells one counts too (this file's examples do).
 const TYPE_REFERENCES = /\b(?:import|export)\s+type\b[^'";]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 const RUNTIME_LOADS = /\b(?:require|createRequire\([^)]*\))\(\s*['"]([^'"]+)['"]|\b(?:require|import\.meta)\.resolve\(\s*['"]([^'"]+)['"]/g;
 
@@ -119,16 +120,16 @@ describe('declared imports', () => {
 
   it.each([
     ["createRequire(import.meta.url)('s3rver/lib/models/account.js')", 's3rver/lib/models/account.js'],
-    ["const require = createRequire(import.meta.url);\nrequire('a')", 'a'],
+    ["const require = createRequire(import.meta.url); require('valibot')", 'valibot'],
     ["const entry = import.meta.resolve('fauxqs');", 'fauxqs'],
   ])('sees the run-time load in %j', (source, specifier) => {
     expect(matches(source, RUNTIME_LOADS)).toEqual([specifier]);
   });
 
   it.each([
-    ["import type { A } from 'a';", 'a'],
-    ["export type {\n  A,\n} from 'a';", 'a'],
-    ["let h: typeof import('a');", 'a'],
+    ["import type { A } from 'vitest';", 'vitest'],
+    ["export type {\n  A,\n} from 'vitest';", 'vitest'],
+    ["let h: typeof import('vitest');", 'vitest'],
   ])('sees the type reference in %j', (source, specifier) => {
     expect(matches(source, TYPE_REFERENCES)).toEqual([specifier]);
   });
