@@ -11,23 +11,22 @@
  * each with its parts.
  */
 import '../test/support/env.ts';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FALLBACK } from '#shared/routes.ts';
-import type { OperationId } from '#shared/routes.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import { startTestRuntime } from '../test/support/local.ts';
 import { startMediaUpstream } from '../test/support/media-upstream.ts';
-import { createFixtures, credentialsFor, requestFor } from '../test/support/route-requests.ts';
+import { createFixtures } from '../test/support/route-requests.ts';
 import { startTargetPages } from '../test/support/target-pages.ts';
 import { startStub, tweetFixture } from '../test/support/upstreams.ts';
 import { screenshotLike } from '../test/support/images.ts';
 import { median } from './lib/measure.ts';
 import { ms } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
-import { BUNDLES_DIR, COLD_CHILD, bundle, eventFor, exportUpload, runChild } from './support/route-bundles.ts';
+import { BUNDLES_DIR, COLD_CHILD, JSON_GOAL_MS, bundle, coldChildEnv, coldFigures, emptyHandler, eventFor, exportUpload, fixtureRequest, runChild } from './support/route-bundles.ts';
 import type { ChildResult, PlannedRequest, Row } from './support/route-bundles.ts';
 
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 5);
@@ -36,8 +35,6 @@ const CAPTURE_ROUNDS = Number(process.env.BENCH_CAPTURE_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_COLD_ROUTES?.split(',').filter(Boolean);
 /** `BENCH_COLD_PROFILE=<dir>`: each route's child also writes a CPU profile there (`node --cpu-prof`, open it in Chrome's DevTools). */
 const PROFILE_DIR = process.env.BENCH_COLD_PROFILE;
-/** Goal for routes that answer JSON: import + first invocation at most this much over bare Node. */
-export const JSON_GOAL_MS = 40;
 const PARTS = fileURLToPath(new URL('./support/capture-parts.ts', import.meta.url));
 const TWEET_ID = '1647619002162884609';
 const EMPTY = '(empty handler: the floor)';
@@ -57,7 +54,7 @@ export async function bench(): Promise<BenchTable[]> {
   try {
     const fixtures = await createFixtures(runtime);
     // As on Lambda: the stack sets no NODE_OPTIONS (stacks are source-mapped when logged, shared/source-maps.ts).
-    const childEnv = { ...process.env, ...runtime.env, NODE_OPTIONS: '', LOG_LEVEL: 'silent' };
+    const childEnv = coldChildEnv(runtime);
 
     // Each route's request: the fixtures' by default, a real input where the row needs one.
     const routes: Row[] = [...FULL_ROUTE_LIST.filter((row) => row.operationId !== 'capturePage'), { ...FALLBACK, operationId: 'fallback' } as unknown as Row].filter(
@@ -75,13 +72,7 @@ export async function bench(): Promise<BenchTable[]> {
         const script = readdirSync(join(dirname(built.file), 'editor')).find((name) => name.endsWith('.js'));
         request = { method: 'GET', path: `/editor/${script}`, headers: { 'accept-encoding': 'gzip, br' } };
       } else if (row.operationId === 'fallback') request = { method: 'GET', path: '/no/such/route', headers: {} };
-      else {
-        const planned = await requestFor(runtime.url, fixtures, row as Row & { operationId: OperationId });
-        // Seeded credentials of organization A (a key of every scope, an owner's session).
-        const headers: Record<string, string> = credentialsFor(fixtures, row);
-        if (planned.body !== undefined) headers['content-type'] = 'application/json';
-        request = { method: planned.method, path: planned.path, headers, body: planned.body === undefined ? undefined : Buffer.from(JSON.stringify(planned.body)) };
-      }
+      else request = await fixtureRequest(runtime.url, fixtures, row);
       // The cold invocation, then two warm ones in the same process.
       const events = join(scratch, `${row.operationId}.json`);
       writeFileSync(events, JSON.stringify([eventFor(row, request), eventFor(row, request), eventFor(row, request)]));
@@ -90,14 +81,10 @@ export async function bench(): Promise<BenchTable[]> {
       if (row.operationId === 'listReleases') cases.push({ row: { ...row, operationId: 'listReleases, --enable-source-maps' }, ...built, events, env: { ...childEnv, NODE_OPTIONS: '--enable-source-maps' } });
     }
     fixtures.close();
-    // The floor: the same child with a handler that does nothing, i.e. an ES module started and
-    // the harness's own work (reading the events, timing, exiting), which no route can go below.
-    const emptyFile = join(scratch, 'empty', 'index.mjs');
-    mkdirSync(dirname(emptyFile), { recursive: true });
-    writeFileSync(emptyFile, 'export const handler = async () => ({ statusCode: 204 });\n');
+    // The floor: the same child with a handler that does nothing.
     const emptyEvents = join(scratch, 'empty.json');
     writeFileSync(emptyEvents, JSON.stringify([{}, {}, {}]));
-    cases.push({ row: { operationId: EMPTY } as Row, file: emptyFile, bytes: statSync(emptyFile).size, events: emptyEvents });
+    cases.push({ row: { operationId: EMPTY } as Row, ...emptyHandler(join(scratch, 'empty')), events: emptyEvents });
 
     // Interleaved rounds: bare Node, then every route, so drift hits them alike.
     const bare: number[] = [];
@@ -114,27 +101,24 @@ export async function bench(): Promise<BenchTable[]> {
     const bareMs = median(bare);
     const rows = cases.map(({ row, bytes }) => {
       const runs = results.get(row.operationId)!;
-      // A cold start is the process, the import and the first call: the warm calls after it are not part of it.
-      const wall = median(runs.map((run) => run.wallMs - run.invocations.slice(1).reduce((sum, call) => sum + call.ms, 0)));
-      const over = wall - bareMs;
-      // The goal's figure: import plus first invocation, timed inside the process (what Node's own start does not include).
-      const cold = median(runs.map((run) => run.importMs + run.invocations[0]!.ms));
+      // The goal's figure, coldMs: import plus first invocation, timed inside the process (what Node's own start does not include).
+      const figures = coldFigures(runs);
+      const cold = figures.coldMs;
       const isJson = ![EMPTY, 'listReleases, --enable-source-maps', 'postExport', 'getImageProxy', 'getHome', 'getEditorAsset', 'getDocs', 'getErrorDocs', 'getLlms', 'getLlmsFull'].includes(row.operationId);
-      const statuses = [...new Set(runs.map((run) => run.invocations[0]?.status))].join('/');
       return [
         row.operationId,
         Math.round(bytes / 1024),
-        ms(median(runs.map((run) => run.importMs))),
-        ms(median(runs.map((run) => run.invocations[0]!.ms))),
-        median(runs.map((run) => run.invocations[0]!.requests ?? 0)),
-        ms(median(runs.map((run) => run.invocations[0]!.waitingMs ?? 0))),
+        ms(figures.importMs),
+        ms(figures.firstMs),
+        figures.requests,
+        ms(figures.waitingMs),
         ms(cold),
-        ms(median(runs.map((run) => run.importCpuMs + run.invocations[0]!.cpuMs))),
+        ms(figures.coldCpuMs),
         ms(median(runs.map((run) => run.invocations[2]!.ms))),
         Math.round(median(runs.map((run) => run.peakRssMiB))),
-        statuses,
-        ms(wall),
-        ms(over),
+        figures.statuses,
+        ms(figures.wallMs),
+        ms(figures.wallMs - bareMs),
         isJson ? `≤ ${JSON_GOAL_MS} ms` : '',
         isJson ? (cold <= JSON_GOAL_MS ? 'met' : 'MISSED') : '',
       ];

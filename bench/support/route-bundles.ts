@@ -1,10 +1,10 @@
 /**
  * Route bundles built as the stack builds them, the API Gateway events that call them, and the
- * fresh process (cold-child.mjs) that imports one and invokes it: what bench/cold-start.ts and
- * bench/cost.ts measure.
+ * fresh process (cold-child.mjs) that imports one and invokes it: what bench/cold-start.ts,
+ * bench/sdk-cold-start.ts and bench/cost.ts measure.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,12 +13,19 @@ import { BUNDLE, bundleOptions, PROJECT_ROOT } from '#infra/constructs/easel-fun
 import { toEvent } from '#infra/local/apigw.ts';
 import { PRERENDERED_FOLDER } from '#shared/docs/prerendered.ts';
 import type { RouteDef } from '#shared/route-types.ts';
+import type { OperationId } from '#shared/routes.ts';
+import type { LocalRuntime } from '#infra/local/runtime.ts';
+import { credentialsFor, requestFor } from '../../test/support/route-requests.ts';
+import type { Fixtures } from '../../test/support/route-requests.ts';
+import { median } from '../lib/measure.ts';
 
 /** A row of the full table (the fixtures plan each request from a row's documented responses). */
 export type Row = RouteDef & { operationId: string };
 
 export const BUNDLES_DIR = join(PROJECT_ROOT, 'bench-output', 'bundles');
 export const COLD_CHILD = fileURLToPath(new URL('./cold-child.mjs', import.meta.url));
+/** Goal for routes that answer JSON: import + first invocation, timed inside the fresh process, at most this much. */
+export const JSON_GOAL_MS = 80;
 
 /** Builds one route's bundle like the stack does (its source map beside it); returns its path and minified size. */
 export async function bundle(row: Row): Promise<{ file: string; bytes: number }> {
@@ -32,6 +39,30 @@ export async function bundle(row: Row): Promise<{ file: string; bytes: number }>
 }
 
 export type PlannedRequest = { method: string; path: string; query?: string; headers: Record<string, string>; body?: Buffer };
+
+/** A request `row` answers in earnest: the fixtures' for it, with organization A's seeded credentials (a key of every scope, an owner's session). */
+export async function fixtureRequest(baseUrl: string, fixtures: Fixtures, row: Row): Promise<PlannedRequest> {
+  const planned = await requestFor(baseUrl, fixtures, row as Row & { operationId: OperationId });
+  const headers: Record<string, string> = credentialsFor(fixtures, row);
+  if (planned.body !== undefined) headers['content-type'] = 'application/json';
+  return { method: planned.method, path: planned.path, headers, body: planned.body === undefined ? undefined : Buffer.from(JSON.stringify(planned.body)) };
+}
+
+/** A cold child's environment: the runtime's backends, and no NODE_OPTIONS, as on Lambda. */
+export function coldChildEnv(runtime: Pick<LocalRuntime, 'env'>): NodeJS.ProcessEnv {
+  return { ...process.env, ...runtime.env, NODE_OPTIONS: '', LOG_LEVEL: 'silent' };
+}
+
+/**
+ * The floor, written into `dir`: an ES module whose handler does nothing, i.e. a module started
+ * and the harness's own work (reading the events, timing, exiting), which no route can go below.
+ */
+export function emptyHandler(dir: string): { file: string; bytes: number } {
+  const file = join(dir, 'index.mjs');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(file, 'export const handler = async () => ({ statusCode: 204 });\n');
+  return { file, bytes: statSync(file).size };
+}
 
 /** What toEvent reads of an incoming request; a fresh source address each time (rate limits). */
 function fakeRequest(request: PlannedRequest): IncomingMessage {
@@ -104,4 +135,21 @@ export function runChild(args: string[], env: NodeJS.ProcessEnv, command: string
       resolve({ wallMs, ...(JSON.parse(line) as Omit<ChildResult, 'wallMs'>) });
     });
   });
+}
+
+/** Medians of a case's fresh processes: the cold start is the import and the first call. */
+export function coldFigures(runs: ChildResult[]) {
+  const first = runs.map((run) => run.invocations[0]!);
+  return {
+    importMs: median(runs.map((run) => run.importMs)),
+    firstMs: median(first.map((call) => call.ms)),
+    requests: median(first.map((call) => call.requests ?? 0)),
+    waitingMs: median(first.map((call) => call.waitingMs ?? 0)),
+    coldMs: median(runs.map((run) => run.importMs + run.invocations[0]!.ms)),
+    coldCpuMs: median(runs.map((run) => run.importCpuMs + run.invocations[0]!.cpuMs)),
+    // Spawn to exit as the parent saw it, less the warm calls made after the cold one.
+    wallMs: median(runs.map((run) => run.wallMs - run.invocations.slice(1).reduce((sum, call) => sum + call.ms, 0))),
+    /** The first call's statuses over the runs, e.g. `200` or `201/409`. */
+    statuses: [...new Set(first.map((call) => call.status))].join('/'),
+  };
 }
