@@ -1,30 +1,17 @@
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { v7 } from 'uuid';
 
-const RANDOM_BITS = 74n;
-const RANDOM_MASK = (1n << RANDOM_BITS) - 1n;
-
-/** The last id's millisecond and its 74 random bits, for ids made within one millisecond. */
-let last: { ms: number; random: bigint } | undefined;
-
-function freshRandom(): bigint {
-  // The top bit starts clear, so a run of ids in one millisecond has 2^73 steps before it could carry.
-  return BigInt(`0x${randomBytes(10).toString('hex')}`) & (RANDOM_MASK >> 1n);
-}
+/** The last id's millisecond and sequence, for ids made within one millisecond. */
+let last: { ms: number; seq: number } | undefined;
 
 /**
- * A UUIDv7 (RFC 9562): 48-bit Unix milliseconds, then 74 random bits. Its text sorts by creation
- * time, so it doubles as a sort key for newest-first listings. Ids this process makes in the same
- * millisecond count up from the first one's random bits (RFC 9562 §6.2, method 2), so they too sort
- * in the order they were made; a new millisecond starts from fresh random bits.
+ * A UUIDv7 (RFC 9562) of the given milliseconds. Its text sorts by creation time, so it doubles as
+ * a sort key for newest-first listings. uuid counts up within a millisecond only on its own clock;
+ * callers pass theirs (an id matches its record's `createdAt`), so the counter is kept here: ids of
+ * one millisecond continue its 32-bit sequence (§6.2, method 1) from a random start below 2^31.
  */
 export function uuidv7(now: number = Date.now()): string {
-  const random = last?.ms === now ? (last.random + 1n) & RANDOM_MASK : freshRandom();
-  last = { ms: now, random };
-  const randA = Number(random >> 62n); // 12 bits after the version nibble
-  const randB = random & ((1n << 62n) - 1n); // 62 bits after the variant
-  const hex =
-    now.toString(16).padStart(12, '0') +
-    (0x7000 | randA).toString(16) +
-    ((2n << 62n) | randB).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const seq = last?.ms === now ? last.seq + 1 : randomInt(2 ** 31);
+  last = { ms: now, seq };
+  return v7({ msecs: now, seq });
 }

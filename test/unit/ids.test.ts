@@ -28,15 +28,18 @@ describe('uuidv7', () => {
     expect([...ids].sort()).toEqual(ids);
   });
 
-  it('sorts by time across milliseconds, and starts each millisecond from fresh random bits', () => {
+  it('sorts by time across milliseconds, and starts each millisecond from a fresh random sequence', () => {
     const start = Date.parse('2026-11-24T05:00:00.000Z');
     const ids = [uuidv7(start), uuidv7(start), uuidv7(start + 1), uuidv7(start + 1), uuidv7(start + 2)];
 
     expect([...ids].sort()).toEqual(ids);
-    // A fresh millisecond does not continue the last one's counter: its random tail is new.
-    const tail = (id: string) => BigInt(`0x${id.replaceAll('-', '').slice(13)}`);
-    expect(tail(ids[1]!) - tail(ids[0]!)).toBe(1n);
-    expect(tail(ids[2]!) - tail(ids[1]!)).not.toBe(1n);
+    // The 32-bit sequence: the 12 bits after the version nibble, then 20 after the variant bits.
+    const seq = (id: string) => {
+      const hex = id.replaceAll('-', '');
+      return Number.parseInt(hex.slice(13, 16), 16) * 2 ** 20 + ((Number.parseInt(hex.slice(16, 22), 16) >> 2) & 0xfffff);
+    };
+    expect(seq(ids[1]!) - seq(ids[0]!)).toBe(1);
+    expect(seq(ids[2]!) - seq(ids[1]!)).not.toBe(1);
   });
 
   it('does not repeat across calls', () => {
