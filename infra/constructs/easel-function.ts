@@ -14,6 +14,23 @@ import { PRERENDERED_FOLDER } from '#shared/docs/prerendered.ts';
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
+ * Builtins whose ES module facade reads every export when imported, running their lazy getters
+ * (node:http's loads undici, ~30 ms): bundles take them through a CommonJS shim instead, which
+ * esbuild reads property by property where the code uses them.
+ */
+const VIA_REQUIRE = ['http', 'https', 'crypto', 'fs', 'fs/promises', 'process'];
+const builtinShims = Object.fromEntries(
+  VIA_REQUIRE.flatMap((name) => {
+    // An alias covers subpaths too: fs/promises needs its own, or it would become fs.cjs/promises.
+    const shim = join(PROJECT_ROOT, 'infra', 'constructs', 'builtins', `${name.replace('/', '-')}.cjs`);
+    return [
+      [name, shim],
+      [`node:${name}`, shim],
+    ];
+  }),
+);
+
+/**
  * The esbuild settings of every function's bundle, beside those NodejsFunction sets itself
  * (bundle, platform node, the AWS SDK bundled rather than taken from the runtime). The
  * bundle-size test and the cold-start bench build with bundleOptions(), from these.
@@ -33,7 +50,7 @@ export const BUNDLE = {
   sourcesContent: false,
   // The SDK's default credential chain stops at the environment on Lambda; the rest of it is
   // ~140 KB of every bundle (shared/wiring/lambda-credentials.ts says why and what stays).
-  alias: { '@aws-sdk/credential-provider-node': join(PROJECT_ROOT, 'shared', 'wiring', 'lambda-credentials.ts') },
+  alias: { '@aws-sdk/credential-provider-node': join(PROJECT_ROOT, 'shared', 'wiring', 'lambda-credentials.ts'), ...builtinShims },
   // Tells shared/wiring/aws-clients.ts it runs on Lambda: the SDK's chain is left out.
   define: { 'process.env.EASEL_LAMBDA_BUNDLE': '"true"' },
 } as const;

@@ -242,6 +242,15 @@ describe('bundle of each function', () => {
     expect(rows).toEqual(f.row ? [f.row.operationId] : []);
   });
 
+  // An ES import of these builtins runs every lazy getter of their exports (node:http's loads undici).
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))('imports no costly builtin as an ES module in %s', (_name, f) => {
+    // Act
+    const imports = built.get(f.name)!.text.match(/(from|import\()\s*"(node:)?(http|https|crypto|fs|process)"/g);
+
+    // Assess
+    expect(imports).toBeNull();
+  });
+
   // On Lambda the credentials are in the environment (or at the container endpoint): the rest of
   // the SDK's default chain (profiles, SSO, web identity, instance metadata) stays out.
   it.each(FUNCTIONS.map((f) => [f.name, f] as const))('leaves the SDK\'s full credential chain out of %s', (_name, f) => {
