@@ -4,8 +4,9 @@ import { config } from '#shared/config.ts';
 import { toEnvelope } from '#shared/http/envelope.ts';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { HeaderBag, applyCors, applySecurityHeaders } from '#shared/http/headers.ts';
-import { LAMBDA_MAX_BINARY_BYTES, canStream, collect, isReply, reply, withStream } from '#shared/http/reply.ts';
+import { LAMBDA_MAX_BINARY_BYTES, canStream, isReply, reply, withStream } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
+import { collect } from '#shared/net/collect.ts';
 import type { CorsPolicy, LambdaContext, LambdaEvent, LambdaResult } from '#shared/route-types.ts';
 import { log, serializeError } from '#shared/log.ts';
 

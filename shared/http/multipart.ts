@@ -13,7 +13,7 @@ import type { BusboyInstance } from '@fastify/busboy';
 import type { Readable } from 'node:stream';
 import type { MiddlewareObj } from '@middy/core';
 import { InvalidRequestError, PayloadTooLargeError } from '#shared/errors.ts';
-import { mediaTypeOf } from '#shared/http/media-type.ts';
+import { mediaTypeOf } from '#shared/net/media-type.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, MultipartFile, RouteRow } from '#shared/route-types.ts';
 import { leaveForm } from '#shared/http/form.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';

@@ -10,7 +10,7 @@ import type { Reply } from '#shared/http/reply.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import { parseWith } from '#shared/http/validation.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
-import { mediaTypeOf } from '#shared/http/media-type.ts';
+import { mediaTypeOf } from '#shared/net/media-type.ts';
 import { parsedForm } from '#shared/http/form.ts';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;

@@ -7,7 +7,7 @@ import type { AssetUrlSigner } from '#shared/store/asset-urls.ts';
 import type { AssetItem, AssetStore } from '#shared/store/assets.ts';
 import type { DeletionQueue } from '#shared/store/deletion-queue.ts';
 import { log, serializeError } from '#shared/log.ts';
-import { mediaTypeOf } from '#shared/http/media-type.ts';
+import { mediaTypeOf } from '#shared/net/media-type.ts';
 import { BUCKETS } from '#shared/resources.ts';
 
 /** Lifetimes of presigned URLs: long enough for a 50 MB upload on a slow link, short enough to be useless later. */

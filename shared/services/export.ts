@@ -5,13 +5,17 @@
 import sharp from 'sharp';
 import type { Metadata, OutputInfo, Sharp, SharpOptions } from 'sharp';
 import { ContentTooLargeError, InvalidRequestError, UnsupportedValueError } from '#shared/errors.ts';
-import { LAMBDA_MAX_BINARY_BYTES } from '#shared/http/reply.ts';
+import { mediaTypeOf } from '#shared/net/media-type.ts';
 import { EXPORT_MAX_PIXELS, EXPORT_PRESETS, INPUT_TYPES } from '#shared/schemas/export.ts';
 import type { EncoderSettings, ExportFormat, QualityPreset } from '#shared/schemas/export.ts';
-import { mediaTypeOf } from '#shared/http/media-type.ts';
 
 // Every request decodes different bytes: libvips' operation cache would only hold memory between invocations.
 sharp.cache(false);
+
+export interface ExportDeps {
+  /** The most bytes a response can carry: the platform's cap, which the handler supplies. */
+  maxResponseBytes: number;
+}
 
 export interface ExportInput {
   /** The uploaded file's bytes. */
@@ -80,9 +84,9 @@ function encode(pipeline: Sharp, settings: EncoderSettings): Sharp {
  * @throws UnsupportedValueError when the declared type is not one of the three
  * @throws InvalidRequestError when the bytes do not decode, or decode as another format
  * @throws ContentTooLargeError when the image has more than EXPORT_MAX_PIXELS pixels, or the
- *   result would not fit a Lambda response
+ *   result would not fit a response (more than `deps.maxResponseBytes`)
  */
-export async function exportImage(input: ExportInput): Promise<ExportedImage> {
+export async function exportImage(deps: ExportDeps, input: ExportInput): Promise<ExportedImage> {
   const declared = declaredFormat(input.declaredType);
   const options: SharpOptions = { limitInputPixels: EXPORT_MAX_PIXELS, failOn: 'error', animated: false };
 
@@ -123,11 +127,11 @@ export async function exportImage(input: ExportInput): Promise<ExportedImage> {
     // The header was fine but the pixel data is not (truncated or corrupt).
     throw new InvalidRequestError('Undecodable image', `The image bytes are not a readable ${declared.toUpperCase()} file.`, error);
   }
-  if (output.data.length > LAMBDA_MAX_BINARY_BYTES) {
+  if (output.data.length > deps.maxResponseBytes) {
     throw new ContentTooLargeError(
       'Exported image too large',
-      `The ${input.format} output is ${output.data.length} bytes, more than the ${LAMBDA_MAX_BINARY_BYTES} a response can carry; choose jpeg or webp, a lower preset, or a smaller image.`,
-      LAMBDA_MAX_BINARY_BYTES,
+      `The ${input.format} output is ${output.data.length} bytes, more than the ${deps.maxResponseBytes} a response can carry; choose jpeg or webp, a lower preset, or a smaller image.`,
+      deps.maxResponseBytes,
     );
   }
   return {

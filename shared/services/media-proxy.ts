@@ -8,12 +8,12 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { MediaProxySettings } from '#shared/config.ts';
 import { ForbiddenDomainError, HttpError, InvalidUrlError, UpstreamFailedError } from '#shared/errors.ts';
-import { LAMBDA_MAX_BINARY_BYTES, collect } from '#shared/http/reply.ts';
+import { collect } from '#shared/net/collect.ts';
 import { BlockedTargetError } from '#shared/net/guard.ts';
 import { MEDIA_HOSTS, isMediaHost } from '#shared/net/media-hosts.ts';
+import { mediaTypeOf } from '#shared/net/media-type.ts';
 import { MediaFetchError, toFetchError } from '#shared/upstreams/media.ts';
 import type { MediaFetch } from '#shared/upstreams/media.ts';
-import { mediaTypeOf } from '#shared/http/media-type.ts';
 
 /** Redirects followed per request, each target re-checked against the allowlist. */
 export const MAX_REDIRECTS = 3;
@@ -51,7 +51,7 @@ export interface ProxyRequest {
   url: string;
   /** The caller's request headers (lowercase names); only the allowlist is read. */
   headers: Record<string, string | undefined>;
-  /** True where the response is buffered (Lambda): the cap is then at most LAMBDA_MAX_BINARY_BYTES. */
+  /** True where the response is buffered (Lambda): the cap is then at most the deps' maxResponseBytes. */
   buffered: boolean;
   signal?: AbortSignal;
 }
@@ -68,6 +68,8 @@ export interface MediaProxyDeps {
   settings: Pick<MediaProxySettings, 'maxBytes' | 'readTimeoutMs'>;
   /** Our User-Agent towards the media hosts; the caller's is never forwarded. */
   userAgent: string;
+  /** The most bytes a buffered response can carry: the platform's cap, which the wiring supplies. */
+  maxResponseBytes: number;
 }
 
 function forbidden(url: string, why: string): ForbiddenDomainError {
@@ -253,8 +255,8 @@ function responseHeaders(upstream: IncomingMessage['headers'], contentType: stri
  * @throws UpstreamFailedError 502 when the host refuses (4xx/5xx), redirects too often, sends a non-media type, too many bytes or a malformed response; 500 when it cannot be reached or times out
  */
 export async function proxyMedia(deps: MediaProxyDeps, request: ProxyRequest): Promise<ProxiedMedia> {
-  const limit = request.buffered ? Math.min(deps.settings.maxBytes, LAMBDA_MAX_BINARY_BYTES) : deps.settings.maxBytes;
-  const overLimit = () => tooLarge(limit, request.buffered && limit === LAMBDA_MAX_BINARY_BYTES);
+  const limit = request.buffered ? Math.min(deps.settings.maxBytes, deps.maxResponseBytes) : deps.settings.maxBytes;
+  const overLimit = () => tooLarge(limit, request.buffered && limit === deps.maxResponseBytes);
   const headers = forwardedHeaders(request.headers, deps.userAgent);
   let url = checkMediaUrl(request.url);
 

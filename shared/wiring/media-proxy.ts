@@ -2,6 +2,7 @@
  * The media proxy of this container, on the media upstream, built from configuration on first use.
  */
 import { config } from '#shared/config.ts';
+import { LAMBDA_MAX_BINARY_BYTES } from '#shared/http/reply.ts';
 import { createMediaProxy } from '#shared/services/media-proxy.ts';
 import type { MediaProxy } from '#shared/services/media-proxy.ts';
 import { createMediaFetch } from '#shared/upstreams/media.ts';
@@ -23,6 +24,7 @@ export function mediaProxy(): MediaProxy {
     }),
     settings,
     userAgent: `Easel-MediaProxy/1.0 (+${cfg.publicBaseUrl})`,
+    maxResponseBytes: LAMBDA_MAX_BINARY_BYTES,
   });
   return proxy;
 }

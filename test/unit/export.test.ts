@@ -3,11 +3,14 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ContentTooLargeError, InvalidRequestError, UnsupportedValueError } from '#shared/errors.ts';
+import { LAMBDA_MAX_BINARY_BYTES } from '#shared/http/reply.ts';
 import { EXPORT_DESCRIPTION } from '#shared/docs/operations.ts';
 import { EXPORT_FORMATS, EXPORT_MAX_PIXELS, QUALITY_PRESETS, presetTable } from '#shared/schemas/export.ts';
 import { downloadName, exportImage } from '#shared/services/export.ts';
 import { hasGpsTag, jpegWithGps, pngBombHeader, screenshotLike } from '../support/images.ts';
 
+/** The limit the route hands the service: a Lambda response's. */
+const LIMITS = { maxResponseBytes: LAMBDA_MAX_BINARY_BYTES };
 const FORMAT_PAIRS = EXPORT_FORMATS.flatMap((format) => QUALITY_PRESETS.map((preset) => [format, preset] as const));
 /** What a check of the output needs from sharp's metadata; toEqual treats a missing key as undefined. */
 async function summary(bytes: Buffer) {
@@ -32,7 +35,7 @@ describe('exportImage', () => {
 
   it.each(FORMAT_PAIRS)('writes %s (%s) with the input dimensions and no EXIF, GPS or other metadata', async (format, preset) => {
     // Act
-    const out = await exportImage({ bytes: photo, declaredType: 'image/jpeg', fileName: 'holiday.jpg', format, preset });
+    const out = await exportImage(LIMITS, { bytes: photo, declaredType: 'image/jpeg', fileName: 'holiday.jpg', format, preset });
 
     // Assess
     expect(await summary(out.bytes)).toEqual({ format, width: 320, height: 200, ...NO_METADATA });
@@ -40,7 +43,7 @@ describe('exportImage', () => {
   });
 
   it.each(FORMAT_PAIRS)('writes a PNG screenshot as %s (%s) at its own size', async (format, preset) => {
-    const out = await exportImage({ bytes: screenshot, declaredType: 'image/png', fileName: 'shot.png', format, preset });
+    const out = await exportImage(LIMITS, { bytes: screenshot, declaredType: 'image/png', fileName: 'shot.png', format, preset });
 
     expect(await sharp(out.bytes).metadata()).toMatchObject({ format, width: 640, height: 400 });
   });
@@ -49,7 +52,7 @@ describe('exportImage', () => {
     // Prepare: stored 320×200, displayed rotated a quarter turn (orientation 6).
     const rotated = await jpegWithGps(320, 200, 6);
 
-    const out = await exportImage({ bytes: rotated, declaredType: 'image/jpeg', fileName: 'r.jpg', format: 'png', preset: 'high' });
+    const out = await exportImage(LIMITS, { bytes: rotated, declaredType: 'image/jpeg', fileName: 'r.jpg', format: 'png', preset: 'high' });
 
     expect(await summary(out.bytes)).toEqual({ format: 'png', width: 200, height: 320, ...NO_METADATA });
   });
@@ -61,7 +64,7 @@ describe('exportImage', () => {
     const p3 = await sharp(pixels, { raw: { width: 8, height: 8, channels: 3 } }).withIccProfile('p3').png().toBuffer();
     const stored = await sharp(p3).keepIccProfile().raw().toBuffer();
 
-    const out = await exportImage({ bytes: p3, declaredType: 'image/png', fileName: 'p3.png', format: 'png', preset: 'high' });
+    const out = await exportImage(LIMITS, { bytes: p3, declaredType: 'image/png', fileName: 'p3.png', format: 'png', preset: 'high' });
 
     const written = await sharp(out.bytes).raw().toBuffer();
     expect([...stored.subarray(0, 3)]).not.toEqual([40, 200, 60]);
@@ -80,7 +83,7 @@ describe('exportImage', () => {
   ] as const)('keeps transparency where %s can hold it (%i channels)', async (format, channels) => {
     const transparent = await sharp({ create: { width: 16, height: 16, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
 
-    const out = await exportImage({ bytes: transparent, declaredType: 'image/png', fileName: 't.png', format, preset: 'high' });
+    const out = await exportImage(LIMITS, { bytes: transparent, declaredType: 'image/png', fileName: 't.png', format, preset: 'high' });
 
     const { data, info } = await sharp(out.bytes).raw().toBuffer({ resolveWithObject: true });
     expect(info.channels).toBe(channels);
@@ -93,14 +96,14 @@ describe('exportImage', () => {
     ['application/octet-stream', 'unsupported'],
     ['', 'unsupported'],
   ])('refuses a part declared %j with unsupported_value', async (declaredType) => {
-    const error = await exportImage({ bytes: photo, declaredType, fileName: 'x', format: 'png', preset: 'high' }).catch((caught: unknown) => caught);
+    const error = await exportImage(LIMITS, { bytes: photo, declaredType, fileName: 'x', format: 'png', preset: 'high' }).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(UnsupportedValueError);
     expect(error).toMatchObject({ status: 400, code: 'unsupported_value' });
   });
 
   it('accepts a declared type with parameters and any letter case', async () => {
-    const out = await exportImage({ bytes: photo, declaredType: 'Image/JPEG; charset=binary', fileName: 'x', format: 'png', preset: 'low' });
+    const out = await exportImage(LIMITS, { bytes: photo, declaredType: 'Image/JPEG; charset=binary', fileName: 'x', format: 'png', preset: 'low' });
 
     expect(out.contentType).toBe('image/png');
   });
@@ -111,7 +114,7 @@ describe('exportImage', () => {
     ['text declared as PNG', () => Buffer.from('hello, not an image'), 'image/png', /not a readable PNG/],
     ['a PNG cut in half', () => screenshot.subarray(0, Math.floor(screenshot.length / 2)), 'image/png', /not a readable PNG/],
   ])('refuses %s with invalid_request', async (_case, bytes, declaredType, hint) => {
-    const error = await exportImage({ bytes: bytes(), declaredType, fileName: 'x', format: 'webp', preset: 'medium' }).catch((caught: unknown) => caught);
+    const error = await exportImage(LIMITS, { bytes: bytes(), declaredType, fileName: 'x', format: 'webp', preset: 'medium' }).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect(error).toMatchObject({ status: 400, code: 'invalid_request', hint: expect.stringMatching(hint) });
@@ -120,7 +123,7 @@ describe('exportImage', () => {
   it('refuses a decompression bomb from its header with 413', async () => {
     const bomb = pngBombHeader(100_000, 100_000);
 
-    const error = await exportImage({ bytes: bomb, declaredType: 'image/png', fileName: 'bomb.png', format: 'png', preset: 'high' }).catch((caught: unknown) => caught);
+    const error = await exportImage(LIMITS, { bytes: bomb, declaredType: 'image/png', fileName: 'bomb.png', format: 'png', preset: 'high' }).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(ContentTooLargeError);
     expect(error).toMatchObject({ status: 413, code: 'invalid_request', extra: { limit: EXPORT_MAX_PIXELS } });
@@ -132,7 +135,7 @@ describe('exportImage', () => {
       .jpeg({ quality: 100 })
       .toBuffer();
 
-    const error = await exportImage({ bytes: noise, declaredType: 'image/jpeg', fileName: 'n.jpg', format: 'png', preset: 'high' }).catch((caught: unknown) => caught);
+    const error = await exportImage(LIMITS, { bytes: noise, declaredType: 'image/jpeg', fileName: 'n.jpg', format: 'png', preset: 'high' }).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(ContentTooLargeError);
     expect(error).toMatchObject({ status: 413, message: 'Exported image too large', extra: { limit: 4_500_000 } });

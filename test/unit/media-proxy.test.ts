@@ -5,6 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ForbiddenDomainError, HttpError, InvalidUrlError, UpstreamFailedError } from '#shared/errors.ts';
+import { LAMBDA_MAX_BINARY_BYTES } from '#shared/http/reply.ts';
 import { checkMediaUrl, forwardedHeaders, limitBody, mediaContentType, proxyMedia } from '#shared/services/media-proxy.ts';
 import type { MediaProxyDeps } from '#shared/services/media-proxy.ts';
 import { createMediaFetch } from '#shared/upstreams/media.ts';
@@ -125,7 +126,7 @@ function answer(status: number, headers: Record<string, string>, body: Buffer | 
 }
 
 function deps(fetch: MediaFetch, maxBytes = 1024): MediaProxyDeps {
-  return { fetch, settings: { maxBytes, readTimeoutMs: 1_000 }, userAgent: 'Easel-MediaProxy/test' };
+  return { fetch, settings: { maxBytes, readTimeoutMs: 1_000 }, userAgent: 'Easel-MediaProxy/test', maxResponseBytes: LAMBDA_MAX_BINARY_BYTES };
 }
 
 const request = (url: string) => ({ url, headers: {}, buffered: false });
