@@ -2,8 +2,6 @@
  * Every error the API can answer with, modelled once. Handlers and services throw these;
  * the envelope middleware is the only place that turns one into a response.
  */
-import type { Plan } from '#shared/identity/plans.ts';
-
 /** The stable machine codes of the contract, with what the error reference page says about each. */
 export const ERROR_CODES = {
   invalid_request: {
@@ -251,7 +249,8 @@ export class RateLimitedError extends HttpError {
 }
 
 export class FeatureNotEntitledError extends HttpError {
-  constructor(options: { feature: string; currentPlan: Plan; requiredPlan: Plan }) {
+  /** Plans and the feature by name: errors sit below identity/, which throws them. */
+  constructor(options: { feature: string; currentPlan: string; requiredPlan: string }) {
     super({
       status: 403,
       code: 'workspace_feature_not_entitled',

@@ -18,8 +18,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import { ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
 import type { LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
-import { requireFeature, requirePermission } from '#shared/http/authenticator.ts';
-import type { Authenticator } from '#shared/http/authenticator.ts';
+import { requireFeature, requirePermission } from '#shared/identity/authenticator.ts';
+import type { Authenticator } from '#shared/identity/authenticator.ts';
 import { SESSION_COOKIE, readSessionCookie } from '#shared/http/cookies.ts';
 import { requiredFeatureOf } from '#shared/identity/plans.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';

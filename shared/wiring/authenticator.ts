@@ -6,7 +6,7 @@
  */
 import { dynamo } from '#shared/wiring/dynamo.ts';
 import { config } from '#shared/config.ts';
-import { Authenticator } from '#shared/http/authenticator.ts';
+import { Authenticator } from '#shared/identity/authenticator.ts';
 import { ApiKeyStore } from '#shared/store/api-keys.ts';
 import type { IdentityStoreDeps } from '#shared/store/identity-items.ts';
 import { joinStores } from '#shared/store/identity-items.ts';

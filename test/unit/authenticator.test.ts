@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { FeatureNotEntitledError, ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
-import { Authenticator, requireFeature, requirePermission } from '#shared/http/authenticator.ts';
-import type { AuthenticatorOptions } from '#shared/http/authenticator.ts';
+import { Authenticator, requireFeature, requirePermission } from '#shared/identity/authenticator.ts';
+import type { AuthenticatorOptions } from '#shared/identity/authenticator.ts';
 import { generateApiKey, generateSessionToken, hashSecret } from '#shared/identity/credentials.ts';
 import type { ApiKeyRecord, MembershipRecord, OrganizationRecord, SessionRecord } from '#shared/schemas/identity.ts';
 

@@ -1,9 +1,7 @@
 /**
- * Resolves credentials to principals. An API key costs at most one GetItem (by the SHA-256 of
- * the key), and none when the same key was verified in this container within the cache TTL; a
- * session costs one GetItem, plus one BatchGetItem for the member's role and organization when
- * the route needs them (also cached). Revocations and role changes therefore take effect within
- * the TTL, which configuration bounds to ten seconds.
+ * Resolves credentials to principals through the CredentialStore port: a key costs one read (by
+ * its SHA-256), a session one, its member context one more. Keys and member contexts are cached
+ * per container for a TTL of at most ten seconds, within which revocations and role changes apply.
  */
 import { FeatureNotEntitledError, ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
 import { TtlCache } from '#shared/cache/ttl-cache.ts';
@@ -12,17 +10,51 @@ import { effectiveFeatures, effectivePlan, minimumPlanFor } from '#shared/identi
 import type { Feature } from '#shared/identity/plans.ts';
 import type { ApiKeyPrincipal, Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
 import { digestsEqual, hashSecret, isApiKeyFormat, isSessionTokenFormat } from '#shared/identity/credentials.ts';
-import type { ApiKeyRecord } from '#shared/schemas/identity.ts';
-import type { ApiKeyStore } from '#shared/store/api-keys.ts';
-import type { MembershipStore, MemberContext } from '#shared/store/memberships.ts';
-import type { SessionStore } from '#shared/store/sessions.ts';
+import type { Role, Scope } from '#shared/identity/permissions.ts';
+import type { Entitlement } from '#shared/identity/plans.ts';
 import { log, serializeError } from '#shared/log.ts';
 
 /** How often, at most, one container records that a key was used. */
 export const LAST_USED_INTERVAL_MS = 60_000;
 
+/** What the authenticator reads of a stored API key. */
+export interface StoredApiKey {
+  keyId: string;
+  keyHash: string;
+  organizationId: string;
+  workspaceId: string;
+  scopes: Scope[];
+  entitlement: Entitlement;
+  revokedAt?: string | undefined;
+}
+
+/** What the authenticator reads of a stored session. */
+export interface StoredSession {
+  sessionId: string;
+  tokenHash: string;
+  userId: string;
+  activeOrganizationId?: string | undefined;
+}
+
+/** What the authenticator reads of an organization and a user's membership of it. */
+export interface StoredMemberContext {
+  organization: { workspaceId: string; entitlement: Entitlement; deletionState: string } | undefined;
+  membership: { role: Role } | undefined;
+}
+
+/**
+ * The port the authenticator reads credentials through. The identity stores fill it (joined in
+ * #shared/wiring/authenticator.ts, where the compiler holds them to it); it names only what is read.
+ */
+export interface CredentialStore {
+  getApiKey(keyHash: string): Promise<StoredApiKey | undefined>;
+  touchApiKey(keyHash: string, at: string): Promise<void>;
+  getSession(tokenHash: string): Promise<StoredSession | undefined>;
+  getMemberContext(organizationId: string, userId: string): Promise<StoredMemberContext>;
+}
+
 export interface AuthenticatorOptions {
-  store: Pick<ApiKeyStore, 'getApiKey' | 'touchApiKey'> & Pick<SessionStore, 'getSession'> & Pick<MembershipStore, 'getMemberContext'>;
+  store: CredentialStore;
   /** Reuse of a verified key or a member context, in ms (0 disables the cache). */
   cacheTtlMs: number;
   lastUsedIntervalMs?: number;
@@ -36,8 +68,8 @@ export class Authenticator {
   private readonly store: AuthenticatorOptions['store'];
   private readonly now: () => number;
   // null remembers "no such key", so a repeated unknown key costs no read either.
-  private readonly keys: TtlCache<string, ApiKeyRecord | null>;
-  private readonly members: TtlCache<string, MemberContext>;
+  private readonly keys: TtlCache<string, StoredApiKey | null>;
+  private readonly members: TtlCache<string, StoredMemberContext>;
   private readonly touched: TtlCache<string, true>;
 
   constructor(options: AuthenticatorOptions) {
