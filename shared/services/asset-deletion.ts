@@ -1,6 +1,7 @@
+/**
+ * The deletion worker's rule for one queued asset; shared/sqs/batch.ts feeds it a queue's batches.
+ */
 import * as v from 'valibot';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { log, serializeError } from '#shared/log.ts';
 import type { AssetObjectStore } from '#shared/store/asset-objects.ts';
 import type { AssetStore } from '#shared/store/assets.ts';
 
@@ -35,26 +36,4 @@ export async function deleteAssetObject(deps: DeletionDeps, message: DeletionMes
   // Not marked: a concurrent delivery finished first, and the outcome is the same.
   if (!(await deps.assets.markDeleted(message.workspaceId, message.assetId, (deps.now?.() ?? new Date()).toISOString()))) return 'already-deleted';
   return 'deleted';
-}
-
-/**
- * The deletion-queue worker for given dependencies. Reports each failed record on its own
- * (partial batch response), so one bad message is retried — and after maxReceiveCount lands in
- * the DLQ with its asset record untouched — without holding back the rest of the batch.
- */
-export function createDeletionWorker(deps: DeletionDeps) {
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-    for (const record of event.Records) {
-      try {
-        const message = v.parse(DeletionMessage, JSON.parse(record.body));
-        const outcome = await deleteAssetObject(deps, message);
-        log.info('asset deletion', { messageId: record.messageId, assetId: message.assetId, outcome });
-      } catch (error) {
-        log.error('asset deletion failed', { messageId: record.messageId, error: serializeError(error) });
-        batchItemFailures.push({ itemIdentifier: record.messageId });
-      }
-    }
-    return { batchItemFailures };
-  };
 }

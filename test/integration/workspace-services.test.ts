@@ -248,7 +248,8 @@ describe('deletion worker', () => {
   it('leaves a failing message in the dead-letter queue after the retries, with the asset record intact', async () => {
     // Prepare: a queue pair with a short visibility timeout, and a worker whose storage refuses
     const { pollOnce } = await import('#infra/local/sqs-poller.ts');
-    const { createDeletionWorker } = await import('#shared/services/asset-deletion.ts');
+    const { DeletionMessage, deleteAssetObject } = await import('#shared/services/asset-deletion.ts');
+    const { batchHandler } = await import('#shared/sqs/batch.ts');
     const name = `dlq-test-${randomUUID().slice(0, 8)}`;
     // Queues made and read with the SDK, as the local poller reads them; the message sent by the functions' client.
     const admin = new SQSClient({ region: 'us-east-1', endpoint: runtime.env.SQS_ENDPOINT, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
@@ -265,7 +266,8 @@ describe('deletion worker', () => {
     const key = { pk: `WS#${workspaceId}`, sk: `ASSET#${assetId}` };
     await aws.dynamo.send(new PutCommand({ TableName: deps.table, Item: { ...key, assetId, status: 'deleting', objectKey: 'x' } }));
     await aws.sqs.send(new SendMessageCommand({ QueueUrl: queue.QueueUrl, MessageBody: JSON.stringify({ workspaceId, assetId }) }));
-    const worker = createDeletionWorker({ assets: new AssetStore({ dynamo: aws.dynamo, table }), objects: new AssetObjectStore({ s3: aws.s3, bucket: 'no-such-bucket' }) });
+    const failing = { assets: new AssetStore({ dynamo: aws.dynamo, table }), objects: new AssetObjectStore({ s3: aws.s3, bucket: 'no-such-bucket' }) };
+    const worker = batchHandler({ name: 'asset deletion', body: DeletionMessage }, async (message) => ({ outcome: await deleteAssetObject(failing, message) }));
     const poller = { client: admin, queueUrl: queue.QueueUrl!, queueArn: '', region: 'us-east-1', batchSize: 10, timeoutSeconds: 5, functionName: 'test', worker };
     // Act: receive until the queue has redriven the message
     const inDlq = await waitFor(async () => {

@@ -7,7 +7,8 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDeletionWorker } from '#shared/services/asset-deletion.ts';
+import { DeletionMessage, deleteAssetObject } from '#shared/services/asset-deletion.ts';
+import { batchHandler } from '#shared/sqs/batch.ts';
 import { AssetObjectStore } from '#shared/store/asset-objects.ts';
 import { AssetStore } from '#shared/store/assets.ts';
 import { keys } from '#shared/store/keys.ts';
@@ -19,10 +20,12 @@ const storage = mockS3();
 afterAll(() => [ddb, storage].forEach((mock) => mock.restore()));
 
 const ASSET_ID = MOCK_ASSET_ID;
-const worker = createDeletionWorker({
+const deps = {
   assets: new AssetStore({ dynamo: stubbedDynamo(), table: 'workspace' }),
   objects: new AssetObjectStore({ s3: stubbedS3(), bucket: 'assets' }),
-});
+};
+// The worker as functions/assets/process-deletion.ts builds it, on stubbed clients.
+const worker = batchHandler({ name: 'asset deletion', body: DeletionMessage }, async (message) => ({ outcome: await deleteAssetObject(deps, message) }));
 const event = (messageId: string): SQSEvent =>
   ({ Records: [{ messageId, body: JSON.stringify({ workspaceId: 'ws_a', assetId: ASSET_ID }) }] }) as unknown as SQSEvent;
 const throttled = () => dynamoError('ThrottlingException', 400, 'Rate exceeded');
