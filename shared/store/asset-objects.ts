@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { copySource } from '#shared/aws/s3.ts';
-import { guard } from '#shared/store/sdk-calls.ts';
+import { guard } from '#shared/store/outage.ts';
 
 const WHAT = 'Asset storage';
 

@@ -5,7 +5,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Asset } from '#shared/schemas/assets.ts';
 import { keys } from '#shared/store/keys.ts';
-import { getConsistent, putIfAbsent, updateIf } from '#shared/store/sdk-calls.ts';
+import { getConsistent, putIfAbsent, updateIf } from '#shared/store/dynamodb-calls.ts';
 
 const WHAT = 'The asset store';
 

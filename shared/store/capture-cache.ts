@@ -14,7 +14,7 @@ import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, ty
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { BatchWriteCommandOutput, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
-import { guard } from '#shared/store/sdk-calls.ts';
+import { guard } from '#shared/store/outage.ts';
 import { BUCKETS } from '#shared/resources.ts';
 
 export type CacheDevice = 'desktop' | 'mobile';

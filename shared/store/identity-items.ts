@@ -1,9 +1,9 @@
 /**
  * What the identity stores (users, organizations, memberships, invitations, API keys, sessions,
  * product surfaces) share: their items live in the workspace table (layout in
- * shared/store/keys.ts), and each call goes through the helpers of store/sdk-calls.ts, so an
- * unreachable or throttled table becomes 503 `upstream_unavailable` and a failed write condition
- * a typed conflict. Items whose `expiresAt` (epoch seconds) is past read as absent: DynamoDB
+ * shared/store/keys.ts), and each call goes through store/dynamodb-calls.ts or guard()
+ * (store/outage.ts), so an unreachable or throttled table becomes 503 `upstream_unavailable` and
+ * a failed write condition a typed conflict. Items whose `expiresAt` (epoch seconds) is past read as absent: DynamoDB
  * deletes them only eventually, and the local backend never does.
  *
  * A service states the operations it needs as one port, a `Pick` of several stores (e.g.
@@ -11,7 +11,8 @@
  */
 import { GetCommand, type DynamoDBDocumentClient, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#shared/errors.ts';
-import { batchGetAll, countAll, guard, putIfAbsent, queryAll, updateIf } from '#shared/store/sdk-calls.ts';
+import { batchGetAll, countAll, putIfAbsent, queryAll, updateIf } from '#shared/store/dynamodb-calls.ts';
+import { guard } from '#shared/store/outage.ts';
 
 export type Key = { pk: string; sk: string };
 export type Item = Record<string, unknown>;

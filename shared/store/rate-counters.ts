@@ -6,7 +6,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { guard } from '#shared/store/sdk-calls.ts';
+import { guard } from '#shared/store/outage.ts';
 
 /** The port the rate limiter counts through; tests substitute an in-memory one. */
 export interface CounterStore {

@@ -4,7 +4,8 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Release } from '#shared/schemas/releases.ts';
 import { keys, prefixes } from '#shared/store/keys.ts';
-import { guard, putOrGet } from '#shared/store/sdk-calls.ts';
+import { putOrGet } from '#shared/store/dynamodb-calls.ts';
+import { guard } from '#shared/store/outage.ts';
 
 const WHAT = 'The release store';
 

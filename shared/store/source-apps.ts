@@ -4,7 +4,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SourceApp } from '#shared/schemas/source-apps.ts';
 import { keys } from '#shared/store/keys.ts';
-import { putIfAbsent } from '#shared/store/sdk-calls.ts';
+import { putIfAbsent } from '#shared/store/dynamodb-calls.ts';
 
 export class SourceAppStore {
   private readonly dynamo: DynamoDBDocumentClient;

@@ -10,7 +10,7 @@ import { dynamoDocumentClient } from '#shared/aws/dynamodb.ts';
 import { s3Client } from '#shared/aws/s3.ts';
 import type { AwsClientSettings } from '#shared/aws/settings.ts';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
-import { guard } from '#shared/store/sdk-calls.ts';
+import { guard } from '#shared/store/outage.ts';
 import { refusingEndpoint, useFailingServer, type Answer } from '../support/failing-server.ts';
 import { localSettings } from '../support/aws-settings.ts';
 
