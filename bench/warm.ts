@@ -138,7 +138,7 @@ export async function bench(): Promise<BenchTable[]> {
 
     // Served from memory: /openapi.json and a tweet after its first look-up.
     const docs = await import('#shared/docs/openapi.ts');
-    const replies = await import('#shared/docs/replies.ts');
+    const replies = await import('#shared/docs/prerendered-replies.ts');
     const openapiBytes = (await (await fetch(`${runtime.url}/openapi.json`)).arrayBuffer()).byteLength;
     // Served from memory: the reply for a request against one serialisation of the document.
     const timeOf = (fn: () => unknown) => {

@@ -234,7 +234,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
   refuseTestSettingsOnLambda(env);
   const publicBaseUrl = required(env, 'PUBLIC_BASE_URL').replace(/\/+$/, '');
   // No character HTML or JSON escapes and no space: the discovery functions put it into what was
-  // rendered ahead of time as it is (docs/replies.ts).
+  // rendered ahead of time as it is (docs/prerendered-replies.ts).
   if (!/^https?:\/\/[^/\s&<>"'\\]+$/.test(publicBaseUrl)) {
     throw new Error(`PUBLIC_BASE_URL must be an origin such as https://api.example.com, got ${publicBaseUrl}`);
   }

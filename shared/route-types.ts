@@ -96,7 +96,7 @@ export interface RouteRow extends Endpoint {
   nodeModules?: readonly string[];
   /** Ship the built editor (editor/build.ts) in the function's asset, beside its bundle: the site routes that serve it. */
   editorAssets?: boolean;
-  /** Ship the site pages pre-rendered (shared/docs/prerender.ts) in the function's asset: the routes that serve one (/, /docs, /docs/errors). */
+  /** Ship the site pages pre-rendered (shared/docs/prerender-at-bundling.ts) in the function's asset: the routes that serve one (/, /docs, /docs/errors). */
   prerendered?: boolean;
   /** Listed in /openapi.json and the llms files; internal routes are not. */
   listed: boolean;

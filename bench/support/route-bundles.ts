@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { BUNDLE, bundleOptions, PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
 import { toEvent } from '#infra/local/apigw.ts';
-import { PRERENDERED_FOLDER } from '#shared/docs/prerendered.ts';
+import { PRERENDERED_FOLDER } from '#shared/docs/prerendered-files.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 import type { OperationId } from '#shared/routes.ts';
 import type { LocalRuntime } from '#infra/local/runtime.ts';
@@ -34,7 +34,7 @@ export async function bundle(row: Row): Promise<{ file: string; bytes: number }>
   // The site routes read the built editor beside their bundle, as the stack's command hook puts it.
   if (row.editorAssets) execFileSync(process.execPath, [join(PROJECT_ROOT, 'editor', 'build.ts'), join(dirname(file), 'editor')], { stdio: 'ignore' });
   // And the site pages it serves, pre-rendered, as the other hook puts them.
-  if (row.prerendered) execFileSync(process.execPath, [join(PROJECT_ROOT, 'shared', 'docs', 'prerender.ts'), join(dirname(file), PRERENDERED_FOLDER)], { stdio: 'ignore' });
+  if (row.prerendered) execFileSync(process.execPath, [join(PROJECT_ROOT, 'shared', 'docs', 'prerender-at-bundling.ts'), join(dirname(file), PRERENDERED_FOLDER)], { stdio: 'ignore' });
   return { file, bytes: statSync(file).size };
 }
 

@@ -1,4 +1,4 @@
-import { documentReply } from '#shared/docs/replies.ts';
+import { documentReply } from '#shared/docs/prerendered-replies.ts';
 import { route } from '#shared/http/route.ts';
 import * as routes from '#shared/routes/discovery.ts';
 

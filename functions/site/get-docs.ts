@@ -1,4 +1,4 @@
-import { sitePage } from '#shared/docs/replies.ts';
+import { sitePage } from '#shared/docs/prerendered-replies.ts';
 import { route } from '#shared/http/route.ts';
 import * as routes from '#shared/routes/site.ts';
 

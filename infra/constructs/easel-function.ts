@@ -8,7 +8,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { cheapestCpu, installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } from '#infra/constructs/native-modules.ts';
-import { PRERENDERED_FOLDER } from '#shared/docs/prerendered.ts';
+import { PRERENDERED_FOLDER } from '#shared/docs/prerendered-files.ts';
 
 /** Repository root: handler entries in the route table and in QUEUES are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -88,7 +88,7 @@ export interface EaselFunctionProps {
   nodeModules?: readonly string[];
   /** Build the editor (editor/build.ts) into the asset's editor/ folder, beside index.mjs, where the site handlers read it. */
   editorAssets?: boolean;
-  /** Render the site pages it serves (shared/docs/prerender.ts) into the asset, so that it reads them instead of rendering at cold start. */
+  /** Render the site pages it serves (shared/docs/prerender-at-bundling.ts) into the asset, so that it reads them instead of rendering at cold start. */
   prerendered?: boolean;
   /** Default arm64, or x86_64 when a package of `nodeModules` has no arm64 binary (see the class). */
   architecture?: Architecture;
@@ -106,7 +106,7 @@ function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendere
     beforeInstall: () => [],
     afterBundling: (_inputDir: string, outputDir: string) => [
       ...(props.editorAssets ? [node('editor/build.ts', join(outputDir, 'editor'))] : []),
-      ...(props.prerendered ? [node('shared/docs/prerender.ts', join(outputDir, PRERENDERED_FOLDER))] : []),
+      ...(props.prerendered ? [node('shared/docs/prerender-at-bundling.ts', join(outputDir, PRERENDERED_FOLDER))] : []),
     ],
   };
 }

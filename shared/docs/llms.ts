@@ -17,7 +17,7 @@ import {
   limitsSection,
   operationsSection,
 } from '#shared/docs/reference.ts';
-import { operationLinks } from '#shared/docs/site.ts';
+import { operationLinks } from '#shared/docs/render-site-pages.ts';
 
 
 function notes(baseUrl: string): string {

@@ -5,7 +5,7 @@
  */
 import { config } from '#shared/config.ts';
 import type { Config } from '#shared/config.ts';
-import { sitePage, wantsMarkdown } from '#shared/docs/replies.ts';
+import { sitePage, wantsMarkdown } from '#shared/docs/prerendered-replies.ts';
 import { escapeHtml } from '#shared/docs/escape.ts';
 import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';

@@ -168,7 +168,7 @@ function schemaFilesAllowed(f: Fn, { imports, inputs }: Built): Set<string> {
 }
 
 // Every function serves its own row; the documents, which describe every row, are rendered at
-// bundling (shared/docs/prerender.ts) and read by theirs, so no function carries the whole table.
+// bundling (shared/docs/prerender-at-bundling.ts) and read by theirs, so no function carries the whole table.
 const SERVING_ONE_ROW = FUNCTIONS;
 
 describe('presign-only routes', () => {

@@ -1,9 +1,9 @@
 import { appendFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRERENDERED_DOCUMENTS, PRERENDERED_FOLDER, PRERENDERED_PAGES } from '#shared/docs/prerendered.ts';
-import { renderDocument } from '#shared/docs/render.ts';
-import { renderSitePage } from '#shared/docs/site.ts';
+import { PRERENDERED_DOCUMENTS, PRERENDERED_FOLDER, PRERENDERED_PAGES } from '#shared/docs/prerendered-files.ts';
+import { renderDocument } from '#shared/docs/render-discovery-documents.ts';
+import { renderSitePage } from '#shared/docs/render-site-pages.ts';
 import { ROUTES, ROUTE_LIST } from '#shared/routes.ts';
 import { bundleRowAsset, deployedEnv, invokeBundledGet, removeCdkOutdirs } from '../support/cdk.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildOpenApi } from '#shared/docs/openapi.ts';
 import { llmsFullTxt } from '#shared/docs/llms.ts';
-import { docsMarkdown } from '#shared/docs/site.ts';
+import { docsMarkdown } from '#shared/docs/render-site-pages.ts';
 import { FEATURE_LIST, PLANS, QUOTA_LIST, QUOTAS } from '#shared/identity/plans.ts';
 import { PERMISSION_LIST, ROLES } from '#shared/identity/permissions.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';

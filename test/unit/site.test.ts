@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { docsMarkdown, errorsMarkdown, homeMarkdown, renderSitePage } from '#shared/docs/site.ts';
-import { wantsMarkdown } from '#shared/docs/replies.ts';
-import { PLACEHOLDER_ORIGIN, PRERENDERED_DOCUMENTS, PRERENDERED_PAGES } from '#shared/docs/prerendered.ts';
-import type { DocumentName } from '#shared/docs/prerendered.ts';
-import { renderDocument } from '#shared/docs/render.ts';
+import { docsMarkdown, errorsMarkdown, homeMarkdown, renderSitePage } from '#shared/docs/render-site-pages.ts';
+import { wantsMarkdown } from '#shared/docs/prerendered-replies.ts';
+import { PLACEHOLDER_ORIGIN, PRERENDERED_DOCUMENTS, PRERENDERED_PAGES } from '#shared/docs/prerendered-files.ts';
+import type { DocumentName } from '#shared/docs/prerendered-files.ts';
+import { renderDocument } from '#shared/docs/render-discovery-documents.ts';
 import { llmsFullTxt, llmsTxt } from '#shared/docs/llms.ts';
-import { renderMarkdown } from '#shared/docs/html.ts';
+import { renderMarkdown } from '#shared/docs/markdown-to-html.ts';
 import { toEnvelope } from '#shared/http/envelope.ts';
 import { ERROR_CODE_LIST, NotFoundError, RateLimitedError } from '#shared/errors.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';

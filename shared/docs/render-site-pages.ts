@@ -1,8 +1,9 @@
 /**
  * The renderer of the site pages: /, /docs and /docs/errors. Each is written in Markdown,
  * generated from the route table and the error catalog, and rendered to HTML in the site's layout.
- * ./replies.ts serves them: deployed functions read them rendered ahead of time (./prerender.ts)
- * and never load this module, which is most of their bundle; the local server renders with it.
+ * ./prerendered-replies.ts serves them: deployed functions read them rendered ahead of time
+ * (./prerender-at-bundling.ts) and never load this module, which is most of their bundle; the
+ * local server renders with it.
  */
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import {
@@ -17,8 +18,8 @@ import {
   tagsOf,
 } from '#shared/docs/catalog.ts';
 import type { DocRoute } from '#shared/docs/catalog.ts';
-import { layout, renderMarkdown } from '#shared/docs/html.ts';
-import type { PageName, SitePage } from '#shared/docs/prerendered.ts';
+import { layout, renderMarkdown } from '#shared/docs/markdown-to-html.ts';
+import type { PageName, SitePage } from '#shared/docs/prerendered-files.ts';
 import { identitySections } from '#shared/docs/identity.ts';
 import { blocks, code, heading, link, text, withoutAnchors } from '#shared/docs/markdown.ts';
 import {

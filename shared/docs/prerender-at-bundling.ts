@@ -1,17 +1,18 @@
 /**
- * `node shared/docs/prerender.ts <folder>`: renders what the discovery functions serve from files
- * (./prerendered.ts) into `<folder>`: each site page as `<page>.html` and `<page>.md`, and each
- * document under its own name (openapi.json, llms.txt, llms-full.txt), all for the placeholder
- * origin that the serving function replaces with its own (./replies.ts). The stack's bundling
- * runs it as a command hook into each such function's asset, as it runs the editor build.
+ * `node shared/docs/prerender-at-bundling.ts <folder>`: renders what the discovery functions serve
+ * from files (./prerendered-files.ts) into `<folder>`: each site page as `<page>.html` and
+ * `<page>.md`, and each document under its own name (openapi.json, llms.txt, llms-full.txt), all
+ * for the placeholder origin that the serving function replaces with its own
+ * (./prerendered-replies.ts). The stack's bundling runs it as a command hook into each such
+ * function's asset, as it runs the editor build.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PLACEHOLDER_ORIGIN, PRERENDERED_DOCUMENTS, PRERENDERED_PAGES } from '#shared/docs/prerendered.ts';
-import type { DocumentName } from '#shared/docs/prerendered.ts';
-import { renderDocument } from '#shared/docs/render.ts';
-import { renderSitePage } from '#shared/docs/site.ts';
+import { PLACEHOLDER_ORIGIN, PRERENDERED_DOCUMENTS, PRERENDERED_PAGES } from '#shared/docs/prerendered-files.ts';
+import type { DocumentName } from '#shared/docs/prerendered-files.ts';
+import { renderDocument } from '#shared/docs/render-discovery-documents.ts';
+import { renderSitePage } from '#shared/docs/render-site-pages.ts';
 
 /** Writes every page and document into `folder` (created if need be); returns the files written. */
 export function writePrerendered(folder: string): string[] {
@@ -33,7 +34,7 @@ export function writePrerendered(folder: string): string[] {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const folder = process.argv[2];
   if (!folder) {
-    process.stderr.write('usage: node shared/docs/prerender.ts <folder>\n');
+    process.stderr.write('usage: node shared/docs/prerender-at-bundling.ts <folder>\n');
     process.exit(2);
   }
   writePrerendered(resolve(folder));

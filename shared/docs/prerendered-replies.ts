@@ -1,19 +1,19 @@
 /**
  * The replies of the discovery routes: the site pages (/, /docs and /docs/errors, as HTML or, when
  * asked for, their Markdown) and the documents (/openapi.json, /llms.txt, /llms-full.txt).
- * Rendering them takes up to ≈ 60 ms (the guide: marked over 150 KB of Markdown) and the renderers
- * are most of a discovery function's bundle, so deployed functions do neither: the stack's
- * bundling writes everything beside the bundle for a placeholder origin (./prerender.ts), and a
- * function reads what it serves once and puts its own origin in. The bundler defines
- * EASEL_LAMBDA_BUNDLE, which leaves the renderers (./site.ts, ./render.ts) out of the bundle; the
- * local server and the tests, running the sources, render with them.
+ * Rendering them is slow and the renderers are most of a discovery function's bundle, so deployed
+ * functions do neither: the stack's bundling writes everything beside the bundle for a placeholder
+ * origin (./prerender-at-bundling.ts), and a function reads what it serves once and puts its own
+ * origin in. The bundler defines EASEL_LAMBDA_BUNDLE, which leaves the renderers
+ * (./render-site-pages.ts, ./render-discovery-documents.ts) out of the bundle; the local server
+ * and the tests, running the sources, render with them.
  */
 import { createRequire } from 'node:module';
 import { config } from '#shared/config.ts';
 import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
-import { PLACEHOLDER_ORIGIN, PRERENDERED_DOCUMENTS, PRERENDERED_FOLDER } from '#shared/docs/prerendered.ts';
-import type { DocumentName, PageName, SitePage } from '#shared/docs/prerendered.ts';
+import { PLACEHOLDER_ORIGIN, PRERENDERED_DOCUMENTS, PRERENDERED_FOLDER } from '#shared/docs/prerendered-files.ts';
+import type { DocumentName, PageName, SitePage } from '#shared/docs/prerendered-files.ts';
 
 /** Discovery headers of every page and document: cacheable for five minutes by anyone. */
 export const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
@@ -67,13 +67,13 @@ function once<T>(key: string, load: () => Promise<T>): Promise<T> {
 
 const page = (name: PageName, baseUrl: string): Promise<SitePage> =>
   once(`page ${name} ${baseUrl}`, async () => {
-    if (process.env.EASEL_LAMBDA_BUNDLE !== 'true') return (await import('#shared/docs/site.ts')).renderSitePage(name, baseUrl);
+    if (process.env.EASEL_LAMBDA_BUNDLE !== 'true') return (await import('#shared/docs/render-site-pages.ts')).renderSitePage(name, baseUrl);
     return { markdown: readPrerendered(`${name}.md`, baseUrl), html: readPrerendered(`${name}.html`, baseUrl) };
   });
 
 const document = (name: DocumentName, baseUrl: string): Promise<string> =>
   once(`document ${name} ${baseUrl}`, async () => {
-    if (process.env.EASEL_LAMBDA_BUNDLE !== 'true') return (await import('#shared/docs/render.ts')).renderDocument(name, baseUrl);
+    if (process.env.EASEL_LAMBDA_BUNDLE !== 'true') return (await import('#shared/docs/render-discovery-documents.ts')).renderDocument(name, baseUrl);
     return readPrerendered(PRERENDERED_DOCUMENTS[name], baseUrl);
   });
 

@@ -1,8 +1,8 @@
 /**
  * What the deployed discovery functions find rendered ahead of time beside their bundle
- * (./prerender.ts writes it, ./replies.ts reads it): the site pages and the documents, the folder,
- * and the origin they are rendered for. Kept apart so that neither the functions nor the stack's
- * bundling load a renderer to name them.
+ * (./prerender-at-bundling.ts writes it, ./prerendered-replies.ts reads it): the site pages and
+ * the documents, the folder, and the origin they are rendered for. Kept apart so that neither the
+ * functions nor the stack's bundling load a renderer to name them.
  */
 
 /** The site pages: / (its Markdown form; its HTML is the editor), /docs and /docs/errors. */
