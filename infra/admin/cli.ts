@@ -8,8 +8,8 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { HttpError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { COMMANDS } from '#infra/admin/commands.ts';
-import { connect } from '#infra/admin/connection.ts';
-import { DEFAULT_PORTS } from '#infra/local/ports.ts';
+import { ConnectionSettingError, connect } from '#infra/admin/connection.ts';
+import type { Connection } from '#infra/admin/connection.ts';
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -20,8 +20,9 @@ function usage(): string {
     ...Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`),
     '',
     'npm run admin -- <command> --help lists the options of a command.',
-    `Connects to DYNAMODB_ENDPOINT (default http://127.0.0.1:$DYNAMODB_PORT, ${DEFAULT_PORTS.DYNAMODB_PORT}: a running npm start),`,
-    'table WORKSPACE_TABLE (default easel-workspace). DYNAMODB_ENDPOINT=aws uses AWS and needs WORKSPACE_TABLE.',
+    'Connects to the running npm start of the data folder EASEL_DATA_DIR (default .easel-data), on whatever ports it',
+    'listens; DYNAMODB_PORT or DYNAMODB_ENDPOINT point elsewhere, and WORKSPACE_TABLE names the table (default',
+    'easel-workspace). DYNAMODB_ENDPOINT=aws uses AWS and needs WORKSPACE_TABLE.',
   ].join('\n');
 }
 
@@ -40,11 +41,11 @@ function commandUsage(name: string): string {
 }
 
 /** The message of a failure, with what to do about the usual ones. */
-function explain(error: unknown, where: { endpoint: string; table: string }): { code: string; message: string } {
+function explain(error: unknown, where: Pick<Connection, 'endpoint' | 'table' | 'unreachableHint'>): { code: string; message: string } {
   const cause = error instanceof Error ? (error.cause ?? error) : error;
   const name = cause instanceof Error ? cause.name : '';
   if (error instanceof UpstreamUnavailableError) {
-    return { code: error.code, message: `Cannot reach DynamoDB at ${where.endpoint}. Is \`npm start\` running (or DYNAMODB_ENDPOINT set)?` };
+    return { code: error.code, message: `Cannot reach DynamoDB at ${where.endpoint}. ${where.unreachableHint}` };
   }
   if (name === 'ResourceNotFoundException') {
     return { code: 'not_found', message: `Table ${where.table} does not exist at ${where.endpoint}. Start \`npm start\` once, or set WORKSPACE_TABLE.` };
@@ -103,15 +104,23 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = processIo)
     return 2;
   }
 
-  const connection = connect(io.env);
+  const fail = ({ code, message }: { code: string; message: string }) => {
+    io.stderr(values.json ? JSON.stringify({ error: message, code }) + '\n' : `error: ${message}\n`);
+    return 1;
+  };
+  let connection: Connection;
+  try {
+    connection = connect(io.env);
+  } catch (error) {
+    if (!(error instanceof ConnectionSettingError)) throw error;
+    return fail(error);
+  }
   try {
     const result = await command.run(values, { store: connection.store }, io.env);
     io.stdout(values.json ? JSON.stringify(result.data, null, 2) + '\n' : result.lines.join('\n') + '\n');
     return 0;
   } catch (error) {
-    const { code, message } = explain(error, connection);
-    io.stderr(values.json ? JSON.stringify({ error: message, code }) + '\n' : `error: ${message}\n`);
-    return 1;
+    return fail(explain(error, connection));
   } finally {
     connection.close();
   }

@@ -1,15 +1,15 @@
 /**
- * How the admin command line (and the local seed) reaches the workspace table: the same
- * variables as `npm start`. Without DYNAMODB_ENDPOINT it talks to the embedded DynamoDB of a
- * running `npm start` (127.0.0.1:DYNAMODB_PORT, default 3571); DYNAMODB_ENDPOINT=aws means the
- * real service with the usual AWS credential chain, and then WORKSPACE_TABLE must name the
- * deployed stack's table.
+ * How the admin command line (and the local seed) reaches the workspace table. DYNAMODB_ENDPOINT
+ * (a URL, or `aws` for the real service, with WORKSPACE_TABLE naming the deployed stack's table)
+ * or DYNAMODB_PORT say where; without either it is the DynamoDB of the `npm start` whose data
+ * folder (EASEL_DATA_DIR, default .easel-data) records where it listens, whatever its ports.
  */
+import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDocumentClient } from '#shared/aws/dynamodb.ts';
 import { TABLES } from '#shared/resources.ts';
 import { identityStores, type IdentityStores } from '#shared/store/identity-stores.ts';
-import { DEFAULT_PORTS } from '#infra/local/ports.ts';
+import { ENDPOINTS_FILE, dataDirFrom, isRunning, readEndpoints } from '#infra/local/endpoints-file.ts';
 
 export interface Connection {
   store: IdentityStores;
@@ -18,19 +18,74 @@ export interface Connection {
   /** Where the table is, for messages: an endpoint URL or 'AWS'. */
   endpoint: string;
   table: string;
+  /** What to check when the endpoint does not answer, naming the setting it came from. */
+  unreachableHint: string;
   close(): void;
 }
 
-/** Connects to the workspace table described by an environment. */
-export function connect(env: NodeJS.ProcessEnv): Connection {
+/** No table can be found from these settings; the message says which to set. */
+export class ConnectionSettingError extends Error {
+  /** `not_running` when no local server answers for the data folder, `missing_setting` otherwise. */
+  readonly code: 'not_running' | 'missing_setting';
+  constructor(code: ConnectionSettingError['code'], message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+interface Target {
+  /** undefined: the SDK's default, AWS. */
+  endpoint: string | undefined;
+  table: string | undefined;
+  unreachableHint: string;
+}
+
+/** Where the settings point, and what to say when nothing answers there. */
+function target(env: NodeJS.ProcessEnv): Target {
   const given = env.DYNAMODB_ENDPOINT?.trim();
-  const aws = given === 'aws';
-  const endpoint = aws ? undefined : given || `http://127.0.0.1:${env.DYNAMODB_PORT?.trim() || DEFAULT_PORTS.DYNAMODB_PORT}`;
-  const table = env[TABLES.workspace.env]?.trim() || (aws ? undefined : TABLES.workspace.localName);
-  if (!table) throw new Error(`${TABLES.workspace.env} is required with DYNAMODB_ENDPOINT=aws (the WorkspaceTableName output of the stack).`);
+  const table = env[TABLES.workspace.env]?.trim() || undefined;
+  if (given === 'aws') {
+    if (!table) throw new ConnectionSettingError('missing_setting', `${TABLES.workspace.env} is required with DYNAMODB_ENDPOINT=aws (the WorkspaceTableName output of the stack).`);
+    return { endpoint: undefined, table, unreachableHint: 'Check the AWS credentials and region (DYNAMODB_ENDPOINT=aws).' };
+  }
+  if (given) return { endpoint: given, table, unreachableHint: `Check DYNAMODB_ENDPOINT, or unset it to reach the \`npm start\` of this folder.` };
+  // 0 lets `npm start` pick a port, which only its record knows.
+  const port = env.DYNAMODB_PORT?.trim();
+  if (port && port !== '0') {
+    return {
+      endpoint: `http://127.0.0.1:${port}`,
+      table,
+      unreachableHint: `Is \`npm start\` running with DYNAMODB_PORT=${port}? Unset DYNAMODB_PORT to find it through its data folder instead.`,
+    };
+  }
+  const dataDir = dataDirFrom(env);
+  const file = join(dataDir, ENDPOINTS_FILE);
+  const recorded = readEndpoints(dataDir);
+  const elsewhere = 'or, if it runs with another data folder, give this command the same EASEL_DATA_DIR (or DYNAMODB_PORT, or DYNAMODB_ENDPOINT).';
+  if (!recorded) throw new ConnectionSettingError('not_running', `No \`npm start\` runs on the data folder ${dataDir} (it has no ${ENDPOINTS_FILE}). Start one, ${elsewhere}`);
+  if (!isRunning(recorded.pid)) {
+    throw new ConnectionSettingError('not_running', `The \`npm start\` recorded in ${file} (pid ${recorded.pid}) is no longer running. Start it again, ${elsewhere}`);
+  }
+  if (!recorded.dynamodb) {
+    throw new ConnectionSettingError('missing_setting', `The \`npm start\` of ${dataDir} uses DynamoDB on AWS: run this command with DYNAMODB_ENDPOINT=aws and ${TABLES.workspace.env}.`);
+  }
+  return {
+    endpoint: recorded.dynamodb,
+    table: table ?? recorded.workspaceTable,
+    unreachableHint: `\`npm start\` (pid ${recorded.pid}) recorded it in ${file} but does not answer there: restart it.`,
+  };
+}
+
+/**
+ * Connects to the workspace table described by an environment.
+ *
+ * @throws ConnectionSettingError when the settings lead to no table
+ */
+export function connect(env: NodeJS.ProcessEnv): Connection {
+  const { endpoint, table = TABLES.workspace.localName, unreachableHint } = target(env);
   const region = env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || 'us-east-1';
   // The embedded backend accepts any credentials; the client only needs some to sign with.
-  const credentials = !aws && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE ? { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' } : undefined;
+  const credentials = endpoint !== undefined && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE ? { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' } : undefined;
   const dynamo = dynamoDocumentClient({
     region,
     endpoint,
@@ -40,5 +95,12 @@ export function connect(env: NodeJS.ProcessEnv): Connection {
     requestTimeoutMs: 5_000,
     socketTimeoutMs: 5_000,
   });
-  return { store: identityStores({ dynamo, table }), dynamo, endpoint: endpoint ?? `AWS (${region})`, table, close: () => dynamo.destroy() };
+  return {
+    store: identityStores({ dynamo, table }),
+    dynamo,
+    endpoint: endpoint ?? `AWS (${region})`,
+    table,
+    unreachableHint,
+    close: () => dynamo.destroy(),
+  };
 }

@@ -5,7 +5,7 @@
  * 3571–3573: clear of LocalStack (4566, 4510–4559), DynamoDB Local (8000), MinIO (9000),
  * ElasticMQ (9324), Sinatra (4567), the 3001–3010 that dev servers fall back to when 3000 is
  * taken, and Linux's ephemeral range (32768+). The admin command line finds the embedded
- * DynamoDB through the same default (infra/admin/connection.ts).
+ * DynamoDB on whatever port it got through the data folder (infra/local/endpoints-file.ts).
  */
 import { createServer } from 'node:net';
 
@@ -62,11 +62,10 @@ export async function listenOn<T>(variable: PortVariable, port: number, host: st
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error;
-    const admin = variable === 'DYNAMODB_PORT' ? ' (and the same for npm run admin)' : '';
     const message =
       code === 'EADDRINUSE'
-        ? `Port ${port} is in use (another Easel or some other server): set ${variable}=${(await freePortNear(port, host)) ?? '<a free port>'} for ${WHAT[variable]}${admin}, or stop what holds it.`
-        : `Port ${port} needs privileges this user lacks: set ${variable}=${DEFAULT_PORTS[variable]} for ${WHAT[variable]}${admin}.`;
+        ? `Port ${port} is in use (another Easel or some other server): set ${variable}=${(await freePortNear(port, host)) ?? '<a free port>'} for ${WHAT[variable]}, or stop what holds it.`
+        : `Port ${port} needs privileges this user lacks: set ${variable}=${DEFAULT_PORTS[variable]} for ${WHAT[variable]}.`;
     throw new LocalSettingError(message, { cause: error });
   }
 }

@@ -3,18 +3,18 @@
  * handler modules Lambda runs, with DynamoDB, S3 and SQS embedded (or pointed elsewhere).
  */
 import { rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { resetConfig } from '#shared/config.ts';
+import { TABLES } from '#shared/resources.ts';
 import { shutdown } from '#shared/lifecycle.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { startBackends, type EmbeddedBackend } from '#infra/local/backends.ts';
 import { handlerEnvironment, sdkClients } from '#infra/local/environment.ts';
 import { loadHttpHandlers, startWorkers } from '#infra/local/handlers.ts';
 import { editorAssets, provisionResources } from '#infra/local/provision.ts';
+import { dataDirFrom, writeEndpoints } from '#infra/local/endpoints-file.ts';
 import { portFrom } from '#infra/local/ports.ts';
 import { startServer, type Exchange } from '#infra/local/server.ts';
-
-const ROOT = resolve(import.meta.dirname, '..', '..');
 
 export interface LocalOptions {
   /** Sees every answer before it is written (tests check them against the published contract). */
@@ -60,7 +60,7 @@ export interface LocalRuntime {
 export async function startLocal(options: LocalOptions = {}): Promise<LocalRuntime> {
   const env = options.env ?? process.env;
   const host = options.host ?? env.HOST ?? '127.0.0.1';
-  const dataDir = resolve(options.dataDir ?? env.EASEL_DATA_DIR ?? join(ROOT, '.easel-data'));
+  const dataDir = options.dataDir === undefined ? dataDirFrom(env) : resolve(options.dataDir);
   const streaming = options.streaming ?? env.EASEL_LOCAL_STREAMING !== '0';
   if (options.clean ?? env.EASEL_CLEAN === '1') await rm(dataDir, { recursive: true, force: true });
 
@@ -103,6 +103,9 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     onStop(() => shutdown());
     server.serve(await loadHttpHandlers(), { streaming, observe: options.observe });
     if (options.workers ?? true) await startWorkers(queues, { client: sqs, region }, onStop);
+    // Recorded once everything answers, so `npm run admin` finds this server by its data folder.
+    const forget = writeEndpoints(dataDir, { pid: process.pid, url, dynamodb: endpoints.dynamodb, workspaceTable: handlerEnv[TABLES.workspace.env]! });
+    onStop(async () => forget());
 
     return {
       url,

@@ -1,4 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -153,10 +155,79 @@ describe('npm run admin', () => {
     expect(stderr).toContain('Usage: npm run admin --');
   });
 
-  it('says how to fix an unreachable DynamoDB', async () => {
+  it('says how to fix an unreachable DynamoDB, naming DYNAMODB_ENDPOINT when that is what points there', async () => {
     const { code, stderr } = await admin(['list-keys', '--org', 'x'], { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' });
     expect(code).toBe(1);
-    expect(stderr).toContain('Cannot reach DynamoDB at http://127.0.0.1:9');
+    expect(stderr).toBe('error: Cannot reach DynamoDB at http://127.0.0.1:9. Check DYNAMODB_ENDPOINT, or unset it to reach the `npm start` of this folder.\n');
+  });
+});
+
+describe('npm run admin beside an npm start on other ports', () => {
+  /** Runs the command line with only the given settings: no DYNAMODB_ENDPOINT, as a newcomer types it. */
+  async function bare(args: string[], env: Record<string, string>) {
+    let stdout = '';
+    let stderr = '';
+    const code = await runAdmin(args, { env: { PATH: process.env.PATH, ...env }, stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+    return { code, stdout, stderr };
+  }
+
+  it('finds the server through its data folder, whatever port its DynamoDB got', async () => {
+    // Prepare
+    const demo = await seedDemo(db.store);
+
+    // Act
+    const listed = await bare(['list-keys', '--org', DEMO.organizationId, '--json'], { EASEL_DATA_DIR: runtime.dataDir });
+
+    // Assess
+    expect(new URL(runtime.env.DYNAMODB_ENDPOINT!).port).not.toBe('3571');
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(listed.stdout).keys).toContainEqual(expect.objectContaining({ keyId: demo.keyId, name: expect.any(String) }));
+  });
+
+  it('names DYNAMODB_PORT when the port it gives does not answer', async () => {
+    const { code, stderr } = await bare(['list-keys', '--org', 'x'], { EASEL_DATA_DIR: runtime.dataDir, DYNAMODB_PORT: '9' });
+
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'error: Cannot reach DynamoDB at http://127.0.0.1:9. Is `npm start` running with DYNAMODB_PORT=9? Unset DYNAMODB_PORT to find it through its data folder instead.\n',
+    );
+  });
+
+  it('names the data folder when no server runs on it', async () => {
+    // Prepare
+    const empty = await mkdtemp(join(tmpdir(), 'easel-admin-'));
+
+    // Act
+    const { code, stderr } = await bare(['list-keys', '--org', 'x', '--json'], { EASEL_DATA_DIR: empty });
+
+    // Assess
+    expect(code).toBe(1);
+    expect(JSON.parse(stderr)).toEqual({
+      code: 'not_running',
+      error:
+        `No \`npm start\` runs on the data folder ${empty} (it has no endpoints.json). Start one, or, if it runs with another data folder, ` +
+        'give this command the same EASEL_DATA_DIR (or DYNAMODB_PORT, or DYNAMODB_ENDPOINT).',
+    });
+    await rm(empty, { recursive: true, force: true });
+  });
+
+  it('says the server recorded in the data folder has stopped when its process is gone', async () => {
+    // Prepare: the record a killed server leaves behind
+    const stale = await mkdtemp(join(tmpdir(), 'easel-admin-'));
+    const gone = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => gone.once('exit', resolve));
+    await writeFile(join(stale, 'endpoints.json'), JSON.stringify({ pid: gone.pid, url: 'http://127.0.0.1:9', dynamodb: 'http://127.0.0.1:9', workspaceTable: 'easel-workspace' }));
+
+    // Act
+    const { code, stderr } = await bare(['list-keys', '--org', 'x'], { EASEL_DATA_DIR: stale });
+
+    // Assess
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `error: The \`npm start\` recorded in ${join(stale, 'endpoints.json')} (pid ${gone.pid}) is no longer running. Start it again, ` +
+        'or, if it runs with another data folder, give this command the same EASEL_DATA_DIR (or DYNAMODB_PORT, or DYNAMODB_ENDPOINT).\n',
+    );
+    await rm(stale, { recursive: true, force: true });
   });
 });
 
