@@ -1,4 +1,5 @@
-import { workspaceRoute } from '#shared/wiring/auth.ts';
+import { route } from '#shared/http/route.ts';
+import { authenticate } from '#shared/wiring/auth.ts';
 import { requestDeletion } from '#shared/services/assets.ts';
 import { consumeQuota } from '#shared/services/quota.ts';
 import { deletionRequestDeps } from '#shared/wiring/asset-deletion.ts';
@@ -9,7 +10,7 @@ import * as routes from '#shared/routes/assets.ts';
  * DELETE /api/v1/assets/{assetId}: the auth middleware has checked the scope and the
  * `asset:delete` entitlement; every attempt then counts against the plan's write quota.
  */
-export const handler = workspaceRoute(routes.deleteAsset, async ({ params, principal }) => {
+export const handler = route(routes.deleteAsset, async ({ params, principal }) => {
   await consumeQuota(rateTableLimiter(), { workspaceId: principal.workspaceId, plan: principal.plan, quota: 'api:write:minute' });
   return requestDeletion(deletionRequestDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId });
-});
+}, { authenticate });

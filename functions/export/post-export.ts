@@ -1,10 +1,11 @@
 import { LAMBDA_MAX_BINARY_BYTES, reply } from '#shared/http/reply.ts';
-import { formRoute } from '#shared/http/multipart.ts';
+import { route } from '#shared/http/route.ts';
+import { multipartBody } from '#shared/http/multipart.ts';
 import { exportImage } from '#shared/services/export.ts';
 import * as routes from '#shared/routes/export.ts';
 
 /** POST /api/export: recompress an uploaded image into PNG, JPEG or WebP; answers the raw bytes. */
-export const handler = formRoute(routes.postExport, async ({ body }) => {
+export const handler = route(routes.postExport, async ({ body }) => {
   const image = await exportImage({ maxResponseBytes: LAMBDA_MAX_BINARY_BYTES }, {
     bytes: body.image.content,
     declaredType: body.image.mimetype,
@@ -19,4 +20,4 @@ export const handler = formRoute(routes.postExport, async ({ body }) => {
       'Cache-Control': 'no-store',
     },
   });
-});
+}, { multipartBody });

@@ -1,4 +1,5 @@
-import { rateLimitedRoute } from '#shared/wiring/rate-limit.ts';
+import { route } from '#shared/http/route.ts';
+import { rateLimit } from '#shared/wiring/rate-limit.ts';
 import type { ScreenshotResponse } from '#shared/schemas/screenshot.ts';
 import { screenshotService, warmUp } from '#shared/wiring/capture.ts';
 import { config } from '#shared/config.ts';
@@ -8,7 +9,7 @@ import * as routes from '#shared/routes/screenshot.ts';
 if (config().capture.prelaunch) void warmUp();
 
 /** POST /api/screenshot: the page at `url` as a base64 PNG, from the cache unless `forceRefresh`. */
-export const handler = rateLimitedRoute(
+export const handler = route(
   routes.capturePage,
   async ({ body, signal, context }): Promise<ScreenshotResponse> => {
     const shot = await screenshotService().capture({ ...body, signal, remainingMs: context.getRemainingTimeInMillis() });
@@ -22,4 +23,5 @@ export const handler = rateLimitedRoute(
       colorScheme: shot.colorScheme,
     };
   },
+  { rateLimit },
 );

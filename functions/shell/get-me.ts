@@ -1,7 +1,8 @@
-import { shellRoute } from '#shared/wiring/auth.ts';
+import { route } from '#shared/http/route.ts';
+import { authenticate } from '#shared/wiring/auth.ts';
 import { userStore } from '#shared/wiring/identity.ts';
 import { getMe } from '#shared/services/shell.ts';
 import * as routes from '#shared/routes/shell.ts';
 
 /** GET /api/v1/me: the signed-in user. */
-export const handler = shellRoute(routes.getMe, async ({ principal }) => getMe({ store: userStore() }, { userId: principal.userId }));
+export const handler = route(routes.getMe, async ({ principal }) => getMe({ store: userStore() }, { userId: principal.userId }), { authenticate });

@@ -1,9 +1,12 @@
-import { workspaceRoute } from '#shared/wiring/auth.ts';
+import { route } from '#shared/http/route.ts';
+import { authenticate } from '#shared/wiring/auth.ts';
 import { createSourceApp } from '#shared/services/source-apps.ts';
 import { sourceAppDeps } from '#shared/wiring/workspace.ts';
 import * as routes from '#shared/routes/source-apps.ts';
 
 /** POST /api/v1/source-apps: registers a release-intake source app. */
-export const handler = workspaceRoute(routes.createSourceApp, async ({ body, principal }) =>
-  createSourceApp(sourceAppDeps(), { workspaceId: principal.workspaceId, body }),
+export const handler = route(
+  routes.createSourceApp,
+  async ({ body, principal }) => createSourceApp(sourceAppDeps(), { workspaceId: principal.workspaceId, body }),
+  { authenticate },
 );

@@ -15,9 +15,9 @@
  *
  * An `Authorization` header is never read.
  */
-import type { MiddlewareObj } from '@middy/core';
 import { ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
-import type { LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
+import type { HttpMiddleware } from '#shared/http/handler.ts';
+import type { LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import { requireFeature, requirePermission } from '#shared/identity/authenticator.ts';
 import type { Authenticator } from '#shared/identity/authenticator.ts';
 import { SESSION_COOKIE, readSessionCookie } from '#shared/http/cookies.ts';
@@ -26,20 +26,22 @@ import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/ident
 import { log } from '#shared/log.ts';
 import { setPrincipal } from '#shared/http/principals.ts';
 
+/** The row's auth kind, permission and extensions (its entitlement), and the authenticator. */
+export interface AuthenticateOptions extends Pick<RouteRow, 'auth' | 'permission' | 'extensions'> {
+  /** Gives the authenticator; called on every request, so it may load lazily. */
+  authenticator: () => Authenticator | Promise<Authenticator>;
+}
+
 /**
- * Builds the middleware for one row. Handlers pass `authenticate` from #shared/wiring/auth.ts,
- * which binds this to the container's authenticator.
- *
- * @param authenticator gives the authenticator; called on every request, so it may load lazily
+ * The middleware of an 'apiKey' or 'session' row. Handlers pass `authenticate` from
+ * #shared/wiring/auth.ts, which binds it to the container's authenticator.
  */
-export function authenticateWith(
-  def: RouteRow,
-  authenticator: () => Authenticator | Promise<Authenticator>,
-): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
-  if (def.auth !== 'apiKey' && def.auth !== 'session') throw new Error(`authenticate() handles apiKey and session routes, not ${def.auth}`);
+export function authenticate(options: AuthenticateOptions): HttpMiddleware {
+  const { auth: kind, permission, authenticator } = options;
+  if (kind !== 'apiKey' && kind !== 'session') throw new Error(`authenticate() handles apiKey and session routes, not ${kind}`);
   // Read once at build time: an unknown feature fails the cold start, not a request.
-  const feature = requiredFeatureOf(def);
-  const resolve = def.auth === 'session' ? sessionOnly : workspace;
+  const feature = requiredFeatureOf(options);
+  const resolve = kind === 'session' ? sessionOnly : workspace;
   // The request's bookkeeping writes (a key's last-use stamp) end before its response leaves.
   const settle = async (): Promise<void> => {
     // Nothing to wait for when authentication itself could not start; its error is already the answer.
@@ -50,7 +52,7 @@ export function authenticateWith(
     after: settle,
     onError: settle,
     before: async (request) => {
-      const principal = await resolve(def, request.event, await authenticator(), feature);
+      const principal = await resolve(permission, request.event, await authenticator(), feature);
       setPrincipal(request, principal);
       log.debug('authenticated', {
         kind: principal.kind,
@@ -74,20 +76,20 @@ function sessionToken(event: LambdaEvent): string | undefined {
   return cookie.kind === 'token' ? cookie.token : undefined;
 }
 
-async function sessionOnly(def: RouteRow, event: LambdaEvent, auth: Authenticator): Promise<SessionIdentity | SessionPrincipal> {
+async function sessionOnly(permission: string | undefined, event: LambdaEvent, auth: Authenticator): Promise<SessionIdentity | SessionPrincipal> {
   if (event.headers?.['x-api-key'] !== undefined) {
     throw new ForbiddenError(`This operation takes the ${SESSION_COOKIE} session cookie only; remove the X-API-Key header.`, 'API key sent to a session-only route');
   }
   const token = sessionToken(event);
   if (!token) throw new UnauthorizedError({ hint: `Sign in: this operation needs the ${SESSION_COOKIE} session cookie.` });
   const identity = await auth.session(token);
-  if (!def.permission) return identity;
+  if (!permission) return identity;
   const member = await auth.member(identity);
-  requirePermission(member, def.permission);
+  requirePermission(member, permission);
   return member;
 }
 
-async function workspace(def: RouteRow, event: LambdaEvent, auth: Authenticator, feature: ReturnType<typeof requiredFeatureOf>): Promise<Principal> {
+async function workspace(permission: string | undefined, event: LambdaEvent, auth: Authenticator, feature: ReturnType<typeof requiredFeatureOf>): Promise<Principal> {
   const key = event.headers?.['x-api-key'];
   // An explicit key wins over a cookie the browser may send along (its cookies are not even read).
   const token = key === undefined ? sessionToken(event) : undefined;
@@ -95,7 +97,7 @@ async function workspace(def: RouteRow, event: LambdaEvent, auth: Authenticator,
   if (key !== undefined) principal = await auth.apiKey(key);
   else if (token) principal = await auth.member(await auth.session(token));
   else throw new UnauthorizedError({ hint: `Send an organization API key in X-API-Key, or sign in to get the ${SESSION_COOKIE} cookie.` });
-  if (def.permission) requirePermission(principal, def.permission);
+  if (permission) requirePermission(principal, permission);
   if (feature) requireFeature(principal, feature);
   return principal;
 }

@@ -1,6 +1,6 @@
 /**
  * Where the multipart middleware (multipart.ts) leaves a parsed form for the validation that
- * follows it. Apart from the parser so that route(), which every function bundles, reads the
+ * follows it. Apart from the parser so that validation, which every function bundles, reads the
  * form without carrying busboy.
  */
 

@@ -30,6 +30,9 @@ export type BoundaryInternal = {
 
 export type HttpRequest = Request<LambdaEvent, LambdaResult | Reply | unknown, Error, LambdaContext, BoundaryInternal>;
 
+/** What every middleware factory of shared/http/ returns: a Middy middleware of an HTTP handler. */
+export type HttpMiddleware = MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext>;
+
 /**
  * Asks the boundary to put these headers on the response of this request, success or error:
  * a middleware that learns something the client should always see (its remaining rate) calls this.
@@ -144,7 +147,7 @@ export type HttpHandler = (event: LambdaEvent, context: LambdaContext) => Promis
  */
 export function createHttpHandler(
   meta: HandlerMeta,
-  middlewares: MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext>[],
+  middlewares: HttpMiddleware[],
   fn: (event: LambdaEvent, context: LambdaContext, signal: AbortSignal) => Promise<unknown>,
 ): HttpHandler {
   config();

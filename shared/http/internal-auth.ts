@@ -5,11 +5,10 @@
  * by the reader wiring/internal-auth.ts passes in.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { MiddlewareObj } from '@middy/core';
 import { config } from '#shared/config.ts';
 import type { Config } from '#shared/config.ts';
 import { UnauthorizedError, UpstreamUnavailableError } from '#shared/errors.ts';
-import type { LambdaContext, LambdaEvent } from '#shared/route-types.ts';
+import type { HttpMiddleware } from '#shared/http/handler.ts';
 
 /** The request header that carries the secret (event headers arrive lower-cased). */
 export const INTERNAL_SECRET_HEADER = 'x-easel-internal-secret';
@@ -41,17 +40,21 @@ function secretLoader(source: SecretSource, read: ((arn: string) => Promise<stri
   };
 }
 
+export interface InternalAuthOptions {
+  operationId: string;
+  /** Where the secret is; the configuration's when the key is absent. */
+  source?: Config['internalSecret'];
+  /** How a secret configured by ARN is read (wiring/internal-auth.ts passes Secrets Manager). */
+  read?: (arn: string) => Promise<string>;
+}
+
 /**
  * Refuses the request with 401 unless it carries the internal secret. Built at cold start: a
  * function without a configured secret (or a reader for one configured by ARN) fails to start
  * rather than serving unauthenticated.
- *
- * @param options.read how a secret configured by ARN is read (wiring/internal-auth.ts passes Secrets Manager)
  */
-export function internalAuth(
-  operationId: string,
-  options: { source?: Config['internalSecret']; read?: (arn: string) => Promise<string> } = {},
-): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
+export function internalAuth(options: InternalAuthOptions): HttpMiddleware {
+  const { operationId } = options;
   const source = 'source' in options ? options.source : config().internalSecret;
   if (!source) throw new Error(`Route ${operationId}: auth 'internal' needs INTERNAL_SECRET or INTERNAL_SECRET_ARN`);
   const secret = secretLoader(source, options.read);

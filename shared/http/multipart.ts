@@ -11,14 +11,11 @@
 import { Busboy } from '@fastify/busboy';
 import type { BusboyInstance } from '@fastify/busboy';
 import type { Readable } from 'node:stream';
-import type { MiddlewareObj } from '@middy/core';
 import { InvalidRequestError, PayloadTooLargeError } from '#shared/errors.ts';
 import { mediaTypeOf } from '#shared/net/media-type.ts';
-import type { BodySpec, LambdaContext, LambdaEvent, MultipartFile, RouteRow } from '#shared/route-types.ts';
+import type { BodySpec, MultipartFile } from '#shared/route-types.ts';
 import { leaveForm } from '#shared/http/form.ts';
-import type { HttpHandler } from '#shared/http/handler.ts';
-import { route } from '#shared/http/route.ts';
-import type { RouteFn } from '#shared/http/route.ts';
+import type { HttpMiddleware } from '#shared/http/handler.ts';
 
 /** Bounds on the parts of a form, so a crafted body cannot make the parser do unbounded work. */
 export interface MultipartLimits {
@@ -134,7 +131,7 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
  * (present unless optional, within the row's size, the right type), reads it into
  * `{ field: string | MultipartFile }` for the row's schema (see parsedForm()).
  */
-export function multipartBody(spec: BodySpec): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
+export function multipartBody(spec: Pick<BodySpec, 'maxBytes' | 'optional'>): HttpMiddleware {
   return {
     before: async (request) => {
       const { event } = request;
@@ -156,7 +153,3 @@ export function multipartBody(spec: BodySpec): MiddlewareObj<LambdaEvent, unknow
     },
   };
 }
-
-/** The handler of a row whose body is multipart/form-data: the only functions that bundle the parser. */
-export const formRoute = <R extends RouteRow & { body: { contentType: 'multipart/form-data' } }>(row: R, fn: RouteFn<R>): HttpHandler =>
-  route(row, fn, { multipart: multipartBody });

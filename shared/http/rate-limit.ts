@@ -1,15 +1,13 @@
 /**
- * Per-client request rate of an anonymous route, enforced before validation so every request
- * counts and every response (errors included) carries the X-RateLimit-* headers.
- *
- * This module holds no AWS client: route.ts imports it in every function. The DynamoDB-backed
- * middleware a handler passes to route() is in #shared/wiring/rate-limit.ts.
+ * The per-client rate limit of a row that publishes `x-easel-rate-limit`, enforced first so every
+ * request counts and every response (errors included) carries the X-RateLimit-* headers. No AWS
+ * client here (route.ts reads rules with it): #shared/wiring/rate-limit.ts binds the rate table.
  */
-import type { MiddlewareObj } from '@middy/core';
 import * as v from 'valibot';
 import { RateLimitedError } from '#shared/errors.ts';
 import { setResponseHeaders } from '#shared/http/handler.ts';
-import type { LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
+import type { HttpMiddleware } from '#shared/http/handler.ts';
+import type { RouteRow } from '#shared/route-types.ts';
 import { log } from '#shared/log.ts';
 import { clientNetwork } from '#shared/net/address.ts';
 import { rateLimitHeaders, windowOf } from '#shared/rate-limiter.ts';
@@ -24,12 +22,19 @@ const Rule = v.strictObject({
 });
 
 /** The rule a row publishes in `x-easel-rate-limit`, if any; a malformed one fails the cold start. */
-export function rateLimitRuleOf(operationId: string, def: RouteRow): RateLimitRule | undefined {
-  const value = def.extensions?.[RATE_LIMIT_EXTENSION];
+export function rateLimitRuleOf({ operationId, extensions }: Pick<RouteRow, 'operationId' | 'extensions'>): RateLimitRule | undefined {
+  const value = extensions?.[RATE_LIMIT_EXTENSION];
   if (value === undefined) return undefined;
   const parsed = v.safeParse(Rule, value);
   if (!parsed.success) throw new Error(`Route ${operationId}: ${RATE_LIMIT_EXTENSION} must be { limit, windowSeconds } positive integers`);
   return parsed.output;
+}
+
+export interface PerClientRateLimitOptions {
+  operationId: string;
+  rule: RateLimitRule;
+  /** The limiter to count with; called on every request, so it may be built on first use. */
+  limiter: () => RateLimiter;
 }
 
 /**
@@ -37,11 +42,7 @@ export function rateLimitRuleOf(operationId: string, def: RouteRow): RateLimitRu
  * (`requestContext.http.sourceIp`, never a header the client controls) and refuses it with 429
  * once the window's allowance is used up.
  */
-export function perClientRateLimit(
-  operationId: string,
-  rule: RateLimitRule,
-  limiter: () => RateLimiter,
-): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
+export function perClientRateLimit({ operationId, rule, limiter }: PerClientRateLimitOptions): HttpMiddleware {
   return {
     before: async (request) => {
       const client = clientNetwork(request.event.requestContext.http.sourceIp);

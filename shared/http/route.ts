@@ -1,17 +1,16 @@
+/**
+ * The one factory of HTTP handlers: a row of the route table and its function become the boundary,
+ * the middlewares of the features the row declares (FEATURES, in order), validation, then the function.
+ */
 import type * as v from 'valibot';
-import type { MiddlewareObj } from '@middy/core';
 import { principalOf } from '#shared/http/principals.ts';
-import { InvalidRequestError, PayloadTooLargeError } from '#shared/errors.ts';
 import { createHttpHandler } from '#shared/http/handler.ts';
-import type { HttpHandler } from '#shared/http/handler.ts';
-import { rateLimitRuleOf } from '#shared/http/rate-limit.ts';
-import type { RateLimitRule } from '#shared/rate-limiter.ts';
+import type { HttpHandler, HttpMiddleware } from '#shared/http/handler.ts';
+import { RATE_LIMIT_EXTENSION, rateLimitRuleOf } from '#shared/http/rate-limit.ts';
 import type { Reply } from '#shared/http/reply.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
-import { parseWith } from '#shared/http/validation.ts';
+import { validateInput, validatedInput } from '#shared/http/validation.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
-import { mediaTypeOf } from '#shared/net/media-type.ts';
-import { parsedForm } from '#shared/http/form.ts';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 type BodyOut<B> = B extends { schema: infer S; optional: true } ? Out<S> | undefined : B extends { schema: infer S } ? Out<S> : undefined;
@@ -41,25 +40,6 @@ export interface RouteInput<R> {
   context: LambdaContext;
 }
 
-type Middleware = MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext>;
-
-/**
- * Middlewares that some rows' features need, passed in by the factories of shared/wiring/ that
- * build those rows' handlers: they hold AWS clients, which a function without such a row then
- * neither bundles nor creates.
- * route() refuses to build a row whose feature has no middleware here.
- */
-export interface RouteUses {
-  /** Required when the row publishes `x-easel-rate-limit` (e.g. rateTableLimit). */
-  rateLimit?: (operationId: string, rule: RateLimitRule) => Middleware;
-  /** Required when the row's auth is 'internal' (internalAuth). */
-  internalAuth?: (operationId: string) => Middleware;
-  /** Required when the row's auth is 'apiKey' or 'session' (authenticate from #shared/wiring/auth.ts). */
-  authenticate?: (def: RouteRow) => Middleware;
-  /** Required when the row's body is multipart/form-data (multipartBody, passed by formRoute from #shared/http/multipart.ts). */
-  multipart?: (spec: BodySpec) => Middleware;
-}
-
 /** What a route's function is, for the row `R`: typed input from the row's schemas. */
 export type RouteFn<R> = (input: RouteInput<R>) => Promise<unknown | Reply>;
 
@@ -70,105 +50,112 @@ export function routeOf(handler: unknown): string | undefined {
   return typeof handler === 'function' ? (handler as { [ROUTE_OF]?: string })[ROUTE_OF] : undefined;
 }
 
-type Parsed = { body: unknown; query: unknown; params: unknown; headers: unknown };
-/** The invocation's context once validation has run: the input it hands the function. */
-type WithInput = LambdaContext & { input?: Parsed };
-
-function mediaType(event: LambdaEvent): string {
-  return mediaTypeOf(event.headers?.['content-type']);
+/** A feature a row may declare, and what route() hands the middleware that serves it. */
+interface Feature<Name extends string, Row extends RouteRow, Options> {
+  /** The key under which a handler passes the feature's middleware factory to route(). */
+  name: Name;
+  /** Whether the row declares the feature; its type is what the compiler checks rows against. */
+  declaredBy: (row: RouteRow) => row is Row;
+  /** How the row declares it, for the error that names a missing middleware. */
+  says: (row: Row) => string;
+  /** What the row tells the middleware: the options its factory is called with. */
+  options: (row: Row) => Options;
 }
 
-function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
-  const raw = event.body;
-  if (raw === undefined || raw === null || raw === '') {
-    if (spec.optional) return undefined;
-    throw new InvalidRequestError('Missing request body', 'Send a JSON body with Content-Type: application/json.');
-  }
-  const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
-  if (bytes.length > spec.maxBytes) throw new PayloadTooLargeError(spec.maxBytes);
-  const type = mediaType(event);
-  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-    throw new InvalidRequestError(
-      'Unsupported content type',
-      `Send the body as JSON with Content-Type: application/json (got ${type || 'no Content-Type'}).`,
-    );
-  }
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    throw new InvalidRequestError('Malformed JSON body', `The body is not valid JSON: ${(error as Error).message}.`);
-  }
-}
+const feature = <Name extends string, Row extends RouteRow, Options>(spec: Feature<Name, Row, Options>) => spec;
 
 /**
- * Validates path, query, headers and body against the row's schemas before the function runs, and
- * leaves the result on the context for route() to hand over. A multipart body is read by the
- * multipartBody middleware before this one; a JSON body is read here.
+ * The features a row may declare, in the order their middlewares run. The rate limit counts every
+ * request, even invalid ones; credentials are checked before the body is read, so an
+ * unauthenticated caller learns nothing about its schema; validation comes last (not a feature:
+ * every row has it). Each middleware is passed in by the handler's module, so a function bundles
+ * only the clients of the features its row declares.
  */
-function validateRequest(def: RouteRow): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> {
-  return {
-    before: async (request) => {
-      const { event } = request;
-      const parsed: Parsed = { body: undefined, query: undefined, params: undefined, headers: undefined };
-      if (def.params) parsed.params = parseWith(def.params, event.pathParameters ?? {}, 'path');
-      if (def.query) parsed.query = parseWith(def.query, event.queryStringParameters ?? {}, 'query');
-      if (def.headers) parsed.headers = parseWith(def.headers, event.headers ?? {}, 'header');
-      if (def.body) {
-        const body = def.body.contentType === 'multipart/form-data' ? parsedForm(request) : readJsonBody(event, def.body);
-        parsed.body = parseWith(def.body.schema, body, 'body');
-      }
-      (request.context as WithInput).input = parsed;
-    },
-  };
+const FEATURES = [
+  feature({
+    name: 'rateLimit',
+    declaredBy: (row): row is RouteRow & { extensions: { [RATE_LIMIT_EXTENSION]: object } } => row.extensions?.[RATE_LIMIT_EXTENSION] !== undefined,
+    says: () => `publishes ${RATE_LIMIT_EXTENSION}`,
+    options: (row) => ({ operationId: row.operationId, rule: rateLimitRuleOf(row)! }),
+  }),
+  feature({
+    name: 'internalAuth',
+    declaredBy: (row): row is RouteRow & { auth: 'internal' } => row.auth === 'internal',
+    says: (row) => `has auth '${row.auth}'`,
+    options: (row) => ({ operationId: row.operationId }),
+  }),
+  feature({
+    name: 'authenticate',
+    declaredBy: (row): row is RouteRow & { auth: 'apiKey' | 'session' } => row.auth === 'apiKey' || row.auth === 'session',
+    says: (row) => `has auth '${row.auth}'`,
+    options: ({ auth, permission, extensions }) => ({ auth, permission, extensions }),
+  }),
+  feature({
+    name: 'multipartBody',
+    declaredBy: (row): row is RouteRow & { body: BodySpec & { contentType: 'multipart/form-data' } } => row.body?.contentType === 'multipart/form-data',
+    says: () => 'takes multipart/form-data',
+    options: (row) => row.body,
+  }),
+];
+
+type AnyFeature = (typeof FEATURES)[number];
+type FactoryOf<F> = F extends Feature<string, infer _Row, infer Options> ? (options: Options) => HttpMiddleware : never;
+type RowOf<F> = F extends Feature<string, infer Row, unknown> ? Row : never;
+
+/**
+ * The middlewares a handler may pass route(), by feature: factories of the options the feature
+ * table reads off the row (e.g. `authenticate` from #shared/wiring/auth.ts).
+ */
+export type RouteUses = { [F in AnyFeature as F['name']]?: FactoryOf<F> };
+
+/** The middlewares the features of row `R` need: a handler that leaves one out does not compile. */
+type NeededBy<R> = { [F in AnyFeature as R extends RowOf<F> ? F['name'] : never]-?: FactoryOf<F> };
+
+/** route()'s last argument: required when the row declares a feature (rows typed only as RouteRow are checked when built). */
+type UsesArgument<R> = {} extends NeededBy<R> ? [uses?: RouteUses] : [uses: RouteUses & NeededBy<R>];
+
+/** The row's middlewares in table order; throws at cold start when one it declares is missing, or one is passed that it does not declare. */
+function middlewaresOf(row: RouteRow, uses: RouteUses): HttpMiddleware[] {
+  const middlewares: HttpMiddleware[] = [];
+  const declared = new Set<string>();
+  for (const spec of FEATURES as readonly Feature<keyof RouteUses, RouteRow, unknown>[]) {
+    if (!spec.declaredBy(row)) continue;
+    declared.add(spec.name);
+    const options = spec.options(row);
+    const factory = uses[spec.name] as ((options: unknown) => HttpMiddleware) | undefined;
+    if (!factory) throw new Error(`Route ${row.operationId} ${spec.says(row)}: pass route(…, { ${spec.name} })`);
+    middlewares.push(factory(options));
+  }
+  // A middleware the row does not use would still put its clients into the function's bundle.
+  const unused = Object.keys(uses).filter((name) => !declared.has(name));
+  if (unused.length > 0) throw new Error(`Route ${row.operationId} declares no ${unused.join(', ')}: remove it from route(…)`);
+  return middlewares;
 }
 
 /**
  * Builds the Lambda handler of one row of the route table. The row supplies the schemas, auth,
  * CORS policy and success status; the function receives typed, validated input and returns data
- * (sent with the row's status) or a Reply. Rows with auth or a rate limit are built through the
- * factories of shared/wiring/ (workspaceRoute, shellRoute, internalRoute, rateLimitedRoute),
- * rows with a multipart body through formRoute (http/multipart.ts), which pass the middleware the
- * row needs. Tests build synthetic rows (test/support/routes.ts) to exercise the stack.
+ * (sent with the row's status) or a Reply. The handler's module passes the middleware of each
+ * feature the row declares (see FEATURES); tests build synthetic rows (test/support/routes.ts).
  *
- * @example export const handler = route(getOpenApi, async () => documentReply('openapi'));
+ * @example export const handler = route(routes.deleteAsset, async ({ params, principal }) => …, { authenticate });
  */
-export function route<R extends RouteRow>(def: R, fn: RouteFn<R>, uses: RouteUses = {}): HttpHandler {
-  const { operationId } = def;
-  // Order matters: the rate limit counts every request (even invalid ones), and credentials are
-  // checked before the body, so an unauthenticated caller learns nothing about its schema.
-  const middlewares: Middleware[] = [];
-  const rule = rateLimitRuleOf(operationId, def);
-  if (rule) {
-    if (!uses.rateLimit) throw new Error(`Route ${operationId} publishes x-easel-rate-limit: pass route(…, { rateLimit })`);
-    middlewares.push(uses.rateLimit(operationId, rule));
-  }
-  if (def.auth === 'internal') {
-    if (!uses.internalAuth) throw new Error(`Route ${operationId} has auth 'internal': pass route(…, { internalAuth })`);
-    middlewares.push(uses.internalAuth(operationId));
-  } else if (def.auth === 'apiKey' || def.auth === 'session') {
-    if (!uses.authenticate) throw new Error(`Route ${operationId} has auth '${def.auth}': pass route(…, { authenticate })`);
-    middlewares.push(uses.authenticate(def));
-  }
-  if (def.body?.contentType === 'multipart/form-data') {
-    if (!uses.multipart) throw new Error(`Route ${operationId} takes multipart/form-data: pass route(…, { multipart })`);
-    middlewares.push(uses.multipart(def.body));
-  }
-  middlewares.push(validateRequest(def));
+export function route<R extends RouteRow>(row: R, fn: RouteFn<R>, ...[uses]: UsesArgument<R>): HttpHandler {
+  const { operationId } = row;
+  const middlewares = [...middlewaresOf(row, uses ?? {}), validateInput(row)];
   const handler = createHttpHandler(
-    { operationId, routeKey: `${def.method} ${def.path}`, cors: def.cors, status: def.status },
+    { operationId, routeKey: `${row.method} ${row.path}`, cors: row.cors, status: row.status },
     middlewares,
-    (event, context, signal) => {
-      const parsed = (context as WithInput).input!;
-      return fn({
-        ...parsed,
+    (event, context, signal) =>
+      fn({
+        ...validatedInput(context),
         principal: principalOf(context),
         sourceIp: event.requestContext.http.sourceIp,
         requestId: context.awsRequestId || event.requestContext.requestId,
         signal,
         event,
         context,
-      } as RouteInput<R>);
-    },
+      } as RouteInput<R>),
   );
   return Object.defineProperty(handler, ROUTE_OF, { value: operationId });
 }

@@ -1,6 +1,14 @@
+/**
+ * The validation middleware: the row's schemas against the request, the innermost step before the
+ * function, with the mapping of valibot issues to the contract's errors.
+ */
 import * as v from 'valibot';
-import { InvalidRequestError, InvalidUrlError, UnsupportedValueError } from '#shared/errors.ts';
+import { InvalidRequestError, InvalidUrlError, PayloadTooLargeError, UnsupportedValueError } from '#shared/errors.ts';
 import type { HttpError } from '#shared/errors.ts';
+import { parsedForm } from '#shared/http/form.ts';
+import type { HttpMiddleware } from '#shared/http/handler.ts';
+import { mediaTypeOf } from '#shared/net/media-type.ts';
+import type { BodySpec, LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 
 /** Where a value came from, for the hint: body fields are named bare, others are qualified. */
 export type Location = 'body' | 'query' | 'path' | 'header';
@@ -58,4 +66,65 @@ export function parseWith<S extends v.GenericSchema>(schema: S, value: unknown, 
   const result = v.safeParse(schema, value, { abortPipeEarly: true });
   if (!result.success) throw issueToError(result.issues, location);
   return result.output;
+}
+
+/** The input validation hands the function: each part undefined where the row has no schema for it. */
+export interface ValidatedInput {
+  body: unknown;
+  query: unknown;
+  params: unknown;
+  headers: unknown;
+}
+
+type WithInput = LambdaContext & { input?: ValidatedInput };
+
+function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
+  const raw = event.body;
+  if (raw === undefined || raw === null || raw === '') {
+    if (spec.optional) return undefined;
+    throw new InvalidRequestError('Missing request body', 'Send a JSON body with Content-Type: application/json.');
+  }
+  const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+  if (bytes.length > spec.maxBytes) throw new PayloadTooLargeError(spec.maxBytes);
+  const type = mediaTypeOf(event.headers?.['content-type']);
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+    throw new InvalidRequestError(
+      'Unsupported content type',
+      `Send the body as JSON with Content-Type: application/json (got ${type || 'no Content-Type'}).`,
+    );
+  }
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new InvalidRequestError('Malformed JSON body', `The body is not valid JSON: ${(error as Error).message}.`);
+  }
+}
+
+/**
+ * Validates path, query, headers and body against the row's schemas and leaves the result on the
+ * invocation's context (see validatedInput()). A JSON body is read here; a multipart body by the
+ * multipartBody middleware, which runs before this one.
+ */
+export function validateInput(schemas: Pick<RouteRow, 'params' | 'query' | 'headers' | 'body'>): HttpMiddleware {
+  return {
+    before: async (request) => {
+      const { event } = request;
+      const input: ValidatedInput = { body: undefined, query: undefined, params: undefined, headers: undefined };
+      if (schemas.params) input.params = parseWith(schemas.params, event.pathParameters ?? {}, 'path');
+      if (schemas.query) input.query = parseWith(schemas.query, event.queryStringParameters ?? {}, 'query');
+      if (schemas.headers) input.headers = parseWith(schemas.headers, event.headers ?? {}, 'header');
+      if (schemas.body) {
+        const body = schemas.body.contentType === 'multipart/form-data' ? parsedForm(request) : readJsonBody(event, schemas.body);
+        input.body = parseWith(schemas.body.schema, body, 'body');
+      }
+      (request.context as WithInput).input = input;
+    },
+  };
+}
+
+/** The input validateInput() left for this invocation. */
+export function validatedInput(context: LambdaContext): ValidatedInput {
+  const input = (context as WithInput).input;
+  if (!input) throw new Error('The validateInput middleware has not run for this request');
+  return input;
 }

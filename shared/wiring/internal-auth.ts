@@ -1,15 +1,13 @@
 /**
- * The internal-secret check on this container's Secrets Manager client, and the factory of the
- * handlers of 'internal' rows: in a file of its own so only they bundle the client.
+ * The internal-secret check on this container's Secrets Manager client, for the handlers of
+ * 'internal' rows (`route(row, fn, { internalAuth })`): a file of its own so only they bundle the client.
  */
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { secretsManagerClient } from '#shared/aws/secrets-manager.ts';
 import { awsClientSettings } from '#shared/wiring/aws-clients.ts';
+import type { HttpMiddleware } from '#shared/http/handler.ts';
 import { internalAuth as internalAuthWith } from '#shared/http/internal-auth.ts';
-import type { HttpHandler } from '#shared/http/handler.ts';
-import { route } from '#shared/http/route.ts';
-import type { RouteFn } from '#shared/http/route.ts';
-import type { RouteRow } from '#shared/route-types.ts';
+import type { InternalAuthOptions } from '#shared/http/internal-auth.ts';
 
 let client: SecretsManagerClient | undefined;
 
@@ -23,8 +21,5 @@ export async function readSecretString(arn: string): Promise<string> {
 }
 
 /** The internal-secret middleware of a row, reading an ARN-configured secret from Secrets Manager. */
-export const internalAuth = (operationId: string) => internalAuthWith(operationId, { read: readSecretString });
-
-/** The handler of an internal row (auth 'internal'): the maintainers' secret. */
-export const internalRoute = <R extends RouteRow & { auth: 'internal' }>(row: R, fn: RouteFn<R>): HttpHandler =>
-  route(row, fn, { internalAuth });
+export const internalAuth = (options: Pick<InternalAuthOptions, 'operationId'>): HttpMiddleware =>
+  internalAuthWith({ ...options, read: readSecretString });

@@ -39,7 +39,7 @@ describe('secretMatches', () => {
 });
 
 describe("route(): auth 'internal'", () => {
-  const handler = route(internalRow, async ({ body }) => ({ received: body }), { internalAuth: (operationId) => internalAuth(operationId) });
+  const handler = route(internalRow, async ({ body }) => ({ received: body }), { internalAuth });
   const post = (headers: Record<string, string>, body: unknown = { all: true }) =>
     handler(apiEvent({ method: 'POST', path: '/internal/things', headers, body }), lambdaContext());
 
@@ -67,7 +67,7 @@ describe("route(): auth 'internal'", () => {
   });
 
   it('refuses to build an internal route without a configured secret', () => {
-    expect(() => internalAuth('internalThings', { source: undefined })).toThrow(/needs INTERNAL_SECRET or INTERNAL_SECRET_ARN/);
+    expect(() => internalAuth({ operationId: 'internalThings', source: undefined })).toThrow(/needs INTERNAL_SECRET or INTERNAL_SECRET_ARN/);
   });
 
   it('refuses to build an internal route whose handler passes no internalAuth', () => {
@@ -80,13 +80,14 @@ describe("route(): auth 'internal'", () => {
   });
 
   it.each(['apiKey', 'session'] as const)('refuses to build a %s route whose handler passes no authenticate', (auth) => {
-    expect(() => route({ ...internalRow, auth, operationId: 'x' }, async () => ({}))).toThrow(new RegExp(`auth '${auth}': pass route\\(…, \\{ authenticate \\}\\)`));
+    const row: RouteDef = { ...internalRow, auth, operationId: 'x' };
+    expect(() => route(row, async () => ({}))).toThrow(new RegExp(`auth '${auth}': pass route\\(…, \\{ authenticate \\}\\)`));
   });
 
   it('reads a Secrets Manager secret once, and answers 503 while it cannot be read', async () => {
     // Prepare: the first read fails, the next succeeds
     const read = vi.fn<(arn: string) => Promise<string>>().mockRejectedValueOnce(new Error('network down')).mockResolvedValue(SECRET);
-    const middleware = internalAuth('x', { source: { arn: 'arn:aws:secretsmanager:us-east-1:1:secret:s' }, read });
+    const middleware = internalAuth({ operationId: 'x', source: { arn: 'arn:aws:secretsmanager:us-east-1:1:secret:s' }, read });
     const handler = createHttpHandler({ operationId: 'x', routeKey: 'POST /x', cors: 'public' }, [middleware], async () => ({ ok: true }));
     const send = () => handler(apiEvent({ method: 'POST', path: '/x', headers: { [INTERNAL_SECRET_HEADER]: SECRET } }), lambdaContext());
 
@@ -101,7 +102,7 @@ describe("route(): auth 'internal'", () => {
 
   it('answers 503 upstream_unavailable when the secret cannot be read at all', async () => {
     // Prepare
-    const middleware = internalAuth('x', { source: { arn: 'arn:aws:secretsmanager:us-east-1:1:secret:s' }, read: () => Promise.reject(new Error('AccessDenied')) });
+    const middleware = internalAuth({ operationId: 'x', source: { arn: 'arn:aws:secretsmanager:us-east-1:1:secret:s' }, read: () => Promise.reject(new Error('AccessDenied')) });
     const handler = createHttpHandler({ operationId: 'x', routeKey: 'POST /x', cors: 'public' }, [middleware], async () => ({ ok: true }));
 
     // Act
@@ -126,7 +127,7 @@ describe('perClientRateLimit', () => {
   });
   const limiterOf = (consume: RateLimiter['consume']) => () => ({ consume });
   const build = (limiter: () => RateLimiter, fn: () => Promise<unknown> = async () => ({ ok: true })) =>
-    createHttpHandler({ operationId: 'capturePage', routeKey: 'POST /api/screenshot', cors: 'public' }, [perClientRateLimit('capturePage', rule, limiter)], fn);
+    createHttpHandler({ operationId: 'capturePage', routeKey: 'POST /api/screenshot', cors: 'public' }, [perClientRateLimit({ operationId: 'capturePage', rule, limiter })], fn);
   const send = (handler: ReturnType<typeof build>, headers: Record<string, string> = {}) =>
     handler(apiEvent({ method: 'POST', path: '/api/screenshot', sourceIp: '203.0.113.7', headers }), lambdaContext());
   const RATE = { 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '12', 'X-RateLimit-Reset': '1795000020000' };
@@ -185,7 +186,7 @@ describe('perClientRateLimit', () => {
   it.each([{ limit: 0, windowSeconds: 60 }, { limit: 20 }, 'twenty', { limit: 20, windowSeconds: 60, burst: 5 }])(
     'refuses to build a route whose x-easel-rate-limit is %j',
     (value) => {
-      expect(() => rateLimitRuleOf('x', { ...internalRow, extensions: { 'x-easel-rate-limit': value } })).toThrow(/x-easel-rate-limit/);
+      expect(() => rateLimitRuleOf({ ...internalRow, operationId: 'x', extensions: { 'x-easel-rate-limit': value } })).toThrow(/x-easel-rate-limit/);
     },
   );
 });

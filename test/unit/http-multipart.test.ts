@@ -23,7 +23,7 @@ const row: RouteDef = testRoute({
 const echo = route({ ...row, operationId: 'upload' }, async ({ body }) => {
   const { image, format } = body as unknown as { image: MultipartFile; format: string };
   return { format, file: { filename: image.filename, mimetype: image.mimetype, text: image.content.toString('utf8') } };
-}, { multipart: multipartBody });
+}, { multipartBody });
 
 /** A form encoded as fetch would send it, then delivered as API Gateway does: base64 with the browser's Content-Type. */
 async function formEvent(form: FormData, contentType?: string) {

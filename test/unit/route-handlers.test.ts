@@ -7,12 +7,15 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
-import { routeOf } from '#shared/http/route.ts';
+import { route, routeOf } from '#shared/http/route.ts';
 import { QUEUES } from '#shared/resources.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
+import * as exports from '#shared/routes/export.ts';
+import * as internal from '#shared/routes/internal.ts';
 import * as releases from '#shared/routes/releases.ts';
+import * as screenshot from '#shared/routes/screenshot.ts';
 import * as shell from '#shared/routes/shell.ts';
-import { shellRoute, workspaceRoute } from '#shared/wiring/auth.ts';
+import { authenticate } from '#shared/wiring/auth.ts';
 
 describe('route table and handler modules', () => {
   it.each(ROUTE_LIST.map((row) => [row.handler, row.operationId] as const))('builds the handler of %s for the row %s', async (entry, operationId) => {
@@ -37,8 +40,15 @@ describe('route table and handler modules', () => {
   });
 });
 
-// A factory that does not match its row does not compile (npm test type-checks before it runs).
-// @ts-expect-error getMe is a shell row, not a workspace row
-export const wrongWorkspace = () => workspaceRoute(shell.getMe, async () => ({}));
-// @ts-expect-error listReleases is a workspace row, not a shell row
-export const wrongShell = () => shellRoute(releases.listReleases, async () => ({}));
+// A handler that does not pass the middlewares its row's features need does not compile (npm test
+// type-checks before it runs).
+// @ts-expect-error getMe is a session row: its handler passes authenticate
+export const withoutSession = () => route(shell.getMe, async () => ({}));
+// @ts-expect-error listReleases is an apiKey row: authenticate, not the internal secret
+export const wrongAuth = () => route(releases.listReleases, async () => ({}), { internalAuth: authenticate });
+// @ts-expect-error purgeCache is an internal row: its handler passes internalAuth
+export const withoutSecret = () => route(internal.purgeCache, async () => ({}));
+// @ts-expect-error capturePage publishes x-easel-rate-limit: its handler passes rateLimit
+export const withoutLimit = () => route(screenshot.capturePage, async () => ({}));
+// @ts-expect-error postExport takes multipart/form-data: its handler passes multipartBody
+export const withoutForm = () => route(exports.postExport, async () => ({}));
