@@ -1,8 +1,11 @@
 import * as v from 'valibot';
 import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authenticate } from '#shared/wiring/auth.ts';
+import { multipartBody } from '#shared/http/multipart.ts';
+import { perClientRateLimit } from '#shared/http/rate-limit.ts';
 import { route } from '#shared/http/route.ts';
+import type { RateLimiter } from '#shared/rate-limiter.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 import { entitlementExtension } from '#shared/identity/plans.ts';
 import type { Entitlement } from '#shared/identity/plans.ts';
@@ -280,3 +283,93 @@ describe('auth middleware: dependency down', () => {
     expect(result.json).toEqual(envelope(503, 'upstream_unavailable'));
   });
 });
+
+describe('route(): features a row combines', () => {
+  // Rows typed with their literal features, as the route table's are: the compiler asks for each middleware.
+  const upload = {
+    ...row({ operationId: 'probeUpload', method: 'POST', permission: 'asset:write', access: { tables: { workspace: ['GetItem', 'BatchGetItem'] }, apiKeyStamp: true } }),
+    auth: 'apiKey',
+    body: { contentType: 'multipart/form-data', schema: v.strictObject({ note: v.string() }), maxBytes: 2048 },
+  } as const;
+  const limited = { ...row({ operationId: 'probeLimited' }), auth: 'session', extensions: { 'x-easel-rate-limit': { limit: 5, windowSeconds: 60 } } } as const;
+
+  const BOUNDARY = 'probe-boundary';
+  const form = (note: string) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\n${note}\r\n--${BOUNDARY}--\r\n`;
+  const send = async (handler: Handler, headers: Record<string, string>, body?: string) => {
+    const result = await handler(apiEvent({ method: 'POST', path: '/api/v1/probe', headers: { origin: EDITOR, ...headers }, body }), lambdaContext());
+    return { ...result, json: JSON.parse(result.body ?? 'null') };
+  };
+  const multipart = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
+
+  const consume = vi.fn<RateLimiter['consume']>();
+  const allow = { allowed: true, limit: 5, remaining: 4, resetAt: 1_795_000_020_000, retryAfterSeconds: 0, counter: 'c' };
+  const RATE = { 'X-RateLimit-Limit': '5', 'X-RateLimit-Remaining': '4', 'X-RateLimit-Reset': '1795000020000' };
+
+  const uploadHandler = route(upload, async ({ body, principal }) => ({ note: body.note, kind: principal.kind }), { authenticate, multipartBody });
+  const limitedHandler = route(limited, async ({ principal }) => ({ userId: principal.userId }), {
+    rateLimit: (options) => perClientRateLimit({ ...options, limiter: () => ({ consume }) }),
+    authenticate,
+  });
+
+  beforeEach(() => {
+    consume.mockReset();
+    consume.mockResolvedValue(allow);
+  });
+
+  it('reads the form of a request whose API key holds the scope', async () => {
+    const result = await send(uploadHandler, { 'x-api-key': storedKey(), ...multipart }, form('hello'));
+
+    expect(result.statusCode).toBe(200);
+    expect(result.json).toEqual({ note: 'hello', kind: 'apiKey' });
+  });
+
+  it('answers 401 without a key before reading the form, even a malformed one', async () => {
+    const result = await send(uploadHandler, multipart, 'not a form');
+
+    expect(result.statusCode).toBe(401);
+    expect(result.json).toEqual(envelope(401, 'unauthorized'));
+  });
+
+  it('answers 400 for a malformed form once the key is accepted', async () => {
+    const result = await send(uploadHandler, { 'x-api-key': storedKey(), ...multipart }, 'not a form');
+
+    expect(result.statusCode).toBe(400);
+    expect(result.json).toEqual({ ...envelope(400, 'invalid_request'), hint: expect.stringContaining('not valid multipart/form-data') });
+  });
+
+  it('counts a signed-in request and answers it with the X-RateLimit-* headers', async () => {
+    const result = await send(limitedHandler, { cookie: storedSession('member') });
+
+    expect(result.statusCode).toBe(200);
+    expect(result.json).toEqual({ userId: 'usr_1' });
+    expect(result.headers).toMatchObject(RATE);
+    expect(consume).toHaveBeenCalledWith({ key: 'probeLimited#ip#203.0.113.10', limit: 5, windowSeconds: 60, now: expect.any(Number) });
+  });
+
+  it('counts a request without a session too, and refuses it with 401 and the X-RateLimit-* headers', async () => {
+    const result = await send(limitedHandler, {});
+
+    expect(result.statusCode).toBe(401);
+    expect(result.json).toEqual(envelope(401, 'unauthorized'));
+    expect(result.headers).toMatchObject(RATE);
+    expect(consume).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses a request over the limit with 429 before reading the session', async () => {
+    consume.mockResolvedValue({ ...allow, allowed: false, remaining: 0, retryAfterSeconds: 42 });
+
+    const result = await send(limitedHandler, { cookie: storedSession('member') });
+
+    expect(result.statusCode).toBe(429);
+    expect(result.json).toEqual({ ...envelope(429, 'rate_limited'), retryAfter: 42, hint: expect.stringContaining('the limit is 5 requests per 60 s') });
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('refuses to build a handler that passes a middleware its row does not declare', () => {
+    expect(() => route(row({ operationId: 'probePlain' }), async () => ({}), { authenticate, multipartBody })).toThrow(/declares no multipartBody: remove it/);
+  });
+});
+
+// A row's handler that leaves out the middleware of one of its features does not compile.
+// @ts-expect-error the row takes multipart/form-data: its handler passes multipartBody too
+export const formWithoutParser = () => route({ ...row({}), auth: 'apiKey', body: { contentType: 'multipart/form-data', schema: v.unknown(), maxBytes: 1 } } as const, async () => ({}), { authenticate });
