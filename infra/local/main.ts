@@ -25,6 +25,25 @@ async function start(): Promise<LocalRuntime> {
 }
 const runtime = await start();
 
+// Installed before anything is printed: whoever reads "Ctrl-C stops." may signal at once.
+let stopping = false;
+async function shutdown(reason: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  process.stderr.write(`\n${reason}: stopping…\n`);
+  await runtime.stop();
+  process.exit(0);
+}
+// The npm script execs this process, so a signal sent to npm alone reaches it (npm forwards
+// SIGINT and SIGTERM to its child; a shell between them would keep them).
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// Run by npm, and npm is gone without a signal (killed outright): stop rather than hold the ports.
+if (process.env.npm_lifecycle_event) {
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && void shutdown('npm ended'), 1_000).unref();
+}
+
 /**
  * Seeds the demo organization and returns the lines that show its fresh credentials. Never
  * against AWS (a deployed stack's table is not a playground), nor with EASEL_SEED=0.
@@ -65,14 +84,4 @@ const lines = [
 ];
 process.stderr.write(lines.join('\n') + '\n');
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  process.stderr.write(`\n${signal}: stopping…\n`);
-  await runtime.stop();
-  process.exit(0);
-}
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
 log.debug('local runtime started', { url: runtime.url });
