@@ -11,7 +11,8 @@ import type { DocumentName } from '#shared/docs/prerendered-files.ts';
 export function renderDocument(name: DocumentName, baseUrl: string): string {
   switch (name) {
     case 'openapi':
-      return JSON.stringify(openApiDocument(baseUrl));
+      // Indented, so that `curl …/openapi.json | head` shows its start rather than one long line.
+      return `${JSON.stringify(openApiDocument(baseUrl), null, 2)}\n`;
     case 'llms':
       return llmsTxt(baseUrl);
     case 'llmsFull':

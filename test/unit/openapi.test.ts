@@ -322,4 +322,11 @@ describe('get-openapi handler', () => {
     });
     expect(JSON.parse(result.body!)).toEqual(JSON.parse(JSON.stringify(buildOpenApi(BASE))));
   });
+
+  it('indents the document by two spaces and ends it with a newline, so its head reads in a terminal', async () => {
+    const result = await handler(apiEvent({ path: '/openapi.json' }), lambdaContext());
+
+    expect(result.body).toBe(`${JSON.stringify(buildOpenApi(BASE), null, 2)}\n`);
+    expect(result.body!.split('\n').slice(0, 2)).toEqual(['{', `  "openapi": "${buildOpenApi(BASE).openapi}",`]);
+  });
 });
