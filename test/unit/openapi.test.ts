@@ -10,6 +10,7 @@ import type { OpenApiDocument } from '#shared/docs/openapi.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import { handler } from '#functions/discovery/get-openapi.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
+import { runScript } from '../support/script.ts';
 import { FIXTURE_ROUTES } from './docs-routes.fixture.ts';
 
 const BASE = 'http://easel.test';
@@ -296,6 +297,16 @@ describe('buildOpenApi', () => {
 
       expect(report.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
       expect(report.totals.errors).toBe(0);
+    });
+
+    it('reports no problems on what npm run lint:openapi prints, for the origin npm start publishes', async () => {
+      // Act
+      const printed = await runScript('infra/tools/print-openapi.ts');
+      const report = await redoclyLint(JSON.parse(printed.stdout) as OpenApiDocument, dir, 'printed');
+
+      // Assess
+      expect(JSON.parse(printed.stdout).servers).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:3000' })]);
+      expect(report.problems).toEqual([]);
     });
 
     it('reports no problems at all on a full table', async () => {
