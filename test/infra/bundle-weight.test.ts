@@ -134,7 +134,7 @@ const schemaFileOf = new Map<unknown, string>();
 
 async function readSchemaFiles(): Promise<void> {
   for (const file of readdirSync(join(PROJECT_ROOT, SCHEMAS))) {
-    const exports = (await import(`../../shared/schemas/${file}`)) as Record<string, unknown>;
+    const exports = (await import(join(PROJECT_ROOT, SCHEMAS, file))) as Record<string, unknown>;
     for (const value of Object.values(exports)) if (typeof value === 'object' && value !== null) schemaFileOf.set(value, SCHEMAS + file);
   }
 }

@@ -20,7 +20,7 @@ import { authenticate } from '#shared/wiring/auth.ts';
 describe('route table and handler modules', () => {
   it.each(ROUTE_LIST.map((row) => [row.handler, row.operationId] as const))('builds the handler of %s for the row %s', async (entry, operationId) => {
     // Act
-    const module = (await import(`../../${entry}`)) as { handler?: unknown };
+    const module = (await import(join(PROJECT_ROOT, entry))) as { handler?: unknown };
 
     // Assess
     expect(routeOf(module.handler)).toBe(operationId);
