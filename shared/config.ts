@@ -111,6 +111,12 @@ export interface CaptureConfig {
   singleProcess: boolean;
   /** Launch the browser during the cold start instead of on the first capture (on Lambda, whose init phase runs at full CPU). */
   prelaunch: boolean;
+  /**
+   * LOCAL RUNS ONLY. Loopback ports a capture may reach (LOCAL_CAPTURE_PORTS=3000,5173), so that
+   * `npm start` can capture its own pages or a dev server's. Empty unless set; refused on Lambda
+   * and never set by the CDK stack. Other non-public addresses stay refused.
+   */
+  localPorts: readonly number[];
 }
 
 /** Bounds of the capture time-out: long enough for a real page, short enough to answer before API Gateway's 30 s. */
@@ -160,6 +166,18 @@ function testMediaHosts(env: NodeJS.ProcessEnv, loopbackPorts: readonly number[]
   return hosts;
 }
 
+/** A comma-separated list of ports; empty when unset. */
+function ports(env: NodeJS.ProcessEnv, name: string): number[] {
+  return (optional(env, name) ?? '')
+    .split(',')
+    .filter((port) => port.trim() !== '')
+    .map((port) => {
+      const value = Number(port.trim());
+      if (!Number.isInteger(value) || value < 1 || value > 65_535) throw new Error(`${name}: not a port: ${port}`);
+      return value;
+    });
+}
+
 function bounded(env: NodeJS.ProcessEnv, name: string, bounds: { min: number; max: number; default: number }): number {
   return integer(env, name, bounds.default, bounds.min, bounds.max);
 }
@@ -184,6 +202,7 @@ function captureConfig(env: NodeJS.ProcessEnv): CaptureConfig {
     // Lambda sets AWS_LAMBDA_FUNCTION_NAME; that is where the multi-process model fails to start.
     singleProcess: boolean(env, 'CHROMIUM_SINGLE_PROCESS', env.AWS_LAMBDA_FUNCTION_NAME !== undefined),
     prelaunch: env.AWS_LAMBDA_FUNCTION_NAME !== undefined,
+    localPorts: ports(env, 'LOCAL_CAPTURE_PORTS'),
   };
 }
 
@@ -211,41 +230,40 @@ function internalSecret(env: NodeJS.ProcessEnv): Config['internalSecret'] {
 
 /** Prefix of the settings that open holes for tests (loopback targets, stand-in media hosts, their CA). */
 export const UNSAFE_TEST_PREFIX = 'UNSAFE_TEST_';
+/** Settings that open a hole for local runs (`npm start`): loopback ports a capture may reach. */
+export const LOCAL_ONLY_SETTINGS = ['LOCAL_CAPTURE_PORTS'] as const;
 
 /**
- * Refuses every UNSAFE_TEST_* setting on Lambda (AWS_LAMBDA_FUNCTION_NAME is set there), whatever
- * else the environment says: each one weakens the SSRF guard or the media hosts' TLS, so a
- * deployed function that has one fails its cold start instead of serving with the hole open.
+ * Refuses every UNSAFE_TEST_* and local-only setting on Lambda (AWS_LAMBDA_FUNCTION_NAME is set
+ * there), whatever else the environment says: each one weakens the SSRF guard or the media hosts'
+ * TLS, so a deployed function that has one fails its cold start instead of serving with the hole open.
  */
-function refuseTestSettingsOnLambda(env: NodeJS.ProcessEnv): void {
+function refuseOpeningsOnLambda(env: NodeJS.ProcessEnv): void {
   if (env.AWS_LAMBDA_FUNCTION_NAME === undefined) return;
-  const present = Object.keys(env)
-    .filter((name) => name.startsWith(UNSAFE_TEST_PREFIX))
-    .sort();
-  if (present.length === 0) return;
-  throw new Error(
-    `${present.join(', ')} ${present.length === 1 ? 'is a test-only setting' : 'are test-only settings'}, refused on AWS Lambda ` +
-      `(AWS_LAMBDA_FUNCTION_NAME=${env.AWS_LAMBDA_FUNCTION_NAME}): remove ${present.length === 1 ? 'it' : 'them'} from the function's environment.`,
-  );
+  const names = Object.keys(env).sort();
+  const kinds = [
+    ['test-only', names.filter((name) => name.startsWith(UNSAFE_TEST_PREFIX))],
+    ['local-only', names.filter((name) => (LOCAL_ONLY_SETTINGS as readonly string[]).includes(name))],
+  ] as const;
+  for (const [kind, present] of kinds) {
+    if (present.length === 0) continue;
+    throw new Error(
+      `${present.join(', ')} ${present.length === 1 ? `is a ${kind} setting` : `are ${kind} settings`}, refused on AWS Lambda ` +
+        `(AWS_LAMBDA_FUNCTION_NAME=${env.AWS_LAMBDA_FUNCTION_NAME}): remove ${present.length === 1 ? 'it' : 'them'} from the function's environment.`,
+    );
+  }
 }
 
 /** Parses the configuration from an environment; throws on the first missing variable. */
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
-  refuseTestSettingsOnLambda(env);
+  refuseOpeningsOnLambda(env);
   const publicBaseUrl = required(env, 'PUBLIC_BASE_URL').replace(/\/+$/, '');
   // No character HTML or JSON escapes and no space: the discovery functions put it into what was
   // rendered ahead of time as it is (docs/prerendered-replies.ts).
   if (!/^https?:\/\/[^/\s&<>"'\\]+$/.test(publicBaseUrl)) {
     throw new Error(`PUBLIC_BASE_URL must be an origin such as https://api.example.com, got ${publicBaseUrl}`);
   }
-  const loopbackPorts = (optional(env, 'UNSAFE_TEST_LOOPBACK_PORTS') ?? '')
-    .split(',')
-    .filter(Boolean)
-    .map((port) => {
-      const value = Number(port.trim());
-      if (!Number.isInteger(value) || value < 1 || value > 65_535) throw new Error(`UNSAFE_TEST_LOOPBACK_PORTS: not a port: ${port}`);
-      return value;
-    });
+  const loopbackPorts = ports(env, 'UNSAFE_TEST_LOOPBACK_PORTS');
   const unsafeTestHosts = testMediaHosts(env, loopbackPorts);
   const unsafeTestCaFile = optional(env, 'UNSAFE_TEST_MEDIA_CA_FILE');
   if (unsafeTestCaFile !== undefined && unsafeTestHosts.size === 0) {

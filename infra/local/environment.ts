@@ -11,7 +11,7 @@ import { BUCKETS, TABLES } from '#shared/resources.ts';
 import type { Endpoints } from '#infra/local/backends.ts';
 
 /** Environment variables of individual routes, handed to the handlers as the stack would set them. */
-const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_|EDITOR_API_)[A-Z_]+$/;
+const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|LOCAL_CAPTURE_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_|EDITOR_API_)[A-Z_]+$/;
 
 /**
  * The handlers' environment, from the given one: the server's URL, where the backends are, and

@@ -78,6 +78,7 @@ const lines = [
   `  data:       ${runtime.dataDir}${clean ? '  (started clean)' : ''}`,
   ...runtime.backends.map((backend) => `  ${backend.name.padEnd(18)} ${backend.endpoint}`),
   `  docs:       ${runtime.url}/docs   OpenAPI: ${runtime.url}/openapi.json`,
+  ...(runtime.env.LOCAL_CAPTURE_PORTS ? [`  capture:    also loopback ports ${runtime.env.LOCAL_CAPTURE_PORTS} (LOCAL_CAPTURE_PORTS)`] : []),
   ...demo,
   ...(runtime.env.INTERNAL_SECRET ? [`  internal:   X-Easel-Internal-Secret: ${runtime.env.INTERNAL_SECRET}  (for /internal/*; set INTERNAL_SECRET to fix it)`] : []),
   '  Ctrl-C stops.',

@@ -19,7 +19,7 @@ export class BlockedTargetError extends Error {
 }
 
 export interface TargetPolicy {
-  /** TEST ONLY: loopback ports that may be reached (config().unsafeTestLoopbackPorts). */
+  /** Tests and local runs only: loopback ports that may be reached (UNSAFE_TEST_LOOPBACK_PORTS, LOCAL_CAPTURE_PORTS for captures). */
   loopbackPorts: readonly number[];
 }
 

@@ -47,7 +47,8 @@ export function browserBackend(): BrowserBackend {
   return created;
 }
 
-const targetPolicy = (): TargetPolicy => ({ loopbackPorts: config().unsafeTestLoopbackPorts });
+/** Loopback opens only on the ports the tests or a local run name (config.ts refuses both on Lambda). */
+const targetPolicy = (): TargetPolicy => ({ loopbackPorts: [...config().unsafeTestLoopbackPorts, ...config().capture.localPorts] });
 
 let sharedResolver: Resolver | undefined;
 const resolver = () => (sharedResolver ??= cachingResolver(systemResolver, PINNED_ANSWER_MS));

@@ -562,9 +562,9 @@ describe('EaselStack', () => {
     const functions = () => Object.entries(template.findResources('AWS::Lambda::Function')) as [string, CfnResource][];
     const variablesOf = (fn: CfnResource) => (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
 
-    it('never opens loopback to outbound fetches: no function has UNSAFE_TEST_LOOPBACK_PORTS', () => {
+    it.each(['UNSAFE_TEST_LOOPBACK_PORTS', 'LOCAL_CAPTURE_PORTS'])('never opens loopback to outbound fetches: no function has %s', (name) => {
       // Assess
-      expect(functions().filter(([, fn]) => 'UNSAFE_TEST_LOOPBACK_PORTS' in variablesOf(fn)).map(([id]) => id)).toEqual([]);
+      expect(functions().filter(([, fn]) => name in variablesOf(fn)).map(([id]) => id)).toEqual([]);
     });
 
     it('installs @sparticuz/chromium beside the capture bundle instead of bundling it, on x86_64 with the memory Chromium needs', () => {

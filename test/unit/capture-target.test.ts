@@ -175,7 +175,7 @@ describe('capture configuration', () => {
 
   it('defaults to a 15 s time-out, a 1 h cache, the bundled multi-process Chromium and no secret', () => {
     const cfg = parseConfig(base);
-    expect(cfg.capture).toEqual({ timeoutMs: 15_000, remoteEndpoint: undefined, chromiumPath: undefined, singleProcess: false, prelaunch: false });
+    expect(cfg.capture).toEqual({ timeoutMs: 15_000, remoteEndpoint: undefined, chromiumPath: undefined, singleProcess: false, prelaunch: false, localPorts: [] });
     expect(cfg.cacheTtlSeconds).toBe(3_600);
     expect(cfg.internalSecret).toBeUndefined();
   });

@@ -106,6 +106,26 @@ describe('parseConfig: test-only settings on Lambda', () => {
   });
 });
 
+describe('parseConfig: LOCAL_CAPTURE_PORTS', () => {
+  it('reads the loopback ports a local run may capture', () => {
+    expect(parseConfig({ ...BASE, LOCAL_CAPTURE_PORTS: '3000, 5173' }).capture.localPorts).toEqual([3000, 5173]);
+  });
+
+  it('opens no port when unset', () => {
+    expect(parseConfig(BASE).capture.localPorts).toEqual([]);
+  });
+
+  it('refuses a value that is not a port', () => {
+    expect(() => parseConfig({ ...BASE, LOCAL_CAPTURE_PORTS: '3000,http' })).toThrow('LOCAL_CAPTURE_PORTS: not a port: http');
+  });
+
+  it('is refused on Lambda, naming it', () => {
+    expect(() => parseConfig({ ...BASE, ...ON_LAMBDA, LOCAL_CAPTURE_PORTS: '3000' })).toThrow(
+      "LOCAL_CAPTURE_PORTS is a local-only setting, refused on AWS Lambda (AWS_LAMBDA_FUNCTION_NAME=easel-capture): remove it from the function's environment.",
+    );
+  });
+});
+
 describe('cold start on Lambda with a test-only setting', () => {
   const saved = { ...process.env };
 
