@@ -157,10 +157,10 @@ describe('downloadName', () => {
 });
 
 describe('published presets', () => {
-  it('puts the same preset table in the README as in the operation description', () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+  it('puts the same preset table in docs/capture.md as in the operation description', () => {
+    const guide = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'capture.md'), 'utf8');
 
     expect(EXPORT_DESCRIPTION).toContain(presetTable());
-    expect(readme).toContain(presetTable());
+    expect(guide).toContain(presetTable());
   });
 });
