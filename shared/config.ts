@@ -1,13 +1,9 @@
-/**
- * Configuration, read once per container from the environment. A missing required variable
- * fails the cold start with a message naming it: there are no silent fallbacks.
- */
+/** Configuration, read once per container; a missing required variable fails the cold start by name. */
 import type * as Fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
 
-// require(), not import: an ES import of node:fs evaluates its `promises` getter, which loads
-// fs/promises, readline and streams (≈3 ms of every cold start).
+// require(), not import: an ES import of node:fs evaluates its `promises` getter, loading fs/promises at cold start.
 const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof Fs;
 
 export interface Config {
@@ -21,46 +17,24 @@ export interface Config {
   /** Endpoint overrides for the embedded backends; undefined means the AWS default. */
   endpoints: { dynamodb?: string; s3?: string; sqs?: string };
   region: string;
-  /**
-   * How long a container may reuse a verified API key or a member's role and organization
-   * without reading the table again (ms, 0 to 10000). Revocations take effect within it.
-   */
+  /** How long (ms) a container may trust a verified key or membership without rereading: the revocation delay. */
   authCacheTtlMs: number;
-  /**
-   * TEST ONLY. Loopback ports that outbound fetches (page capture, media proxy) may reach so tests
-   * can serve targets on 127.0.0.1. Empty unless UNSAFE_TEST_LOOPBACK_PORTS is set; the CDK stack
-   * never sets it. Every other non-public address stays refused even in tests.
-   */
+  /** TEST ONLY (UNSAFE_TEST_LOOPBACK_PORTS): loopback ports outbound fetches may reach; other non-public addresses stay refused. */
   unsafeTestLoopbackPorts: readonly number[];
-  /** Page capture (POST /api/screenshot). */
   capture: CaptureConfig;
   /** Lifetime of a cached capture, in seconds (CACHE_TTL_SECONDS). */
   cacheTtlSeconds: number;
-  /**
-   * Where the maintainers' shared secret of the internal routes comes from: the value itself
-   * (INTERNAL_SECRET, local runs and tests) or a Secrets Manager secret read at cold start
-   * (INTERNAL_SECRET_ARN, the cloud). Undefined when neither is set: internal routes then refuse to start.
-   */
+  /** The internal routes' secret: INTERNAL_SECRET itself or INTERNAL_SECRET_ARN; unset, internal routes refuse to start. */
   internalSecret?: { value: string } | { arn: string };
-  /** The tweet syndication upstream (GET /api/tweet/{id}). */
   tweets: TweetSettings;
-  /** Limits of the media proxy (GET /api/image-proxy). */
   mediaProxy: MediaProxySettings;
-  /** The editor page at / and its assets. */
   editor: EditorSettings;
 }
 
 export interface EditorSettings {
-  /**
-   * Base URL of the API the editor page calls (EDITOR_API_URL), no trailing slash: another origin
-   * of this deployment, e.g. the API's domain when the page is served from the editor's. Undefined:
-   * the page calls the origin it was loaded from.
-   */
+  /** API base URL the editor page calls (EDITOR_API_URL); undefined: the origin the page came from. */
   apiBaseUrl?: string;
-  /**
-   * Folder holding the built editor (EDITOR_ASSETS_DIR). Undefined: the `editor/` folder beside the
-   * function's bundle, where the stack's bundling puts it; the local server builds one and sets this.
-   */
+  /** Folder of the built editor (EDITOR_ASSETS_DIR); undefined: `editor/` beside the function's bundle. */
   assetsDir?: string;
 }
 
@@ -69,7 +43,7 @@ export interface TweetSettings {
   upstreamUrl: string;
   /** Time-out of one upstream call, headers and body together (TWEET_TIMEOUT_MS). */
   timeoutMs: number;
-  /** How long a found tweet is served from the container's cache and from a CDN (TWEET_CACHE_SECONDS; 0 turns caching off). */
+  /** How long a found tweet is cached in the container and by a CDN (TWEET_CACHE_SECONDS; 0 turns caching off). */
   cacheSeconds: number;
   /** How long a CDN may keep serving a stale tweet while it revalidates (TWEET_STALE_SECONDS). */
   staleSeconds: number;
@@ -83,16 +57,11 @@ export interface MediaProxySettings {
   /** Longest wait for response headers and between two body chunks (MEDIA_PROXY_READ_TIMEOUT_MS). */
   readTimeoutMs: number;
   /**
-   * TEST ONLY. Allowlisted media hosts answered by a server on 127.0.0.1:<port> instead of their
-   * real address (UNSAFE_TEST_MEDIA_HOSTS=pbs.twimg.com=127.0.0.1:8443,...). Each port must also
-   * be in unsafeTestLoopbackPorts, so the connect-time address check still runs and passes only
-   * for those ports. Empty in production: the CDK stack never sets it.
+   * TEST ONLY (UNSAFE_TEST_MEDIA_HOSTS=host=127.0.0.1:port,...): media hosts served from loopback. Each port
+   * must also be in unsafeTestLoopbackPorts, so the connect-time address check still runs.
    */
   unsafeTestHosts: ReadonlyMap<string, number>;
-  /**
-   * TEST ONLY. PEM of the certificate authority trusted for the mapped hosts above, and only for
-   * them (UNSAFE_TEST_MEDIA_CA_FILE). Real hosts are always verified against the system store.
-   */
+  /** TEST ONLY (UNSAFE_TEST_MEDIA_CA_FILE): CA trusted for the mapped hosts only; real hosts use the system store. */
   unsafeTestCa?: string;
 }
 
@@ -104,18 +73,13 @@ export interface CaptureConfig {
   /** A Chromium binary to run instead of @sparticuz/chromium's (CHROMIUM_PATH), e.g. /usr/bin/chromium. */
   chromiumPath?: string;
   /**
-   * Run Chromium with --single-process (CHROMIUM_SINGLE_PROCESS). @sparticuz/chromium needs it on
-   * Lambda, where it is the default; there Chromium cannot open a second browser context, so each
-   * capture gets a fresh page in the default context that is wiped afterwards instead of a fresh context.
+   * --single-process (CHROMIUM_SINGLE_PROCESS; default on Lambda, which needs it). Such a Chromium
+   * cannot open a second context, so each capture gets a page in the default one, wiped afterwards.
    */
   singleProcess: boolean;
-  /** Launch the browser during the cold start instead of on the first capture (on Lambda, whose init phase runs at full CPU). */
+  /** Launch the browser at cold start rather than first capture: Lambda's init phase runs at full CPU. */
   prelaunch: boolean;
-  /**
-   * LOCAL RUNS ONLY. Loopback ports a capture may reach (LOCAL_CAPTURE_PORTS=3000,5173), so that
-   * `npm start` can capture its own pages or a dev server's. Empty unless set; refused on Lambda
-   * and never set by the CDK stack. Other non-public addresses stay refused.
-   */
+  /** LOCAL RUNS ONLY (LOCAL_CAPTURE_PORTS): loopback ports a capture may reach, so `npm start` can capture itself. */
   localPorts: readonly number[];
 }
 
@@ -233,11 +197,7 @@ export const UNSAFE_TEST_PREFIX = 'UNSAFE_TEST_';
 /** Settings that open a hole for local runs (`npm start`): loopback ports a capture may reach. */
 export const LOCAL_ONLY_SETTINGS = ['LOCAL_CAPTURE_PORTS'] as const;
 
-/**
- * Refuses every UNSAFE_TEST_* and local-only setting on Lambda (AWS_LAMBDA_FUNCTION_NAME is set
- * there), whatever else the environment says: each one weakens the SSRF guard or the media hosts'
- * TLS, so a deployed function that has one fails its cold start instead of serving with the hole open.
- */
+/** Each of these weakens the SSRF guard or media TLS, so on Lambda one fails the cold start rather than serve with the hole open. */
 function refuseOpeningsOnLambda(env: NodeJS.ProcessEnv): void {
   if (env.AWS_LAMBDA_FUNCTION_NAME === undefined) return;
   const names = Object.keys(env).sort();
@@ -258,8 +218,7 @@ function refuseOpeningsOnLambda(env: NodeJS.ProcessEnv): void {
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
   refuseOpeningsOnLambda(env);
   const publicBaseUrl = required(env, 'PUBLIC_BASE_URL').replace(/\/+$/, '');
-  // No character HTML or JSON escapes and no space: the discovery functions put it into what was
-  // rendered ahead of time as it is (docs/prerendered-replies.ts).
+  // Nothing HTML or JSON would escape: it is spliced verbatim into pre-rendered replies (docs/prerendered-replies.ts).
   if (!/^https?:\/\/[^/\s&<>"'\\]+$/.test(publicBaseUrl)) {
     throw new Error(`PUBLIC_BASE_URL must be an origin such as https://api.example.com, got ${publicBaseUrl}`);
   }

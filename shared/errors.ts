@@ -1,8 +1,5 @@
-/**
- * Every error the API can answer with, modelled once. Handlers and services throw these;
- * the envelope middleware is the only place that turns one into a response.
- */
-/** The stable machine codes of the contract, with what the error reference page says about each. */
+/** Every error the API answers with; only the envelope middleware turns one into a response. */
+/** The contract's stable codes, with what the error reference page says about each. */
 export const ERROR_CODES = {
   invalid_request: {
     statuses: [400, 408, 409, 413, 431],
@@ -167,11 +164,7 @@ export class PayloadTooLargeError extends HttpError {
   }
 }
 
-/**
- * A request the local server could not read as HTTP/1.1: headers larger than it holds (431), a
- * request that did not arrive in time (408), or anything else malformed (400). In the cloud API
- * Gateway refuses these itself, before any function runs.
- */
+/** A request the local server could not read as HTTP/1.1; in the cloud API Gateway refuses these itself. */
 export class UnreadableRequestError extends HttpError {
   constructor(status: 400 | 408 | 431, hint: string, cause?: unknown) {
     const message = status === 431 ? 'Request headers too large' : status === 408 ? 'Request timed out' : 'Malformed HTTP request';
@@ -179,7 +172,7 @@ export class UnreadableRequestError extends HttpError {
   }
 }
 
-/** 413 for content within the byte limit that is still too large to process or to return (pixels, output size). */
+/** 413 for content within the byte limit but too large to process or return (pixels, output size). */
 export class ContentTooLargeError extends HttpError {
   constructor(message: string, hint: string, limit: number) {
     super({ status: 413, code: 'invalid_request', message, hint, extra: { limit } });

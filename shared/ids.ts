@@ -5,10 +5,8 @@ import { v7 } from 'uuid';
 let last: { ms: number; seq: number } | undefined;
 
 /**
- * A UUIDv7 (RFC 9562) of the given milliseconds. Its text sorts by creation time, so it doubles as
- * a sort key for newest-first listings. uuid counts up within a millisecond only on its own clock;
- * callers pass theirs (an id matches its record's `createdAt`), so the counter is kept here: ids of
- * one millisecond continue its 32-bit sequence (§6.2, method 1) from a random start below 2^31.
+ * A UUIDv7 (RFC 9562) of `now`, which sorts by creation time. uuid only counts within a millisecond
+ * of its own clock, so the sequence (§6.2, method 1) is kept here for callers' clocks.
  */
 export function uuidv7(now: number = Date.now()): string {
   const seq = last?.ms === now ? last.seq + 1 : randomInt(2 ** 31);

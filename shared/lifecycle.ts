@@ -1,8 +1,4 @@
-/**
- * Things to close when the process stops serving: the local runtime calls `shutdown()` on stop,
- * so a browser launched by a handler does not outlive it. (Lambda freezes and discards containers
- * without notice; nothing there depends on this.)
- */
+/** Clean-ups the local runtime runs on stop, so a handler's browser does not outlive it; Lambda never calls this. */
 import { log, serializeError } from '#shared/log.ts';
 
 const hooks = new Set<() => Promise<void>>();

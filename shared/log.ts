@@ -1,7 +1,4 @@
-/**
- * Structured JSON logs, one object per line. Keys that can hold credentials are redacted
- * wherever they appear, so a careless `log.info({ headers })` cannot leak a cookie or key.
- */
+/** JSON logs, one per line; credential-like keys are redacted at any depth, so `log.info({ headers })` cannot leak. */
 import { mapStack } from '#shared/source-maps.ts';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
@@ -20,11 +17,7 @@ export function setLogSink(next: LogSink): LogSink {
 
 let tap: LogSink | undefined;
 
-/**
- * Shows every line to `next` as well, at every level, whatever LOG_LEVEL lets through to the
- * sink: the test suite scans all of them for secrets, debug lines included. Unset (the default),
- * lines below the level are not even formatted.
- */
+/** Also shows `next` every line below LOG_LEVEL, so tests can scan debug lines for secrets. */
 export function setLogTap(next: LogSink | undefined): LogSink | undefined {
   const previous = tap;
   tap = next;

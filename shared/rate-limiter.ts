@@ -1,32 +1,24 @@
-/**
- * Fixed-window rate limiting, independent of what is limited: per-IP request rates today,
- * per-workspace quotas tomorrow. The caller names the key and the rule; the limiter counts
- * atomically through a CounterStore and says whether the request may proceed.
- */
+/** Fixed-window rate limiting of any key: the caller names the key and rule, a CounterStore counts atomically. */
 import type { CounterStore } from '#shared/store/rate-counters.ts';
 
 export interface RateLimitRule {
-  /** Requests allowed per window. */
   limit: number;
-  /** Length of the fixed window, in seconds. */
   windowSeconds: number;
 }
 
 export interface RateLimitInput extends RateLimitRule {
   /** What is counted, e.g. `capturePage#ip#203.0.113.7`; the window is appended by the limiter. */
   key: string;
-  /** Current time in epoch milliseconds (tests pin it). */
   now?: number;
 }
 
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
-  /** Requests left in this window after this one (0 when refused). */
   remaining: number;
-  /** Epoch milliseconds when the window ends and the count starts again. */
+  /** Epoch milliseconds when the window ends. */
   resetAt: number;
-  /** Whole seconds until resetAt, at least 1: what Retry-After says when refused. */
+  /** At least 1: what Retry-After says when refused. */
   retryAfterSeconds: number;
   /** The window's counter key, for logs. */
   counter: string;
@@ -39,14 +31,12 @@ export interface RateLimiter {
 // Counters outlive their window a little, so a clock slightly behind DynamoDB's never meets a vanished counter.
 const EXPIRY_GRACE_SECONDS = 60;
 
-/** The fixed window `now` falls in: its start and end in epoch milliseconds. */
 export function windowOf(now: number, windowSeconds: number): { start: number; end: number } {
   const length = windowSeconds * 1000;
   const start = Math.floor(now / length) * length;
   return { start, end: start + length };
 }
 
-/** A limiter counting in `store`. */
 export function createRateLimiter(store: CounterStore): RateLimiter {
   return {
     async consume({ key, limit, windowSeconds, now = Date.now() }) {

@@ -1,7 +1,6 @@
 /**
- * The stateful resources, defined once. The CDK stack provisions them from these definitions
- * and the local runtime creates the same tables, buckets and queues on the embedded backends.
- * `env` is the variable through which every function learns the physical name (or queue URL).
+ * The stateful resources, defined once for both the CDK stack and the local runtime's embedded
+ * backends. `env` is the variable that gives functions the physical name (or queue URL).
  */
 export interface TableDef {
   env: string;
@@ -9,7 +8,7 @@ export interface TableDef {
   partitionKey: string;
   sortKey?: string;
   indexes: readonly { name: string; partitionKey: string; sortKey?: string }[];
-  /** Epoch-seconds attribute DynamoDB expires items by. Readers also treat a past value as absent. */
+  /** Epoch-seconds TTL attribute; readers also treat a past value as absent, as DynamoDB deletes late. */
   ttlAttribute?: string;
   pointInTimeRecovery: boolean;
 }
@@ -19,9 +18,8 @@ export interface BucketDef {
   localName: string;
   /** Browsers PUT and GET through presigned URLs. */
   browserCors: boolean;
-  /** Objects expire after this many days (cache buckets). */
   expireAfterDays?: number;
-  /** Objects under a prefix expire after some days (abandoned staging uploads). */
+  /** Expiry of abandoned staging uploads. */
   expirePrefixes?: readonly { prefix: string; days: number }[];
   /** Where the code keeps objects: every key starts with one of these, and grants name them. */
   prefixes: Readonly<Record<string, string>>;

@@ -1,20 +1,7 @@
 /**
- * The route table: the one list of operations. Each operation is written once: where it is
- * served (method, path, CORS policy) in shared/routes/endpoints.ts, and its row — what runs:
- * auth, limits, grants, the schemas its input is validated with — in
- * shared/routes/<resource>.ts, beside the handlers of functions/<resource>/. What the documents
- * say about it (summary, description, responses) is in shared/docs/operations.ts under the same
- * operation id.
- *
- * This module holds every row: the CDK stack, the local server, the documents and the tests read
- * it. A function imports its own row from its resource's module instead, so its bundle carries
- * that row and its schemas and no other (test/infra/bundle-weight.test.ts); the fallback reads
- * the endpoints alone.
- *
- * Adding a route: its endpoint, a row in its resource's module (schemas in shared/schemas/), the
- * row here, its documentation, and a handler that hands its row to its factory. The compiler
- * holds them together: a row here for every endpoint and no other, each row on its own endpoint,
- * documentation for every row, a factory only for the rows of its kind.
+ * The route table, every row, for the stack, the local server, the documents and tests. A function
+ * imports its own row from shared/routes/<resource>.ts, so its bundle carries no other row's schemas.
+ * Adding a route: docs/architecture.md, "Adding a route".
  */
 import type { RouteRow } from '#shared/route-types.ts';
 import type * as Endpoints from '#shared/routes/endpoints.ts';
@@ -77,7 +64,6 @@ export const ROUTES = {
 export type Routes = typeof ROUTES;
 export type OperationId = keyof Routes;
 
-/** The rows, in table order. */
 export const ROUTE_LIST: readonly (RouteRow & { operationId: OperationId })[] = Object.values(ROUTES);
 
 /** The function that answers everything the table does not: 404, 405 with Allow, CORS preflight. */
