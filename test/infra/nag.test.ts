@@ -95,7 +95,7 @@ describe('cdk-nag AwsSolutionsChecks', () => {
       for (const ack of iam5) expect(ack.id).toMatch(/^AwsSolutions-IAM5\[Resource::<Data(Assets|Cache)Bucket[0-9A-F]{8}\.Arn>\/(uploads|workspaces|captures)\/\*\]$/);
     });
 
-    it('cover only the rules decided in the README: APIG4, IAM5 key prefixes, S1 of the log bucket, DDB3 of derived tables, SMG4', () => {
+    it('cover only the rules decided in docs/deploy.md: APIG4, IAM5 key prefixes, S1 of the log bucket, DDB3 of derived tables, SMG4', () => {
       // Assess
       expect([...new Set(acks.map((ack) => ack.id.replace(/\[.*$/, '')))].sort()).toEqual(
         ['AwsSolutions-APIG4', 'AwsSolutions-DDB3', 'AwsSolutions-IAM5', 'AwsSolutions-S1', 'AwsSolutions-SMG4'].sort(),

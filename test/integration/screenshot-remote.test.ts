@@ -153,7 +153,7 @@ describe('the remote-cdp strategy against a live browser', () => {
     expect(shot).toMatchObject({ cached: false, strategy: 'remote-cdp', deviceType: 'mobile' });
     expect(pngSize(shot.png)).toEqual({ width: 750, height: 1334 });
     // Interception covers the page's HTTP(S) requests; WebSockets and new windows, which page
-    // interception does not see, are the remote browser's egress rules to contain (README, "Remote browser").
+    // interception does not see, are the remote browser's egress rules to contain (docs/capture.md, "Remote browser").
     expect(forbidden.connections).toBe(before);
   });
 
