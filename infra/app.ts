@@ -4,13 +4,12 @@ import { easelPropsFromContext } from '#infra/context.ts';
 import { EaselStack } from '#infra/stack.ts';
 
 const app = new App();
-// cdk-nag's AWS Solutions rules run on every synth and deploy: an unacknowledged error stops
-// them, warnings are printed. The stack passes with none (test/infra/nag.test.ts).
+// cdk-nag runs on every synth and deploy, so an unacknowledged finding stops them.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
 new EaselStack(app, 'Easel', {
   description: 'Easel: screenshot editor backend (HTTP API, Lambda, DynamoDB, S3, SQS)',
-  // Environment-agnostic unless the CLI knows the account and region (it sets these from the profile).
+  // Environment-agnostic unless the CLI knows the account and region from the profile.
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   ...easelPropsFromContext(app),
 });

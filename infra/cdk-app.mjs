@@ -1,8 +1,5 @@
-// The `app` of cdk.json. Plain JavaScript that any Node runs, because the `cdk` CLI starts it with
-// whatever `node` is first on PATH: a global `cdk` on Node 20 cannot load infra/app.ts, which
-// needs Node 24's type stripping. It runs the app with the project's own Node (the `node` package
-// that `npm ci` installs), passing the CLI's environment (CDK_OUTDIR, CDK_CONTEXT_JSON…), the
-// arguments and the exit status through.
+// The `app` of cdk.json, in plain JavaScript: the `cdk` CLI starts it with whatever `node` is on
+// PATH, which may not strip types, so it reruns infra/app.ts with the project's own Node.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';

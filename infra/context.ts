@@ -33,10 +33,7 @@ function throttleContext(app: App, prefix: string, defaults: Throttle): Throttle
   return { rate: rate ?? defaults.rate, burst: burst ?? defaults.burst };
 }
 
-/**
- * The stack's deploy-time settings from CDK context (`-c name=value` or cdk.json), as the README's
- * Deploy section lists them. Unknown values are left to the stack's defaults.
- */
+/** The stack's settings from CDK context, as docs/deploy.md lists them; absent ones keep the stack's defaults. */
 export function easelPropsFromContext(app: App): EaselStackProps {
   const alarmEmail = stringContext(app, 'alarmEmail');
   const alarmTopicArn = stringContext(app, 'alarmTopicArn');

@@ -26,19 +26,16 @@ export interface EaselStackProps extends StackProps {
   editorOrigins?: readonly string[];
   /** Origin of the API the editor page at / calls, when it is not the origin serving the page (EDITOR_API_URL). */
   editorApiUrl?: string;
-  /**
-   * Complete ARN of an existing Secrets Manager secret holding the internal routes' shared secret
-   * (e.g. one shared by several stages). By default the stack creates one with a generated value.
-   */
+  /** ARN of an existing secret for the internal routes (e.g. shared by stages); by default one is generated. */
   internalSecretArn?: string;
-  /** Throttling of the API stage as a whole (every route, every caller together). */
+  /** Throttling of the whole stage (every route, every caller together). */
   throttle?: Throttle;
-  /** Tighter throttling of the two 2 GB anonymous routes: page capture and export. */
+  /** Tighter throttling of the expensive anonymous routes. */
   captureThrottle?: Throttle;
   exportThrottle?: Throttle;
   /** Where alarms are delivered; without one, synth warns. */
   alarmTarget?: AlarmTarget;
-  /** Alarm when the capture function's p95 duration stays at or above this many ms (10 minutes). */
+  /** Alarm when capture's p95 duration stays at or above this many ms for 10 minutes. */
   captureP95AlarmMs?: number;
 }
 
@@ -49,10 +46,8 @@ export interface Throttle {
 }
 
 /**
- * Defaults sized for a small deployment. The stage limit is far below the account's 10 000/s so
- * that a flood is refused at the edge (429) before it costs Lambda time. Capture and export run
- * 2 GB functions for up to 29 s: 2/s of captures can keep ~60 of them busy, which is the most an
- * anonymous caller should be able to buy; capture also keeps its per-IP limit in the app.
+ * Far below the account's limit, so a flood is refused at the edge (429) before it costs Lambda
+ * time; 2/s of 29 s captures is the most an anonymous caller should be able to keep busy.
  */
 export const DEFAULT_THROTTLES = {
   stage: { rate: 50, burst: 100 },
@@ -60,13 +55,12 @@ export const DEFAULT_THROTTLES = {
   export: { rate: 5, burst: 10 },
 } as const satisfies Record<string, Throttle>;
 
-/** Capture p95 above 20 s means pages or the browser are slow: its time-out is 25 s, API Gateway's 30 s. */
+/** Below capture's own time-out and API Gateway's, so slowness alarms before requests fail. */
 export const DEFAULT_CAPTURE_P95_ALARM_MS = 20_000;
 
 /**
- * One JSON object per request. Only API Gateway's own values: API Gateway does not escape
- * variables in the format, so caller-controlled text (path, user agent) could break the JSON or
- * forge fields. The path is in the route key, and the request id finds the function's log lines.
+ * Only API Gateway's own values: it does not escape variables, so caller-controlled text (path,
+ * user agent) could break the JSON or forge fields.
  */
 export const ACCESS_LOG_FIELDS = {
   requestId: '$context.requestId',
@@ -90,18 +84,14 @@ function checkThrottle(value: Throttle, what: string): Throttle {
   return value;
 }
 
-/**
- * What each queue's worker may touch besides consuming its queue. The deletion worker reads the
- * asset, deletes its object (completed objects live under workspaces/) and marks it deleted.
- */
+/** What each queue's worker may touch besides consuming its queue. */
 const WORKER_ACCESS: Record<QueueName, ResourceAccess> = {
   deletion: { tables: { workspace: ['GetItem', 'UpdateItem'] }, buckets: { assets: { DeleteObject: [BUCKETS.assets.prefixes.objects] } } },
 };
 
 /**
- * Why each route has no API Gateway authorizer (cdk-nag APIG4): every row authenticates in its
- * function, by the one middleware route() runs before validation, which knows the row's
- * permission; an authorizer could not, and would add a second credential lookup per request.
+ * No API Gateway authorizer (cdk-nag APIG4): each function authenticates against its row's
+ * permission, which an authorizer cannot know, without a second credential lookup.
  */
 const ROUTE_AUTH_REASONS: Record<AuthKind, string> = {
   none: 'Anonymous by the API contract (capture, export, tweets, media proxy, docs, editor). Abuse is bounded by stage and route throttling and, for capture, a per-IP limit in the function; none of these routes reaches workspace data.',
@@ -118,11 +108,7 @@ function origin(value: string, what: string): string {
   return trimmed;
 }
 
-/**
- * Easel in one stack: an HTTP API with one function per row of the route table and a fallback
- * for everything else, the tables, buckets and queues of shared/resources.ts, the queue workers
- * and the alarms.
- */
+/** Easel in one stack: an HTTP API with one function per route row, the data stores, the queue workers and the alarms. */
 export class EaselStack extends Stack {
   readonly api: HttpApi;
   readonly data: DataStores;
@@ -138,9 +124,8 @@ export class EaselStack extends Stack {
   constructor(scope: Construct, id: string, props: EaselStackProps = {}) {
     super(scope, id, props);
     this.data = new DataStores(this, 'Data');
-    // No corsPreflight: OPTIONS reaches the fallback function, which answers preflight per route.
-    // The $default stage is added below with throttling and access logs (same construct id as
-    // the one HttpApi would create, so an existing stage is updated in place).
+    // No corsPreflight: the fallback answers preflight per route. defaultStage() reuses HttpApi's
+    // own stage id, so an existing stage is updated in place.
     this.api = new HttpApi(this, 'HttpApi', { description: 'Easel API', createDefaultStage: false });
     this.alarms = new Alarms(this, 'Alarms', props.alarmTarget);
     const routeThrottles: Partial<Record<OperationId, Throttle>> = {
@@ -149,8 +134,7 @@ export class EaselStack extends Stack {
     };
     const throttledRoutes: HttpRoute[] = [];
 
-    // Functions depend on the API's endpoint; routes depend on the functions. The API resource
-    // itself depends on neither, so there is no cycle.
+    // Functions depend on the API's endpoint and routes on the functions: no cycle.
     const publicBaseUrl = props.publicBaseUrl === undefined ? this.api.apiEndpoint : origin(props.publicBaseUrl, 'publicBaseUrl');
     const editorOrigins = (props.editorOrigins ?? []).map((value) => origin(value, 'editorOrigins'));
     const environment: Record<string, string> = { PUBLIC_BASE_URL: publicBaseUrl, ...this.data.environment() };
@@ -158,9 +142,8 @@ export class EaselStack extends Stack {
     if (editorOrigins.length > 0) environment.EDITOR_ORIGINS = editorOrigins.join(',');
     if (props.editorApiUrl !== undefined) environment.EDITOR_API_URL = origin(props.editorApiUrl, 'editorApiUrl');
 
-    // The internal routes' secret lives in Secrets Manager and only their functions may read it,
-    // by ARN, at cold start: the value never appears in the template, in a function's environment
-    // (readable with lambda:GetFunctionConfiguration) or in CloudFormation's parameters.
+    // Read by ARN at cold start, so the value is never in the template, CloudFormation parameters
+    // or a function's environment (readable with lambda:GetFunctionConfiguration).
     this.internalSecret =
       props.internalSecretArn === undefined
         ? new Secret(this, 'InternalSecret', {
@@ -172,7 +155,7 @@ export class EaselStack extends Stack {
       Validations.of(this.internalSecret).acknowledge({
         id: 'AwsSolutions-SMG4',
         reason:
-          'A shared secret maintainers send by hand in X-Easel-Internal-Secret: scheduled rotation would break their calls unannounced. It is rotated on demand (README, Deploy: put-secret-value, then recycle the internal functions, which read it once per cold start); only those functions may read it.',
+          'A shared secret maintainers send by hand in X-Easel-Internal-Secret: scheduled rotation would break their calls unannounced. It is rotated on demand (docs/deploy.md: put-secret-value, then recycle the internal functions, which read it once per cold start); only those functions may read it.',
       });
     }
 
@@ -270,10 +253,7 @@ export class EaselStack extends Stack {
     this.outputs(publicBaseUrl);
   }
 
-  /**
-   * The $default stage: stage-wide throttling, tighter limits on the expensive routes, and JSON
-   * access logs. Route settings name route keys, so the stage waits for those routes.
-   */
+  /** Route settings name route keys, so the stage must wait for those routes. */
   private defaultStage(props: EaselStackProps, routeThrottles: Partial<Record<OperationId, Throttle>>, throttledRoutes: HttpRoute[]): HttpStage {
     const stageThrottle = checkThrottle(props.throttle ?? DEFAULT_THROTTLES.stage, 'throttle');
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });

@@ -1,8 +1,6 @@
 /**
- * The admin command line: creates users, organizations, memberships, invitations, API keys and
- * sessions, lists and revokes keys — against the tables of a running `npm start` by default, or
- * a deployed stack's (DYNAMODB_ENDPOINT=aws, WORKSPACE_TABLE=…). Secrets are printed once, by
- * the command that creates them. infra/admin/main.ts runs it as `npm run admin`.
+ * `npm run admin`: identity administration against a running `npm start` or a deployed stack's
+ * table. Secrets are printed once, by the command that creates them.
  */
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
@@ -40,7 +38,6 @@ function commandUsage(name: string): string {
   ].join('\n');
 }
 
-/** The message of a failure, with what to do about the usual ones. */
 function explain(error: unknown, where: Pick<Connection, 'endpoint' | 'table' | 'unreachableHint'>): { code: string; message: string } {
   const cause = error instanceof Error ? (error.cause ?? error) : error;
   const name = cause instanceof Error ? cause.name : '';
@@ -54,7 +51,6 @@ function explain(error: unknown, where: Pick<Connection, 'endpoint' | 'table' | 
   return { code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
 }
 
-/** Where the command line reads its settings and writes its output. */
 export interface AdminIo {
   env: NodeJS.ProcessEnv;
   stdout(text: string): void;
@@ -88,7 +84,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = processIo)
   for (const [option, spec] of Object.entries(command.options)) options[option] = { type: spec.type };
   let values: Record<string, string | boolean | undefined>;
   try {
-    // No option is declared `multiple`, so every value is a string or a boolean.
+    // No option is `multiple`, so every value is a string or a boolean.
     values = parseArgs({ args: argv.toSpliced(at, 1), options, strict: true, allowPositionals: false }).values as typeof values;
   } catch (error) {
     io.stderr(`${(error as Error).message}\n\n${commandUsage(name)}\n`);

@@ -1,7 +1,4 @@
-/**
- * The commands of `npm run admin`. Each parses its own options, calls an identity service, and
- * returns the data (printed as JSON with --json) and the lines a person reads.
- */
+/** The commands of `npm run admin`: each returns data for --json and lines for a person. */
 import { InvalidRequestError } from '#shared/errors.ts';
 import { HOST_SESSION_COOKIE, SESSION_COOKIE, sessionSetCookie } from '#shared/http/cookies.ts';
 import { API_KEY_SCOPES } from '#shared/identity/permissions.ts';
@@ -47,11 +44,7 @@ const num = (value: string | undefined, name: string): number | undefined => {
   return parsed;
 };
 
-/**
- * What a session's cookie looks like to curl and to a browser: `easel.session_token` over http
- * (npm start), `__Host-easel.session_token` over https (a deployed stack), which no other
- * subdomain can set (README, "Identity").
- */
+/** Both cookie names: the `__Host-` one over https, which no sibling subdomain can set (docs/identity.md). */
 function cookieLines(token: string, expiresAt: number): string[] {
   const maxAge = expiresAt - Math.floor(Date.now() / 1000);
   return [

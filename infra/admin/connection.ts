@@ -1,8 +1,6 @@
 /**
- * How the admin command line (and the local seed) reaches the workspace table. DYNAMODB_ENDPOINT
- * (a URL, or `aws` for the real service, with WORKSPACE_TABLE naming the deployed stack's table)
- * or DYNAMODB_PORT say where; without either it is the DynamoDB of the `npm start` whose data
- * folder (EASEL_DATA_DIR, default .easel-data) records where it listens, whatever its ports.
+ * How the admin command line and the seed reach the workspace table: DYNAMODB_ENDPOINT or
+ * DYNAMODB_PORT, else the `npm start` whose data folder records where it listens.
  */
 import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -13,7 +11,6 @@ import { ENDPOINTS_FILE, dataDirFrom, isRunning, readEndpoints } from '#infra/lo
 
 export interface Connection {
   store: IdentityStores;
-  /** The document client under the stores. */
   dynamo: DynamoDBDocumentClient;
   /** Where the table is, for messages: an endpoint URL or 'AWS'. */
   endpoint: string;
@@ -40,7 +37,6 @@ interface Target {
   unreachableHint: string;
 }
 
-/** Where the settings point, and what to say when nothing answers there. */
 function target(env: NodeJS.ProcessEnv): Target {
   const given = env.DYNAMODB_ENDPOINT?.trim();
   const table = env[TABLES.workspace.env]?.trim() || undefined;
@@ -76,11 +72,7 @@ function target(env: NodeJS.ProcessEnv): Target {
   };
 }
 
-/**
- * Connects to the workspace table described by an environment.
- *
- * @throws ConnectionSettingError when the settings lead to no table
- */
+/** @throws ConnectionSettingError when the settings lead to no table */
 export function connect(env: NodeJS.ProcessEnv): Connection {
   const { endpoint, table = TABLES.workspace.localName, unreachableHint } = target(env);
   const region = env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || 'us-east-1';

@@ -8,21 +8,20 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 
-/** Every alarm looks at five-minute windows. */
 export const ALARM_PERIOD = Duration.minutes(5);
 
 /** Where alarms are delivered: at most one of them (deploy-time context `alarmEmail` / `alarmTopicArn`). */
 export interface AlarmTarget {
   /** An address subscribed to the stack's alarm topic (AWS mails a confirmation link first). */
   email?: string;
-  /** An existing SNS topic (e.g. a team's, wired to chat or paging) that receives the alarms instead of a topic of this stack. */
+  /** An existing SNS topic (e.g. a team's paging) used instead of the stack's own. */
   topicArn?: string;
 }
 
 export interface AlarmOptions {
   /** Alarm when the metric reaches this value (default 1). */
   threshold?: number;
-  /** Periods looked at, and how many of them must breach (default 1 of 1). */
+  /** Periods looked at, and how many must breach (default 1 of 1). */
   evaluationPeriods?: number;
   datapointsToAlarm?: number;
 }
@@ -30,11 +29,7 @@ export interface AlarmOptions {
 /** Id under which the missing alarm target is reported (cdk synth prints it; `--strict` makes it fatal). */
 export const NO_ALARM_TARGET_WARNING = 'easel:noAlarmTarget';
 
-/**
- * Alarms that fire on the first occurrence of something an operator must look at, all
- * notifying one topic: the stack's own (with an e-mail subscription when one is given) or an
- * existing one. Without either target nobody hears of an alarm, and synth says so.
- */
+/** Alarms on the first occurrence of what an operator must look at, all notifying one topic. */
 export class Alarms extends Construct {
   readonly topic: ITopic;
 
@@ -61,7 +56,7 @@ export class Alarms extends Construct {
     }
   }
 
-  /** Alarms when the metric reaches the threshold (default 1) in one period; no data is healthy. */
+  /** No data counts as healthy. */
   add(id: string, metric: IMetric, description: string, options: AlarmOptions = {}): Alarm {
     const alarm = new Alarm(this, id, {
       metric,
@@ -76,10 +71,7 @@ export class Alarms extends Construct {
     return alarm;
   }
 
-  /**
-   * A function's errors (it crashed, timed out or ran out of memory: handlers turn their own
-   * failures into responses) and throttles (no concurrency left for it).
-   */
+  /** Errors here are crashes, time-outs or out-of-memory: handlers answer their own failures. */
   watchFunction(id: string, fn: IFunction, what: string): void {
     this.add(`${id}Errors`, fn.metricErrors({ period: ALARM_PERIOD, statistic: 'Sum' }), `${what} failed an invocation (crash, time-out or out of memory).`);
     this.add(`${id}Throttles`, fn.metricThrottles({ period: ALARM_PERIOD, statistic: 'Sum' }), `${what} was throttled: Lambda had no concurrency left for it.`);

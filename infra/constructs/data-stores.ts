@@ -18,7 +18,7 @@ export function entriesOf<K extends string, V>(record: Partial<Record<K, V>>): [
   return Object.entries(record).filter(([, value]) => value !== undefined) as [K, V][];
 }
 
-/** workspace → Workspace, getOpenApi → GetOpenApi: construct ids and output names. */
+/** workspace → Workspace: construct ids and output names. */
 export function pascal(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
@@ -29,26 +29,25 @@ export interface QueueWithDeadLetter {
 }
 
 /**
- * The stateful resources, provisioned from the definitions in shared/resources.ts. Physical names
- * are left to CloudFormation (several stacks can share an account); functions learn them through
- * the `env` variable of each definition, from {@link DataStores.environment}.
+ * The stateful resources of shared/resources.ts. Physical names are left to CloudFormation so
+ * several stacks can share an account; functions learn them from {@link DataStores.environment}.
  */
 export class DataStores extends Construct {
   readonly tables: Record<TableName, Table>;
   readonly buckets: Record<BucketName, Bucket>;
   readonly queues: Record<QueueName, QueueWithDeadLetter>;
-  /** S3 server access logs of every bucket above, one prefix per bucket, kept 90 days. */
+  /** S3 server access logs of every bucket, one prefix per bucket. */
   readonly accessLogs: Bucket;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    // Log delivery by bucket policy, not the LogDeliveryWrite ACL that ObjectOwnership
-    // BucketOwnerEnforced forbids: cdk.json sets this flag, an app without it gets it here.
+    // Log delivery by bucket policy: BucketOwnerEnforced forbids the LogDeliveryWrite ACL. Set here
+    // too for apps without cdk.json's flag.
     this.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
     this.accessLogs = new Bucket(this, 'AccessLogsBucket', {
       ...PRIVATE_BUCKET,
       lifecycleRules: [{ id: 'expire-logs', expiration: Duration.days(90) }],
-      // Logs outlive a deleted stack for their 90 days, like the buckets they describe.
+      // Logs outlive a deleted stack, like the buckets they describe.
       removalPolicy: RemovalPolicy.RETAIN,
     });
     Validations.of(this.accessLogs).acknowledge({
@@ -60,7 +59,6 @@ export class DataStores extends Construct {
     this.queues = mapRecord(QUEUES, (name, def) => this.queue(name, def));
   }
 
-  /** The variables through which functions find every table, bucket and queue. */
   environment(): Record<string, string> {
     const env: Record<string, string> = {};
     for (const [name, def] of entriesOf<TableName, TableDef>(TABLES)) env[def.env] = this.tables[name].tableName;
@@ -70,10 +68,8 @@ export class DataStores extends Construct {
   }
 
   /**
-   * Grants exactly the actions a route row's `access` names, on exactly its resources: tables
-   * (Query also on the table's named indexes), object keys under the named prefixes, queues.
-   * CDK's grant helpers are not used: they grant action groups (Scan, BatchWriteItem and
-   * DescribeTable with every read; DeleteObject with every write) on every key and index.
+   * Grants exactly the actions a row's `access` names, on exactly its resources. Not CDK's grant
+   * helpers: they grant action groups (Scan with every read, DeleteObject with every write) on every key.
    */
   grant(grantee: IGrantable, access: ResourceAccess): void {
     for (const [name, actions] of entriesOf(access.tables ?? {})) {
@@ -95,10 +91,7 @@ export class DataStores extends Construct {
     if (access.apiKeyStamp) this.grantApiKeyStamp(grantee);
   }
 
-  /**
-   * UpdateItem on API-key items only (partition key APIKEY#…), setting only the last-used
-   * attribute and returning nothing: the one write a route that otherwise reads makes.
-   */
+  /** The one write of an otherwise read-only route: the last-used attribute of API-key items. */
   private grantApiKeyStamp(grantee: IGrantable): void {
     const def = TABLES.workspace;
     grantee.grantPrincipal.addToPrincipalPolicy(
@@ -114,11 +107,7 @@ export class DataStores extends Construct {
     );
   }
 
-  /**
-   * cdk-nag IAM5 flags the `*` of `<bucket>/<prefix>*`. Object keys are generated per workspace
-   * and asset (or URL hash) under the prefix, so a prefix is the narrowest resource S3 offers;
-   * the acknowledgment names that one resource on that one role.
-   */
+  /** cdk-nag IAM5 flags `<bucket>/<prefix>*`; keys are generated under the prefix, so it is the narrowest resource. */
   private acknowledgeKeyPrefix(grantee: IGrantable, bucket: Bucket, prefix: string): void {
     const role = grantee.grantPrincipal as Partial<IConstruct>;
     if (role.node === undefined) return;
@@ -134,8 +123,7 @@ export class DataStores extends Construct {
   }
 
   private table(name: TableName, def: TableDef): Table {
-    // A table we back up is the source of truth (workspace): keep it, and guard it against
-    // deletion. The others hold derived or short-lived data (cache entries, rate counters).
+    // A backed-up table is the source of truth: keep and protect it. The others hold derived, short-lived data.
     const keep = def.pointInTimeRecovery;
     const table = new Table(this, `${pascal(name)}Table`, {
       partitionKey: { name: def.partitionKey, type: AttributeType.STRING },
@@ -176,9 +164,8 @@ export class DataStores extends Construct {
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: `${name}/`,
       lifecycleRules,
-      // Any origin: a presigned URL is a short-lived bearer capability for one key, and browsers
-      // send no credentials to S3. Limiting origins would not stop a leaked URL from curl, but
-      // would break uploads from any web app of an API-key holder.
+      // Any origin: a presigned URL is itself the credential. Limiting origins would not stop a
+      // leaked URL from curl, but would break uploads from an API-key holder's own web app.
       cors: def.browserCors
         ? [
             {
@@ -190,8 +177,8 @@ export class DataStores extends Construct {
             },
           ]
         : undefined,
-      // CloudFormation cannot delete a bucket that holds objects, and auto-deletion would add a
-      // CDK custom-resource function; cache objects expire by lifecycle, assets are user data.
+      // CloudFormation cannot delete a non-empty bucket, and auto-deletion needs a custom-resource
+      // function; cache objects expire anyway, assets are user data.
       removalPolicy: RemovalPolicy.RETAIN,
     });
   }
@@ -216,7 +203,7 @@ export class DataStores extends Construct {
   }
 }
 
-/** Every bucket: private, encrypted at rest with S3-managed keys (log delivery needs them), TLS 1.2 only. */
+/** S3-managed keys because log delivery cannot use KMS ones. */
 const PRIVATE_BUCKET = {
   blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
   encryption: BucketEncryption.S3_MANAGED,

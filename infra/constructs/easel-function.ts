@@ -14,14 +14,13 @@ import { PRERENDERED_FOLDER } from '#shared/docs/prerendered-files.ts';
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * Builtins whose ES module facade reads every export when imported, running their lazy getters
- * (node:http's loads undici, ~30 ms): bundles take them through a CommonJS shim instead, which
- * esbuild reads property by property where the code uses them.
+ * Builtins whose ES module facade runs every lazy getter on import (node:http's loads undici):
+ * bundles take them through a CommonJS shim, read property by property where used.
  */
 const VIA_REQUIRE = ['http', 'https', 'crypto', 'fs', 'fs/promises', 'process'];
 const builtinShims = Object.fromEntries(
   VIA_REQUIRE.flatMap((name) => {
-    // An alias covers subpaths too: fs/promises needs its own, or it would become fs.cjs/promises.
+    // An alias covers subpaths, so fs/promises needs its own or it becomes fs.cjs/promises.
     const shim = join(PROJECT_ROOT, 'infra', 'constructs', 'builtins', `${name.replace('/', '-')}.cjs`);
     return [
       [name, shim],
@@ -30,32 +29,27 @@ const builtinShims = Object.fromEntries(
   }),
 );
 
-/**
- * The esbuild settings of every function's bundle, beside those NodejsFunction sets itself
- * (bundle, platform node, the AWS SDK bundled rather than taken from the runtime). The
- * bundle-size test and the cold-start bench build with bundleOptions(), from these.
- */
+/** esbuild settings of every bundle beside NodejsFunction's own; tests and bench build with them too. */
 export const BUNDLE = {
   target: 'node24',
   mainFields: ['module', 'main'],
   // ESM bundles have no `require`; some CommonJS dependencies call it for Node built-ins.
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   minify: true,
-  // Error classes name themselves from `new.target.name` (shared/errors.ts): keep names.
+  // Error classes name themselves from `new.target.name` (shared/errors.ts).
   keepNames: true,
-  // Source maps without the sources, beside each bundle: the logger maps a logged stack through
-  // them (shared/source-maps.ts). Not NODE_OPTIONS=--enable-source-maps, which scans every
-  // bundle at load, a few ms of each cold start (README, Performance).
+  // The logger maps stacks itself (shared/source-maps.ts): --enable-source-maps would scan every
+  // bundle at load, slowing each cold start (docs/performance.md).
   sourcemap: true,
   sourcesContent: false,
-  // The SDK's default credential chain stops at the environment on Lambda; the rest of it is
-  // ~140 KB of every bundle (shared/wiring/lambda-credentials.ts says why and what stays).
+  // On Lambda the credential chain stops at the environment; the rest is dead weight
+  // (shared/wiring/lambda-credentials.ts).
   alias: { '@aws-sdk/credential-provider-node': join(PROJECT_ROOT, 'shared', 'wiring', 'lambda-credentials.ts'), ...builtinShims },
-  // Tells shared/wiring/aws-clients.ts it runs on Lambda: the SDK's chain is left out.
+  // Tells shared/wiring/aws-clients.ts it runs on Lambda.
   define: { 'process.env.EASEL_LAMBDA_BUNDLE': '"true"' },
 } as const;
 
-/** esbuild options that build the bundle of `entry` (relative to the repository root) as the stack does. */
+/** esbuild options that build `entry` (relative to the repository root) as the stack does. */
 export function bundleOptions(entry: string, nodeModules: readonly string[] = []): BuildOptions {
   return {
     entryPoints: [join(PROJECT_ROOT, entry)],
@@ -81,24 +75,20 @@ export interface EaselFunctionProps {
   memorySize: number;
   /** Timeout in seconds. */
   timeout: number;
-  /** Variables every function needs (see shared/config.ts); the construct adds runtime flags. */
+  /** Variables every function needs (shared/config.ts). */
   environment: Record<string, string>;
   description: string;
   /** Installed into the bundle's node_modules rather than bundled (native or file-reading packages). */
   nodeModules?: readonly string[];
-  /** Build the editor (editor/build.ts) into the asset's editor/ folder, beside index.mjs, where the site handlers read it. */
+  /** Build the editor into the asset's editor/ folder, where the site handlers read it. */
   editorAssets?: boolean;
-  /** Render the site pages it serves (shared/docs/prerender-at-bundling.ts) into the asset, so that it reads them instead of rendering at cold start. */
+  /** Pre-render the site pages it serves into the asset, so cold starts do not render them. */
   prerendered?: boolean;
-  /** Default arm64, or x86_64 when a package of `nodeModules` has no arm64 binary (see the class). */
+  /** Default arm64, or x86_64 when a package of `nodeModules` has no arm64 binary. */
   architecture?: Architecture;
 }
 
-/**
- * Bundling hooks that write what a function reads beside its bundle into its asset: the built
- * editor, the pre-rendered site pages. The commands run the Node that runs this synth (it strips
- * types natively), on the build machine, like the local esbuild.
- */
+/** Bundling hooks that add the built editor and pre-rendered pages, run by this synth's Node (it strips types). */
 function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendered'>) {
   const node = (script: string, folder: string) => `"${process.execPath}" "${join(PROJECT_ROOT, script)}" "${folder}"`;
   return {
@@ -112,20 +102,10 @@ function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendere
 }
 
 /**
- * One Lambda function with the project's defaults: Node 24, an ESM bundle built by the local
- * esbuild (no Docker) with source maps, and a log group kept for a month.
- *
- * arm64 by default, the cheaper architecture (about 20 % less per GB-second at list prices; the
- * bundles are plain JavaScript and sharp ships arm64 binaries); x86_64 where a native package
- * has no arm64 build: the capture function's Chromium (@sparticuz/chromium) ships x64 only (and
- * is refused on arm64). Packages in `nodeModules` are installed for Lambda's Linux on the
- * function's architecture whatever machine synthesizes, and the asset is checked for their
- * binaries: a synth that cannot fetch them (offline, not cached) fails instead of shipping a
- * function that dies at cold start.
- *
- * Its role starts empty but for writing to that log group (the managed
- * AWSLambdaBasicExecutionRole would let it create and write any log group in the account);
- * routes add their grants from the route table.
+ * One Lambda function with the project's defaults, on arm64 (cheaper) unless a native package
+ * lacks arm64 binaries. A synth that cannot fetch those binaries fails rather than ship a function
+ * that dies at cold start. The role may write only its own log group, unlike the managed
+ * AWSLambdaBasicExecutionRole; routes add their grants.
  */
 export class EaselFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: EaselFunctionProps) {
@@ -166,7 +146,7 @@ export class EaselFunction extends NodejsFunction {
         define: { ...BUNDLE.define },
         sourceMap: BUNDLE.sourcemap,
         sourcesContent: BUNDLE.sourcesContent,
-        // Ship the SDK version the tests ran against rather than whatever the runtime carries.
+        // The SDK version the tests ran against, not the runtime's.
         bundleAwsSDK: true,
         ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules], environment: installEnvironment(cpu) } : {}),
         ...(props.editorAssets || props.prerendered ? { commandHooks: assetHooks(props) } : {}),
@@ -175,7 +155,6 @@ export class EaselFunction extends NodejsFunction {
     if (props.nodeModules?.length && Stack.of(this).bundlingRequired) this.checkNativeModules(props.nodeModules, cpu);
   }
 
-  /** Fails the synth when the bundled asset lacks a native package's binaries for Lambda's platform. */
   private checkNativeModules(nodeModules: readonly string[], cpu: LinuxCpu): void {
     const staging = this.node.findChild('Code').node.findChild('Stage') as AssetStaging;
     const problems = nativeProblems(staging.absoluteStagedPath, nodeModules, cpu);

@@ -1,23 +1,16 @@
 /**
- * The packages a function ships in its asset's node_modules because they carry native code or
- * binaries, and what each asset must hold for Lambda's Linux on the function's architecture.
- *
- * The bundling's `npm ci` runs on the synth machine: left alone, npm picks the optional platform
- * packages (`@img/sharp-<os>-<cpu>`) of that machine, so a synth on a Mac would ship
- * `sharp-darwin-arm64` to an x86_64 Linux function. {@link installEnvironment} tells npm the
- * target platform instead, and {@link nativeProblems} checks the result, because npm skips a
- * platform package it cannot fetch (offline, not in its cache) without failing.
+ * Native packages a function ships in node_modules. The bundling's `npm ci` would pick the synth
+ * machine's platform binaries, so npm is told Lambda's, and the result is checked: npm silently
+ * skips a platform package it cannot fetch.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** npm's name (`--cpu`) of a Lambda architecture. */
 export type LinuxCpu = 'x64' | 'arm64';
 
 // ELF e_machine (offset 18, little-endian) of each CPU.
 const ELF_MACHINE: Record<LinuxCpu, number> = { x64: 0x3e, arm64: 0xb7 };
 
-/** Variables for the bundling's `npm ci`: install the optional packages of Lambda's platform. */
 export function installEnvironment(cpu: LinuxCpu): Record<string, string> {
   return { npm_config_os: 'linux', npm_config_cpu: cpu, npm_config_libc: 'glibc' };
 }
@@ -25,11 +18,9 @@ export function installEnvironment(cpu: LinuxCpu): Record<string, string> {
 interface NativePackage {
   /** CPUs the package has binaries for (undefined: any). */
   cpus?: readonly LinuxCpu[];
-  /** Problems of an installed asset's node_modules for a CPU; empty when it is complete. */
   check(nodeModules: string, cpu: LinuxCpu): string[];
 }
 
-/** Whether `file` is a Linux shared object for `cpu`. */
 function isElfFor(file: string, cpu: LinuxCpu): boolean {
   const header = readFileSync(file).subarray(0, 20);
   return header.length === 20 && header.subarray(0, 4).toString('latin1') === '\x7fELF' && header.readUInt16LE(18) === ELF_MACHINE[cpu];
@@ -63,24 +54,18 @@ const NATIVE_PACKAGES: Record<string, NativePackage> = {
   },
 };
 
-/**
- * The CPU a function with these packages should run on: arm64 (Graviton), about 20 % cheaper per
- * GB-second at Lambda's list prices, unless a package ships no arm64 binary.
- */
+/** arm64 (cheaper per GB-second) unless a package ships no arm64 binary. */
 export function cheapestCpu(nodeModules: readonly string[]): LinuxCpu {
   return unsupportedCpu(nodeModules, 'arm64') ? 'x64' : 'arm64';
 }
 
-/** Why `nodeModules` cannot run on `cpu` (a package with binaries for other CPUs only), if so. */
+/** Why `nodeModules` cannot run on `cpu`, if so. */
 export function unsupportedCpu(nodeModules: readonly string[], cpu: LinuxCpu): string | undefined {
   const name = nodeModules.find((module) => NATIVE_PACKAGES[module]?.cpus?.includes(cpu) === false);
   return name && `${name} ships binaries for ${NATIVE_PACKAGES[name]!.cpus!.join(', ')} only, not ${cpu}: keep this function on x86_64.`;
 }
 
-/**
- * What a bundled asset lacks for its native packages to load on Linux `cpu`; empty when it is
- * complete. Packages without native parts are not checked.
- */
+/** What a bundled asset lacks for its native packages to load on Linux `cpu`. */
 export function nativeProblems(assetDir: string, nodeModules: readonly string[], cpu: LinuxCpu): string[] {
   return nodeModules.flatMap((name) => NATIVE_PACKAGES[name]?.check(join(assetDir, 'node_modules'), cpu) ?? []);
 }

@@ -1,7 +1,4 @@
-/**
- * The part of API Gateway the local server stands in for: an HTTP request becomes an HTTP API
- * payload 2.0 event, and the handler's result becomes the HTTP response.
- */
+/** What API Gateway does for the local server: request → payload 2.0 event, handler result → response. */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
@@ -16,7 +13,7 @@ export function isTextContent(contentType: string | undefined): boolean {
   return contentType === undefined || contentType === '' || TEXT_TYPES.test(contentType.trim());
 }
 
-/** The client address as API Gateway reports it: the socket peer, IPv4-mapped IPv6 unwrapped. */
+/** The socket peer, IPv4-mapped IPv6 unwrapped, as API Gateway reports it. */
 export function sourceIpOf(req: IncomingMessage): string {
   const address = req.socket.remoteAddress ?? '127.0.0.1';
   return address.startsWith('::ffff:') ? address.slice(7) : address;
@@ -30,9 +27,8 @@ export interface EventInput {
 }
 
 /**
- * The path and query of a request target as API Gateway reports them (rawPath, rawQueryString).
- * Split by hand: `new URL('//x', base)` reads `//x` as a host and throws for `///`, and a
- * request target is never relative. An absolute-form target (a proxy request) keeps its path.
+ * Split by hand: `new URL('//x', base)` reads `//x` as a host and throws for `///`. An
+ * absolute-form target (a proxy request) keeps its path.
  */
 export function requestTarget(target: string | undefined): { path: string; query: string } {
   let raw = target ?? '/';
@@ -123,11 +119,7 @@ export function toContext(functionName: string, timeoutSeconds: number): LambdaC
   };
 }
 
-/**
- * Copies a stream body to the response. Reads whatever is buffered in one go rather than one
- * write per chunk (TLS delivers 16 KB records), which halves the syscalls of the media proxy;
- * respects backpressure, and closes the source if the client goes away.
- */
+/** Writes whatever is buffered at once rather than per chunk, for fewer syscalls. */
 function pump(stream: Readable, res: ServerResponse): void {
   let waiting = false;
   const flush = () => {
@@ -154,10 +146,8 @@ function pump(stream: Readable, res: ServerResponse): void {
 }
 
 /**
- * Writes a handler result the way API Gateway would, base64 bodies decoded, cookies as Set-Cookie.
- * A result carrying a stream (only possible under this local server) is piped as it arrives; if the
- * stream fails after the headers went out, the connection is cut so the client cannot mistake a
- * truncated body for a complete one.
+ * Writes a handler result as API Gateway would. A stream that fails after the headers cuts the
+ * connection, so a truncated body cannot pass for a complete one.
  */
 export function writeResult(res: ServerResponse, result: LambdaResult, method: string): void {
   const headers: Record<string, string | string[]> = {};
@@ -175,8 +165,7 @@ export function writeResult(res: ServerResponse, result: LambdaResult, method: s
     return;
   }
   const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
-  // 204 and 304 carry no body; a Content-Length: 0 on a 304 would misdescribe the cached representation.
-  // A HEAD answer carries the length its GET would have (set by the handler); the body is empty.
+  // A Content-Length: 0 on a 304 would misdescribe the cached representation; a HEAD keeps its GET's.
   const declared = Object.keys(headers).some((name) => name.toLowerCase() === 'content-length');
   if (result.statusCode !== 204 && result.statusCode !== 304 && !(method === 'HEAD' && declared)) headers['Content-Length'] = String(body.length);
   res.writeHead(result.statusCode ?? 200, headers);

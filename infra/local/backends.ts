@@ -1,7 +1,4 @@
-/**
- * The embedded stand-ins for AWS, started in this process on 127.0.0.1: dynalite (DynamoDB),
- * s3rver (S3) and fauxqs (SQS). Each persists under the data folder, so work survives a restart.
- */
+/** Embedded stand-ins for DynamoDB, S3 and SQS on loopback, persisted in the data folder to survive a restart. */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -18,29 +15,22 @@ export interface Backend {
   stop(): Promise<void>;
 }
 
-/**
- * An embedded backend that can be stopped and started again while the runtime runs, on the same
- * port and data folder, so the handlers' clients find it where they left it. Tests use it to
- * take one dependency away from a running runtime and bring it back.
- */
+/** Restartable on the same port and data, so tests can take a dependency away and bring it back. */
 export interface EmbeddedBackend extends Backend {
-  /** The loopback port it listens on, whether running or not. */
   readonly port: number;
   readonly running: boolean;
-  /** Stops it; the data stays on disk. Stopping a stopped backend does nothing. */
+  /** The data stays on disk. */
   stop(): Promise<void>;
-  /** Starts it again on its port with its data. Starting a running backend does nothing. */
   start(): Promise<void>;
 }
 
-/** Starts a backend and keeps what it takes to start it again after a stop. */
 export async function startEmbedded(start: (port: number) => Promise<Backend>, port: number): Promise<EmbeddedBackend> {
   let current: Backend | undefined = await start(port);
   const { name, endpoint } = current;
-  // The first start may have picked a free port (0): later starts must reuse the one it got.
+  // Port 0 picks a free port once; restarts must reuse it.
   const fixedPort = Number(new URL(endpoint).port);
   let pending: Promise<void> = Promise.resolve();
-  // Start and stop run one after the other, so a test cannot interleave them.
+  // Serialized, so a test cannot interleave start and stop.
   const serial = (step: () => Promise<void>) => (pending = pending.then(step, step));
   return {
     name,
@@ -85,9 +75,8 @@ export async function startDynamo(dataDir: string, port: number): Promise<Backen
 }
 
 /**
- * s3rver checks no SigV4 signature but does look the access key id up in its own registry of
- * one dummy account ('S3RVER'). Any key id maps to that account here, so whatever credentials
- * the SDK finds (a developer's real ones included) work against the local bucket.
+ * s3rver looks the access key id up in a registry of one dummy account: mapping any id to it lets
+ * whatever credentials the SDK finds (a developer's real ones too) work locally.
  */
 function acceptAnyAccessKey(): void {
   const AWSAccount = createRequire(import.meta.url)('s3rver/lib/models/account.js') as {
@@ -105,10 +94,8 @@ export async function startS3(dataDir: string, port: number): Promise<Backend> {
   const directory = join(dataDir, 's3');
   await mkdir(directory, { recursive: true });
   acceptAnyAccessKey();
-  // Signatures are not checked locally (s3rver cannot verify real AWS credentials anyway).
   const s3rver = new S3rver({ directory, silent: true, allowMismatchedSignatures: true, vhostBuckets: false });
-  // Served by our own server rather than s3rver.run(), whose listen never settles when the port
-  // is taken (it waits for a callback argument Node does not pass): a busy port must fail.
+  // Not s3rver.run(): its listen never settles when the port is taken, and a busy port must fail.
   const server = createServer(s3rver.callback());
   const actual = await listen(server, port);
   return {
@@ -122,9 +109,8 @@ export async function startS3(dataDir: string, port: number): Promise<Backend> {
 }
 
 /**
- * fauxqs's own `startFauxqs()` binds 0.0.0.0; building the app and listening on loopback keeps
- * the queue off the network. Its SQLite persistence is wired the way startFauxqs wires it, from
- * modules the package does not export, so they are loaded by file URL next to its entry point.
+ * Not `startFauxqs()`, which binds 0.0.0.0. Its persistence is wired as startFauxqs does, from
+ * modules the package does not export, loaded by file URL.
  */
 export async function startSqs(dataDir: string, port: number): Promise<Backend> {
   const path = join(dataDir, 'sqs');
@@ -158,17 +144,14 @@ export async function startSqs(dataDir: string, port: number): Promise<Backend> 
   };
 }
 
-/** Where the handlers find each backend: its endpoint, or undefined for the SDK's default (AWS). */
+/** Undefined means the SDK's default, AWS. */
 export interface Endpoints {
   dynamodb?: string;
   s3?: string;
   sqs?: string;
 }
 
-/**
- * Starts each backend embedded unless its endpoint is given (`<NAME>_ENDPOINT`; 'aws' means the
- * SDK's default), on its port (a busy one fails with its one line), handing `onStop` each stop.
- */
+/** Starts each backend embedded unless `<NAME>_ENDPOINT` names one ('aws' for the SDK's default). */
 export async function startBackends(
   env: NodeJS.ProcessEnv,
   dataDir: string,

@@ -1,31 +1,26 @@
-/**
- * Where a running `npm start` says it listens, kept in its data folder (endpoints.json) while it
- * runs, so `npm run admin` finds its DynamoDB whatever ports it was started on.
- */
+/** Where a running `npm start` listens, recorded in its data folder so `npm run admin` finds it on any port. */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
-/** The file's name inside the data folder. */
 export const ENDPOINTS_FILE = 'endpoints.json';
 
-/** What a running local server records: no secret, only where it is. */
+/** No secret, only where it is. */
 export interface RecordedEndpoints {
-  /** The process serving, to tell a running server from one that was killed. */
+  /** Tells a running server from one that was killed. */
   pid: number;
   url: string;
-  /** The DynamoDB its handlers use; absent when that is AWS's. */
+  /** Absent when it is AWS's. */
   dynamodb?: string;
   workspaceTable: string;
 }
 
-/** The data folder of `npm start`: EASEL_DATA_DIR, or .easel-data in the project. */
 export function dataDirFrom(env: NodeJS.ProcessEnv): string {
   return resolve(env.EASEL_DATA_DIR?.trim() || join(ROOT, '.easel-data'));
 }
 
-/** Records where the server of `dataDir` listens; returns what removes the record. */
+/** Returns what removes the record. */
 export function writeEndpoints(dataDir: string, endpoints: RecordedEndpoints): () => void {
   const file = join(dataDir, ENDPOINTS_FILE);
   mkdirSync(dataDir, { recursive: true });
@@ -36,7 +31,6 @@ export function writeEndpoints(dataDir: string, endpoints: RecordedEndpoints): (
   };
 }
 
-/** The record in `dataDir`, or undefined when there is none (no server ran there, or it stopped). */
 export function readEndpoints(dataDir: string): RecordedEndpoints | undefined {
   let parsed: Partial<RecordedEndpoints>;
   try {
@@ -49,7 +43,6 @@ export function readEndpoints(dataDir: string): RecordedEndpoints | undefined {
   return parsed as RecordedEndpoints;
 }
 
-/** Whether the process that wrote a record still runs. */
 export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);

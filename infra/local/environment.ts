@@ -1,8 +1,4 @@
-/**
- * The configuration the local runtime hands its handlers, as the stack would set it on each
- * function (table and bucket names, endpoints, the public base URL, route settings), and the
- * SDK clients the runtime itself provisions and polls with, configured alike.
- */
+/** The handlers' environment as the stack would set it, and the runtime's own SDK clients, configured alike. */
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -10,13 +6,8 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { BUCKETS, TABLES } from '#shared/resources.ts';
 import type { Endpoints } from '#infra/local/backends.ts';
 
-/** Environment variables of individual routes, handed to the handlers as the stack would set them. */
 const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|LOCAL_CAPTURE_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_|EDITOR_API_)[A-Z_]+$/;
 
-/**
- * The handlers' environment, from the given one: the server's URL, where the backends are, and
- * whether any is embedded (which then signs with placeholder credentials).
- */
 export function handlerEnvironment(env: NodeJS.ProcessEnv, runtime: { url: string; endpoints: Endpoints; anyEmbedded: boolean }): Record<string, string> {
   const { dynamodb, s3, sqs } = runtime.endpoints;
   const handlerEnv: Record<string, string> = {
@@ -29,9 +20,8 @@ export function handlerEnvironment(env: NodeJS.ProcessEnv, runtime: { url: strin
     handlerEnv.AWS_ACCESS_KEY_ID = 'easel-local';
     handlerEnv.AWS_SECRET_ACCESS_KEY = 'easel-local';
   }
-  // Route settings (upstream URLs, limits, test-only opt-ins) pass through from the given environment.
   for (const [name, value] of Object.entries(env)) if (value !== undefined && ROUTE_SETTING.test(name)) handlerEnv[name] = value;
-  // The maintainers' secret of the internal routes: given, or fresh for this run (main.ts prints it).
+  // Fresh for each run unless given; main.ts prints it.
   if (!env.INTERNAL_SECRET_ARN) handlerEnv.INTERNAL_SECRET = env.INTERNAL_SECRET || randomBytes(32).toString('base64url');
   if (dynamodb) handlerEnv.DYNAMODB_ENDPOINT = dynamodb;
   if (s3) handlerEnv.S3_ENDPOINT = s3;
@@ -40,7 +30,6 @@ export function handlerEnvironment(env: NodeJS.ProcessEnv, runtime: { url: strin
   return handlerEnv;
 }
 
-/** The runtime's own SDK clients, with the handlers' region and credentials. */
 export function sdkClients(handlerEnv: Record<string, string>, endpoints: Endpoints): { region: string; dynamo: DynamoDBClient; s3: S3Client; sqs: SQSClient } {
   const region = handlerEnv.AWS_REGION!;
   const credentials = handlerEnv.AWS_ACCESS_KEY_ID

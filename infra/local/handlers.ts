@@ -1,8 +1,4 @@
-/**
- * The handler modules Lambda runs, loaded by the local runtime as a cold start would (so a broken
- * module fails at start-up), and the queue workers fed by pollers that stand in for Lambda's
- * SQS event source mapping.
- */
+/** Loads the handlers Lambda runs as a cold start would, so a broken module fails at start-up, and feeds the queue workers. */
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SQSClient } from '@aws-sdk/client-sqs';
@@ -21,14 +17,12 @@ async function importHandler<T>(file: string): Promise<T> {
   return module.handler;
 }
 
-/** Every row's handler and the fallback's. */
 export async function loadHttpHandlers(): Promise<HttpHandlers> {
   const routes = new Map<string, HttpHandler>();
   for (const row of ROUTE_LIST) routes.set(row.operationId, await importHandler<HttpHandler>(row.handler));
   return { routes, fallback: await importHandler<HttpHandler>(FALLBACK.handler) };
 }
 
-/** Starts a poller per queue that hands its batches to the queue's worker, each handing `onStop` its stop. */
 export async function startWorkers(
   queues: readonly LocalQueue[],
   sqs: { client: SQSClient; region: string },

@@ -13,7 +13,6 @@ import { seedDemo } from '#infra/local/seed.ts';
 import { LocalSettingError } from '#infra/local/ports.ts';
 
 const clean = process.argv.includes('--clean') || process.env.EASEL_CLEAN === '1';
-/** Starts the runtime; a setting it cannot start with (a busy port…) ends the process with its one line. */
 async function start(): Promise<LocalRuntime> {
   try {
     return await startLocal({ clean });
@@ -25,7 +24,7 @@ async function start(): Promise<LocalRuntime> {
 }
 const runtime = await start();
 
-// Installed before anything is printed: whoever reads "Ctrl-C stops." may signal at once.
+// Installed before printing: whoever reads "Ctrl-C stops." may signal at once.
 let stopping = false;
 async function shutdown(reason: string): Promise<void> {
   if (stopping) return;
@@ -34,20 +33,16 @@ async function shutdown(reason: string): Promise<void> {
   await runtime.stop();
   process.exit(0);
 }
-// The npm script execs this process, so a signal sent to npm alone reaches it (npm forwards
-// SIGINT and SIGTERM to its child; a shell between them would keep them).
+// npm forwards SIGINT and SIGTERM here because the script execs this process without a shell.
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
-// Run by npm, and npm is gone without a signal (killed outright): stop rather than hold the ports.
+// npm killed outright sends no signal: stop rather than hold the ports.
 if (process.env.npm_lifecycle_event) {
   const parent = process.ppid;
   setInterval(() => process.ppid !== parent && void shutdown('npm ended'), 1_000).unref();
 }
 
-/**
- * Seeds the demo organization and returns the lines that show its fresh credentials. Never
- * against AWS (a deployed stack's table is not a playground), nor with EASEL_SEED=0.
- */
+/** Never against AWS: a deployed stack's table is not a playground. */
 async function demoLines(started: LocalRuntime): Promise<string[]> {
   if (process.env.DYNAMODB_ENDPOINT === 'aws' || process.env.EASEL_SEED === '0') return [];
   const connection = connect(process.env);

@@ -1,8 +1,4 @@
-/**
- * Creates the tables, buckets and queues of shared/resources.ts on a backend when they are
- * missing: the same definitions the CDK stack provisions in the cloud. Also builds the editor's
- * files, which the stack's bundling builds.
- */
+/** Creates what the CDK stack would (shared/resources.ts, the editor build) when it is missing locally. */
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -18,13 +14,9 @@ import { BUCKETS, QUEUES, TABLES, type BucketDef, type QueueDef, type TableDef }
 import type { Endpoints } from '#infra/local/backends.ts';
 import { buildEditor } from '#editor/build.ts';
 
-/** How long a new table may take to become ACTIVE (dynalite: a timer after CreateTable; AWS: seconds). */
 const TABLE_ACTIVE_TIMEOUT_MS = 30_000;
 
-/**
- * Creates the table when it is missing, and returns once it is ACTIVE: a table still CREATING
- * answers every item request with ResourceNotFoundException, on dynalite as on AWS.
- */
+/** Waits for ACTIVE: a table still CREATING answers every item request with ResourceNotFoundException. */
 export async function ensureTable(client: DynamoDBClient, name: string, def: TableDef): Promise<void> {
   const status = await tableStatus(client, name);
   if (status === undefined) await createTable(client, name, def);
@@ -106,7 +98,6 @@ export async function ensureBucket(client: S3Client, name: string, def: BucketDe
   }
 }
 
-/** Creates the dead-letter queue, then the queue with its redrive policy; returns the queue URL. */
 export async function ensureQueue(client: SQSClient, name: string, def: QueueDef): Promise<string> {
   const dlq = await client.send(
     new CreateQueueCommand({
@@ -127,18 +118,13 @@ export async function ensureQueue(client: SQSClient, name: string, def: QueueDef
   return queue.QueueUrl!;
 }
 
-/** A queue of shared/resources.ts as provisioned for this run. */
 export interface LocalQueue {
   name: keyof typeof QUEUES;
   url: string;
   arn: string;
 }
 
-/**
- * Creates what is missing on the embedded (or given) backends. Resources already deployed by the
- * stack are left alone when a backend points at AWS; a queue there must then be named by its
- * variable. Sets each queue's URL in the handlers' environment.
- */
+/** Leaves AWS backends alone: a queue there must be named by its variable. */
 export async function provisionResources(
   clients: { dynamo: DynamoDBClient; s3: S3Client; sqs: SQSClient },
   endpoints: Endpoints,
@@ -149,8 +135,7 @@ export async function provisionResources(
   const queues: LocalQueue[] = [];
   if (endpoints.dynamodb) for (const def of Object.values(TABLES)) await ensureTable(dynamo, handlerEnv[def.env]!, def);
   if (endpoints.s3) {
-    // Any origin, as the stack's bucket: a presigned URL is itself the credential, and the editor
-    // this server serves (at whatever host name it is opened) PUTs saved exports straight to it.
+    // Any origin, as in the stack: the editor PUTs exports straight to the bucket from whatever host serves it.
     for (const def of Object.values(BUCKETS)) await ensureBucket(s3, handlerEnv[def.env]!, def, []);
   }
   for (const [name, def] of Object.entries(QUEUES) as [keyof typeof QUEUES, (typeof QUEUES)[keyof typeof QUEUES]][]) {
@@ -163,7 +148,6 @@ export async function provisionResources(
   return queues;
 }
 
-/** The editor page's files: EDITOR_ASSETS_DIR, or a build made as the stack's bundling makes it, removed on stop. */
 export async function editorAssets(env: NodeJS.ProcessEnv, onStop: (stop: () => Promise<void>) => void): Promise<string> {
   if (env.EDITOR_ASSETS_DIR) return env.EDITOR_ASSETS_DIR;
   const built = await mkdtemp(join(tmpdir(), 'easel-editor-'));

@@ -1,7 +1,4 @@
-/**
- * The local runtime: one Node process that serves every route of the table by calling the very
- * handler modules Lambda runs, with DynamoDB, S3 and SQS embedded (or pointed elsewhere).
- */
+/** `npm start`'s runtime: one process calling the very handler modules Lambda runs, with embedded backends. */
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { resetConfig } from '#shared/config.ts';
@@ -17,7 +14,7 @@ import { portFrom } from '#infra/local/ports.ts';
 import { startServer, type Exchange } from '#infra/local/server.ts';
 
 export interface LocalOptions {
-  /** Sees every answer before it is written (tests check them against the published contract). */
+  /** Sees every answer before it is written (tests check the contract). */
   observe?: (exchange: Exchange) => void;
   /** HTTP port (0 picks a free one). Default: PORT or 3000 (infra/local/ports.ts). */
   port?: number;
@@ -33,10 +30,7 @@ export interface LocalOptions {
   workers?: boolean;
   /** Environment to read settings from and to extend for the handlers. Default: process.env. */
   env?: NodeJS.ProcessEnv;
-  /**
-   * Pipe stream bodies (the media proxy) as they arrive. false buffers them as Lambda must,
-   * within its 6 MB response limit, to try the deployed behaviour. Default: EASEL_LOCAL_STREAMING !== '0'.
-   */
+  /** false buffers stream bodies as Lambda must, to try the deployed behaviour. Default: EASEL_LOCAL_STREAMING !== '0'. */
   streaming?: boolean;
 }
 
@@ -46,17 +40,11 @@ export interface LocalRuntime {
   backends: { name: string; endpoint: string }[];
   /** The embedded backends, which can be stopped and started again while the runtime runs (fault tests). */
   embedded: { dynamodb?: EmbeddedBackend; s3?: EmbeddedBackend; sqs?: EmbeddedBackend };
-  /** The configuration the handlers run with (table names, endpoints, base URL…). */
   env: Record<string, string>;
   stop(): Promise<void>;
 }
 
-/**
- * Starts backends, provisions resources, loads every handler and serves HTTP: binds the port
- * (server.ts), starts or finds the backends (backends.ts), configures the handlers
- * (environment.ts), creates what is missing (provision.ts), then loads the handlers and starts
- * the workers (handlers.ts). A failure at any step stops what the earlier ones started.
- */
+/** A failure at any step stops what the earlier ones started. */
 export async function startLocal(options: LocalOptions = {}): Promise<LocalRuntime> {
   const env = options.env ?? process.env;
   const host = options.host ?? env.HOST ?? '127.0.0.1';
@@ -72,7 +60,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
   const onStop = (stop: () => Promise<void>) => void stoppers.push(stop);
 
   try {
-    // The HTTP port is bound first: the public base URL must be known before any handler loads.
+    // First: the public base URL must be known before any handler loads.
     const server = await startServer({ host, port: options.port ?? portFrom(env, 'PORT'), configuredBaseUrl: env.PUBLIC_BASE_URL });
     onStop(() => server.stop());
     const { url } = server;
@@ -103,7 +91,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     onStop(() => shutdown());
     server.serve(await loadHttpHandlers(), { streaming, observe: options.observe });
     if (options.workers ?? true) await startWorkers(queues, { client: sqs, region }, onStop);
-    // Recorded once everything answers, so `npm run admin` finds this server by its data folder.
+    // Only once everything answers.
     const forget = writeEndpoints(dataDir, { pid: process.pid, url, dynamodb: endpoints.dynamodb, workspaceTable: handlerEnv[TABLES.workspace.env]! });
     onStop(async () => forget());
 

@@ -1,11 +1,6 @@
 /**
- * The demo workspace `npm start` seeds, so a newcomer can call every route in the first minute.
- *
- * The organization, its users, memberships, product surfaces and an invitation are created once
- * and left alone afterwards (a plan changed with the admin command line stays changed). Keys and
- * session tokens are stored only as hashes, so no earlier one can be printed again: every start
- * revokes the previous demo key, ends the previous demo session, and issues fresh ones. Nothing
- * secret is written to disk.
+ * The demo workspace `npm start` seeds, created once and then left alone. Keys and sessions are
+ * stored only as hashes, so every start replaces the demo key and session with fresh ones.
  */
 import { AlreadyExistsError } from '#shared/store/identity-items.ts';
 import type { IdentityStores } from '#shared/store/identity-stores.ts';
@@ -50,7 +45,6 @@ export interface DemoCredentials {
   sessionExpiresAt: number;
 }
 
-/** Runs a creation, treating "already exists" as done: the seed is idempotent. */
 async function ensure(create: () => Promise<unknown>): Promise<boolean> {
   try {
     await create();
@@ -61,11 +55,7 @@ async function ensure(create: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
-/**
- * Seeds the demo organization if needed and issues a fresh demo key and owner session.
- *
- * @param options.sessionHours lifetime of the demo session (default a week)
- */
+/** @param options.sessionHours lifetime of the demo session (default a week) */
 export async function seedDemo(store: IdentityStores, options: { sessionHours?: number } = {}): Promise<DemoCredentials> {
   const deps: AdminDeps = { store };
   for (const user of [DEMO.owner, DEMO.member]) await ensure(() => createUser(deps, user));

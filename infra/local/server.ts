@@ -1,8 +1,4 @@
-/**
- * The HTTP face of the local runtime: a server bound before anything else (the public base URL
- * must be known before a handler loads), which then turns each request into an API Gateway
- * payload 2.0 event for the handler of its row, as API Gateway and Lambda would.
- */
+/** The local runtime's HTTP server: each request goes to its row's handler as API Gateway and Lambda would. */
 import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
@@ -22,18 +18,15 @@ const matchRoute = routeMatcher(ROUTE_LIST);
 /** Lambda's synchronous request payload limit; API Gateway refuses larger bodies before our code runs. */
 export const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
 
-/** One request and the answer the local server gave it, for observers (the tests' contract check). */
 export interface Exchange {
   method: string;
-  /** Path of the request, without the query. */
   path: string;
   status: number;
   headers: Record<string, string>;
-  /** The body as sent; undefined for a streamed body, which is not held back to be observed. */
+  /** Undefined for a streamed body, which is not held back to be observed. */
   body?: Buffer;
 }
 
-/** The handler of every row, by operationId, and the fallback's. */
 export interface HttpHandlers {
   routes: Map<string, HttpHandler>;
   fallback: HttpHandler;
@@ -41,14 +34,13 @@ export interface HttpHandlers {
 
 export interface LocalServer {
   url: string;
-  /** The base URL of links in answers: PUBLIC_BASE_URL, or the server's own URL. */
   publicBaseUrl: string;
-  /** Starts answering with the handlers; until then every request gets a bare 503. */
+  /** Until then every request gets a bare 503. */
   serve(handlers: HttpHandlers, how: { streaming: boolean; observe?: (exchange: Exchange) => void }): void;
   stop(): Promise<void>;
 }
 
-/** Reads a request body, keeping at most `limit + 1` bytes: enough to know it was over the limit. */
+/** Keeps at most `limit + 1` bytes: enough to know it was over. */
 function readBody(req: IncomingMessage, limit: number): Promise<{ bytes: Buffer; tooLarge: boolean }> {
   return new Promise((resolvePromise, reject) => {
     const chunks: Buffer[] = [];
@@ -63,11 +55,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ bytes: Buffer;
   });
 }
 
-/**
- * Answers a request Node's HTTP parser refused (headers too large, malformed request line or
- * framing, a request that never finished) with the error envelope, then closes the connection:
- * after a framing error nothing more on it can be trusted.
- */
+/** Answers what Node's parser refused with the envelope, then closes: after a framing error nothing more can be trusted. */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, publicBaseUrl: () => string): void {
   if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
     socket.destroy();
@@ -90,7 +78,6 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, publicB
   );
 }
 
-/** Hands one request to the handler of its row (or the fallback) and writes what it returns. */
 function dispatcher(
   handlers: HttpHandlers,
   how: { streaming: boolean; publicBaseUrl: string; observe?: (exchange: Exchange) => void },
@@ -104,9 +91,8 @@ function dispatcher(
         const { bytes: body, tooLarge } = await readBody(req, MAX_REQUEST_BYTES);
         const match = matchRoute(method, requestTarget(req.url).path);
         const row = match.kind === 'route' ? match.route : undefined;
-        // Past Lambda's limit a route that takes a body still answers, as it does to any body over
-        // its own (smaller) limit: counted by its rate limit and carrying its headers. In the cloud
-        // API Gateway refuses such a request before any function runs.
+        // A route that takes a body answers an oversized one itself (rate limit, headers), as it
+        // would any body over its own limit; in the cloud API Gateway refuses it first.
         if (tooLarge && !row?.body) {
           const envelope = toEnvelope(new PayloadTooLargeError(MAX_REQUEST_BYTES), publicBaseUrl);
           result = { statusCode: envelope.status, headers: { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' }, body: JSON.stringify(envelope.body) };
@@ -140,10 +126,6 @@ function dispatcher(
   };
 }
 
-/**
- * Binds the HTTP port (a busy one fails with its one line, infra/local/ports.ts). The server
- * answers 503 until `serve` is called.
- */
 export async function startServer(options: { host: string; port: number; configuredBaseUrl: string | undefined }): Promise<LocalServer> {
   const { host, port: httpPort, configuredBaseUrl } = options;
   let publicBaseUrl = configuredBaseUrl ?? 'http://127.0.0.1';

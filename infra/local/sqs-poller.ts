@@ -1,10 +1,6 @@
 /**
- * Stands in for Lambda's SQS event source mapping: long-polls a queue, hands batches to the
- * worker handler as an SQSEvent, and deletes only the records the handler did not report in
- * `batchItemFailures`. Failed records reappear after the visibility timeout and, once past
- * maxReceiveCount, the queue's redrive policy moves them to the dead-letter queue. That last
- * step is the queue's, not the poller's: the embedded fauxqs, like SQS, moves a message on the
- * receive that would exceed maxReceiveCount (test/integration/deletion-dead-letter.test.ts).
+ * Stands in for Lambda's SQS event source mapping, deleting only records not in
+ * `batchItemFailures`. Dead-lettering is the queue's redrive policy, not the poller's.
  */
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -44,13 +40,13 @@ function toRecord(message: Message, options: PollerOptions): SQSRecord {
   };
 }
 
-/** Runs one receive → invoke → delete cycle; returns how many messages it received. */
+/** Returns how many messages it received. */
 export async function pollOnce(options: PollerOptions, signal?: AbortSignal): Promise<number> {
   const { Messages = [] } = await options.client.send(
     new ReceiveMessageCommand({
       QueueUrl: options.queueUrl,
       MaxNumberOfMessages: options.batchSize,
-      // Short waits: a long poll for many messages waits out its full time on the local server.
+      // A long poll for many messages waits out its full time on the local server.
       WaitTimeSeconds: 1,
       MessageSystemAttributeNames: ['All'],
     }),

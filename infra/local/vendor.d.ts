@@ -25,7 +25,6 @@ declare module 's3rver' {
     constructor(options?: S3rverOptions);
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
-    /** The request listener (a Koa app), to serve from one's own http.Server. */
     callback(): (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void;
     /** Its winston logger, which run() closes with the server. */
     logger: { close(): void };

@@ -1,20 +1,12 @@
 /**
  * `npm run smoke [-- --base URL] [--capture-url URL]`: a short check of a deployed stack or a
- * running `npm start` (default http://127.0.0.1:3000), one line per check — ok, skip or FAIL,
- * with its time — and exit code 1 when any check failed.
- *
- * Checks: discovery (/openapi.json, /llms.txt), the error envelope (a 404 whose `documentation`
- * link resolves), one capture of a public page (--capture-url, default https://example.com;
- * skipped with the reason when this machine cannot reach it), an export of a small generated PNG,
- * and, with EASEL_API_KEY set, a list of the key's releases. Nothing is written but one capture
- * in the cache.
+ * running `npm start`. It writes nothing but one capture in the cache.
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 
-/** What a check found: a short note for its line, or why it was skipped. */
 type Outcome = { note: string } | { skip: string };
 
 export interface SmokeCheck {
@@ -25,13 +17,10 @@ export interface SmokeCheck {
 export interface SmokeOptions {
   /** Origin (and base path, for an API Gateway stage) of the API, without a trailing slash. */
   base: string;
-  /** The public page to capture. */
   captureUrl: string;
-  /** Lists releases with it when given. */
   apiKey?: string;
 }
 
-/** Why a check failed: its message is the line's explanation. */
 class SmokeError extends Error {}
 
 const fail = (message: string): never => {
@@ -42,7 +31,6 @@ async function request(url: string, init: RequestInit = {}, timeoutMs = 15_000):
   return fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
 }
 
-/** The JSON body of an answer that must have `status`, or a failure naming what came instead. */
 async function expectJson(response: Response, status: number, what: string): Promise<Record<string, unknown>> {
   const text = await response.text();
   let body: unknown;
@@ -58,13 +46,13 @@ async function expectJson(response: Response, status: number, what: string): Pro
   return body as Record<string, unknown>;
 }
 
-/** Width and height from a PNG's IHDR chunk, or undefined when the bytes are not a PNG. */
+/** From the IHDR chunk; undefined when not a PNG. */
 function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
   if (bytes.length < 24 || bytes.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') return undefined;
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-/** Why this machine cannot reach `url` (DNS, refused, time-out), or undefined when it answers at all. */
+/** Why this machine cannot reach `url`, or undefined when it answers at all. */
 async function unreachable(url: string): Promise<string | undefined> {
   try {
     await (await request(url, {}, 8_000)).body?.cancel();
@@ -75,7 +63,6 @@ async function unreachable(url: string): Promise<string | undefined> {
   }
 }
 
-/** The checks, in the order they run. */
 export function smokeChecks({ base, captureUrl, apiKey }: SmokeOptions): SmokeCheck[] {
   return [
     {
@@ -155,7 +142,7 @@ export function smokeChecks({ base, captureUrl, apiKey }: SmokeOptions): SmokeCh
   ];
 }
 
-/** Runs the checks one after the other, printing a line for each and a total; true when none failed. */
+/** True when no check failed. */
 export async function runSmoke(options: SmokeOptions, print: (line: string) => void): Promise<boolean> {
   const counts = { ok: 0, skip: 0, FAIL: 0 };
   for (const check of smokeChecks(options)) {
