@@ -1,19 +1,17 @@
 /**
- * What the discovery documents and site pages know about the API, read from the route table
- * and the error catalog. Every published document goes through these functions, so the
- * OpenAPI document, the llms files and the pages cannot disagree about an operation.
+ * What the published documents know about the API, from the route table and error catalog.
+ * Every document goes through here, so they cannot disagree about an operation.
  */
 import { createRequire } from 'node:module';
 import { ERROR_CODES, ERROR_CODE_LIST } from '#shared/errors.ts';
 import type { ErrorCode } from '#shared/errors.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 
-// Required, not imported: an ESM import of node:http builds a module facade that reads every
-// export, and its lazy WebSocket, CloseEvent and MessageEvent getters load undici (≈ 35 ms of the
-// discovery functions' cold start, in a CPU profile). require reads only STATUS_CODES.
+// Required, not imported: an ESM import of node:http reads every export, and its lazy
+// WebSocket getters load undici at cold start.
 const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
-/** A row of the route table with its documentation and operation id, as FULL_ROUTE_LIST (docs/operations.ts) holds it. */
+/** A route-table row with its operation id, as FULL_ROUTE_LIST holds it. */
 export type DocRoute = RouteDef & { operationId: string };
 
 export const PRODUCT = 'Easel';
@@ -25,7 +23,6 @@ export const SESSION_COOKIE = 'easel.session_token';
 export const SUMMARY =
   'Easel is the HTTP API behind a browser screenshot editor: anonymous utilities that capture web pages, recompress images, look up public tweets and proxy social-media images, plus workspace operations for releases and assets under /api/v1.';
 
-/** Paths of the discovery documents and site pages, for links. */
 export const PAGES = {
   home: '/',
   docs: '/docs',
@@ -35,7 +32,7 @@ export const PAGES = {
   llmsFull: '/llms-full.txt',
 } as const;
 
-// Descriptions of the tags the table uses; a tag missing here still gets a generated one.
+// A tag missing here gets a description built from its operations' summaries.
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Discovery: 'Machine-readable descriptions of the API and the site pages. No credentials.',
   Utilities: 'Anonymous editor utilities governed by per-IP limits. No credentials.',
@@ -75,15 +72,11 @@ export function reasonPhrase(status: number): string {
   return STATUS_CODES[status] ?? `Status ${status}`;
 }
 
-/** The error codes that can come with a status, from the error catalog. */
 export function codesForStatus(status: number): ErrorCode[] {
   return ERROR_CODE_LIST.filter((code) => (ERROR_CODES[code].statuses as readonly number[]).includes(status));
 }
 
-/**
- * The error codes an operation can answer with at a status: the catalog's codes for the status,
- * narrowed by what the row is (only anonymous routes refuse a domain, only entitled ones a plan).
- */
+/** Codes an operation can answer with at a status: only anonymous routes refuse a domain, only entitled ones a plan. */
 export function codesFor(row: DocRoute, status: number): ErrorCode[] {
   const anonymous = row.auth === 'none';
   return codesForStatus(status).filter((code) => {
@@ -105,11 +98,7 @@ export function codesFor(row: DocRoute, status: number): ErrorCode[] {
   });
 }
 
-/**
- * Every error status an operation can answer with: the row's own list plus the ones the shared
- * middleware produces for it whether or not the row mentions them (validation, body size,
- * authentication and authorization).
- */
+/** The row's error statuses plus those the shared middleware adds (validation, body size, auth). */
 export function errorStatuses(row: DocRoute): number[] {
   const statuses = new Set(row.errors);
   if (row.params || row.query || row.headers || row.body) statuses.add(400);
@@ -174,10 +163,7 @@ export function authLabel(row: DocRoute): string {
   }
 }
 
-/**
- * A vendor-extension value as plain words: `{ feature: 'asset:delete', minimumPlan: 'pro' }`
- * becomes 'feature asset:delete, minimum plan pro'.
- */
+/** `{ feature: 'asset:delete', minimumPlan: 'pro' }` → 'feature asset:delete, minimum plan pro'. */
 export function describeValue(value: unknown): string {
   if (value === null || typeof value !== 'object') return String(value);
   if (Array.isArray(value)) return value.map(describeValue).join(', ');
@@ -226,7 +212,6 @@ export function headerCase(name: string): string {
   return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 }
 
-/** Absolute URL of a path on this deployment. */
 export function absolute(baseUrl: string, path: string): string {
   return `${baseUrl.replace(/\/+$/, '')}${path}`;
 }

@@ -1,4 +1,4 @@
-/** HTML escaping, apart from the renderer (./markdown-to-html.ts) so that a page that only fills a template does not bundle marked. */
+/** HTML escaping, apart from the renderer so a page that only fills a template does not bundle marked. */
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

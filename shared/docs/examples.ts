@@ -1,7 +1,4 @@
-/**
- * Example requests for the guide, derived from the same JSON Schemas as the OpenAPI document:
- * a required field always appears, with a value its rules accept where the schema says enough.
- */
+/** Example requests for the guide, derived from the same JSON Schemas as the OpenAPI document. */
 import { API_KEY_HEADER, SESSION_COOKIE, absolute } from '#shared/docs/catalog.ts';
 import type { DocRoute } from '#shared/docs/catalog.ts';
 import { allowedValues, convert, deref, isSchema, properties } from '#shared/docs/json-schema.ts';
@@ -92,7 +89,7 @@ export function curlExample(baseUrl: string, row: DocRoute): string {
     }
   }
   if (row.body && !row.body.optional && row.body.contentType === 'multipart/form-data') {
-    // One -F per required field; file parts (binary strings) are read from a file, as curl does with @.
+    // File parts (binary strings) are read from a file with curl's @.
     const body = convert(row.body.schema);
     for (const member of properties(body.schema, body.defs).filter((item) => item.required)) {
       const file = typeof member.schema.contentMediaType === 'string';

@@ -1,7 +1,6 @@
 /**
- * The identity reference: roles and the permissions they grant, API-key scopes, plans with
- * their features and quotas, and how keys and sessions behave. Generated from the tables the
- * auth middleware enforces (shared/identity/), so the docs cannot promise what the code denies.
+ * The identity reference (roles, scopes, plans, credentials), generated from the tables the
+ * auth middleware enforces so the docs cannot promise what the code denies.
  */
 import { MAX_AUTH_CACHE_TTL_MS } from '#shared/config.ts';
 import { API_KEY_HEADER, SESSION_COOKIE } from '#shared/docs/catalog.ts';
@@ -79,7 +78,6 @@ export function credentialsSection(depth: number): string {
   );
 }
 
-/** All of the above under one heading level. */
 export function identitySections(depth: number): string {
   return blocks(rolesSection(depth), plansSection(depth), credentialsSection(depth));
 }

@@ -1,7 +1,6 @@
 /**
- * Valibot schemas seen as JSON Schema (draft 2020-12), for the OpenAPI document and the
- * Markdown reference. Both read the same conversion, so what the docs say a field accepts is
- * what the validator enforces.
+ * Valibot schemas as JSON Schema 2020-12. The OpenAPI document and the Markdown reference read
+ * the same conversion, so what the docs say a field accepts is what the validator enforces.
  */
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { AnySchema } from '#shared/route-types.ts';
@@ -21,19 +20,16 @@ export function isSchema(value: unknown): value is JsonSchema {
 }
 
 /**
- * Converts a valibot schema to JSON Schema 2020-12.
- *
- * errorMode 'ignore': a piece the converter cannot express (a transform, a custom check, a Date)
- * becomes the permissive `{}` for that piece instead of failing the whole document at cold start,
- * or writing a warning on every container start ('warn'). The validator still enforces the rule;
- * the document is only less precise there, which a description on the field can make up for.
+ * Converts a valibot schema to JSON Schema 2020-12. errorMode 'ignore': a piece the converter
+ * cannot express becomes `{}` rather than failing the document at cold start; the validator
+ * still enforces it.
  */
 export function convert(schema: AnySchema): Converted {
   let raw: JsonSchema;
   try {
     raw = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore' }) as JsonSchema;
   } catch (error) {
-    // 'ignore' should never throw; if the converter still does, one open schema beats no /openapi.json.
+    // One open schema beats no /openapi.json.
     log.warn('schema not convertible to JSON Schema', { error: serializeError(error) });
     raw = {};
   }
@@ -46,9 +42,8 @@ export function convert(schema: AnySchema): Converted {
 }
 
 /**
- * Repairs what the converter copies verbatim from valibot: a query or header value is a string
- * that a pipe turns into a number or boolean, so its default is often the string form ('50').
- * A default of the wrong type would make the document contradict itself, so it is coerced or dropped.
+ * Query and header defaults are often the string form ('50') of a piped number or boolean;
+ * a default of the wrong type would contradict the schema, so it is coerced or dropped.
  */
 function normalize(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
@@ -105,7 +100,6 @@ export function rewriteRefs(value: unknown, prefix: string): unknown {
   return out;
 }
 
-/** One named member of an object schema. */
 export interface Property {
   name: string;
   schema: JsonSchema;
@@ -169,10 +163,7 @@ export function allowedValues(schema: JsonSchema, defs: Record<string, JsonSchem
   return values;
 }
 
-/**
- * The rules a value must satisfy, as short plain-text phrases (no Markdown): bounds, pattern,
- * allowed values, default. The caller formats them for its medium.
- */
+/** A rule a value must satisfy, as a plain-text phrase; the caller formats it for its medium. */
 export interface Constraint {
   kind: 'length' | 'range' | 'items' | 'pattern' | 'values' | 'default' | 'unique';
   text: string;

@@ -1,7 +1,6 @@
 /**
- * /llms.txt (the llms.txt convention: title, blockquote summary, notes, then H2 sections of
- * links) and /llms-full.txt (the whole reference in one Markdown file), generated from the
- * same route table, schemas and error catalog as /openapi.json and the site pages.
+ * /llms.txt (the llms.txt convention: title, summary blockquote, notes, H2 link sections) and
+ * /llms-full.txt (the whole reference in one Markdown file).
  */
 import { ERROR_CODES, ERROR_CODE_LIST } from '#shared/errors.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';

@@ -1,7 +1,6 @@
 /**
- * Markdown to HTML for the site pages, and the page layout. The pages are served with a CSP
- * of `default-src 'none'; style-src 'unsafe-inline'`: one inline stylesheet, no scripts, nothing
- * fetched from anywhere.
+ * Markdown to HTML for the site pages, and their layout. The pages' CSP allows one inline
+ * stylesheet and nothing else: no scripts, nothing fetched.
  */
 import { Lexer, Marked } from 'marked';
 import type { Token, Tokens } from 'marked';
@@ -26,9 +25,8 @@ function slug(value: string): string {
 }
 
 /**
- * Renders trusted Markdown to HTML. Headings get stable ids (the `{#id}` attribute, else a slug
- * of the text, made unique); raw HTML in the source is shown as text rather than passed through,
- * so nothing in a page can add markup the generator did not write.
+ * Renders trusted Markdown; headings get stable ids (`{#id}`, else a unique slug). Raw HTML is
+ * shown as text, so no page carries markup the generator did not write.
  */
 export function renderMarkdown(markdown: string): string {
   const used = new Set<string>();

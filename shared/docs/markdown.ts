@@ -1,11 +1,9 @@
 /**
- * Small builders for the Markdown the pages and llms files are written in. Text that does not
- * come from our own prose (schema descriptions, patterns, enum values) goes through `text` or
- * `code`, so it can never open a link, a tag or a table cell of its own.
+ * Markdown builders for the pages and llms files. Text that is not our own prose goes through
+ * `text` or `code`, so it can never open a link, a tag or a table cell of its own.
  */
 
-// CommonMark lets any ASCII punctuation be backslash-escaped; these are the ones that can start
-// markup in running text (emphasis, code, links, tags, entities, table cells, strikethrough).
+// The punctuation that can start markup in running text; CommonMark lets any of it be escaped.
 const MARKUP = /[\\`*_[\]<>|~&]/g;
 
 /** Schema-derived prose as literal text: every character that could start markup is escaped. */
@@ -22,15 +20,12 @@ export function code(value: string): string {
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
-/**
- * A heading. `id` becomes the HTML anchor (kramdown's `{#id}` attribute syntax, which the HTML
- * renderer reads and the Markdown responses drop).
- */
+/** A heading; `id` becomes kramdown's `{#id}`, which the HTML renderer reads and Markdown responses drop. */
 export function heading(depth: number, title: string, id?: string): string {
   return `${'#'.repeat(depth)} ${title}${id ? ` {#${id}}` : ''}`;
 }
 
-/** A link. Title and URL are ours (prose, an absolute URL of this deployment); only what would end either is escaped. */
+/** A link. Title and URL are ours, so only what would end either is escaped. */
 export function link(title: string, url: string): string {
   return `[${title.replace(/[[\]\\]/g, '\\$&')}](${url.replace(/[ ()<>]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)})`;
 }

@@ -77,12 +77,7 @@ const schemaRef = (name: keyof typeof ENVELOPE_SCHEMAS) => ({ $ref: `#/component
 // Headers the OpenAPI specification says parameters must not describe, or that a security scheme already does.
 const RESERVED_HEADERS = new Set(['accept', 'content-type', 'authorization', 'cookie', API_KEY_HEADER.toLowerCase()]);
 
-/**
- * Builds the OpenAPI 3.1 document of every published row (listed, not internal).
- *
- * @param publicBaseUrl origin the `servers` entry and documentation links name
- * @param routes rows to describe; the route table unless a test passes its own
- */
+/** The OpenAPI 3.1 document of every published row; `routes` defaults to the route table. */
 export function buildOpenApi(publicBaseUrl: string, routes: readonly DocRoute[] = FULL_ROUTE_LIST): OpenApiDocument {
   const rows = publicRoutes(routes);
   const components = new Components();
@@ -162,7 +157,7 @@ class Components {
 }
 
 function operation(row: DocRoute, components: Components, publicBaseUrl: string): OpenApiOperation {
-  // Built member by member in reading order: identity, security, input, responses, extensions.
+  // Members are added in the document's reading order.
   const op = {
     operationId: row.operationId,
     summary: row.summary,
@@ -288,8 +283,7 @@ function mediaType(type: string, schema: AnySchema | undefined, components: Comp
 function errorResponse(row: DocRoute, status: number, components: Components, publicBaseUrl: string): Json {
   const reference = absolute(publicBaseUrl, PAGES.errors);
   const codes = codesFor(row, status);
-  // OpenAPI 3.1 lets a reference carry its own description: the shared response stays generic,
-  // the operation names the codes it can really answer with.
+  // A 3.1 reference may carry its own description: the shared response stays generic, this names the codes.
   const description = `${reasonPhrase(status)}${codes.length > 0 ? `: ${codes.map((code) => `\`${code}\``).join(', ')}` : ''}. See ${reference}${codes.length === 1 ? `#${codes[0]}` : ''}.`;
   const json = (schema: Json) => ({ 'application/json': { schema } });
   const headers = (set: Record<string, { description: string; type: string }>) =>

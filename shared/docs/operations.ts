@@ -1,9 +1,6 @@
 /**
- * What the documents say about each operation of the route table: its summary, description and
- * responses, keyed by the row's operation id. The OpenAPI document, the llms files and the site
- * pages read the rows merged with these (FULL_ROUTE_LIST); a function reads its own row alone
- * (shared/routes/<resource>.ts), so no function but those serving the documents bundles this
- * prose or the response schemas.
+ * What the documents say about each operation, keyed by operation id. Kept out of the route rows
+ * so only the functions serving the documents bundle this prose and the response schemas.
  */
 import type { AnySchema, OperationDoc, RouteDef } from '#shared/route-types.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
@@ -30,10 +27,10 @@ import { TweetErrorEnvelope, TweetFailureEnvelope, TweetResponse } from '#shared
 const text = (description: string, contentType: string) => ({ description, contentType });
 const json = <S extends AnySchema>(description: string, schema: S) => ({ description, contentType: 'application/json', schema });
 
-// Not toLocaleString: ICU's number formatting costs ≈ 8 ms the first time (groupThousands says more).
+// Not toLocaleString: ICU number formatting is slow on first use (see groupThousands).
 const MB = (bytes: number) => groupThousands(bytes);
 
-/** The operation description: what is checked, the limits, and each preset's settings with measured figures. */
+/** The export operation's description: checks, limits and each preset's settings. */
 export const EXPORT_DESCRIPTION = [
   'Recompresses an uploaded PNG, JPEG or WebP into PNG, JPEG or WebP. The answer is the raw image bytes (not JSON) with the output\'s `Content-Type` and `Content-Disposition: attachment; filename="<upload name>.<png|jpg|webp>"`.',
   '',

@@ -1,10 +1,7 @@
 /**
- * `node shared/docs/prerender-at-bundling.ts <folder>`: renders what the discovery functions serve
- * from files (./prerendered-files.ts) into `<folder>`: each site page as `<page>.html` and
- * `<page>.md`, and each document under its own name (openapi.json, llms.txt, llms-full.txt), all
- * for the placeholder origin that the serving function replaces with its own
- * (./prerendered-replies.ts). The stack's bundling runs it as a command hook into each such
- * function's asset, as it runs the editor build.
+ * `node shared/docs/prerender-at-bundling.ts <folder>`: writes the pages and documents the
+ * discovery functions serve, for the placeholder origin. The stack's bundling runs it as a
+ * command hook into each such function's asset.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,12 +1,7 @@
 /**
- * The replies of the discovery routes: the site pages (/, /docs and /docs/errors, as HTML or, when
- * asked for, their Markdown) and the documents (/openapi.json, /llms.txt, /llms-full.txt).
- * Rendering them is slow and the renderers are most of a discovery function's bundle, so deployed
- * functions do neither: the stack's bundling writes everything beside the bundle for a placeholder
- * origin (./prerender-at-bundling.ts), and a function reads what it serves once and puts its own
- * origin in. The bundler defines EASEL_LAMBDA_BUNDLE, which leaves the renderers
- * (./render-site-pages.ts, ./render-discovery-documents.ts) out of the bundle; the local server
- * and the tests, running the sources, render with them.
+ * Replies of the discovery routes. Rendering is slow and the renderers are most of the bundle, so
+ * deployed functions read what bundling pre-rendered and put their origin in; the local server
+ * and the tests render live.
  */
 import { createRequire } from 'node:module';
 import { config } from '#shared/config.ts';
@@ -18,10 +13,7 @@ import type { DocumentName, PageName, SitePage } from '#shared/docs/prerendered-
 /** Discovery headers of every page and document: cacheable for five minutes by anyone. */
 export const DISCOVERY_CACHE_CONTROL = 'public, max-age=300';
 
-/**
- * Whether the caller asked for Markdown: `text/markdown` in Accept with a weight above zero
- * and at least that of `text/html` (a browser that also lists Markdown still gets HTML).
- */
+/** `text/markdown` weighted above zero and at least as high as `text/html`: a browser listing both gets HTML. */
 export function wantsMarkdown(accept: string | undefined): boolean {
   if (!accept) return false;
   const weights: Record<string, number> = {};
@@ -36,12 +28,11 @@ export function wantsMarkdown(accept: string | undefined): boolean {
 }
 
 /**
- * A file the bundling wrote beside this bundle, with `baseUrl` put in for the placeholder.
- * PUBLIC_BASE_URL is an origin with no character that HTML or JSON escapes (config.ts), so putting
- * it in verbatim gives what rendering for it gives (test/unit/site.test.ts holds the two equal).
+ * A pre-rendered file with `baseUrl` in place of the placeholder. PUBLIC_BASE_URL has no
+ * character HTML or JSON escapes, so this equals rendering for it.
  */
 function readPrerendered(file: string, baseUrl: string): string {
-  // require(), not import: an ES import of node:fs also loads its promises API (≈ 3 ms of a cold start).
+  // require(), not import: an ES import of node:fs also loads its promises API at cold start.
   const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
   try {
     return readFileSync(new URL(`./${PRERENDERED_FOLDER}/${file}`, import.meta.url), 'utf8').replaceAll(PLACEHOLDER_ORIGIN, baseUrl);
@@ -50,9 +41,8 @@ function readPrerendered(file: string, baseUrl: string): string {
   }
 }
 
-// Each depends only on the route table and the origin: read or rendered once per container (a
-// failure is not kept). Each loader tests EASEL_LAMBDA_BUNDLE itself, around the import of its
-// renderer: the bundler's definition makes that branch dead, so no bundle carries a renderer.
+// Once per container, failures not kept. Each loader tests EASEL_LAMBDA_BUNDLE around its
+// renderer's import, so the bundler's definition drops the renderer as dead code.
 const loaded = new Map<string, Promise<unknown>>();
 
 function once<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -77,10 +67,7 @@ const document = (name: DocumentName, baseUrl: string): Promise<string> =>
     return readPrerendered(PRERENDERED_DOCUMENTS[name], baseUrl);
   });
 
-/**
- * A site page as a reply: HTML, or Markdown when the Accept header asks for it. Always varies
- * on Accept, so a shared cache keeps the two apart.
- */
+/** A site page as HTML, or Markdown when Accept asks; varies on Accept so shared caches keep the two apart. */
 export async function sitePage(name: PageName, accept: string | undefined, baseUrl: string = config().publicBaseUrl): Promise<Reply> {
   const headers = { 'Cache-Control': DISCOVERY_CACHE_CONTROL, Vary: 'Accept' };
   const { markdown, html } = await page(name, baseUrl);

@@ -1,7 +1,6 @@
 /**
- * The sections of the human and machine references (authentication, operations, errors,
- * limits) as Markdown, generated from the route table, the valibot schemas and the error
- * catalog. /docs, /docs/errors and /llms-full.txt assemble their pages from these.
+ * The Markdown sections (authentication, operations, errors, limits) that /docs, /docs/errors
+ * and /llms-full.txt assemble their pages from.
  */
 import { toEnvelope } from '#shared/http/envelope.ts';
 import {
@@ -39,7 +38,6 @@ import { constraints, convert, deref, descriptionOf, isClosed, isSchema, propert
 import type { Converted, JsonSchema } from '#shared/docs/json-schema.ts';
 import { blocks, code, heading, table, text } from '#shared/docs/markdown.ts';
 
-/** The anchor of an operation on /docs: its operation id. */
 export function operationAnchor(row: DocRoute): string {
   return row.operationId;
 }
@@ -362,10 +360,7 @@ export function errorCodeSections(baseUrl: string, depth: number): string {
 
 // ---------------------------------------------------------------- limits
 
-/**
- * Every limit the table states: rate limits and quotas from the operation extensions, body
- * sizes, and the bounds of every input field.
- */
+/** Every limit the table states: rate limits, quotas, body sizes and input-field bounds. */
 export function limitsSection(rows: readonly DocRoute[], depth: number): string {
   const out: string[][] = [];
   for (const row of rows) {

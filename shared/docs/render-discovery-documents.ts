@@ -1,9 +1,4 @@
-/**
- * The discovery documents as text, for an origin: what /openapi.json, /llms.txt and
- * /llms-full.txt answer. ./prerender-at-bundling.ts writes them at bundling;
- * ./prerendered-replies.ts renders with this only where nothing was pre-rendered (the local
- * server, the tests).
- */
+/** The discovery documents as text for an origin: pre-rendered at bundling, rendered live locally and in tests. */
 import { llmsFullTxt, llmsTxt } from '#shared/docs/llms.ts';
 import { openApiDocument } from '#shared/docs/openapi.ts';
 import type { DocumentName } from '#shared/docs/prerendered-files.ts';

@@ -1,9 +1,6 @@
 /**
- * The renderer of the site pages: /, /docs and /docs/errors. Each is written in Markdown,
- * generated from the route table and the error catalog, and rendered to HTML in the site's layout.
- * ./prerendered-replies.ts serves them: deployed functions read them rendered ahead of time
- * (./prerender-at-bundling.ts) and never load this module, which is most of their bundle; the
- * local server renders with it.
+ * Renders the site pages (/, /docs, /docs/errors) as Markdown and HTML. Deployed functions read
+ * them pre-rendered and never load this module, which is most of their bundle.
  */
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import {
