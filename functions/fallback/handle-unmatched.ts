@@ -4,12 +4,12 @@ import { preflight } from '#shared/http/preflight.ts';
 import { routeMatcher } from '#shared/http/match.ts';
 import * as endpoints from '#shared/routes/endpoints.ts';
 
-// Every operation's method, path and CORS policy, without the rows and their schemas.
+// Endpoints, not rows: the fallback needs no schemas.
 const matchRoute = routeMatcher(Object.values(endpoints));
 
 /**
- * API Gateway's $default route: everything the route table does not match. Answers CORS
- * preflight for known paths, 405 with Allow for a known path and another method, else 404.
+ * API Gateway's $default route: CORS preflight for known paths, 405 with Allow for a known path
+ * and another method, else 404.
  */
 export const handler = createHttpHandler(
   {

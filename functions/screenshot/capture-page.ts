@@ -14,7 +14,7 @@ export const handler = route(
   async ({ body, signal, context }): Promise<ScreenshotResponse> => {
     const shot = await screenshotService().capture({ ...body, signal, remainingMs: context.getRemainingTimeInMillis() });
     return {
-      // A view of the PNG's bytes, not a copy of up to 4.6 MB.
+      // A view of the PNG's bytes, not a copy.
       screenshot: Buffer.from(shot.png.buffer, shot.png.byteOffset, shot.png.byteLength).toString('base64'),
       url: shot.url,
       cached: shot.cached,
