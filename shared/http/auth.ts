@@ -1,19 +1,6 @@
 /**
- * The authentication and authorization middleware of routes with auth 'apiKey' or 'session'.
- * It runs before input validation, so an anonymous caller learns nothing about a route's schema,
- * and hands the function a typed principal.
- *
- * - 'apiKey' (workspace operations): `X-API-Key` holding the row's scope, or a session whose
- *   role in the active organization grants the row's permission. Then the plan must include the
- *   feature of the row's entitlement extension, if any. A present `X-API-Key`, even empty or
- *   blank, is the credential: a bad one is 401 like any invalid key, never a fall-back to the cookie.
- * - 'session' (shell operations): the session cookie only; any `X-API-Key` is refused with 403.
- *   A row with a permission also needs membership of the active organization and that permission.
- *
- * Which session cookie counts is decided in #shared/http/cookies.ts; cookies that disagree
- * are refused with 401, so a cookie planted by another subdomain never stands in for the real one.
- *
- * An `Authorization` header is never read.
+ * Auth of 'apiKey' and 'session' rows, run before validation so an anonymous caller learns nothing
+ * of a schema. The rules: docs/identity.md, "Auth rules". An `Authorization` header is never read.
  */
 import { ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
 import type { HttpMiddleware } from '#shared/http/handler.ts';
@@ -26,25 +13,21 @@ import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/ident
 import { log } from '#shared/log.ts';
 import { setPrincipal } from '#shared/http/principals.ts';
 
-/** The row's auth kind, permission and extensions (its entitlement), and the authenticator. */
 export interface AuthenticateOptions extends Pick<RouteRow, 'auth' | 'permission' | 'extensions'> {
-  /** Gives the authenticator; called on every request, so it may load lazily. */
+  /** Called on every request, so it may load lazily. */
   authenticator: () => Authenticator | Promise<Authenticator>;
 }
 
-/**
- * The middleware of an 'apiKey' or 'session' row. Handlers pass `authenticate` from
- * #shared/wiring/auth.ts, which binds it to the container's authenticator.
- */
+/** Handlers pass the one from #shared/wiring/auth.ts, bound to the container's authenticator. */
 export function authenticate(options: AuthenticateOptions): HttpMiddleware {
   const { auth: kind, permission, authenticator } = options;
   if (kind !== 'apiKey' && kind !== 'session') throw new Error(`authenticate() handles apiKey and session routes, not ${kind}`);
-  // Read once at build time: an unknown feature fails the cold start, not a request.
+  // An unknown feature fails the cold start, not a request.
   const feature = requiredFeatureOf(options);
   const resolve = kind === 'session' ? sessionOnly : workspace;
-  // The request's bookkeeping writes (a key's last-use stamp) end before its response leaves.
+  // Bookkeeping writes (a key's last-use stamp) end before the response leaves.
   const settle = async (): Promise<void> => {
-    // Nothing to wait for when authentication itself could not start; its error is already the answer.
+    // Nothing to wait for when the authenticator could not start; its error is already the answer.
     const auth = await Promise.resolve().then(authenticator).catch(() => undefined);
     await auth?.settle();
   };
@@ -64,7 +47,7 @@ export function authenticate(options: AuthenticateOptions): HttpMiddleware {
   };
 }
 
-/** The session token of a request, undefined when it has none; 401 when its cookies disagree. */
+/** 401 when the cookies disagree. */
 function sessionToken(event: LambdaEvent): string | undefined {
   const cookie = readSessionCookie(event);
   if (cookie.kind === 'ambiguous') {
@@ -91,7 +74,7 @@ async function sessionOnly(permission: string | undefined, event: LambdaEvent, a
 
 async function workspace(permission: string | undefined, event: LambdaEvent, auth: Authenticator, feature: ReturnType<typeof requiredFeatureOf>): Promise<Principal> {
   const key = event.headers?.['x-api-key'];
-  // An explicit key wins over a cookie the browser may send along (its cookies are not even read).
+  // A present key wins; the cookies are not even read.
   const token = key === undefined ? sessionToken(event) : undefined;
   let principal: Principal;
   if (key !== undefined) principal = await auth.apiKey(key);

@@ -1,28 +1,17 @@
 /**
- * The session cookie: its names, how a request's token is read, and the Set-Cookie value that
- * issues one. The token is opaque; the table holds only its hash.
- *
- * The rule (README, "Identity"): a cookie that another subdomain of the same site could plant
- * must never override the real session.
- * - Over https the session is issued as `__Host-easel.session_token`. Browsers accept a `__Host-`
- *   cookie only with Secure, Path=/ and no Domain, so only this host can set it; when a request
- *   carries one, it alone decides, and the other names are ignored.
- * - Otherwise `easel.session_token` (the contract's name, and the only one over plain http) and,
- *   over https, `__Secure-easel.session_token` are read. A sibling subdomain can set those (with
- *   Domain=<parent>), so when they carry more than one distinct token the request is refused
- *   with 401 instead of picking one.
+ * The session cookie, read so that one planted by a sibling subdomain never overrides the real
+ * session (docs/identity.md, "Which session cookie counts").
  */
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { isHttps } from '#shared/http/headers.ts';
 import type { LambdaEvent } from '#shared/route-types.ts';
 
 export const SESSION_COOKIE = 'easel.session_token';
-/** The name sessions are issued under over https; no other host can set a `__Host-` cookie. */
+/** Issued over https: no other host can set a `__Host-` cookie. */
 export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 /** Browsers only accept a `__Secure-` cookie set over https with Secure, so it is honoured only there. */
 const SECURE_SESSION_COOKIE = `__Secure-${SESSION_COOKIE}`;
 
-/** What a request's cookies say about its session. */
 export type SessionCookie =
   | { kind: 'none' }
   | { kind: 'token'; name: string; token: string }
@@ -30,9 +19,8 @@ export type SessionCookie =
   | { kind: 'ambiguous'; names: string[] };
 
 /**
- * Every value a request gives a cookie name, in order. API Gateway moves payload 2.0 cookies to
- * `cookies`; a raw header is read too. Each pair is parsed on its own because parseCookie keeps
- * only a name's first value, and a repeated name is what the rule must see.
+ * Every value of a cookie name: API Gateway's `cookies` and a raw header. Pairs are parsed one by
+ * one because parseCookie keeps only a name's first value, and the rule must see repeats.
  */
 function readCookies(event: LambdaEvent, name: string): string[] {
   const header = event.headers?.cookie;
@@ -40,11 +28,7 @@ function readCookies(event: LambdaEvent, name: string): string[] {
   return pairs.map((pair) => parseCookie(pair)[name]).filter((value) => value !== undefined);
 }
 
-/**
- * The session a request carries, by the rule above: the `__Host-` cookie alone when present over
- * https, else the other accepted names, refused as ambiguous when they disagree. Empty values
- * count as absent; the same token sent twice is one token.
- */
+/** Over https a `__Host-` cookie alone decides; otherwise differing tokens are ambiguous. Empty counts as absent. */
 export function readSessionCookie(event: LambdaEvent): SessionCookie {
   const tiers = isHttps(event) ? [[HOST_SESSION_COOKIE], [SECURE_SESSION_COOKIE, SESSION_COOKIE]] : [[SESSION_COOKIE]];
   for (const names of tiers) {
@@ -56,11 +40,7 @@ export function readSessionCookie(event: LambdaEvent): SessionCookie {
   return { kind: 'none' };
 }
 
-/**
- * The Set-Cookie value that issues a session: HttpOnly (no script reads it), SameSite=Lax (not
- * sent on cross-site subrequests), Path=/, and over https the `__Host-` name with Secure and no
- * Domain, so no other subdomain can set a cookie that outranks it.
- */
+/** Over https under the `__Host-` name, so no other subdomain can set a cookie that outranks it. */
 export function sessionSetCookie(token: string, options: { maxAgeSeconds: number; secure: boolean }): string {
   return stringifySetCookie({
     name: options.secure ? HOST_SESSION_COOKIE : SESSION_COOKIE,

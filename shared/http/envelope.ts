@@ -10,10 +10,7 @@ export interface Envelope {
   [extra: string]: unknown;
 }
 
-/**
- * The one place an error becomes the contract's envelope. Anything that is not an HttpError
- * is an internal error: its details stay in the log, the client gets a generic message.
- */
+/** The one place an error becomes the envelope; anything not an HttpError is a generic internal error. */
 export function toEnvelope(error: unknown, publicBaseUrl: string): { status: number; headers: Record<string, string>; body: Envelope } {
   const known = error instanceof HttpError ? error : new InternalError(error);
   const body: Envelope = {

@@ -11,32 +11,26 @@ import type { CorsPolicy, LambdaContext, LambdaEvent, LambdaResult } from '#shar
 import { log, serializeError } from '#shared/log.ts';
 
 export interface HandlerMeta {
-  /** Operation id for logs ('fallback' for the unmatched-request handler). */
   operationId: string;
-  /** Route key for logs, e.g. 'GET /api/tweet/{id}'. */
+  /** For logs, e.g. 'GET /api/tweet/{id}'. */
   routeKey: string;
   cors: CorsPolicy | ((event: LambdaEvent) => CorsPolicy);
-  /** Status of a plain value the function returns (a Reply carries its own); 200 when absent. */
+  /** Status of a plain returned value; 200 when absent. */
   status?: number;
 }
 
-/** What the boundary keeps per request; middlewares may add headers every response must carry. */
 // A type alias, not an interface: Middy wants an index-signature-compatible record.
 export type BoundaryInternal = {
   startedAt: number;
-  /** Headers added to the response whatever it is, the error envelope included (e.g. X-RateLimit-*). */
+  /** Added to every response, the error envelope included (e.g. X-RateLimit-*). */
   responseHeaders?: Record<string, string>;
 };
 
 export type HttpRequest = Request<LambdaEvent, LambdaResult | Reply | unknown, Error, LambdaContext, BoundaryInternal>;
 
-/** What every middleware factory of shared/http/ returns: a Middy middleware of an HTTP handler. */
 export type HttpMiddleware = MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext>;
 
-/**
- * Asks the boundary to put these headers on the response of this request, success or error:
- * a middleware that learns something the client should always see (its remaining rate) calls this.
- */
+/** Puts these headers on this request's response, success or error. */
 export function setResponseHeaders(request: { internal: object }, headers: Record<string, string>): void {
   const internal = request.internal as Partial<BoundaryInternal>;
   internal.responseHeaders = { ...internal.responseHeaders, ...headers };
@@ -67,7 +61,7 @@ async function toResult(out: Reply, event: LambdaEvent, context: LambdaContext |
       if (canStream(context)) {
         stream = out.body.value;
       } else {
-        // Lambda behind an HTTP API cannot stream a response: buffer it within the payload limit.
+        // Lambda behind an HTTP API cannot stream a response.
         body = (await collect(out.body.value, LAMBDA_MAX_BINARY_BYTES, out.body.tooLarge)).toString('base64');
         isBase64Encoded = true;
       }
@@ -92,11 +86,7 @@ async function toResult(out: Reply, event: LambdaEvent, context: LambdaContext |
   return stream ? withStream(result, stream) : result;
 }
 
-/**
- * The boundary every HTTP handler shares: turns the handler's value into an API Gateway
- * result, turns any error into the envelope (the only place that does), adds security and
- * CORS headers, and writes one structured log line per request.
- */
+/** The boundary every HTTP handler shares: result or envelope, security and CORS headers, one log line per request. */
 function httpBoundary(meta: HandlerMeta): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext, BoundaryInternal> {
   const corsOf = (event: LambdaEvent) => (typeof meta.cors === 'function' ? meta.cors(event) : meta.cors);
   const requestIdOf = (request: HttpRequest) => request.context?.awsRequestId || request.event.requestContext?.requestId || 'local';
@@ -141,10 +131,7 @@ function httpBoundary(meta: HandlerMeta): MiddlewareObj<LambdaEvent, unknown, Er
 
 export type HttpHandler = (event: LambdaEvent, context: LambdaContext) => Promise<LambdaResult>;
 
-/**
- * Builds an HTTP handler: the boundary first, then any route middlewares, then the function.
- * Reads the configuration at cold start so a missing variable fails the container, not a request.
- */
+/** Reads the configuration at cold start, so a missing variable fails the container, not a request. */
 export function createHttpHandler(
   meta: HandlerMeta,
   middlewares: HttpMiddleware[],
@@ -152,8 +139,7 @@ export function createHttpHandler(
 ): HttpHandler {
   config();
   let chain = middy<LambdaEvent, unknown, Error, LambdaContext, BoundaryInternal>({
-    // Answer with the envelope just before Lambda would kill the invocation (API Gateway would
-    // otherwise send its own bare 503); the signal tells the function to stop its work.
+    // Answer with the envelope before Lambda kills the invocation and API Gateway sends a bare 503.
     timeoutEarlyInMillis: 300,
     timeoutEarlyResponse: () => {
       throw new UpstreamUnavailableError('The request took longer than this route allows; retry later.');

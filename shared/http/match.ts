@@ -29,15 +29,8 @@ export type PathMatch<R> =
   | { kind: 'none' };
 
 /**
- * The matcher of a list of routes: the route table's rows (the local server, the tests) or the
- * slim list of every operation's method, path and CORS policy (the fallback, which so bundles
- * no row's schemas).
- *
- * It finds the route for a method and path, or the methods the path allows, or nothing. As in API
- * Gateway, literal paths win over templated ones (/api/v1/assets/upload-url before
- * /api/v1/assets/{assetId}), and a templated route serves a method the literal path lacks
- * (DELETE /api/v1/assets/upload-url reaches DELETE /api/v1/assets/{assetId}). HEAD is served by
- * the path's GET row, as HTTP requires; the boundary sends no body for it.
+ * Matches as API Gateway does: literal paths before templated ones, and a templated route serves a
+ * method the literal path lacks. HEAD is served by the path's GET row.
  */
 export function routeMatcher<R extends Endpoint>(routes: readonly R[]): (method: string, path: string) => PathMatch<R> {
   const byTemplate = new Map<string, CompiledPath<R>>();
@@ -68,7 +61,7 @@ export function routeMatcher<R extends Endpoint>(routes: readonly R[]): (method:
     const rows = matching.flatMap(({ entry }) => entry.rows);
     const allow: (HttpMethod | 'HEAD')[] = [...new Set(rows.map((candidate) => candidate.method))];
     if (allow.includes('GET')) allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD');
-    // A path is served with one CORS policy; editor wins when any of its routes needs credentials.
+    // One CORS policy per path; editor wins when any of its routes needs credentials.
     const cors: CorsPolicy = rows.some((candidate) => candidate.cors === 'editor') ? 'editor' : 'public';
     return { kind: 'method', allow, cors, template: matching[0]!.entry.template };
   };

@@ -1,12 +1,6 @@
 /**
- * multipart/form-data bodies, parsed with busboy into `{ field: string | MultipartFile }`.
- *
- * A whole body is in memory (Lambda hands it over at once), so parsing is one synchronous write:
- * what matters is that every way a form can be malformed becomes one rejected promise. Busboy
- * reports a body that ends inside a part as an 'error' on that part's file stream as well as on
- * itself; an 'error' nobody listens to throws from the event emitter and ends the process, so
- * every stream gets a listener here. Limits that busboy enforces by silently dropping data
- * (parts, files, fields, a value cut at its size) are refusals: a form is never read in part.
+ * multipart/form-data bodies, parsed with busboy so that every malformed form is one rejected promise
+ * and a limit busboy enforces by silently dropping data is a refusal: a form is never read in part.
  */
 import { Busboy } from '@fastify/busboy';
 import type { BusboyInstance } from '@fastify/busboy';
@@ -17,16 +11,15 @@ import type { BodySpec, MultipartFile } from '#shared/route-types.ts';
 import { leaveForm } from '#shared/http/form.ts';
 import type { HttpMiddleware } from '#shared/http/handler.ts';
 
-/** Bounds on the parts of a form, so a crafted body cannot make the parser do unbounded work. */
+/** So a crafted body cannot make the parser do unbounded work. */
 export interface MultipartLimits {
-  /** Largest file part, in bytes (a larger one is 413). */
+  /** Bytes; a larger file part is 413. */
   fileSize: number;
   files: number;
   fields: number;
   parts: number;
-  /** Longest text field value, in bytes. */
+  /** Bytes of a text value. */
   fieldSize: number;
-  /** Longest field name. */
   fieldNameSize: number;
   /** Header lines per part. */
   headerPairs: number;
@@ -41,11 +34,9 @@ function malformed(why: string, cause?: unknown): InvalidRequestError {
 }
 
 /**
- * Parses a complete multipart/form-data body. Repeated names become arrays, in the order sent.
+ * Parses a complete body; repeated names become arrays, in the order sent.
  *
- * @throws InvalidRequestError (400) for a missing or unusable boundary, a body that does not
- *   follow it or ends early, a part without a name, and too many parts, files or fields, or a
- *   field value or name over its limit
+ * @throws InvalidRequestError (400) for any malformed body or a limit other than the file size
  * @throws PayloadTooLargeError (413) for a file part over `limits.fileSize`
  */
 export function parseMultipart(body: Buffer, contentType: string, limits: MultipartLimits): Promise<Record<string, unknown>> {
@@ -68,7 +59,6 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
     try {
       parser = new Busboy({ headers: { 'content-type': contentType }, limits });
     } catch (error) {
-      // Busboy refuses a Content-Type without a boundary it can use.
       fail(malformed('the Content-Type has no usable boundary', error));
       return;
     }
@@ -88,7 +78,7 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
     };
 
     parser.on('file', (name: string | undefined, stream: Readable, filename: string | undefined, encoding: string, mimetype: string) => {
-      // First of all: a body that ends inside this part errors on this stream.
+      // First: a body ending inside this part errors on this stream too, and an unheard 'error' ends the process.
       stream.on('error', (error: Error) => fail(malformed('the body ends inside a part', error)));
       stream.on('limit', () => fail(new PayloadTooLargeError(limits.fileSize)));
       if (!named(name)) {
@@ -126,11 +116,7 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
   });
 }
 
-/**
- * The middleware of rows whose body is multipart/form-data: after the checks every body gets
- * (present unless optional, within the row's size, the right type), reads it into
- * `{ field: string | MultipartFile }` for the row's schema (see parsedForm()).
- */
+/** Reads a multipart body for the row's schema (see parsedForm()), after the checks every body gets. */
 export function multipartBody(spec: Pick<BodySpec, 'maxBytes' | 'optional'>): HttpMiddleware {
   return {
     before: async (request) => {

@@ -3,10 +3,7 @@ import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
 import type { CorsPolicy, LambdaEvent } from '#shared/route-types.ts';
 
-/**
- * Answers a CORS preflight from the route table's view of the path. An origin the policy does
- * not allow gets a 204 without Access-Control-* headers, which the browser treats as a refusal.
- */
+/** A disallowed origin gets 204 without Access-Control-* headers, which browsers treat as a refusal. */
 export function preflight(event: LambdaEvent, allow: readonly string[], policy: CorsPolicy): Reply {
   const origin = allowedOrigin(policy, event.headers?.origin);
   const headers: Record<string, string> = { Allow: [...allow, 'OPTIONS'].join(', '), 'Cache-Control': 'no-store' };

@@ -1,7 +1,6 @@
 /**
- * The per-client rate limit of a row that publishes `x-easel-rate-limit`, enforced first so every
- * request counts and every response (errors included) carries the X-RateLimit-* headers. No AWS
- * client here (route.ts reads rules with it): #shared/wiring/rate-limit.ts binds the rate table.
+ * The per-client rate limit a row publishes in `x-easel-rate-limit`. No AWS client here, as route.ts
+ * imports this; #shared/wiring/rate-limit.ts binds the rate table.
  */
 import * as v from 'valibot';
 import { RateLimitedError } from '#shared/errors.ts';
@@ -13,7 +12,7 @@ import { clientNetwork } from '#shared/net/address.ts';
 import { rateLimitHeaders, windowOf } from '#shared/rate-limiter.ts';
 import type { RateLimiter, RateLimitRule } from '#shared/rate-limiter.ts';
 
-/** The vendor extension that publishes a route's limit; the same value is what gets enforced. */
+/** Published and enforced from the same value. */
 export const RATE_LIMIT_EXTENSION = 'x-easel-rate-limit';
 
 const Rule = v.strictObject({
@@ -21,7 +20,7 @@ const Rule = v.strictObject({
   windowSeconds: v.pipe(v.number(), v.integer(), v.minValue(1)),
 });
 
-/** The rule a row publishes in `x-easel-rate-limit`, if any; a malformed one fails the cold start. */
+/** A malformed rule fails the cold start. */
 export function rateLimitRuleOf({ operationId, extensions }: Pick<RouteRow, 'operationId' | 'extensions'>): RateLimitRule | undefined {
   const value = extensions?.[RATE_LIMIT_EXTENSION];
   if (value === undefined) return undefined;
@@ -33,15 +32,11 @@ export function rateLimitRuleOf({ operationId, extensions }: Pick<RouteRow, 'ope
 export interface PerClientRateLimitOptions {
   operationId: string;
   rule: RateLimitRule;
-  /** The limiter to count with; called on every request, so it may be built on first use. */
+  /** Called on every request, so it may build the limiter on first use. */
   limiter: () => RateLimiter;
 }
 
-/**
- * Counts the request against `rule` for the caller's address as API Gateway saw it
- * (`requestContext.http.sourceIp`, never a header the client controls) and refuses it with 429
- * once the window's allowance is used up.
- */
+/** Counts per `sourceIp` as API Gateway saw it, never a client-controlled header; 429 once used up. */
 export function perClientRateLimit({ operationId, rule, limiter }: PerClientRateLimitOptions): HttpMiddleware {
   return {
     before: async (request) => {
@@ -51,7 +46,7 @@ export function perClientRateLimit({ operationId, rule, limiter }: PerClientRate
       try {
         decision = await limiter().consume({ key: `${operationId}#ip#${client}`, ...rule, now });
       } catch (error) {
-        // The count is unknown: say so conservatively (nothing left until the window ends) and fail closed.
+        // Count unknown: report nothing left and fail closed.
         setResponseHeaders(request, rateLimitHeaders({ limit: rule.limit, remaining: 0, resetAt: windowOf(now, rule.windowSeconds).end }));
         throw error;
       }

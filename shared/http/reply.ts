@@ -1,24 +1,17 @@
-/**
- * What handlers return. A plain value becomes a 200 JSON response; a Reply says status,
- * headers, cookies and body (JSON, text, bytes sent base64 through API Gateway, or a stream).
- */
+/** What handlers return when a plain value (sent as JSON) is not enough. */
 import type { Readable } from 'node:stream';
 import type { LambdaContext, LambdaResult } from '#shared/route-types.ts';
 
 const REPLY = Symbol('easel.reply');
 
-/**
- * The largest raw body a buffered binary response may have. Lambda caps a synchronous response
- * at 6 MB (6,291,456 bytes) of JSON, and API Gateway needs binary bodies base64-encoded (4/3 of
- * the bytes): 4,500,000 bytes become 6,000,000 characters, leaving room for status and headers.
- */
+/** Lambda's 6 MB response cap, less base64's 4/3 growth and room for status and headers. */
 export const LAMBDA_MAX_BINARY_BYTES = 4_500_000;
 
 /** A body read once from a stream: piped to the client locally, buffered on Lambda. */
 export interface StreamBody {
   kind: 'stream';
   value: Readable;
-  /** Called when a buffered copy would exceed LAMBDA_MAX_BINARY_BYTES: the error to answer with. */
+  /** The error to answer with when a buffered copy would exceed LAMBDA_MAX_BINARY_BYTES. */
   tooLarge: (limitBytes: number) => Error;
 }
 
@@ -48,11 +41,7 @@ export const reply = {
   binary: (value: Uint8Array, contentType: string, status = 200, extra?: Extra) =>
     make(status, { kind: 'binary', value }, { ...extra, headers: { 'Content-Type': contentType, ...extra?.headers } }),
   empty: (status = 204, extra?: Extra) => make(status, { kind: 'empty' }, extra),
-  /**
-   * Bytes from a stream. The local server pipes them as they arrive; on Lambda (no response
-   * streaming behind an HTTP API) they are buffered up to LAMBDA_MAX_BINARY_BYTES, and a longer
-   * body answers with the error `tooLarge` returns.
-   */
+  /** Piped by the local server; buffered on Lambda, which cannot stream behind an HTTP API. */
   stream: (value: Readable, status: number, options: Extra & { tooLarge: StreamBody['tooLarge'] }) =>
     make(status, { kind: 'stream', value, tooLarge: options.tooLarge }, options),
 };
@@ -61,27 +50,24 @@ export function isReply(value: unknown): value is Reply {
   return typeof value === 'object' && value !== null && REPLY in value;
 }
 
-// Only the local runtime marks its contexts; a Lambda context never carries the symbol, so the
-// deployed path always buffers.
+// Only the local runtime marks its contexts, so the deployed path always buffers.
 const LOCAL_STREAMING = Symbol.for('easel.localStreaming');
 const STREAM_BODY = Symbol.for('easel.streamBody');
 
-/** Marks a context created by the local server, which can pipe a stream body to the client. */
+/** Marks a local server's context, which can pipe a stream body. */
 export function allowStreaming(context: LambdaContext): LambdaContext {
   return Object.assign(context, { [LOCAL_STREAMING]: true });
 }
 
-/** True only under the local server: a stream body may then be piped instead of buffered. */
 export function canStream(context: LambdaContext | undefined): boolean {
   return context !== undefined && (context as { [LOCAL_STREAMING]?: boolean })[LOCAL_STREAMING] === true;
 }
 
-/** Attaches the body stream to a result for the local server to pipe (the result's own body stays empty). */
+/** For the local server to pipe; the result's own body stays empty. */
 export function withStream(result: LambdaResult, stream: Readable): LambdaResult {
   return Object.assign(result, { [STREAM_BODY]: stream });
 }
 
-/** The stream the local server should pipe for this result, if any. */
 export function streamOf(result: LambdaResult): Readable | undefined {
   return (result as { [STREAM_BODY]?: Readable })[STREAM_BODY];
 }

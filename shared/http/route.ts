@@ -1,7 +1,4 @@
-/**
- * The one factory of HTTP handlers: a row of the route table and its function become the boundary,
- * the middlewares of the features the row declares (FEATURES, in order), validation, then the function.
- */
+/** The one factory of HTTP handlers: boundary, the row's feature middlewares, validation, then the function. */
 import type * as v from 'valibot';
 import { principalOf } from '#shared/http/principals.ts';
 import { createHttpHandler } from '#shared/http/handler.ts';
@@ -23,15 +20,13 @@ type PrincipalOf<R> = R extends { auth: 'apiKey' }
       ? SessionIdentity
       : undefined;
 
-/** What a route's function receives: validated input plus the raw event for the rare need. */
 export interface RouteInput<R> {
   body: R extends { body: infer B } ? BodyOut<B> : undefined;
   query: R extends { query: infer S } ? Out<S> : undefined;
   params: R extends { params: infer S } ? Out<S> : undefined;
   headers: R extends { headers: infer S } ? Out<S> : undefined;
-  /** Who is calling, resolved and authorized by the auth middleware before validation. */
   principal: PrincipalOf<R>;
-  /** API Gateway's view of the caller's address; never a client-supplied header. */
+  /** API Gateway's view of the caller's address, never a client-supplied header. */
   sourceIp: string;
   requestId: string;
   /** Aborted shortly before the Lambda times out. */
@@ -40,36 +35,32 @@ export interface RouteInput<R> {
   context: LambdaContext;
 }
 
-/** What a route's function is, for the row `R`: typed input from the row's schemas. */
 export type RouteFn<R> = (input: RouteInput<R>) => Promise<unknown | Reply>;
 
 const ROUTE_OF = Symbol.for('easel.route');
 
-/** The operation id a handler was built for by route(); undefined for any other function. */
+/** The operation id route() built a handler for; undefined for any other function. */
 export function routeOf(handler: unknown): string | undefined {
   return typeof handler === 'function' ? (handler as { [ROUTE_OF]?: string })[ROUTE_OF] : undefined;
 }
 
 /** A feature a row may declare, and what route() hands the middleware that serves it. */
 interface Feature<Name extends string, Row extends RouteRow, Options> {
-  /** The key under which a handler passes the feature's middleware factory to route(). */
+  /** The key of its middleware factory in route()'s last argument. */
   name: Name;
-  /** Whether the row declares the feature; its type is what the compiler checks rows against. */
+  /** Its type is what the compiler checks rows against. */
   declaredBy: (row: RouteRow) => row is Row;
-  /** How the row declares it, for the error that names a missing middleware. */
+  /** For the error that names a missing middleware. */
   says: (row: Row) => string;
-  /** What the row tells the middleware: the options its factory is called with. */
   options: (row: Row) => Options;
 }
 
 const feature = <Name extends string, Row extends RouteRow, Options>(spec: Feature<Name, Row, Options>) => spec;
 
 /**
- * The features a row may declare, in the order their middlewares run. The rate limit counts every
- * request, even invalid ones; credentials are checked before the body is read, so an
- * unauthenticated caller learns nothing about its schema; validation comes last (not a feature:
- * every row has it). Each middleware is passed in by the handler's module, so a function bundles
- * only the clients of the features its row declares.
+ * In run order: the rate limit counts even invalid requests; auth precedes reading the body, so an
+ * unauthenticated caller learns nothing of its schema. Handlers pass the middlewares in, so a
+ * function bundles only the clients its row needs.
  */
 const FEATURES = [
   feature({
@@ -102,19 +93,16 @@ type AnyFeature = (typeof FEATURES)[number];
 type FactoryOf<F> = F extends Feature<string, infer _Row, infer Options> ? (options: Options) => HttpMiddleware : never;
 type RowOf<F> = F extends Feature<string, infer Row, unknown> ? Row : never;
 
-/**
- * The middlewares a handler may pass route(), by feature: factories of the options the feature
- * table reads off the row (e.g. `authenticate` from #shared/wiring/auth.ts).
- */
+/** The middleware factories a handler may pass route(), by feature name. */
 export type RouteUses = { [F in AnyFeature as F['name']]?: FactoryOf<F> };
 
-/** The middlewares the features of row `R` need: a handler that leaves one out does not compile. */
+/** A handler that leaves out a middleware its row needs does not compile. */
 type NeededBy<R> = { [F in AnyFeature as R extends RowOf<F> ? F['name'] : never]-?: FactoryOf<F> };
 
-/** route()'s last argument: required when the row declares a feature (rows typed only as RouteRow are checked when built). */
+/** Required when the row declares a feature; rows typed only as RouteRow are checked when built. */
 type UsesArgument<R> = {} extends NeededBy<R> ? [uses?: RouteUses] : [uses: RouteUses & NeededBy<R>];
 
-/** The row's middlewares in table order; throws at cold start when one it declares is missing, or one is passed that it does not declare. */
+/** Throws at cold start when a declared middleware is missing or an undeclared one is passed. */
 function middlewaresOf(row: RouteRow, uses: RouteUses): HttpMiddleware[] {
   const middlewares: HttpMiddleware[] = [];
   const declared = new Set<string>();
@@ -126,17 +114,15 @@ function middlewaresOf(row: RouteRow, uses: RouteUses): HttpMiddleware[] {
     if (!factory) throw new Error(`Route ${row.operationId} ${spec.says(row)}: pass route(…, { ${spec.name} })`);
     middlewares.push(factory(options));
   }
-  // A middleware the row does not use would still put its clients into the function's bundle.
+  // An unused middleware would still put its clients into the bundle.
   const unused = Object.keys(uses).filter((name) => !declared.has(name));
   if (unused.length > 0) throw new Error(`Route ${row.operationId} declares no ${unused.join(', ')}: remove it from route(…)`);
   return middlewares;
 }
 
 /**
- * Builds the Lambda handler of one row of the route table. The row supplies the schemas, auth,
- * CORS policy and success status; the function receives typed, validated input and returns data
- * (sent with the row's status) or a Reply. The handler's module passes the middleware of each
- * feature the row declares (see FEATURES); tests build synthetic rows (test/support/routes.ts).
+ * Builds the Lambda handler of one row: `fn` gets typed, validated input and returns data (sent with
+ * the row's status) or a Reply; `uses` holds the middleware of each feature the row declares.
  *
  * @example export const handler = route(routes.deleteAsset, async ({ params, principal }) => …, { authenticate });
  */

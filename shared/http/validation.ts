@@ -1,7 +1,4 @@
-/**
- * The validation middleware: the row's schemas against the request, the innermost step before the
- * function, with the mapping of valibot issues to the contract's errors.
- */
+/** Validates a request against its row's schemas, mapping valibot issues to the contract's errors. */
 import * as v from 'valibot';
 import { InvalidRequestError, InvalidUrlError, PayloadTooLargeError, UnsupportedValueError } from '#shared/errors.ts';
 import type { HttpError } from '#shared/errors.ts';
@@ -24,14 +21,13 @@ function fieldName(issue: v.BaseIssue<unknown>, location: Location): string {
   return name ? `${label} ${name}` : label;
 }
 
-/** Allowed values of an enum-like issue, from valibot's `expected` ('"a" | "b"'). */
+/** From valibot's `expected`: '"a" | "b"'. */
 function allowedValues(issue: v.BaseIssue<unknown>): string {
   return (issue.expected ?? '').replace(/["()]/g, '').split(' | ').join(', ');
 }
 
-/** Maps the first valibot issue to the contract's code, with a hint that names the field. */
+/** Maps the first issue (the most specific: an unknown or missing field before its consequences) to an error naming the field. */
 export function issueToError(issues: readonly v.BaseIssue<unknown>[], location: Location): HttpError {
-  // Report the most specific problem first: an unknown or missing field before its consequences.
   const issue = issues[0]!;
   const field = fieldName(issue, location);
   const missing = issue.input === undefined && issue.kind === 'schema';
@@ -56,7 +52,6 @@ export function issueToError(issues: readonly v.BaseIssue<unknown>[], location: 
   return new InvalidRequestError(`Invalid ${field}`, `${field}: ${issue.message}`);
 }
 
-/** Validates a value against a schema; throws the mapped HttpError on the first problem. */
 export function parseWith<S extends v.GenericSchema>(schema: S, value: unknown, location: Location): v.InferOutput<S> {
   // valibot's object schemas accept arrays; a JSON body that is not an object is malformed, not incomplete.
   const wantsObject = schema.type === 'object' || schema.type === 'strict_object' || schema.type === 'loose_object';
@@ -68,7 +63,7 @@ export function parseWith<S extends v.GenericSchema>(schema: S, value: unknown, 
   return result.output;
 }
 
-/** The input validation hands the function: each part undefined where the row has no schema for it. */
+/** Each part is undefined where the row has no schema for it. */
 export interface ValidatedInput {
   body: unknown;
   query: unknown;
@@ -100,11 +95,7 @@ function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
   }
 }
 
-/**
- * Validates path, query, headers and body against the row's schemas and leaves the result on the
- * invocation's context (see validatedInput()). A JSON body is read here; a multipart body by the
- * multipartBody middleware, which runs before this one.
- */
+/** Leaves the result on the context (validatedInput()); a multipart body was read by multipartBody before. */
 export function validateInput(schemas: Pick<RouteRow, 'params' | 'query' | 'headers' | 'body'>): HttpMiddleware {
   return {
     before: async (request) => {
@@ -122,7 +113,6 @@ export function validateInput(schemas: Pick<RouteRow, 'params' | 'query' | 'head
   };
 }
 
-/** The input validateInput() left for this invocation. */
 export function validatedInput(context: LambdaContext): ValidatedInput {
   const input = (context as WithInput).input;
   if (!input) throw new Error('The validateInput middleware has not run for this request');
