@@ -1,7 +1,6 @@
 /**
- * One HTTPS request to a media host, with the connection guarded: the address is checked when
- * the socket connects (guardedLookup), so a DNS answer that changes after any earlier check
- * cannot reach an internal address. Redirects, allowlists and limits are the service's business.
+ * One HTTPS request to a media host. The address is checked when the socket connects, so a DNS
+ * answer that changes after an earlier check cannot reach an internal address.
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Agent, request } from 'node:https';
@@ -44,7 +43,6 @@ export interface MediaFetchSettings {
   testCa?: string;
 }
 
-/** Node's HTTP parser errors (HPE_*): the upstream broke the protocol, e.g. more bytes than its Content-Length. */
 function isProtocolError(error: unknown): boolean {
   return typeof (error as { code?: unknown }).code === 'string' && (error as { code: string }).code.startsWith('HPE_');
 }
@@ -57,13 +55,11 @@ export function toFetchError(error: unknown): Error {
   return new MediaFetchError('network', (error as Error)?.message ?? 'request failed', { cause: error });
 }
 
-/** How a kept-alive connection that the host closed while this process sat idle fails on reuse. */
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
 /**
- * A fetcher of single hops over a keep-alive agent (reused sockets were checked when they
- * connected). A reused connection the host closed meanwhile (a Lambda frozen between invocations
- * hears of it only on reuse) fails before any answer: the GET goes out again, once, on a new one.
+ * Single hops over a keep-alive agent (reused sockets were checked when they connected). A frozen
+ * Lambda learns of a connection the host closed only on reuse, so that GET is retried once.
  */
 export function createMediaFetch(settings: MediaFetchSettings): MediaFetch {
   const agent = new Agent({ keepAlive: true, maxSockets: 64, scheduling: 'lifo' });

@@ -1,17 +1,11 @@
 /**
- * The tweet syndication upstream (the API behind embedded tweets). It answers a tweet id with the
- * public payload, `{}` or 404 for no such tweet, a `TweetTombstone` for a deleted or private one,
- * and sometimes an HTML page instead of JSON when it blocks a caller: every body is parsed
- * defensively and anything unexpected is a failure, never passed on.
- *
- * One GET on `node:https` (`node:http` for the local stand-ins) rather than the global fetch: the
- * first fetch in a process loads undici, ≈ 25–30 ms of the getTweet cold start. The request is the
- * one fetch sent (its headers, `redirect: 'error'`, its content decodings).
+ * The tweet syndication API. It may answer an HTML block page instead of JSON, so every body is
+ * parsed defensively and anything unexpected is a failure. node:https rather than fetch, whose
+ * first use loads undici at cold start; the request is the one fetch would send.
  */
 import { createRequire } from 'node:module';
 import type { IncomingMessage, request as HttpRequest } from 'node:http';
 
-/** What the upstream said about one id. */
 export type SyndicationResult =
   | { kind: 'found'; tweet: Record<string, unknown> }
   | { kind: 'not-found'; reason: 'status-404' | 'empty' | 'tombstone' };
@@ -30,30 +24,26 @@ export interface SyndicationClient {
 }
 
 export interface SyndicationSettings {
-  /** Origin of the API, e.g. https://cdn.syndication.twimg.com. */
   upstreamUrl: string;
   /** Longest wait for one call: connecting, the headers and the whole body together. */
   timeoutMs: number;
 }
 
-/** Payloads are 1–20 KB; a body far larger is not a tweet and is not read to the end. */
+/** A body far larger than any tweet payload is not a tweet and is not read to the end. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The `token` the public embed clients send, derived from the id (FACTS: Upstreams). */
+/** The `token` the public embed clients send, derived from the id (docs/capture.md, Tweets). */
 export function tweetToken(id: string): string {
   return ((Number(id) / 1e15) * Math.PI).toString(36).replace(/(0+|\.)/g, '');
 }
 
-/** The tweet-result URL of `id` on the upstream origin `upstreamUrl`, with the derived token. */
 export function tweetResultUrl(upstreamUrl: string, id: string): string {
   const query = new URLSearchParams({ id, lang: 'en', token: tweetToken(id) });
   return `${upstreamUrl}/tweet-result?${query}`;
 }
 
-// The Node modules this client uses are required on first use, not imported. node:http because
-// an ESM import of it reads every export, and its lazy WebSocket getter loads undici (the 25–30 ms
-// this client exists to avoid); node:https (TLS, ≈ 8–10 ms) and node:zlib (≈ 3 ms) so that a process
-// loads only what its upstream needs: the local stand-ins speak plain HTTP and do not compress.
+// Required on first use, not imported: an ESM import of node:http loads undici, and a process
+// loads TLS and zlib only if its upstream needs them (the local stand-ins use neither).
 const requireBuiltin = createRequire(import.meta.url);
 let httpRequest: typeof HttpRequest | undefined;
 let httpsRequest: typeof HttpRequest | undefined;
@@ -64,20 +54,17 @@ function requestFunction(url: URL): typeof HttpRequest {
   return (httpRequest ??= (requireBuiltin('node:http') as typeof import('node:http')).request);
 }
 
-/** How a kept-alive connection that the upstream closed while this process sat idle fails on reuse. */
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
 /**
- * Sends the GET and resolves with the response once its headers are in; `signal` aborts the
- * request and its body. The global agent keeps connections alive between calls; one the upstream
- * closed meanwhile (a Lambda frozen between invocations hears of it only on reuse) fails before any
- * answer, and the GET is sent again, once, on a new connection.
+ * Resolves once the headers are in. A frozen Lambda learns of a kept-alive connection the
+ * upstream closed only on reuse, so that GET is retried once on a new connection.
  */
 function get(url: URL, signal: AbortSignal, retried = false): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const req = requestFunction(url)(url, {
       method: 'GET',
-      // What the global fetch sent, so the upstream sees the same request (it offers brotli over TLS only).
+      // fetch's request headers; the upstream offers brotli over TLS only.
       headers: {
         accept: 'application/json',
         'accept-encoding': url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate',
@@ -139,7 +126,6 @@ async function decodeBody(body: Buffer, contentEncoding: string | undefined): Pr
   return body;
 }
 
-/** The whole body, decoded, at most MAX_BODY_BYTES before and after decoding. */
 async function readText(response: IncomingMessage): Promise<string> {
   const declared = Number(response.headers['content-length'] ?? NaN);
   if (declared > MAX_BODY_BYTES) {
@@ -190,10 +176,10 @@ export function createSyndicationClient(settings: SyndicationSettings): Syndicat
         const response = await get(new URL(tweetResultUrl(settings.upstreamUrl, id)), combined);
         const status = response.statusCode ?? 0;
         if (status === 200) return classifyBody(await readText(response));
-        // Other answers' bodies are not read: destroying the response closes the connection, as cancelling fetch's body did.
+        // Other answers' bodies are not read; destroying the response closes the connection.
         response.destroy();
         if (status === 404) return { kind: 'not-found', reason: 'status-404' };
-        // redirect: 'error', as the fetch this replaced: the upstream has no reason to send one.
+        // Redirects are not followed: the upstream has no reason to send one.
         if (status >= 300 && status < 400) throw new SyndicationError(`upstream redirected (${status}); redirects are not followed`);
         throw new SyndicationError(`upstream answered ${status}`);
       } catch (error) {
