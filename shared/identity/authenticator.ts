@@ -1,7 +1,6 @@
 /**
- * Resolves credentials to principals through the CredentialStore port: a key costs one read (by
- * its SHA-256), a session one, its member context one more. Keys and member contexts are cached
- * per container for a TTL of at most ten seconds, within which revocations and role changes apply.
+ * Resolves credentials to principals through the CredentialStore port. Keys and member contexts
+ * are cached per container for the auth TTL, the delay within which revocations apply.
  */
 import { FeatureNotEntitledError, ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
 import { TtlCache } from '#shared/cache/ttl-cache.ts';
@@ -17,7 +16,6 @@ import { log, serializeError } from '#shared/log.ts';
 /** How often, at most, one container records that a key was used. */
 export const LAST_USED_INTERVAL_MS = 60_000;
 
-/** What the authenticator reads of a stored API key. */
 export interface StoredApiKey {
   keyId: string;
   keyHash: string;
@@ -28,7 +26,6 @@ export interface StoredApiKey {
   revokedAt?: string | undefined;
 }
 
-/** What the authenticator reads of a stored session. */
 export interface StoredSession {
   sessionId: string;
   tokenHash: string;
@@ -36,16 +33,12 @@ export interface StoredSession {
   activeOrganizationId?: string | undefined;
 }
 
-/** What the authenticator reads of an organization and a user's membership of it. */
 export interface StoredMemberContext {
   organization: { workspaceId: string; entitlement: Entitlement; deletionState: string } | undefined;
   membership: { role: Role } | undefined;
 }
 
-/**
- * The port the authenticator reads credentials through. The identity stores fill it (joined in
- * #shared/wiring/authenticator.ts, where the compiler holds them to it); it names only what is read.
- */
+/** Names only what is read; the identity stores fill it in #shared/wiring/authenticator.ts. */
 export interface CredentialStore {
   getApiKey(keyHash: string): Promise<StoredApiKey | undefined>;
   touchApiKey(keyHash: string, at: string): Promise<void>;
@@ -55,10 +48,9 @@ export interface CredentialStore {
 
 export interface AuthenticatorOptions {
   store: CredentialStore;
-  /** Reuse of a verified key or a member context, in ms (0 disables the cache). */
+  /** 0 disables the cache. */
   cacheTtlMs: number;
   lastUsedIntervalMs?: number;
-  /** Clock in ms; tests pass their own. */
   now?: () => number;
 }
 
@@ -80,10 +72,9 @@ export class Authenticator {
     this.touched = new TtlCache({ ttlMs: options.lastUsedIntervalMs ?? LAST_USED_INTERVAL_MS, maxEntries: 1000, now: this.now });
   }
 
-  /** Verifies an API key. Unknown, malformed and revoked keys get the same 401. */
+  /** Unknown, malformed and revoked keys get the same 401. */
   async apiKey(secret: string): Promise<ApiKeyPrincipal> {
     const refused = (cause: string) => new UnauthorizedError({ hint: 'The API key is not valid: it is unknown or revoked. Use an active organization API key.', cause });
-    // A string that cannot be a key is refused without a read.
     if (!isApiKeyFormat(secret)) throw refused('malformed API key');
     const hash = hashSecret(secret);
     let record = this.keys.get(hash);
@@ -91,8 +82,7 @@ export class Authenticator {
       record = (await this.store.getApiKey(hash)) ?? null;
       this.keys.set(hash, record);
     }
-    // The item was found by this hash; comparing again in constant time costs nothing and keeps
-    // the check independent of how the lookup matched.
+    // Compared again in constant time, so the check does not depend on how the lookup matched.
     if (!record || !digestsEqual(record.keyHash, hash)) throw refused('unknown API key');
     if (record.revokedAt) throw refused(`API key ${record.keyId} revoked at ${record.revokedAt}`);
     this.recordUse(hash, record.keyId);
@@ -108,7 +98,7 @@ export class Authenticator {
     };
   }
 
-  /** Verifies a session token: unknown, malformed and expired sessions get the same 401. Never cached: activation changes it. */
+  /** Unknown, malformed and expired sessions get the same 401. Never cached: activation changes it. */
   async session(token: string): Promise<SessionIdentity> {
     const refused = (cause: string) => new UnauthorizedError({ hint: 'The session is unknown or has expired; sign in again.', cause });
     if (!isSessionTokenFormat(token)) throw refused('malformed session token');
@@ -118,10 +108,7 @@ export class Authenticator {
     return { kind: 'session', sessionId: record.sessionId, userId: record.userId, activeOrganizationId: record.activeOrganizationId, tokenHash: hash };
   }
 
-  /**
-   * The session's user as a member of the active organization. 403 when no organization is
-   * active, the user is not a member of it, or it is being deleted.
-   */
+  /** 403 when no organization is active, the user is not its member, or it is being deleted. */
   async member(identity: SessionIdentity): Promise<SessionPrincipal> {
     const organizationId = identity.activeOrganizationId;
     if (!organizationId) throw new ForbiddenError(`No organization is active in this session. ${ACTIVATE_HINT}`);
@@ -153,9 +140,8 @@ export class Authenticator {
   }
 
   /**
-   * Waits for the bookkeeping writes started so far (the last-use stamps) to end, never failing.
-   * The middleware calls it before a response leaves: on Lambda the sandbox freezes once the
-   * handler returns, so a write still in flight would finish only at the next invocation, or never.
+   * Waits for the last-use stamps in flight, never failing. Called before a response leaves: Lambda
+   * freezes the sandbox once the handler returns, so a pending write might never finish.
    */
   async settle(): Promise<void> {
     await Promise.all(this.pending);
@@ -163,14 +149,14 @@ export class Authenticator {
 
   private readonly pending = new Set<Promise<void>>();
 
-  /** Records the key's last use at most once per interval per container, without reading, alongside the request's own work. */
+  /** At most once per interval per container, alongside the request's own work. */
   private recordUse(hash: string, keyId: string): void {
     if (this.touched.get(hash)) return;
     this.touched.set(hash, true);
     const write = this.store
       .touchApiKey(hash, new Date(this.now()).toISOString())
       .catch((error: unknown) => {
-        // Last-used time is bookkeeping: failing to record it must not fail the request.
+        // Bookkeeping: must not fail the request.
         log.warn('api key last-used update failed', { keyId, error: serializeError(error) });
       })
       .finally(() => this.pending.delete(write));
@@ -178,7 +164,7 @@ export class Authenticator {
   }
 }
 
-/** 403 unless the principal's scopes (key) or role (session) include the permission. */
+/** 403 unless the key's scopes or the member's role include the permission. */
 export function requirePermission(principal: Principal, permission: string): void {
   if (grants(principal.permissions, permission)) return;
   if (principal.kind === 'apiKey') {

@@ -1,7 +1,4 @@
-/**
- * Capability flags: what the editor shell may offer a member, from the member's permissions and
- * the organization's features. They are rendering hints; every operation re-checks on its own.
- */
+/** What the editor shell may offer a member: rendering hints only, as every operation re-checks. */
 import type { Permission } from '#shared/identity/permissions.ts';
 import type { Feature } from '#shared/identity/plans.ts';
 
@@ -29,7 +26,6 @@ export type Capability = keyof typeof CAPABILITIES;
 export const CAPABILITY_LIST = Object.keys(CAPABILITIES) as Capability[];
 export type CapabilityFlags = Record<Capability, boolean>;
 
-/** The flags of a member with these permissions in an organization with these features. */
 export function capabilitiesOf(permissions: readonly Permission[], features: readonly Feature[]): CapabilityFlags {
   const flags = {} as CapabilityFlags;
   for (const name of CAPABILITY_LIST) {

@@ -1,13 +1,7 @@
-/**
- * The one vocabulary of permissions. A role resolves to a set of them; an API key holds a subset
- * of them as its scopes. Routes name one in their `permission`, and the auth middleware grants
- * the request when the key's scopes or the member's role include it.
- *
- * The docs (/docs#roles-and-permissions) are generated from these tables.
- */
+/** The one vocabulary of permissions, of roles and key scopes; /docs#roles-and-permissions is generated from it. */
 import * as v from 'valibot';
 
-/** Every permission, with what it allows, in the order the docs list them. */
+/** In the order the docs list them. */
 export const PERMISSIONS = {
   'artifact:read': 'Read releases and download assets of the workspace.',
   'release:create': 'Create releases.',
@@ -30,15 +24,12 @@ export type Permission = keyof typeof PERMISSIONS;
 export const PERMISSION_LIST = Object.keys(PERMISSIONS) as Permission[];
 export const PermissionSchema = v.picklist(PERMISSION_LIST);
 
-/**
- * The permissions an API key may hold: the workspace operations. Keys act for an organization,
- * never for a person, so member, invitation, billing and deletion rights stay with sessions.
- */
+/** Keys act for an organization, never a person, so member, billing and deletion rights stay with sessions. */
 export const API_KEY_SCOPES = ['artifact:read', 'release:create', 'source:write', 'upload:sign', 'asset:write'] as const satisfies readonly Permission[];
 export type Scope = (typeof API_KEY_SCOPES)[number];
 export const ScopeSchema = v.picklist(API_KEY_SCOPES);
 
-/** Roles, from most to least privileged. */
+/** From most to least privileged. */
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 export const RoleSchema = v.picklist(ROLES);
@@ -51,7 +42,6 @@ const MEMBER: readonly Permission[] = [
   'organization:read',
   'settings:read',
 ];
-// Admins run the organization day to day: the roster, invitations, keys, settings, integrations.
 const ADMIN: readonly Permission[] = [
   ...MEMBER,
   'source:write',
@@ -65,14 +55,13 @@ const ADMIN: readonly Permission[] = [
 // Only an owner can change what the organization pays for or delete it.
 const OWNER: readonly Permission[] = [...ADMIN, 'billing:manage', 'organization:delete'];
 
-/** What each role may do. Members see their own membership (bootstrap, permissions), not the roster. */
+/** Members see their own membership, not the roster. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   owner: ordered(OWNER),
   admin: ordered(ADMIN),
   member: ordered(MEMBER),
 };
 
-/** One sentence per role for the docs. */
 export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
   owner: 'Everything, including the plan and deleting the organization.',
   admin: 'Runs the organization: members, invitations, API keys, settings and source apps.',
@@ -84,12 +73,11 @@ function ordered(permissions: readonly Permission[]): readonly Permission[] {
   return PERMISSION_LIST.filter((permission) => set.has(permission));
 }
 
-/** The permissions a role grants, in vocabulary order. */
+/** In vocabulary order. */
 export function permissionsOf(role: Role): readonly Permission[] {
   return ROLE_PERMISSIONS[role];
 }
 
-/** True when the list (a key's scopes or a role's permissions) includes the permission. */
 export function grants(held: readonly string[], permission: string): boolean {
   return held.includes(permission);
 }
