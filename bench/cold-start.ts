@@ -1,14 +1,6 @@
 /**
- * Cold starts as Lambda pays them: every route's bundle is built the way the stack builds it
- * (infra/constructs/easel-function.ts: ESM, minified, names kept, node24, the require banner, the
- * AWS SDK bundled, native packages left to node_modules), then each is run in fresh Node
- * processes that import it and invoke its handler once with a request the route answers in
- * earnest (seeded credentials against the embedded DynamoDB and S3, the local syndication and
- * media stand-ins), next to a bare `node -e 0`. Median of several interleaved rounds.
- *
- * The capture route is measured apart: a cold capture (fresh process and an empty /tmp, so
- * Chromium is extracted, launched and captures a local page) and the warm captures after it,
- * each with its parts.
+ * Cold starts as Lambda pays them: each route's deployed bundle in fresh processes, invoked with a
+ * request it answers in earnest, beside a bare `node -e 0`; capture apart, with its parts.
  */
 import '../test/support/env.ts';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,7 +45,7 @@ export async function bench(): Promise<BenchTable[]> {
   const scratch = mkdtempSync(join(tmpdir(), 'easel-cold-'));
   try {
     const fixtures = await createFixtures(runtime);
-    // As on Lambda: the stack sets no NODE_OPTIONS (stacks are source-mapped when logged, shared/source-maps.ts).
+    // No NODE_OPTIONS, as on Lambda.
     const childEnv = coldChildEnv(runtime);
 
     // Each route's request: the fixtures' by default, a real input where the row needs one.
@@ -77,16 +69,15 @@ export async function bench(): Promise<BenchTable[]> {
       const events = join(scratch, `${row.operationId}.json`);
       writeFileSync(events, JSON.stringify([eventFor(row, request), eventFor(row, request), eventFor(row, request)]));
       cases.push({ row, ...built, events });
-      // What Node's own source maps would cost (the stack used to set them): the same bundle with them.
+      // What Node's own source maps would cost.
       if (row.operationId === 'listReleases') cases.push({ row: { ...row, operationId: 'listReleases, --enable-source-maps' }, ...built, events, env: { ...childEnv, NODE_OPTIONS: '--enable-source-maps' } });
     }
     fixtures.close();
-    // The floor: the same child with a handler that does nothing.
     const emptyEvents = join(scratch, 'empty.json');
     writeFileSync(emptyEvents, JSON.stringify([{}, {}, {}]));
     cases.push({ row: { operationId: EMPTY } as Row, ...emptyHandler(join(scratch, 'empty')), events: emptyEvents });
 
-    // Interleaved rounds: bare Node, then every route, so drift hits them alike.
+    // Interleaved, so drift hits them alike.
     const bare: number[] = [];
     const results = new Map<string, ChildResult[]>();
     for (let round = 0; round < ROUNDS + 1; round++) {
@@ -101,7 +92,6 @@ export async function bench(): Promise<BenchTable[]> {
     const bareMs = median(bare);
     const rows = cases.map(({ row, bytes }) => {
       const runs = results.get(row.operationId)!;
-      // The goal's figure, coldMs: import plus first invocation, timed inside the process (what Node's own start does not include).
       const figures = coldFigures(runs);
       const cold = figures.coldMs;
       const isJson = ![EMPTY, 'listReleases, --enable-source-maps', 'postExport', 'getImageProxy', 'getHome', 'getEditorAsset', 'getDocs', 'getErrorDocs', 'getLlms', 'getLlmsFull'].includes(row.operationId);
@@ -141,8 +131,7 @@ export async function bench(): Promise<BenchTable[]> {
     };
 
     if (ONLY) return [coldTable];
-    // Capture: the handler's bundle in fresh processes with an empty TMPDIR (Chromium extracted
-    // each time, as in a new Lambda sandbox), then its parts measured apart.
+    // An empty TMPDIR each time, so Chromium is extracted as in a new sandbox.
     const captureRow = FULL_ROUTE_LIST.find((row) => row.operationId === 'capturePage')!;
     const captureBuilt = await bundle(captureRow);
     const captureEvents = join(scratch, 'capture.json');

@@ -1,23 +1,7 @@
 /**
- * Lambda memory and cost per million calls, from what each kind of function was measured to
- * spend: CPU time, time spent waiting (on DynamoDB, on the page), how many cores it keeps busy,
- * and its peak memory, each in fresh processes running the bundle the stack deploys.
- *
- * Lambda gives a function CPU in proportion to its memory, one vCPU at 1,769 MB
- * (https://docs.aws.amazon.com/lambda/latest/dg/configuration-memory.html), and bills memory ×
- * duration. So a call's duration at M MB is modelled as its waiting time plus its CPU time
- * stretched by the share of a vCPU it gets (never more cores than it was seen to use). Two things
- * follow. Below what a function can use, the CPU part of its bill is the same at any size (half
- * the CPU, twice the time): less memory saves only on the waiting, and costs latency, cold starts
- * above all. Above it, memory buys nothing. Hence the rule each row's memory is checked against:
- *   - the usual size nearest the CPU it can use (1,769 MB × the cores it keeps busy),
- *   - but smaller while the waiting would be over a tenth of the whole bill of a call (Lambda,
- *     HTTP API, DynamoDB, S3): a function that mostly waits should not wait at a high price,
- *   - and never below twice its peak resident memory (the export: for the largest image it
- *     accepts), nor below a floor its row documents (Chromium's).
- * The model takes this machine's x86 CPU time for both architectures (arm64 is not measured
- * here), loopback waits (shorter than a region's), and gives cold starts as an upper bound (if
- * Lambda gives the init phase no more CPU than the invocations).
+ * Lambda memory and cost per million calls. Lambda's CPU grows with memory and it bills memory ×
+ * duration, so a call at M MB is modelled as its waiting plus its CPU time over the vCPU share M
+ * buys (this machine's x86 CPU time for both architectures); the memory rule prints under its table.
  */
 import '../test/support/env.ts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,19 +25,14 @@ import type { ChildResult, PlannedRequest, Row } from './support/route-bundles.t
 const ROUNDS = Number(process.env.BENCH_COST_ROUNDS ?? 3);
 /** Warm calls after the cold one, in each fresh process. */
 const WARM = { json: 30, export: 8, capture: 8 } as const;
-/** MB at which a function has the equivalent of one vCPU. */
+/** One vCPU (docs.aws.amazon.com/lambda/latest/dg/configuration-memory.html). */
 const MB_PER_VCPU = 1769;
-/** The usual sizes the pick chooses among. */
 export const CANDIDATES_MB = [128, 256, 512, 768, 1024, 1536, 1769, 2048, 3008] as const;
 const HEADROOM = 2;
 /** The waiting part of a call's whole bill that memory may not exceed. */
 const WAITING_SHARE = 0.1;
 
-/**
- * List prices, us-east-1, as published when noted; check before relying on them.
- * Lambda: https://aws.amazon.com/lambda/pricing/, HTTP API: https://aws.amazon.com/api-gateway/pricing/,
- * DynamoDB on-demand: https://aws.amazon.com/dynamodb/pricing/on-demand/, S3: https://aws.amazon.com/s3/pricing/.
- */
+/** us-east-1 list prices as of `noted` (aws.amazon.com/{lambda,api-gateway,dynamodb,s3}/pricing); check before relying on them. */
 export const PRICES = {
   noted: '2026-11-23',
   lambdaRequest: 0.2 / 1e6,
@@ -65,9 +44,8 @@ export const PRICES = {
   s3Put: 0.005 / 1000,
 } as const;
 
-/** What one call costs besides Lambda: its API Gateway steps and its DynamoDB and S3 requests. */
 interface Usage {
-  /** HTTP API requests it is billed as (a body over 512 KB counts once per 512 KB). */
+  /** A body over 512 KB is billed once per 512 KB. */
   apiRequests: number;
   readUnits: number;
   writeUnits: number;
@@ -80,7 +58,7 @@ interface Workload {
   operationId: OperationId;
   kind: keyof typeof WARM;
   usage: Usage;
-  /** Fresh-process results, unpinned and pinned to one core. */
+  /** Unpinned and pinned to one core. */
   runs?: ChildResult[];
   pinned?: ChildResult[];
   /** Peak memory for the largest input the route accepts, where that is not the measured one. */
@@ -89,12 +67,11 @@ interface Workload {
   floor?: { mb: number; why: string };
 }
 
-/** What the measurements say about a kind of function. */
 interface Profile {
   warmMs: number;
   cpuMs: number;
   waitMs: number;
-  /** Cores kept busy while it computes (≥ 1). */
+  /** Kept busy while it computes (≥ 1). */
   cores: number;
   coldMs: number;
   coldCpuMs: number;
@@ -125,7 +102,7 @@ function profileOf(workload: Workload): Profile {
   };
 }
 
-/** Modelled duration at `mb`: waiting, plus CPU time over the cores that memory buys (at most `cores`). */
+/** Modelled duration at `mb`: never more cores than it was seen to use. */
 function stretched(waitMs: number, cpuMs: number, cores: number, mb: number): number {
   return waitMs + cpuMs / Math.min(mb / MB_PER_VCPU, cores);
 }
@@ -133,7 +110,7 @@ function stretched(waitMs: number, cpuMs: number, cores: number, mb: number): nu
 const warmAt = (p: Profile, mb: number) => stretched(p.waitMs, p.cpuMs, p.cores, mb);
 const coldAt = (p: Profile, mb: number) => stretched(Math.max(0, p.coldMs - p.coldCpuMs / p.coldCores), p.coldCpuMs, p.coldCores, mb);
 
-/** The memory the rule above picks, given the whole bill per million calls at a size. */
+/** The memory the rule printed under the memory table picks. */
 export function pickMemory(p: Profile, bill: (mb: number) => { total: number; waiting: number }, floorMb = 0): number {
   const fits = CANDIDATES_MB.filter((mb) => mb >= Math.max(HEADROOM * p.peakRssMiB, floorMb));
   const usable = MB_PER_VCPU * p.cores;
@@ -142,7 +119,6 @@ export function pickMemory(p: Profile, bill: (mb: number) => { total: number; wa
   return fits[index] ?? CANDIDATES_MB.at(-1)!;
 }
 
-/** Dollars per million calls at `mb` on `arch`, each part. */
 function costPerMillion(usage: Usage, billedMs: number, mb: number, arch: Arch, waitMs = 0) {
   const million = 1e6;
   const lambdaRequests = PRICES.lambdaRequest * million;
@@ -156,10 +132,9 @@ function costPerMillion(usage: Usage, billedMs: number, mb: number, arch: Arch, 
 
 type Arch = 'arm64' | 'x86_64';
 
-/** The stack's choice (infra/constructs/easel-function.ts): arm64 unless a native package has no arm64 binaries. */
+/** The stack's choice (infra/constructs/easel-function.ts). */
 const archOf = (row: Row): Arch => (cheapestCpu(row.nodeModules ?? []) === 'arm64' ? 'arm64' : 'x86_64');
 
-/** A row's bill per million calls at `mb`, with its measured profile. */
 const billAt = (workload: Workload, row: Row, p: Profile) => (mb: number) => costPerMillion(workload.usage, warmAt(p, mb), mb, archOf(row), p.waitMs);
 
 const dollars = (value: number) => (value === 0 ? '—' : `$${value < 0.1 ? value.toFixed(3) : value.toFixed(2)}`);
@@ -180,15 +155,14 @@ export async function bench(): Promise<BenchTable[]> {
         label: 'JSON route, API key (GET /api/v1/releases: one Query)',
         operationId: 'listReleases',
         kind: 'json',
-        // A 10 KB page of releases read eventually consistent: 3 × 4 KB at half a unit; the key is verified from memory inside the cache window.
+        // 3 × 4 KB at half a unit; the key is verified from memory inside the cache window.
         usage: { apiRequests: 1, readUnits: 1.5, writeUnits: 0, s3Puts: 0, note: '1.5 RRU: a 10 KB eventually consistent Query' },
       },
       {
         label: 'JSON route, session (GET /api/v1/bootstrap: eight reads)',
         operationId: 'getBootstrap',
         kind: 'json',
-        // The membership from the cache window; the session (never cached), the user, the user's memberships, their organization (one),
-        // the workspace with its surfaces, three counts: 0.5 each, all small and eventually consistent.
+        // Session, user, memberships, organization, workspace, three counts: 0.5 each (membership cached).
         usage: { apiRequests: 1, readUnits: 4, writeUnits: 0, s3Puts: 0, note: '4 RRU: eight small eventually consistent reads (the session is never cached)' },
       },
       {
@@ -234,8 +208,7 @@ export async function bench(): Promise<BenchTable[]> {
       }
       if (workload.kind === 'json') delete workload.pinned;
       if (workload.kind === 'export') {
-        // The largest image the route accepts (EXPORT_MAX_PIXELS): what the memory must hold. A flat
-        // one, to fit the body limit: decoding needs the same memory whatever the pixels are.
+        // The largest image accepted, flat to fit the body limit: decoding needs the same memory anyway.
         const flat = await sharp({ create: { width: 8000, height: EXPORT_MAX_PIXELS / 8000, channels: 4, background: '#f4f5f7' } }).png().toBuffer();
         const largest = await exportUpload(flat);
         const largestEvents = join(scratch, 'largest.json');
@@ -274,7 +247,7 @@ export async function bench(): Promise<BenchTable[]> {
       rows: profiles.map(({ workload, row, profile: p }) => {
         const bill = billAt(workload, row, p);
         const pick = pickMemory(p, bill, workload.floor?.mb);
-        // Sizes next to each other model alike within the noise: the configured one passes when it is as fast and as cheap as the pick, within 5 %.
+        // Neighbouring sizes model alike within the noise, hence the 5 %.
         const asGood = row.memory === pick || (warmAt(p, row.memory) <= 1.05 * warmAt(p, pick) && bill(row.memory).total <= 1.05 * bill(pick).total);
         return [
           workload.label.split(' (')[0]!,
@@ -302,7 +275,7 @@ export async function bench(): Promise<BenchTable[]> {
         const billed = warmAt(p, row.memory);
         const cost = costPerMillion(workload.usage, billed, row.memory, arch);
         const x86 = costPerMillion(workload.usage, billed, row.memory, 'x86_64');
-        // Lambda bills the init phase too: the modelled cold start at this memory, per thousand.
+        // Lambda bills the init phase too.
         const coldStart = ((row.memory / 1024) * (coldAt(p, row.memory) / 1000) * PRICES.gbSecond[arch] * 1000).toFixed(4);
         return [workload.label, `${row.memory} MB ${arch}`, Math.ceil(billed), dollars(cost.lambdaRequests), dollars(cost.compute), dollars(cost.api), dollars(cost.dynamo), dollars(cost.s3), `**${dollars(cost.total)}**`, dollars(x86.total), `$${coldStart}`];
       }),

@@ -1,9 +1,4 @@
-/**
- * Export benchmarks on a 1920×1080 screenshot-like and photo-like input:
- * - every format × preset: median time and bytes through the service (the figures in the docs);
- * - the handler (multipart parse, checks, base64 out) against raw sharp with the same options (goal ≤ 1.10×);
- * - JPEG medium (mozjpeg) against a plain libjpeg-turbo encode at the same quality (goal ≥ 20 % smaller).
- */
+/** Export presets through the service, the handler's overhead over raw sharp, and mozjpeg against libjpeg-turbo. */
 import '../test/support/env.ts';
 import sharp from 'sharp';
 import { EXPORT_FORMATS, EXPORT_PRESETS, QUALITY_PRESETS } from '#shared/schemas/export.ts';
@@ -47,7 +42,6 @@ export async function bench(): Promise<BenchTable[]> {
   ];
   const inputNote = `Inputs: 1920×1080 screenshot-like PNG (${kb(inputs[0]!.bytes.length)}), photo-like JPEG q92 (${kb(inputs[1]!.bytes.length)}); median of ${ROUNDS} runs.`;
 
-  // 1. The preset table.
   const rows: (string | number)[][] = [];
   for (const format of EXPORT_FORMATS) {
     for (const preset of QUALITY_PRESETS) {
@@ -69,7 +63,6 @@ export async function bench(): Promise<BenchTable[]> {
   }
   const presets: BenchTable = { title: 'Export presets: bytes and time through the service', columns: ['format', 'preset', 'screenshot (bytes, time)', 'photo (bytes, time)'], rows, notes: [inputNote] };
 
-  // 2. Handler against raw sharp, same options.
   const { handler } = await import('#functions/export/post-export.ts');
   const overhead: (string | number)[][] = [];
   for (const input of inputs) {
@@ -92,7 +85,6 @@ export async function bench(): Promise<BenchTable[]> {
   }
   const handlerTable: BenchTable = { title: 'Export handler (multipart parse, checks, base64) against raw sharp, same options', columns: ['input → output', 'handler', 'raw sharp', 'ratio', 'goal', 'result'], rows: overhead.map((row) => [`${row[0]} → ${row[1]}`, ...row.slice(2, 5), '≤ 1.10×', row[5]!]) };
 
-  // 3. mozjpeg against libjpeg-turbo at the same quality setting.
   const medium = EXPORT_PRESETS.jpeg.medium;
   if (medium.format !== 'jpeg') throw new Error('the jpeg medium preset must be a JPEG encoder');
   const jpegRows: (string | number)[][] = [];

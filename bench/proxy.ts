@@ -1,18 +1,6 @@
 /**
- * Media proxy throughput: the same file fetched through GET /api/image-proxy on the local runtime
- * (streaming) and directly from the same local HTTPS upstream, over keep-alive connections with
- * the same concurrency (goal: proxy ≥ 0.8× direct). Two upstreams:
- *
- * - paced at 20 MB/s per connection, like a CDN edge seen from a Lambda: the question users
- *   feel, whether the proxy slows delivery down;
- * - unpaced loopback, where CPU is the limit.
- *
- * Two layouts. With upstream, proxy and client in one process, one thread does all three jobs, so
- * the proxied path also pays the client's second HTTP read and the ratio measures the whole
- * chain's CPU. With the upstream and the client each in a process of their own (the proxy stays
- * in this one), each party has its own thread as it would across machines: the figure that says
- * whether the proxy slows delivery. CPU per MiB is reported for the client and for this process,
- * so the relay's own cost reads directly.
+ * Media proxy throughput against fetching the same upstream directly: paced like a CDN edge (what
+ * users feel) and unpaced (CPU-bound); in one thread for all, and a process each as across machines.
  */
 import '../test/support/env.ts';
 import { fork } from 'node:child_process';
@@ -28,7 +16,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ROLES = fileURLToPath(new URL('./support/proxy-roles.ts', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
 
-/** Sends one message to a child and waits for its answer. */
 function ask<T>(child: ChildProcess, message: unknown): Promise<T> {
   return new Promise((resolve) => {
     child.once('message', (answer) => resolve(answer as T));
@@ -79,7 +66,7 @@ async function separateProcesses(): Promise<Layout> {
   };
 }
 
-/** Measures one layout: in a process of its own, since the proxy's configuration is read once per process. */
+/** Run in a process of its own: the proxy's configuration is read once per process. */
 async function measure(start: () => Promise<Layout>): Promise<string[][]> {
   const rows: string[][] = [];
   {
@@ -96,7 +83,7 @@ async function measure(start: () => Promise<Layout>): Promise<string[][]> {
         await layout.fetch({ via: 'direct', url, requests: CONCURRENCY });
         await layout.fetch({ via: 'proxy', url, requests: CONCURRENCY });
         for (let round = 0; round < ROUNDS; round++) {
-          // Interleaved rounds: drift on a shared machine hits both paths alike.
+          // Interleaved so drift hits both paths alike.
           results.direct.push(await layout.fetch({ via: 'direct', url, requests }));
           const cpu = process.cpuUsage();
           const proxied = await layout.fetch({ via: 'proxy', url, requests });

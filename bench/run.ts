@@ -1,9 +1,6 @@
 /**
- * `npm run bench [-- <area> …]`: runs every bench module in bench/ (or the named ones), prints
- * their tables, and writes them into one report (bench-output/report.md, git-ignored) that opens
- * with the machine, its load, and every goal met or missed. A module is a file bench/<area>.ts exporting `bench(): Promise<BenchTable[]>`
- * (tables printed here) or `run(): Promise<void>` (prints its own); adding one needs no change here. Each module runs in its own child process, so the settings it
- * sets (ports, test opt-ins) and the singletons it creates cannot leak into another's figures.
+ * `npm run bench [-- <area> …]`: runs each bench/<area>.ts and writes bench-output/report.md. Each
+ * runs in a child process, so its settings and singletons cannot leak into another's figures.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';

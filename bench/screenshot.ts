@@ -1,9 +1,4 @@
-/**
- * Page-capture figures, measured side by side in one process on pages served from 127.0.0.1:
- * a warm capture through the Lambda handler against raw puppeteer on the same browser and against
- * launching a browser per request, the cache-hit latency, and the wait strategies the capture
- * could use (time and whether the page was complete).
- */
+/** Page capture through the handler against raw puppeteer and a launch per request, cache hits, and wait strategies. */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +23,6 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
   return { ms: performance.now() - started, value };
 }
 
-/** What raw puppeteer does for one capture: new page, viewport, load, PNG, close. */
 async function rawCapture(browser: Browser, url: string): Promise<Uint8Array> {
   const page = await browser.newPage();
   try {
@@ -40,7 +34,7 @@ async function rawCapture(browser: Browser, url: string): Promise<Uint8Array> {
   }
 }
 
-/** Raw puppeteer on the handler's browser, holding its lease: a single-process browser's one context must not be shared mid-capture. */
+/** Holds the lease: a single-process browser's one context must not be shared mid-capture. */
 async function rawOnSharedBrowser(backend: BrowserBackend, url: string): Promise<Uint8Array> {
   const lease = await backend.acquire();
   try {
@@ -58,8 +52,7 @@ async function isComplete(png: Uint8Array): Promise<boolean> {
 
 export async function bench(): Promise<BenchTable[]> {
   const pages = await startTargetPages();
-  // The bench's pages live on loopback, like the tests': open exactly their port, and keep the
-  // request log quiet so it does not interleave with the tables.
+  // Quiet, so the request log does not interleave with the tables.
   process.env.UNSAFE_TEST_LOOPBACK_PORTS = String(pages.port);
   process.env.LOG_LEVEL = 'warn';
   const dataDir = await mkdtemp(join(tmpdir(), 'easel-bench-'));
@@ -73,7 +66,7 @@ export async function bench(): Promise<BenchTable[]> {
     const { cachingResolver, systemResolver } = await import('#shared/net/guard.ts');
 
     let client = 0;
-    // A fresh source address per call: the bench measures capture, not the 20-per-minute limit.
+    // A fresh source address per call: the bench measures capture, not the rate limit.
     const call = async (body: Record<string, unknown>) => {
       client += 1;
       const event = apiEvent({ method: 'POST', path: '/api/screenshot', body, sourceIp: `198.18.${client >> 8}.${client & 255}` });
@@ -82,7 +75,7 @@ export async function bench(): Promise<BenchTable[]> {
       return JSON.parse(result.body!) as { cached: boolean };
     };
 
-    // --- Warm capture: handler vs raw puppeteer on the same browser, interleaved against drift.
+    // Interleaved against drift.
     const url = `${pages.origin}/plain?title=bench`;
     for (let i = 0; i < 3; i += 1) await call({ url, forceRefresh: true });
     const browser = browserBackend().current();
@@ -95,7 +88,6 @@ export async function bench(): Promise<BenchTable[]> {
       rawMs.push((await timed(() => rawOnSharedBrowser(browserBackend(), url))).ms);
     }
 
-    // --- Launch per request: what "no reuse" would cost.
     const launchMs: number[] = [];
     const executablePath = await chromium.executablePath();
     const { chromiumArgs } = await import('#shared/services/capture/browsers.ts');
@@ -116,7 +108,6 @@ export async function bench(): Promise<BenchTable[]> {
       );
     }
 
-    // --- Cache hit through the handler.
     await call({ url });
     const cacheMs: number[] = [];
     for (let i = 0; i < CACHE_RUNS; i += 1) {
@@ -148,7 +139,6 @@ export async function bench(): Promise<BenchTable[]> {
       ],
     };
 
-    // --- Wait strategies, through the same capture pipeline (interception, proxy, emulation).
     const guard = createTargetGuard({ loopbackPorts: [pages.port] }, cachingResolver(systemResolver, 30_000));
     const strategies = [
       { label: 'load', wait: { kind: 'lifecycle', event: 'load' } },

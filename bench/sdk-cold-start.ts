@@ -1,8 +1,4 @@
-/**
- * The SDK's cold start side by side: a DynamoDB JSON route, an S3 presign and the session
- * bootstrap, each as the stack bundles it, as CDK's NodejsFunction bundles it by default, and as
- * an empty handler (the floor), in fresh processes pinned to one core, in the same rounds.
- */
+/** SDK-heavy routes' cold starts as the stack bundles them, as CDK's NodejsFunction does by default, and the empty floor. */
 import '../test/support/env.ts';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,10 +33,7 @@ interface Variant {
   runs: ChildResult[];
 }
 
-/**
- * `row`'s handler bundled by NodejsFunction itself, every bundling option at its default for a
- * Node 24 runtime (with this project's feature flags), or with `format` where the default fails.
- */
+/** Every bundling option at NodejsFunction's default (with this project's feature flags), or `format` where that fails. */
 function cdkDefaultBundle(stack: Stack, row: Row, format?: OutputFormat): { file: string; bytes: number } {
   const fn = new NodejsFunction(stack, `${row.operationId}-${format ?? 'default'}`, {
     entry: join(PROJECT_ROOT, row.handler),
@@ -55,7 +48,6 @@ function cdkDefaultBundle(stack: Stack, row: Row, format?: OutputFormat): { file
   return { file, bytes: statSync(file).size };
 }
 
-/** The line of a failed child's output that names its error. */
 const errorLine = (error: unknown) => {
   const text = error instanceof Error ? error.message : String(error);
   return /^\w*(?:Error|Exception)\b.*$/m.exec(text)?.[0] ?? text.split('\n')[0]!;

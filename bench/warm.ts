@@ -1,13 +1,6 @@
 /**
- * Warm latency through the local server (concurrency 10, autocannon over keep-alive):
- * - GET /api/v1/releases with a seeded API key, whose work is one DynamoDB Query once the key is
- *   verified, beside that same Query sent straight to DynamoDB with a client of its own in the same run, in
- *   interleaved rounds (goal: route p50 ≤ 2× the Query's p50);
- * - the DynamoDB calls the route makes, counted by a wrapper around the handlers' own client: the
- *   first request, a repeat inside the key-verification cache window (AUTH_CACHE_TTL_MS), and the
- *   whole run per request;
- * - /openapi.json and a cached tweet, served from memory: latency, plus proof that nothing is
- *   recomputed (the upstream asked once, the document built once).
+ * Warm latency through the local server: a JSON route against its bare DynamoDB Query, the
+ * DynamoDB calls it makes, and what is served from memory without being recomputed.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,7 +35,7 @@ async function cannon(url: string, headers: Record<string, string> = {}, expecte
   return { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, requests: result.requests.total };
 }
 
-/** The same load shape against a function: CONNECTIONS callers in a loop for SECONDS. */
+/** autocannon's load shape against a function. */
 async function loop(call: () => Promise<unknown>): Promise<Load> {
   const times: number[] = [];
   const until = performance.now() + SECONDS * 1000;
@@ -106,7 +99,6 @@ export async function bench(): Promise<BenchTable[]> {
     const page = await list();
     snapshot();
 
-    // The same Query the route sends, straight to DynamoDB with a client of its own.
     const { ReleaseStore } = await import('#shared/store/releases.ts');
     const direct = new ReleaseStore({
       dynamo: dynamoDocumentClient({ region: 'us-east-1', endpoint: runtime.env.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, ...SDK_LIMITS }),
@@ -136,11 +128,9 @@ export async function bench(): Promise<BenchTable[]> {
       .join(', ');
     const keyReads = (runCalls.GetItemCommand ?? 0) + (runCalls.BatchGetItemCommand ?? 0);
 
-    // Served from memory: /openapi.json and a tweet after its first look-up.
     const docs = await import('#shared/docs/openapi.ts');
     const replies = await import('#shared/docs/prerendered-replies.ts');
     const openapiBytes = (await (await fetch(`${runtime.url}/openapi.json`)).arrayBuffer()).byteLength;
-    // Served from memory: the reply for a request against one serialisation of the document.
     const timeOf = (fn: () => unknown) => {
       const times: number[] = [];
       for (let i = 0; i < 200; i++) {
@@ -159,7 +149,7 @@ export async function bench(): Promise<BenchTable[]> {
       }
       return median(times);
     };
-    // The handler's reply, after its first call: served from memory, not serialised again.
+    // After its first call the reply is served from memory, not serialised again.
     await replies.documentReply('openapi', runtime.env.PUBLIC_BASE_URL);
     const replyMs = await timeOfAsync(() => replies.documentReply('openapi', runtime.env.PUBLIC_BASE_URL));
     const stringifyMs = timeOf(() => JSON.stringify(docs.openApiDocument(runtime.env.PUBLIC_BASE_URL)));

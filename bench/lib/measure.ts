@@ -1,16 +1,12 @@
 /** Small timing helpers shared by the benchmarks. */
 
-/** Median of a list of numbers. */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/**
- * Runs the contenders in turn, `rounds` times each after one warm-up, interleaved so that drift
- * on a shared machine hits them alike. Returns each one's median milliseconds.
- */
+/** Interleaved so that drift on a shared machine hits the contenders alike; returns median ms. */
 export async function interleaved<K extends string>(contenders: Record<K, () => Promise<unknown>>, rounds: number): Promise<Record<K, number>> {
   const names = Object.keys(contenders) as K[];
   const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;

@@ -1,8 +1,6 @@
 /**
- * The parts of a cold capture, timed apart in a fresh process (run with an empty TMPDIR so
- * Chromium is extracted as in a new Lambda sandbox): extract, launch, first capture, then a warm
- * one. Prints one JSON line in the shape of cold-child.mjs (the parts as its invocations, in the
- * order of PART_NAMES in bench/cold-start.ts).
+ * The parts of a cold capture timed apart (PART_NAMES in bench/cold-start.ts), printed in
+ * cold-child.mjs's shape. Run with an empty TMPDIR so Chromium is extracted as in a new sandbox.
  */
 const beforeImport = performance.now();
 const { default: chromium } = await import('@sparticuz/chromium');

@@ -1,27 +1,16 @@
 /**
- * One cold start, in a process of its own: imports a built route bundle and invokes its handler
- * with the events in the file named on the command line (the first is the cold invocation, the
- * rest warm ones), then prints one JSON line of timings and exits: wall and CPU milliseconds of
- * the import and of each invocation, and the peak resident memory. Plain .mjs so that nothing
- * but the bundle is loaded: no type stripping, no bench code in the figure.
- *
- * Each invocation also reports the HTTP requests it made (to DynamoDB, S3, an upstream) and how
- * long at least one of them was outstanding: the time the call spent waiting on its backends, seen
- * through Node's `http.client.request.start` diagnostics channel (which node:http publishes anyway).
- *
- * With BENCH_TREE=1 (the capture function) the CPU time and memory of the processes the handler
- * started (Chromium) are added, read from /proc: clock ticks, so 10 ms steps per process.
+ * One cold start in a process of its own: imports a bundle, invokes its handler with each event of
+ * the file (the first cold), prints one JSON line of timings. Plain .mjs so only the bundle loads.
  */
 const started = performance.now();
 const [bundle, eventsFile] = process.argv.slice(2);
-// require(), not import: an ES import of node:fs loads its promises API too (≈3 ms), which would
-// count against every route.
+// require(), not import: an ES import of node:fs also loads its promises API, counted against every route.
 const { createRequire } = await import('node:module');
 const { readFileSync, readdirSync } = createRequire(import.meta.url)('node:fs');
 const events = JSON.parse(readFileSync(eventsFile, 'utf8'));
 const { subscribe } = createRequire(import.meta.url)('node:diagnostics_channel');
 
-/** Requests made and time with one or more outstanding, since the last `takeRequests()`. */
+// Time waiting on backends, seen through the diagnostics channel node:http publishes anyway.
 let requests = 0;
 let outstanding = 0;
 let waitingSince = 0;
@@ -43,7 +32,8 @@ function takeRequests() {
 const tree = process.env.BENCH_TREE === '1';
 const TICK_MS = 10;
 
-/** The processes below this one: pid → the /proc/<pid>/stat fields after the command name. */
+// BENCH_TREE=1 adds the processes the handler started (Chromium), from /proc in clock ticks.
+/** pid → the /proc/<pid>/stat fields after the command name. */
 function descendants() {
   const stats = new Map();
   for (const name of readdirSync('/proc')) {
@@ -64,7 +54,6 @@ function descendants() {
   return [...below].map((pid) => ({ pid, fields: stats.get(pid) }));
 }
 
-/** CPU ms of the processes below this one (utime + stime). */
 const childrenCpuMs = () => (tree ? descendants().reduce((sum, { fields }) => sum + (Number(fields[11]) + Number(fields[12])) * TICK_MS, 0) : 0);
 const selfCpuMs = () => {
   const { user, system } = process.cpuUsage();
@@ -102,8 +91,7 @@ for (const event of events) {
   const ms = performance.now() - begun;
   invocations.push({ ms, cpuMs: cpuAtEnd() - cpu, status: result?.statusCode, ...takeRequests() });
 }
-// Peak memory: this process's, plus the high-water mark of each process it started (shared pages
-// counted in each, so an upper bound).
+// An upper bound: shared pages count in each process.
 let peakRssMiB = process.resourceUsage().maxRSS / 1024;
 if (tree) {
   for (const { pid } of descendants()) {

@@ -1,11 +1,4 @@
-/**
- * The two outside parties of the media-proxy bench, usable in the bench's own process or each in
- * a child process of its own (run this file; it answers over IPC):
- * - the upstream: the media hosts' stand-in serving a 4 MiB file, unpaced and paced;
- * - the client: fetches a URL `requests` times with CONCURRENCY in flight over keep-alive
- *   connections, either through the proxy (plain HTTP) or straight from the upstream (HTTPS),
- *   and reports MiB/s and its own CPU milliseconds per MiB.
- */
+/** The upstream and client of the media-proxy bench; run as a child process, this file answers over IPC. */
 import '../../test/support/env.ts';
 import { readFileSync } from 'node:fs';
 import { Agent as HttpAgent, get as httpGet } from 'node:http';
@@ -19,7 +12,6 @@ const MIB = 1024 * 1024;
 export const FAST_URL = 'https://video.twimg.com/bench/fast.mp4';
 export const PACED_URL = 'https://video.twimg.com/bench/paced.mp4';
 
-/** Starts the upstream with the bench's two files. */
 export async function startBenchUpstream(): Promise<MediaUpstream> {
   const upstream = await startMediaUpstream();
   const file = Buffer.alloc(4 * MIB);
@@ -59,7 +51,6 @@ function drain(res: IncomingMessage): Promise<number> {
   });
 }
 
-/** A client of the proxy at `proxyUrl` and of the upstream on `upstreamPort`, trusting `caFile`. */
 export function createBenchClient(target: { proxyUrl: string; upstreamPort: number; caFile: string }) {
   const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: CONCURRENCY });
   const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: CONCURRENCY, ca: readFileSync(target.caFile, 'utf8') });

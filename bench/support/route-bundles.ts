@@ -1,8 +1,4 @@
-/**
- * Route bundles built as the stack builds them, the API Gateway events that call them, and the
- * fresh process (cold-child.mjs) that imports one and invokes it: what bench/cold-start.ts,
- * bench/sdk-cold-start.ts and bench/cost.ts measure.
- */
+/** Route bundles built as the stack builds them, their events, and the fresh processes that run them. */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
@@ -19,28 +15,25 @@ import { credentialsFor, requestFor } from '../../test/support/route-requests.ts
 import type { Fixtures } from '../../test/support/route-requests.ts';
 import { median } from '../lib/measure.ts';
 
-/** A row of the full table (the fixtures plan each request from a row's documented responses). */
 export type Row = RouteDef & { operationId: string };
 
 export const BUNDLES_DIR = join(PROJECT_ROOT, 'bench-output', 'bundles');
 export const COLD_CHILD = fileURLToPath(new URL('./cold-child.mjs', import.meta.url));
-/** Goal for routes that answer JSON: import + first invocation, timed inside the fresh process, at most this much. */
+/** Goal for JSON routes: import + first invocation, timed inside the fresh process. */
 export const JSON_GOAL_MS = 80;
 
-/** Builds one route's bundle like the stack does (its source map beside it); returns its path and minified size. */
 export async function bundle(row: Row): Promise<{ file: string; bytes: number }> {
   const file = join(BUNDLES_DIR, row.operationId, 'index.mjs');
   await build({ ...bundleOptions(row.handler, row.nodeModules), sourcemap: BUNDLE.sourcemap, sourcesContent: BUNDLE.sourcesContent, outfile: file, logLevel: 'silent' });
-  // The site routes read the built editor beside their bundle, as the stack's command hook puts it.
+  // Beside the bundle, as the stack's command hooks put them: the built editor, the pre-rendered pages.
   if (row.editorAssets) execFileSync(process.execPath, [join(PROJECT_ROOT, 'editor', 'build.ts'), join(dirname(file), 'editor')], { stdio: 'ignore' });
-  // And the site pages it serves, pre-rendered, as the other hook puts them.
   if (row.prerendered) execFileSync(process.execPath, [join(PROJECT_ROOT, 'shared', 'docs', 'prerender-at-bundling.ts'), join(dirname(file), PRERENDERED_FOLDER)], { stdio: 'ignore' });
   return { file, bytes: statSync(file).size };
 }
 
 export type PlannedRequest = { method: string; path: string; query?: string; headers: Record<string, string>; body?: Buffer };
 
-/** A request `row` answers in earnest: the fixtures' for it, with organization A's seeded credentials (a key of every scope, an owner's session). */
+/** A request `row` answers in earnest, with seeded credentials (a key of every scope, an owner's session). */
 export async function fixtureRequest(baseUrl: string, fixtures: Fixtures, row: Row): Promise<PlannedRequest> {
   const planned = await requestFor(baseUrl, fixtures, row as Row & { operationId: OperationId });
   const headers: Record<string, string> = credentialsFor(fixtures, row);
@@ -48,15 +41,12 @@ export async function fixtureRequest(baseUrl: string, fixtures: Fixtures, row: R
   return { method: planned.method, path: planned.path, headers, body: planned.body === undefined ? undefined : Buffer.from(JSON.stringify(planned.body)) };
 }
 
-/** A cold child's environment: the runtime's backends, and no NODE_OPTIONS, as on Lambda. */
+/** No NODE_OPTIONS, as on Lambda. */
 export function coldChildEnv(runtime: Pick<LocalRuntime, 'env'>): NodeJS.ProcessEnv {
   return { ...process.env, ...runtime.env, NODE_OPTIONS: '', LOG_LEVEL: 'silent' };
 }
 
-/**
- * The floor, written into `dir`: an ES module whose handler does nothing, i.e. a module started
- * and the harness's own work (reading the events, timing, exiting), which no route can go below.
- */
+/** The floor: a module start and the harness's own work, which no route can go below. */
 export function emptyHandler(dir: string): { file: string; bytes: number } {
   const file = join(dir, 'index.mjs');
   mkdirSync(dir, { recursive: true });
@@ -64,7 +54,7 @@ export function emptyHandler(dir: string): { file: string; bytes: number } {
   return { file, bytes: statSync(file).size };
 }
 
-/** What toEvent reads of an incoming request; a fresh source address each time (rate limits). */
+/** A fresh source address each time, for the rate limits. */
 function fakeRequest(request: PlannedRequest): IncomingMessage {
   return {
     url: request.path + (request.query ? `?${request.query}` : ''),
@@ -75,7 +65,6 @@ function fakeRequest(request: PlannedRequest): IncomingMessage {
   } as unknown as IncomingMessage;
 }
 
-/** The event the local runtime (and so API Gateway) would build for this request. */
 export function eventFor(row: Row, request: PlannedRequest) {
   if (!row.path) return toEvent({ req: fakeRequest(request), body: request.body ?? Buffer.alloc(0), routeKey: '$default' });
   const names = [...row.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
@@ -85,7 +74,6 @@ export function eventFor(row: Row, request: PlannedRequest) {
   return toEvent({ req: fakeRequest(request), body: request.body ?? Buffer.alloc(0), routeKey: `${row.method} ${row.path}`, pathParameters });
 }
 
-/** The multipart body of an export of `png` to JPEG at the medium preset. */
 export async function exportUpload(png: Buffer): Promise<{ headers: Record<string, string>; body: Buffer }> {
   const form = new FormData();
   form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'input.png');
@@ -95,7 +83,7 @@ export async function exportUpload(png: Buffer): Promise<{ headers: Record<strin
   return { headers: { 'content-type': request.headers.get('content-type')! }, body: Buffer.from(await request.arrayBuffer()) };
 }
 
-/** One invocation as cold-child.mjs times it: wall and CPU milliseconds (CPU of the whole process tree, browsers included). */
+/** CPU of the whole process tree, browsers included. */
 export interface Invocation {
   ms: number;
   cpuMs: number;
@@ -106,17 +94,16 @@ export interface Invocation {
   waitingMs?: number;
 }
 
-/** What a fresh process reports: its wall time as the parent saw it, the import, each invocation, and its peak memory. */
 export interface ChildResult {
   wallMs: number;
   importMs: number;
   importCpuMs: number;
   invocations: Invocation[];
-  /** Peak resident memory of the process, plus that of the browser processes it started, in MiB. */
+  /** Browser processes it started included. */
   peakRssMiB: number;
 }
 
-/** Spawns `[command…] node args…` (command: e.g. `taskset -c 1`) and reads the child's last line of JSON; `-e 0` (bare Node) reports only its wall time. */
+/** `command` e.g. `taskset -c 1`; `-e 0` (bare Node) reports only its wall time. */
 export function runChild(args: string[], env: NodeJS.ProcessEnv, command: string[] = []): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -137,7 +124,7 @@ export function runChild(args: string[], env: NodeJS.ProcessEnv, command: string
   });
 }
 
-/** Medians of a case's fresh processes: the cold start is the import and the first call. */
+/** The cold start is the import and the first call. */
 export function coldFigures(runs: ChildResult[]) {
   const first = runs.map((run) => run.invocations[0]!);
   return {
