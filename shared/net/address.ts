@@ -1,9 +1,6 @@
 /**
- * Which IP addresses a server-side fetch may reach. Everything that is not globally routable
- * unicast is refused: loopback, private, link-local (cloud metadata at 169.254.169.254 included),
- * CGNAT, multicast, reserved, documentation and unspecified ranges, IPv6 outside 2000::/3, and
- * IPv6 forms that embed one of those IPv4 addresses (IPv4-mapped, IPv4-compatible,
- * IPv4-translated, NAT64, 6to4, Teredo).
+ * Which IP addresses a server-side fetch may reach: globally routable unicast only, also when an
+ * IPv6 form (mapped, compatible, translated, NAT64, 6to4, Teredo) embeds a refused IPv4 address.
  */
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -43,7 +40,7 @@ const cidr = (text: string) => ipaddr.IPv6.parseCIDR(text);
 /** IPv4-compatible and NAT64's well-known prefix (not its local-use /48), which `range()` does not name. */
 const COMPATIBLE = cidr('::/96');
 const NAT64 = cidr('64:ff9b::/96');
-/** Global unicast (2000::/3): the only IPv6 space the internet routes. */
+/** The only IPv6 space the internet routes. */
 const GLOBAL_UNICAST = cidr('2000::/3');
 
 /** An address without the brackets of a URL host or a trailing zone (`%eth0`). */
@@ -52,9 +49,8 @@ export function bareAddress(address: string): string {
 }
 
 /**
- * The parsed address, or undefined when it is not an IP literal. Node's `isIP` decides first,
- * because ipaddr.js also reads hex, octal and short IPv4 forms (0x7f.1, 0177.0.0.1, 2130706433),
- * inside IPv6 too, which a URL parser or resolver would already have normalised.
+ * Undefined when not an IP literal. Node's `isIP` decides first: ipaddr.js also reads hex, octal
+ * and short IPv4 forms (0x7f.1, 2130706433) that a URL parser or resolver would have normalised.
  */
 function parse(bare: string): IPv4 | IPv6 | undefined {
   const family = isIP(bare);
@@ -70,7 +66,6 @@ function classifyV4(address: IPv4): string | undefined {
   return ipaddr.subnetMatch(address, V4_BLOCKED, '') || undefined;
 }
 
-/** The IPv4 address an IPv6 address carries (mapped, compatible, translated, NAT64, 6to4, Teredo), if any. */
 function embeddedV4(address: IPv6, range: ReturnType<IPv6['range']>): IPv4 | undefined {
   const bytes = address.toByteArray();
   switch (range) {
@@ -88,10 +83,7 @@ function embeddedV4(address: IPv6, range: ReturnType<IPv6['range']>): IPv4 | und
   return undefined;
 }
 
-/**
- * Why an IP address is not a public target, or undefined when it is public.
- * Returns 'invalid' for anything that is not an IP literal.
- */
+/** Why an address is not a public target ('invalid' when not an IP literal); undefined when public. */
 export function blockedReason(address: string): string | undefined {
   const parsed = parse(bareAddress(address));
   if (parsed === undefined) return 'invalid';
@@ -106,33 +98,28 @@ export function blockedReason(address: string): string | undefined {
   }
   const listed = ipaddr.subnetMatch(parsed, V6_BLOCKED, '');
   if (listed) return listed;
-  // Outside 2000::/3 only IPv4-mapped (how resolvers may hand out IPv4) and NAT64 forms of a public
-  // IPv4 address are real hosts; the rest is unassigned space or a translated, compatible form.
+  // Outside 2000::/3 only IPv4-mapped (as resolvers may hand out IPv4) and NAT64 forms of a public
+  // IPv4 address are real hosts.
   if (!parsed.match(GLOBAL_UNICAST) && range !== 'ipv4Mapped' && !parsed.match(NAT64)) return 'reserved';
   return undefined;
 }
 
-/** True when the address is globally routable unicast. */
 export function isPublicAddress(address: string): boolean {
   return blockedReason(address) === undefined;
 }
 
-/** True for loopback addresses (the only non-public kind a test opt-in may unlock). */
+/** The only non-public kind a test opt-in may unlock. */
 export function isLoopback(address: string): boolean {
   const reason = blockedReason(address);
   return reason === 'loopback' || reason === 'loopback (embedded IPv4)';
 }
 
-/**
- * The network a client address stands for when counting requests: an IPv4 address itself, an
- * IPv4-mapped IPv6 address as its IPv4 address, and any other IPv6 address as its /64, because a
- * single subscriber usually holds a whole /64 and could otherwise rotate through it to dodge a limit.
- */
+/** The network a client counts as: IPv6 by its /64, which one subscriber usually holds and could rotate through. */
 export function clientNetwork(address: string): string {
   const bare = bareAddress(address);
   const parsed = parse(bare);
   if (!(parsed instanceof ipaddr.IPv6)) return bare;
   if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().toString();
-  // Uncompressed, so a /64 keeps the key it has always had in the rate counters.
+  // Uncompressed: the rate counters' key format.
   return `${parsed.parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
 }

@@ -1,9 +1,6 @@
 import type { Readable } from 'node:stream';
 
-/**
- * Reads a stream into memory, failing with `tooLarge(limit)` as soon as it passes `limit` bytes
- * (the stream is destroyed, so the upstream connection closes instead of draining).
- */
+/** Fails with `tooLarge(limit)` past `limit` bytes, destroying the stream so the upstream closes rather than drains. */
 export async function collect(stream: Readable, limit: number, tooLarge: (limitBytes: number) => Error): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;

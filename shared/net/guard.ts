@@ -1,14 +1,13 @@
 /**
- * Outbound-request guard: resolves a URL's host in Node and refuses it unless every address is
- * public. The same check runs at connect time through `guardedLookup`, so a DNS answer that
- * changes between check and connect (rebinding) cannot reach an internal address.
+ * Refuses an outbound request unless every address of its host is public; `guardedLookup` checks
+ * again at connect time, so DNS rebinding cannot reach an internal address.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { TtlCache } from '#shared/cache/ttl-cache.ts';
 import { bareAddress, blockedReason, isLoopback } from '#shared/net/address.ts';
 
-/** Raised when a target is not allowed; callers map it to their own envelope (invalid_url, 403…). */
+/** Callers map it to their own envelope (invalid_url, 403…). */
 export class BlockedTargetError extends Error {
   readonly reason: string;
   constructor(host: string, reason: string) {
@@ -19,20 +18,19 @@ export class BlockedTargetError extends Error {
 }
 
 export interface TargetPolicy {
-  /** Tests and local runs only: loopback ports that may be reached (UNSAFE_TEST_LOOPBACK_PORTS, LOCAL_CAPTURE_PORTS for captures). */
+  /** Tests and local runs only (UNSAFE_TEST_LOOPBACK_PORTS, LOCAL_CAPTURE_PORTS). */
   loopbackPorts: readonly number[];
 }
 
-/** Resolves a host name to every address it has (the shape of `dns.lookup` with `all: true`). */
+/** The shape of `dns.lookup` with `all: true`. */
 export type Resolver = (host: string) => Promise<LookupAddress[]>;
 
-/** The operating system's resolver (getaddrinfo), as http.request would use it. */
+/** getaddrinfo, as http.request would use it. */
 export const systemResolver: Resolver = (host) =>
   new Promise((resolve, reject) => {
     dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
   });
 
-/** The port a URL connects to: its own, or the scheme's default. */
 export function portOf(url: URL): number {
   if (url.port) return Number(url.port);
   return url.protocol === 'https:' ? 443 : 80;
@@ -45,10 +43,7 @@ function checkAddress(host: string, address: string, port: number, policy: Targe
   throw new BlockedTargetError(host, reason);
 }
 
-/**
- * Resolves the URL's host and checks every address it resolves to (an attacker controls
- * which one the client would pick). Returns the addresses; throws BlockedTargetError.
- */
+/** Checks every address the host resolves to, as an attacker controls which one a client picks. */
 export async function resolvePublicTarget(url: URL, policy: TargetPolicy, resolve: Resolver = systemResolver): Promise<LookupAddress[]> {
   const host = bareAddress(url.hostname);
   const port = portOf(url);
@@ -59,10 +54,7 @@ export async function resolvePublicTarget(url: URL, policy: TargetPolicy, resolv
   return addresses;
 }
 
-/**
- * A `lookup` for http(s).request / Agent options that resolves once and refuses non-public
- * answers, so the connection goes to the very address that was checked.
- */
+/** A `lookup` for http(s) options that refuses non-public answers, so the connection goes where was checked. */
 export function guardedLookup(port: number, policy: TargetPolicy, resolve: Resolver = systemResolver): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname)
@@ -76,17 +68,12 @@ export function guardedLookup(port: number, policy: TargetPolicy, resolve: Resol
   };
 }
 
-/**
- * Names a caching resolver remembers at once. A page that asks for more evicts the oldest; that
- * only costs a fresh look-up, because whoever connects still checks the answer it connects to.
- */
+/** Eviction only costs a fresh look-up: whoever connects still checks the answer it connects to. */
 const MAX_PINNED_NAMES = 1_000;
 
 /**
- * Remembers each answer of `resolve` for `ttlMs`. When the check before a request and the
- * connection that carries it share one caching resolver, the connection goes to the very
- * addresses that were checked, even if the name's DNS answer changes in between (rebinding).
- * Failed look-ups are not remembered.
+ * Remembers answers for `ttlMs`, so a check and the connection after it that share this resolver
+ * see the same addresses even if DNS changes in between. Failures are not remembered.
  */
 export function cachingResolver(resolve: Resolver, ttlMs: number, now: () => number = Date.now): Resolver {
   const answers = new TtlCache<string, Promise<LookupAddress[]>>({ ttlMs, maxEntries: MAX_PINNED_NAMES, now });
