@@ -1,4 +1,4 @@
-/** The rows of functions/assets/ (but the deletion queue's worker, which resources.ts names with its queue). */
+/** The rows of functions/assets/; the deletion worker is named with its queue in resources.ts. */
 import { entitlementExtension } from '#shared/identity/plans.ts';
 import { BUCKETS } from '#shared/resources.ts';
 import * as endpoint from '#shared/routes/endpoints.ts';
@@ -12,7 +12,7 @@ export const createAssetUpload = /* @__PURE__ */ defineRow(() => ({
   ...WORKSPACE,
   handler: 'functions/assets/create-upload-url.ts',
   permission: 'upload:sign',
-  // The presigned PUT is signed with this function's credentials: it may write the staging prefix only.
+  // The presigned PUT carries this function's credentials: staging prefix only.
   access: { tables: { workspace: [...AUTH_READS, 'PutItem'] }, buckets: { assets: { PutObject: [ASSETS.uploads] } }, apiKeyStamp: true },
   tag: 'Assets',
   body: { ...JSON_BODY, schema: AssetUploadRequest },
@@ -25,8 +25,7 @@ export const completeAssetUpload = /* @__PURE__ */ defineRow(() => ({
   ...WORKSPACE,
   handler: 'functions/assets/complete-upload.ts',
   permission: 'asset:write',
-  // Reads and hashes the staged upload (or, for assets older than staging, the object's own key),
-  // copies it to the asset's key, and removes the staging copy or a copy that raced a new upload.
+  // Reads the staged upload (or a pre-staging asset's own key), copies it, removes stale copies.
   access: {
     tables: { workspace: [...AUTH_READS, 'UpdateItem'] },
     buckets: { assets: { GetObject: [ASSETS.uploads, ASSETS.objects], PutObject: [ASSETS.objects], DeleteObject: [ASSETS.uploads, ASSETS.objects] } },
@@ -43,7 +42,7 @@ export const getAssetDownloadUrl = /* @__PURE__ */ defineRow(() => ({
   ...WORKSPACE,
   handler: 'functions/assets/get-download-url.ts',
   permission: 'artifact:read',
-  // The presigned GET is signed with this function's credentials: completed objects only.
+  // The presigned GET carries this function's credentials: completed objects only.
   access: { tables: { workspace: AUTH_READS }, buckets: { assets: { GetObject: [ASSETS.objects] } }, apiKeyStamp: true },
   tag: 'Assets',
   params: AssetParams,
@@ -55,7 +54,7 @@ export const deleteAsset = /* @__PURE__ */ defineRow(() => ({
   ...WORKSPACE,
   handler: 'functions/assets/delete-asset.ts',
   permission: 'asset:write',
-  // The write quota's counter, the ready → deleting transition (and its revert), the queued message.
+  // The quota counter, the ready → deleting transition and its revert, the queued message.
   access: { tables: { workspace: [...AUTH_READS, 'UpdateItem'], rate: ['UpdateItem'] }, queues: { deletion: 'send' }, apiKeyStamp: true },
   tag: 'Assets',
   params: AssetParams,

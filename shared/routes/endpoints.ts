@@ -1,10 +1,6 @@
 /**
- * Where each operation of the route table is served: its method, path and CORS policy, one
- * export per operation id, in the table's order. This is the one place a method or a path is
- * written: each row (shared/routes/<resource>.ts) starts from its endpoint, and shared/routes.ts
- * checks that every endpoint has a row and that no row changes its endpoint. The fallback (404,
- * 405 with Allow, CORS preflight) matches requests against all of them, which is why they stand
- * apart from the rows: its bundle carries no row and no schema.
+ * The one place each operation's method, path and CORS policy is written. Apart from the rows so the
+ * fallback (404, 405, preflight) matches against all of them without bundling any schema.
  */
 
 // Anonymous utilities (and the maintainers' purge).

@@ -7,8 +7,7 @@ export const postExport = /* @__PURE__ */ defineRow(() => ({
   ...endpoint.postExport,
   handler: 'functions/export/post-export.ts',
   auth: 'none',
-  // One vCPU: sharp runs one libvips thread per image, so more memory buys no speed; a 40 MP decode
-  // peaks at ≈ 330 MiB (`npm run bench -- cost`). The timeout stays under API Gateway's 30 s limit.
+  // One vCPU: sharp runs one libvips thread per image (docs/performance.md). Under API Gateway's 30 s.
   memory: 1769,
   timeout: 28,
   access: {},

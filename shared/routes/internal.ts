@@ -9,9 +9,8 @@ export const purgeCache = /* @__PURE__ */ defineRow(() => ({
   auth: 'internal',
   memory: 512,
   timeout: 30,
-  // One URL: DeleteItem per variant; everything: Scan and BatchWriteItem. Objects go with DeleteObjects.
+  // One URL: DeleteItem per variant; everything: Scan and BatchWriteItem.
   access: { tables: { cache: ['DeleteItem', 'Scan', 'BatchWriteItem'] }, buckets: { cache: { DeleteObject: CAPTURES } } },
-  // Maintainers only: never in /openapi.json, the llms files or the site pages.
   listed: false,
   tag: 'Internal',
   body: { contentType: 'application/json', schema: CachePurgeRequest, maxBytes: 8192 },

@@ -7,7 +7,7 @@ export const getImageProxy = /* @__PURE__ */ defineRow(() => ({
   ...endpoint.getImageProxy,
   handler: 'functions/media/get-image-proxy.ts',
   auth: 'none',
-  // Buffers up to 4.5 MB on Lambda (plus its base64 copy); 512 MB also speeds up TLS.
+  // Buffers the body and its base64 copy on Lambda; more memory also speeds up TLS.
   memory: 512,
   timeout: 28,
   access: {},

@@ -19,7 +19,7 @@ export const createRelease = /* @__PURE__ */ defineRow(() => ({
   ...WORKSPACE,
   handler: 'functions/releases/create-release.ts',
   permission: 'release:create',
-  // The Idempotency-Key claim and the release are conditional puts, read back on a repeat.
+  // The Idempotency-Key claim and the release: conditional puts, read back on a repeat.
   access: { tables: { workspace: [...AUTH_READS, 'PutItem'] }, apiKeyStamp: true },
   tag: 'Releases',
   headers: IdempotencyHeaders,

@@ -1,42 +1,23 @@
-/**
- * How a row of the route table is written (shared/routes/<resource>.ts), and the parts that rows
- * of several resources share.
- */
+/** How a route-table row is written, and the parts rows of several resources share. */
 import type { RouteRow, TableAction } from '#shared/route-types.ts';
 import { BUCKETS } from '#shared/resources.ts';
 
 /**
- * One row of the route table: what `build` returns, checked against RouteRow with its literal
- * types kept (handlers get typed input from the row's schemas). Every row is written the same
- * way, the call annotated `@__PURE__` (see shared/routes/tweets.ts):
- * `export const getTweet = defineRow(() => ({ ...endpoint.getTweet, … }));`.
- *
- * The function and its annotation are there for esbuild. A row spreads its endpoint, and esbuild
- * keeps every statement that spreads an object, used or not (a spread may run a getter): written
- * as a plain object, each row of a module, with its schemas, would ride along in the bundle of
- * every function that imports one of them. A call annotated as pure, whose arguments do nothing
- * (the spread is inside the function, not an argument), is dropped when its result is unused.
- * esbuild honours an annotation on the declaration (`@__NO_SIDE_EFFECTS__`) only within its own
- * file, so it stays at each call. test/infra/bundle-weight.test.ts fails when a function carries
- * another row.
+ * Every row is `defineRow(() => ({ ...endpoint.x, … }))`, the call annotated `@__PURE__`, for esbuild:
+ * it keeps any statement that spreads an object (a spread may run a getter), so a plain-object row
+ * would put its schemas into every bundle importing its module; an unused pure call is dropped. The
+ * annotation stays at each call, as esbuild honours `@__NO_SIDE_EFFECTS__` only within its own file.
  */
 export function defineRow<R extends RouteRow>(build: () => R): R {
   return build();
 }
 
-/**
- * What every authenticated route reads from the workspace table: the credential (GetItem), then
- * the organization and the membership (one BatchGetItem).
- */
+/** The credential (GetItem), then the organization and membership (one BatchGetItem). */
 export const AUTH_READS = ['GetItem', 'BatchGetItem'] as const satisfies readonly TableAction[];
 
 /**
- * What every workspace operation shares: an API key with the row's scope (or a session whose
- * role grants it), editor origins with credentials (its endpoint's CORS policy). Each row's
- * `access` names `apiKeyStamp`: the key's throttled last-used stamp is the one write a reading
- * route makes, and it gets its own grant limited to API-key items, not UpdateItem on the whole
- * table. Memory: one vCPU, by measurement (`npm run bench -- cost`: the CPU it can use; its
- * waiting is a small part of its bill).
+ * What every workspace operation shares. Each row's `access` names `apiKeyStamp`, a grant limited to
+ * API-key items, not UpdateItem on the table. One vCPU: docs/performance.md, "Cost per million calls".
  */
 export const WORKSPACE = {
   auth: 'apiKey',
@@ -45,10 +26,7 @@ export const WORKSPACE = {
   listed: true,
 } as const;
 
-/**
- * What the site's pages and the discovery documents share: anonymous, small and quick, no AWS
- * access, listed under Discovery, and no error of their own to document.
- */
+/** What the site's pages and the discovery documents share. */
 export const DISCOVERY = {
   auth: 'none',
   memory: 256,
@@ -61,5 +39,4 @@ export const DISCOVERY = {
 
 export const JSON_BODY = { contentType: 'application/json', maxBytes: 64 * 1024 } as const;
 
-/** The capture cache's key prefix: the capture reads and writes it, the purge deletes from it. */
 export const CAPTURES = [BUCKETS.cache.prefixes.captures];

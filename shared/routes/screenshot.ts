@@ -7,14 +7,12 @@ export const capturePage = /* @__PURE__ */ defineRow(() => ({
   ...endpoint.capturePage,
   handler: 'functions/screenshot/capture-page.ts',
   auth: 'none',
-  // Chromium wants 1.6 GB or more (@sparticuz/chromium); a warm capture keeps 1.0–1.3 cores busy
-  // but waits on the page for a tenth of its bill, so one vCPU (`npm run bench -- cost`).
+  // Chromium's floor is 1.6 GB; one vCPU: docs/performance.md, "Cost per million calls".
   memory: 1769,
-  // API Gateway gives up at 30 s; the capture time-out (at most 25 s) plus caching fits in 29.
+  // Under API Gateway's 30 s: the capture time-out (at most 25 s) plus caching.
   timeout: 29,
-  // The per-IP counter (rate), then the cache entry and its PNG.
   access: { tables: { rate: ['UpdateItem'], cache: ['GetItem', 'PutItem'] }, buckets: { cache: { GetObject: CAPTURES, PutObject: CAPTURES } } },
-  // It reads its brotli-compressed binary next to its own files at run time: install, never bundle.
+  // It reads its compressed binary beside its own files at run time: install, never bundle.
   nodeModules: ['@sparticuz/chromium'],
   listed: true,
   tag: 'Screenshot',

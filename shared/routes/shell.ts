@@ -3,15 +3,10 @@ import * as endpoint from '#shared/routes/endpoints.ts';
 import { AUTH_READS, defineRow } from '#shared/routes/row.ts';
 import { OrganizationParams } from '#shared/schemas/identity.ts';
 
-/** Reads of the shell views: the authenticator's, plus the lists (Query, on the table and gsi1). */
+/** The authenticator's reads, plus Query for the lists (table and gsi1). */
 const SHELL_READS = [...AUTH_READS, 'Query'] as const;
 
-/**
- * What every shell operation shares: session cookie only, editor origins with credentials (its
- * endpoint's CORS policy), reads of the workspace table (where sessions, members and
- * organizations live). Memory: one vCPU, by measurement (`npm run bench -- cost`), as the workspace
- * routes (routes/row.ts).
- */
+/** What every shell operation shares; one vCPU, as the workspace routes (routes/row.ts). */
 const SHELL = {
   auth: 'session',
   memory: 1769,
@@ -93,7 +88,6 @@ export const activateOrganization = /* @__PURE__ */ defineRow(() => ({
   ...endpoint.activateOrganization,
   ...SHELL,
   handler: 'functions/shell/activate-organization.ts',
-  // Writes the session's active organization.
   access: { tables: { workspace: [...SHELL_READS, 'UpdateItem'] } },
   params: OrganizationParams,
 }));

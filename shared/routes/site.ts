@@ -16,7 +16,7 @@ export const getEditorAsset = /* @__PURE__ */ defineRow(() => ({
   ...DISCOVERY,
   handler: 'functions/site/get-editor-asset.ts',
   editorAssets: true,
-  // Part of the page, not of the API.
+  // Part of the page, not the API.
   listed: false,
   params: EditorAssetParams,
   errors: [400, 404],
