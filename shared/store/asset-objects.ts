@@ -1,7 +1,4 @@
-/**
- * Asset bytes, in the assets bucket: the checks and copies that completion and deletion make.
- * Outages become 503 through guard(). The presigned URLs the browser uses are in asset-urls.ts.
- */
+/** Asset bytes in the assets bucket: the checks and copies of completion and deletion. */
 import { createHash } from 'node:crypto';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { copySource } from '#shared/aws/s3.ts';
@@ -31,8 +28,7 @@ export class AssetObjectStore {
     return head && { bytes: head.ContentLength, contentType: head.ContentType };
   }
 
-  /** SHA-256 of an object's bytes as read, and the ETag of the version read. */
-  // The whole read is guarded: a connection that breaks mid-body is as much an outage as one refused.
+  /** SHA-256 of the bytes as read and that version's ETag; a body that breaks mid-read is an outage too. */
   sha256(key: string): Promise<{ sha256: string; etag: string | undefined }> {
     return guard(WHAT, async () => {
       const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
@@ -42,7 +38,6 @@ export class AssetObjectStore {
     });
   }
 
-  /** Copies `from` to `to` with a new content type; the ETag of the copy. */
   async copy(from: string, to: string, contentType: string): Promise<string | undefined> {
     const copied = await guard(WHAT, () =>
       this.s3.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: copySource(this.bucket, from), ContentType: contentType, MetadataDirective: 'REPLACE' })),

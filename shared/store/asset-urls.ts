@@ -1,7 +1,4 @@
-/**
- * Presigned URLs of the assets bucket, for the browser: signed here and sent by the browser, so
- * no request reaches S3. The checks and copies of completion and deletion are in asset-objects.ts.
- */
+/** Presigned URLs of the assets bucket for the browser: signing sends no request to S3. */
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
@@ -14,10 +11,7 @@ export class AssetUrlSigner {
     this.bucket = deps.bucket;
   }
 
-  /**
-   * A presigned PUT bound to the content type, length and (when given) SHA-256, so S3 refuses
-   * any other upload to that URL.
-   */
+  /** A PUT bound to the content type, length and (when given) SHA-256: S3 refuses any other upload. */
   signUpload(key: string, upload: { contentType: string; bytes: number; checksum?: string }, expiresIn: number): Promise<string> {
     const command = new PutObjectCommand({
       Bucket: this.bucket,
@@ -34,7 +28,6 @@ export class AssetUrlSigner {
     });
   }
 
-  /** A presigned GET that answers with the given type and Content-Disposition. */
   signDownload(key: string, response: { contentType: string; disposition: string }, expiresIn: number): Promise<string> {
     const command = new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentType: response.contentType, ResponseContentDisposition: response.disposition });
     return getSignedUrl(this.s3, command, { expiresIn });

@@ -9,10 +9,7 @@ import { getConsistent, putIfAbsent, updateIf } from '#shared/store/dynamodb-cal
 
 const WHAT = 'The asset store';
 
-/**
- * `uploadKey` is where the presigned PUT writes; completion copies verified bytes to `objectKey`,
- * so a client re-using the upload URL afterwards can never change what was verified.
- */
+/** The PUT writes `uploadKey`; completion copies verified bytes to `objectKey`, out of a reused URL's reach. */
 export type AssetItem = Asset & { pk: string; sk: string; objectKey: string; uploadKey?: string; inUseBy?: Set<string> | string[] };
 
 const STATUS = { '#status': 'status' };

@@ -1,13 +1,7 @@
 /**
- * The capture cache: a cache-table item per (normalised URL, device, colour scheme) pointing at
- * the PNG in the cache bucket (DynamoDB items stop at 400 KB; captures are larger). Items carry
- * `expiresAt` for DynamoDB's TTL, and every read treats a past `expiresAt` as absent because TTL
- * deletion lags (and the local DynamoDB stand-in has none). The bucket's lifecycle rule removes
- * objects whose item is gone.
- *
- * A purge deletes the objects before their items, and fails (503 on S3's transient errors) when
- * S3 keeps reporting a key it could not delete: a purge that answers has removed the bytes, and
- * one that failed leaves the items for its retry to find.
+ * The capture cache: a table item per (URL, device, scheme) pointing at the PNG in the cache
+ * bucket, as captures outgrow DynamoDB items. Reads treat a past `expiresAt` as absent: TTL
+ * deletion lags, and the local stand-in has none.
  */
 import { createHash } from 'node:crypto';
 import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type DeleteObjectsCommandOutput, type S3Client } from '@aws-sdk/client-s3';
@@ -39,15 +33,13 @@ export interface CachedCapture {
 export interface CaptureCache {
   /** The live entry for the key, or undefined (missing, expired, or its object is gone). */
   get(key: CaptureKey, now?: number): Promise<CachedCapture | undefined>;
-  /** Stores (or replaces) the entry for the key, live for `ttlSeconds` from `now`. */
   put(key: CaptureKey, capture: { png: Uint8Array; strategy: string }, ttlSeconds: number, now?: number): Promise<void>;
   /** Removes every entry of one normalised URL (all devices and schemes); returns how many existed. */
   purgeUrl(url: string): Promise<number>;
-  /** Removes every entry; returns how many there were. */
   purgeAll(): Promise<number>;
 }
 
-/** DeleteObjects calls per batch before the keys S3 keeps failing on fail the purge, and the first back-off. */
+/** DeleteObjects attempts per batch before the keys S3 keeps failing on fail the purge. */
 const DELETE_ATTEMPTS = 3;
 const DELETE_BACKOFF_MS = 100;
 /** S3's per-key errors that mean "try again" rather than "this will never work" (AccessDenied, say). */
@@ -69,12 +61,11 @@ const DEVICES: readonly CacheDevice[] = ['desktop', 'mobile'];
 const SCHEMES: readonly CacheScheme[] = ['light', 'dark'];
 const OBJECT_PREFIX = BUCKETS.cache.prefixes.captures;
 
-/** A URL can be longer than a partition key may be (2 KB): keys use its SHA-256. */
+/** A URL can be longer than a partition key may be: keys use its SHA-256. */
 function urlHash(url: string): string {
   return createHash('sha256').update(url, 'utf8').digest('hex');
 }
 
-/** Partition key of a capture's cache-table item. */
 export function itemKey(key: CaptureKey): string {
   return `CAPTURE#${urlHash(key.url)}#${key.deviceType}#${key.colorScheme}`;
 }
@@ -101,8 +92,8 @@ interface Item {
 export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3: S3Client; table: string; bucket: string }): CaptureCache {
   const { dynamo, s3, table, bucket } = deps;
 
-  // DeleteObjects answers 200 and names the keys it could not delete: those are sent again, with
-  // back-off, and still failing they fail the purge.
+  // DeleteObjects answers 200 naming the keys it could not delete; still failing they fail the
+  // purge, which deletes objects before items so an answer means the bytes are gone.
   const deleteObjects = async (keys: string[]) => {
     for (let start = 0; start < keys.length; start += 1000) {
       let pending = keys.slice(start, start + 1000);

@@ -1,6 +1,4 @@
-/**
- * The asset-deletion queue: what the API hands to the deletion worker.
- */
+/** The asset-deletion queue: what the API hands to the deletion worker. */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 
@@ -13,10 +11,7 @@ export class DeletionQueue {
     this.queueUrl = deps.queueUrl;
   }
 
-  /**
-   * Queues the deletion of one asset. Any failure is 503: whatever the reason, the message is not
-   * queued and nothing would finish the deletion.
-   */
+  /** Any failure is 503: whatever the reason, nothing would finish the deletion. */
   async enqueue(message: { workspaceId: string; assetId: string }): Promise<void> {
     try {
       await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify({ workspaceId: message.workspaceId, assetId: message.assetId }) }));

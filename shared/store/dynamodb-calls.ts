@@ -1,7 +1,4 @@
-/**
- * The DynamoDB calls the stores share: conditional writes, consistent reads, and queries and
- * batch reads followed page after page; each through guard(), so an outage is 503.
- */
+/** The DynamoDB calls the stores share, each through guard() so an outage is 503. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
@@ -17,10 +14,8 @@ import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { guard } from '#shared/store/outage.ts';
 
 /**
- * Writes `item` unless its key is taken (or `condition` fails): true when written, false when the
- * condition failed. Outages become 503 through guard().
- *
- * @param condition replaces `attribute_not_exists(pk)`, e.g. to let an expired item be overwritten
+ * Writes `item` unless its key is taken; false when the condition failed. `condition` replaces
+ * `attribute_not_exists(pk)`, e.g. to let an expired item be overwritten.
  */
 export async function putIfAbsent(
   what: string,
@@ -56,10 +51,7 @@ export async function getConsistent(
   return Item;
 }
 
-/**
- * The conditional put, then consistent get, of idempotent creation: writes `item` if its key is
- * free; otherwise reads what holds the key (undefined when it vanished in between, e.g. by TTL).
- */
+/** Idempotent creation: writes `item`, or reads what holds its key (undefined if it vanished, e.g. by TTL). */
 export async function putOrGet(
   what: string,
   dynamo: DynamoDBDocumentClient,
@@ -69,11 +61,7 @@ export async function putOrGet(
   return { created: false, existing: await getConsistent(what, dynamo, put.table, put.key) };
 }
 
-/**
- * A conditional update: the item's new attributes when `condition` held (all of them with
- * `ReturnValues: 'ALL_NEW'`, else an empty object), undefined when it failed. Outages become 503
- * through guard().
- */
+/** The new attributes when the condition held (`{}` without ReturnValues), undefined when it failed. */
 export async function updateIf(
   what: string,
   dynamo: DynamoDBDocumentClient,
@@ -88,7 +76,6 @@ export async function updateIf(
   }
 }
 
-/** Every item a query matches, page after page. */
 export async function queryAll(what: string, dynamo: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
@@ -114,10 +101,7 @@ export async function countAll(what: string, dynamo: DynamoDBDocumentClient, inp
 
 const BATCH_GET_LIMIT = 100;
 
-/**
- * Reads any number of items of one table by key, in batches of 100, retrying what DynamoDB leaves
- * unprocessed with back-off; 503 when it still does after six attempts.
- */
+/** Reads items by key in batches, retrying unprocessed keys with back-off; 503 when they persist. */
 export async function batchGetAll(
   what: string,
   dynamo: DynamoDBDocumentClient,

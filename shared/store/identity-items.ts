@@ -1,13 +1,6 @@
 /**
- * What the identity stores (users, organizations, memberships, invitations, API keys, sessions,
- * product surfaces) share: their items live in the workspace table (layout in
- * shared/store/keys.ts), and each call goes through store/dynamodb-calls.ts or guard()
- * (store/outage.ts), so an unreachable or throttled table becomes 503 `upstream_unavailable` and
- * a failed write condition a typed conflict. Items whose `expiresAt` (epoch seconds) is past read as absent: DynamoDB
- * deletes them only eventually, and the local backend never does.
- *
- * A service states the operations it needs as one port, a `Pick` of several stores (e.g.
- * ShellStore in services/shell.ts); `joinStores` fills such a port from the stores that have them.
+ * What the identity stores share. Items whose `expiresAt` (epoch seconds) is past read as absent:
+ * DynamoDB deletes them only eventually, and the local backend never does.
  */
 import { GetCommand, type DynamoDBDocumentClient, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#shared/errors.ts';
@@ -21,12 +14,11 @@ const TABLE = 'The workspace table';
 
 /** The public members of a store (an intersection of classes with private fields would be `never`). */
 type Operations<T> = { [K in keyof T]: T[K] };
-/** The operations of the stores `T`, as joinStores returns them. */
 export type Joined<T extends object[]> = T extends [infer Head, ...infer Rest extends object[]] ? Operations<Head> & Joined<Rest> : unknown;
 
 /**
- * One object with the methods of every store given, bound to their store. Method names are
- * unique across the identity stores; a clash is a bug, so it throws.
+ * Fills a service's port (a `Pick` of several stores) with the stores' methods, bound. Names are
+ * unique across the identity stores, so a clash is a bug and throws.
  */
 export function joinStores<T extends object[]>(...stores: T): Joined<T> {
   const joined: Record<string, unknown> = {};
@@ -48,7 +40,6 @@ export class AlreadyExistsError extends ConflictError {
   }
 }
 
-/** What every identity store is built from. */
 export interface IdentityStoreDeps {
   dynamo: DynamoDBDocumentClient;
   table: string;

@@ -1,6 +1,4 @@
-/**
- * Invitations to an organization, in its partition; an expired invitation reads as absent.
- */
+/** Invitations to an organization, in its partition; an expired invitation reads as absent. */
 import * as v from 'valibot';
 import { InvitationRecord } from '#shared/schemas/identity.ts';
 import { IdentityItems, type IdentityStoreDeps } from '#shared/store/identity-items.ts';
@@ -19,8 +17,7 @@ export class InvitationStore {
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: { ':pk': keys.organization(organizationId).pk, ':prefix': prefixes.invitation },
     });
-    // Newest first. createdAt is always Date#toISOString, fixed width, so `<` orders it as
-    // localeCompare did, without initialising ICU's collator (≈ 8 ms on a cold start).
+    // ISO timestamps are fixed width, so `<` orders them without loading ICU's collator.
     return items.map((item) => v.parse(InvitationRecord, item)).sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
   }
 

@@ -1,7 +1,6 @@
 /**
- * Key layout of the single-table workspace store. Every item of a workspace lives under its
- * partition, so a query can never cross workspaces by construction; identity items live under
- * their organization, user, or credential hash.
+ * Key layout of the single-table workspace store. A workspace's items share its partition, so no
+ * query can cross workspaces; credentials are keyed by their secret's SHA-256 (one GetItem).
  *
  * | item            | pk                    | sk                  | gsi1pk          | gsi1sk            |
  * |-----------------|-----------------------|---------------------|-----------------|-------------------|
@@ -19,8 +18,6 @@
  * | release         | WS#<workspaceId>      | RELEASE#<uuidv7>    |                 |                   |
  * | source app      | WS#<workspaceId>      | SOURCEAPP#<id>      |                 |                   |
  * | idempotency     | WS#<workspaceId>      | IDEMPOTENCY#<scope>#<sha256 of key> |  |                   |
- *
- * Credentials are keyed by the SHA-256 of the secret, so verifying one is a single GetItem.
  */
 export const keys = {
   asset: (workspaceId: string, assetId: string) => ({ pk: `WS#${workspaceId}`, sk: `ASSET#${assetId}` }),
@@ -45,7 +42,6 @@ export const keys = {
 /** The attribute of an API-key item the authenticator stamps; the only one its grant lets it set. */
 export const API_KEY_LAST_USED = 'lastUsedAt';
 
-/** Sort-key prefixes for queries within a partition. */
 export const prefixes = {
   member: 'MEMBER#',
   invitation: 'INVITE#',

@@ -20,7 +20,6 @@ export class MembershipStore {
     this.items = new IdentityItems(deps);
   }
 
-  /** The organization and the user's membership in it, in one BatchGetItem. */
   async getMemberContext(organizationId: string, userId: string, consistent = false): Promise<MemberContext> {
     const items = await this.items.batchGet([keys.organization(organizationId), keys.membership(organizationId, userId)], consistent);
     const organization = items.find((item) => item.sk === 'ORG');

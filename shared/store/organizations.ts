@@ -1,7 +1,6 @@
 /**
- * Organizations and their workspaces, in the workspace table: an organization's entitlement
- * (plan, status, features) and deletion state live on its item. Its API keys carry a copy of
- * the entitlement; the admin service, which changes both, keeps them in step (services/identity-admin.ts).
+ * Organizations and their workspaces. API keys carry a copy of the organization's entitlement;
+ * the admin service keeps the two in step.
  */
 import * as v from 'valibot';
 import { NotFoundError } from '#shared/errors.ts';
@@ -33,10 +32,7 @@ export class OrganizationStore {
     return item && v.parse(WorkspaceRecord, item);
   }
 
-  /**
-   * Creates an organization with its workspace. The workspace is written first: an organization
-   * item never points at a workspace that does not exist.
-   */
+  /** The workspace is written first: an organization never points at a missing workspace. */
   async createOrganization(organization: OrganizationRecord, workspace: WorkspaceRecord): Promise<void> {
     await this.items.create({ ...keys.workspace(workspace.workspaceId), ...workspace }, 'Workspace');
     await this.items.create({ ...keys.organization(organization.organizationId), ...organization }, 'Organization');
@@ -51,10 +47,7 @@ export class OrganizationStore {
     if (!updated) throw new NotFoundError('Organization not found', `No organization ${organizationId}.`);
   }
 
-  /**
-   * Moves an organization to a deletion state (not revoking its keys); 404 when there is no such
-   * organization. Returns the time of the change, for the revocations that follow it.
-   */
+  /** Sets a deletion state (keys are revoked separately); returns its time for those revocations. */
   async setDeletionState(organizationId: string, state: Exclude<DeletionState, 'active'>): Promise<string> {
     const at = this.items.now().toISOString();
     const updated = await this.items.updateExisting(keys.organization(organizationId), {

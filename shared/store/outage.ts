@@ -1,7 +1,4 @@
-/**
- * An outage of DynamoDB, S3 or SQS as 503 `upstream_unavailable`: the stores run each SDK call
- * through guard().
- */
+/** An outage of DynamoDB, S3 or SQS as 503 `upstream_unavailable`: stores run each SDK call through guard(). */
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 
 /** Error names of throttling, time-outs and service-side trouble across DynamoDB, S3 and SQS. */
@@ -22,7 +19,7 @@ const TRANSIENT = new Set([
   'InternalError',
   'ServiceUnavailable',
   'ServiceUnavailableException',
-  // Time-outs: the SDK's (connection, request, socket), the service's, and an aborted attempt
+  // Time-outs, the SDK's and the service's, and an aborted attempt
   'TimeoutError',
   'RequestTimeout',
   'RequestTimeoutException',
@@ -69,10 +66,7 @@ export function isUnavailable(error: unknown): boolean {
   );
 }
 
-/**
- * Runs a data-access call and translates an outage into 503 `upstream_unavailable`;
- * every other error passes through untouched for the caller (or the envelope) to handle.
- */
+/** Translates an outage into 503 `upstream_unavailable`; every other error passes through. */
 export async function guard<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
     return await call();

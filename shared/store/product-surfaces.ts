@@ -1,6 +1,4 @@
-/**
- * Product surfaces of a workspace, in its partition (releases name one in productSurfaceId).
- */
+/** Product surfaces of a workspace, in its partition (releases name one in productSurfaceId). */
 import * as v from 'valibot';
 import { ProductSurfaceRecord, WorkspaceRecord } from '#shared/schemas/identity.ts';
 import { IdentityItems, type IdentityStoreDeps } from '#shared/store/identity-items.ts';
@@ -22,10 +20,8 @@ export class ProductSurfaceStore {
   }
 
   /**
-   * A workspace's record and its product surfaces (by name) in one Query, for the bootstrap that
-   * shows both. In the workspace's partition the `SURFACE#` items sort just before `WORKSPACE`
-   * (keys.ts), so the range from one to the other holds them; an item of another kind that a
-   * later layout puts in between is read and left out.
+   * The workspace and its surfaces in one Query: `SURFACE#` sorts just before `WORKSPACE`, so the
+   * range between holds them; any other kind in between is left out.
    */
   async getWorkspaceWithSurfaces(workspaceId: string): Promise<{ workspace: WorkspaceRecord | undefined; surfaces: ProductSurfaceRecord[] }> {
     const { pk, sk } = keys.workspace(workspaceId);

@@ -1,7 +1,6 @@
 /**
- * Fixed-window counters in the rate table. One item per key and window; DynamoDB's `ADD` with a
- * condition makes "count this request unless the limit is reached" one atomic step, so the count
- * stays exact however many containers race for the same key.
+ * Fixed-window counters in the rate table. A conditional `ADD` counts a request unless the limit
+ * is reached in one atomic step, so the count stays exact however many containers race.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -10,11 +9,7 @@ import { guard } from '#shared/store/outage.ts';
 
 /** The port the rate limiter counts through; tests substitute an in-memory one. */
 export interface CounterStore {
-  /**
-   * Adds one to the counter `key` unless it already holds `limit`. Returns the new count, or
-   * undefined when the limit was already reached (the counter is left unchanged).
-   * `expiresAt` (epoch seconds) lets DynamoDB's TTL remove the counter once its window is over.
-   */
+  /** The new count, or undefined (unchanged) at `limit`; `expiresAt` (epoch seconds) is the TTL. */
   incrementBelow(key: string, limit: number, expiresAt: number): Promise<number | undefined>;
 }
 

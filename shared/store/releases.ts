@@ -1,6 +1,4 @@
-/**
- * Releases and the Idempotency-Key claims of their creation, in the workspace table.
- */
+/** Releases and the Idempotency-Key claims of their creation, in the workspace table. */
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Release } from '#shared/schemas/releases.ts';
 import { keys, prefixes } from '#shared/store/keys.ts';
@@ -51,10 +49,7 @@ export class ReleaseStore {
     return Items.map(toRelease);
   }
 
-  /**
-   * Claims an Idempotency-Key (by its hash) for this workspace, or returns the existing claim.
-   * An expired claim may still be there (TTL deletion is lazy): it no longer counts.
-   */
+  /** Claims a key hash for this workspace, or returns the live claim (TTL deletion is lazy). */
   async claim(workspaceId: string, keyHash: string, claim: IdempotencyClaim, time: { epoch: number; expiresAt: number }): Promise<IdempotencyClaim> {
     const itemKey = keys.idempotency(workspaceId, 'release', keyHash);
     for (let attempt = 0; attempt < 3; attempt += 1) {

@@ -24,7 +24,6 @@ export class SessionStore {
     await this.items.create({ ...keys.session(record.tokenHash), ...indexKeys.sessionOfUser(record.userId, record.sessionId), ...record }, 'Session');
   }
 
-  /** Sessions of a user that have not expired. */
   async listSessionsOfUser(userId: string): Promise<SessionRecord[]> {
     const items = await this.items.queryAll({
       IndexName: 'gsi1',
@@ -42,10 +41,7 @@ export class SessionStore {
     });
   }
 
-  /**
-   * Makes an organization the session's active one. False when the session has expired or is
-   * gone in the meantime: the condition keeps an ended session from being revived.
-   */
+  /** False when the session expired or is gone: the condition keeps an ended session from reviving. */
   async setActiveOrganization(tokenHash: string, organizationId: string): Promise<boolean> {
     return this.items.updateExisting(keys.session(tokenHash), {
       UpdateExpression: 'SET activeOrganizationId = :org',

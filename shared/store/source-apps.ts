@@ -1,6 +1,4 @@
-/**
- * Release-intake source apps, in the workspace table.
- */
+/** Release-intake source apps, in the workspace table. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SourceApp } from '#shared/schemas/source-apps.ts';
 import { keys } from '#shared/store/keys.ts';

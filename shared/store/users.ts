@@ -1,6 +1,4 @@
-/**
- * Users, in the workspace table, and the claims that keep their e-mail addresses unique.
- */
+/** Users, in the workspace table, and the claims that keep their e-mail addresses unique. */
 import * as v from 'valibot';
 import { UserRecord } from '#shared/schemas/identity.ts';
 import { IdentityItems, type IdentityStoreDeps } from '#shared/store/identity-items.ts';
@@ -29,10 +27,7 @@ export class UserStore {
     return typeof claim?.userId === 'string' ? this.getUser(claim.userId) : undefined;
   }
 
-  /**
-   * Creates a user. The e-mail is claimed first with a conditional write, so two users can never
-   * share an address even when created concurrently.
-   */
+  /** Claims the e-mail first with a conditional write, so concurrent creations cannot share it. */
   async createUser(record: UserRecord): Promise<void> {
     await this.items.create({ ...keys.userEmail(record.email), userId: record.userId, email: record.email.toLowerCase() }, 'User with this e-mail');
     await this.items.create({ ...keys.user(record.userId), ...record }, 'User');
