@@ -23,7 +23,6 @@ export const AssetParams = v.object({ assetId: v.pipe(Uuid, v.description('Asset
 
 export const AssetStatus = v.picklist(['pending', 'ready', 'deleting', 'deleted']);
 
-/** An asset as returned. */
 export const Asset = v.object({
   assetId: v.string(),
   status: AssetStatus,

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-/** True for an absolute http(s) URL without credentials, as the WHATWG parser reads it. */
+/** As the WHATWG parser reads it. */
 export function isHttpUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
@@ -13,10 +13,7 @@ export interface HttpUrlIssue extends v.BaseIssue<string> {
   readonly expected: null;
 }
 
-/**
- * Validation action: an absolute http(s) URL without credentials. Its issue type `http_url`
- * maps to the `invalid_url` code (shared/http/validation.ts).
- */
+/** Its issue type `http_url` maps to the `invalid_url` code (shared/http/validation.ts). */
 export function httpUrl(): v.BaseValidation<string, string, HttpUrlIssue> & { readonly requirement: (value: string) => boolean } {
   return {
     kind: 'validation',
@@ -34,23 +31,17 @@ export function httpUrl(): v.BaseValidation<string, string, HttpUrlIssue> & { re
   };
 }
 
-/** A string field holding an absolute http(s) URL (documented as `format: uri`). */
+/** Documented as `format: uri`. */
 export const HttpUrl = v.pipe(v.string(), v.url(), httpUrl());
 
 /** Comments, CDATA, doctype and processing instructions: fixed prefixes, nothing to close. */
 const MARKUP_PREFIX = /<!--|<!\[CDATA\[|<![a-zA-Z]|<\?[a-zA-Z]/;
-/**
- * The start of a tag as an HTML parser reads one: `<` directly followed by a letter, or `</`
- * (an end tag, or with anything but a letter a bogus comment that hides text up to the next `>`).
- * `<` followed by a space or a digit is text to a browser: `a < b and c > d` is plain text.
- */
+/** A tag start as HTML parsers read one (`</x` may be a bogus comment); `a < b and c > d` is text. */
 const TAG_OPEN = /<(?:[a-zA-Z]|\/)/;
 
 /**
- * Whether text reads as HTML/XML markup: a markup prefix, or a tag start with a `>` somewhere
- * after it. Only the first tag start needs a `>` after it (any later one has fewer characters
- * after it), which keeps the check linear; `/<…[^>]*>/` backtracks quadratically on text with
- * many unclosed `<`, seconds of CPU for a body within the size limit.
+ * A markup prefix, or a tag start with a `>` after it. Only the first tag start is checked, which
+ * keeps this linear: `/<…[^>]*>/` backtracks quadratically on many unclosed `<`.
  */
 function isMarkup(value: string): boolean {
   if (MARKUP_PREFIX.test(value)) return true;
@@ -58,7 +49,7 @@ function isMarkup(value: string): boolean {
   return open !== null && value.includes('>', open.index + open[0].length);
 }
 
-/** Plain text: anything that reads as HTML/XML markup is refused rather than escaped later. */
+/** Markup is refused rather than escaped later. */
 export const PlainText = (max: number) =>
   v.pipe(
     v.string(),
@@ -66,5 +57,4 @@ export const PlainText = (max: number) =>
     v.check((value) => !isMarkup(value), 'must be plain text: markup such as HTML tags is not allowed'),
   );
 
-/** A UUID path parameter (asset ids). */
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'));

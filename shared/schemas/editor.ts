@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-/** GET /editor/{file}: a built file's name, such as editor-5KXQ2Z3M.js (no paths: names are looked up, never joined). */
+/** A built file's name, looked up, never joined to a path. */
 export const EditorAssetParams = v.object({
   file: v.pipe(
     v.string(),

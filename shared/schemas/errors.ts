@@ -4,7 +4,6 @@ import { ERROR_CODE_LIST } from '#shared/errors.ts';
 const integer = v.pipe(v.number(), v.integer());
 const plan = v.picklist(['free', 'pro', 'business', 'enterprise']);
 
-/** The error envelope every failing response carries. */
 export const ErrorEnvelope = v.pipe(
   v.object({
     error: v.pipe(v.string(), v.description('Human-readable message.')),

@@ -1,7 +1,4 @@
-/**
- * POST /api/export: the request schema, the limits and the encoder settings of each preset.
- * Kept free of sharp so the route table (read by every function) never loads the native module.
- */
+/** POST /api/export's schema, limits and presets, free of sharp so the route table never loads it. */
 import * as v from 'valibot';
 import { filePart } from '#shared/schemas/multipart.ts';
 
@@ -10,34 +7,24 @@ export const QUALITY_PRESETS = ['high', 'medium', 'low'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type QualityPreset = (typeof QUALITY_PRESETS)[number];
 
-/** Media types an upload may declare, by the format its bytes must decode as. */
+/** By the format the bytes must decode as. */
 export const INPUT_TYPES = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp' } as const;
 
 /**
- * Largest request body. Lambda takes at most 6 MB (6,291,456 bytes) of event JSON, and API
- * Gateway base64-encodes a binary body (4/3): 4 MiB becomes 5,592,408 characters, which leaves
- * about 700 KB for headers and the request context. Bodies above this get 413 from the function;
- * above about 4.6 MB Lambda refuses the event itself and API Gateway answers without our envelope.
+ * Lambda's 6 MB event cap, less base64's 4/3 and room for headers. Well above it Lambda refuses the
+ * event itself and API Gateway answers without our envelope.
  */
 export const EXPORT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/**
- * Decompression-bomb guard: the most pixels an input may declare (sharp's limitInputPixels). A
- * 4 MiB PNG can claim 100,000 × 100,000 pixels; 40 MP (e.g. 8000 × 5000) bounds decoding at
- * about 160 MB of RGBA, well inside the function's memory.
- */
+/** Decompression-bomb guard (sharp's limitInputPixels): bounds decoded RGBA well inside the function's memory. */
 export const EXPORT_MAX_PIXELS = 40_000_000;
 
-/**
- * `n.toLocaleString('en-US')` for a non-negative integer (40000000 → "40,000,000") without Intl:
- * the first toLocaleString of a process loads ICU's number formatting, ≈ 10 ms of every cold start
- * when it runs while the route table loads.
- */
+/** `n.toLocaleString('en-US')` without Intl, whose first use loads ICU number formatting at cold start. */
 export function groupThousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
-/** Encoder settings of one format and preset, in sharp's terms; measured figures in the docs. */
+/** In sharp's terms. */
 export type EncoderSettings =
   | { format: 'jpeg'; options: { quality: number; mozjpeg: true; chromaSubsampling: '4:4:4' | '4:2:0' } }
   | { format: 'webp'; options: { quality: number; effort: number; smartSubsample?: boolean } }
@@ -55,19 +42,8 @@ export type EncoderSettings =
     };
 
 /**
- * The presets, chosen by measurement on a 1920×1080 screenshot-like and photo-like input
- * (`npm run bench` prints the table; README "Export presets" has the figures):
- *
- * - JPEG always uses mozjpeg (trellis quantisation, optimised progressive scans). high keeps full
- *   chroma (4:4:4) because subsampling smears coloured text in screenshots; medium is q80 4:2:0,
- *   about 23 % smaller than libjpeg-turbo at the same quality setting.
- * - WebP: effort 4 (effort 6 took 2–2.5× the time for 1–13 % fewer bytes). high adds smart chroma
- *   subsampling for crisper colour edges.
- * - PNG high is lossless with adaptive filtering at zlib level 6: level 9 took 3–4× longer on the
- *   screenshot (2.8× on the photo) and was not smaller on it. medium and low quantise to a
- *   palette (libimagequant); palette indices are written unfiltered, because filtering them
- *   measured 21 % (screenshot) to 62 % (photo) larger (the PNG specification recommends filter
- *   type None for indexed images).
+ * Chosen by measurement (docs/capture.md, "Presets"). JPEG high keeps 4:4:4 chroma, as subsampling
+ * smears coloured text; palette PNGs are unfiltered, as the PNG specification recommends.
  */
 export const EXPORT_PRESETS: Record<ExportFormat, Record<QualityPreset, EncoderSettings>> = {
   jpeg: {
@@ -98,12 +74,7 @@ export const ExportRequest = v.object({
 });
 export type ExportRequest = v.InferOutput<typeof ExportRequest>;
 
-/**
- * Output size (KB) and encode time (ms) per preset, measured with `npm run bench` on a 1920×1080
- * screenshot-like PNG and photo-like JPEG (sharp 0.35.5, libvips 8.18.7, a shared 2-core x86_64
- * machine; medians of 5). Times include decoding the input. Published in the docs and README;
- * re-run the benchmark and update these when a preset changes.
- */
+/** Size (KB) and time (ms) per preset from `npm run bench -- export`; re-run it when a preset changes. */
 export const MEASURED: Record<ExportFormat, Record<QualityPreset, { screenshot: [kb: number, ms: number]; photo: [kb: number, ms: number] }>> = {
   png: {
     high: { screenshot: [460, 110], photo: [2186, 361] },
@@ -122,7 +93,6 @@ export const MEASURED: Record<ExportFormat, Record<QualityPreset, { screenshot: 
   },
 };
 
-/** A preset's encoder settings in words, for the docs. */
 export function describeSettings(settings: EncoderSettings): string {
   switch (settings.format) {
     case 'jpeg':
@@ -138,7 +108,6 @@ export function describeSettings(settings: EncoderSettings): string {
   }
 }
 
-/** The presets as a Markdown table: settings and measured bytes and time on both inputs. */
 export function presetTable(): string {
   const rows = EXPORT_FORMATS.flatMap((format) =>
     QUALITY_PRESETS.map((preset) => {

@@ -1,7 +1,4 @@
-/**
- * Identity: the records the workspace table stores and the views the shell operations return.
- * Records are parsed on every read, so a malformed item fails loudly instead of leaking through.
- */
+/** Identity records and shell views; records are parsed on every read, so a malformed item fails loudly. */
 import * as v from 'valibot';
 import { CAPABILITY_LIST } from '#shared/identity/capabilities.ts';
 import type { Capability } from '#shared/identity/capabilities.ts';
@@ -12,17 +9,13 @@ const id = (description: string) => v.pipe(v.string(), v.minLength(1), v.maxLeng
 const isoTime = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
 const count = (description: string) => v.pipe(v.number(), v.integer(), v.minValue(0), v.description(description));
 
-/** Filled on the first check that needs it; Intl.supportedValuesOf takes ≈ 2 ms once. */
+/** Filled on first need: Intl.supportedValuesOf is not free. */
 let primaryTimeZones: Set<string> | undefined;
 
 /**
- * An IANA time zone the runtime knows (Europe/Paris, UTC): exactly what
- * `new Intl.DateTimeFormat('en', { timeZone })` accepts. That constructor loads ICU's locale and
- * date-format data, ≈ 15 ms the first time in a process, which every workspace read paid on its
- * first call. "UTC" (the default settings) and the runtime's primary identifiers are accepted
- * without it — ECMA-402 requires the constructor to accept both; test/unit/workspace-settings.test.ts
- * checks it over every zone — and anything else (aliases such as US/Pacific, other spellings
- * such as utc, offsets such as +05:30, junk) still gets the constructor's answer.
+ * Exactly what `new Intl.DateTimeFormat('en', { timeZone })` accepts, without loading ICU date data
+ * for "UTC" and primary identifiers, which ECMA-402 requires it to accept anyway
+ * (test/unit/workspace-settings.test.ts checks every zone).
  */
 function isTimeZone(value: string): boolean {
   if (value === 'UTC') return true;
@@ -64,7 +57,7 @@ export const DEFAULT_SETTINGS: WorkspaceSettings = { locale: 'en-US', timeZone: 
 // ---------------------------------------------------------------- stored records
 
 export const DeletionStateSchema = v.picklist(['active', 'pending', 'deleted']);
-/** active: in use; pending: deletion requested, data not yet purged; deleted: gone. Only active organizations can be used. */
+/** pending: deletion requested, data not yet purged. Only active organizations can be used. */
 export type DeletionState = v.InferOutput<typeof DeletionStateSchema>;
 
 export const UserRecord = v.object({
@@ -87,12 +80,7 @@ export const OrganizationRecord = v.object({
 });
 export type OrganizationRecord = v.InferOutput<typeof OrganizationRecord>;
 
-/**
- * Settings as read back from the table: their shape only. They were checked against the runtime's
- * time zones and locales when written (identity-admin); checking again on every read would cost a
- * cold container ≈ 2 ms for a zone such as Europe/Paris, and ≈ 15 ms of ICU data for an alias
- * such as US/Pacific, on the first bootstrap or settings read.
- */
+/** Shape only: checked when written (identity-admin); rechecking each read would load ICU data at cold start. */
 const StoredWorkspaceSettings = v.object({
   locale: v.string(),
   timeZone: v.string(),
@@ -141,10 +129,7 @@ export const ApiKeyRecord = v.object({
   workspaceId: v.string(),
   name: v.string(),
   scopes: v.array(ScopeSchema),
-  /**
-   * The organization's entitlement, copied so that verifying a key is one read. Every change of
-   * the organization's entitlement is written to its keys too (see the identity store).
-   */
+  /** Copied so verifying a key is one read; the identity store writes every change to the keys too. */
   entitlement: Entitlement,
   createdBy: v.string(),
   createdAt: v.string(),
@@ -162,7 +147,7 @@ export const SessionRecord = v.object({
   createdAt: v.string(),
   /** Epoch seconds (the table's TTL attribute); a past value reads as absent. */
   expiresAt: v.number(),
-  /** Who created it: `admin-cli`, `seed`, or a future sign-in flow. */
+  /** `admin-cli`, `seed`, or a future sign-in flow. */
   origin: v.string(),
 });
 export type SessionRecord = v.InferOutput<typeof SessionRecord>;
@@ -282,7 +267,6 @@ export const PermissionsResponse = v.object({
   ...MembershipView.entries,
 });
 
-/** The capability flags of the shell, one boolean per flag of shared/identity/capabilities.ts. */
 export const CapabilityFlags = v.pipe(
   v.object(Object.fromEntries(CAPABILITY_LIST.map((name) => [name, v.boolean()])) as Record<Capability, v.BooleanSchema<undefined>>),
   v.description('Capability flags: what the editor may offer this member (rendering hints; every operation re-checks).'),
@@ -309,7 +293,6 @@ export const BootstrapResponse = v.object({
 });
 export type BootstrapResponse = v.InferOutput<typeof BootstrapResponse>;
 
-/** Path parameters of the organization routes. */
 export const OrganizationParams = v.object({
   organizationId: v.pipe(v.string(), v.minLength(1), v.maxLength(128), v.description('Organization id; must be the active organization.')),
 });

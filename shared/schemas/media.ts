@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
 
-/** Longer URLs are refused before parsing; real media URLs are well under 300 characters. */
+/** Longer URLs are refused before parsing; real media URLs are far shorter. */
 export const MEDIA_URL_MAX_LENGTH = 2048;
 
 export const ImageProxyQuery = v.object({

@@ -11,10 +11,7 @@ function isFile(value: unknown): value is MultipartFile {
   );
 }
 
-/**
- * One file part of a multipart/form-data body. A text field of the same name, or the name sent
- * twice, fails with `message`. The documents see a binary string, as OpenAPI describes uploads.
- */
+/** One file part: a text field or a repeated name fails with `message`. Documented as OpenAPI describes uploads. */
 export function filePart(message: string, description: string) {
   return v.pipe(
     v.custom<MultipartFile>(isFile, message),

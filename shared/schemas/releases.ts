@@ -3,7 +3,6 @@ import { HttpUrl, PlainText } from '#shared/schemas/common.ts';
 
 const text = (min: number, max: number) => v.pipe(v.string(), v.minLength(min), v.maxLength(max));
 
-/** POST /api/v1/releases body (additional properties rejected). */
 export const ReleaseCreate = v.strictObject({
   title: v.pipe(text(1, 160), v.description('Release title, 1–160 characters.')),
   benefitStatement: v.pipe(text(1, 500), v.description('What users gain, 1–500 characters.')),
@@ -47,7 +46,6 @@ export const IdempotencyHeaders = v.object({
   ),
 });
 
-/** A release as returned. */
 export const Release = v.object({
   id: v.string(),
   title: v.string(),

@@ -1,10 +1,6 @@
-/**
- * Request and response of POST /api/screenshot, and of the internal cache purge. The handlers
- * validate with these and the OpenAPI document is generated from them.
- */
+/** Schemas of POST /api/screenshot and the internal cache purge. */
 import * as v from 'valibot';
 
-/** Longest target URL accepted; longer ones are refused by this schema before capture is tried. */
 export const MAX_TARGET_URL_LENGTH = 4096;
 
 const TargetUrl = v.pipe(
@@ -28,7 +24,6 @@ export const StrategySchema = v.pipe(
   v.description('Capture backend that produced the image: the bundled Chromium, or a remote browser over CDP.'),
 );
 
-/** Body of POST /api/screenshot. */
 export const ScreenshotRequest = v.strictObject({
   url: TargetUrl,
   deviceType: v.optional(DeviceTypeSchema, 'desktop'),
@@ -40,7 +35,6 @@ export const ScreenshotRequest = v.strictObject({
 });
 export type ScreenshotRequest = v.InferOutput<typeof ScreenshotRequest>;
 
-/** 200 body of POST /api/screenshot. */
 export const ScreenshotResponse = v.object({
   screenshot: v.pipe(v.string(), v.description('Base64-encoded PNG bytes, without a data: URI prefix.')),
   url: v.pipe(v.string(), v.url(), v.description('The normalised URL that was captured (the cache key, with deviceType and colorScheme).')),
@@ -51,7 +45,6 @@ export const ScreenshotResponse = v.object({
 });
 export type ScreenshotResponse = v.InferOutput<typeof ScreenshotResponse>;
 
-/** Body of POST /internal/cache/purge: one URL's cached captures, or all of them. */
 export const CachePurgeRequest = v.pipe(
   v.strictObject({
     url: v.optional(v.pipe(v.string(), v.url(), v.description('Purge every cached capture (all devices and colour schemes) of this URL.'))),

@@ -3,7 +3,6 @@ import { HttpUrl } from '#shared/schemas/common.ts';
 
 const text = (min: number, max: number) => v.pipe(v.string(), v.minLength(min), v.maxLength(max));
 
-/** POST /api/v1/source-apps body (additional properties rejected). */
 export const SourceAppCreate = v.strictObject({
   allowedHosts: v.pipe(v.array(HttpUrl), v.minLength(1), v.maxLength(50), v.description('Absolute URIs the app posts from, 1 to 50.')),
   name: v.pipe(text(1, 100), v.description('Display name, 1–100 characters.')),

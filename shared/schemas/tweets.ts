@@ -1,10 +1,7 @@
 import * as v from 'valibot';
 import { ErrorEnvelope } from '#shared/schemas/errors.ts';
 
-/**
- * Status IDs are unsigned 64-bit snowflakes: at most 20 digits (18446744073709551615). Anything
- * longer cannot be a tweet and is refused before the upstream is asked.
- */
+/** Status IDs are unsigned 64-bit, so at most 20 digits; longer is refused before the upstream is asked. */
 export const TWEET_ID_MAX_LENGTH = 20;
 
 export const TweetParams = v.object({
@@ -18,7 +15,7 @@ export const TweetParams = v.object({
 });
 export type TweetParams = v.InferOutput<typeof TweetParams>;
 
-/** The public tweet payload, as the syndication upstream returns it (inner fields not part of the contract). */
+/** As the upstream returns it; inner fields are not part of the contract. */
 export const TweetPayload = v.pipe(
   v.record(v.string(), v.unknown()),
   v.description('Public tweet payload as returned by the syndication API (`__typename: "Tweet"`, `id_str`, `text`, `user`, media, …).'),
@@ -33,7 +30,7 @@ export const TweetResponse = v.pipe(
 );
 export type TweetResponse = v.InferOutput<typeof TweetResponse>;
 
-/** The error envelope of this route also carries `data: null`, so one body type fits success and failure. */
+/** Also carries `data: null`, so one body type fits success and failure. */
 export const TweetErrorEnvelope = v.pipe(
   v.object({ ...ErrorEnvelope.entries, data: v.pipe(v.null(), v.description('Always null on failure.')) }),
   v.title('TweetErrorEnvelope'),
