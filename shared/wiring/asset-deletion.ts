@@ -1,4 +1,4 @@
-/** Dependencies of a deletion request: asset records and the deletion queue, built once at first use. */
+/** Dependencies of a deletion request, which queues rather than touches objects, so no S3 client. */
 import { config } from '#shared/config.ts';
 import type { DeletionRequestDeps } from '#shared/services/assets.ts';
 import { DeletionQueue } from '#shared/store/deletion-queue.ts';
@@ -7,7 +7,6 @@ import { sqs } from '#shared/wiring/sqs.ts';
 
 let deps: DeletionRequestDeps | undefined;
 
-/** Asset records and the deletion queue. */
 export function deletionRequestDeps(): DeletionRequestDeps {
   deps ??= { assets: assetStore(), deletionQueue: new DeletionQueue({ sqs, queueUrl: config().queues.deletion }) };
   return deps;

@@ -1,9 +1,8 @@
-/** The asset records of this container, on the DynamoDB client and the workspace table. */
+/** The container's asset records. */
 import { config } from '#shared/config.ts';
 import { AssetStore } from '#shared/store/assets.ts';
 import { dynamo } from '#shared/wiring/dynamo.ts';
 
 let records: AssetStore | undefined;
 
-/** The asset store, created on first use. */
 export const assetStore = (): AssetStore => (records ??= new AssetStore({ dynamo, table: config().tables.workspace }));

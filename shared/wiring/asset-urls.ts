@@ -1,7 +1,4 @@
-/**
- * Dependencies of the asset operations that hand out presigned URLs (upload, download): asset
- * records and the signer of the assets bucket, built once at first use.
- */
+/** Dependencies of the asset operations that only presign URLs (upload, download). */
 import { config } from '#shared/config.ts';
 import type { AssetUrlDeps } from '#shared/services/assets.ts';
 import { AssetUrlSigner } from '#shared/store/asset-urls.ts';
@@ -10,7 +7,6 @@ import { s3 } from '#shared/wiring/s3.ts';
 
 let deps: AssetUrlDeps | undefined;
 
-/** Asset records and the signer of the assets bucket. */
 export function assetUrlDeps(): AssetUrlDeps {
   deps ??= { assets: assetStore(), urls: new AssetUrlSigner({ s3, bucket: config().buckets.assets }) };
   return deps;

@@ -1,9 +1,4 @@
-/**
- * Dependencies of the asset operations that send S3 requests (completion) and of the deletion
- * worker: asset records and the assets bucket, built once at first use. Upload and download,
- * which only presign, are wired in asset-urls.ts; the deletion request, which queues rather than
- * touches objects, in asset-deletion.ts.
- */
+/** Dependencies of the asset operations that send S3 requests: upload completion and the deletion worker. */
 import { config } from '#shared/config.ts';
 import type { DeletionDeps } from '#shared/services/asset-deletion.ts';
 import type { AssetObjectDeps } from '#shared/services/assets.ts';
@@ -13,11 +8,9 @@ import { s3 } from '#shared/wiring/s3.ts';
 
 let deps: AssetObjectDeps | undefined;
 
-/** Asset records and the assets bucket, for completing an upload. */
 export function assetDeps(): AssetObjectDeps {
   deps ??= { assets: assetStore(), objects: new AssetObjectStore({ s3, bucket: config().buckets.assets }) };
   return deps;
 }
 
-/** The deletion worker: asset records and the assets bucket. */
 export const deletionDeps = (): DeletionDeps => assetDeps();

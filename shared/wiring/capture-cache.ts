@@ -1,7 +1,4 @@
-/**
- * The process-wide capture cache, on the cache table and bucket. Kept apart from the browser
- * wiring so the purge function's bundle carries no browser.
- */
+/** The container's capture cache, apart from the browser wiring so the purge function bundles no browser. */
 import { dynamo } from '#shared/wiring/dynamo.ts';
 import { s3 } from '#shared/wiring/s3.ts';
 import { config } from '#shared/config.ts';
@@ -10,7 +7,6 @@ import type { CaptureCache } from '#shared/store/capture-cache.ts';
 
 let cache: CaptureCache | undefined;
 
-/** The capture cache of this container, created on first use. */
 export function captureCache(): CaptureCache {
   const cfg = config();
   cache ??= s3DynamoCaptureCache({ dynamo, s3, table: cfg.tables.cache, bucket: cfg.buckets.cache });

@@ -1,7 +1,6 @@
 /**
- * The screenshot service of this container, wired from configuration: one browser backend (the
- * bundled Chromium, or a remote one when BROWSER_WS_ENDPOINT is set) reused across invocations,
- * one target guard whose DNS answers the egress proxy shares, and the capture cache.
+ * The container's screenshot service: one browser reused across invocations, and one target guard
+ * whose DNS answers the egress proxy shares, so it connects where the guard checked.
  */
 import { config } from '#shared/config.ts';
 import { onShutdown } from '#shared/lifecycle.ts';
@@ -17,10 +16,7 @@ import type { ScreenshotService } from '#shared/services/capture/screenshot-serv
 import { createTargetGuard } from '#shared/services/capture/target.ts';
 import type { TargetGuard } from '#shared/services/capture/target.ts';
 
-/**
- * How long a checked DNS answer is reused. It must outlast one capture, so the proxy connects to
- * the address the interception check saw; it stays short so a changed record is picked up soon.
- */
+/** Outlasts one capture, so the proxy connects where the check looked; short, so changed records are seen. */
 const PINNED_ANSWER_MS = 30_000;
 /** A hung browser must fail a CDP call well before the invocation ends. */
 const PROTOCOL_TIMEOUT_MS = 25_000;
@@ -30,7 +26,7 @@ const DESTINATION_CONNECT_TIMEOUT_MS = 10_000;
 let backend: BrowserBackend | undefined;
 let service: ScreenshotService | undefined;
 
-/** The browser backend of this container (tests reach in to kill its browser). */
+/** Exported for tests, which kill its browser. */
 export function browserBackend(): BrowserBackend {
   if (backend) return backend;
   const cfg = config();
@@ -47,7 +43,7 @@ export function browserBackend(): BrowserBackend {
   return created;
 }
 
-/** Loopback opens only on the ports the tests or a local run name (config.ts refuses both on Lambda). */
+/** Loopback opens only on ports tests or a local run name; config.ts refuses both on Lambda. */
 const targetPolicy = (): TargetPolicy => ({ loopbackPorts: [...config().unsafeTestLoopbackPorts, ...config().capture.localPorts] });
 
 let sharedResolver: Resolver | undefined;
@@ -56,7 +52,6 @@ const resolver = () => (sharedResolver ??= cachingResolver(systemResolver, PINNE
 let guard: TargetGuard | undefined;
 const targetGuard = () => (guard ??= createTargetGuard(targetPolicy(), resolver()));
 
-/** The screenshot service of this container, created on first use. */
 export function screenshotService(): ScreenshotService {
   service ??= createScreenshotService({
     browsers: browserBackend(),
@@ -69,10 +64,8 @@ export function screenshotService(): ScreenshotService {
 }
 
 /**
- * Starts the browser and captures an empty page now rather than on the first request: Chromium's
- * first screenshot costs about twice a later one, and the capture leaves a spare page behind.
- * Called during a Lambda cold start, where the init phase runs at full CPU; a failure is only
- * logged (the first capture retries).
+ * Captures an empty page during the cold start, whose init phase runs at full CPU: Chromium's first
+ * screenshot is the slowest, and it leaves a spare page. A failure is only logged.
  */
 export function warmUp(): Promise<void> {
   return browserBackend()

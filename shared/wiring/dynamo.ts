@@ -1,4 +1,3 @@
-/** The DynamoDB document client of this container. */
 import { dynamoDocumentClient } from '#shared/aws/dynamodb.ts';
 import { config } from '#shared/config.ts';
 import { awsClientSettings } from '#shared/wiring/aws-clients.ts';

@@ -1,7 +1,4 @@
-/**
- * The internal-secret check on this container's Secrets Manager client, for the handlers of
- * 'internal' rows (`route(row, fn, { internalAuth })`): a file of its own so only they bundle the client.
- */
+/** The internal-secret check on Secrets Manager, in a file of its own so only 'internal' rows bundle the client. */
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { secretsManagerClient } from '#shared/aws/secrets-manager.ts';
 import { awsClientSettings } from '#shared/wiring/aws-clients.ts';
@@ -11,7 +8,6 @@ import type { InternalAuthOptions } from '#shared/http/internal-auth.ts';
 
 let client: SecretsManagerClient | undefined;
 
-/** The string value of a Secrets Manager secret (the current version). */
 export async function readSecretString(arn: string): Promise<string> {
   // No endpoint override: locally the secret is configured by value (INTERNAL_SECRET), never read.
   client ??= secretsManagerClient(awsClientSettings(undefined));
@@ -20,6 +16,5 @@ export async function readSecretString(arn: string): Promise<string> {
   return SecretString;
 }
 
-/** The internal-secret middleware of a row, reading an ARN-configured secret from Secrets Manager. */
 export const internalAuth = (options: Pick<InternalAuthOptions, 'operationId'>): HttpMiddleware =>
   internalAuthWith({ ...options, read: readSecretString });

@@ -1,6 +1,3 @@
-/**
- * The media proxy of this container, on the media upstream, built from configuration on first use.
- */
 import { config } from '#shared/config.ts';
 import { LAMBDA_MAX_BINARY_BYTES } from '#shared/http/reply.ts';
 import { createMediaProxy } from '#shared/services/media-proxy.ts';
@@ -9,7 +6,6 @@ import { createMediaFetch } from '#shared/upstreams/media.ts';
 
 let proxy: MediaProxy | undefined;
 
-/** The container's media proxy. */
 export function mediaProxy(): MediaProxy {
   if (proxy) return proxy;
   const cfg = config();

@@ -1,4 +1,3 @@
-/** The S3 client of this container: the objects it reads and writes, and the URLs it presigns. */
 import { s3Client } from '#shared/aws/s3.ts';
 import { config } from '#shared/config.ts';
 import { awsClientSettings } from '#shared/wiring/aws-clients.ts';

@@ -1,4 +1,3 @@
-/** The SQS client of this container. */
 import { sqsClient } from '#shared/aws/sqs.ts';
 import { config } from '#shared/config.ts';
 import { awsClientSettings } from '#shared/wiring/aws-clients.ts';

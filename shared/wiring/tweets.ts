@@ -1,7 +1,4 @@
-/**
- * The tweet service of this container, on the syndication upstream, built from configuration on
- * first use; its in-container cache of found tweets lives as long as the container.
- */
+/** The container's tweet service; its cache of found tweets lives as long as the container. */
 import { config } from '#shared/config.ts';
 import { createTweetService } from '#shared/services/tweets.ts';
 import type { TweetService } from '#shared/services/tweets.ts';
@@ -9,7 +6,6 @@ import { createSyndicationClient } from '#shared/upstreams/syndication.ts';
 
 let service: TweetService | undefined;
 
-/** The container's tweet service. */
 export function tweetService(): TweetService {
   const settings = config().tweets;
   service ??= createTweetService({ client: createSyndicationClient(settings), settings });

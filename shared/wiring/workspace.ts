@@ -1,7 +1,4 @@
-/**
- * Dependencies of the release and source-app services in this container: stores on the shared
- * DynamoDB client and the configured table, built once at first use (assets: wiring/assets.ts).
- */
+/** Dependencies of the release and source-app services, built on first use. */
 import { dynamo } from '#shared/wiring/dynamo.ts';
 import { config } from '#shared/config.ts';
 import { productSurfaceStore } from '#shared/wiring/identity.ts';
@@ -13,7 +10,6 @@ import { SourceAppStore } from '#shared/store/source-apps.ts';
 let releases: ReleaseDeps | undefined;
 let sourceApps: SourceAppDeps | undefined;
 
-/** Release services: the workspace table, and product surfaces through their store. */
 export function releaseDeps(): ReleaseDeps {
   releases ??= {
     releases: new ReleaseStore({ dynamo, table: config().tables.workspace }),
@@ -23,7 +19,6 @@ export function releaseDeps(): ReleaseDeps {
   return releases;
 }
 
-/** Source-app services: the workspace table. */
 export function sourceAppDeps(): SourceAppDeps {
   sourceApps ??= { sourceApps: new SourceAppStore({ dynamo, table: config().tables.workspace }) };
   return sourceApps;
