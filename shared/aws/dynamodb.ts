@@ -1,9 +1,8 @@
-/** Easel's DynamoDB client: the SDK's bare-bones client under the document client, items as plain values. */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { clientConfig, type AwsClientSettings } from '#shared/aws/settings.ts';
 
-/** A document client that leaves `undefined` attributes out, as the stores write optional fields. */
+/** Leaves `undefined` attributes out, as the stores write optional fields. */
 export function dynamoDocumentClient(settings: AwsClientSettings): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(new DynamoDBClient(clientConfig(settings)), { marshallOptions: { removeUndefinedValues: true } });
 }

@@ -1,11 +1,9 @@
-/** Easel's S3 client. */
 import { S3Client } from '@aws-sdk/client-s3';
 import { clientConfig, type AwsClientSettings } from '#shared/aws/settings.ts';
 
 /**
- * Path-style addressing on a local stand-in. Checksums only where S3 requires them: otherwise
- * streamed uploads carry chunk framing on S3-compatible servers and presigned PUT URLs pin the
- * CRC32 of an empty body.
+ * Path-style on a local stand-in. Checksums only where S3 requires them: otherwise streamed uploads
+ * carry chunk framing on S3-compatible servers and presigned PUT URLs pin the CRC32 of an empty body.
  */
 export function s3Client(settings: AwsClientSettings): S3Client {
   return new S3Client({
@@ -16,5 +14,5 @@ export function s3Client(settings: AwsClientSettings): S3Client {
   });
 }
 
-/** `bucket/key` as CopyObject's CopySource takes it: URI-encoded, the slashes kept. */
+/** As CopyObject's CopySource takes it: URI-encoded, the slashes kept. */
 export const copySource = (bucket: string, key: string): string => `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;

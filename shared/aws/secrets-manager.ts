@@ -1,4 +1,3 @@
-/** Easel's Secrets Manager client. */
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { clientConfig, type AwsClientSettings } from '#shared/aws/settings.ts';
 

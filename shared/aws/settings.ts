@@ -1,11 +1,11 @@
-/** What every SDK client of Easel is built with: where, as whom, and the time limits of wiring/sdk-limits.ts. */
+/** What every SDK client is built with: where, as whom, and the limits of wiring/sdk-limits.ts. */
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 
 export interface AwsClientSettings {
   region: string;
-  /** Origin of a local stand-in; the service's regional endpoint when absent. */
+  /** A local stand-in's origin. */
   endpoint?: string;
-  /** The SDK's default chain when absent (in a deployed bundle, wiring/lambda-credentials.ts). */
+  /** The SDK's default chain when absent. */
   credentials?: DynamoDBClientConfig['credentials'];
   maxAttempts: number;
   connectionTimeoutMs: number;
@@ -13,7 +13,6 @@ export interface AwsClientSettings {
   socketTimeoutMs: number;
 }
 
-/** The part of an SDK client's configuration every service shares. */
 export function clientConfig(settings: AwsClientSettings) {
   return {
     region: settings.region,

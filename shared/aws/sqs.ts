@@ -1,4 +1,3 @@
-/** Easel's SQS client. */
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { clientConfig, type AwsClientSettings } from '#shared/aws/settings.ts';
 
