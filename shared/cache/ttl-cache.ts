@@ -1,14 +1,11 @@
 /**
- * A small in-memory cache with a lifetime per entry and least-recently-used eviction, for values
- * a warm Lambda container may reuse across invocations (verified credentials, found tweets).
- * A Map keeps insertion order, so re-inserting on read makes its first key the least recently used.
+ * An in-memory TTL and LRU cache for what a warm container reuses across invocations. A Map keeps
+ * insertion order, so re-inserting on read makes its first key the least recently used.
  */
 export interface TtlCacheOptions {
-  /** Lifetime of an entry in milliseconds; 0 keeps nothing. */
+  /** 0 keeps nothing. */
   ttlMs: number;
-  /** How many entries to keep; the least recently used goes first. */
   maxEntries: number;
-  /** Clock in milliseconds, replaceable in tests. */
   now?: () => number;
 }
 
@@ -24,7 +21,7 @@ export class TtlCache<K, V> {
     this.now = options.now ?? Date.now;
   }
 
-  /** The live value, or undefined (cache a `null` to remember that something is absent). */
+  /** Cache a `null` to remember that something is absent. */
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
