@@ -1,10 +1,4 @@
-/**
- * The built editor as the service finds it: a folder holding `manifest.json`, the page template
- * `index.html` and the content-hashed files the template references (with brotli and gzip
- * copies), written by editor/build.ts. In a deployed function the folder is `editor/` beside the
- * bundle (the stack's bundling puts it there); the local server builds one at start and names it
- * in EDITOR_ASSETS_DIR. Read once per container, then served from memory.
- */
+/** The built editor (editor/build.ts's folder), read once per container and served from memory. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,25 +7,23 @@ import { NotFoundError } from '#shared/errors.ts';
 import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
 
-/** Where the page finds its files: GET /editor/{file}. */
 export const ASSET_PATH = '/editor/';
-/** The build's list of served files, and the page template; neither is served itself. */
+/** Neither is served itself. */
 export const MANIFEST_FILE = 'manifest.json';
 export const PAGE_TEMPLATE = 'index.html';
-/** Stands in the template for the API base URL, filled in per configuration when the page is served. */
+/** Filled in per configuration when the page is served. */
 export const API_BASE_PLACEHOLDER = '%API_BASE%';
-/** Content-hashed names never change meaning, so browsers and CDNs may keep them for a year without asking. */
+/** Content-hashed names never change meaning. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export type Encoding = 'br' | 'gzip';
 
-/** One served file, as the manifest lists it. */
 export interface EditorAsset {
-  /** Name under /editor/, with its content hash: `editor-5KXQ2Z3M.js`. */
+  /** With its content hash: `editor-5KXQ2Z3M.js`. */
   file: string;
   contentType: string;
   bytes: number;
-  /** Subresource Integrity value (sha384) the page's tags carry. */
+  /** Subresource Integrity (sha384). */
   integrity: string;
   /** Precompressed copies beside it: `<file>.br`, `<file>.gz`. */
   encodings: Encoding[];
@@ -55,18 +47,14 @@ export interface LoadedEditor {
 
 const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 
-/** The folder the built editor is read from. */
 export function editorDir(): string {
-  // Bundled, import.meta.url is the function's index.mjs; editor/ sits beside it in the asset.
+  // Bundled, import.meta.url is the function's index.mjs, with editor/ beside it.
   return config().editor.assetsDir ?? fileURLToPath(new URL('./editor/', import.meta.url));
 }
 
 const loaded = new Map<string, LoadedEditor>();
 
-/**
- * The built editor in `dir`, read on first use.
- * @throws Error when the folder holds no built editor (a deployment without the assets, or a local run that did not build)
- */
+/** @throws Error when the folder holds no built editor */
 export function loadEditor(dir: string = editorDir()): LoadedEditor {
   const cached = loaded.get(dir);
   if (cached) return cached;
@@ -86,7 +74,7 @@ export function loadEditor(dir: string = editorDir()): LoadedEditor {
   return editor;
 }
 
-/** The codings an Accept-Encoding header accepts (q > 0), e.g. `gzip, deflate, br`. */
+/** The codings accepted with q > 0. */
 export function acceptedEncodings(header: string | undefined): Set<string> {
   const accepted = new Set<string>();
   for (const part of (header ?? '').split(',')) {
@@ -98,8 +86,7 @@ export function acceptedEncodings(header: string | undefined): Set<string> {
 }
 
 /**
- * A built file as a reply: brotli or gzip when the client takes them (API Gateway and Lambda do
- * not compress), cacheable for a year.
+ * Precompressed when the client accepts it, as API Gateway and Lambda do not compress.
  * @throws NotFoundError for a name the manifest does not list (such as a previous build's hash)
  */
 export function editorAsset(file: string, acceptEncoding: string | undefined, editor: LoadedEditor = loadEditor()): Reply {
