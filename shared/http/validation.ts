@@ -95,7 +95,7 @@ function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
   }
 }
 
-/** Leaves the result on the context (validatedInput()); a multipart body was read by multipartBody before. */
+/** Leaves the result on the context (validatedInput()); multipartBody reads a multipart body first. */
 export function validateInput(schemas: Pick<RouteRow, 'params' | 'query' | 'headers' | 'body'>): HttpMiddleware {
   return {
     before: async (request) => {

@@ -54,7 +54,7 @@ export async function resolvePublicTarget(url: URL, policy: TargetPolicy, resolv
   return addresses;
 }
 
-/** A `lookup` for http(s) options that refuses non-public answers, so the connection goes where was checked. */
+/** A `lookup` for http(s) options that refuses non-public answers, so the connection goes to the checked address. */
 export function guardedLookup(port: number, policy: TargetPolicy, resolve: Resolver = systemResolver): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname)
