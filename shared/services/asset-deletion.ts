@@ -1,18 +1,14 @@
-/**
- * The deletion worker's rule for one queued asset; shared/sqs/batch.ts feeds it a queue's batches.
- */
+/** The deletion worker's rule for one queued asset; shared/sqs/batch.ts feeds it the batches. */
 import * as v from 'valibot';
 import type { AssetObjectStore } from '#shared/store/asset-objects.ts';
 import type { AssetStore } from '#shared/store/assets.ts';
 
-/** Body of a message on the deletion queue. */
 export const DeletionMessage = v.strictObject({
   workspaceId: v.pipe(v.string(), v.minLength(1)),
   assetId: v.pipe(v.string(), v.uuid()),
 });
 export type DeletionMessage = v.InferOutput<typeof DeletionMessage>;
 
-/** The asset records and the bucket holding their objects. */
 export interface DeletionDeps {
   assets: AssetStore;
   objects: AssetObjectStore;
@@ -22,10 +18,7 @@ export interface DeletionDeps {
 /** What the worker did with one message, for its log line. */
 export type DeletionOutcome = 'deleted' | 'already-deleted' | 'missing' | 'not-deleting';
 
-/**
- * Deletes an asset's object and marks its record deleted. Safe to repeat (SQS delivers at
- * least once): a deleted or vanished record is a no-op, and S3 deletes are idempotent.
- */
+/** Safe to repeat (SQS delivers at least once): a deleted or vanished record is a no-op. */
 export async function deleteAssetObject(deps: DeletionDeps, message: DeletionMessage): Promise<DeletionOutcome> {
   const item = await deps.assets.get(message.workspaceId, message.assetId);
   if (!item) return 'missing';

@@ -10,7 +10,7 @@ import { log, serializeError } from '#shared/log.ts';
 import { mediaTypeOf } from '#shared/net/media-type.ts';
 import { BUCKETS } from '#shared/resources.ts';
 
-/** Lifetimes of presigned URLs: long enough for a 50 MB upload on a slow link, short enough to be useless later. */
+/** Presigned URLs live long enough for a large upload on a slow link, and no longer. */
 export const UPLOAD_URL_SECONDS = 15 * 60;
 export const DOWNLOAD_URL_SECONDS = 5 * 60;
 
@@ -47,10 +47,7 @@ function inUse(item: AssetItem): boolean {
   return refs !== undefined && (refs instanceof Set ? refs.size : refs.length) > 0;
 }
 
-/**
- * Creates a pending asset and a presigned PUT bound to its content type, length and (when
- * declared) SHA-256, so S3 refuses any other upload to that URL.
- */
+/** A pending asset and a presigned PUT that S3 accepts only with the declared type, length and SHA-256. */
 export async function createUpload(deps: AssetUrlDeps, input: { workspaceId: string; body: AssetUploadRequest }) {
   const now = deps.now?.() ?? new Date();
   const assetId = randomUUID();
@@ -81,10 +78,7 @@ export async function createUpload(deps: AssetUrlDeps, input: { workspaceId: str
   };
 }
 
-/**
- * Copies the verified upload to the asset's own key. The copy must carry the very bytes that were
- * hashed: a PUT to the staging key in between changes its ETag, and the copy is then refused.
- */
+/** The copy must carry the bytes that were hashed: a PUT in between changes the ETag and is refused. */
 async function promote(deps: AssetObjectDeps, item: AssetItem, uploadKey: string, etag: string | undefined): Promise<void> {
   const copied = await deps.objects.copy(uploadKey, item.objectKey, item.contentType);
   if (etag !== undefined && copied !== undefined && copied !== etag) {
@@ -99,9 +93,8 @@ function extValue(text: string): string {
 }
 
 /**
- * Verifies the uploaded object (present, declared size and type, SHA-256 when declared — computed
- * here because not every S3-compatible store checks checksums) and marks the asset ready.
- * Completing a ready asset again returns it unchanged.
+ * Verifies the upload and marks the asset ready; repeatable. The SHA-256 is computed here because
+ * not every S3-compatible store checks checksums.
  */
 export async function completeUpload(deps: AssetObjectDeps, input: { workspaceId: string; assetId: string; sha256?: string }): Promise<Asset> {
   const item = await deps.assets.get(input.workspaceId, input.assetId);
@@ -113,7 +106,7 @@ export async function completeUpload(deps: AssetObjectDeps, input: { workspaceId
   if (item.status === 'ready') return toAsset(item);
   if (item.status !== 'pending') throw new InvalidRequestError('Asset is being deleted', 'A deleted asset cannot be completed; create a new upload.');
 
-  // Assets created before uploads were staged were uploaded to their own key.
+  // An item without uploadKey was uploaded to its own key.
   const uploadKey = item.uploadKey ?? item.objectKey;
   const head = await deps.objects.head(uploadKey);
   if (!head) throw new InvalidRequestError('Upload not found', 'PUT the file to the uploadUrl with the returned headers before completing.');
@@ -148,7 +141,6 @@ export async function completeUpload(deps: AssetObjectDeps, input: { workspaceId
   return toAsset(ready);
 }
 
-/** A short-lived presigned GET for a ready asset of this workspace. */
 export async function createDownloadUrl(deps: AssetUrlDeps, input: { workspaceId: string; assetId: string }) {
   const item = await deps.assets.get(input.workspaceId, input.assetId);
   if (!item || item.status === 'deleted' || item.status === 'deleting') throw notFound();
@@ -164,10 +156,7 @@ export async function createDownloadUrl(deps: AssetUrlDeps, input: { workspaceId
   return { downloadUrl, expiresAt: new Date(now.getTime() + DOWNLOAD_URL_SECONDS * 1000).toISOString() };
 }
 
-/**
- * Marks a ready, unused asset as deleting and queues the deletion. The state change is one
- * conditional write, so two concurrent deletes queue at most one message per asset.
- */
+/** The state change is one conditional write, so concurrent deletes queue at most one message. */
 export async function requestDeletion(deps: DeletionRequestDeps, input: { workspaceId: string; assetId: string }) {
   const item = await deps.assets.get(input.workspaceId, input.assetId);
   if (!item || item.status === 'deleted') throw notFound();

@@ -1,7 +1,4 @@
-/**
- * Image export: decode an upload, check it is what it claims to be, and re-encode it with the
- * preset's settings. Plain inputs in, bytes out; the route only maps HTTP to this.
- */
+/** Image export: decode an upload, check it is what it claims to be, re-encode it with the preset. */
 import sharp from 'sharp';
 import type { Metadata, OutputInfo, Sharp, SharpOptions } from 'sharp';
 import { ContentTooLargeError, InvalidRequestError, UnsupportedValueError } from '#shared/errors.ts';
@@ -18,9 +15,7 @@ export interface ExportDeps {
 }
 
 export interface ExportInput {
-  /** The uploaded file's bytes. */
   bytes: Buffer;
-  /** Content-Type the client declared for the file part. */
   declaredType: string;
   /** File name the client sent, used only to name the download. */
   fileName: string;
@@ -74,17 +69,9 @@ function encode(pipeline: Sharp, settings: EncoderSettings): Sharp {
 }
 
 /**
- * Re-encodes an uploaded PNG, JPEG or WebP as the requested format and preset.
- *
- * The declared type must match what the bytes decode as; the image is auto-oriented from its
- * EXIF orientation, converted to sRGB from any embedded ICC profile (then dropped: sRGB is what
- * browsers assume), and written without EXIF, GPS, XMP or other metadata. Alpha is kept for PNG
- * and WebP and flattened onto white for JPEG.
- *
- * @throws UnsupportedValueError when the declared type is not one of the three
- * @throws InvalidRequestError when the bytes do not decode, or decode as another format
- * @throws ContentTooLargeError when the image has more than EXPORT_MAX_PIXELS pixels, or the
- *   result would not fit a response (more than `deps.maxResponseBytes`)
+ * Re-encodes as the requested format: auto-oriented, converted to sRGB (what browsers assume),
+ * metadata dropped. 400 when the bytes are not the declared type, 413 over EXPORT_MAX_PIXELS or
+ * `maxResponseBytes`.
  */
 export async function exportImage(deps: ExportDeps, input: ExportInput): Promise<ExportedImage> {
   const declared = declaredFormat(input.declaredType);

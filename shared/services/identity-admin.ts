@@ -1,7 +1,6 @@
 /**
- * Administration of identity: what the admin command line (and the local demo seed) does. Key
- * issuance and sign-in are outside the contract; these operations stand in for them. Secrets
- * are returned once, from the call that creates them, and stored only as hashes.
+ * Identity administration for the admin command line and demo seed, standing in for key issuance
+ * and sign-in. Secrets are returned once, by the call that creates them, and stored only hashed.
  */
 import { isDeepStrictEqual } from 'node:util';
 import * as v from 'valibot';
@@ -76,7 +75,6 @@ export interface CreateOrganizationInput {
   status?: EntitlementStatus;
   /** Features granted on top of the plan. */
   features?: Feature[];
-  /** Becomes the owner. */
   ownerUserId?: string;
   settings?: Partial<WorkspaceSettings>;
   /** Fixed ids (the demo seed); generated otherwise. */
@@ -84,7 +82,6 @@ export interface CreateOrganizationInput {
   workspaceId?: string;
 }
 
-/** Creates an organization with its one workspace, and the owner's membership when an owner is given. */
 export async function createOrganization(
   deps: AdminDeps,
   input: CreateOrganizationInput,
@@ -128,7 +125,6 @@ export async function addMember(deps: AdminDeps, input: { organizationId: string
   return record;
 }
 
-/** Invites an e-mail address with a role, for `days` (1 to 90, default 7). */
 export async function invite(
   deps: AdminDeps,
   input: { organizationId: string; email: string; role: Role; invitedBy?: string; days?: number },
@@ -189,7 +185,6 @@ export async function issueApiKey(
   return { key, apiKey: keyView(record) };
 }
 
-/** Every key of an organization, revoked ones included, newest first, without hashes. */
 export async function listApiKeys(deps: AdminDeps, input: { organizationId: string }): Promise<ApiKeyView[]> {
   return (await deps.store.listApiKeys(input.organizationId)).map(keyView);
 }
@@ -209,10 +204,7 @@ export async function revokeApiKey(
   return keyView({ ...record, revokedAt: record.revokedAt ?? at });
 }
 
-/**
- * Creates a session for a user, active in the given organization or else in the first one the
- * user belongs to. The returned `token` is the cookie value; only its hash is stored.
- */
+/** A session active in the given (else the first) organization; `token` is the cookie value, stored hashed. */
 export async function createSession(
   deps: AdminDeps,
   input: { user: string; organizationId?: string; hours?: number; origin?: string },
@@ -277,7 +269,6 @@ export async function deleteOrganization(deps: AdminDeps, input: { organizationI
   for (const keyHash of await deps.store.apiKeyHashes(input.organizationId)) await deps.store.revokeApiKey(keyHash, at);
 }
 
-/** Adds a product surface to the organization's workspace (releases may name it in productSurfaceId). */
 export async function createProductSurface(
   deps: AdminDeps,
   input: { organizationId: string; name: string; description?: string; productSurfaceId?: string },

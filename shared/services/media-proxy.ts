@@ -1,8 +1,7 @@
 /**
- * The media proxy: fetches a file from one of the four media hosts and relays it from our origin,
- * so the editor can draw it on a canvas without tainting it. Modelled on go-camo: the URL is
- * checked on every hop, the connected address must be public, only media content types pass,
- * the size cap is enforced on the bytes as they stream, and headers are allowlisted both ways.
+ * Relays a media-host file from our origin so the editor's canvas stays untainted. Modelled on
+ * go-camo: every hop checked, public addresses only, media types only, size capped as bytes
+ * stream, headers allowlisted both ways.
  */
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
@@ -30,10 +29,8 @@ const FORWARDED_REQUEST_HEADERS: Record<string, { max: number; pattern?: RegExp 
 const RETURNED_RESPONSE_HEADERS = ['content-length', 'cache-control', 'etag', 'last-modified', 'accept-ranges'] as const;
 
 /**
- * What the proxy adds to every relayed response (go-camo's set): the body is media, never a
- * document, so it may run nothing and load nothing, and browsers must not sniff another type.
- * CORP cross-origin lets an editor running cross-origin-isolated (COEP) embed it; the route's
- * public CORS adds Access-Control-Allow-Origin: * so canvas reads stay untainted.
+ * Added to every relayed response (go-camo's set): media may run and load nothing and must not
+ * be sniffed as another type. CORP cross-origin lets a cross-origin-isolated editor embed it.
  */
 export const MEDIA_SECURITY_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
@@ -77,12 +74,8 @@ function forbidden(url: string, why: string): ForbiddenDomainError {
 }
 
 /**
- * Parses and checks a media URL: https, exactly one of the four hosts, default port, no
- * credentials. Returns it without its fragment.
- *
- * @param redirectedFrom the URL whose answer named `raw` in its Location (relative to it), if any
- * @throws InvalidUrlError when it is not an absolute URL (502 UpstreamFailedError for a Location)
- * @throws ForbiddenDomainError when it is anything but an allowlisted https URL
+ * https on exactly an allowlisted host, default port, no credentials; fragment dropped. 400 when
+ * unparseable (502 for a `redirectedFrom` Location), 403 otherwise.
  */
 export function checkMediaUrl(raw: string, redirectedFrom?: URL): URL {
   let url: URL;
@@ -112,10 +105,7 @@ export function forwardedHeaders(headers: Record<string, string | undefined>, us
   return out;
 }
 
-/**
- * The essence of a media Content-Type the proxy will relay: image/* or video/*, never SVG or
- * another XML type (script through our origin), never anything else (HTML, JavaScript, JSON).
- */
+/** image/* or video/* only; never SVG or other XML, which could run script from our origin. */
 export function mediaContentType(header: string | undefined): string | undefined {
   const essence = mediaTypeOf(header);
   if (!/^(image|video)\/[a-z0-9][a-z0-9.+-]*$/.test(essence)) return undefined;
@@ -148,10 +138,8 @@ function failure(error: unknown, host: string): HttpError {
 }
 
 /**
- * The upstream body, counted as it streams: it fails with 502 past `limit` bytes (whatever the
- * Content-Length said), with 502 when the host sends more or fewer bytes than it declared, and
- * with 500 when no bytes arrive for `idleMs` while the client is reading (a slow client is not
- * a stalled host). Destroying it closes the upstream connection.
+ * The body counted as it streams: 502 past `limit` or off its Content-Length, 500 when no bytes
+ * arrive for `idleMs` while the client reads (a slow client is not a stalled host).
  */
 export function limitBody(source: IncomingMessage, options: { limit: number; declared?: number; idleMs: number; host: string; tooLarge: () => HttpError }): Readable {
   let count = 0;
@@ -172,8 +160,7 @@ export function limitBody(source: IncomingMessage, options: { limit: number; dec
     },
   });
   const fail = (error: HttpError) => body.destroy(error);
-  // One timer, pushed back on every chunk (refresh() reschedules without allocating, but does not
-  // revive a cleared timer: disarm() forgets it).
+  // refresh() reschedules without allocating but cannot revive a cleared timer: disarm() forgets it.
   const arm = () => {
     if (timer) timer.refresh();
     else timer = setTimeout(() => fail(failure(new MediaFetchError('read-timeout', `no bytes for ${options.idleMs} ms`), options.host)), options.idleMs);
@@ -207,19 +194,14 @@ export function limitBody(source: IncomingMessage, options: { limit: number; dec
     // A connection that closes before the body ended is a network failure, not a short file.
     if (!ended && !body.destroyed) fail(failure(new MediaFetchError('network', 'connection closed mid-body'), options.host));
   });
-  // The source may have failed before anyone listened: a parser error in the same packet as the
-  // headers destroys the response before the caller gets to attach handlers.
+  // A parser error in the headers' packet may have destroyed the source before anyone listened.
   if (source.errored) fail(failure(toFetchError(source.errored), options.host));
   else if (source.destroyed && !source.readableEnded) fail(failure(new MediaFetchError('network', 'connection closed mid-body'), options.host));
   else arm();
   return body;
 }
 
-/**
- * Waits for the first bytes (or the end) before the response is committed, so a host that fails
- * straight away — a parser error in the same packet as the headers, a stall — still gets an
- * error envelope rather than a truncated 200.
- */
+/** Waits for the first bytes before committing, so a host that fails at once gets an envelope, not a cut 200. */
 async function firstBytes(body: Readable): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const settle = (error?: unknown) => {
@@ -248,11 +230,8 @@ function responseHeaders(upstream: IncomingMessage['headers'], contentType: stri
 }
 
 /**
- * Fetches an allowlisted media file for relaying.
- *
- * @throws InvalidUrlError (400) for a malformed URL
- * @throws ForbiddenDomainError (403) for any URL or redirect target off the allowlist, or a host resolving to a non-public address
- * @throws UpstreamFailedError 502 when the host refuses (4xx/5xx), redirects too often, sends a non-media type, too many bytes or a malformed response; 500 when it cannot be reached or times out
+ * 400 for a malformed URL; 403 off the allowlist or for a non-public address; 502 when the host
+ * misbehaves (refusal, redirects, type, size, protocol); 500 when it is unreachable or slow.
  */
 export async function proxyMedia(deps: MediaProxyDeps, request: ProxyRequest): Promise<ProxiedMedia> {
   const limit = request.buffered ? Math.min(deps.settings.maxBytes, deps.maxResponseBytes) : deps.settings.maxBytes;
@@ -305,8 +284,8 @@ export async function proxyMedia(deps: MediaProxyDeps, request: ProxyRequest): P
     const out = responseHeaders(response.headers, contentType, status);
     let body = limitBody(response.body, { limit, declared, idleMs: deps.settings.readTimeoutMs, host: url.hostname, tooLarge: overLimit });
     if (declared === undefined) {
-      // No length to check up front: read it all (bounded by the cap) so an oversize body still
-      // gets an envelope instead of a cut connection. Media hosts send Content-Length in practice.
+      // No length to check up front: read it all (capped) so an oversize body still gets an
+      // envelope instead of a cut connection.
       const bytes = await collect(body, limit, overLimit);
       out['Content-Length'] = String(bytes.length);
       body = Readable.from([bytes]);
@@ -323,7 +302,6 @@ export interface MediaProxy {
   tooLarge(limit: number): Error;
 }
 
-/** The proxy over given dependencies, as the image-proxy route uses it. */
 export function createMediaProxy(deps: MediaProxyDeps): MediaProxy {
   return { proxy: (request) => proxyMedia(deps, request), tooLarge: (limit) => tooLarge(limit, true) };
 }

@@ -4,7 +4,6 @@ import { uuidv7 } from '#shared/ids.ts';
 import type { Release, ReleaseCreate } from '#shared/schemas/releases.ts';
 import type { IdempotencyClaim, ReleaseStore } from '#shared/store/releases.ts';
 
-/** How long an Idempotency-Key is remembered. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
 export interface ReleaseDeps {
@@ -38,10 +37,7 @@ function releaseAfter(workspaceId: string, cursor: string): string {
   return releaseId;
 }
 
-/**
- * Newest first; release ids are UUIDv7, so the sort key is creation order. One item more than the
- * page is read, so `nextCursor` is given only when older releases remain.
- */
+/** Newest first; one extra item is read so `nextCursor` appears only when older releases remain. */
 export async function listReleases(
   deps: ReleaseDeps,
   input: { workspaceId: string; limit: number; cursor?: string },
@@ -64,10 +60,7 @@ function fingerprint(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
 }
 
-/**
- * Creates a release. With an Idempotency-Key, concurrent and repeated requests create exactly one
- * release: a single-item conditional write decides who creates it (no transactions needed).
- */
+/** With an Idempotency-Key, one conditional write on the claim makes racing requests create one release. */
 export async function createRelease(
   deps: ReleaseDeps,
   input: { workspaceId: string; body: ReleaseCreate; idempotencyKey?: string },

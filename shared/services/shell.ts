@@ -1,8 +1,4 @@
-/**
- * The shell operations: what the signed-in editor shows about the user, the organizations and
- * the active workspace. Plain inputs (ids and the resolved member) in, views out; the store is
- * passed in so each operation can be tested without Lambda events.
- */
+/** The shell operations: what the signed-in editor shows of the user, organizations and active workspace. */
 import { ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
 import { capabilitiesOf } from '#shared/identity/capabilities.ts';
 import { ROLES, permissionsOf } from '#shared/identity/permissions.ts';
@@ -54,10 +50,7 @@ export type Member = Pick<SessionPrincipal, 'userId' | 'organizationId' | 'works
 
 const ACTIVATE = 'POST /api/v1/organizations/{organizationId}/activate';
 
-/**
- * The {organizationId} routes act only on the session's active organization: anything else is
- * 403, whether or not the organization exists, so ids cannot be probed.
- */
+/** {organizationId} routes act only on the active organization; anything else is 403, so ids cannot be probed. */
 export function requireActive(requestedId: string, member: Pick<Member, 'organizationId'>): void {
   if (requestedId !== member.organizationId) {
     throw new ForbiddenError(`Organization ${requestedId} is not the active organization of this session; activate it first with ${ACTIVATE}.`);
@@ -95,7 +88,6 @@ export function entitlementView(entitlement: Entitlement): EntitlementView {
 
 // ------------------------------------------------------------ operations
 
-/** GET /api/v1/me */
 export async function getMe(deps: ShellDeps<'getUser'>, input: { userId: string }): Promise<UserView> {
   return userView(await requireUser(deps, input.userId));
 }
@@ -110,7 +102,6 @@ export async function listOrganizations(
   return { organizations, activeOrganizationId: active };
 }
 
-/** GET /api/v1/organizations/{organizationId} */
 export async function getOrganization(deps: ShellDeps<'getOrganization'>, input: { organizationId: string; member: Member }): Promise<OrganizationView> {
   requireActive(input.organizationId, input.member);
   const organization = await deps.store.getOrganization(input.organizationId);
@@ -153,13 +144,11 @@ export async function listInvitations(
   };
 }
 
-/** GET …/settings */
 export async function getSettings(deps: ShellDeps<'getWorkspace'>, input: { organizationId: string; member: Member }): Promise<WorkspaceSettings> {
   requireActive(input.organizationId, input.member);
   return (await requireWorkspace(deps, input.member.workspaceId)).settings;
 }
 
-/** GET …/permissions */
 export function getPermissions(input: { organizationId: string; member: Member }): v.InferOutput<typeof PermissionsResponse> {
   requireActive(input.organizationId, input.member);
   return { organizationId: input.organizationId, role: input.member.role, permissions: [...permissionsOf(input.member.role)] };
@@ -177,20 +166,16 @@ export function getCapabilities(input: { organizationId: string; member: Member 
 }
 
 /**
- * GET /api/v1/bootstrap: everything the shell renders after sign-in, for the active organization.
- * Its reads go out together; the organization's record comes from the batch that reads the user's
- * organizations (read again only when the membership index has not caught up).
+ * GET /api/v1/bootstrap: reads go out together; the organization comes from the user's batch,
+ * read again only when the membership index lags.
  */
 export async function getBootstrap(deps: ShellDeps, input: { member: Member }): Promise<BootstrapResponse> {
   return assembleBootstrap(deps, input.member, readUserPart(deps, input.member.userId));
 }
 
 /**
- * POST …/activate: checks membership and deletion state with a strongly consistent read, makes
- * the organization the session's active one, and returns the refreshed bootstrap. The reads that
- * need only the user (the user and their organizations) go out with the membership check, and the
- * switch is written while the rest of the bootstrap is read: one round trip after the check. A
- * refused activation drops those reads unseen; a session that ended in between still answers 401.
+ * POST …/activate: a consistent membership check, then the switch is written while the rest of
+ * the bootstrap is read (one round trip after the check). A session that ended meanwhile is 401.
  */
 export async function activateOrganization(
   deps: ShellDeps,
@@ -215,15 +200,11 @@ export async function activateOrganization(
   return bootstrap;
 }
 
-/** The bootstrap's reads that need only the user: the user and the organizations they belong to. */
 function readUserPart(deps: ShellDeps, userId: string): Promise<[UserRecord, UserOrganizations]> {
   return Promise.all([requireUser(deps, userId), organizationRecordsOf(deps, userId)]);
 }
 
-/**
- * The bootstrap from the user's part and the active organization's reads. `organization` is the
- * record activation has just read consistently; without it, the record comes from the user's batch.
- */
+/** `activated` is the record activation just read consistently; without it, the user's batch has it. */
 async function assembleBootstrap(
   deps: ShellDeps,
   member: Member,
@@ -295,7 +276,6 @@ async function organizationRecordsOf(deps: ShellDeps<'listMembershipsOfUser' | '
   return { records: await deps.store.getOrganizations([...roles.keys()]), roles };
 }
 
-/** The organization list the shell shows: deleted ones left out, by name. */
 function organizationList({ records, roles }: UserOrganizations, activeOrganizationId: string | undefined): OrganizationListItem[] {
   return records
     .filter((organization) => organization.deletionState !== 'deleted')

@@ -7,7 +7,6 @@ export interface SourceAppDeps {
   now?: () => Date;
 }
 
-/** Registers a release-intake source app in the workspace. */
 export async function createSourceApp(deps: SourceAppDeps, input: { workspaceId: string; body: SourceAppCreate }): Promise<SourceApp> {
   // The schema has already defaulted provider to generic.
   const app: SourceApp = { id: randomUUID(), ...input.body, createdAt: (deps.now?.() ?? new Date()).toISOString() };

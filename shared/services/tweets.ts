@@ -1,7 +1,6 @@
 /**
- * Tweet lookup: the public payload of a tweet by its status ID, from the syndication upstream,
- * with found tweets kept briefly in the container so a burst of editors asking for the same
- * tweet costs one upstream call (the upstream rate-limits shared cloud address ranges).
+ * Tweet lookup. Found tweets are kept briefly in the container and concurrent look-ups share one
+ * call, because the upstream rate-limits shared cloud address ranges.
  */
 import type { TweetSettings } from '#shared/config.ts';
 import { HttpError, UpstreamFailedError } from '#shared/errors.ts';
@@ -32,15 +31,11 @@ export class TweetUpstreamError extends UpstreamFailedError {
   }
 }
 
-/** Found tweets kept per container: payloads are 1–20 KB, so this bounds the cache near 10 MB. */
+/** Found tweets kept per container; payloads are small, so this bounds memory. */
 const MAX_CACHED_TWEETS = 500;
 
 export interface TweetService {
-  /**
-   * The tweet's public payload.
-   * @throws TweetNotFoundError for no such tweet, `{}` or a tombstone
-   * @throws TweetUpstreamError when the upstream fails, times out or answers with an unusable body
-   */
+  /** TweetNotFoundError for no such tweet, TweetUpstreamError when the upstream fails. */
   getTweet(id: string, signal?: AbortSignal): Promise<Record<string, unknown>>;
   /** Cache-Control of a found tweet: browsers briefly, shared caches for the configured time. */
   readonly cacheControl: string;
@@ -52,20 +47,15 @@ export interface TweetServiceDeps {
   now?: () => number;
 }
 
-/** Cache-Control for a found tweet; `no-cache` when caching is turned off. */
 export function tweetCacheControl(settings: Pick<TweetSettings, 'cacheSeconds' | 'staleSeconds'>): string {
   if (settings.cacheSeconds === 0) return 'no-cache';
   const browser = Math.min(60, settings.cacheSeconds);
   return `public, max-age=${browser}, s-maxage=${settings.cacheSeconds}, stale-while-revalidate=${settings.staleSeconds}`;
 }
 
-/**
- * The tweet service over a syndication client: found tweets cached for `cacheSeconds`, not-found
- * answers and failures never cached, and concurrent look-ups of one id sharing one upstream call.
- */
+/** Only found tweets are cached; not-found answers and failures never are. */
 export function createTweetService(deps: TweetServiceDeps): TweetService {
   const cache = new TtlCache<string, Record<string, unknown>>({ maxEntries: MAX_CACHED_TWEETS, ttlMs: deps.settings.cacheSeconds * 1000, now: deps.now });
-  // Concurrent requests for one id share a single upstream call.
   const inFlight = new Map<string, Promise<Record<string, unknown>>>();
 
   const load = async (id: string, signal?: AbortSignal) => {

@@ -1,7 +1,6 @@
 /**
- * Where captures run: the bundled Chromium (@sparticuz/chromium, launched once per container and
- * relaunched when it dies) or a remote browser reached over a CDP WebSocket. Either way the
- * browser is reused across invocations; what is fresh per capture is the browsing state.
+ * Where captures run: the bundled Chromium or a remote browser over CDP. The browser is reused
+ * across invocations; only the browsing state is fresh per capture.
  */
 import chromium from '@sparticuz/chromium';
 import puppeteer from 'puppeteer-core';
@@ -15,10 +14,8 @@ import type { EgressProxy, EgressProxyOptions } from '#shared/services/capture/e
 export type Strategy = 'local-chromium' | 'remote-cdp';
 
 /**
- * How a capture gets a clean slate. `context`: a fresh BrowserContext (incognito profile) per
- * capture, closed afterwards. `reset`: Chromium in --single-process mode cannot open a second
- * context (it crashes), so the capture uses a fresh page in the default context, one capture at
- * a time, and the context's cookies, storage and cache are wiped afterwards.
+ * `context`: a fresh incognito context per capture. `reset`: --single-process Chromium crashes on a
+ * second context, so captures take turns in the default context, wiped afterwards.
  */
 export type Isolation = 'context' | 'reset';
 
@@ -44,17 +41,11 @@ export interface BrowserBackend {
 /** Flags of @sparticuz/chromium that would let a captured page read other origins' data; never passed. */
 export const UNSAFE_CHROMIUM_FLAGS = new Set(['--disable-web-security', '--allow-running-insecure-content']);
 
-/**
- * Chromium's command line: puppeteer's defaults merged with @sparticuz/chromium's serverless
- * flags, minus the ones that switch off web security, plus flags that keep every byte of page
- * traffic on the egress proxy.
- */
+/** puppeteer's and @sparticuz/chromium's flags, minus unsafe ones, plus those keeping all traffic on the egress proxy. */
 export async function chromiumArgs(options: { singleProcess: boolean; proxyUrl?: string }): Promise<string[]> {
   const serverless = chromium.args.filter((flag) => !UNSAFE_CHROMIUM_FLAGS.has(flag) && (options.singleProcess || flag !== '--single-process'));
-  // Puppeteer turns the popup blocker off; leave it on where the browser has one (a full Chromium
-  // via CHROMIUM_PATH): a captured page has no user gesture, so it cannot open windows, whose
-  // requests page-level interception does not see. headless_shell opens them regardless; there
-  // the egress proxy still decides their traffic, and captures close them as they appear.
+  // Keep the popup blocker where the browser has one: popups' requests escape page interception.
+  // headless_shell opens them anyway; the egress proxy still decides their traffic.
   const args = (await puppeteer.defaultArgs({ args: serverless, headless: 'shell' })).filter((flag) => flag !== '--disable-popup-blocking');
   args.push(
     // QUIC is UDP and would not go through an HTTP proxy; WebRTC may only use proxied (TCP) routes.
@@ -91,7 +82,6 @@ export interface LocalChromiumOptions {
   /** A Chromium binary to use instead of @sparticuz/chromium's. */
   executablePath?: string;
   singleProcess: boolean;
-  /** Policy and resolver of the egress proxy. */
   egress: EgressProxyOptions;
   /** CDP calls that take longer fail (a hung browser must not hang the invocation). */
   protocolTimeoutMs: number;
@@ -181,10 +171,8 @@ export interface RemoteBrowserOptions {
 }
 
 /**
- * A browser elsewhere, reached over CDP; the connection is kept and re-opened when it drops.
- * Its network is not ours: the egress proxy cannot sit in front of it, so every request is still
- * checked by interception, but DNS rebinding and WebSockets (which CDP interception cannot see)
- * must be contained by the remote browser's own egress rules.
+ * A browser elsewhere over CDP. No egress proxy can sit in front of it: interception still checks
+ * requests, but DNS rebinding and WebSockets must be contained by its own egress rules.
  */
 export class RemoteBrowser implements BrowserBackend {
   readonly strategy = 'remote-cdp' as const;

@@ -1,14 +1,7 @@
 /**
- * The bundled Chromium's only way out: an HTTP forward proxy on 127.0.0.1 that resolves every
- * destination in Node, refuses non-public addresses and connects to the very address it checked.
- *
- * Why a proxy as well as request interception: interception runs before Chromium's own DNS, so
- * a host that answers with a public address for our check and a private one for Chromium's
- * look-up a moment later (DNS rebinding) would slip through, and interception never sees
- * WebSocket handshakes at all. Behind `--proxy-server` Chromium does no DNS of its own for page
- * traffic: plain-http requests arrive here in absolute form, and https and WebSocket traffic
- * (ws:// too) arrives as CONNECT tunnels, so the check and the connection use one answer.
- * `--proxy-bypass-list=<-loopback>` sends loopback through here too, where the policy refuses it.
+ * The bundled Chromium's only way out: a loopback forward proxy that connects only to the public
+ * address it checked, closing what interception cannot (DNS rebinding, WebSockets). See
+ * docs/security.md, "The egress proxy".
  */
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
@@ -46,10 +39,7 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.includes(name)));
 }
 
-/**
- * The destination of a CONNECT request (`host:port`, IPv6 in brackets) as a URL, so the address
- * check and the connection read one host and one port; undefined when it is not such an authority.
- */
+/** A CONNECT authority as a URL, so the check and the connection read one host and port. */
 function authorityUrl(authority: string | undefined): URL | undefined {
   const parts = /^(\[[0-9a-f:.]+\]|[a-z0-9._-]+):(\d{1,5})$/i.exec(authority ?? '');
   if (!parts) return undefined;
@@ -60,14 +50,13 @@ function authorityUrl(authority: string | undefined): URL | undefined {
   }
 }
 
-/** Starts the proxy on an ephemeral loopback port. */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   let refused = 0;
   const sockets = new Set<Duplex>();
   // Keep-alive towards destinations: pinned addresses make pooling by IP:port safe.
   const agent = new Agent({ keepAlive: true, maxSockets: 32, timeout: 30_000 });
 
-  /** The checked address to connect to, or undefined when the destination is refused (already logged). */
+  /** The checked address, or undefined when refused (already logged). */
   const destination = async (url: URL): Promise<{ address: string; family: number } | undefined> => {
     try {
       const [first] = await resolvePublicTarget(url, options.policy, options.resolve);
@@ -94,9 +83,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     }
     const port = portOf(target);
     const pinned = await destination(target);
-    // Dropping the connection (rather than answering 403) makes Chromium fail the request with a
-    // network error: an error page of ours must never end up in a capture. A browser that gave up
-    // while the name was being resolved gets no connection made for it.
+    // Dropping the connection, not a 403, makes Chromium fail with a network error: no error page
+    // of ours may end up in a capture.
     if (!pinned || req.socket.destroyed) return void req.socket.destroy();
     const upstream = httpRequest(
       {
@@ -115,9 +103,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         response.on('error', () => res.destroy());
       },
     );
-    // The time-out bounds the connection only. A socket time-out on the request would also cut a
-    // page that takes longer than it to send its first byte (Chromium then reports
-    // ERR_EMPTY_RESPONSE); the capture's own deadline is what bounds a slow page.
+    // Bounds the connect only: a request time-out would also cut a slow first byte; the capture's
+    // own deadline bounds a slow page.
     upstream.once('socket', (socket: Socket) => {
       if (!socket.connecting) return;
       const giveUp = () => upstream.destroy(new Error('connect timeout'));

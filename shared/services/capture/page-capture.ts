@@ -1,7 +1,6 @@
 /**
- * One capture on a lent browser: a clean browsing state, the device and colour scheme emulated,
- * every request the page makes decided by the target guard, the page loaded and settled, one PNG
- * of the viewport, and the state thrown away.
+ * One capture on a lent browser: clean state, device emulated, every request decided by the target
+ * guard, one PNG of the settled viewport, state thrown away.
  */
 import type { Browser, BrowserContext, HTTPRequest, Page } from 'puppeteer-core';
 import { HttpError, InvalidUrlError, UpstreamFailedError, UpstreamTimeoutError, UpstreamUnavailableError } from '#shared/errors.ts';
@@ -13,29 +12,22 @@ import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.t
 import type { TargetGuard, Verdict } from '#shared/services/capture/target.ts';
 
 /**
- * When a page counts as loaded (see README, "Page capture", for the measurements behind it):
- * the `load` event, then until no request of the page has been in flight for QUIET_MS — which
- * catches the data a page fetches right after `load` without networkidle0's fixed 500 ms of
- * silence — but never longer than MAX_MS, so a page that keeps a long poll or an EventSource open
- * is still captured; then web fonts, bounded by the same budget.
+ * Loaded (docs/capture.md, "When the picture is taken"): `load`, then `quietMs` with nothing in
+ * flight to catch data fetched right after it, capped at `maxMs` so an open long poll still gets
+ * captured; then web fonts within the same budget.
  */
 export const SETTLE = { quietMs: 50, maxMs: 1_000 } as const;
 
-/**
- * When to take the picture. The service always uses the default (`settle` with SETTLE); the
- * alternatives exist so `npm run bench` can measure them through the same pipeline.
- */
+/** The service always settles; the alternatives exist so `npm run bench` can compare them. */
 export type WaitStrategy =
   | { kind: 'settle'; quietMs: number; maxMs: number }
   | { kind: 'lifecycle'; event: 'load' | 'domcontentloaded' | 'networkidle0' | 'networkidle2' };
 
-/** What captures use: `load`, then SETTLE. */
 export const DEFAULT_WAIT: WaitStrategy = { kind: 'settle', ...SETTLE };
 
 // Keep this much of the time-out for taking and encoding the screenshot after settling.
 const SCREENSHOT_RESERVE_MS = 1_000;
 
-/** One capture: what to load, as which device and colour scheme, within how long. */
 export interface CaptureRequest {
   url: URL;
   deviceType: DeviceType;
@@ -44,7 +36,6 @@ export interface CaptureRequest {
   timeoutMs: number;
   /** Aborts the capture (the invocation is about to time out). */
   signal?: AbortSignal;
-  /** Default DEFAULT_WAIT. */
   wait?: WaitStrategy;
 }
 
@@ -181,9 +172,8 @@ async function create(lease: BrowserLease): Promise<Opened> {
 }
 
 /**
- * One never-used page per browser, made after a capture ends so the next capture does not wait
- * for Chromium to create a context and a renderer (about a third of a warm capture). It is as
- * fresh as one made on demand: nothing has been loaded in it.
+ * One never-used page per browser, made after a capture so the next one need not wait for a
+ * context and renderer; nothing has been loaded in it.
  */
 const spares = new WeakMap<Browser, Promise<Opened>>();
 
@@ -205,10 +195,8 @@ function prepareSpare(lease: BrowserLease): Promise<void> {
 }
 
 /**
- * Throws the browsing state of a capture away. A fresh context is simply closed. In the shared
- * default context (single-process Chromium) every page is closed and the cookies, storage
- * (local and session storage, IndexedDB, Cache Storage, service workers…) of every origin the
- * page used are cleared, together with the HTTP cache, so the next capture starts clean.
+ * A fresh context is closed; the shared default context (single-process Chromium) has every
+ * page closed and cookies, HTTP cache and all storage of each origin used cleared.
  */
 async function discard(lease: BrowserLease, context: BrowserContext, page: Page, origins: ReadonlySet<string>): Promise<void> {
   if (lease.isolation === 'context') return context.close();
@@ -223,10 +211,7 @@ async function discard(lease: BrowserLease, context: BrowserContext, page: Page,
   await Promise.all((await context.pages()).map((open) => open.close().catch(ignore)));
 }
 
-/**
- * Clears the default context through a page's session (the Storage domain refuses the browser
- * target): every cookie of the context, the HTTP cache, and all storage of each origin used.
- */
+/** Through a page's session: the Storage domain refuses the browser target. */
 async function wipe(page: Page, origins: ReadonlySet<string>): Promise<void> {
   const session = await page.createCDPSession();
   try {
@@ -251,11 +236,8 @@ async function retire(browser: Browser): Promise<void> {
 }
 
 /**
- * Captures the viewport of `request.url` as PNG bytes.
- *
- * @throws UpstreamTimeoutError (408) when the page does not load within the time-out;
- *   InvalidUrlError (400) when the page redirects to a refused address;
- *   UpstreamUnavailableError (503) when a remote browser drops; UpstreamFailedError (500) otherwise
+ * The viewport as PNG bytes. 408 past the time-out, 400 on a redirect to a refused address, 503
+ * when a remote browser drops, else 500.
  */
 export async function capturePng(lease: BrowserLease, request: CaptureRequest, guard: TargetGuard): Promise<Uint8Array> {
   const deadline = new Deadline(request.timeoutMs, request.signal);
@@ -289,8 +271,8 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     throw await classify(error, lease, request, guard, traffic);
   } finally {
     deadline.dispose();
-    // Cleaning up need not delay the response; the lease (one capture at a time in reset mode)
-    // waits for it, and for the next capture's spare page, which is made only once the state is wiped.
+    // Clean-up does not delay the response; the lease waits for it and for the next spare page,
+    // made only once the state is wiped.
     const origins = traffic?.origins ?? new Set<string>();
     void opening
       .then(
@@ -324,7 +306,6 @@ async function settle(page: Page, traffic: Traffic, quietMs: number, budgetMs: n
 
 const PROXY_REFUSALS = /net::ERR_(TUNNEL_CONNECTION_FAILED|EMPTY_RESPONSE|CONNECTION_CLOSED|PROXY_CONNECTION_FAILED)/;
 
-/** The error the client sees for a failed capture. */
 async function classify(error: unknown, lease: BrowserLease, request: CaptureRequest, guard: TargetGuard, traffic?: Traffic): Promise<HttpError> {
   if (error instanceof HttpError) return error;
   if (traffic?.mainBlocked) {

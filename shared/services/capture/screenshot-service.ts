@@ -1,7 +1,4 @@
-/**
- * Page capture as the contract describes it: normalise and vet the URL, answer from the cache
- * unless asked not to, otherwise capture on the configured browser and cache the result.
- */
+/** Page capture: normalise and vet the URL, answer from the cache unless told not to, else capture and cache. */
 import { UpstreamFailedError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
 import type { BrowserBackend, Strategy } from '#shared/services/capture/browsers.ts';
@@ -11,10 +8,7 @@ import { normaliseTargetUrl } from '#shared/services/capture/target.ts';
 import type { TargetGuard } from '#shared/services/capture/target.ts';
 import type { CaptureCache } from '#shared/store/capture-cache.ts';
 
-/**
- * Largest PNG a response can carry: Lambda's 6 MiB response limit holds the base64 text (4/3 of
- * the bytes) plus the JSON around it.
- */
+/** Largest PNG a response can carry: Lambda's response limit holds it base64-encoded, plus the JSON. */
 export const MAX_PNG_BYTES = 4_600_000;
 
 export interface ScreenshotRequest {
@@ -30,7 +24,6 @@ export interface ScreenshotRequest {
 
 export interface ScreenshotResult {
   png: Uint8Array;
-  /** The normalised URL that was captured. */
   url: string;
   cached: boolean;
   strategy: Strategy;
@@ -42,7 +35,6 @@ export interface ScreenshotServiceDeps {
   browsers: BrowserBackend;
   guard: TargetGuard;
   cache: CaptureCache;
-  /** The configured capture time-out (CAPTURE_TIMEOUT_MS). */
   timeoutMs: number;
   cacheTtlSeconds: number;
 }
@@ -54,11 +46,7 @@ export interface ScreenshotService {
 // What the invocation keeps, beyond the capture time-out, for caching and answering.
 const RESPONSE_RESERVE_MS = 2_000;
 
-/**
- * Runs a cache step whose outage must not fail the capture: the cache only saves work, so an
- * unreachable cache table or bucket means an uncached capture (logged), not a 503. Anything
- * other than an outage is a fault of ours and still fails the request.
- */
+/** The cache only saves work: its outage means an uncached capture, not a 503; other errors still fail. */
 async function bestEffort<T>(step: 'read' | 'write', work: () => Promise<T>): Promise<T | undefined> {
   try {
     return await work();
@@ -69,11 +57,6 @@ async function bestEffort<T>(step: 'read' | 'write', work: () => Promise<T>): Pr
   }
 }
 
-/**
- * The screenshot service over its ports (browser backend, target guard, cache).
- *
- * @example createScreenshotService({ browsers, guard, cache, timeoutMs: 15_000, cacheTtlSeconds: 3_600 }).capture({ url, deviceType: 'desktop', colorScheme: 'light', forceRefresh: false })
- */
 export function createScreenshotService(deps: ScreenshotServiceDeps): ScreenshotService {
   return {
     async capture(request) {
@@ -86,8 +69,8 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
         if (hit) return { ...key, png: hit.png, cached: true, strategy: hit.strategy as Strategy };
       }
 
-      // Checked before any browser work: a refused target never costs a capture. Redirects and
-      // sub-requests are checked again, one by one, while the page loads.
+      // Before any browser work, so a refused target never costs a capture; redirects and
+      // sub-requests are checked again while the page loads.
       await deps.guard.assertCapturable(url);
       const timeoutMs = Math.min(deps.timeoutMs, (request.remainingMs ?? Infinity) - RESPONSE_RESERVE_MS);
       const lease = await deps.browsers.acquire();

@@ -1,8 +1,6 @@
 /**
- * What may be captured. A target URL is normalised the WHATWG way, must be http(s) without
- * credentials, and its host must resolve — in Node, because Chromium's request interception runs
- * before its own DNS — to public addresses only. The same guard decides every redirect hop and
- * every sub-request of the page, and the egress proxy re-applies it at connect time.
+ * What may be captured: http(s) without credentials, resolving in Node (interception runs before
+ * Chromium's DNS) to public addresses only. The guard decides every hop and sub-request.
  */
 import { InvalidUrlError, UpstreamFailedError } from '#shared/errors.ts';
 import { isIP } from 'node:net';
@@ -13,13 +11,8 @@ import type { Resolver, TargetPolicy } from '#shared/net/guard.ts';
 const CAPTURABLE = new Set(['http:', 'https:']);
 
 /**
- * Parses and normalises a target URL, the normalised form being what the cache is keyed by and
- * what the response names: the WHATWG URL serialisation (scheme and host lower-cased, IDN hosts in
- * punycode, numeric hosts such as 2130706433, 0x7f.1 or 017700000001 rewritten as dotted IPv4,
- * default port and empty credentials dropped, path percent-encoded) with the fragment removed,
- * since a fragment never reaches the server.
- *
- * @throws InvalidUrlError when the URL is malformed, not http(s), or carries credentials
+ * The WHATWG serialisation without the fragment, which never reaches the server: the cache key
+ * and the URL the response names. 400 when malformed, not http(s), or carrying credentials.
  */
 export function normaliseTargetUrl(raw: string): URL {
   let url: URL;
@@ -38,7 +31,6 @@ export function normaliseTargetUrl(raw: string): URL {
   return url;
 }
 
-/** Whether a request may leave the service, and why not. */
 export type Verdict = { allowed: true } | { allowed: false; reason: string; kind: 'scheme' | 'address' | 'unresolvable' | 'lookup-failed' };
 
 /** Decides outbound requests of a capture: the target itself, its redirects and its sub-requests. */
