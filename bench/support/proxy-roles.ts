@@ -12,6 +12,7 @@ const MIB = 1024 * 1024;
 export const FAST_URL = 'https://video.twimg.com/bench/fast.mp4';
 export const PACED_URL = 'https://video.twimg.com/bench/paced.mp4';
 
+/** Serves the bench's 4 MiB file, unpaced and paced. */
 export async function startBenchUpstream(): Promise<MediaUpstream> {
   const upstream = await startMediaUpstream();
   const file = Buffer.alloc(4 * MIB);
@@ -51,6 +52,7 @@ function drain(res: IncomingMessage): Promise<number> {
   });
 }
 
+/** Fetches through the proxy (HTTP) or straight from the upstream (HTTPS): MiB/s and its CPU per MiB. */
 export function createBenchClient(target: { proxyUrl: string; upstreamPort: number; caFile: string }) {
   const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: CONCURRENCY });
   const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: CONCURRENCY, ca: readFileSync(target.caFile, 'utf8') });

@@ -17,6 +17,7 @@ export function percentile(values: readonly number[], p: number): number {
 /** Milliseconds with one decimal. */
 export const ms = (value: number) => Math.round(value * 10) / 10;
 
+/** A Markdown table with its notes under it. */
 export function formatTable(table: BenchTable): string {
   const cells = [table.columns, ...table.rows.map((row) => row.map(String))];
   const widths = table.columns.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));

@@ -22,6 +22,7 @@ export const COLD_CHILD = fileURLToPath(new URL('./cold-child.mjs', import.meta.
 /** Goal for JSON routes: import + first invocation, timed inside the fresh process. */
 export const JSON_GOAL_MS = 80;
 
+/** Builds a route's bundle as the stack does; returns its path and minified size. */
 export async function bundle(row: Row): Promise<{ file: string; bytes: number }> {
   const file = join(BUNDLES_DIR, row.operationId, 'index.mjs');
   await build({ ...bundleOptions(row.handler, row.nodeModules), sourcemap: BUNDLE.sourcemap, sourcesContent: BUNDLE.sourcesContent, outfile: file, logLevel: 'silent' });
@@ -65,6 +66,7 @@ function fakeRequest(request: PlannedRequest): IncomingMessage {
   } as unknown as IncomingMessage;
 }
 
+/** The event the local runtime, like API Gateway, builds for this request. */
 export function eventFor(row: Row, request: PlannedRequest) {
   if (!row.path) return toEvent({ req: fakeRequest(request), body: request.body ?? Buffer.alloc(0), routeKey: '$default' });
   const names = [...row.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
@@ -74,6 +76,7 @@ export function eventFor(row: Row, request: PlannedRequest) {
   return toEvent({ req: fakeRequest(request), body: request.body ?? Buffer.alloc(0), routeKey: `${row.method} ${row.path}`, pathParameters });
 }
 
+/** A multipart export of `png` to JPEG at the medium preset. */
 export async function exportUpload(png: Buffer): Promise<{ headers: Record<string, string>; body: Buffer }> {
   const form = new FormData();
   form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'input.png');

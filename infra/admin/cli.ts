@@ -63,11 +63,7 @@ const processIo: AdminIo = {
   stderr: (text) => process.stderr.write(text),
 };
 
-/**
- * Runs one command line; returns the exit code (0 done, 1 failed, 2 usage error).
- *
- * @param argv the arguments after `npm run admin --`
- */
+/** Returns the exit code: 0 done, 1 failed, 2 usage error. `argv` is what follows `npm run admin --`. */
 export async function runAdmin(argv: readonly string[], io: AdminIo = processIo): Promise<number> {
   const at = argv.findIndex((arg) => !arg.startsWith('-'));
   const name = at === -1 ? undefined : argv[at];

@@ -11,6 +11,7 @@ export type LinuxCpu = 'x64' | 'arm64';
 // ELF e_machine (offset 18, little-endian) of each CPU.
 const ELF_MACHINE: Record<LinuxCpu, number> = { x64: 0x3e, arm64: 0xb7 };
 
+/** Makes the bundling's `npm ci` install the optional packages of Lambda's platform. */
 export function installEnvironment(cpu: LinuxCpu): Record<string, string> {
   return { npm_config_os: 'linux', npm_config_cpu: cpu, npm_config_libc: 'glibc' };
 }

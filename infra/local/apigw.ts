@@ -41,6 +41,7 @@ export function requestTarget(target: string | undefined): { path: string; query
   return { path: path.split('#')[0] || '/', query: at < 0 ? '' : raw.slice(at + 1).split('#')[0]! };
 }
 
+/** The HTTP API payload 2.0 event API Gateway would build. */
 export function toEvent({ req, body, routeKey, pathParameters }: EventInput): LambdaEvent {
   const target = requestTarget(req.url);
   const url = { pathname: target.path, search: target.query ? `?${target.query}` : '', searchParams: new URLSearchParams(target.query) };
@@ -101,6 +102,7 @@ export function toEvent({ req, body, routeKey, pathParameters }: EventInput): La
   return event;
 }
 
+/** A Lambda context whose remaining time counts down from `timeoutSeconds`. */
 export function toContext(functionName: string, timeoutSeconds: number): LambdaContext {
   const deadline = Date.now() + timeoutSeconds * 1000;
   return {

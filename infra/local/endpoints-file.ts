@@ -16,6 +16,7 @@ export interface RecordedEndpoints {
   workspaceTable: string;
 }
 
+/** EASEL_DATA_DIR, or .easel-data in the project. */
 export function dataDirFrom(env: NodeJS.ProcessEnv): string {
   return resolve(env.EASEL_DATA_DIR?.trim() || join(ROOT, '.easel-data'));
 }
@@ -31,6 +32,7 @@ export function writeEndpoints(dataDir: string, endpoints: RecordedEndpoints): (
   };
 }
 
+/** Undefined when no server ran there, or it stopped. */
 export function readEndpoints(dataDir: string): RecordedEndpoints | undefined {
   let parsed: Partial<RecordedEndpoints>;
   try {
@@ -43,6 +45,7 @@ export function readEndpoints(dataDir: string): RecordedEndpoints | undefined {
   return parsed as RecordedEndpoints;
 }
 
+/** Whether the process that wrote a record still runs. */
 export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);

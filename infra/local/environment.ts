@@ -8,6 +8,7 @@ import type { Endpoints } from '#infra/local/backends.ts';
 
 const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|LOCAL_CAPTURE_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_|EDITOR_API_)[A-Z_]+$/;
 
+/** Placeholder credentials when a backend is embedded, which accepts any. */
 export function handlerEnvironment(env: NodeJS.ProcessEnv, runtime: { url: string; endpoints: Endpoints; anyEmbedded: boolean }): Record<string, string> {
   const { dynamodb, s3, sqs } = runtime.endpoints;
   const handlerEnv: Record<string, string> = {
@@ -30,6 +31,7 @@ export function handlerEnvironment(env: NodeJS.ProcessEnv, runtime: { url: strin
   return handlerEnv;
 }
 
+/** The runtime's own clients, with the handlers' region and credentials. */
 export function sdkClients(handlerEnv: Record<string, string>, endpoints: Endpoints): { region: string; dynamo: DynamoDBClient; s3: S3Client; sqs: SQSClient } {
   const region = handlerEnv.AWS_REGION!;
   const credentials = handlerEnv.AWS_ACCESS_KEY_ID

@@ -17,12 +17,14 @@ async function importHandler<T>(file: string): Promise<T> {
   return module.handler;
 }
 
+/** Every row's handler and the fallback's. */
 export async function loadHttpHandlers(): Promise<HttpHandlers> {
   const routes = new Map<string, HttpHandler>();
   for (const row of ROUTE_LIST) routes.set(row.operationId, await importHandler<HttpHandler>(row.handler));
   return { routes, fallback: await importHandler<HttpHandler>(FALLBACK.handler) };
 }
 
+/** One poller per queue, each handing `onStop` its stop. */
 export async function startWorkers(
   queues: readonly LocalQueue[],
   sqs: { client: SQSClient; region: string },

@@ -18,6 +18,7 @@ const WHAT: Record<PortVariable, string> = {
 /** A setting `npm start` cannot run with; its message is one line naming the variable. */
 export class LocalSettingError extends Error {}
 
+/** The port a variable sets, or its default. */
 export function portFrom(env: NodeJS.ProcessEnv, variable: PortVariable): number {
   const value = env[variable];
   if (value === undefined || value === '') return DEFAULT_PORTS[variable];

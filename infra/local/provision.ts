@@ -148,6 +148,7 @@ export async function provisionResources(
   return queues;
 }
 
+/** EDITOR_ASSETS_DIR, or a build made as the stack's bundling makes it, removed on stop. */
 export async function editorAssets(env: NodeJS.ProcessEnv, onStop: (stop: () => Promise<void>) => void): Promise<string> {
   if (env.EDITOR_ASSETS_DIR) return env.EDITOR_ASSETS_DIR;
   const built = await mkdtemp(join(tmpdir(), 'easel-editor-'));

@@ -126,6 +126,7 @@ function dispatcher(
   };
 }
 
+/** Answers 503 until `serve` is called. */
 export async function startServer(options: { host: string; port: number; configuredBaseUrl: string | undefined }): Promise<LocalServer> {
   const { host, port: httpPort, configuredBaseUrl } = options;
   let publicBaseUrl = configuredBaseUrl ?? 'http://127.0.0.1';
