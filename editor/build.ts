@@ -1,10 +1,6 @@
 /**
- * Builds the editor (editor/src) into a folder the service serves from: esbuild bundles the
- * TypeScript and its stylesheet into content-hashed files, each with brotli and gzip copies; the
- * page template gets tags naming them (with Subresource Integrity); a manifest lists them.
- *
- * The local server runs this at start; the CDK bundling of the site functions runs it as a
- * command hook (`node editor/build.ts <asset>/editor`), so both serve the same build.
+ * Builds editor/src into content-hashed files with compressed copies, SRI tags and a manifest.
+ * The local server and the CDK bundling hook both run it, so both serve the same build.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -21,7 +17,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
 };
-/** Browsers the bundle is written for: every evergreen browser of the last two years or so. */
+/** Every evergreen browser of the last two years or so. */
 const TARGETS = ['chrome111', 'edge111', 'firefox113', 'safari16.4'];
 
 const brotli = promisify(brotliCompress);
@@ -33,7 +29,7 @@ function escapeAttribute(value: string): string {
 
 export interface EditorBuild {
   manifest: EditorManifest;
-  /** The page template as written (with the tags, still holding the API base placeholder). */
+  /** Still holding the API base placeholder. */
   template: string;
 }
 
@@ -46,8 +42,7 @@ export async function buildEditor(outdir: string): Promise<EditorBuild> {
     format: 'esm',
     target: TARGETS,
     minify: true,
-    // Source files are TypeScript for people; the served files are for browsers. No source maps:
-    // they would be one more file to serve and the code is in this repository.
+    // No source maps: one more file to serve, and the code is in this repository.
     sourcemap: false,
     legalComments: 'none',
     entryNames: '[name]-[hash]',

@@ -1,10 +1,5 @@
-/**
- * The editor's view of the Easel API: one place that builds URLs from the API base, sends the
- * right credentials per kind of route and turns any failure into an {@link ApiError} carrying the
- * envelope's message and hint, so every panel reports errors the same way.
- */
+/** The editor's API client: the right credentials per kind of route, and every failure as one {@link ApiError}. */
 
-/** The error envelope every failing Easel response carries (plus extended fields). */
 export interface Envelope {
   error: string;
   code: string;
@@ -21,7 +16,7 @@ export class ApiError extends Error {
   readonly code: string;
   readonly hint: string;
   readonly documentation?: string;
-  /** Seconds to wait before retrying (429), from Retry-After. */
+  /** Seconds, from Retry-After. */
   readonly retryAfter?: number;
 
   constructor(fields: { status: number; code: string; message: string; hint: string; documentation?: string; retryAfter?: number }) {
@@ -36,13 +31,11 @@ export class ApiError extends Error {
 }
 
 /**
- * Which credentials a call carries. `public`: the anonymous utilities, answered with
- * `Access-Control-Allow-Origin: *`, which browsers refuse to combine with credentials.
- * `session`: shell routes, cookie only. `workspace`: the API key when one was pasted, else the cookie.
+ * `public` sends none: its `Access-Control-Allow-Origin: *` cannot be combined with credentials.
+ * `session`: cookie only. `workspace`: the pasted API key, else the cookie.
  */
 export type Credentials = 'public' | 'session' | 'workspace';
 
-/** fetch's options, with the kind of credentials instead of fetch's own. */
 export interface CallOptions extends Omit<RequestInit, 'credentials'> {
   credentials?: Credentials;
 }
@@ -58,7 +51,7 @@ function retryAfterOf(response: Response, body: Partial<Envelope>): number | und
   return typeof body.retryAfter === 'number' ? body.retryAfter : undefined;
 }
 
-/** The API client of the page: one per page, pointed at the configured API base. */
+/** One per page, pointed at the configured API base. */
 export class Api {
   /** Origin (and optional path) of the API, without a trailing slash; '' means this page's origin. */
   readonly base: string;
@@ -69,26 +62,21 @@ export class Api {
     this.base = base.replace(/\/+$/, '');
   }
 
-  /** The page's configured API base, from the `easel-api-base` meta element the server fills in. */
+  /** From the `easel-api-base` meta element the server fills in. */
   static fromDocument(doc: Document): Api {
     const meta = doc.querySelector<HTMLMetaElement>('meta[name="easel-api-base"]');
     return new Api(meta?.content ?? '');
   }
 
-  /** The absolute (or, for this origin, root-relative) URL of an API path. */
   url(path: string): string {
     return `${this.base}${path}`;
   }
 
-  /** Where the API lives, for people: "this site" or its origin. */
   describe(): string {
     return this.base === '' ? 'this site' : this.base;
   }
 
-  /**
-   * Calls the API and returns the successful response.
-   * @throws ApiError for an error status or a network failure; DOMException AbortError when aborted
-   */
+  /** @throws ApiError for an error status or a network failure; DOMException AbortError when aborted */
   async call(path: string, options: CallOptions = {}): Promise<Response> {
     const { credentials = 'public', headers: given, ...init } = options;
     const headers = new Headers(given);
@@ -130,7 +118,6 @@ export class Api {
     });
   }
 
-  /** Calls the API and parses its JSON answer. */
   async json<T>(path: string, options: CallOptions = {}): Promise<T> {
     return (await (await this.call(path, options)).json()) as T;
   }

@@ -1,5 +1,3 @@
-/** Text helpers for canvas drawing. */
-
 /** Trims `text` with an ellipsis until it fits `width` in the context's current font. */
 export function fitText(ctx: CanvasRenderingContext2D, text: string, width: number): string {
   if (ctx.measureText(text).width <= width) return text;

@@ -1,7 +1,4 @@
-/**
- * The Compose panel and the format and quality choices of the Export panel: controls built from
- * the presets, kept in step with the editor's settings. Every input redraws at once.
- */
+/** The Compose panel and the Export panel's format and quality: controls built from the presets. */
 import { byId, fillSelect, h, radioValue, setRadio } from './dom.ts';
 import type { Editor } from './editor.ts';
 import { exportSize, layout } from './layout.ts';
@@ -9,7 +6,7 @@ import { FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALES, SHADOWS 
 import { DEFAULT_SETTINGS, settingsFrom } from './settings.ts';
 import type { Settings } from './settings.ts';
 
-/** Builds the Compose controls and the format and quality choices, and binds them to the editor's settings. */
+/** Binds the controls to the editor's settings; every input redraws at once. */
 export function setupComposePanel(editor: Editor): void {
   const form = byId('compose', HTMLFormElement);
   const gradients = byId('gradients', HTMLFieldSetElement);
@@ -66,7 +63,7 @@ export function setupComposePanel(editor: Editor): void {
     quality.value = settings.quality;
   };
 
-  /** The settings the controls show, read back through the same validation as a shared link. */
+  /** Through the same validation as a shared link. */
   const read = (): Settings => {
     const params = new URLSearchParams({
       bg: radioValue(form, 'background') ?? '',
@@ -98,7 +95,6 @@ export function setupComposePanel(editor: Editor): void {
   format.addEventListener('input', onInput);
   quality.addEventListener('input', onInput);
 
-  // The scale buttons say what each scale would export.
   editor.onChange(() => {
     for (const scale of SCALES) {
       const note = scales.querySelector<HTMLElement>(`small[data-scale="${scale}"]`);
@@ -109,7 +105,6 @@ export function setupComposePanel(editor: Editor): void {
     }
   });
 
-  // A shared link opened in this tab (or edited by hand) applies at once.
   window.addEventListener('hashchange', () => {
     editor.update(settingsFrom(new URLSearchParams(location.hash.slice(1)), editor.settings));
     show(editor.settings);

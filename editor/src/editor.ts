@@ -1,8 +1,4 @@
-/**
- * The editor's state — the current source and the settings — and the preview that shows them.
- * Panels change the state through this object; every change redraws the preview in the next
- * animation frame and tells the listeners (the export panel forgets a stale result).
- */
+/** The editor's state (source and settings) and its preview; panels change the state only through it. */
 import type { Api } from './api.ts';
 import { byId } from './dom.ts';
 import { exportProblem, exportSize, fit, layout } from './layout.ts';
@@ -24,12 +20,12 @@ function readStorage(): string | null {
   }
 }
 
-/** The page's one editor: source, settings, preview, and change listeners. */
+/** The page's one editor; listeners hear of every change. */
 export class Editor {
   readonly api: Api;
   source?: Source;
   settings: Settings;
-  /** Increases with every change of source or settings: an export made at another revision is stale. */
+  /** An export made at another revision is stale. */
   revision = 0;
   private readonly listeners: (() => void)[] = [];
   private frame = 0;
@@ -51,7 +47,6 @@ export class Editor {
     window.addEventListener('pagehide', () => this.persistNow());
   }
 
-  /** Called after every change of source or settings. */
   onChange(listener: () => void): void {
     this.listeners.push(listener);
   }
@@ -64,25 +59,22 @@ export class Editor {
 
   update(settings: Partial<Settings>): void {
     this.settings = { ...this.settings, ...settings };
-    // Dragging a slider fires dozens of inputs a second: redraw each, save when it settles
-    // (browsers throttle history.replaceState when it is called that often).
+    // Save when a slider settles: browsers throttle history.replaceState called that often.
     clearTimeout(this.persistTimer);
     this.persistTimer = window.setTimeout(() => this.persistNow(), 250);
     this.changed();
   }
 
-  /** Shows a busy overlay over the preview (undefined hides it). The overlay floats: nothing moves. */
+  /** undefined hides it. The overlay floats, so nothing moves. */
   busy(text: string | undefined): void {
     this.busyBox.hidden = text === undefined;
     if (text !== undefined) this.busyText.textContent = text;
   }
 
-  /** Pixel size of the export at the current settings, if there is a source. */
   exportSize(): { width: number; height: number } | undefined {
     return this.source ? exportSize(layout(this.source, this.settings).canvas, this.settings.scale) : undefined;
   }
 
-  /** The shareable address of the current settings. */
   link(): string {
     return `${location.origin}${location.pathname}#${settingsToParams(this.settings).toString()}`;
   }
@@ -127,7 +119,6 @@ export class Editor {
     });
   }
 
-  /** Draws the preview now. */
   render(): void {
     const ctx = this.canvas.getContext('2d');
     if (!ctx) return;
@@ -148,7 +139,7 @@ export class Editor {
     this.canvas.dataset.rendered = String(this.revision);
   }
 
-  /** The readout under the preview and the preview's accessible name. */
+  /** Also the preview's accessible name. */
   private describe(): void {
     const source = this.source;
     if (!source) {

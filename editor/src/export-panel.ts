@@ -1,9 +1,4 @@
-/**
- * The Export panel: the composition is rendered at export size, sent to /api/export with the
- * chosen format and quality, and the result downloaded with its size shown; "Copy PNG" puts the
- * rendered PNG on the clipboard; "Save to workspace" stores the export as an asset through
- * upload-url → PUT → complete and shows a download link.
- */
+/** The Export panel: export through /api/export, copy the PNG, or save to the workspace as an asset. */
 import { ApiError } from './api.ts';
 import { byId, clearProblem, formatBytes, h, setBusy, showProblem } from './dom.ts';
 import type { Editor } from './editor.ts';
@@ -11,7 +6,7 @@ import { exportProblem } from './layout.ts';
 import { FORMATS } from './presets.ts';
 import { canvasBlob, renderExport } from './render.ts';
 
-/** /api/export refuses larger bodies (4 MiB); the form's other fields take a few hundred bytes. */
+/** /api/export's body limit, less room for the form's other fields. */
 const EXPORT_MAX_UPLOAD = 4 * 1024 * 1024 - 4096;
 
 interface ExportResult {
@@ -20,7 +15,7 @@ interface ExportResult {
   type: string;
   width: number;
   height: number;
-  /** Editor revision the export was made at: a later change makes it stale. */
+  /** A later change makes the export stale. */
   revision: number;
 }
 
@@ -48,7 +43,7 @@ async function sha256Hex(blob: Blob): Promise<string | undefined> {
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** Wires Export, Copy PNG and Save to workspace, and shows who saves (session or pasted key). */
+/** Wires Export, Copy PNG and Save to workspace, and shows who saves. */
 export function setupExportPanel(editor: Editor): void {
   const exportButton = byId('export-button', HTMLButtonElement);
   const copyButton = byId('copy-button', HTMLButtonElement);
@@ -75,7 +70,6 @@ export function setupExportPanel(editor: Editor): void {
     return source;
   };
 
-  /** Renders, encodes and sends the composition to /api/export. */
   const runExport = async (): Promise<ExportResult> => {
     const source = readySource();
     const settings = editor.settings;
@@ -85,8 +79,7 @@ export function setupExportPanel(editor: Editor): void {
     const canvas = renderExport(source, settings);
     let upload = await canvasBlob(canvas, 'image/png');
     if (upload.size > EXPORT_MAX_UPLOAD) {
-      // Too big as PNG for the export's 4 MiB body: WebP at quality 1 keeps alpha in fewer bytes, and
-      // Chromium encodes it losslessly (measured: every pixel decodes back unchanged).
+      // WebP at quality 1 keeps alpha in fewer bytes, and Chromium encodes it losslessly.
       upload = await canvasBlob(canvas, 'image/webp', 1);
       if (upload.size > EXPORT_MAX_UPLOAD || upload.type !== 'image/webp') {
         throw new Error(`At ${settings.scale}× the image is ${formatBytes(upload.size)}, more than the export accepts (4 MiB): choose a smaller scale.`);
@@ -99,7 +92,7 @@ export function setupExportPanel(editor: Editor): void {
     exportStatus.textContent = `Converting to ${format.name} (${settings.quality} quality)…`;
     const response = await editor.api.call('/api/export', { method: 'POST', body: form });
     const blob = await response.blob();
-    // Read the size back from the file itself: it is what the user gets.
+    // The file's own size: it is what the user gets.
     const bitmap = await createImageBitmap(blob);
     const result: ExportResult = {
       blob,
@@ -236,7 +229,6 @@ export function setupExportPanel(editor: Editor): void {
     }),
   );
 
-  /** Who the workspace calls will act as: the pasted key, or the signed-in user, or nobody yet. */
   const showAuth = () => {
     const key = apiKey.value.trim();
     editor.api.apiKey = key;

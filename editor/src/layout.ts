@@ -1,12 +1,10 @@
 /**
- * Where everything goes on the canvas, in layout pixels (CSS pixels of the source: a desktop
- * capture is 1920 wide, a phone capture taken at density 2 is 375). The export multiplies by the
- * scale; the preview by whatever fits its box. Pure arithmetic, shared by both.
+ * Where everything goes on the canvas, in layout pixels (the source's CSS pixels): pure arithmetic
+ * shared by the export, which multiplies by the scale, and the preview, which fits its box.
  */
 import { RATIOS, frameBarHeight } from './presets.ts';
 import type { Settings } from './settings.ts';
 
-/** A rectangle in layout pixels. */
 export interface Rect {
   x: number;
   y: number;
@@ -14,21 +12,17 @@ export interface Rect {
   height: number;
 }
 
-/** A width and height, in whatever unit the caller says. */
 export interface Size {
   width: number;
   height: number;
 }
 
-/** Where a composition's parts go, in layout pixels. */
 export interface Layout {
-  /** The whole canvas. */
   canvas: Size;
-  /** The window: frame bar plus content, which corner radius and shadow apply to. */
+  /** Frame bar plus content: what corner radius and shadow apply to. */
   window: Rect;
-  /** Height of the frame bar at the top of the window (0 without a frame). */
+  /** 0 without a frame. */
   bar: number;
-  /** Where the source is drawn. */
   content: Rect;
 }
 
@@ -36,7 +30,7 @@ export interface Layout {
 export const MAX_EXPORT_PIXELS = 40_000_000;
 export const MAX_CANVAS_SIDE = 16_384;
 
-/** Lays out a source of `source` layout pixels under the settings. Every length is a whole number. */
+/** Every length is a whole number. */
 export function layout(source: Size, settings: Pick<Settings, 'padding' | 'frame' | 'ratio'>): Layout {
   const windowWidth = Math.max(1, Math.round(source.width));
   const bar = settings.frame === 'none' ? 0 : frameBarHeight(windowWidth);
@@ -59,12 +53,12 @@ export function layout(source: Size, settings: Pick<Settings, 'padding' | 'frame
   };
 }
 
-/** Pixel size of the exported image at a scale. */
+/** Pixel size of the export at `scale`. */
 export function exportSize(canvas: Size, scale: number): Size {
   return { width: Math.round(canvas.width * scale), height: Math.round(canvas.height * scale) };
 }
 
-/** Why an export of this size cannot be made, or undefined when it can. */
+/** Why an export of this size cannot be made, if so. */
 export function exportProblem(size: Size): string | undefined {
   if (size.width > MAX_CANVAS_SIDE || size.height > MAX_CANVAS_SIDE) {
     return `${size.width} × ${size.height} px is larger than a browser canvas can hold (${MAX_CANVAS_SIDE} px a side): choose a smaller scale or less padding.`;
@@ -75,7 +69,7 @@ export function exportProblem(size: Size): string | undefined {
   return undefined;
 }
 
-/** The largest scale at which `canvas` fits into `box` (both in the same unit), content centred. */
+/** The largest scale at which `canvas` fits into `box`, centred. */
 export function fit(canvas: Size, box: Size): { scale: number; x: number; y: number } {
   const scale = Math.min(box.width / canvas.width, box.height / canvas.height);
   return { scale, x: (box.width - canvas.width * scale) / 2, y: (box.height - canvas.height * scale) / 2 };

@@ -1,7 +1,6 @@
 /**
- * The editor at `/`: wires the panels to one editor state. Everything runs in the browser; the
- * Easel API captures pages, looks up tweets, proxies their media, converts exports and stores
- * them. Built by esbuild (editor/build.ts) into content-hashed files the service serves.
+ * The editor at `/`: wires the panels to one editor state. Composition runs in the browser; the
+ * API captures pages, looks up tweets, proxies their media, converts exports and stores them.
  */
 import './editor.css';
 import { Api } from './api.ts';

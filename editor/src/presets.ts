@@ -1,9 +1,6 @@
-/**
- * The choices the Compose panel offers, as data: the panel builds its controls from these lists
- * and the renderer draws from them, so a preset exists in exactly one place.
- */
+/** The Compose choices as data: the panel's controls and the renderer both read them, so each exists once. */
 
-/** A linear gradient: its angle in degrees (0 = upwards, 90 = to the right, as in CSS) and colour stops. */
+/** Angle in degrees as in CSS: 0 upwards, 90 to the right. */
 export interface Gradient {
   id: string;
   name: string;
@@ -11,7 +8,6 @@ export interface Gradient {
   stops: readonly string[];
 }
 
-/** The gradient presets, in the order the swatches show them. */
 export const GRADIENTS = [
   { id: 'sunset', name: 'Sunset', angle: 135, stops: ['#ff7e5f', '#feb47b'] },
   { id: 'ocean', name: 'Ocean', angle: 135, stops: ['#2193b0', '#6dd5ed'] },
@@ -25,10 +21,7 @@ export const GRADIENTS = [
 
 export type GradientId = (typeof GRADIENTS)[number]['id'];
 
-/**
- * Aspect ratios of the usual social formats. `free` fits the canvas to the content; the others
- * grow the canvas (never shrink the padding) until it has the ratio, content centred.
- */
+/** Ratios grow the canvas rather than shrink the padding; `free` fits the content. */
 export const RATIOS = [
   { id: 'free', name: 'Free (fit the content)', ratio: null },
   { id: '16x9', name: '16:9 · X / Twitter post, YouTube', ratio: 16 / 9 },
@@ -42,7 +35,7 @@ export const RATIOS = [
 
 export type RatioId = (typeof RATIOS)[number]['id'];
 
-/** Drop shadows under the window: blur and offset in layout pixels, opacity of black. */
+/** Blur and offset in layout pixels, opacity of black. */
 export const SHADOWS = [
   { id: 'none', name: 'None', blur: 0, offsetY: 0, alpha: 0 },
   { id: 'soft', name: 'Soft', blur: 24, offsetY: 8, alpha: 0.18 },
@@ -52,7 +45,6 @@ export const SHADOWS = [
 
 export type ShadowId = (typeof SHADOWS)[number]['id'];
 
-/** The optional browser-window frame: a title bar with window buttons and an address pill. */
 export const FRAMES = [
   { id: 'none', name: 'None' },
   { id: 'light', name: 'Browser, light' },
@@ -61,11 +53,11 @@ export const FRAMES = [
 
 export type FrameId = (typeof FRAMES)[number]['id'];
 
-/** Export scales: output pixels per layout pixel. */
+/** Output pixels per layout pixel. */
 export const SCALES = [1, 2, 3] as const;
 export type Scale = (typeof SCALES)[number];
 
-/** Output formats of /api/export, with the file extension the API names them with. */
+/** With the file extension the API names them with. */
 export const FORMATS = [
   { id: 'png', name: 'PNG', type: 'image/png', extension: 'png' },
   { id: 'jpeg', name: 'JPEG', type: 'image/jpeg', extension: 'jpg' },
@@ -74,7 +66,6 @@ export const FORMATS = [
 
 export type FormatId = (typeof FORMATS)[number]['id'];
 
-/** Quality presets of /api/export. */
 export const QUALITIES = [
   { id: 'high', name: 'High' },
   { id: 'medium', name: 'Medium' },
@@ -83,7 +74,6 @@ export const QUALITIES = [
 
 export type QualityId = (typeof QUALITIES)[number]['id'];
 
-/** Kinds of background. */
 export const BACKGROUNDS = [
   { id: 'gradient', name: 'Gradient' },
   { id: 'solid', name: 'Solid colour' },
@@ -92,16 +82,12 @@ export const BACKGROUNDS = [
 
 export type BackgroundKind = (typeof BACKGROUNDS)[number]['id'];
 
-/**
- * Height of the frame's title bar for a window `width` layout pixels wide: a 40th of the width
- * within 36–64, so the bar reads at the same size whether the window holds a phone capture, a
- * tweet card or a desktop page, once the image is seen whole.
- */
+/** Proportional to the width, so the bar reads alike on a phone capture, a tweet card or a desktop page. */
 export function frameBarHeight(width: number): number {
   return Math.round(Math.min(64, Math.max(36, width / 30)));
 }
 
-/** Bounds of the numeric settings, shared by the sliders and by parsing shared links. */
+/** Shared by the sliders and by parsing shared links. */
 export const LIMITS = {
   padding: { min: 0, max: 256, step: 8 },
   radius: { min: 0, max: 48, step: 2 },

@@ -1,8 +1,4 @@
-/**
- * Draws a composition — background, shadow, window frame, corner radius, source — onto a 2D
- * context at any scale. The preview and the export call the same function, so what is exported
- * is what was previewed.
- */
+/** Draws a composition at any scale: preview and export share it, so what is exported is what was previewed. */
 import { fitText } from './canvas-text.ts';
 import { exportSize, layout } from './layout.ts';
 import type { Layout, Size } from './layout.ts';
@@ -18,7 +14,7 @@ const FRAME_COLOURS = {
 const WINDOW_BUTTONS = ['#ff5f57', '#febc2e', '#28c840'];
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
-/** A CSS-style linear gradient across a box: 0° points up, 90° right, and the line spans the corners. */
+/** As CSS draws it: 0° points up, 90° right, and the line spans the corners. */
 function linearGradient(ctx: CanvasRenderingContext2D, gradient: Gradient, box: Size): CanvasGradient {
   const angle = (gradient.angle * Math.PI) / 180;
   const dx = Math.sin(angle);
@@ -45,7 +41,6 @@ function drawFrameBar(ctx: CanvasRenderingContext2D, frame: 'light' | 'dark', wi
     ctx.arc((20 + index * 20) * unit, bar / 2, 6 * unit, 0, Math.PI * 2);
     ctx.fill();
   });
-  // The address pill, when the window is wide enough to hold one beside the buttons.
   const pillWidth = Math.min(width - 180 * unit, width * 0.5);
   if (pillWidth < 80 * unit) return;
   const x = (width - pillWidth) / 2;
@@ -62,7 +57,7 @@ function drawFrameBar(ctx: CanvasRenderingContext2D, frame: 'light' | 'dark', wi
   ctx.textBaseline = 'alphabetic';
 }
 
-/** A checkerboard behind transparent areas of the preview (never exported). */
+/** Behind transparent areas of the preview only. */
 function checkerboard(ctx: CanvasRenderingContext2D, x: number, y: number, width: number, height: number): void {
   const tile = document.createElement('canvas');
   tile.width = tile.height = 16;
@@ -78,18 +73,16 @@ function checkerboard(ctx: CanvasRenderingContext2D, x: number, y: number, width
   ctx.restore();
 }
 
-/** Where and how {@link drawComposition} draws. */
 export interface DrawOptions {
-  /** Where the composition's top-left corner goes, in device pixels. */
+  /** Top-left corner, in device pixels. */
   x?: number;
   y?: number;
-  /** Show a checkerboard where the result is transparent (preview only). */
+  /** Preview only. */
   checkerboard?: boolean;
 }
 
 /**
- * Draws `source` composed under `settings` at `scale` device pixels per layout pixel. The window
- * (frame and content, clipped to the corner radius) is drawn on its own layer first, so the
+ * `scale` is device pixels per layout pixel. The window is drawn on its own layer first, so the
  * shadow follows its rounded outline and any transparency in the source.
  */
 export function drawComposition(ctx: CanvasRenderingContext2D, source: Source, settings: Settings, scale: number, options: DrawOptions = {}): Layout {
@@ -139,7 +132,7 @@ export function drawComposition(ctx: CanvasRenderingContext2D, source: Source, s
   return plan;
 }
 
-/** The composition at export size on a new canvas. */
+/** The composition at export size, on a new canvas. */
 export function renderExport(source: Source, settings: Settings): HTMLCanvasElement {
   const size = exportSize(layout(source, settings).canvas, settings.scale);
   const canvas = document.createElement('canvas');
@@ -149,10 +142,7 @@ export function renderExport(source: Source, settings: Settings): HTMLCanvasElem
   return canvas;
 }
 
-/**
- * The canvas as an encoded image.
- * @throws Error when the canvas cannot be encoded (tainted, or too large for the browser)
- */
+/** @throws Error when the canvas cannot be encoded (tainted, or too large for the browser) */
 export function canvasBlob(canvas: HTMLCanvasElement, type = 'image/png', quality?: number): Promise<Blob> {
   return new Promise((resolve, reject) => {
     try {

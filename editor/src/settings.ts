@@ -1,12 +1,10 @@
 /**
- * The Compose and Export settings: defaults, and one text form for both places they live —
- * the URL fragment (so a link shares them) and local storage (so a reload keeps them). Anything
- * unreadable in either falls back field by field, so a stale or hand-edited link still opens.
+ * The settings and one text form for the URL fragment (to share) and local storage (to keep).
+ * Unreadable fields fall back one by one, so a stale or hand-edited link still opens.
  */
 import { BACKGROUNDS, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALES, SHADOWS } from './presets.ts';
 import type { BackgroundKind, FormatId, FrameId, GradientId, QualityId, RatioId, Scale, ShadowId } from './presets.ts';
 
-/** Everything the Compose and Export panels choose; what a shared link carries. */
 export interface Settings {
   background: BackgroundKind;
   gradient: GradientId;
@@ -22,7 +20,6 @@ export interface Settings {
   quality: QualityId;
 }
 
-/** What a first visit starts with: a 2× PNG on the Ocean gradient with a medium shadow. */
 export const DEFAULT_SETTINGS: Readonly<Settings> = {
   background: 'gradient',
   gradient: 'ocean',
@@ -71,7 +68,7 @@ function colour(raw: string | null, fallback: string): string {
   return /^#?[0-9a-f]{6}$/.test(value) ? `#${value.replace('#', '')}` : fallback;
 }
 
-/** Settings from URL-style parameters, each field falling back to `base` when absent or invalid. */
+/** Each field falls back to `base` when absent or invalid. */
 export function settingsFrom(params: URLSearchParams, base: Readonly<Settings> = DEFAULT_SETTINGS): Settings {
   const get = (name: keyof Settings) => params.get(KEYS[name]);
   return {
@@ -89,7 +86,7 @@ export function settingsFrom(params: URLSearchParams, base: Readonly<Settings> =
   };
 }
 
-/** The parameters of a settings object, every field, in a stable order. */
+/** Every field, in a stable order. */
 export function settingsToParams(settings: Readonly<Settings>): URLSearchParams {
   const params = new URLSearchParams();
   for (const name of Object.keys(KEYS) as (keyof Settings)[]) {
@@ -99,10 +96,7 @@ export function settingsToParams(settings: Readonly<Settings>): URLSearchParams 
   return params;
 }
 
-/**
- * What a page load starts with: defaults, overlaid by what local storage remembers, overlaid by
- * a shared link's fragment (the link wins: whoever opens it wants to see what was shared).
- */
+/** A shared link wins over local storage: whoever opens it wants to see what was shared. */
 export function initialSettings(stored: string | null, fragment: string): Settings {
   const remembered = stored === null ? DEFAULT_SETTINGS : settingsFrom(new URLSearchParams(stored));
   return settingsFrom(new URLSearchParams(fragment.replace(/^#/, '')), remembered);

@@ -1,8 +1,4 @@
-/**
- * The Source panel: a tab per kind of source (web page capture, tweet card, image), plus image
- * drop and paste anywhere on the page. Each tab reports progress in its own status line and
- * failures, with the envelope's hint, in the panel's alert.
- */
+/** The Source panel: a tab per kind of source, plus image drop and paste anywhere on the page. */
 import { ApiError } from './api.ts';
 import { byId, clearProblem, isAbort, isBusy, radioValue, setBusy, showProblem } from './dom.ts';
 import type { Editor } from './editor.ts';
@@ -20,11 +16,11 @@ interface ScreenshotResponse {
   colorScheme?: 'light' | 'dark';
 }
 
-/** Files the editor takes: what browsers decode and /api/export accepts (GIF is drawn as its first frame). */
+/** What browsers decode and /api/export accepts (GIF is drawn as its first frame). */
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
 
-/** Tabs with the keyboard behaviour of the ARIA tabs pattern: arrows, Home and End move and select. */
+/** The ARIA tabs pattern's keyboard behaviour: arrows, Home and End move and select. */
 function setupTabs(onSelect: (id: string) => void): (id: string) => void {
   const tabs = [...document.querySelectorAll<HTMLButtonElement>('[role="tab"]')];
   const select = (tab: HTMLButtonElement, focus: boolean) => {
@@ -58,7 +54,7 @@ function normaliseUrl(value: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
 }
 
-/** The host of a URL for messages, or the text itself when it does not parse (the API will say why). */
+/** The text itself when it does not parse: the API will say why. */
 function hostOf(url: string): string {
   try {
     return new URL(url).host;
@@ -67,12 +63,11 @@ function hostOf(url: string): string {
   }
 }
 
-/** Wires the source tabs, the capture, tweet and image forms, and page-wide drop and paste. */
+/** Wires the source tabs and page-wide drop and paste. */
 export function setupSourcePanel(editor: Editor): void {
   const problem = byId('source-error', HTMLDivElement);
   const selectTab = setupTabs(() => undefined);
 
-  // ── Web page ────────────────────────────────────────────────────────────────────────────────
   const captureForm = byId('panel-capture', HTMLFormElement);
   const captureUrl = byId('capture-url', HTMLInputElement);
   const captureSubmit = byId('capture-submit', HTMLButtonElement);
@@ -83,7 +78,7 @@ export function setupSourcePanel(editor: Editor): void {
   let capturing: AbortController | undefined;
   let coolingUntil = 0;
 
-  /** After a 429: no capture until Retry-After has passed, with the seconds counting down. */
+  /** After a 429, until Retry-After has passed. */
   const coolDown = (seconds: number) => {
     coolingUntil = Date.now() + seconds * 1000;
     setBusy(captureSubmit, true);
@@ -172,14 +167,13 @@ export function setupSourcePanel(editor: Editor): void {
     })();
   });
 
-  // ── Tweet ───────────────────────────────────────────────────────────────────────────────────
   const tweetForm = byId('panel-tweet', HTMLFormElement);
   const tweetRef = byId('tweet-ref', HTMLInputElement);
   const tweetSubmit = byId('tweet-submit', HTMLButtonElement);
   const tweetStatus = byId('tweet-status', HTMLParagraphElement);
   const proxy = (url: string) => editor.api.url(`/api/image-proxy?url=${encodeURIComponent(url)}`);
   const theme = (): CardTheme => (radioValue(tweetForm, 'card-theme') === 'dark' ? 'dark' : 'light');
-  // The loaded tweet and its images, so switching the card theme redraws without fetching again.
+  // So switching the card theme redraws without fetching again.
   let loaded: { view: TweetView; avatar?: HTMLImageElement; photos: (HTMLImageElement | undefined)[] } | undefined;
 
   tweetForm.addEventListener('change', (event) => {
@@ -217,7 +211,6 @@ export function setupSourcePanel(editor: Editor): void {
     })();
   });
 
-  // ── Image: file picker, drop, paste ────────────────────────────────────────────────────────
   const fileInput = byId('image-file', HTMLInputElement);
   const imageStatus = byId('image-status', HTMLParagraphElement);
   const dropHint = byId('stage-drop', HTMLDivElement);

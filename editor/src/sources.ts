@@ -1,7 +1,4 @@
-/**
- * What can be composed: a bitmap (a capture, a file, a pasted or dropped image) or a tweet card.
- * A source knows its size in layout pixels and draws itself into any rectangle at any scale.
- */
+/** What can be composed: a bitmap or a tweet card, drawing itself into any rectangle at any scale. */
 import type { Rect } from './layout.ts';
 
 export interface Source {
@@ -11,13 +8,13 @@ export interface Source {
   height: number;
   /** Shown in the browser frame's address pill. */
   title: string;
-  /** One line for people: what this is ("example.com, desktop, light"). */
+  /** For people: "example.com, desktop, light". */
   description: string;
   /** Draws into `rect` (layout pixels) of a context already scaled to the output. */
   draw(ctx: CanvasRenderingContext2D, rect: Rect): void;
 }
 
-/** The bytes of a base64 string (the screenshot response carries its PNG this way). */
+/** The screenshot response carries its PNG as base64. */
 export function base64ToBlob(base64: string, type: string): Blob {
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
@@ -26,11 +23,8 @@ export function base64ToBlob(base64: string, type: string): Blob {
 }
 
 /**
- * A bitmap source. `density` is pixels per layout pixel: a phone capture is taken at 2, so its
- * 750 pixels lay out as the 375 the page was designed for.
- *
- * Decoding goes through createImageBitmap, which reads the Blob without fetching anything: the
- * page's CSP therefore needs neither blob: nor data: in img-src. EXIF orientation is applied.
+ * `density` is pixels per layout pixel (a phone capture is taken at 2). createImageBitmap reads the
+ * Blob without fetching, so the CSP needs neither blob: nor data: in img-src.
  * @throws Error when the bytes are not an image the browser can decode
  */
 export async function bitmapSource(
@@ -58,7 +52,7 @@ export async function bitmapSource(
   };
 }
 
-/** Loads an image for drawing on the canvas with CORS, so the canvas stays exportable. */
+/** With CORS, so the canvas stays exportable. */
 export function loadCorsImage(url: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {
     const image = new Image();

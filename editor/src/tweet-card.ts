@@ -1,8 +1,6 @@
 /**
- * A tweet drawn as a card, the way embeds look: avatar, name and handle, the text with links,
- * mentions and hashtags coloured, up to four photos, the date and counts; light or dark. It is
- * drawn with canvas paths and text, so it stays sharp at any export scale. Every image comes
- * through the API's media proxy, with CORS, so the canvas can still be exported.
+ * A tweet drawn as a card the way embeds look, in canvas paths and text so it stays sharp at any
+ * scale. Images come through the API's media proxy with CORS, so the canvas stays exportable.
  */
 import { fitText } from './canvas-text.ts';
 import type { Rect } from './layout.ts';
@@ -10,7 +8,6 @@ import { loadCorsImage } from './sources.ts';
 import type { Source } from './sources.ts';
 import type { TextRun, TweetView } from './tweet.ts';
 
-/** The card's colours: the site's light theme or its dark one. */
 export type CardTheme = 'light' | 'dark';
 
 const THEMES = {
@@ -46,7 +43,7 @@ function font(size: number, weight = 400): string {
   return `${weight} ${size}px ${FONT}`;
 }
 
-/** Splits runs into words and spaces and fills lines no wider than `width`; very long words break anywhere. */
+/** Very long words break anywhere. */
 function wrap(ctx: CanvasRenderingContext2D, runs: TextRun[], width: number): Word[][] {
   ctx.font = font(TEXT_SIZE);
   const lines: Word[][] = [[]];
@@ -78,7 +75,6 @@ function wrap(ctx: CanvasRenderingContext2D, runs: TextRun[], width: number): Wo
           newLine();
           continue;
         }
-        // Longer than a whole line: take as many characters as fit.
         const chars = Array.from(rest);
         let count = 1;
         while (count < chars.length && x + ctx.measureText(chars.slice(0, count + 1).join('')).width <= width) count += 1;
@@ -132,7 +128,7 @@ function cardLayout(ctx: CanvasRenderingContext2D, view: TweetView): CardLayout 
   return { height, lines, textTop, photos, photoArea, footerTop };
 }
 
-/** Draws `image` to cover `rect` (cropping what overflows), like CSS object-fit: cover. */
+/** Like CSS object-fit: cover. */
 function cover(ctx: CanvasRenderingContext2D, image: HTMLImageElement, rect: Rect): void {
   const scale = Math.max(rect.width / image.naturalWidth, rect.height / image.naturalHeight);
   const width = rect.width / scale;
@@ -169,17 +165,14 @@ export function tweetDate(date: Date): string {
 
 export interface TweetSourceResult {
   source: Source;
-  /** The decoded images (undefined where one failed), to redraw the card in the other theme. */
+  /** Kept to redraw the card in the other theme; undefined where one failed. */
   avatar?: HTMLImageElement;
   photos: (HTMLImageElement | undefined)[];
-  /** Images that could not be loaded through the proxy (drawn as placeholders). */
+  /** Drawn as placeholders. */
   failed: number;
 }
 
-/**
- * Loads the card's images through the media proxy and returns the card as a source.
- * `proxy` maps a media URL to its proxied URL on the API.
- */
+/** `proxy` maps a media URL to its proxied URL on the API. */
 export async function tweetSource(view: TweetView, theme: CardTheme, proxy: (url: string) => string): Promise<TweetSourceResult> {
   const load = (url: string | undefined) => (url === undefined ? Promise.resolve(undefined) : loadCorsImage(proxy(url)));
   const settled = await Promise.allSettled([load(view.avatarUrl), ...view.photos.map((photo) => load(photo.url))]);
@@ -189,7 +182,7 @@ export async function tweetSource(view: TweetView, theme: CardTheme, proxy: (url
   return { source: makeCard(view, theme, avatar, photos), avatar, photos, failed };
 }
 
-/** The card from a view and already loaded images (undefined where one is missing). */
+/** From already loaded images (undefined where one is missing). */
 export function makeCard(view: TweetView, theme: CardTheme, avatar: HTMLImageElement | undefined, photos: (HTMLImageElement | undefined)[]): Source {
   const colours = THEMES[theme];
   const measure = document.createElement('canvas').getContext('2d')!;
@@ -208,7 +201,6 @@ export function makeCard(view: TweetView, theme: CardTheme, avatar: HTMLImageEle
       ctx.fillRect(0, 0, WIDTH, card.height);
       ctx.textBaseline = 'alphabetic';
 
-      // Avatar: a circle, or the author's initial when the image is missing.
       ctx.save();
       ctx.beginPath();
       ctx.arc(PAD + AVATAR / 2, PAD + AVATAR / 2, AVATAR / 2, 0, Math.PI * 2);

@@ -1,42 +1,35 @@
 /**
- * What the tweet card shows, read from the syndication payload `/api/tweet/{id}` relays. The
- * payload's inner shape is not part of the contract, so every field is read defensively and a
- * missing one is left out of the card rather than failing it.
+ * What the tweet card shows, from the syndication payload. Its shape is not part of the contract,
+ * so a missing field is left out of the card rather than failing it.
  */
 
-/** A run of tweet text and how to colour it. */
 export interface TextRun {
   text: string;
   kind: 'text' | 'link' | 'mention' | 'hashtag';
 }
 
-/** A photo of the tweet (URL on pbs.twimg.com) with its pixel size. */
 export interface TweetPhoto {
   url: string;
   width: number;
   height: number;
 }
 
-/** What the card draws of a tweet. */
 export interface TweetView {
   id: string;
   name: string;
   handle: string;
   verified: boolean;
-  /** The author's avatar on pbs.twimg.com, in the 400×400 variant (sharp at 3×). */
+  /** The 400×400 variant, sharp at 3×. */
   avatarUrl?: string;
   runs: TextRun[];
-  /** Photos, or a video's poster frame, at most four as on the site. */
+  /** Or a video's poster frame; at most four, as on the site. */
   photos: TweetPhoto[];
   createdAt?: Date;
   likes?: number;
   replies?: number;
 }
 
-/**
- * The status id in a tweet reference: the id itself, or a tweet URL on x.com, twitter.com and
- * their mobile and embed variants (`…/status/<id>`, `…/statuses/<id>`, query and fragment ignored).
- */
+/** The status id of an id or a tweet URL on any x.com or twitter.com variant. */
 export function tweetIdFrom(input: string): string | undefined {
   const value = input.trim();
   if (/^\d{1,20}$/.test(value)) return value;
@@ -65,7 +58,7 @@ const number = (value: unknown): number | undefined => (typeof value === 'number
 interface Entity {
   start: number;
   end: number;
-  /** Replacement text; undefined drops the range (media links, which the card shows as photos). */
+  /** Undefined drops the range (media links, which the card shows as photos). */
   text?: string;
   kind: TextRun['kind'];
 }
@@ -98,9 +91,8 @@ function entitiesOf(raw: Json | undefined): Entity[] {
 }
 
 /**
- * The tweet text as coloured runs: cut to `display_text_range` (which leaves out leading reply
- * mentions and the trailing media link), t.co links shown as their display URL, media links
- * dropped. Indices count code points of the escaped text, so the text is cut before unescaping.
+ * Cut to `display_text_range`, which leaves out reply mentions and the media link. Indices count
+ * code points of the escaped text, so the text is cut before unescaping.
  */
 export function textRuns(tweet: Json): TextRun[] {
   const points = Array.from(string(tweet.text) ?? '');
@@ -129,12 +121,12 @@ export function textRuns(tweet: Json): TextRun[] {
   return runs.filter((run) => run.text !== '');
 }
 
-/** The 400×400 variant of a profile image URL (`…_normal.jpg` → `…_400x400.jpg`). */
+/** `…_normal.jpg` → `…_400x400.jpg`. */
 export function largeAvatar(url: string): string {
   return url.replace(/_(normal|bigger|mini)(\.[a-z0-9]+)$/i, '_400x400$2');
 }
 
-/** Photo URLs ask pbs.twimg.com for the medium variant (1200 px): sharp on the card, small enough for any proxy limit. */
+/** The medium variant: sharp on the card, small enough for any proxy limit. */
 export function photoVariant(url: string): string {
   try {
     const parsed = new URL(url);
@@ -145,10 +137,7 @@ export function photoVariant(url: string): string {
   }
 }
 
-/**
- * The card's view of a payload.
- * @throws Error when the payload is not a tweet (a tombstone, or something else entirely)
- */
+/** @throws Error when the payload is not a tweet (a tombstone, or something else entirely) */
 export function tweetView(payload: unknown): TweetView {
   const tweet = object(payload);
   const user = object(tweet?.user);
