@@ -65,7 +65,7 @@ export function authenticationSection(baseUrl: string, rows: readonly DocRoute[]
     'Each operation states which of three kinds of caller it accepts.',
     [
       `- **Anonymous.** Utilities and discovery documents take no credentials. An \`Authorization\` header is never read, so it grants nothing anywhere in the API.`,
-      `- **Organization API key.** Send \`${API_KEY_HEADER}: <API_KEY>\` on workspace operations; each names the scope the key must hold. No key, or an unknown or revoked one, gives 401 \`unauthorized\`; a key without the scope gives 403 \`forbidden\`. A browser with a signed-in session whose member holds the matching permission may call the same operations.`,
+      `- **Organization API key.** Send \`${API_KEY_HEADER}: <API_KEY>\` on workspace operations; each names the scope the key must hold. No key, or an unknown or revoked one, gives 401 \`unauthorized\`; a key without the scope gives 403 \`forbidden\`. A browser with a signed-in session whose member holds the matching permission may call the same operations. A key in \`${API_KEY_HEADER}\` wins over the session: an empty or blank one is a key presented, and gives 401 even beside a valid session cookie.`,
       `- **Session cookie.** \`${SESSION_COOKIE}\`, issued by sign-in as \`__Host-${SESSION_COOKIE}\` over https (\`__Secure-${SESSION_COOKIE}\` is accepted there too). A \`__Host-\` cookie, which no other subdomain can set, decides alone; other session cookies that disagree are refused with 401 \`unauthorized\`. Shell operations accept only the session: a request carrying \`${API_KEY_HEADER}\` is refused with 403 \`forbidden\`.`,
     ].join('\n'),
     scopes.length > 0 && `API-key scopes in use: ${scopes.map(code).join(', ')}.`,
