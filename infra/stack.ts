@@ -170,6 +170,7 @@ export class EaselStack extends Stack {
         nodeModules: row.nodeModules,
         editorAssets: row.editorAssets,
         prerendered: row.prerendered,
+        cleanCapture: row.cleanCapture,
         description: `Easel ${row.method} ${row.path}`,
       });
       this.data.grant(fn, row.access);

@@ -79,6 +79,8 @@ export interface RouteRow extends Endpoint {
   editorAssets?: boolean;
   /** Ship the pre-rendered site pages (shared/docs/prerender-at-bundling.ts) beside the bundle. */
   prerendered?: boolean;
+  /** Ship the ad engine and autoconsent (infra/assets/clean-capture.ts) beside the bundle. */
+  cleanCapture?: boolean;
   /** Listed in /openapi.json and the llms files. */
   listed: boolean;
   tag: string;

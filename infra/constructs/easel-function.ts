@@ -84,12 +84,14 @@ export interface EaselFunctionProps {
   editorAssets?: boolean;
   /** Pre-render the site pages it serves into the asset, so cold starts do not render them. */
   prerendered?: boolean;
+  /** Write the ad engine and autoconsent's script beside the bundle, for clean captures. */
+  cleanCapture?: boolean;
   /** Default arm64, or x86_64 when a package of `nodeModules` has no arm64 binary. */
   architecture?: Architecture;
 }
 
-/** Bundling hooks that add the built editor and pre-rendered pages, run by this synth's Node (it strips types). */
-function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendered'>) {
+/** Bundling hooks that add the built editor, pre-rendered pages and clean-capture files, run by this synth's Node (it strips types). */
+function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendered' | 'cleanCapture'>) {
   const node = (script: string, folder: string) => `"${process.execPath}" "${join(PROJECT_ROOT, script)}" "${folder}"`;
   return {
     beforeBundling: () => [],
@@ -97,6 +99,7 @@ function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendere
     afterBundling: (_inputDir: string, outputDir: string) => [
       ...(props.editorAssets ? [node('editor/build.ts', join(outputDir, 'editor'))] : []),
       ...(props.prerendered ? [node('shared/docs/prerender-at-bundling.ts', join(outputDir, PRERENDERED_FOLDER))] : []),
+      ...(props.cleanCapture ? [node('infra/assets/clean-capture.ts', outputDir)] : []),
     ],
   };
 }
@@ -149,7 +152,7 @@ export class EaselFunction extends NodejsFunction {
         // The SDK version the tests ran against, not the runtime's.
         bundleAwsSDK: true,
         ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules], environment: installEnvironment(cpu) } : {}),
-        ...(props.editorAssets || props.prerendered ? { commandHooks: assetHooks(props) } : {}),
+        ...(props.editorAssets || props.prerendered || props.cleanCapture ? { commandHooks: assetHooks(props) } : {}),
       },
     });
     if (props.nodeModules?.length && Stack.of(this).bundlingRequired) this.checkNativeModules(props.nodeModules, cpu);

@@ -17,9 +17,9 @@ import { UNSAFE_CHROMIUM_FLAGS } from '#shared/services/capture/browsers.ts';
 /** Where the tests leave screenshots of the editor in use (git-ignored). */
 export const TEST_OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
 
-/** Launches the e2e browser: headless shell, multi-process, web security on. */
-export async function launchBrowser(): Promise<Browser> {
-  const flags = chromium.args.filter((flag) => !UNSAFE_CHROMIUM_FLAGS.has(flag) && flag !== '--single-process');
+/** Launches the e2e browser: headless shell, multi-process, web security on; `extra` flags added. */
+export async function launchBrowser(extra: readonly string[] = []): Promise<Browser> {
+  const flags = [...chromium.args.filter((flag) => !UNSAFE_CHROMIUM_FLAGS.has(flag) && flag !== '--single-process'), ...extra];
   return puppeteer.launch({
     executablePath: await chromium.executablePath(),
     headless: 'shell',

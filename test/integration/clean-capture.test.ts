@@ -1,0 +1,98 @@
+/**
+ * Clean captures on the corpus of test/support/clean-pages.ts: the bundled Chromium loads each
+ * page through request interception as the capture does, and the PNG is read for the colours of
+ * banners and ads.
+ */
+import sharp from 'sharp';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepare } from '#shared/services/capture/clean-capture.ts';
+import type { CleanOptions } from '#shared/services/capture/clean-capture.ts';
+import { launchBrowser } from '../support/browser.ts';
+import { AD_COLOUR, AD_HOST, BANNER_COLOUR, CONSENT_PAGES, SITE_HOST, startCleanPages } from '../support/clean-pages.ts';
+import type { CleanPages } from '../support/clean-pages.ts';
+
+let browser: Browser;
+let pages: CleanPages;
+
+beforeAll(async () => {
+  pages = await startCleanPages();
+  browser = await launchBrowser([`--host-resolver-rules=MAP ${AD_HOST} 127.0.0.1, MAP ${SITE_HOST} 127.0.0.1`]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await pages?.close();
+});
+
+/** Pixels of `colour` (±8 per channel) in a PNG. */
+async function count(png: Uint8Array, colour: { r: number; g: number; b: number }): Promise<number> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let n = 0;
+  for (let i = 0; i < data.length; i += info.channels) {
+    if (Math.abs(data[i]! - colour.r) <= 8 && Math.abs(data[i + 1]! - colour.g) <= 8 && Math.abs(data[i + 2]! - colour.b) <= 8) n++;
+  }
+  return n;
+}
+
+/** Loads `url` as the capture does (interception, load, a short quiet time, clean-up) and returns the PNG. */
+async function captureClean(browserToUse: Browser, url: string, options: CleanOptions): Promise<Uint8Array> {
+  const context = await browserToUse.createBrowserContext();
+  try {
+    const page: Page = await context.newPage();
+    await page.setViewport({ width: 1280, height: 800 });
+    await page.setRequestInterception(true);
+    const clean = await prepare(page, options);
+    page.on('request', (request) => {
+      if (request.isInterceptResolutionHandled()) return;
+      const blocked = clean.blocks({ url: request.url(), sourceUrl: request.frame()?.url() || url, resourceType: request.resourceType() });
+      void (blocked ? request.abort('blockedbyclient') : request.continue()).catch(() => undefined);
+    });
+    await page.goto(url, { waitUntil: 'load' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await clean.settle(3_000);
+    return await page.screenshot({ type: 'png' });
+  } finally {
+    await context.close();
+  }
+}
+
+describe('clean captures: consent dialogs', () => {
+  it.each(Object.keys(CONSENT_PAGES))('leaves no %s consent dialog in the capture with blockBanners', async (name) => {
+    // Act
+    const png = await captureClean(browser, `${pages.origin}/consent/${name}`, { blockBanners: true });
+
+    // Assess
+    expect(await count(png, BANNER_COLOUR)).toBe(0);
+  });
+
+  it('shows the dialog without blockBanners', async () => {
+    // Act
+    const png = await captureClean(browser, `${pages.origin}/consent/onetrust`, {});
+
+    // Assess
+    expect(await count(png, BANNER_COLOUR)).toBeGreaterThan(1280 * 290);
+  });
+});
+
+describe('clean captures: ads', () => {
+  it('drops the ad host request and hides the ad slot with blockAds', async () => {
+    // Arrange
+    const before = pages.adHits.length;
+
+    // Act
+    const png = await captureClean(browser, `http://${SITE_HOST}:${pages.port}/ads`, { blockAds: true });
+
+    // Assess
+    expect(pages.adHits.length).toBe(before);
+    expect(await count(png, AD_COLOUR)).toBe(0);
+  });
+
+  it('shows both ads without blockAds', async () => {
+    // Act
+    const png = await captureClean(browser, `http://${SITE_HOST}:${pages.port}/ads`, {});
+
+    // Assess: the served image and the slot, 300×250 each.
+    expect(await count(png, AD_COLOUR)).toBe(2 * 300 * 250);
+  });
+});

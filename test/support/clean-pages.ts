@@ -1,0 +1,123 @@
+/**
+ * The capture-quality corpus: pages reproducing the markup and behaviour of common consent
+ * managers (written here from their public DOM ids and APIs, none of their code) and of ad slots.
+ * Every banner and ad is one colour on a green page, so a capture shows at a glance what is left.
+ */
+import { createServer } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** Consent dialogs and ad slots are drawn in these; the page itself is green. */
+export const BANNER_COLOUR = { r: 255, g: 0, b: 255 } as const;
+export const AD_COLOUR = { r: 255, g: 0, b: 0 } as const;
+
+/** A host the ad list blocks; tests map it to 127.0.0.1 (Chromium's --host-resolver-rules). */
+export const AD_HOST = 'pagead2.googlesyndication.com';
+
+/**
+ * The name tests serve the corpus under (mapped to 127.0.0.1 too): the lists turn generic hiding
+ * off on 127.0.0.1 and localhost (`@@://127.0.0.1$generichide`), as for any developer's own page.
+ */
+export const SITE_HOST = 'news.example.com';
+
+const BANNER = 'position:fixed;left:0;right:0;bottom:0;height:300px;background:rgb(255,0,255);z-index:99999';
+const dismiss = (button: string, target: string, extra = '') =>
+  `document.querySelector('${button}').addEventListener('click', () => { ${extra} document.querySelector('${target}').remove(); });`;
+
+/** Each consent manager's page: its container, buttons and (where rules ask the page) its API. */
+export const CONSENT_PAGES: Record<string, string> = {
+  onetrust: `<div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk" class="otFlat" role="region" style="${BANNER}">
+      <p id="onetrust-policy-text">We use cookies.</p>
+      <button id="onetrust-pc-btn-handler">Settings</button><button id="onetrust-reject-all-handler">Reject All</button><button id="onetrust-accept-btn-handler">Accept</button>
+    </div></div>
+    <script>window.OnetrustActiveGroups = ',C0001,C0002,'; ${dismiss('#onetrust-reject-all-handler', '#onetrust-consent-sdk', "window.OnetrustActiveGroups = ',C0001,';")}
+    ${dismiss('#onetrust-accept-btn-handler', '#onetrust-consent-sdk')}</script>`,
+  cookiebot: `<div id="CybotCookiebotDialog" style="${BANNER}"><p>This website uses cookies.</p>
+      <button id="CybotCookiebotDialogBodyLevelButtonLevelOptinDeclineAll">Deny</button><button id="CybotCookiebotDialogBodyLevelButtonLevelOptinAllowAll">Allow all</button></div>
+    <script>
+      const dialog = () => document.getElementById('CybotCookiebotDialog');
+      window.Cookiebot = { hasResponse: false, declined: false, dialog: { visible: true },
+        withdraw() { this.hasResponse = true; this.declined = true; }, hide() { this.dialog.visible = false; dialog()?.remove(); } };
+      ${dismiss('#CybotCookiebotDialogBodyLevelButtonLevelOptinDeclineAll', '#CybotCookiebotDialog', 'Cookiebot.withdraw(); Cookiebot.dialog.visible = false;')}
+    </script>`,
+  didomi: `<div id="didomi-host"><div id="didomi-notice" class="didomi-notice-banner" style="${BANNER}"><p>We and our partners use cookies.</p>
+      <button id="didomi-notice-disagree-button">Disagree</button><button id="didomi-notice-agree-button">Agree</button></div></div>
+    <script>${dismiss('#didomi-notice-disagree-button', '#didomi-notice', "document.getElementById('didomi-host').setAttribute('aria-hidden', 'true');")}</script>`,
+  usercentrics: `<div id="usercentrics-root" style="${BANNER}"></div>
+    <script>
+      const root = document.getElementById('usercentrics-root').attachShadow({ mode: 'open' });
+      root.innerHTML = '<div data-testid="uc-container" style="height:300px"><p>Privacy settings</p><button data-testid="uc-deny-all-button">Deny</button><button data-testid="uc-accept-all-button">Accept all</button></div>';
+      let accepted = null;
+      const close = () => document.getElementById('usercentrics-root')?.remove();
+      window.UC_UI = { isInitialized: () => true, closeCMP() { close(); return true; }, denyAllConsents() { accepted = false; close(); return true; },
+        acceptAllConsents() { accepted = true; close(); return true; }, areAllConsentsAccepted: () => accepted === true };
+      root.querySelector('[data-testid=uc-deny-all-button]').addEventListener('click', () => UC_UI.denyAllConsents());
+    </script>`,
+  quantcast: `<div id="qc-cmp2-container" class="qc-cmp2-container"><div id="qc-cmp2-main" class="qc-cmp2-main"><div id="qc-cmp2-ui" role="dialog" style="${BANNER}">
+      <p>We value your privacy</p><div class="qc-cmp2-summary-buttons"><button mode="secondary">More options</button><button id="disagree-btn" mode="secondary">Disagree</button><button mode="primary">Agree</button></div>
+    </div></div></div>
+    <script>${dismiss('#disagree-btn', '#qc-cmp2-container')}</script>`,
+  // Found but not dismissable: its buttons do nothing and there is no API, so only hiding helps.
+  stuck: `<div id="didomi-host"><div id="didomi-notice" class="didomi-notice-banner" style="${BANNER}"><p>Cookies.</p></div></div>`,
+  // A dialog that appears after load, as a manager loaded by a tag manager does.
+  late: `<script>addEventListener('load', () => setTimeout(() => {
+      document.body.insertAdjacentHTML('beforeend', '<div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk" style="${BANNER}"><button id="onetrust-reject-all-handler">Reject All</button></div></div>');
+      ${dismiss('#onetrust-reject-all-handler', '#onetrust-consent-sdk')}
+    }, 100));</script>`,
+};
+
+export interface CleanPages {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  port: number;
+  /** Paths the ad host was asked for. */
+  adHits: string[];
+  close(): Promise<void>;
+}
+
+const page = (res: ServerResponse, body: string) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<!doctype html><html><head><meta charset="utf-8"><title>corpus</title></head><body style="margin:0;background:rgb(0,160,0)"><h1>Article</h1>${body}</body></html>`);
+};
+
+/** /consent/<name>, /ads (an image from the ad host and an AdSense-style slot), /plain. */
+export async function startCleanPages(): Promise<CleanPages> {
+  const adHits: string[] = [];
+  const sockets = new Set<Socket>();
+  let port = 0;
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://corpus.test');
+    if (req.headers.host?.startsWith(AD_HOST)) {
+      adHits.push(url.pathname);
+      res.writeHead(200, { 'content-type': 'image/svg+xml' });
+      return void res.end('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="250"><rect width="300" height="250" fill="rgb(255,0,0)"/></svg>');
+    }
+    const consent = /^\/consent\/([a-z]+)$/.exec(url.pathname)?.[1];
+    if (consent && CONSENT_PAGES[consent]) return page(res, CONSENT_PAGES[consent]);
+    if (url.pathname === '/ads') {
+      return page(
+        res,
+        `<img id="served-ad" src="http://${AD_HOST}:${port}/pagead/imgad?id=1" width="300" height="250" style="position:absolute;left:0;top:100px">
+        <ins class="adsbygoogle" data-ad-client="ca-pub-0000000000000000" data-ad-slot="1" style="display:block;position:absolute;left:400px;top:100px;width:300px;height:250px;background:rgb(255,0,0)"></ins>`,
+      );
+    }
+    if (url.pathname === '/plain') return page(res, '<p>Nothing to clean.</p>');
+    res.writeHead(404).end();
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    adHits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
