@@ -165,7 +165,7 @@ export async function bench(): Promise<BenchTable[]> {
               capturePng(lease, { url: new URL(`${pages.origin}/wait/${fixture}`), deviceType: 'desktop', colorScheme: 'light', timeoutMs: 5000, wait: strategy.wait }, guard),
             );
             times.push(took);
-            if (await isComplete(value)) complete += 1;
+            if (await isComplete(value.png)) complete += 1;
           } catch (error) {
             failed = (error as { status?: number }).status === 408 ? 'time-out' : 'failed';
           }

@@ -45,8 +45,9 @@ export const ERROR_CODES = {
   not_found: {
     statuses: [404],
     title: 'Not found',
-    meaning: 'No route has this path, or the resource (tweet, asset, organization) does not exist in this workspace.',
-    resolve: 'Check the path against /openapi.json and the identifier against your workspace.',
+    meaning:
+      "No route has this path, or the resource (tweet, asset, organization) does not exist in this workspace. On a capture: no element matches the request's `selector` once the page is ready.",
+    resolve: 'Check the path against /openapi.json and the identifier against your workspace; for a capture, the selector against the page (or wait for it with `waitForSelector`).',
   },
   method_not_allowed: {
     statuses: [405],
@@ -75,7 +76,7 @@ export const ERROR_CODES = {
   upstream_timeout: {
     statuses: [408],
     title: 'Upstream timeout',
-    meaning: 'The target page did not finish loading within the capture time-out.',
+    meaning: 'The target page did not finish loading within the capture time-out, or no element matching `waitForSelector` became visible within it.',
     resolve: 'Retry later, or capture a lighter page.',
   },
   upstream_unavailable: {

@@ -21,6 +21,7 @@ export const handler = route(
       strategy: shot.strategy,
       deviceType: shot.deviceType,
       colorScheme: shot.colorScheme,
+      ...shot.extent,
     };
   },
   { rateLimit },

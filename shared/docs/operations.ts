@@ -20,7 +20,7 @@ import {
   SettingsResponse,
 } from '#shared/schemas/identity.ts';
 import { Release, ReleaseList } from '#shared/schemas/releases.ts';
-import { CachePurgeResponse, ScreenshotResponse } from '#shared/schemas/screenshot.ts';
+import { CachePurgeResponse, MAX_CAPTURE_HEIGHT_PX, MAX_CAPTURE_PIXELS, MAX_DELAY_MS, MAX_HIDE_SELECTORS, ScreenshotResponse } from '#shared/schemas/screenshot.ts';
 import { SourceApp } from '#shared/schemas/source-apps.ts';
 import { TweetErrorEnvelope, TweetFailureEnvelope, TweetResponse } from '#shared/schemas/tweets.ts';
 
@@ -111,7 +111,9 @@ export const OPERATION_DOCS = {
       '',
       'A page counts as loaded after its `load` event once no request has been in flight for 50 ms (at most 1 s more), and its web fonts are ready. A page that has not loaded within the capture time-out (15 s unless configured) gives 408 `upstream_timeout`.',
       '',
-      'Captures are cached per normalised URL, device type and colour scheme (1 hour unless configured); `cached` says whether this answer came from the cache, and `forceRefresh: true` captures again and replaces the entry. Every response to this operation, errors included, carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`.',
+      `Options: \`fullPage\` captures the whole page (scrolled through first, so lazy images and content loaded on scroll are there; sticky headers appear once), at most ${MAX_CAPTURE_HEIGHT_PX.toLocaleString('en')} image pixels tall and ${MAX_CAPTURE_PIXELS.toLocaleString('en')} pixels in all; a taller page is cut and the answer carries \`truncated: true\` and \`capturedHeight\`. \`selector\` captures the first matching element (none: 404 \`not_found\`). \`waitForSelector\` waits until a match is visible (never: 408 \`upstream_timeout\`). \`delay\` waits up to ${MAX_DELAY_MS.toLocaleString('en')} ms more. \`hideSelectors\` hides up to ${MAX_HIDE_SELECTORS} selectors' matches with an injected style sheet. \`scale\` (1, 2 or 3) sets the device scale factor. Selectors are CSS, handed to the page's querySelector as data, never run as script; an invalid one is 400 \`invalid_request\` before the page is loaded. A PNG too large for a response is recompressed to a palette; still too large is 500 \`upstream_failed\`.`,
+      '',
+      'Captures are cached per normalised URL, device type, colour scheme and options (1 hour unless configured); `cached` says whether this answer came from the cache, and `forceRefresh: true` captures again and replaces the entry. Every response to this operation, errors included, carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`.',
     ].join('\n'),
     responses: {
       200: { description: 'The capture.', contentType: 'application/json', schema: ScreenshotResponse, headers: RATE_LIMIT_HEADERS },

@@ -13,11 +13,11 @@ export const capturePage = /* @__PURE__ */ defineRow(() => ({
   timeout: 29,
   access: { tables: { rate: ['UpdateItem'], cache: ['GetItem', 'PutItem'] }, buckets: { cache: { GetObject: CAPTURES, PutObject: CAPTURES } } },
   // It reads its compressed binary beside its own files at run time: install, never bundle.
-  nodeModules: ['@sparticuz/chromium'],
+  nodeModules: ['@sparticuz/chromium', 'sharp'],
   listed: true,
   tag: 'Screenshot',
   body: { contentType: 'application/json', schema: ScreenshotRequest, maxBytes: 8192 },
-  errors: [400, 405, 408, 413, 429, 500, 503],
+  errors: [400, 404, 405, 408, 413, 429, 500, 503],
   refusedMethods: ['GET'],
   extensions: { 'x-easel-rate-limit': { limit: 20, windowSeconds: 60 } },
 }));

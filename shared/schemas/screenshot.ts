@@ -24,6 +24,71 @@ export const StrategySchema = v.pipe(
   v.description('Capture backend that produced the image: the bundled Chromium, or a remote browser over CDP.'),
 );
 
+export const MAX_SELECTOR_LENGTH = 512;
+export const MAX_HIDE_SELECTORS = 20;
+export const MAX_DELAY_MS = 10_000;
+/** Tallest PNG a full-page or element capture gives, in image pixels (Chromium's largest texture side). */
+export const MAX_CAPTURE_HEIGHT_PX = 16_384;
+/** Most image pixels a capture may have: 1920 × 16,384, so a 3× capture is cut sooner. */
+export const MAX_CAPTURE_PIXELS = 1920 * MAX_CAPTURE_HEIGHT_PX;
+
+// Syntax is checked by the browser's own querySelector, with the selector passed as data; this
+// only bounds the text. Control characters have no place in a selector.
+const Selector = (what: string) =>
+  v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.maxLength(MAX_SELECTOR_LENGTH),
+    v.regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters'),
+    v.description(`${what} A CSS selector of at most ${MAX_SELECTOR_LENGTH} characters, as document.querySelector takes it; an invalid one is 400 invalid_request.`),
+  );
+
+/**
+ * The capture options beyond URL, device and scheme. Each one is part of the cache key
+ * (services/capture/options.ts); a new option is added here and there.
+ */
+export const CaptureOptionFields = {
+  fullPage: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        `true captures the whole scrollable page instead of the viewport. The page is scrolled to its end first, so lazy images and content loaded on scroll are there, then back to the top; fixed and sticky headers appear once. At most ${MAX_CAPTURE_HEIGHT_PX} image pixels tall and ${MAX_CAPTURE_PIXELS} pixels in all: a taller page is cut and the answer says truncated: true.`,
+      ),
+    ),
+    false,
+  ),
+  selector: v.optional(
+    Selector('Captures only the box of the first element that matches, once the page is ready. Matching nothing is 404 not_found.'),
+  ),
+  waitForSelector: v.optional(
+    Selector('Takes the picture only once an element matching it exists and is visible; if none does within the capture time-out, 408 upstream_timeout.'),
+  ),
+  delay: v.optional(
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(0),
+      v.maxValue(MAX_DELAY_MS),
+      v.description(`Milliseconds to wait after the page is ready (0 to ${MAX_DELAY_MS}), within the capture time-out.`),
+    ),
+    0,
+  ),
+  hideSelectors: v.optional(
+    v.pipe(
+      v.array(Selector('Elements matching it are hidden (visibility: hidden, from an injected style sheet).')),
+      v.maxLength(MAX_HIDE_SELECTORS),
+      v.description(`At most ${MAX_HIDE_SELECTORS} CSS selectors; every matching element is hidden before the picture.`),
+    ),
+    [],
+  ),
+  scale: v.optional(
+    v.pipe(
+      v.picklist([1, 2, 3]),
+      v.description('Device scale factor: the PNG has this many pixels per CSS pixel. Default 1 for desktop, 2 for mobile.'),
+    ),
+  ),
+};
+
 export const ScreenshotRequest = v.strictObject({
   url: TargetUrl,
   deviceType: v.optional(DeviceTypeSchema, 'desktop'),
@@ -32,6 +97,7 @@ export const ScreenshotRequest = v.strictObject({
     v.pipe(v.boolean(), v.description('true bypasses the cache, captures the page again and replaces the cached capture.')),
     false,
   ),
+  ...CaptureOptionFields,
 });
 export type ScreenshotRequest = v.InferOutput<typeof ScreenshotRequest>;
 
@@ -42,12 +108,18 @@ export const ScreenshotResponse = v.object({
   strategy: v.optional(StrategySchema),
   deviceType: v.optional(DeviceTypeSchema),
   colorScheme: v.optional(ColorSchemeSchema),
+  truncated: v.optional(
+    v.pipe(v.boolean(), v.description('With fullPage: true when the page was taller than the maximum capture height and was cut there.')),
+  ),
+  capturedHeight: v.optional(
+    v.pipe(v.number(), v.integer(), v.description('With fullPage: the height of the captured part of the page, in CSS pixels.')),
+  ),
 });
 export type ScreenshotResponse = v.InferOutput<typeof ScreenshotResponse>;
 
 export const CachePurgeRequest = v.pipe(
   v.strictObject({
-    url: v.optional(v.pipe(v.string(), v.url(), v.description('Purge every cached capture (all devices and colour schemes) of this URL.'))),
+    url: v.optional(v.pipe(v.string(), v.url(), v.description('Purge every cached capture (all devices, colour schemes and capture options) of this URL.'))),
     all: v.optional(v.pipe(v.literal(true), v.description('Purge the whole capture cache.'))),
   }),
   v.check((body) => (body.url === undefined) !== (body.all === undefined), 'send either {"url": "…"} or {"all": true}'),

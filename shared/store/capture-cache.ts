@@ -1,6 +1,6 @@
 /**
- * The capture cache: a table item per (URL, device, scheme) pointing at the PNG in the cache
- * bucket, as captures outgrow DynamoDB items. Reads treat a past `expiresAt` as absent: TTL
+ * The capture cache: a table item per (URL, device, scheme, options) pointing at the PNG in the
+ * cache bucket, as captures outgrow DynamoDB items. Reads treat a past `expiresAt` as absent: TTL
  * deletion lags, and the local stand-in has none.
  */
 import { createHash } from 'node:crypto';
@@ -19,6 +19,15 @@ export interface CaptureKey {
   url: string;
   deviceType: CacheDevice;
   colorScheme: CacheScheme;
+  /** A hash of the capture options that differ from the defaults; absent when none do. */
+  variant?: string;
+}
+
+/** What a full-page capture reports beside its bytes. */
+export interface CaptureExtent {
+  truncated: boolean;
+  /** CSS pixels. */
+  capturedHeight: number;
 }
 
 export interface CachedCapture {
@@ -27,14 +36,15 @@ export interface CachedCapture {
   strategy: string;
   /** Epoch milliseconds of the capture. */
   capturedAt: number;
+  extent?: CaptureExtent;
 }
 
 /** The port the screenshot service caches through. */
 export interface CaptureCache {
   /** The live entry for the key, or undefined (missing, expired, or its object is gone). */
   get(key: CaptureKey, now?: number): Promise<CachedCapture | undefined>;
-  put(key: CaptureKey, capture: { png: Uint8Array; strategy: string }, ttlSeconds: number, now?: number): Promise<void>;
-  /** Removes every entry of one normalised URL (all devices and schemes); returns how many existed. */
+  put(key: CaptureKey, capture: { png: Uint8Array; strategy: string; extent?: CaptureExtent }, ttlSeconds: number, now?: number): Promise<void>;
+  /** Removes every entry of one normalised URL (all devices, schemes and options); returns how many existed. */
   purgeUrl(url: string): Promise<number>;
   purgeAll(): Promise<number>;
 }
@@ -66,13 +76,14 @@ function urlHash(url: string): string {
   return createHash('sha256').update(url, 'utf8').digest('hex');
 }
 
+/** Requests without options keep the key they had before options existed. */
 export function itemKey(key: CaptureKey): string {
-  return `CAPTURE#${urlHash(key.url)}#${key.deviceType}#${key.colorScheme}`;
+  return `CAPTURE#${urlHash(key.url)}#${key.deviceType}#${key.colorScheme}${key.variant ? `#${key.variant}` : ''}`;
 }
 
 /** One object per key, overwritten on refresh: no orphans, and S3 reads never see half an object. */
 export function objectKey(key: CaptureKey): string {
-  return `${OBJECT_PREFIX}${urlHash(key.url)}/${key.deviceType}-${key.colorScheme}.png`;
+  return `${OBJECT_PREFIX}${urlHash(key.url)}/${key.deviceType}-${key.colorScheme}${key.variant ? `-${key.variant}` : ''}.png`;
 }
 
 interface Item {
@@ -80,10 +91,12 @@ interface Item {
   url: string;
   deviceType: CacheDevice;
   colorScheme: CacheScheme;
+  variant?: string;
   objectKey: string;
   strategy: string;
   capturedAt: number;
   bytes: number;
+  extent?: CaptureExtent;
   /** Epoch seconds. */
   expiresAt: number;
 }
@@ -109,6 +122,27 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
     }
   };
 
+  const itemsOfUrl = async (url: string) => {
+    const found: Pick<Item, 'pk' | 'objectKey'>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await dynamo.send(
+        new ScanCommand({
+          TableName: table,
+          ConsistentRead: true,
+          FilterExpression: '#url = :url',
+          ExpressionAttributeNames: { '#url': 'url' },
+          ExpressionAttributeValues: { ':url': url },
+          ProjectionExpression: 'pk, objectKey',
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      found.push(...((page.Items ?? []) as Pick<Item, 'pk' | 'objectKey'>[]));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return found;
+  };
+
   return {
     get: (key, now = Date.now()) =>
       guard('The capture cache', async () => {
@@ -117,7 +151,8 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
         if (!item || item.url !== key.url || item.expiresAt * 1000 <= now) return undefined;
         try {
           const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: item.objectKey }));
-          return { png: await object.Body!.transformToByteArray(), strategy: item.strategy, capturedAt: item.capturedAt };
+          const png = await object.Body!.transformToByteArray();
+          return { png, strategy: item.strategy, capturedAt: item.capturedAt, ...(item.extent ? { extent: item.extent } : {}) };
         } catch (error) {
           // The bucket's lifecycle may have removed the object before the item expired: a miss.
           if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
@@ -132,10 +167,12 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
           url: key.url,
           deviceType: key.deviceType,
           colorScheme: key.colorScheme,
+          ...(key.variant ? { variant: key.variant } : {}),
           objectKey: objectKey(key),
           strategy: capture.strategy,
           capturedAt: now,
           bytes: capture.png.byteLength,
+          ...(capture.extent ? { extent: capture.extent } : {}),
           expiresAt: Math.floor(now / 1000) + ttlSeconds,
         };
         // Object first: an item must never point at bytes that are not there yet.
@@ -143,13 +180,17 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
         await dynamo.send(new PutCommand({ TableName: table, Item: item }));
       }),
 
+    // Option variants are open-ended, so their items are found by URL: a Scan, as purges are rare
+    // maintenance. The option-less keys are deleted by name too, whatever the Scan saw.
     purgeUrl: (url) =>
       guard('The capture cache', async () => {
-        const keys = DEVICES.flatMap((deviceType) => SCHEMES.map((colorScheme) => ({ url, deviceType, colorScheme })));
-        await deleteObjects(keys.map(objectKey));
+        const plain = DEVICES.flatMap((deviceType) => SCHEMES.map((colorScheme) => ({ pk: itemKey({ url, deviceType, colorScheme }), objectKey: objectKey({ url, deviceType, colorScheme }) })));
+        const variants = await itemsOfUrl(url);
+        const entries = new Map([...plain, ...variants].map((entry) => [entry.pk, entry.objectKey]));
+        await deleteObjects([...new Set(entries.values())]);
         const removed = await Promise.all(
-          keys.map(async (key) => {
-            const { Attributes } = await dynamo.send(new DeleteCommand({ TableName: table, Key: { pk: itemKey(key) }, ReturnValues: 'ALL_OLD' }));
+          [...entries.keys()].map(async (pk) => {
+            const { Attributes } = await dynamo.send(new DeleteCommand({ TableName: table, Key: { pk }, ReturnValues: 'ALL_OLD' }));
             return Attributes !== undefined;
           }),
         );

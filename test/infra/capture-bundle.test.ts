@@ -34,6 +34,16 @@ describe('the capture function bundle', () => {
     // A bundled copy would look for its bin folder next to index.mjs, where there is none.
     expect(code).not.toContain('setGraphicsMode');
     expect(code).not.toMatch(/from\s*"puppeteer-core"/);
-    expect(JSON.parse(readFileSync(join(asset, 'package.json'), 'utf8'))).toEqual({ dependencies: { '@sparticuz/chromium': '153.0.0' } });
+    expect(JSON.parse(readFileSync(join(asset, 'package.json'), 'utf8'))).toEqual({ dependencies: { '@sparticuz/chromium': '153.0.0', sharp: expect.any(String) } });
+  });
+
+  it('ships sharp with its linux-x64 binary, for recompressing a capture too large to answer', () => {
+    // Prepare
+    const code = readFileSync(join(asset, 'index.mjs'), 'utf8');
+
+    // Assess
+    expect(code).toMatch(/from\s*"sharp"|import\("sharp"\)/);
+    expect(existsSync(join(asset, 'node_modules', '@img', 'sharp-linux-x64', 'package.json'))).toBe(true);
+    expect(existsSync(join(asset, 'node_modules', '@img', 'sharp-libvips-linux-x64', 'package.json'))).toBe(true);
   });
 });

@@ -567,13 +567,13 @@ describe('EaselStack', () => {
       expect(functions().filter(([, fn]) => name in variablesOf(fn)).map(([id]) => id)).toEqual([]);
     });
 
-    it('installs @sparticuz/chromium beside the capture bundle instead of bundling it, on x86_64 with the memory Chromium needs', () => {
+    it('installs @sparticuz/chromium and sharp beside the capture bundle instead of bundling them, on x86_64 with the memory Chromium needs', () => {
       // Prepare
       const row = ROUTE_LIST.find((candidate) => candidate.operationId === 'capturePage')!;
       const fn = resources[logicalId(stack.routeFunctions.get('capturePage')!)]!;
 
       // Assess
-      expect(row.nodeModules).toEqual(['@sparticuz/chromium']);
+      expect(row.nodeModules).toEqual(['@sparticuz/chromium', 'sharp']);
       expect(fn.Properties).toMatchObject({ Architectures: ['x86_64'], MemorySize: row.memory, Timeout: 29 });
       // @sparticuz/chromium: 1,600 MB or more.
       expect(row.memory).toBeGreaterThanOrEqual(1600);

@@ -88,6 +88,24 @@ describe('capture cache', () => {
     expect(await cache.get(key(url, 'desktop', 'dark'))).toBeUndefined();
     expect((await cache.get(key(url, 'mobile', 'dark')))?.png).toEqual(new Uint8Array(png('mobile-dark')));
   });
+
+  it('keeps each options variant of one URL apart from the others and from the option-less entry', async () => {
+    // Prepare
+    const url = `https://example.com/${randomUUID()}`;
+    const full = { ...key(url), variant: 'a'.repeat(32) };
+    await cache.put(full, { png: png('full'), strategy: 'local-chromium', extent: { truncated: true, capturedHeight: 16_384 } }, 60);
+
+    // Act + Assess
+    expect(await cache.get(key(url))).toBeUndefined();
+    expect(await cache.get({ ...key(url), variant: 'b'.repeat(32) })).toBeUndefined();
+    expect(await cache.get(full)).toEqual({
+      png: new Uint8Array(png('full')),
+      strategy: 'local-chromium',
+      capturedAt: expect.any(Number),
+      extent: { truncated: true, capturedHeight: 16_384 },
+    });
+    expect(itemKey(full)).toBe(`${itemKey(key(url))}#${full.variant}`);
+  });
 });
 
 describe('POST /internal/cache/purge', () => {
@@ -123,6 +141,26 @@ describe('POST /internal/cache/purge', () => {
     // Assess
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ purged: 2, url });
+    for (const k of entries) {
+      expect(await cache.get(k)).toBeUndefined();
+      expect(await objectExists(k)).toBe(false);
+    }
+    expect(await cache.get(other)).toBeDefined();
+  });
+
+  it('purges every options variant of one URL too, and no variant of another', async () => {
+    // Prepare
+    const url = `https://example.com/variants-${randomUUID()}`;
+    const entries = [key(url), { ...key(url), variant: 'c'.repeat(32) }, { ...key(url, 'mobile', 'dark'), variant: 'd'.repeat(32) }];
+    const other = { ...key(`https://example.com/other-${randomUUID()}`), variant: 'c'.repeat(32) };
+    for (const k of [...entries, other]) await cache.put(k, { png: png(k.url), strategy: 'local-chromium' }, 60);
+
+    // Act
+    const response = await purge({ url });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ purged: 3, url });
     for (const k of entries) {
       expect(await cache.get(k)).toBeUndefined();
       expect(await objectExists(k)).toBe(false);

@@ -172,7 +172,7 @@ describe('single-process Chromium (as on Lambda)', () => {
 
     // Assess
     expect(await stuck).toMatchObject({ status: 500, code: 'upstream_failed', hint: 'The capture browser stopped during the capture; retry.' });
-    expect(pngSize(await queued)).toEqual({ width: 1920, height: 1080 });
+    expect(pngSize((await queued).png)).toEqual({ width: 1920, height: 1080 });
     expect(chromium.current()).not.toBe(killed);
   });
 
@@ -181,6 +181,6 @@ describe('single-process Chromium (as on Lambda)', () => {
     const shots = await Promise.all([shoot('/plain?title=one'), shoot('/plain?title=two'), shoot('/scheme')]);
 
     // Assess
-    expect(shots.map((png) => pngSize(png))).toEqual(Array(3).fill({ width: 1920, height: 1080 }));
+    expect(shots.map((shot) => pngSize(shot.png))).toEqual(Array(3).fill({ width: 1920, height: 1080 }));
   });
 });

@@ -254,7 +254,7 @@ describe('POST /api/screenshot: request problems', () => {
   it.each([
     ['no url', { deviceType: 'mobile' }, 'invalid_request', /^url is required/],
     ['a url that is not a string', { url: 42 }, 'invalid_request', /^url:/],
-    ['an unknown field', { url: 'https://example.com/', fullPage: true }, 'invalid_request', /Remove fullPage/],
+    ['an unknown field', { url: 'https://example.com/', fullPages: true }, 'invalid_request', /Remove fullPages/],
     ['malformed JSON', '{"url": ', 'invalid_request', /not valid JSON/],
     ['a JSON array', [], 'invalid_request', /JSON object/],
     ['a deviceType outside its enum', { url: 'https://example.com/', deviceType: 'tablet' }, 'unsupported_value', /desktop, mobile/],

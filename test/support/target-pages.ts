@@ -7,6 +7,7 @@
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import sharp from 'sharp';
 
 export interface PageHit {
   path: string;
@@ -42,6 +43,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Green when a page is complete; the bench and tests look for it in the PNG. */
 export const COMPLETE_COLOUR = { r: 0, g: 160, b: 0 } as const;
 const GREEN = 'rgb(0,160,0)';
+
+/** Colours of the capture-option pages, each used by one thing only, so a pixel names what drew it. */
+export const OPTION_COLOURS = {
+  header: [220, 0, 0],
+  hidden: [255, 200, 0],
+  box: [0, 128, 128],
+  lazyImage: [0, 0, 255],
+  scrollLoaded: [200, 0, 200],
+  app: [255, 128, 0],
+} as const satisfies Record<string, readonly [number, number, number]>;
+const css = (colour: readonly number[]) => `rgb(${colour.join(',')})`;
+/** Where the options page puts its element, in CSS pixels. */
+export const OPTIONS_BOX = { x: 100, y: 1500, width: 320, height: 180 } as const;
+export const OPTIONS_PAGE_HEIGHT = 4000;
 
 /** A 1×1 PNG, for sub-resources. */
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -200,6 +215,51 @@ export async function startTargetPages(): Promise<TargetPages> {
             fetch('/hang').catch(() => {});
           </script></body>`,
         );
+      // A long page as real sites build them: a sticky header, a block to hide, an element below
+      // the fold, an image the browser loads lazily and content a script adds when scrolled to.
+      case '/options':
+        return html(
+          res,
+          `<style>body{margin:0;background:#fff;height:${OPTIONS_PAGE_HEIGHT}px;position:relative}
+            header{position:sticky;top:0;height:100px;background:${css(OPTION_COLOURS.header)};z-index:1}
+            .promo{position:absolute;left:600px;top:300px;width:300px;height:150px;background:${css(OPTION_COLOURS.hidden)}}
+            #box{position:absolute;left:${OPTIONS_BOX.x}px;top:${OPTIONS_BOX.y}px;width:${OPTIONS_BOX.width}px;height:${OPTIONS_BOX.height}px;background:${css(OPTION_COLOURS.box)}}
+            img{position:absolute;left:600px;top:3000px;width:400px;height:300px}
+            #feed{position:absolute;left:1200px;top:3400px;width:400px;height:300px}</style>
+          <body><header></header><div class="promo"><span style="visibility:visible">promo</span></div><div id="box"></div>
+          <img loading="lazy" src="/colour.png?c=${OPTION_COLOURS.lazyImage.join(',')}"><div id="feed"></div>
+          <script>
+            new IntersectionObserver((entries, observer) => {
+              if (!entries.some((entry) => entry.isIntersecting)) return;
+              observer.disconnect();
+              fetch('/data?delay=100').then(() => { document.getElementById('feed').style.background = '${css(OPTION_COLOURS.scrollLoaded)}'; });
+            }).observe(document.getElementById('feed'));
+          </script></body>`,
+        );
+      // A client-rendered app: an empty page whose script draws #app `after` ms later, with no request.
+      case '/app':
+        return html(
+          res,
+          `<body style="margin:0;background:#fff"><script>
+            setTimeout(() => { const app = document.createElement('div'); app.id = 'app';
+              app.style.cssText = 'width:400px;height:300px;background:${css(OPTION_COLOURS.app)}'; document.body.append(app); }, ${Number(q.get('after') ?? 0)});
+          </script></body>`,
+        );
+      // `height` CSS pixels tall, green at the top and blue at the bottom.
+      case '/tall': {
+        const height = Number(q.get('height') ?? 30_000);
+        return html(
+          res,
+          `<body style="margin:0;height:${height}px;background:linear-gradient(${GREEN} 50%, ${css(OPTION_COLOURS.lazyImage)} 50%)"></body>`,
+        );
+      }
+      // A 16×16 PNG of the colour `c` ("r,g,b").
+      case '/colour.png': {
+        const [r, g, b] = (q.get('c') ?? '0,0,0').split(',').map(Number);
+        const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: r!, g: g!, b: b! } } }).png().toBuffer();
+        res.writeHead(200, { 'content-type': 'image/png' });
+        return void res.end(png);
+      }
       default:
         res.writeHead(404, { 'content-type': 'text/plain' });
         return void res.end('not found');

@@ -3,7 +3,7 @@
  * service's 5xx — on every data-access call, for DynamoDB, S3 and SQS: each is translated at the
  * data-access layer into 503 `upstream_unavailable`, and reaches a client as that envelope.
  */
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -147,6 +147,7 @@ const CALLS: Record<'dynamodb' | 's3' | 'sqs', Call[]> = {
       },
       act: () => cache.purgeUrl(capture.url),
     },
+    { name: 'finding the options variants of a purged URL', arrange: (fault) => ddb.on(ScanCommand).rejects(fault), act: () => cache.purgeUrl(capture.url) },
   ],
   s3: [
     {
@@ -198,6 +199,7 @@ const CALLS: Record<'dynamodb' | 's3' | 'sqs', Call[]> = {
 beforeEach(() => {
   for (const mock of [ddb, storage, queue]) mock.reset();
   ddb.on(GetCommand).resolves({});
+  ddb.on(ScanCommand).resolves({});
 });
 
 const CASES = (Object.keys(CALLS) as (keyof typeof CALLS)[]).flatMap((backend) =>

@@ -1,14 +1,20 @@
 /**
  * One capture on a lent browser: clean state, device emulated, every request decided by the target
- * guard, one PNG of the settled viewport, state thrown away.
+ * guard, one PNG of the settled viewport (or of the page or one element, by the options), state
+ * thrown away.
  */
 import type { Browser, BrowserContext, HTTPRequest, Page } from 'puppeteer-core';
-import { HttpError, InvalidUrlError, UpstreamFailedError, UpstreamTimeoutError, UpstreamUnavailableError } from '#shared/errors.ts';
+import { HttpError, InvalidRequestError, InvalidUrlError, NotFoundError, UpstreamFailedError, UpstreamTimeoutError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { versionOf } from '#shared/services/capture/browsers.ts';
 import type { BrowserLease } from '#shared/services/capture/browsers.ts';
 import { DEVICES, userAgentFor } from '#shared/services/capture/devices.ts';
-import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';
+import type { ColorScheme, DeviceProfile, DeviceType } from '#shared/services/capture/devices.ts';
+import { documentBox, firstInvalidSelector, hideMatches, isVisible, scrollThrough } from '#shared/services/capture/in-page.ts';
+import { DEFAULT_OPTIONS, selectorsOf } from '#shared/services/capture/options.ts';
+import type { CaptureOptions } from '#shared/services/capture/options.ts';
+import { MAX_CAPTURE_HEIGHT_PX, MAX_CAPTURE_PIXELS } from '#shared/schemas/screenshot.ts';
+import type { CaptureExtent } from '#shared/store/capture-cache.ts';
 import type { TargetGuard, Verdict } from '#shared/services/capture/target.ts';
 
 /**
@@ -37,6 +43,13 @@ export interface CaptureRequest {
   /** Aborts the capture (the invocation is about to time out). */
   signal?: AbortSignal;
   wait?: WaitStrategy;
+  options?: CaptureOptions;
+}
+
+export interface CaptureOutput {
+  png: Uint8Array;
+  /** Set for a full-page capture. */
+  extent?: CaptureExtent;
 }
 
 class CaptureTimeout extends Error {
@@ -236,10 +249,11 @@ async function retire(browser: Browser): Promise<void> {
 }
 
 /**
- * The viewport as PNG bytes. 408 past the time-out, 400 on a redirect to a refused address, 503
- * when a remote browser drops, else 500.
+ * The viewport (or page, or element) as PNG bytes. 408 past the time-out, 400 on a redirect to a
+ * refused address or an invalid selector, 404 when `selector` matches nothing, 503 when a remote
+ * browser drops, else 500.
  */
-export async function capturePng(lease: BrowserLease, request: CaptureRequest, guard: TargetGuard): Promise<Uint8Array> {
+export async function capturePng(lease: BrowserLease, request: CaptureRequest, guard: TargetGuard): Promise<CaptureOutput> {
   const deadline = new Deadline(request.timeoutMs, request.signal);
   // Kept apart from the race so a page that opens after the deadline is still cleaned up.
   const opening = open(lease);
@@ -251,7 +265,8 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     page.on('dialog', (dialog) => void dialog.dismiss().catch(ignore));
     // A window that slipped past the popup blocker is not intercepted: close it at once.
     page.on('popup', (popup) => void popup?.close().catch(ignore));
-    const device = DEVICES[request.deviceType];
+    const options = request.options ?? DEFAULT_OPTIONS;
+    const device = { ...DEVICES[request.deviceType], deviceScaleFactor: options.scale ?? DEVICES[request.deviceType].deviceScaleFactor };
     const agent = userAgentFor(request.deviceType, await deadline.race(versionOf(lease.browser)));
     await deadline.race(
       Promise.all([
@@ -263,10 +278,15 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
         page.setRequestInterception(true),
       ]),
     );
+    // Checked on the blank page, so a bad selector costs no navigation.
+    await deadline.race(assertSelectors(page, options));
     const wait = request.wait ?? DEFAULT_WAIT;
     await deadline.race(page.goto(request.url.href, { waitUntil: wait.kind === 'lifecycle' ? wait.event : 'load', timeout: 0 }));
     if (wait.kind === 'settle') await deadline.race(settle(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
-    return await deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false }));
+    if (options.waitForSelector !== undefined) await deadline.race(waitVisible(page, options.waitForSelector, deadline, request.timeoutMs));
+    if (options.delay > 0) await deadline.race(new Promise((resolve) => setTimeout(resolve, options.delay)));
+    if (options.hideSelectors.length > 0) await deadline.race(page.evaluate(hideMatches, options.hideSelectors));
+    return await photograph(page, traffic, options, device, deadline);
   } catch (error) {
     throw await classify(error, lease, request, guard, traffic);
   } finally {
@@ -286,6 +306,61 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
         if (lease.isolation === 'reset') await retire(lease.browser);
       })
       .finally(() => lease.release());
+  }
+}
+
+/**
+ * The picture the options ask for: the viewport, the page to its end (scrolled through first, at
+ * most the maximum height) or one element's box.
+ */
+async function photograph(page: Page, traffic: Traffic, options: CaptureOptions, device: DeviceProfile, deadline: Deadline): Promise<CaptureOutput> {
+  // CSS pixels: the image's height and pixel count caps, at this width and scale.
+  const maxHeight = Math.floor(Math.min(MAX_CAPTURE_HEIGHT_PX, MAX_CAPTURE_PIXELS / (device.width * device.deviceScaleFactor)) / device.deviceScaleFactor);
+  let pageHeight = 0;
+  if (options.fullPage) {
+    pageHeight = await deadline.race(page.evaluate(scrollThrough, maxHeight));
+    // What the scroll started loading (lazy images, the next page of a feed).
+    await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+  }
+  if (options.selector !== undefined) {
+    const box = await deadline.race(page.evaluate(documentBox, options.selector));
+    if (!box || box.width < 1 || box.height < 1) {
+      throw new NotFoundError(
+        'No element matches the selector',
+        `No element with a visible box matches selector ${JSON.stringify(options.selector)} once the page is ready; check it against the page, or wait for it with waitForSelector.`,
+      );
+    }
+    const clip = { x: Math.max(0, box.x), y: Math.max(0, box.y), width: box.width, height: Math.min(box.height, maxHeight) };
+    return { png: await deadline.race(page.screenshot({ type: 'png', clip, captureBeyondViewport: true })) };
+  }
+  if (options.fullPage) {
+    const height = Math.max(1, Math.min(pageHeight, maxHeight));
+    const clip = { x: 0, y: 0, width: device.width, height };
+    const png = await deadline.race(page.screenshot({ type: 'png', clip, captureBeyondViewport: true }));
+    return { png, extent: { truncated: pageHeight > maxHeight, capturedHeight: height } };
+  }
+  return { png: await deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false })) };
+}
+
+/** 400 naming the field of the first selector the browser's querySelector refuses. */
+async function assertSelectors(page: Page, options: Partial<CaptureOptions>): Promise<void> {
+  const selectors = selectorsOf(options);
+  if (selectors.length === 0) return;
+  const invalid = await page.evaluate(firstInvalidSelector, selectors.map((entry) => entry.selector));
+  const entry = selectors[invalid];
+  if (entry) throw new InvalidRequestError(`Invalid ${entry.field}`, `${entry.field} is not a valid CSS selector: ${JSON.stringify(entry.selector)}.`);
+}
+
+/** Polls in the page until a match is visible; 408 naming the selector when the time-out comes first. */
+async function waitVisible(page: Page, selector: string, deadline: Deadline, timeoutMs: number): Promise<void> {
+  try {
+    await page.waitForFunction(isVisible, { polling: 50, timeout: Math.max(1, deadline.remaining() - SCREENSHOT_RESERVE_MS) }, selector);
+  } catch (error) {
+    if ((error as Error).name !== 'TimeoutError') throw error;
+    throw new UpstreamTimeoutError(
+      `No element matching waitForSelector ${JSON.stringify(selector)} was visible within the ${timeoutMs} ms capture time-out; check the selector, or capture without it.`,
+      error,
+    );
   }
 }
 

@@ -1,17 +1,21 @@
 /** Page capture: normalise and vet the URL, answer from the cache unless told not to, else capture and cache. */
+import sharp from 'sharp';
+import { EXPORT_PRESETS } from '#shared/schemas/export.ts';
 import { UpstreamFailedError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
 import type { BrowserBackend, Strategy } from '#shared/services/capture/browsers.ts';
 import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';
 import { capturePng } from '#shared/services/capture/page-capture.ts';
+import { captureOptionsOf, optionsVariant } from '#shared/services/capture/options.ts';
+import type { CaptureOptions } from '#shared/services/capture/options.ts';
 import { normaliseTargetUrl } from '#shared/services/capture/target.ts';
 import type { TargetGuard } from '#shared/services/capture/target.ts';
-import type { CaptureCache } from '#shared/store/capture-cache.ts';
+import type { CaptureCache, CaptureExtent } from '#shared/store/capture-cache.ts';
 
 /** Largest PNG a response can carry: Lambda's response limit holds it base64-encoded, plus the JSON. */
 export const MAX_PNG_BYTES = 4_600_000;
 
-export interface ScreenshotRequest {
+export interface ScreenshotRequest extends Partial<CaptureOptions> {
   url: string;
   deviceType: DeviceType;
   colorScheme: ColorScheme;
@@ -29,6 +33,8 @@ export interface ScreenshotResult {
   strategy: Strategy;
   deviceType: DeviceType;
   colorScheme: ColorScheme;
+  /** Set for a full-page capture. */
+  extent?: CaptureExtent;
 }
 
 export interface ScreenshotServiceDeps {
@@ -45,6 +51,9 @@ export interface ScreenshotService {
 
 // What the invocation keeps, beyond the capture time-out, for caching and answering.
 const RESPONSE_RESERVE_MS = 2_000;
+// And for a capture that may be too large to answer as it is: palette-quantising the tallest
+// takes a few seconds, which must not run into the invocation's end.
+const RECOMPRESS_RESERVE_MS = 5_000;
 
 /** The cache only saves work: its outage means an uncached capture, not a 503; other errors still fail. */
 async function bestEffort<T>(step: 'read' | 'write', work: () => Promise<T>): Promise<T | undefined> {
@@ -57,35 +66,62 @@ async function bestEffort<T>(step: 'read' | 'write', work: () => Promise<T>): Pr
   }
 }
 
+/**
+ * A PNG a response can carry: a larger one (a tall full page, a 3× capture) is quantised to a
+ * palette, as the export's png presets do, medium and then low; still too large is 500.
+ */
+export async function fitResponse(png: Uint8Array): Promise<Uint8Array> {
+  if (png.byteLength <= MAX_PNG_BYTES) return png;
+  for (const preset of ['medium', 'low'] as const) {
+    const smaller = await sharp(png, { limitInputPixels: false }).png(EXPORT_PRESETS.png[preset].options).toBuffer();
+    log.info('capture recompressed', { preset, from: png.byteLength, to: smaller.byteLength });
+    if (smaller.byteLength <= MAX_PNG_BYTES) return new Uint8Array(smaller.buffer, smaller.byteOffset, smaller.byteLength);
+  }
+  throw new UpstreamFailedError({
+    hint: `The capture is larger than a response can carry (${MAX_PNG_BYTES} bytes of PNG, even as a palette image); capture without fullPage, at a lower scale, or one element with selector.`,
+  });
+}
+
 export function createScreenshotService(deps: ScreenshotServiceDeps): ScreenshotService {
   return {
     async capture(request) {
       const url = normaliseTargetUrl(request.url);
       // The cache key is also what the response echoes.
       const key = { url: url.href, deviceType: request.deviceType, colorScheme: request.colorScheme };
+      const options = captureOptionsOf(request);
+      const variant = optionsVariant(options, request.deviceType);
+      const cacheKey = variant ? { ...key, variant } : key;
 
       if (!request.forceRefresh) {
-        const hit = await bestEffort('read', () => deps.cache.get(key));
-        if (hit) return { ...key, png: hit.png, cached: true, strategy: hit.strategy as Strategy };
+        const hit = await bestEffort('read', () => deps.cache.get(cacheKey));
+        if (hit) return { ...key, png: hit.png, cached: true, strategy: hit.strategy as Strategy, ...(hit.extent ? { extent: hit.extent } : {}) };
       }
 
       // Before any browser work, so a refused target never costs a capture; redirects and
       // sub-requests are checked again while the page loads.
       await deps.guard.assertCapturable(url);
-      const timeoutMs = Math.min(deps.timeoutMs, (request.remainingMs ?? Infinity) - RESPONSE_RESERVE_MS);
+      const mayBeLarge = options.fullPage || options.selector !== undefined || options.scale === 3;
+      const reserve = RESPONSE_RESERVE_MS + (mayBeLarge ? RECOMPRESS_RESERVE_MS : 0);
+      const timeoutMs = Math.min(deps.timeoutMs, (request.remainingMs ?? Infinity) - reserve);
       const lease = await deps.browsers.acquire();
       const started = performance.now();
-      const png = await capturePng(
+      const shot = await capturePng(
         lease,
-        { url, deviceType: request.deviceType, colorScheme: request.colorScheme, timeoutMs: Math.max(timeoutMs, 1), signal: request.signal },
+        {
+          url,
+          deviceType: request.deviceType,
+          colorScheme: request.colorScheme,
+          timeoutMs: Math.max(timeoutMs, 1),
+          signal: request.signal,
+          options,
+        },
         deps.guard,
       );
-      log.info('page captured', { strategy: lease.strategy, ms: Math.round(performance.now() - started), bytes: png.byteLength });
-      if (png.byteLength > MAX_PNG_BYTES) {
-        throw new UpstreamFailedError({ hint: `The capture (${png.byteLength} bytes) is larger than a response can carry; capture a simpler page.` });
-      }
-      await bestEffort('write', () => deps.cache.put(key, { png, strategy: lease.strategy }, deps.cacheTtlSeconds));
-      return { ...key, png, cached: false, strategy: lease.strategy };
+      log.info('page captured', { strategy: lease.strategy, ms: Math.round(performance.now() - started), bytes: shot.png.byteLength });
+      const png = await fitResponse(shot.png);
+      const extent = shot.extent ? { extent: shot.extent } : {};
+      await bestEffort('write', () => deps.cache.put(cacheKey, { png, strategy: lease.strategy, ...extent }, deps.cacheTtlSeconds));
+      return { ...key, png, cached: false, strategy: lease.strategy, ...extent };
     },
   };
 }

@@ -1,0 +1,110 @@
+/**
+ * Functions that run inside the captured page. Puppeteer sends each one's source and its
+ * arguments as data, so a caller's selector is only ever a string handed to querySelector or
+ * CSSOM, never code. Each must be self-contained: it is serialised alone.
+ */
+
+/** The slice of the page's DOM these functions use; Node's types have no DOM. */
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+interface PageElement {
+  getBoundingClientRect(): Box;
+}
+interface PageRule {
+  selectorText: string;
+}
+interface PageSheet {
+  cssRules: { readonly length: number; [index: number]: PageRule };
+  insertRule(rule: string, index: number): number;
+}
+interface PageGlobal {
+  document: {
+    querySelector(selector: string): PageElement | null;
+    documentElement: { scrollHeight: number };
+    body: { scrollHeight: number } | null;
+    adoptedStyleSheets: PageSheet[];
+  };
+  CSSStyleSheet: new () => PageSheet;
+  getComputedStyle(element: PageElement): { visibility: string; display: string };
+  scrollX: number;
+  scrollY: number;
+  innerHeight: number;
+  scrollTo(options: { top: number; left: number; behavior: 'instant' }): void;
+  requestAnimationFrame(callback: () => void): number;
+  setTimeout(callback: () => void, ms: number): number;
+}
+
+/** The index of the first selector querySelector refuses, or -1. */
+export function firstInvalidSelector(selectors: string[]): number {
+  const page = globalThis as unknown as PageGlobal;
+  return selectors.findIndex((selector) => {
+    try {
+      page.document.querySelector(selector);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** Whether an element matches and shows: laid out with a box, not visibility: hidden. */
+export function isVisible(selector: string): boolean {
+  const page = globalThis as unknown as PageGlobal;
+  const element = page.document.querySelector(selector);
+  if (!element) return false;
+  const style = page.getComputedStyle(element);
+  const box = element.getBoundingClientRect();
+  return style.visibility !== 'hidden' && style.display !== 'none' && box.width > 0 && box.height > 0;
+}
+
+/** The first match's box in document coordinates, or null. */
+export function documentBox(selector: string): Box | null {
+  const page = globalThis as unknown as PageGlobal;
+  const element = page.document.querySelector(selector);
+  if (!element) return null;
+  const box = element.getBoundingClientRect();
+  return { x: box.x + page.scrollX, y: box.y + page.scrollY, width: box.width, height: box.height };
+}
+
+/**
+ * Hides the matches and their contents with one adopted style sheet. Each rule starts on a
+ * selector that matches nothing and takes the caller's through selectorText, which ignores
+ * anything that is not a selector.
+ */
+export function hideMatches(selectors: string[]): void {
+  const page = globalThis as unknown as PageGlobal;
+  const sheet = new page.CSSStyleSheet();
+  for (const selector of selectors) {
+    for (const target of [selector, `:is(${selector}) *`]) {
+      const index = sheet.insertRule(':not(*) { visibility: hidden !important; }', sheet.cssRules.length);
+      sheet.cssRules[index]!.selectorText = target;
+    }
+  }
+  page.document.adoptedStyleSheets = [...page.document.adoptedStyleSheets, sheet];
+}
+
+/**
+ * Scrolls a screen at a time to the end of the page (or `maxHeight` CSS pixels), two frames per
+ * screen so lazy loaders see each one, then back to the top. Returns the page's height.
+ */
+export async function scrollThrough(maxHeight: number): Promise<number> {
+  const page = globalThis as unknown as PageGlobal;
+  const height = () => Math.max(page.document.documentElement.scrollHeight, page.document.body?.scrollHeight ?? 0);
+  // Two frames, or 100 ms where frames are throttled.
+  const frames = () =>
+    new Promise<void>((resolve) => {
+      page.setTimeout(resolve, 100);
+      page.requestAnimationFrame(() => page.requestAnimationFrame(resolve));
+    });
+  for (let top = page.innerHeight; top < Math.min(height(), maxHeight); top += page.innerHeight) {
+    page.scrollTo({ top, left: 0, behavior: 'instant' });
+    await frames();
+  }
+  page.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+  await frames();
+  return height();
+}

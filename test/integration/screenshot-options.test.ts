@@ -1,0 +1,201 @@
+/**
+ * POST /api/screenshot's capture options through the local runtime and the real Chromium, judged
+ * on the pixels of pages that behave as real sites do (test/support/target-pages.ts).
+ */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_CAPTURE_HEIGHT_PX } from '#shared/schemas/screenshot.ts';
+import { call, freshClient } from '../support/client.ts';
+import { expectedEnvelope } from '../support/expectations.ts';
+import { startTestRuntime, type TestRuntime } from '../support/local.ts';
+import { OPTION_COLOURS, OPTIONS_BOX, OPTIONS_PAGE_HEIGHT, pngSize, startTargetPages, type TargetPages } from '../support/target-pages.ts';
+
+// Short, so the test of a selector that never shows does not wait the default 15 s.
+const TIMEOUT_MS = 6_000;
+
+let runtime: TestRuntime;
+let pages: TargetPages;
+
+beforeAll(async () => {
+  pages = await startTargetPages();
+  process.env.UNSAFE_TEST_LOOPBACK_PORTS = String(pages.port);
+  process.env.CAPTURE_TIMEOUT_MS = String(TIMEOUT_MS);
+  runtime = await startTestRuntime();
+});
+
+afterAll(async () => {
+  await runtime?.dispose();
+  await pages?.close();
+  delete process.env.UNSAFE_TEST_LOOPBACK_PORTS;
+  delete process.env.CAPTURE_TIMEOUT_MS;
+});
+
+const capture = (body: Record<string, unknown>) => call(runtime.url, '/api/screenshot', { body, from: freshClient() });
+const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
+
+type Colour = readonly [number, number, number];
+
+/** Rows of the image whose first `x`..`x+1` pixel is `colour` (±8 per channel, for PNG rounding). */
+async function decode(base64: string) {
+  const { data, info } = await sharp(Buffer.from(base64, 'base64')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const at = (x: number, y: number): Colour => {
+    const i = (y * info.width + x) * 3;
+    return [data[i]!, data[i + 1]!, data[i + 2]!];
+  };
+  const near = (a: Colour, b: Colour) => a.every((value, i) => Math.abs(value - b[i]!) <= 8);
+  /** How many pixels of the image have this colour. */
+  const count = (colour: Colour) => {
+    let n = 0;
+    for (let i = 0; i < data.length; i += 3) if (near([data[i]!, data[i + 1]!, data[i + 2]!], colour)) n += 1;
+    return n;
+  };
+  /** How many rows have this colour in column x. */
+  const rows = (x: number, colour: Colour) => {
+    let n = 0;
+    for (let y = 0; y < info.height; y += 1) if (near(at(x, y), colour)) n += 1;
+    return n;
+  };
+  return { width: info.width, height: info.height, count, rows };
+}
+
+describe('POST /api/screenshot: fullPage', () => {
+  it('captures the whole page with the lazy image and the scroll-loaded content, and the sticky header once', async () => {
+    // Act
+    const response = await capture({ url: `${pages.origin}/options`, fullPage: true });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      screenshot: expect.any(String),
+      url: `${pages.origin}/options`,
+      cached: false,
+      strategy: 'local-chromium',
+      deviceType: 'desktop',
+      colorScheme: 'light',
+      truncated: false,
+      capturedHeight: OPTIONS_PAGE_HEIGHT,
+    });
+    const image = await decode(response.body.screenshot);
+    expect({ width: image.width, height: image.height }).toEqual({ width: 1920, height: OPTIONS_PAGE_HEIGHT });
+    expect(image.count(OPTION_COLOURS.lazyImage)).toBe(400 * 300);
+    expect(image.count(OPTION_COLOURS.scrollLoaded)).toBe(400 * 300);
+    expect(image.rows(10, OPTION_COLOURS.header)).toBe(100);
+  });
+
+  it('cuts a 30,000 px page at the maximum height, says so, and stays under what a Lambda answer carries', async () => {
+    // Act
+    const response = await capture({ url: `${pages.origin}/tall?height=30000`, fullPage: true });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ cached: false, truncated: true, capturedHeight: MAX_CAPTURE_HEIGHT_PX });
+    expect(pngSize(Buffer.from(response.body.screenshot, 'base64'))).toEqual({ width: 1920, height: MAX_CAPTURE_HEIGHT_PX });
+    expect(Buffer.byteLength(JSON.stringify(response.body))).toBeLessThan(6_000_000);
+  });
+
+  it('keeps a full-page capture and a viewport capture of one URL apart in the cache', async () => {
+    // Prepare
+    const url = `${pages.origin}/counter?key=full-page-cache`;
+    const viewport = await capture({ url });
+
+    // Act
+    const full = await capture({ url, fullPage: true });
+    const again = await capture({ url, fullPage: true });
+
+    // Assess
+    expect([viewport.body.cached, full.body.cached, again.body.cached]).toEqual([false, false, true]);
+    expect(again.body).toMatchObject({ truncated: false, capturedHeight: 1080 });
+    expect(again.body.screenshot).toBe(full.body.screenshot);
+  });
+});
+
+describe('POST /api/screenshot: selector', () => {
+  it('captures only the first matching element, at its box × scale, even below the fold', async () => {
+    // Act
+    const response = await capture({ url: `${pages.origin}/options`, selector: '#box', scale: 2 });
+
+    // Assess
+    expect(response.status).toBe(200);
+    const image = await decode(response.body.screenshot);
+    expect({ width: image.width, height: image.height }).toEqual({ width: OPTIONS_BOX.width * 2, height: OPTIONS_BOX.height * 2 });
+    expect(image.count(OPTION_COLOURS.box)).toBe(image.width * image.height);
+  });
+
+  it('answers 404 not_found naming the selector when nothing matches once the page is ready', async () => {
+    // Act
+    const response = await capture({ url: `${pages.origin}/options`, selector: '.nothing-here' });
+
+    // Assess
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({
+      ...envelope(404, 'not_found'),
+      error: 'No element matches the selector',
+      message: 'No element matches the selector',
+      hint: 'No element with a visible box matches selector ".nothing-here" once the page is ready; check it against the page, or wait for it with waitForSelector.',
+    });
+  });
+
+  it.each([
+    ['selector', { selector: 'div[' }, 'selector is not a valid CSS selector: "div[".'],
+    ['hideSelectors', { hideSelectors: ['.ok', 'a{} body'] }, 'hideSelectors[1] is not a valid CSS selector: "a{} body".'],
+  ])('refuses an invalid %s with 400 invalid_request before loading the page', async (_field, options, hint) => {
+    // Prepare
+    const before = pages.hits.filter((hit) => hit.path === '/plain?title=never-loaded').length;
+
+    // Act
+    const response = await capture({ url: `${pages.origin}/plain?title=never-loaded`, ...options });
+
+    // Assess
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ ...envelope(400, 'invalid_request'), hint, error: expect.stringMatching(/^Invalid /), message: expect.stringMatching(/^Invalid /) });
+    expect(pages.hits.filter((hit) => hit.path === '/plain?title=never-loaded').length).toBe(before);
+  });
+});
+
+describe('POST /api/screenshot: waiting and hiding', () => {
+  it('waits for an element that appears late with waitForSelector', async () => {
+    // Act
+    const response = await capture({ url: `${pages.origin}/app?after=700`, waitForSelector: '#app' });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect((await decode(response.body.screenshot)).count(OPTION_COLOURS.app)).toBe(400 * 300);
+  });
+
+  it('waits delay milliseconds for an app that draws without a request', async () => {
+    // Prepare: without the delay the app has not drawn yet
+    const plain = await capture({ url: `${pages.origin}/app?after=500` });
+
+    // Act
+    const delayed = await capture({ url: `${pages.origin}/app?after=500`, delay: 1000 });
+
+    // Assess
+    expect([plain.status, delayed.status]).toEqual([200, 200]);
+    expect(delayed.body.cached).toBe(false);
+    expect((await decode(plain.body.screenshot)).count(OPTION_COLOURS.app)).toBe(0);
+    expect((await decode(delayed.body.screenshot)).count(OPTION_COLOURS.app)).toBe(400 * 300);
+  });
+
+  it('answers 408 upstream_timeout naming the selector when it never shows', async () => {
+    // Act
+    const response = await capture({ url: `${pages.origin}/plain?title=no-app`, waitForSelector: '#app' });
+
+    // Assess
+    expect(response.status).toBe(408);
+    expect(response.body).toEqual({
+      ...envelope(408, 'upstream_timeout'),
+      hint: `No element matching waitForSelector "#app" was visible within the ${TIMEOUT_MS} ms capture time-out; check the selector, or capture without it.`,
+    });
+  });
+
+  it('hides the elements hideSelectors match and nothing else', async () => {
+    // Act
+    const response = await capture({ url: `${pages.origin}/options`, hideSelectors: ['.promo', 'footer'] });
+
+    // Assess
+    expect(response.status).toBe(200);
+    const image = await decode(response.body.screenshot);
+    expect(image.count(OPTION_COLOURS.hidden)).toBe(0);
+    expect(image.rows(10, OPTION_COLOURS.header)).toBe(100);
+  });
+});
