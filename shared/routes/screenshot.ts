@@ -14,6 +14,8 @@ export const capturePage = /* @__PURE__ */ defineRow(() => ({
   access: { tables: { rate: ['UpdateItem'], cache: ['GetItem', 'PutItem'] }, buckets: { cache: { GetObject: CAPTURES, PutObject: CAPTURES } } },
   // It reads its compressed binary beside its own files at run time: install, never bundle.
   nodeModules: ['@sparticuz/chromium', 'sharp'],
+  // The ad engine and autoconsent's script, read beside the bundle (infra/assets/clean-capture.ts).
+  cleanCapture: true,
   listed: true,
   tag: 'Screenshot',
   body: { contentType: 'application/json', schema: ScreenshotRequest, maxBytes: 8192 },

@@ -81,6 +81,17 @@ export const CaptureOptionFields = {
     ),
     [],
   ),
+  blockBanners: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description('true dismisses cookie-consent dialogs, opting out where the consent manager allows it, and hides the ones it cannot dismiss.'),
+    ),
+    false,
+  ),
+  blockAds: v.optional(
+    v.pipe(v.boolean(), v.description('true blocks requests to ad and tracker hosts and hides ad slots, by the AdGuard Base list (EasyList + AdGuard English).')),
+    false,
+  ),
   scale: v.optional(
     v.pipe(
       v.picklist([1, 2, 3]),

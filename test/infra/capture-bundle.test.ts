@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FiltersEngine } from '@ghostery/adblocker';
 import { ROUTES } from '#shared/routes.ts';
+import { AD_ENGINE_FILE } from '#shared/services/capture/ad-blocking.ts';
+import { AUTOCONSENT_FILE } from '#shared/services/capture/consent-banners.ts';
 import { bundleRowAsset, removeCdkOutdirs } from '../support/cdk.ts';
 
 // Bundles the capture function for real (esbuild plus an npm install of its nodeModules), as
@@ -45,5 +48,15 @@ describe('the capture function bundle', () => {
     expect(code).toMatch(/from\s*"sharp"|import\("sharp"\)/);
     expect(existsSync(join(asset, 'node_modules', '@img', 'sharp-linux-x64', 'package.json'))).toBe(true);
     expect(existsSync(join(asset, 'node_modules', '@img', 'sharp-libvips-linux-x64', 'package.json'))).toBe(true);
+  });
+
+  it('ships the ad engine and autoconsent\'s standalone build beside index.mjs, where clean captures read them', () => {
+    // Prepare
+    const engine = readFileSync(join(asset, AD_ENGINE_FILE));
+
+    // Assess
+    expect(FiltersEngine.deserialize(engine).match).toBeTypeOf('function');
+    expect(readFileSync(join(asset, AUTOCONSENT_FILE), 'utf8')).toContain('autoconsentStandalone');
+    expect(readFileSync(join(asset, 'index.mjs'), 'utf8')).toContain(AD_ENGINE_FILE);
   });
 });

@@ -57,6 +57,7 @@ export function bundleRowAsset(row: RouteRow, props: Partial<EaselFunctionProps>
     nodeModules: row.nodeModules,
     editorAssets: row.editorAssets,
     prerendered: row.prerendered,
+    cleanCapture: row.cleanCapture,
     description: 'bundle test',
     ...props,
   });

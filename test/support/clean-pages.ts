@@ -80,14 +80,15 @@ const page = (res: ServerResponse, body: string) => {
   res.end(`<!doctype html><html><head><meta charset="utf-8"><title>corpus</title></head><body style="margin:0;background:rgb(0,160,0)"><h1>Article</h1>${body}</body></html>`);
 };
 
-/** /consent/<name>, /ads (an image from the ad host and an AdSense-style slot), /plain. */
+/** /consent/<name>, /ads (an image from the ad host and an AdSense-style slot), /first-party-ads (an ad the list names by path), /plain. */
 export async function startCleanPages(): Promise<CleanPages> {
   const adHits: string[] = [];
   const sockets = new Set<Socket>();
   let port = 0;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://corpus.test');
-    if (req.headers.host?.startsWith(AD_HOST)) {
+    // The ad host, and a first-party path the list blocks on any host (no DNS needed through the guard).
+    if (req.headers.host?.startsWith(AD_HOST) || url.pathname === '/advert.png') {
       adHits.push(url.pathname);
       res.writeHead(200, { 'content-type': 'image/svg+xml' });
       return void res.end('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="250"><rect width="300" height="250" fill="rgb(255,0,0)"/></svg>');
@@ -100,6 +101,9 @@ export async function startCleanPages(): Promise<CleanPages> {
         `<img id="served-ad" src="http://${AD_HOST}:${port}/pagead/imgad?id=1" width="300" height="250" style="position:absolute;left:0;top:100px">
         <ins class="adsbygoogle" data-ad-client="ca-pub-0000000000000000" data-ad-slot="1" style="display:block;position:absolute;left:400px;top:100px;width:300px;height:250px;background:rgb(255,0,0)"></ins>`,
       );
+    }
+    if (url.pathname === '/first-party-ads') {
+      return page(res, '<img src="/advert.png" width="300" height="250" style="position:absolute;left:0;top:100px">');
     }
     if (url.pathname === '/plain') return page(res, '<p>Nothing to clean.</p>');
     res.writeHead(404).end();

@@ -29,7 +29,7 @@ describe('ScreenshotRequest options', () => {
     const parsed = parseWith(ScreenshotRequest, URL_ONLY, 'body');
 
     // Assess
-    expect(parsed).toEqual({ url: 'https://example.com/', deviceType: 'desktop', colorScheme: 'light', forceRefresh: false, fullPage: false, delay: 0, hideSelectors: [] });
+    expect(parsed).toEqual({ url: 'https://example.com/', deviceType: 'desktop', colorScheme: 'light', forceRefresh: false, fullPage: false, delay: 0, hideSelectors: [], blockBanners: false, blockAds: false });
   });
 
   it('accepts every option at its bounds', () => {
@@ -42,6 +42,8 @@ describe('ScreenshotRequest options', () => {
       delay: 10_000,
       hideSelectors: Array.from({ length: 20 }, (_, i) => `.ad-${i}`),
       scale: 3,
+      blockBanners: true,
+      blockAds: true,
     };
 
     // Act + Assess
@@ -110,6 +112,9 @@ describe('optionsVariant', () => {
       { scale: 2 },
       { scale: 3 },
       { fullPage: true, scale: 2 },
+      { blockBanners: true },
+      { blockAds: true },
+      { blockBanners: true, blockAds: true },
     ];
 
     // Act

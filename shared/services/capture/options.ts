@@ -4,11 +4,11 @@ import type { ScreenshotRequest } from '#shared/schemas/screenshot.ts';
 import { DEVICES } from '#shared/services/capture/devices.ts';
 import type { DeviceType } from '#shared/services/capture/devices.ts';
 
-export type CaptureOptions = Pick<ScreenshotRequest, 'fullPage' | 'selector' | 'waitForSelector' | 'delay' | 'hideSelectors' | 'scale'>;
+export type CaptureOptions = Pick<ScreenshotRequest, 'fullPage' | 'selector' | 'waitForSelector' | 'delay' | 'hideSelectors' | 'scale' | 'blockBanners' | 'blockAds'>;
 
-export const DEFAULT_OPTIONS: CaptureOptions = { fullPage: false, delay: 0, hideSelectors: [] };
+export const DEFAULT_OPTIONS: CaptureOptions = { fullPage: false, delay: 0, hideSelectors: [], blockBanners: false, blockAds: false };
 
-const OPTION_NAMES = ['fullPage', 'selector', 'waitForSelector', 'delay', 'hideSelectors', 'scale'] as const satisfies readonly (keyof CaptureOptions)[];
+const OPTION_NAMES = ['fullPage', 'selector', 'waitForSelector', 'delay', 'hideSelectors', 'scale', 'blockBanners', 'blockAds'] as const satisfies readonly (keyof CaptureOptions)[];
 
 /** The options of a request, over the defaults: what a capture runs with. */
 export function captureOptionsOf(request: Partial<CaptureOptions>): CaptureOptions {
@@ -26,6 +26,8 @@ function canonical(options: Partial<CaptureOptions>, device: DeviceType): Record
   // Hiding is a set: order and repeats change nothing.
   if (options.hideSelectors?.length) out.hideSelectors = [...new Set(options.hideSelectors)].sort();
   if (options.scale !== undefined && options.scale !== DEVICES[device].deviceScaleFactor) out.scale = options.scale;
+  if (options.blockBanners) out.blockBanners = true;
+  if (options.blockAds) out.blockAds = true;
   return out;
 }
 

@@ -8,6 +8,8 @@ import { HttpError, InvalidRequestError, InvalidUrlError, NotFoundError, Upstrea
 import { log, serializeError } from '#shared/log.ts';
 import { versionOf } from '#shared/services/capture/browsers.ts';
 import type { BrowserLease } from '#shared/services/capture/browsers.ts';
+import { prepare } from '#shared/services/capture/clean-capture.ts';
+import type { CleanCapture } from '#shared/services/capture/clean-capture.ts';
 import { DEVICES, userAgentFor } from '#shared/services/capture/devices.ts';
 import type { ColorScheme, DeviceProfile, DeviceType } from '#shared/services/capture/devices.ts';
 import { documentBox, firstInvalidSelector, hideMatches, isVisible, scrollThrough } from '#shared/services/capture/in-page.ts';
@@ -94,6 +96,8 @@ const OPEN_ENDED = new Set(['eventsource', 'websocket', 'ping', 'media']);
 class Traffic {
   readonly origins = new Set<string>();
   mainBlocked?: { url: URL; verdict: Exclude<Verdict, { allowed: true }> };
+  /** Ads and trackers to drop (blockAds), asked before the guard: it only ever removes a request. */
+  clean?: CleanCapture;
   private readonly inflight = new Set<HTTPRequest>();
   private readonly listeners = new Set<() => void>();
   private readonly page: Page;
@@ -117,6 +121,9 @@ class Traffic {
     }
     // In-page data needs no network: data:, blob: and about: never leave the browser.
     if (url.protocol === 'data:' || url.protocol === 'blob:' || url.protocol === 'about:') return void request.continue().catch(ignore);
+    if (this.clean?.blocks({ url: url.href, sourceUrl: request.frame()?.url() ?? this.page.url(), resourceType: request.resourceType() })) {
+      return void request.abort('blockedbyclient').catch(ignore);
+    }
     const verdict = await this.guard.verdict(url);
     if (verdict.allowed) {
       this.origins.add(url.origin);
@@ -280,9 +287,11 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     );
     // Checked on the blank page, so a bad selector costs no navigation.
     await deadline.race(assertSelectors(page, options));
+    traffic.clean = await deadline.race(prepare(page, options));
     const wait = request.wait ?? DEFAULT_WAIT;
     await deadline.race(page.goto(request.url.href, { waitUntil: wait.kind === 'lifecycle' ? wait.event : 'load', timeout: 0 }));
     if (wait.kind === 'settle') await deadline.race(settle(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+    await deadline.race(traffic.clean.settle(Math.max(0, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
     if (options.waitForSelector !== undefined) await deadline.race(waitVisible(page, options.waitForSelector, deadline, request.timeoutMs));
     if (options.delay > 0) await deadline.race(new Promise((resolve) => setTimeout(resolve, options.delay)));
     if (options.hideSelectors.length > 0) await deadline.race(page.evaluate(hideMatches, options.hideSelectors));

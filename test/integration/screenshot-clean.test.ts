@@ -1,0 +1,86 @@
+/**
+ * POST /api/screenshot with blockBanners and blockAds through the local runtime, against the
+ * corpus of test/support/clean-pages.ts served on 127.0.0.1.
+ */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, freshClient } from '../support/client.ts';
+import { startTestRuntime } from '../support/local.ts';
+import type { TestRuntime } from '../support/local.ts';
+import { AD_COLOUR, BANNER_COLOUR, startCleanPages } from '../support/clean-pages.ts';
+import type { CleanPages } from '../support/clean-pages.ts';
+
+let runtime: TestRuntime;
+let pages: CleanPages;
+
+beforeAll(async () => {
+  pages = await startCleanPages();
+  process.env.UNSAFE_TEST_LOOPBACK_PORTS = String(pages.port);
+  runtime = await startTestRuntime();
+});
+
+afterAll(async () => {
+  await runtime?.dispose();
+  await pages?.close();
+  delete process.env.UNSAFE_TEST_LOOPBACK_PORTS;
+});
+
+const capture = (body: Record<string, unknown>) => call(runtime.url, '/api/screenshot', { body: { forceRefresh: true, ...body }, from: freshClient() });
+
+/** Pixels of `colour` (±8 per channel) in a base64 PNG. */
+async function count(base64: string, colour: { r: number; g: number; b: number }): Promise<number> {
+  const { data, info } = await sharp(Buffer.from(base64, 'base64')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let n = 0;
+  for (let i = 0; i < data.length; i += info.channels) {
+    if (Math.abs(data[i]! - colour.r) <= 8 && Math.abs(data[i + 1]! - colour.g) <= 8 && Math.abs(data[i + 2]! - colour.b) <= 8) n++;
+  }
+  return n;
+}
+
+describe('POST /api/screenshot: clean captures', () => {
+  it.each([
+    ['without blockBanners', {}, true],
+    ['with blockBanners', { blockBanners: true }, false],
+  ])('captures the OneTrust page %s', async (_name, options, shown) => {
+    // Act
+    const response = await capture({ url: `${pages.origin}/consent/onetrust`, ...options });
+
+    // Assess
+    expect(response.status).toBe(200);
+    const body = response.body as { screenshot: string; cached: boolean };
+    expect(body.cached).toBe(false);
+    const banner = await count(body.screenshot, BANNER_COLOUR);
+    if (shown) expect(banner).toBeGreaterThan(1920 * 290);
+    else expect(banner).toBe(0);
+  });
+
+  it.each([
+    ['without blockAds', {}, 300 * 250],
+    ['with blockAds', { blockAds: true }, 0],
+  ])('captures the first-party ad page %s', async (_name, options, red) => {
+    // Arrange
+    const before = pages.adHits.length;
+
+    // Act
+    const response = await capture({ url: `${pages.origin}/first-party-ads`, ...options });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(await count((response.body as { screenshot: string }).screenshot, AD_COLOUR)).toBe(red);
+    expect(pages.adHits.length - before).toBe(red ? 1 : 0);
+  });
+
+  it('keeps a capture with blockBanners apart from one without in the cache', async () => {
+    // Arrange
+    const url = `${pages.origin}/consent/didomi`;
+    await call(runtime.url, '/api/screenshot', { body: { url }, from: freshClient() });
+
+    // Act
+    const response = await call(runtime.url, '/api/screenshot', { body: { url, blockBanners: true }, from: freshClient() });
+
+    // Assess
+    const body = response.body as { screenshot: string; cached: boolean };
+    expect(body.cached).toBe(false);
+    expect(await count(body.screenshot, BANNER_COLOUR)).toBe(0);
+  });
+});
