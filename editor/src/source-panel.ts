@@ -54,6 +54,12 @@ function normaliseUrl(value: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
 }
 
+/** The server's capture time-out, which the page embeds; 15 s, the API's default, if it does not. */
+function captureTimeoutSeconds(): number {
+  const ms = Number(document.querySelector<HTMLMetaElement>('meta[name="easel-capture-timeout-ms"]')?.content);
+  return Number.isFinite(ms) && ms > 0 ? Math.ceil(ms / 1000) : 15;
+}
+
 /** The text itself when it does not parse: the API will say why. */
 function hostOf(url: string): string {
   try {
@@ -116,14 +122,15 @@ export function setupSourcePanel(editor: Editor): void {
     capturing = controller;
     const started = performance.now();
     const label = hostOf(url);
+    const limit = captureTimeoutSeconds();
     const timer = setInterval(() => {
-      captureTimer.textContent = `${Math.floor((performance.now() - started) / 1000)} s elapsed; a slow page can take up to 15 s.`;
+      captureTimer.textContent = `${Math.floor((performance.now() - started) / 1000)} s elapsed; a slow page can take up to ${limit} s.`;
     }, 1000);
     setBusy(captureSubmit, true);
     captureCancel.hidden = false;
     captureProgress.hidden = false;
     captureStatus.textContent = `Capturing ${label}…`;
-    captureTimer.textContent = '';
+    captureTimer.textContent = `A slow page can take up to ${limit} s.`;
     editor.busy(`Capturing ${label}…`);
     void (async () => {
       try {

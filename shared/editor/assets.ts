@@ -13,6 +13,7 @@ export const MANIFEST_FILE = 'manifest.json';
 export const PAGE_TEMPLATE = 'index.html';
 /** Filled in per configuration when the page is served. */
 export const API_BASE_PLACEHOLDER = '%API_BASE%';
+export const CAPTURE_TIMEOUT_PLACEHOLDER = '%CAPTURE_TIMEOUT_MS%';
 /** Content-hashed names never change meaning. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 

@@ -5,7 +5,7 @@ import { sitePage, wantsMarkdown } from '#shared/docs/prerendered-replies.ts';
 import { escapeHtml } from '#shared/docs/escape.ts';
 import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
-import { API_BASE_PLACEHOLDER, loadEditor } from '#shared/editor/assets.ts';
+import { API_BASE_PLACEHOLDER, CAPTURE_TIMEOUT_PLACEHOLDER, loadEditor } from '#shared/editor/assets.ts';
 import type { LoadedEditor } from '#shared/editor/assets.ts';
 
 /** Where the browser PUTs uploads: the origin the presigner writes (path-style locally). */
@@ -31,16 +31,16 @@ export function editorCsp(cfg: Pick<Config, 'editor' | 'endpoints' | 'buckets' |
   ].join('; ');
 }
 
-/** An empty API base means this origin. */
-export function editorHtml(editor: LoadedEditor, apiBaseUrl: string | undefined): string {
-  return editor.template.replace(API_BASE_PLACEHOLDER, escapeHtml(apiBaseUrl ?? ''));
+/** An empty API base means this origin. The capture time-out lets the page say how long a capture may take. */
+export function editorHtml(editor: LoadedEditor, apiBaseUrl: string | undefined, captureTimeoutMs: number): string {
+  return editor.template.replace(API_BASE_PLACEHOLDER, escapeHtml(apiBaseUrl ?? '')).replace(CAPTURE_TIMEOUT_PLACEHOLDER, String(captureTimeoutMs));
 }
 
 /** The HTML is no-cache: it names the current hashed files, which a release removes. */
 export async function editorPage(accept: string | undefined, editor?: LoadedEditor): Promise<Reply> {
   if (wantsMarkdown(accept)) return sitePage('home', accept);
   const cfg = config();
-  return reply.text(editorHtml(editor ?? loadEditor(), cfg.editor.apiBaseUrl), 'text/html; charset=utf-8', 200, {
+  return reply.text(editorHtml(editor ?? loadEditor(), cfg.editor.apiBaseUrl, cfg.capture.timeoutMs), 'text/html; charset=utf-8', 200, {
     headers: { 'Cache-Control': 'no-cache', Vary: 'Accept', 'Content-Security-Policy': editorCsp(cfg) },
   });
 }

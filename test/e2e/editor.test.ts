@@ -65,6 +65,8 @@ beforeAll(async () => {
     TWEET_UPSTREAM_URL: syndication.url,
     EDITOR_API_URL: api,
     EDITOR_ORIGINS: crossOrigin.origin,
+    // Not the default, so the page is seen to take it from the server.
+    CAPTURE_TIMEOUT_MS: '20000',
   });
   runtime = await startTestRuntime({ port });
   db = connect(runtime.env);
@@ -299,6 +301,12 @@ describe('the editor', SLOW, () => {
         if (!progress.hidden) seen.sawProgress = true;
       }).observe(progress, { attributes: true });
     });
+    await page.evaluate(() => {
+      const seen = window as unknown as { timerTexts: string[] };
+      seen.timerTexts = [];
+      const timer = document.getElementById('capture-timer')!;
+      new MutationObserver(() => seen.timerTexts.push(timer.textContent ?? '')).observe(timer, { childList: true, characterData: true, subtree: true });
+    });
     const shiftsBefore = await shiftTotal(page);
     const url = `${pages.origin}/wait/xhr`;
     await page.type('#capture-url', url);
@@ -315,6 +323,10 @@ describe('the editor', SLOW, () => {
     expect(JSON.parse((await sent).postData() ?? '')).toEqual({ url, deviceType: 'mobile', colorScheme: 'dark', forceRefresh: true });
     expect(status.replace(/\d+ captures left/, 'N captures left')).toBe(`Captured ${url} (mobile, dark). N captures left this minute.`);
     expect(await page.evaluate(() => (window as unknown as { sawProgress: boolean }).sawProgress)).toBe(true);
+    // The server's time-out (CAPTURE_TIMEOUT_MS above), not a figure built into the page
+    const timerTexts = await page.evaluate(() => (window as unknown as { timerTexts: string[] }).timerTexts);
+    expect(timerTexts.filter((line) => line !== '')).toContainEqual(expect.stringMatching(/up to 20 s\.$/));
+    expect(timerTexts.join(' ')).not.toContain('15 s');
     expect(await page.$eval('#capture-progress', (element) => (element as HTMLElement).hidden)).toBe(true);
     expect(await readout(page)).toEqual({ width: (375 + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (667 + 2 * DEFAULTS.padding) * DEFAULTS.scale });
     // The capture fills the middle of the preview, green as the page finally was.

@@ -146,16 +146,17 @@ describe('GET /', () => {
     expect(result.body).toContain('## The editor');
   });
 
-  it('names a configured API base in the page and in its CSP, escaped', () => {
+  it('names a configured API base in the page and in its CSP, escaped, and the capture time-out in the page', () => {
     // Prepare
     const editor = loadEditor(dir);
 
     // Act
-    const html = editorHtml(editor, 'https://api.example.com/v"1');
+    const html = editorHtml(editor, 'https://api.example.com/v"1', 20_000);
     const csp = editorCsp({ editor: { apiBaseUrl: 'https://api.example.com' }, endpoints: {}, buckets: { assets: 'bucket-1', cache: 'c' }, region: 'eu-west-1' });
 
     // Assess
     expect(html).toContain('<meta name="easel-api-base" content="https://api.example.com/v&quot;1">');
+    expect(html).toContain('<meta name="easel-capture-timeout-ms" content="20000">');
     expect(csp).toContain("img-src 'self' https://api.example.com;");
     expect(csp).toContain("connect-src 'self' https://api.example.com https://bucket-1.s3.eu-west-1.amazonaws.com;");
   });
