@@ -149,7 +149,8 @@ export function setupSourcePanel(editor: Editor): void {
           description: `capture of ${body.url} (${deviceType}, ${colorScheme})`,
         });
         editor.setSource(source);
-        captureStatus.textContent = `Captured ${body.url} (${deviceType}, ${colorScheme})${body.cached ? ' from a recent copy' : ''}.${remaining === null ? '' : ` ${remaining} captures left this minute.`}`;
+        // The host, not the whole address, which can be any length: the status line has a fixed height.
+        captureStatus.textContent = `Captured ${hostOf(body.url)} (${deviceType}, ${colorScheme})${body.cached ? ' from a recent copy' : ''}.${remaining === null ? '' : ` ${remaining} captures left this minute.`}`;
       } catch (error) {
         if (isAbort(error)) {
           captureStatus.textContent = 'Capture cancelled.';

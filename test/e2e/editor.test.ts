@@ -308,7 +308,8 @@ describe('the editor', SLOW, () => {
       new MutationObserver(() => seen.timerTexts.push(timer.textContent ?? '')).observe(timer, { childList: true, characterData: true, subtree: true });
     });
     const shiftsBefore = await shiftTotal(page);
-    const url = `${pages.origin}/wait/xhr`;
+    // As links are shared: long, with tracking parameters (the stand-in ignores them).
+    const url = `${pages.origin}/wait/xhr?utm_source=newsletter&utm_medium=email&utm_campaign=launch-week`;
     await page.type('#capture-url', url);
     await page.click('input[name="device"][value="mobile"]');
     await page.click('input[name="scheme"][value="dark"]');
@@ -321,7 +322,7 @@ describe('the editor', SLOW, () => {
 
     // Assess: the options reached the API; a 750×1334 phone capture lays out at 375×667
     expect(JSON.parse((await sent).postData() ?? '')).toEqual({ url, deviceType: 'mobile', colorScheme: 'dark', forceRefresh: true });
-    expect(status.replace(/\d+ captures left/, 'N captures left')).toBe(`Captured ${url} (mobile, dark). N captures left this minute.`);
+    expect(status.replace(/\d+ captures left/, 'N captures left')).toBe(`Captured ${new URL(url).host} (mobile, dark). N captures left this minute.`);
     expect(await page.evaluate(() => (window as unknown as { sawProgress: boolean }).sawProgress)).toBe(true);
     // The server's time-out (CAPTURE_TIMEOUT_MS above), not a figure built into the page
     const timerTexts = await page.evaluate(() => (window as unknown as { timerTexts: string[] }).timerTexts);
@@ -335,6 +336,20 @@ describe('the editor', SLOW, () => {
     expect((await shiftTotal(page)) - shiftsBefore).toBe(0);
     expect(await violations(page)).toEqual([]);
     await saveScreenshot(page, 'editor-capture-desktop');
+    // Assess: on a phone the whole status line still shows
+    await page.setViewport({ width: 375, height: 812 });
+    await page.$eval('#capture-status', (element) => element.scrollIntoView({ block: 'center' }));
+    // The line clamps what does not fit: compare with the height the text needs unclamped.
+    const clipped = await page.$eval('#capture-status', (element) => {
+      const free = element.cloneNode(true) as HTMLElement;
+      Object.assign(free.style, { height: 'auto', display: 'block', webkitLineClamp: 'none', position: 'absolute', width: `${element.clientWidth}px` });
+      element.after(free);
+      const needed = free.getBoundingClientRect().height;
+      free.remove();
+      return needed > element.clientHeight + 1;
+    });
+    await saveScreenshot(page, 'editor-capture-375');
+    expect(clipped).toBe(false);
   });
 
   it("shows the envelope's message, hint and reference link when a capture fails", async () => {
