@@ -93,6 +93,9 @@ export function setupSourcePanel(editor: Editor): void {
       if (left > 0) {
         captureTimer.textContent = `Rate limit reached: you can capture again in ${left} s.`;
         captureTimer.dataset.seconds = String(left);
+        // The envelope's hint names the wait as it was at the answer; shown beside the countdown, it follows it.
+        const hint = problem.querySelector('.problem-hint');
+        if (hint?.textContent && /^Wait \d+ s\b/.test(hint.textContent)) hint.textContent = hint.textContent.replace(/^Wait \d+ s\b/, `Wait ${left} s`);
         setTimeout(tick, 250);
         return;
       }
