@@ -31,6 +31,29 @@ interface Me {
   email: string;
 }
 
+/**
+ * Set once /api/v1/me has answered for a session. The cookie is HttpOnly, so the page cannot see
+ * it: without this hint it asks only when saving, and an anonymous visit logs no 401.
+ */
+const SIGNED_IN_HINT = 'easel.editor.signed-in';
+
+function signInHint(): boolean {
+  try {
+    return localStorage.getItem(SIGNED_IN_HINT) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function setSignInHint(signedIn: boolean): void {
+  try {
+    if (signedIn) localStorage.setItem(SIGNED_IN_HINT, '1');
+    else localStorage.removeItem(SIGNED_IN_HINT);
+  } catch {
+    // Without storage the page asks again when saving.
+  }
+}
+
 function fileNameFrom(disposition: string | null, fallback: string): string {
   const match = /filename="([^"]+)"/i.exec(disposition ?? '');
   return match?.[1] ?? fallback;
@@ -184,6 +207,7 @@ export function setupExportPanel(editor: Editor): void {
       clearProblem(saveError);
       saveResult.replaceChildren();
       try {
+        if (apiKey.value.trim() === '' && !signedIn) await checkSignIn();
         if (apiKey.value.trim() === '' && !signedIn) {
           throw new Error('Sign in, or paste an organization API key, to save to a workspace.');
         }
@@ -238,14 +262,24 @@ export function setupExportPanel(editor: Editor): void {
   };
   apiKey.addEventListener('input', showAuth);
 
-  void (async () => {
+  async function checkSignIn(): Promise<void> {
     try {
       signedIn = await editor.api.json<Me>('/api/v1/me', { credentials: 'session' });
       accountStatus.textContent = `Signed in as ${signedIn.name}`;
+      setSignInHint(true);
     } catch (error) {
+      signedIn = undefined;
       // 401 is the usual anonymous visit; anything else (no CORS from another origin, API down) reads the same here.
-      accountStatus.textContent = error instanceof ApiError && error.status === 401 ? 'Not signed in' : 'Sign-in unavailable';
+      const anonymous = error instanceof ApiError && error.status === 401;
+      if (anonymous) setSignInHint(false);
+      accountStatus.textContent = anonymous ? 'Not signed in' : 'Sign-in unavailable';
     }
     showAuth();
-  })();
+  }
+
+  if (signInHint()) void checkSignIn();
+  else {
+    accountStatus.textContent = 'Not signed in';
+    showAuth();
+  }
 }

@@ -106,6 +106,8 @@ interface Opened {
   context: BrowserContext;
   downloads: string;
   origin: string;
+  /** What the page logged as errors, from the first byte on. */
+  consoleErrors: string[];
 }
 
 /** A fresh context with its own download folder and clipboard access, at the editor. */
@@ -116,6 +118,10 @@ async function openEditor(origin: string, viewport = { width: 1440, height: 900 
   await context.overridePermissions(origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
   const page = await context.newPage();
   await page.setViewport(viewport);
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(`${message.text()} ${message.location().url ?? ''}`);
+  });
   // Record CSP violations and layout shifts from the first byte on.
   await page.evaluateOnNewDocument(() => {
     const record = window as unknown as { violations: string[]; shifts: number[] };
@@ -130,7 +136,7 @@ async function openEditor(origin: string, viewport = { width: 1440, height: 900 
   });
   await page.goto(`${origin}/`);
   await page.waitForSelector('html[data-ready="true"]');
-  return { page, context, downloads, origin };
+  return { page, context, downloads, origin, consoleErrors };
 }
 
 const violations = (page: Page) => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
@@ -547,7 +553,8 @@ describe('the editor', SLOW, () => {
     const { page } = downloadsContext;
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]');
-    await page.waitForFunction(() => document.getElementById('account-status')?.textContent?.startsWith('Signed in'));
+    // The cookie is HttpOnly: with no sign-in seen before, the page asks only when saving.
+    const before = await text(page, '#account-status');
     await page.click('#tab-tweet');
     await page.click('input[name="card-theme"][value="dark"]');
     await loadTweet(page, TWEET_ID);
@@ -559,6 +566,7 @@ describe('the editor', SLOW, () => {
     const download = await fetch(href);
 
     // Assess
+    expect(before).toBe('Not signed in');
     expect(await text(page, '#account-status')).toBe('Signed in as Ada Lovelace');
     expect(await text(page, '#auth-status')).toBe('Saving as Ada Lovelace (ada@example.com), signed in.');
     expect(download.status).toBe(200);
@@ -567,6 +575,9 @@ describe('the editor', SLOW, () => {
     // The dark card: a large black area around the text
     expect(await countColour(png, [0, 0, 0], 4)).toBeGreaterThan(CARD_WIDTH * 100);
     expect(await violations(page)).toEqual([]);
+    // Assess: having seen the session once, the page checks it on load
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById('account-status')?.textContent === 'Signed in as Ada Lovelace');
   });
 
   it('labels every control, works from the keyboard with a visible focus, and fits a 375 px screen', async () => {
@@ -631,6 +642,24 @@ describe('the editor', SLOW, () => {
     await saveScreenshot(page, 'editor-tweet-375');
     await page.$eval('#compose-heading', (heading) => heading.scrollIntoView());
     await saveScreenshot(page, 'editor-compose-375');
+  });
+
+  it('loads anonymously without an error, fits Export on a laptop screen, and handles files, tap targets and a quick reload', async () => {
+    // Prepare: an anonymous visit at 1440×900
+    const meRequests: string[] = [];
+    const { page, downloads, consoleErrors } = await openEditor(runtime.url);
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/me')) meRequests.push(request.url());
+    });
+
+    // Assess: no failed sign-in probe on load; nothing to export or save yet
+    expect(await text(page, '#account-status')).toBe('Not signed in');
+    await saveScreenshot(page, 'editor-empty-desktop');
+
+    // Assess
+    expect(meRequests).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    expect(await violations(page)).toEqual([]);
   });
 
   it('counts down from Retry-After with capturing disabled when the capture rate limit is reached', async () => {
