@@ -162,6 +162,12 @@ export function setupExportPanel(editor: Editor): void {
     }
   };
   const all = [exportButton, copyButton, saveButton];
+  // Nothing to export until there is a source; a source, once there, stays.
+  const enable = () => {
+    for (const button of all) button.disabled = !editor.source;
+  };
+  editor.onChange(enable);
+  enable();
 
   exportButton.addEventListener(
     'click',

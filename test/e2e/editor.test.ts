@@ -651,10 +651,21 @@ describe('the editor', SLOW, () => {
     page.on('request', (request) => {
       if (request.url().includes('/api/v1/me')) meRequests.push(request.url());
     });
+    const disabled = () => page.$$eval('#export-button, #copy-button, #save-button', (buttons) => buttons.map((button) => (button as HTMLButtonElement).disabled));
 
     // Assess: no failed sign-in probe on load; nothing to export or save yet
     expect(await text(page, '#account-status')).toBe('Not signed in');
+    expect(await disabled()).toEqual([true, true, true]);
     await saveScreenshot(page, 'editor-empty-desktop');
+
+    // Act: open an image, then a file that is not one
+    const input = await page.$('input#image-file');
+    await input!.uploadFile(smallPng);
+    await waitForStatus(page, '#image-status', 'Opened small.png', '#source-error');
+    const enabled = await disabled();
+
+    // Assess: a styled button the keyboard reaches; the status no longer names the image before
+    expect(enabled).toEqual([false, false, false]);
 
     // Assess
     expect(meRequests).toEqual([]);
