@@ -651,11 +651,18 @@ describe('the editor', SLOW, () => {
     page.on('request', (request) => {
       if (request.url().includes('/api/v1/me')) meRequests.push(request.url());
     });
+    const box = (selector: string) =>
+      page.$eval(selector, (element) => {
+        const rect = element.getBoundingClientRect();
+        return { top: rect.top, width: rect.width, height: rect.height };
+      });
     const disabled = () => page.$$eval('#export-button, #copy-button, #save-button', (buttons) => buttons.map((button) => (button as HTMLButtonElement).disabled));
 
     // Assess: no failed sign-in probe on load; nothing to export or save yet
     expect(await text(page, '#account-status')).toBe('Not signed in');
     expect(await disabled()).toEqual([true, true, true]);
+    // Assess: the Export panel starts within the first screen, without scrolling past Compose
+    expect((await box('#export-heading')).top).toBeLessThan(900);
     await saveScreenshot(page, 'editor-empty-desktop');
 
     // Act: open an image, then a file that is not one
