@@ -88,23 +88,21 @@ export function hideMatches(selectors: string[]): void {
 }
 
 /**
- * Scrolls a screen at a time to the end of the page (or `maxHeight` CSS pixels), two frames per
- * screen so lazy loaders see each one, then back to the top. Returns the page's height.
+ * Scrolls a screen at a time to the end of the page (or `maxHeight` CSS pixels), then back to
+ * the top, and returns the page's height. Each step waits two frames, or 100 ms where frames are
+ * throttled, so lazy loaders see every screen. No named inner functions: the bundler would name
+ * them through a helper the page does not have (test/infra/in-page-bundle.test.ts).
  */
 export async function scrollThrough(maxHeight: number): Promise<number> {
   const page = globalThis as unknown as PageGlobal;
-  const height = () => Math.max(page.document.documentElement.scrollHeight, page.document.body?.scrollHeight ?? 0);
-  // Two frames, or 100 ms where frames are throttled.
-  const frames = () =>
-    new Promise<void>((resolve) => {
+  const root = page.document;
+  for (let top = page.innerHeight; ; top += page.innerHeight) {
+    const done = top >= Math.min(Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0), maxHeight);
+    page.scrollTo({ top: done ? 0 : top, left: 0, behavior: 'instant' });
+    await new Promise<void>((resolve) => {
       page.setTimeout(resolve, 100);
       page.requestAnimationFrame(() => page.requestAnimationFrame(resolve));
     });
-  for (let top = page.innerHeight; top < Math.min(height(), maxHeight); top += page.innerHeight) {
-    page.scrollTo({ top, left: 0, behavior: 'instant' });
-    await frames();
+    if (done) return Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0);
   }
-  page.scrollTo({ top: 0, left: 0, behavior: 'instant' });
-  await frames();
-  return height();
 }
