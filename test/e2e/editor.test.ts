@@ -663,7 +663,19 @@ describe('the editor', SLOW, () => {
     expect(await disabled()).toEqual([true, true, true]);
     // Assess: the Export panel starts within the first screen, without scrolling past Compose
     expect((await box('#export-heading')).top).toBeLessThan(900);
+    expect((await box('#capture-refresh')).width).toBeGreaterThanOrEqual(24);
+    expect((await box('#capture-refresh')).height).toBeGreaterThanOrEqual(24);
     await saveScreenshot(page, 'editor-empty-desktop');
+
+    // Act: reach the file picker from the keyboard
+    await page.click('#tab-image');
+    await page.keyboard.press('Tab');
+    const picker = await page.evaluate(() => ({
+      focused: document.activeElement?.id,
+      outline: getComputedStyle(document.getElementById('image-file-button')!).outlineStyle,
+      input: document.getElementById('image-file')!.getBoundingClientRect().width,
+    }));
+    const button = await box('#image-file-button');
 
     // Act: open an image, then a file that is not one
     const input = await page.$('input#image-file');
@@ -672,7 +684,24 @@ describe('the editor', SLOW, () => {
     const enabled = await disabled();
 
     // Assess: a styled button the keyboard reaches; the status no longer names the image before
+    expect(picker).toEqual({ focused: 'image-file', outline: 'solid', input: 1 });
+    expect(button.height).toBeGreaterThanOrEqual(24);
+    expect(button.width).toBeGreaterThanOrEqual(24);
     expect(enabled).toEqual([false, false, false]);
+
+    // Act: export the image in a light window frame
+    await page.select('#frame', 'light');
+    await page.click('#export-button');
+    await waitForStatus(page, '#export-status', 'Exported and downloaded', '#export-error');
+    const name = await page.$eval('#export-result', (element) => (element as HTMLElement).dataset.name!);
+    const png = await waitFor(async () => {
+      const bytes = await readFile(join(downloads, name)).catch(() => Buffer.alloc(0));
+      return bytes.length > 0 ? bytes : undefined;
+    });
+
+    const again = await box('#export-result a');
+    expect(again.height).toBeGreaterThanOrEqual(24);
+    expect(again.width).toBeGreaterThanOrEqual(24);
 
     // Assess
     expect(meRequests).toEqual([]);
