@@ -229,21 +229,26 @@ export function setupSourcePanel(editor: Editor): void {
   const useFile = async (file: File, how: string) => {
     clearProblem(problem);
     selectTab('tab-image');
+    const name = file.name || 'pasted image';
+    // The status must not keep naming the file before, as if this one had been opened.
+    const refuse = (error: unknown) => {
+      imageStatus.textContent = `Could not use ${name}.`;
+      showProblem(problem, error);
+    };
     if (!IMAGE_TYPES.includes(file.type)) {
-      showProblem(problem, new Error(`${file.name || 'This file'} is not a PNG, JPEG, WebP or GIF image.`));
+      refuse(new Error(`${file.name || 'This file'} is not a PNG, JPEG, WebP or GIF image.`));
       return;
     }
     if (file.size > MAX_IMAGE_BYTES) {
-      showProblem(problem, new Error(`${file.name} is larger than 50 MB; use a smaller image.`));
+      refuse(new Error(`${name} is larger than 50 MB; use a smaller image.`));
       return;
     }
     try {
-      const name = file.name || 'pasted image';
       const source = await bitmapSource(file, { kind: 'image', title: name, description: `image ${name}` });
       editor.setSource(source);
       imageStatus.textContent = `${how} ${name} (${source.width} × ${source.height} px).`;
     } catch (error) {
-      showProblem(problem, error);
+      refuse(error);
     }
   };
 

@@ -651,6 +651,8 @@ describe('the editor', SLOW, () => {
     page.on('request', (request) => {
       if (request.url().includes('/api/v1/me')) meRequests.push(request.url());
     });
+    const notes = join(workdir, 'notes.txt');
+    await writeFile(notes, 'not an image');
     const box = (selector: string) =>
       page.$eval(selector, (element) => {
         const rect = element.getBoundingClientRect();
@@ -682,12 +684,16 @@ describe('the editor', SLOW, () => {
     await input!.uploadFile(smallPng);
     await waitForStatus(page, '#image-status', 'Opened small.png', '#source-error');
     const enabled = await disabled();
+    await input!.uploadFile(notes);
+    await page.waitForSelector('#source-error .problem-message');
 
     // Assess: a styled button the keyboard reaches; the status no longer names the image before
     expect(picker).toEqual({ focused: 'image-file', outline: 'solid', input: 1 });
     expect(button.height).toBeGreaterThanOrEqual(24);
     expect(button.width).toBeGreaterThanOrEqual(24);
     expect(enabled).toEqual([false, false, false]);
+    expect(await text(page, '#image-status')).toBe('Could not use notes.txt.');
+    expect(await text(page, '#source-error .problem-message')).toBe('notes.txt is not a PNG, JPEG, WebP or GIF image.');
 
     // Act: export the image in a light window frame
     await page.select('#frame', 'light');
