@@ -42,7 +42,8 @@ function drawFrameBar(ctx: CanvasRenderingContext2D, frame: 'light' | 'dark', wi
     ctx.fill();
   });
   const pillWidth = Math.min(width - 180 * unit, width * 0.5);
-  if (pillWidth < 80 * unit) return;
+  // No address (an image file) draws no address bar rather than a made-up one.
+  if (pillWidth < 80 * unit || title === '') return;
   const x = (width - pillWidth) / 2;
   ctx.fillStyle = colours.pill;
   ctx.beginPath();

@@ -244,7 +244,8 @@ export function setupSourcePanel(editor: Editor): void {
       return;
     }
     try {
-      const source = await bitmapSource(file, { kind: 'image', title: name, description: `image ${name}` });
+      // No title: a file has no address for the window frame to show.
+      const source = await bitmapSource(file, { kind: 'image', title: '', description: `image ${name}` });
       editor.setSource(source);
       imageStatus.textContent = `${how} ${name} (${source.width} × ${source.height} px).`;
     } catch (error) {

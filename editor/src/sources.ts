@@ -6,7 +6,7 @@ export interface Source {
   /** Size in layout pixels. */
   width: number;
   height: number;
-  /** Shown in the browser frame's address pill. */
+  /** Shown in the browser frame's address pill; '' (a file has no address) draws no pill. */
   title: string;
   /** For people: "example.com, desktop, light". */
   description: string;

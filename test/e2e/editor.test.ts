@@ -705,6 +705,9 @@ describe('the editor', SLOW, () => {
       return bytes.length > 0 ? bytes : undefined;
     });
 
+    // Assess: a file has no address, so the frame's bar has no address pill (its middle is the bar's colour)
+    const bar = 36;
+    expectColour(await pixelOf(png, (DEFAULTS.padding + 150) * DEFAULTS.scale, (DEFAULTS.padding + bar / 4) * DEFAULTS.scale), [235, 235, 239], 6);
     const again = await box('#export-result a');
     expect(again.height).toBeGreaterThanOrEqual(24);
     expect(again.width).toBeGreaterThanOrEqual(24);
