@@ -9,14 +9,24 @@ import type { Settings } from './settings.ts';
 import type { Source } from './sources.ts';
 
 const STORAGE_KEY = 'easel.editor.settings';
+/** The fragment this editor last wrote to the address, to tell its own from a shared link's. */
+const FRAGMENT_KEY = 'easel.editor.fragment';
 /** Room around the composition inside the preview box, in CSS pixels. */
 const PREVIEW_MARGIN = 16;
 
-function readStorage(): string | null {
+function readStorage(key: string): string | null {
   try {
-    return localStorage.getItem(STORAGE_KEY);
+    return localStorage.getItem(key);
   } catch {
     return null;
+  }
+}
+
+function writeStorage(entries: Record<string, string>): void {
+  try {
+    for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
+  } catch {
+    // Storage can be full or switched off; the URL still carries the settings.
   }
 }
 
@@ -30,6 +40,7 @@ export class Editor {
   private readonly listeners: (() => void)[] = [];
   private frame = 0;
   private persistTimer = 0;
+  private leaving = false;
   private readonly canvas = byId('preview', HTMLCanvasElement);
   private readonly stage = byId('stage', HTMLDivElement);
   private readonly empty = byId('stage-empty', HTMLDivElement);
@@ -39,12 +50,26 @@ export class Editor {
 
   constructor(api: Api) {
     this.api = api;
-    this.settings = initialSettings(readStorage(), location.hash);
+    // A reload reopens the address as it was before the last, debounced, fragment write; when it is
+    // the editor's own, storage holds the newer settings.
+    const fragment = location.hash.replace(/^#/, '');
+    this.settings = initialSettings(readStorage(STORAGE_KEY), fragment === readStorage(FRAGMENT_KEY) ? '' : fragment);
     // The box has a fixed size (CSS), so sizing the canvas backing store never moves anything.
     new ResizeObserver(() => this.resize()).observe(this.stage);
     this.resize();
-    // A pending save must not be lost to a reload or a closed tab.
-    window.addEventListener('pagehide', () => this.persistNow());
+    // A pending address update must not be lost to a closed tab or a page put in the background.
+    // While the page unloads, a reload has already taken the old address, so that one stays the
+    // editor's own.
+    window.addEventListener('pagehide', () => {
+      this.leaving = true;
+      this.persistNow(false);
+    });
+    window.addEventListener('pageshow', () => {
+      this.leaving = false;
+    });
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') this.persistNow(!this.leaving);
+    });
   }
 
   onChange(listener: () => void): void {
@@ -59,7 +84,9 @@ export class Editor {
 
   update(settings: Partial<Settings>): void {
     this.settings = { ...this.settings, ...settings };
-    // Save when a slider settles: browsers throttle history.replaceState called that often.
+    // Storage at once, so a reload straight after a change keeps it; the address when a slider
+    // settles, as browsers throttle history.replaceState called that often.
+    writeStorage({ [STORAGE_KEY]: settingsToParams(this.settings).toString() });
     clearTimeout(this.persistTimer);
     this.persistTimer = window.setTimeout(() => this.persistNow(), 250);
     this.changed();
@@ -79,14 +106,10 @@ export class Editor {
     return `${location.origin}${location.pathname}#${settingsToParams(this.settings).toString()}`;
   }
 
-  private persistNow(): void {
+  private persistNow(own = true): void {
     clearTimeout(this.persistTimer);
     const params = settingsToParams(this.settings).toString();
-    try {
-      localStorage.setItem(STORAGE_KEY, params);
-    } catch {
-      // Storage can be full or switched off; the URL still carries the settings.
-    }
+    writeStorage({ [STORAGE_KEY]: params, ...(own ? { [FRAGMENT_KEY]: params } : {}) });
     history.replaceState(history.state, '', `#${params}`);
   }
 

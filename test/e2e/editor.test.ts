@@ -712,7 +712,14 @@ describe('the editor', SLOW, () => {
     expect(again.height).toBeGreaterThanOrEqual(24);
     expect(again.width).toBeGreaterThanOrEqual(24);
 
+    // Act: change a setting and reload at once, well within the address's debounce
+    await page.focus('#padding');
+    await page.keyboard.press('ArrowRight');
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+
     // Assess
+    expect(await page.$eval('#padding', (slider) => (slider as HTMLInputElement).value)).toBe(String(DEFAULTS.padding + 8));
     expect(meRequests).toEqual([]);
     expect(consoleErrors).toEqual([]);
     expect(await violations(page)).toEqual([]);
