@@ -60,10 +60,21 @@ export async function watchConsent(page: Page): Promise<void> {
 }
 
 /** Lifecycle states in which autoconsent is still working on a dialog it found. */
-const BUSY = new Set(['cmpDetected', 'openPopupDetected', 'runningOptOut', 'runningOptIn']);
+const BUSY = ['cmpDetected', 'openPopupDetected', 'runningOptOut', 'runningOptIn'];
+const SUCCEEDED = ['optOutSucceeded', 'done'];
 
-const lifecycle = (page: Page) =>
-  page.evaluate('globalThis.autoconsentStandalone?.instance?.state?.lifecycle ?? "absent"').catch(() => 'absent') as Promise<string>;
+/**
+ * In the page, one round trip: autoconsent's state, and the containers hidden unless it is still
+ * busy (and `force` is false) or has succeeded.
+ */
+const step = (force: boolean) => `(() => {
+  const state = globalThis.autoconsentStandalone?.instance?.state?.lifecycle ?? 'absent';
+  if (${JSON.stringify(SUCCEEDED)}.includes(state) || (!${force} && ${JSON.stringify(BUSY)}.includes(state))) return state;
+  const style = document.createElement('style');
+  style.textContent = ${JSON.stringify(HIDE_CONTAINERS)};
+  (document.head ?? document.documentElement).append(style);
+  return state;
+})()`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -73,11 +84,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function dismissConsent(page: Page, budgetMs: number): Promise<string> {
   const until = performance.now() + budgetMs;
-  let state = await lifecycle(page);
-  while (BUSY.has(state) && performance.now() < until) {
-    await sleep(50);
-    state = await lifecycle(page);
+  // A page that navigated away meanwhile has nothing left to clean.
+  const run = (force: boolean) => (page.evaluate(step(force)) as Promise<string>).catch(() => 'absent');
+  let state = await run(false);
+  while (BUSY.includes(state)) {
+    const last = performance.now() + 50 >= until;
+    if (!last) await sleep(50);
+    state = await run(last);
+    if (last) break;
   }
-  if (state !== 'optOutSucceeded' && state !== 'done') await page.addStyleTag({ content: HIDE_CONTAINERS }).catch(() => undefined);
   return state;
 }
