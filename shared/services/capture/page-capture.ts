@@ -95,6 +95,8 @@ const OPEN_ENDED = new Set(['eventsource', 'websocket', 'ping', 'media']);
 /** Every request of one page: the guard's decision, what is in flight, which origins were used. */
 class Traffic {
   readonly origins = new Set<string>();
+  /** Requests the page has made so far. */
+  seen = 0;
   mainBlocked?: { url: URL; verdict: Exclude<Verdict, { allowed: true }> };
   /** Ads and trackers to drop (blockAds), asked before the guard: it only ever removes a request. */
   clean?: CleanCapture;
@@ -112,6 +114,7 @@ class Traffic {
   }
 
   private async decide(request: HTTPRequest): Promise<void> {
+    this.seen += 1;
     if (request.isInterceptResolutionHandled()) return;
     let url: URL;
     try {
@@ -327,9 +330,10 @@ async function photograph(page: Page, traffic: Traffic, options: CaptureOptions,
   const maxHeight = Math.floor(Math.min(MAX_CAPTURE_HEIGHT_PX, MAX_CAPTURE_PIXELS / (device.width * device.deviceScaleFactor)) / device.deviceScaleFactor);
   let pageHeight = 0;
   if (options.fullPage) {
+    const before = traffic.seen;
     pageHeight = await deadline.race(page.evaluate(scrollThrough, maxHeight));
-    // What the scroll started loading (lazy images, the next page of a feed).
-    await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+    // What the scroll started loading (lazy images, the next page of a feed), if anything.
+    if (traffic.seen !== before) await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
   }
   if (options.selector !== undefined) {
     const box = await deadline.race(page.evaluate(documentBox, options.selector));
