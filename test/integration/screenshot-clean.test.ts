@@ -2,9 +2,9 @@
  * POST /api/screenshot with blockBanners and blockAds through the local runtime, against the
  * corpus of test/support/clean-pages.ts served on 127.0.0.1.
  */
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, freshClient } from '../support/client.ts';
+import { readPixels } from '../support/images.ts';
 import { startTestRuntime } from '../support/local.ts';
 import type { TestRuntime } from '../support/local.ts';
 import { AD_COLOUR, BANNER_COLOUR, startCleanPages } from '../support/clean-pages.ts';
@@ -28,14 +28,7 @@ afterAll(async () => {
 const capture = (body: Record<string, unknown>) => call(runtime.url, '/api/screenshot', { body: { forceRefresh: true, ...body }, from: freshClient() });
 
 /** Pixels of `colour` (±8 per channel) in a base64 PNG. */
-async function count(base64: string, colour: { r: number; g: number; b: number }): Promise<number> {
-  const { data, info } = await sharp(Buffer.from(base64, 'base64')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  let n = 0;
-  for (let i = 0; i < data.length; i += info.channels) {
-    if (Math.abs(data[i]! - colour.r) <= 8 && Math.abs(data[i + 1]! - colour.g) <= 8 && Math.abs(data[i + 2]! - colour.b) <= 8) n++;
-  }
-  return n;
-}
+const count = async (base64: string, colour: { r: number; g: number; b: number }) => (await readPixels(base64)).count([colour.r, colour.g, colour.b]);
 
 describe('POST /api/screenshot: clean captures', () => {
   it.each([

@@ -2,11 +2,11 @@
  * POST /api/screenshot's capture options through the local runtime and the real Chromium, judged
  * on the pixels of pages that behave as real sites do (test/support/target-pages.ts).
  */
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPTURE_TIMEOUT_BOUNDS } from '#shared/config.ts';
 import { MAX_CAPTURE_HEIGHT_PX } from '#shared/schemas/screenshot.ts';
 import { call, freshClient } from '../support/client.ts';
+import { readPixels } from '../support/images.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import { OPTION_COLOURS, OPTIONS_BOX, OPTIONS_PAGE_HEIGHT, pngSize, startTargetPages, type TargetPages } from '../support/target-pages.ts';
@@ -33,31 +33,6 @@ afterAll(async () => {
 const capture = (body: Record<string, unknown>) => call(runtime.url, '/api/screenshot', { body, from: freshClient() });
 const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
 
-type Colour = readonly [number, number, number];
-
-/** Rows of the image whose first `x`..`x+1` pixel is `colour` (±8 per channel, for PNG rounding). */
-async function decode(base64: string) {
-  const { data, info } = await sharp(Buffer.from(base64, 'base64')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const at = (x: number, y: number): Colour => {
-    const i = (y * info.width + x) * 3;
-    return [data[i]!, data[i + 1]!, data[i + 2]!];
-  };
-  const near = (a: Colour, b: Colour) => a.every((value, i) => Math.abs(value - b[i]!) <= 8);
-  /** How many pixels of the image have this colour. */
-  const count = (colour: Colour) => {
-    let n = 0;
-    for (let i = 0; i < data.length; i += 3) if (near([data[i]!, data[i + 1]!, data[i + 2]!], colour)) n += 1;
-    return n;
-  };
-  /** How many rows have this colour in column x. */
-  const rows = (x: number, colour: Colour) => {
-    let n = 0;
-    for (let y = 0; y < info.height; y += 1) if (near(at(x, y), colour)) n += 1;
-    return n;
-  };
-  return { width: info.width, height: info.height, count, rows };
-}
-
 describe('POST /api/screenshot: fullPage', () => {
   it('captures the whole page with the lazy image and the scroll-loaded content, and the sticky header once', async () => {
     // Act
@@ -75,7 +50,7 @@ describe('POST /api/screenshot: fullPage', () => {
       truncated: false,
       capturedHeight: OPTIONS_PAGE_HEIGHT,
     });
-    const image = await decode(response.body.screenshot);
+    const image = await readPixels(response.body.screenshot);
     expect({ width: image.width, height: image.height }).toEqual({ width: 1920, height: OPTIONS_PAGE_HEIGHT });
     expect(image.count(OPTION_COLOURS.lazyImage)).toBe(400 * 300);
     expect(image.count(OPTION_COLOURS.scrollLoaded)).toBe(400 * 300);
@@ -116,7 +91,7 @@ describe('POST /api/screenshot: selector', () => {
 
     // Assess
     expect(response.status).toBe(200);
-    const image = await decode(response.body.screenshot);
+    const image = await readPixels(response.body.screenshot);
     expect({ width: image.width, height: image.height }).toEqual({ width: OPTIONS_BOX.width * 2, height: OPTIONS_BOX.height * 2 });
     expect(image.count(OPTION_COLOURS.box)).toBe(image.width * image.height);
   });
@@ -159,7 +134,7 @@ describe('POST /api/screenshot: waiting and hiding', () => {
 
     // Assess
     expect(response.status).toBe(200);
-    expect((await decode(response.body.screenshot)).count(OPTION_COLOURS.app)).toBe(400 * 300);
+    expect((await readPixels(response.body.screenshot)).count(OPTION_COLOURS.app)).toBe(400 * 300);
   });
 
   it('waits delay milliseconds for an app that draws without a request', async () => {
@@ -172,8 +147,8 @@ describe('POST /api/screenshot: waiting and hiding', () => {
     // Assess
     expect([plain.status, delayed.status]).toEqual([200, 200]);
     expect(delayed.body.cached).toBe(false);
-    expect((await decode(plain.body.screenshot)).count(OPTION_COLOURS.app)).toBe(0);
-    expect((await decode(delayed.body.screenshot)).count(OPTION_COLOURS.app)).toBe(400 * 300);
+    expect((await readPixels(plain.body.screenshot)).count(OPTION_COLOURS.app)).toBe(0);
+    expect((await readPixels(delayed.body.screenshot)).count(OPTION_COLOURS.app)).toBe(400 * 300);
   });
 
   it('answers 408 upstream_timeout naming the selector when it never shows', async () => {
@@ -194,7 +169,7 @@ describe('POST /api/screenshot: waiting and hiding', () => {
 
     // Assess
     expect(response.status).toBe(200);
-    const image = await decode(response.body.screenshot);
+    const image = await readPixels(response.body.screenshot);
     expect(image.count(OPTION_COLOURS.hidden)).toBe(0);
     expect(image.rows(10, OPTION_COLOURS.header)).toBe(100);
   });

@@ -158,3 +158,29 @@ export function pngBombHeader(width: number, height: number): Buffer {
   ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, deflate, no interlace
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
 }
+
+/** An RGB colour. */
+export type Colour = readonly [number, number, number];
+
+/** A base64 PNG's size and its pixels of a colour (±8 per channel, for PNG rounding): in all, or down column x. */
+export async function readPixels(base64: string) {
+  const { data, info } = await sharp(Buffer.from(base64, 'base64')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const at = (x: number, y: number): Colour => {
+    const i = (y * info.width + x) * 3;
+    return [data[i]!, data[i + 1]!, data[i + 2]!];
+  };
+  const near = (a: Colour, b: Colour) => a.every((value, i) => Math.abs(value - b[i]!) <= 8);
+  /** How many pixels of the image have this colour. */
+  const count = (colour: Colour) => {
+    let n = 0;
+    for (let i = 0; i < data.length; i += 3) if (near([data[i]!, data[i + 1]!, data[i + 2]!], colour)) n += 1;
+    return n;
+  };
+  /** How many rows have this colour in column x. */
+  const rows = (x: number, colour: Colour) => {
+    let n = 0;
+    for (let y = 0; y < info.height; y += 1) if (near(at(x, y), colour)) n += 1;
+    return n;
+  };
+  return { width: info.width, height: info.height, count, rows };
+}
