@@ -1,5 +1,7 @@
 /** The Source panel: a tab per kind of source, plus image drop and paste anywhere on the page. */
 import { ApiError } from './api.ts';
+import { OptionError, readCaptureOptions } from './capture-options.ts';
+import type { CaptureOptions } from './capture-options.ts';
 import { byId, clearProblem, isAbort, isBusy, radioValue, setBusy, showProblem } from './dom.ts';
 import type { Editor } from './editor.ts';
 import { base64ToBlob, bitmapSource } from './sources.ts';
@@ -121,6 +123,17 @@ export function setupSourcePanel(editor: Editor): void {
     const deviceType = radioValue(captureForm, 'device') === 'mobile' ? 'mobile' : 'desktop';
     const colorScheme = radioValue(captureForm, 'scheme') === 'dark' ? 'dark' : 'light';
     const forceRefresh = byId('capture-refresh', HTMLInputElement).checked;
+    let options: CaptureOptions;
+    try {
+      options = readCaptureOptions();
+    } catch (error) {
+      if (!(error instanceof OptionError)) throw error;
+      showProblem(problem, error);
+      const disclosure = error.control.closest('details');
+      if (disclosure) disclosure.open = true;
+      error.control.focus();
+      return;
+    }
     const controller = new AbortController();
     capturing = controller;
     const started = performance.now();
@@ -140,7 +153,7 @@ export function setupSourcePanel(editor: Editor): void {
         const response = await editor.api.call('/api/screenshot', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ url, deviceType, colorScheme, forceRefresh }),
+          body: JSON.stringify({ url, deviceType, colorScheme, forceRefresh, ...options }),
           signal: controller.signal,
         });
         const remaining = response.headers.get('X-RateLimit-Remaining');

@@ -327,7 +327,7 @@ describe('the editor', SLOW, () => {
     const status = await waitForStatus(page, '#capture-status', 'Captured', '#source-error');
 
     // Assess: the options reached the API; a 750×1334 phone capture lays out at 375×667
-    expect(JSON.parse((await sent).postData() ?? '')).toEqual({ url, deviceType: 'mobile', colorScheme: 'dark', forceRefresh: true });
+    expect(JSON.parse((await sent).postData() ?? '')).toEqual({ url, deviceType: 'mobile', colorScheme: 'dark', forceRefresh: true, blockBanners: true, blockAds: true });
     expect(status.replace(/\d+ captures left/, 'N captures left')).toBe(`Captured ${new URL(url).host} (mobile, dark). N captures left this minute.`);
     expect(await page.evaluate(() => (window as unknown as { sawProgress: boolean }).sawProgress)).toBe(true);
     // The server's time-out (CAPTURE_TIMEOUT_MS above), not a figure built into the page
@@ -376,6 +376,99 @@ describe('the editor', SLOW, () => {
     expect(await page.$eval('#source-error a', (link) => (link as HTMLAnchorElement).href)).toBe(envelope.documentation);
     expect(await page.$eval('#source-error', (element) => element.getAttribute('role'))).toBe('alert');
     expect(await text(page, '#capture-status')).toBe('The capture failed.');
+  });
+
+  it('sends the chosen capture options with Clean page on by default, and draws only the element the selector names', async () => {
+    // Prepare: the options page has a 320×180 #box below the fold
+    const { page } = await openEditor(runtime.url);
+    const cleanByDefault = await page.$eval('#capture-clean', (box) => (box as HTMLInputElement).checked);
+    const url = `${pages.origin}/options`;
+    await page.type('#capture-url', url);
+    await page.click('#capture-full-page');
+    await page.click('#capture-advanced summary');
+    await page.type('#capture-selector', '#box');
+    await page.type('#capture-wait-for', 'header');
+    await page.type('#capture-delay', '50');
+    await page.type('#capture-hide', '.promo\n:is(img, #feed), header');
+    await saveScreenshot(page, 'editor-capture-advanced-desktop');
+    const targets = await page.$$eval('#capture-full-page, #capture-clean, #capture-advanced summary', (elements) =>
+      elements.map((element) => {
+        const box = element.getBoundingClientRect();
+        return box.width >= 24 && box.height >= 24;
+      }),
+    );
+    const sent = page.waitForRequest((request) => request.url().endsWith('/api/screenshot') && request.method() === 'POST');
+
+    // Act
+    await page.click('#capture-submit');
+    await waitForStatus(page, '#capture-status', 'Captured', '#source-error');
+
+    // Assess: only the options away from their defaults, the box at its own size
+    expect(cleanByDefault).toBe(true);
+    expect(JSON.parse((await sent).postData() ?? '')).toEqual({
+      url,
+      deviceType: 'desktop',
+      colorScheme: 'light',
+      forceRefresh: false,
+      fullPage: true,
+      selector: '#box',
+      waitForSelector: 'header',
+      delay: 50,
+      hideSelectors: ['.promo', ':is(img, #feed)', 'header'],
+      blockBanners: true,
+      blockAds: true,
+    });
+    expect(await readout(page)).toEqual({ width: (320 + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (180 + 2 * DEFAULTS.padding) * DEFAULTS.scale });
+    expect(targets).toEqual([true, true, true]);
+    expect(await violations(page)).toEqual([]);
+  });
+
+  it("sends no clean-up when Clean page is cleared, and shows the 404 envelope's hint when the selector matches nothing", async () => {
+    // Prepare
+    const { page } = await openEditor(runtime.url);
+    await page.type('#capture-url', `${pages.origin}/plain`);
+    await page.click('#capture-clean');
+    await page.click('#capture-advanced summary');
+    await page.type('#capture-selector', '#nothing-here');
+    const answer = page.waitForResponse((response) => response.url().endsWith('/api/screenshot'));
+
+    // Act
+    await page.click('#capture-submit');
+    const response = await answer;
+    const envelope = (await response.json()) as { code: string; message: string; hint: string };
+    await page.waitForSelector('#source-error .problem-hint');
+
+    // Assess
+    expect(JSON.parse(response.request().postData() ?? '')).toEqual({ url: `${pages.origin}/plain`, deviceType: 'desktop', colorScheme: 'light', forceRefresh: false, selector: '#nothing-here' });
+    expect(response.status()).toBe(404);
+    expect(envelope.hint).toContain('#nothing-here');
+    expect(await text(page, '#source-error .problem-message')).toBe(envelope.message);
+    expect(await text(page, '#source-error .problem-hint')).toBe(envelope.hint);
+    expect(await text(page, '#capture-status')).toBe('The capture failed.');
+  });
+
+  it('refuses more than 20 hide selectors before sending, with the field in view and focused', async () => {
+    // Prepare
+    const { page } = await openEditor(runtime.url);
+    const requests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/screenshot')) requests.push(request.url());
+    });
+    await page.type('#capture-url', `${pages.origin}/plain`);
+    await page.click('#capture-advanced summary');
+    await page.$eval('#capture-hide', (area) => {
+      (area as HTMLTextAreaElement).value = Array.from({ length: 21 }, (_, index) => `.ad-${index}`).join(', ');
+    });
+    await page.click('#capture-advanced summary');
+
+    // Act
+    await page.click('#capture-submit');
+    await page.waitForSelector('#source-error .problem-message');
+
+    // Assess: the closed disclosure opened again on the field
+    expect(await text(page, '#source-error .problem-message')).toBe('At most 20 selectors can be hidden; 21 are listed.');
+    expect(await page.evaluate(() => ({ focused: document.activeElement?.id, open: (document.getElementById('capture-advanced') as HTMLDetailsElement).open }))).toEqual({ focused: 'capture-hide', open: true });
+    expect(requests).toEqual([]);
   });
 
   it('loads a tweet from another origin, composes it with a gradient and a browser frame, and exports a WebP of the composed size', async () => {
