@@ -2,30 +2,15 @@
  * POST /api/screenshot with blockBanners and blockAds through the local runtime, against the
  * corpus of test/support/clean-pages.ts served on 127.0.0.1.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, freshClient } from '../support/client.ts';
 import { readPixels } from '../support/images.ts';
-import { startTestRuntime } from '../support/local.ts';
-import type { TestRuntime } from '../support/local.ts';
+import { useRuntimeWithPages } from '../support/capture-suite.ts';
 import { AD_COLOUR, BANNER_COLOUR, startCleanPages } from '../support/clean-pages.ts';
-import type { CleanPages } from '../support/clean-pages.ts';
 
-let runtime: TestRuntime;
-let pages: CleanPages;
+const suite = useRuntimeWithPages(startCleanPages);
 
-beforeAll(async () => {
-  pages = await startCleanPages();
-  process.env.UNSAFE_TEST_LOOPBACK_PORTS = String(pages.port);
-  runtime = await startTestRuntime();
-});
-
-afterAll(async () => {
-  await runtime?.dispose();
-  await pages?.close();
-  delete process.env.UNSAFE_TEST_LOOPBACK_PORTS;
-});
-
-const capture = (body: Record<string, unknown>) => call(runtime.url, '/api/screenshot', { body: { forceRefresh: true, ...body }, from: freshClient() });
+const capture = (body: Record<string, unknown>) => call(suite.runtime.url, '/api/screenshot', { body: { forceRefresh: true, ...body }, from: freshClient() });
 
 /** Pixels of `colour` (±8 per channel) in a base64 PNG. */
 const count = async (base64: string, colour: { r: number; g: number; b: number }) => (await readPixels(base64)).count([colour.r, colour.g, colour.b]);
@@ -36,7 +21,7 @@ describe('POST /api/screenshot: clean captures', () => {
     ['with blockBanners', { blockBanners: true }, false],
   ])('captures the OneTrust page %s', async (_name, options, shown) => {
     // Act
-    const response = await capture({ url: `${pages.origin}/consent/onetrust`, ...options });
+    const response = await capture({ url: `${suite.pages.origin}/consent/onetrust`, ...options });
 
     // Assess
     expect(response.status).toBe(200);
@@ -52,24 +37,24 @@ describe('POST /api/screenshot: clean captures', () => {
     ['with blockAds', { blockAds: true }, 0],
   ])('captures the first-party ad page %s', async (_name, options, red) => {
     // Arrange
-    const before = pages.adHits.length;
+    const before = suite.pages.adHits.length;
 
     // Act
-    const response = await capture({ url: `${pages.origin}/first-party-ads`, ...options });
+    const response = await capture({ url: `${suite.pages.origin}/first-party-ads`, ...options });
 
     // Assess
     expect(response.status).toBe(200);
     expect(await count((response.body as { screenshot: string }).screenshot, AD_COLOUR)).toBe(red);
-    expect(pages.adHits.length - before).toBe(red ? 1 : 0);
+    expect(suite.pages.adHits.length - before).toBe(red ? 1 : 0);
   });
 
   it('keeps a capture with blockBanners apart from one without in the cache', async () => {
     // Arrange
-    const url = `${pages.origin}/consent/didomi`;
-    await call(runtime.url, '/api/screenshot', { body: { url }, from: freshClient() });
+    const url = `${suite.pages.origin}/consent/didomi`;
+    await call(suite.runtime.url, '/api/screenshot', { body: { url }, from: freshClient() });
 
     // Act
-    const response = await call(runtime.url, '/api/screenshot', { body: { url, blockBanners: true }, from: freshClient() });
+    const response = await call(suite.runtime.url, '/api/screenshot', { body: { url, blockBanners: true }, from: freshClient() });
 
     // Assess
     const body = response.body as { screenshot: string; cached: boolean };

@@ -2,47 +2,34 @@
  * POST /api/screenshot's capture options through the local runtime and the real Chromium, judged
  * on the pixels of pages that behave as real sites do (test/support/target-pages.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CAPTURE_TIMEOUT_BOUNDS } from '#shared/config.ts';
 import { MAX_CAPTURE_HEIGHT_PX } from '#shared/schemas/screenshot.ts';
 import { call, freshClient } from '../support/client.ts';
 import { readPixels } from '../support/images.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
-import { startTestRuntime, type TestRuntime } from '../support/local.ts';
-import { OPTION_COLOURS, OPTIONS_BOX, OPTIONS_PAGE_HEIGHT, pngSize, startTargetPages, type TargetPages } from '../support/target-pages.ts';
+import { useRuntimeWithPages } from '../support/capture-suite.ts';
+import { OPTION_COLOURS, OPTIONS_BOX, OPTIONS_PAGE_HEIGHT, pngSize, startTargetPages } from '../support/target-pages.ts';
 
 // The default: a 30,000 px page needs its margin on a loaded machine, so the test of a selector
 // that never shows waits it out.
 const TIMEOUT_MS = CAPTURE_TIMEOUT_BOUNDS.default;
 
-let runtime: TestRuntime;
-let pages: TargetPages;
+const suite = useRuntimeWithPages(startTargetPages);
 
-beforeAll(async () => {
-  pages = await startTargetPages();
-  process.env.UNSAFE_TEST_LOOPBACK_PORTS = String(pages.port);
-  runtime = await startTestRuntime();
-});
-
-afterAll(async () => {
-  await runtime?.dispose();
-  await pages?.close();
-  delete process.env.UNSAFE_TEST_LOOPBACK_PORTS;
-});
-
-const capture = (body: Record<string, unknown>) => call(runtime.url, '/api/screenshot', { body, from: freshClient() });
-const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
+const capture = (body: Record<string, unknown>) => call(suite.runtime.url, '/api/screenshot', { body, from: freshClient() });
+const envelope = (status: number, code: string) => expectedEnvelope(suite.runtime.url, status, code);
 
 describe('POST /api/screenshot: fullPage', () => {
   it('captures the whole page with the lazy image and the scroll-loaded content, and the sticky header once', async () => {
     // Act
-    const response = await capture({ url: `${pages.origin}/options`, fullPage: true });
+    const response = await capture({ url: `${suite.pages.origin}/options`, fullPage: true });
 
     // Assess
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       screenshot: expect.any(String),
-      url: `${pages.origin}/options`,
+      url: `${suite.pages.origin}/options`,
       cached: false,
       strategy: 'local-chromium',
       deviceType: 'desktop',
@@ -59,7 +46,7 @@ describe('POST /api/screenshot: fullPage', () => {
 
   it('cuts a 30,000 px page at the maximum height, says so, and stays under what a Lambda answer carries', async () => {
     // Act
-    const response = await capture({ url: `${pages.origin}/tall?height=30000`, fullPage: true });
+    const response = await capture({ url: `${suite.pages.origin}/tall?height=30000`, fullPage: true });
 
     // Assess
     expect(response.status).toBe(200);
@@ -70,7 +57,7 @@ describe('POST /api/screenshot: fullPage', () => {
 
   it('keeps a full-page capture and a viewport capture of one URL apart in the cache', async () => {
     // Prepare
-    const url = `${pages.origin}/counter?key=full-page-cache`;
+    const url = `${suite.pages.origin}/counter?key=full-page-cache`;
     const viewport = await capture({ url });
 
     // Act
@@ -87,7 +74,7 @@ describe('POST /api/screenshot: fullPage', () => {
 describe('POST /api/screenshot: selector', () => {
   it('captures only the first matching element, at its box × scale, even below the fold', async () => {
     // Act
-    const response = await capture({ url: `${pages.origin}/options`, selector: '#box', scale: 2 });
+    const response = await capture({ url: `${suite.pages.origin}/options`, selector: '#box', scale: 2 });
 
     // Assess
     expect(response.status).toBe(200);
@@ -98,7 +85,7 @@ describe('POST /api/screenshot: selector', () => {
 
   it('answers 404 not_found naming the selector when nothing matches once the page is ready', async () => {
     // Act
-    const response = await capture({ url: `${pages.origin}/options`, selector: '.nothing-here' });
+    const response = await capture({ url: `${suite.pages.origin}/options`, selector: '.nothing-here' });
 
     // Assess
     expect(response.status).toBe(404);
@@ -115,22 +102,22 @@ describe('POST /api/screenshot: selector', () => {
     ['hideSelectors', { hideSelectors: ['.ok', 'a{} body'] }, 'hideSelectors[1] is not a valid CSS selector: "a{} body".'],
   ])('refuses an invalid %s with 400 invalid_request before loading the page', async (_field, options, hint) => {
     // Prepare
-    const before = pages.hits.filter((hit) => hit.path === '/plain?title=never-loaded').length;
+    const before = suite.pages.hits.filter((hit) => hit.path === '/plain?title=never-loaded').length;
 
     // Act
-    const response = await capture({ url: `${pages.origin}/plain?title=never-loaded`, ...options });
+    const response = await capture({ url: `${suite.pages.origin}/plain?title=never-loaded`, ...options });
 
     // Assess
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ ...envelope(400, 'invalid_request'), hint, error: expect.stringMatching(/^Invalid /), message: expect.stringMatching(/^Invalid /) });
-    expect(pages.hits.filter((hit) => hit.path === '/plain?title=never-loaded').length).toBe(before);
+    expect(suite.pages.hits.filter((hit) => hit.path === '/plain?title=never-loaded').length).toBe(before);
   });
 });
 
 describe('POST /api/screenshot: waiting and hiding', () => {
   it('waits for an element that appears late with waitForSelector', async () => {
     // Act
-    const response = await capture({ url: `${pages.origin}/app?after=700`, waitForSelector: '#app' });
+    const response = await capture({ url: `${suite.pages.origin}/app?after=700`, waitForSelector: '#app' });
 
     // Assess
     expect(response.status).toBe(200);
@@ -139,10 +126,10 @@ describe('POST /api/screenshot: waiting and hiding', () => {
 
   it('waits delay milliseconds for an app that draws without a request', async () => {
     // Prepare: without the delay the app has not drawn yet
-    const plain = await capture({ url: `${pages.origin}/app?after=500` });
+    const plain = await capture({ url: `${suite.pages.origin}/app?after=500` });
 
     // Act
-    const delayed = await capture({ url: `${pages.origin}/app?after=500`, delay: 1000 });
+    const delayed = await capture({ url: `${suite.pages.origin}/app?after=500`, delay: 1000 });
 
     // Assess
     expect([plain.status, delayed.status]).toEqual([200, 200]);
@@ -153,7 +140,7 @@ describe('POST /api/screenshot: waiting and hiding', () => {
 
   it('answers 408 upstream_timeout naming the selector when it never shows', async () => {
     // Act
-    const response = await capture({ url: `${pages.origin}/plain?title=no-app`, waitForSelector: '#app' });
+    const response = await capture({ url: `${suite.pages.origin}/plain?title=no-app`, waitForSelector: '#app' });
 
     // Assess
     expect(response.status).toBe(408);
@@ -165,7 +152,7 @@ describe('POST /api/screenshot: waiting and hiding', () => {
 
   it('hides the elements hideSelectors match and nothing else', async () => {
     // Act
-    const response = await capture({ url: `${pages.origin}/options`, hideSelectors: ['.promo', 'footer'] });
+    const response = await capture({ url: `${suite.pages.origin}/options`, hideSelectors: ['.promo', 'footer'] });
 
     // Assess
     expect(response.status).toBe(200);
