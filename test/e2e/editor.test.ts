@@ -12,7 +12,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '#shared/services/identity-admin.ts';
 import { connect, type Connection } from '#infra/admin/connection.ts';
@@ -23,6 +23,7 @@ import { startMediaUpstream, type MediaUpstream } from '../support/media-upstrea
 import { startTargetPages, type TargetPages } from '../support/target-pages.ts';
 import { startStub, tweetFixture, type StubServer } from '../support/upstreams.ts';
 import { waitFor } from '../support/expectations.ts';
+import { countColour, editorOpener, expectColour, pixelOf, previewPixel, readout, rgb, shiftTotal, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
 
 const TWEET_ID = '1641086480675225601';
 const AVATAR_URL = 'https://pbs.twimg.com/profile_images/1042172116911697920/JkIt3onc_400x400.jpg';
@@ -45,6 +46,8 @@ let apiKey = '';
 let sessionToken = '';
 let workdir = '';
 let smallPng = '';
+const editors = editorOpener(() => browser, () => workdir);
+const openEditor = editors.open;
 
 beforeAll(async () => {
   pages = await startTargetPages();
@@ -81,6 +84,8 @@ beforeAll(async () => {
   browser = await launchBrowser();
 }, 120_000);
 
+afterEach(() => editors.closeAll());
+
 afterAll(async () => {
   await browser?.close();
   db?.close();
@@ -92,100 +97,6 @@ afterAll(async () => {
   if (workdir) await rm(workdir, { recursive: true, force: true });
 });
 
-function rgb([r, g, b]: readonly number[]) {
-  return { r: r!, g: g!, b: b! };
-}
-
-const contexts: BrowserContext[] = [];
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
-});
-
-interface Opened {
-  page: Page;
-  context: BrowserContext;
-  downloads: string;
-  origin: string;
-  /** What the page logged as errors, from the first byte on. */
-  consoleErrors: string[];
-}
-
-/** A fresh context with its own download folder and clipboard access, at the editor. */
-async function openEditor(origin: string, viewport = { width: 1440, height: 900 }): Promise<Opened> {
-  const downloads = await mkdtemp(join(workdir, 'downloads-'));
-  const context = await browser.createBrowserContext({ downloadBehavior: { policy: 'allow', downloadPath: downloads } });
-  contexts.push(context);
-  await context.overridePermissions(origin, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
-  const page = await context.newPage();
-  await page.setViewport(viewport);
-  const consoleErrors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(`${message.text()} ${message.location().url ?? ''}`);
-  });
-  // Record CSP violations and layout shifts from the first byte on.
-  await page.evaluateOnNewDocument(() => {
-    const record = window as unknown as { violations: string[]; shifts: number[] };
-    record.violations = [];
-    record.shifts = [];
-    document.addEventListener('securitypolicyviolation', (event) => record.violations.push(`${event.effectiveDirective} ${event.blockedURI}`));
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-        if (!entry.hadRecentInput) record.shifts.push(entry.value);
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-  await page.goto(`${origin}/`);
-  await page.waitForSelector('html[data-ready="true"]');
-  return { page, context, downloads, origin, consoleErrors };
-}
-
-const violations = (page: Page) => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
-const shiftTotal = (page: Page) => page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((sum, value) => sum + value, 0));
-const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? '');
-const readout = (page: Page) => page.$eval('#readout', (element) => ({ width: Number((element as HTMLElement).dataset.width), height: Number((element as HTMLElement).dataset.height) }));
-
-/** Waits for a status line to start with `prefix`, failing fast with the page's problem text if one shows. */
-async function waitForStatus(page: Page, selector: string, prefix: string, problem: string): Promise<string> {
-  await page.waitForFunction(
-    (sel, start, alert) => (document.querySelector(sel)?.textContent ?? '').startsWith(start) || (document.querySelector(alert)?.textContent ?? '') !== '',
-    { timeout: 30_000 },
-    selector,
-    prefix,
-    problem,
-  );
-  const alert = await text(page, problem);
-  if (alert !== '') throw new Error(`The editor reported a problem: ${alert}`);
-  return text(page, selector);
-}
-
-/** The RGB of the preview canvas at a point (device pixels), once it shows the latest change. */
-async function previewPixel(page: Page, x: number, y: number): Promise<number[]> {
-  await page.waitForFunction(() => {
-    const canvas = document.getElementById('preview') as HTMLCanvasElement;
-    return canvas.dataset.rendered === canvas.dataset.revision;
-  });
-  return page.$eval('#preview', (canvas, px, py) => [...(canvas as HTMLCanvasElement).getContext('2d')!.getImageData(px, py, 1, 1).data].slice(0, 3), x, y);
-}
-
-/** How many pixels of an image are within `tolerance` of a colour on every channel. */
-async function countColour(image: Buffer, colour: readonly number[], tolerance = 24): Promise<number> {
-  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  let count = 0;
-  for (let i = 0; i < data.length; i += info.channels) {
-    if (Math.abs(data[i]! - colour[0]!) <= tolerance && Math.abs(data[i + 1]! - colour[1]!) <= tolerance && Math.abs(data[i + 2]! - colour[2]!) <= tolerance) count += 1;
-  }
-  return count;
-}
-
-async function pixelOf(image: Buffer, x: number, y: number): Promise<number[]> {
-  const raw = await sharp(image).extract({ left: x, top: y, width: 1, height: 1 }).removeAlpha().raw().toBuffer();
-  return [...raw];
-}
-
-function expectColour(actual: number[], expected: readonly number[], tolerance = 12): void {
-  expect(actual.every((value, index) => Math.abs(value - expected[index]!) <= tolerance), `${actual} ≈ ${expected}`).toBe(true);
-}
-
 async function loadTweet(page: Page, reference: string): Promise<void> {
   await page.click('#tab-tweet');
   await page.type('#tweet-ref', reference);
@@ -193,14 +104,11 @@ async function loadTweet(page: Page, reference: string): Promise<void> {
   await waitForStatus(page, '#tweet-status', 'Loaded the tweet', '#source-error');
 }
 
-// A browser under a shared, loaded machine: room to wait for conditions, never sleeps.
-const SLOW = { timeout: 60_000 };
-
 describe('the e2e browser', SLOW, () => {
   it('runs without --disable-web-security and --allow-running-insecure-content, and enforces the same-origin policy', async () => {
     // Prepare: a page on one origin; localhost is another origin of the same server, which sends no CORS headers
     const context = await browser.createBrowserContext();
-    contexts.push(context);
+    editors.track(context);
     const page = await context.newPage();
     await page.goto(`${pages.origin}/plain`);
     const other = `http://localhost:${pages.port}`;
@@ -237,7 +145,7 @@ describe('the e2e browser', SLOW, () => {
   it('keeps a canvas exportable after drawing media through the proxy, and taints it with a cross-origin image sent without CORS', async () => {
     // Prepare
     const context = await browser.createBrowserContext();
-    contexts.push(context);
+    editors.track(context);
     const page = await context.newPage();
     await page.goto(`${pages.origin}/plain`);
 
