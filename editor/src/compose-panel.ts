@@ -1,7 +1,6 @@
 /** The Compose panel and the Export panel's format and quality: controls built from the presets. */
 import { byId, fillSelect, h, radioValue, setRadio } from './dom.ts';
 import type { Editor } from './editor.ts';
-import { exportSize, layout } from './layout.ts';
 import { FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALES, SHADOWS } from './presets.ts';
 import { DEFAULT_SETTINGS, settingsFrom } from './settings.ts';
 import type { Settings } from './settings.ts';
@@ -87,8 +86,8 @@ export function setupComposePanel(editor: Editor): void {
     // Picking a gradient or a colour is choosing that kind of background.
     if (target.name === 'gradient') next.background = 'gradient';
     if (target === color) next.background = 'solid';
-    editor.update(next);
-    show(editor.settings);
+    // A drag of one slider, or typing in one field, undoes as one step.
+    editor.update(next, { merge: target.name || target.id });
     linkStatus.textContent = '';
   };
   form.addEventListener('input', onInput);
@@ -96,10 +95,12 @@ export function setupComposePanel(editor: Editor): void {
   quality.addEventListener('input', onInput);
 
   editor.onChange(() => {
+    // Undo and redo change the settings from outside the panel.
+    show(editor.settings);
     for (const scale of SCALES) {
       const note = scales.querySelector<HTMLElement>(`small[data-scale="${scale}"]`);
       if (!note) continue;
-      const size = editor.source ? exportSize(layout(editor.source, editor.settings).canvas, scale) : undefined;
+      const size = editor.exportSize(scale);
       // A placeholder keeps the line's height before there is a size, so nothing moves when one arrives.
       note.textContent = size ? `${size.width}×${size.height}` : '\u00a0';
     }
@@ -107,12 +108,10 @@ export function setupComposePanel(editor: Editor): void {
 
   window.addEventListener('hashchange', () => {
     editor.update(settingsFrom(new URLSearchParams(location.hash.slice(1)), editor.settings));
-    show(editor.settings);
   });
 
   byId('reset-settings', HTMLButtonElement).addEventListener('click', () => {
     editor.update({ ...DEFAULT_SETTINGS });
-    show(editor.settings);
     linkStatus.textContent = 'Settings reset to the defaults.';
   });
 

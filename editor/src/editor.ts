@@ -1,14 +1,24 @@
 /** The editor's state (source and settings) and its preview; panels change the state only through it. */
 import type { Api } from './api.ts';
 import { byId } from './dom.ts';
-import { exportProblem, exportSize, fit, layout } from './layout.ts';
+import { NO_EDITS } from './edits.ts';
+import type { Edits } from './edits.ts';
+import { History } from './history.ts';
+import { exportProblem, exportSize, fit } from './layout.ts';
+import type { Rect } from './layout.ts';
 import { FRAMES, GRADIENTS } from './presets.ts';
-import { drawComposition } from './render.ts';
+import { drawComposition, planOf } from './render.ts';
+import type { Composition } from './render.ts';
 import { initialSettings, settingsToParams } from './settings.ts';
 import type { Settings } from './settings.ts';
 import type { Source } from './sources.ts';
 
 const STORAGE_KEY = 'easel.editor.settings';
+/** Edits are kept per source, for the last few sources, so opening the same one again brings them back. */
+const EDITS_KEY = 'easel.editor.edits';
+const EDITS_KEPT = 12;
+/** Steps of undo kept; the page shows how many are left. */
+export const HISTORY_LIMIT = 100;
 /** The fragment this editor last wrote to the address, to tell its own from a shared link's. */
 const FRAGMENT_KEY = 'easel.editor.fragment';
 /** Room around the composition inside the preview box, in CSS pixels. */
@@ -30,11 +40,63 @@ function writeStorage(entries: Record<string, string>): void {
   }
 }
 
+/** What undo goes back to. */
+export interface Snapshot {
+  settings: Settings;
+  edits: Edits;
+}
+
+/** The preview's placement of the content (the source after its crop). */
+export interface View {
+  /** The content's box in CSS pixels from the preview canvas's top-left corner. */
+  box: Rect;
+  /** Page pixels per source layout pixel. */
+  scale: number;
+  /** The part of the source shown. */
+  crop: Rect;
+}
+
+export interface ChangeOptions {
+  /** Changes in a row under one key (a slider drag, a nudge) undo as one step. */
+  merge?: string;
+}
+
+function sourceKey(source: Source): string {
+  return `${source.kind}|${source.description}|${source.width}x${source.height}`;
+}
+
+function readEdits(key: string): Edits {
+  try {
+    const all = JSON.parse(readStorage(EDITS_KEY) ?? '[]') as [string, Edits][];
+    const found = all.find(([entry]) => entry === key)?.[1];
+    return found && Array.isArray(found.annotations) ? { crop: found.crop ?? null, annotations: found.annotations } : NO_EDITS;
+  } catch {
+    return NO_EDITS;
+  }
+}
+
+function writeEdits(key: string, edits: Edits): void {
+  let all: [string, Edits][] = [];
+  try {
+    all = JSON.parse(readStorage(EDITS_KEY) ?? '[]') as [string, Edits][];
+  } catch {
+    // A broken entry is replaced.
+  }
+  const rest = all.filter(([entry]) => entry !== key);
+  const empty = edits.crop === null && edits.annotations.length === 0;
+  writeStorage({ [EDITS_KEY]: JSON.stringify((empty ? rest : [[key, edits], ...rest]).slice(0, EDITS_KEPT)) });
+}
+
 /** The page's one editor; listeners hear of every change. */
 export class Editor {
   readonly api: Api;
   source?: Source;
   settings: Settings;
+  edits: Edits = NO_EDITS;
+  readonly history = new History<Snapshot>(HISTORY_LIMIT);
+  /** While set, the preview shows the whole source (the crop tool draws the crop over it). */
+  showWholeSource = false;
+  private view: View | undefined;
   /** An export made at another revision is stale. */
   revision = 0;
   private readonly listeners: (() => void)[] = [];
@@ -76,19 +138,72 @@ export class Editor {
     this.listeners.push(listener);
   }
 
+  /** A new source starts a new history, with the edits it had when last open. */
   setSource(source: Source): void {
     this.source = source;
+    this.edits = readEdits(sourceKey(source));
+    this.history.clear();
     this.empty.hidden = true;
     this.changed();
   }
 
-  update(settings: Partial<Settings>): void {
-    this.settings = { ...this.settings, ...settings };
-    // Storage at once, so a reload straight after a change keeps it; the address when a slider
-    // settles, as browsers throttle history.replaceState called that often.
-    writeStorage({ [STORAGE_KEY]: settingsToParams(this.settings).toString() });
-    clearTimeout(this.persistTimer);
-    this.persistTimer = window.setTimeout(() => this.persistNow(), 250);
+  update(settings: Partial<Settings>, options: ChangeOptions = {}): void {
+    this.history.record(this.snapshot(), options.merge);
+    this.apply({ settings: { ...this.settings, ...settings }, edits: this.edits });
+  }
+
+  /** Annotations and crop; recorded for undo like settings. */
+  edit(edits: Partial<Edits>, options: ChangeOptions = {}): void {
+    this.history.record(this.snapshot(), options.merge);
+    this.apply({ settings: this.settings, edits: { ...this.edits, ...edits } });
+  }
+
+  undo(): boolean {
+    const previous = this.history.undo(this.snapshot());
+    if (previous) this.apply(previous);
+    return previous !== undefined;
+  }
+
+  redo(): boolean {
+    const next = this.history.redo(this.snapshot());
+    if (next) this.apply(next);
+    return next !== undefined;
+  }
+
+  snapshot(): Snapshot {
+    return { settings: this.settings, edits: this.edits };
+  }
+
+  /** undefined until there is a source. */
+  composition(): Composition | undefined {
+    return this.source ? { source: this.source, settings: this.settings, edits: this.showWholeSource ? { ...this.edits, crop: null } : this.edits } : undefined;
+  }
+
+  /** Where the preview last drew the content; undefined before the first drawing of a source. */
+  currentView(): View | undefined {
+    return this.view;
+  }
+
+  /** A point on the page (client coordinates) in source layout pixels. */
+  toSource(clientX: number, clientY: number): { x: number; y: number } | undefined {
+    const view = this.view;
+    if (!view) return undefined;
+    const page = this.canvas.getBoundingClientRect();
+    return { x: view.crop.x + (clientX - page.x - view.box.x) / view.scale, y: view.crop.y + (clientY - page.y - view.box.y) / view.scale };
+  }
+
+  private apply(state: Snapshot): void {
+    const settingsChanged = state.settings !== this.settings;
+    this.settings = state.settings;
+    this.edits = state.edits;
+    if (settingsChanged) {
+      // Storage at once, so a reload straight after a change keeps it; the address when a slider
+      // settles, as browsers throttle history.replaceState called that often.
+      writeStorage({ [STORAGE_KEY]: settingsToParams(this.settings).toString() });
+      clearTimeout(this.persistTimer);
+      this.persistTimer = window.setTimeout(() => this.persistNow(), 250);
+    }
+    if (this.source) writeEdits(sourceKey(this.source), this.edits);
     this.changed();
   }
 
@@ -98,8 +213,9 @@ export class Editor {
     if (text !== undefined) this.busyText.textContent = text;
   }
 
-  exportSize(): { width: number; height: number } | undefined {
-    return this.source ? exportSize(layout(this.source, this.settings).canvas, this.settings.scale) : undefined;
+  exportSize(scale: number = this.settings.scale): { width: number; height: number } | undefined {
+    const composition = this.composition();
+    return composition ? exportSize(planOf({ ...composition, edits: this.edits }).canvas, scale) : undefined;
   }
 
   link(): string {
@@ -147,17 +263,28 @@ export class Editor {
     if (!ctx) return;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    const source = this.source;
-    if (source) {
+    const composition = this.composition();
+    this.view = undefined;
+    if (composition) {
       const ratio = window.devicePixelRatio || 1;
       const margin = PREVIEW_MARGIN * ratio;
-      const plan = layout(source, this.settings);
+      const plan = planOf(composition);
       const placed = fit(plan.canvas, { width: this.canvas.width - 2 * margin, height: this.canvas.height - 2 * margin });
-      drawComposition(ctx, source, this.settings, placed.scale, {
-        x: margin + placed.x,
-        y: margin + placed.y,
-        checkerboard: this.settings.background === 'none',
-      });
+      const x = margin + placed.x;
+      const y = margin + placed.y;
+      drawComposition(ctx, composition, placed.scale, { x, y, checkerboard: this.settings.background === 'none' });
+      const toPage = this.canvas.getBoundingClientRect().width / this.canvas.width;
+      const { source, edits } = composition;
+      this.view = {
+        box: {
+          x: (x + plan.content.x * placed.scale) * toPage,
+          y: (y + plan.content.y * placed.scale) * toPage,
+          width: plan.content.width * placed.scale * toPage,
+          height: plan.content.height * placed.scale * toPage,
+        },
+        scale: placed.scale * toPage,
+        crop: edits.crop ?? { x: 0, y: 0, width: source.width, height: source.height },
+      };
     }
     this.canvas.dataset.rendered = String(this.revision);
   }
@@ -169,7 +296,7 @@ export class Editor {
       this.readout.textContent = 'No source yet';
       return;
     }
-    const size = exportSize(layout(source, this.settings).canvas, this.settings.scale);
+    const size = this.exportSize()!;
     const problem = exportProblem(size);
     this.readout.textContent = `Export: ${size.width} × ${size.height} px (${this.settings.scale}×)${problem ? ' · too large' : ''}`;
     this.readout.dataset.width = String(size.width);

@@ -84,22 +84,24 @@ export function setupExportPanel(editor: Editor): void {
   let lastUrl: string | undefined;
   let signedIn: Me | undefined;
 
-  const readySource = () => {
-    const source = editor.source;
-    if (!source) throw new Error('There is nothing to export yet: capture a page, load a tweet or open an image first.');
-    const size = editor.exportSize()!;
-    const problem = exportProblem(size);
+  const readyComposition = () => {
+    const composition = editor.composition();
+    if (!composition) throw new Error('There is nothing to export yet: capture a page, load a tweet or open an image first.');
+    const problem = exportProblem(editor.exportSize()!);
     if (problem) throw new Error(problem);
-    return source;
+    // The crop tool's whole-source view is for the preview only.
+    return { ...composition, edits: editor.edits };
   };
 
   const runExport = async (): Promise<ExportResult> => {
-    const source = readySource();
-    const settings = editor.settings;
+    const composition = readyComposition();
+    const settings = composition.settings;
     const revision = editor.revision;
     const format = FORMATS.find((entry) => entry.id === settings.format) ?? FORMATS[0];
     exportStatus.textContent = 'Rendering…';
-    const canvas = renderExport(source, settings);
+    performance.mark('easel-export:start');
+    const canvas = renderExport(composition);
+    performance.mark('easel-export:rendered');
     let upload = await canvasBlob(canvas, 'image/png');
     if (upload.size > EXPORT_MAX_UPLOAD) {
       // WebP at quality 1 keeps alpha in fewer bytes, and Chromium encodes it losslessly.
@@ -108,12 +110,14 @@ export function setupExportPanel(editor: Editor): void {
         throw new Error(`At ${settings.scale}× the image is ${formatBytes(upload.size)}, more than the export accepts (4 MiB): choose a smaller scale.`);
       }
     }
+    performance.mark('easel-export:encoded');
     const form = new FormData();
     form.append('image', upload, upload.type === 'image/webp' ? 'easel.webp' : 'easel.png');
     form.append('format', format.id);
     form.append('qualityPreset', settings.quality);
     exportStatus.textContent = `Converting to ${format.name} (${settings.quality} quality)…`;
     const response = await editor.api.call('/api/export', { method: 'POST', body: form });
+    performance.mark('easel-export:response');
     const blob = await response.blob();
     // The file's own size: it is what the user gets.
     const bitmap = await createImageBitmap(blob);
@@ -126,6 +130,7 @@ export function setupExportPanel(editor: Editor): void {
       revision,
     };
     bitmap.close();
+    performance.mark('easel-export:done');
     return result;
   };
 
@@ -191,13 +196,13 @@ export function setupExportPanel(editor: Editor): void {
     guard(all, async () => {
       clearProblem(exportError);
       try {
-        const source = readySource();
+        const composition = readyComposition();
         if (!navigator.clipboard || typeof ClipboardItem === 'undefined') {
           throw new Error('This browser does not let pages put images on the clipboard here (it needs https or localhost): use Export instead.');
         }
         const size = editor.exportSize()!;
         // A promise in the ClipboardItem keeps the user gesture alive while the PNG is encoded (Safari needs it).
-        const png = canvasBlob(renderExport(source, editor.settings), 'image/png');
+        const png = canvasBlob(renderExport(composition), 'image/png');
         await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
         exportStatus.textContent = `Copied a ${size.width} × ${size.height} px PNG to the clipboard.`;
       } catch (error) {

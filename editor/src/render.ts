@@ -1,7 +1,10 @@
 /** Draws a composition at any scale: preview and export share it, so what is exported is what was previewed. */
+import { drawAnnotations } from './annotation-drawing.ts';
 import { fitText } from './canvas-text.ts';
+import { contentSize } from './edits.ts';
+import type { Edits } from './edits.ts';
 import { exportSize, layout } from './layout.ts';
-import type { Layout, Size } from './layout.ts';
+import type { Layout, Rect, Size } from './layout.ts';
 import { GRADIENTS, SHADOWS } from './presets.ts';
 import type { Gradient } from './presets.ts';
 import type { Settings } from './settings.ts';
@@ -74,6 +77,34 @@ function checkerboard(ctx: CanvasRenderingContext2D, x: number, y: number, width
   ctx.restore();
 }
 
+/** Everything an export is made from. */
+export interface Composition {
+  source: Source;
+  settings: Settings;
+  edits: Edits;
+}
+
+/** Where everything goes, in layout pixels. */
+export function planOf(composition: Composition): Layout {
+  return layout(contentSize(composition.source, composition.edits), composition.settings);
+}
+
+/** The source, cut to the crop, with its annotations, into `rect` (layout pixels). */
+function drawContent(ctx: CanvasRenderingContext2D, source: Source, edits: Edits, rect: Rect): void {
+  const crop = edits.crop ?? { x: 0, y: 0, width: source.width, height: source.height };
+  const whole = { x: 0, y: 0, width: source.width, height: source.height };
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(rect.x, rect.y, rect.width, rect.height);
+  ctx.clip();
+  ctx.translate(rect.x, rect.y);
+  ctx.scale(rect.width / crop.width, rect.height / crop.height);
+  ctx.translate(-crop.x, -crop.y);
+  source.draw(ctx, whole);
+  drawAnnotations(ctx, edits.annotations, (target) => source.draw(target, whole));
+  ctx.restore();
+}
+
 export interface DrawOptions {
   /** Top-left corner, in device pixels. */
   x?: number;
@@ -86,8 +117,9 @@ export interface DrawOptions {
  * `scale` is device pixels per layout pixel. The window is drawn on its own layer first, so the
  * shadow follows its rounded outline and any transparency in the source.
  */
-export function drawComposition(ctx: CanvasRenderingContext2D, source: Source, settings: Settings, scale: number, options: DrawOptions = {}): Layout {
-  const plan = layout(source, settings);
+export function drawComposition(ctx: CanvasRenderingContext2D, composition: Composition, scale: number, options: DrawOptions = {}): Layout {
+  const { source, settings, edits } = composition;
+  const plan = planOf(composition);
   const ox = options.x ?? 0;
   const oy = options.y ?? 0;
   const { canvas, window: win, bar } = plan;
@@ -118,7 +150,7 @@ export function drawComposition(ctx: CanvasRenderingContext2D, source: Source, s
     lc.fillRect(0, bar, win.width, win.height - bar);
     drawFrameBar(lc, settings.frame, win.width, bar, source.title);
   }
-  source.draw(lc, { x: 0, y: bar, width: win.width, height: win.height - bar });
+  drawContent(lc, source, edits, { x: 0, y: bar, width: win.width, height: win.height - bar });
 
   const shadow = SHADOWS.find((entry) => entry.id === settings.shadow) ?? SHADOWS[0];
   ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -134,12 +166,12 @@ export function drawComposition(ctx: CanvasRenderingContext2D, source: Source, s
 }
 
 /** The composition at export size, on a new canvas. */
-export function renderExport(source: Source, settings: Settings): HTMLCanvasElement {
-  const size = exportSize(layout(source, settings).canvas, settings.scale);
+export function renderExport(composition: Composition): HTMLCanvasElement {
+  const size = exportSize(planOf(composition).canvas, composition.settings.scale);
   const canvas = document.createElement('canvas');
   canvas.width = size.width;
   canvas.height = size.height;
-  drawComposition(canvas.getContext('2d')!, source, settings, settings.scale);
+  drawComposition(canvas.getContext('2d')!, composition, composition.settings.scale);
   return canvas;
 }
 
