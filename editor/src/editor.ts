@@ -97,6 +97,9 @@ export class Editor {
   /** While set, the preview shows the whole source (the crop tool draws the crop over it). */
   showWholeSource = false;
   private view: View | undefined;
+  /** 'select', an annotation kind, or 'crop': one tool at a time acts on the preview. */
+  tool = 'select';
+  private readonly toolListeners: ((tool: string) => void)[] = [];
   /** An export made at another revision is stale. */
   revision = 0;
   private readonly listeners: (() => void)[] = [];
@@ -136,6 +139,23 @@ export class Editor {
 
   onChange(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  /** Tools hear when another takes over, to put away what they show. */
+  onTool(listener: (tool: string) => void): void {
+    this.toolListeners.push(listener);
+  }
+
+  setTool(tool: string): void {
+    if (tool === this.tool) return;
+    this.tool = tool;
+    this.stage.dataset.tool = tool;
+    for (const listener of this.toolListeners) listener(tool);
+  }
+
+  /** Asks for a redraw without a change of state (a tool's own overlay, say). */
+  redraw(): void {
+    this.scheduleRender();
   }
 
   /** A new source starts a new history, with the edits it had when last open. */
