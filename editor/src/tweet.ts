@@ -12,7 +12,24 @@ export interface TweetPhoto {
   url: string;
   width: number;
   height: number;
+  /** A video's or GIF's poster, drawn with a play mark; absent for a photo. */
+  kind?: 'video' | 'gif';
+  durationMs?: number;
 }
+
+/** The preview of a linked page (summary and summary_large_image cards, and players). */
+export interface LinkCard {
+  /** `large`: the image above the text; `summary`: a square thumbnail beside it. */
+  layout: 'large' | 'summary';
+  title: string;
+  description?: string;
+  /** As the site shows it: the vanity URL, else the page's host. */
+  domain?: string;
+  image?: TweetPhoto;
+}
+
+/** A quoted tweet as the site shows it inside another: no counts, card or nested quote. */
+export type QuotedTweet = Pick<TweetView, 'id' | 'name' | 'handle' | 'verified' | 'avatarUrl' | 'runs' | 'photos' | 'createdAt'>;
 
 export interface TweetView {
   id: string;
@@ -22,11 +39,13 @@ export interface TweetView {
   /** The 400×400 variant, sharp at 3×. */
   avatarUrl?: string;
   runs: TextRun[];
-  /** Or a video's poster frame; at most four, as on the site. */
+  /** Photos and video or GIF posters; at most four, as on the site. */
   photos: TweetPhoto[];
   createdAt?: Date;
   likes?: number;
   replies?: number;
+  quote?: QuotedTweet;
+  card?: LinkCard;
 }
 
 /** The status id of an id or a tweet URL on any x.com or twitter.com variant. */
@@ -61,6 +80,8 @@ interface Entity {
   /** Undefined drops the range (media links, which the card shows as photos). */
   text?: string;
   kind: TextRun['kind'];
+  /** The t.co address, to recognise the link a card or quote already shows. */
+  url?: string;
 }
 
 function entitiesOf(raw: Json | undefined): Entity[] {
@@ -71,7 +92,7 @@ function entitiesOf(raw: Json | undefined): Entity[] {
   };
   for (const item of array(raw?.urls).map(object)) {
     const at = item && indices(item);
-    if (at) found.push({ ...at, text: string(item.display_url) ?? string(item.expanded_url) ?? string(item.url), kind: 'link' });
+    if (at) found.push({ ...at, text: string(item.display_url) ?? string(item.expanded_url) ?? string(item.url), kind: 'link', url: string(item.url) });
   }
   for (const item of array(raw?.media).map(object)) {
     const at = item && indices(item);
@@ -92,9 +113,10 @@ function entitiesOf(raw: Json | undefined): Entity[] {
 
 /**
  * Cut to `display_text_range`, which leaves out reply mentions and the media link. Indices count
- * code points of the escaped text, so the text is cut before unescaping.
+ * code points of the escaped text, so the text is cut before unescaping. A link in `shown` (t.co
+ * addresses the card draws as a link card or quote) is left out when it ends the text, as on the site.
  */
-export function textRuns(tweet: Json): TextRun[] {
+export function textRuns(tweet: Json, shown: readonly string[] = []): TextRun[] {
   const points = Array.from(string(tweet.text) ?? '');
   const [from = 0, to = points.length] = array(tweet.display_text_range).map(number);
   const runs: TextRun[] = [];
@@ -112,7 +134,7 @@ export function textRuns(tweet: Json): TextRun[] {
     const original = unescapeHtml(points.slice(Math.max(cursor, entity.start), Math.min(end, entity.end)).join(''));
     if (entity.kind !== 'link') push(original, entity.kind);
     // A media link partly inside the range is still dropped whole.
-    else if (entity.text !== undefined && entity.start >= cursor && entity.end <= end) push(entity.text, 'link');
+    else if (entity.text !== undefined && entity.start >= cursor && entity.end <= end && !(entity.url && shown.includes(entity.url) && points.slice(entity.end, end).join('').trim() === '')) push(entity.text, 'link');
     cursor = Math.min(end, entity.end);
   }
   if (cursor < end) push(unescapeHtml(points.slice(cursor, end).join('')), 'text');
@@ -137,24 +159,77 @@ export function photoVariant(url: string): string {
   }
 }
 
-/** @throws Error when the payload is not a tweet (a tombstone, or something else entirely) */
-export function tweetView(payload: unknown): TweetView {
-  const tweet = object(payload);
-  const user = object(tweet?.user);
-  if (!tweet || !user || string(tweet.__typename ?? 'Tweet') !== 'Tweet') throw new Error('This tweet cannot be shown: it may be deleted or private.');
-  const photos: TweetPhoto[] = [];
+/** Media in the order posted: `mediaDetails` knows each one's type; older payloads only `photos` and `video`. */
+export function tweetMedia(tweet: Json): TweetPhoto[] {
+  const media: TweetPhoto[] = [];
+  for (const item of array(tweet.mediaDetails).map(object)) {
+    const url = string(item?.media_url_https);
+    const size = object(item?.original_info);
+    const width = number(size?.width);
+    const height = number(size?.height);
+    if (!url || !width || !height) continue;
+    const type = string(item?.type);
+    if (type === 'photo') media.push({ url: photoVariant(url), width, height });
+    else if (type === 'video') media.push({ url, width, height, kind: 'video', durationMs: number(object(item?.video_info)?.duration_millis) });
+    else if (type === 'animated_gif') media.push({ url, width, height, kind: 'gif' });
+  }
+  if (media.length > 0) return media.slice(0, 4);
   for (const photo of array(tweet.photos).map(object)) {
     const url = string(photo?.url);
     const width = number(photo?.width);
     const height = number(photo?.height);
-    if (url && width && height) photos.push({ url: photoVariant(url), width, height });
+    if (url && width && height) media.push({ url: photoVariant(url), width, height });
   }
   const video = object(tweet.video);
   const poster = string(video?.poster);
-  if (photos.length === 0 && poster) {
+  if (media.length === 0 && poster) {
     const [w, h] = array(video?.aspectRatio).map(number);
-    photos.push({ url: poster, width: w ?? 16, height: h ?? 9 });
+    media.push({ url: poster, width: w ?? 16, height: h ?? 9, kind: 'video', durationMs: number(video?.durationMs) });
   }
+  return media.slice(0, 4);
+}
+
+/** Largest first among the sizes a proxy answer can carry; the summary layout wants a square-ish crop. */
+const LARGE_CARD_IMAGES = ['photo_image_full_size_large', 'summary_photo_image_large', 'thumbnail_image_large', 'player_image_large', 'photo_image_full_size', 'summary_photo_image', 'thumbnail_image', 'player_image'];
+const SUMMARY_CARD_IMAGES = ['thumbnail_image_large', 'thumbnail_image', 'summary_photo_image', 'thumbnail_image_small', 'player_image'];
+
+/** The link card of a tweet; undefined for cards without a title (polls, Spaces, apps), which the card leaves out. */
+export function linkCard(tweet: Json): LinkCard | undefined {
+  const card = object(tweet.card);
+  const values = object(card?.binding_values);
+  const text = (key: string) => unescapeHtml(string(object(values?.[key])?.string_value)?.trim() ?? '') || undefined;
+  const title = text('title');
+  if (!card || !title) return undefined;
+  // Names may carry a numeric prefix ("2586390716:summary_large_image").
+  const name = (string(card.name) ?? '').replace(/^\d+:/, '');
+  const player = name === 'player';
+  const layout = name === 'summary_large_image' || player ? 'large' : 'summary';
+  let image: TweetPhoto | undefined;
+  for (const key of layout === 'large' ? LARGE_CARD_IMAGES : SUMMARY_CARD_IMAGES) {
+    const value = object(object(values?.[key])?.image_value);
+    const url = string(value?.url);
+    const width = number(value?.width);
+    const height = number(value?.height);
+    if (url && width && height) {
+      image = { url, width, height, ...(player ? { kind: 'video' as const } : {}) };
+      break;
+    }
+  }
+  const link = array(object(tweet.entities)?.urls)
+    .map(object)
+    .find((item) => item && string(item.url) === string(card.url));
+  let host: string | undefined;
+  try {
+    host = new URL(string(link?.expanded_url) ?? '').hostname.replace(/^www\./, '');
+  } catch {
+    host = undefined;
+  }
+  return { layout, title, description: text('description'), domain: text('vanity_url') ?? text('domain') ?? host, image };
+}
+
+function author(tweet: Json | undefined) {
+  const user = object(tweet?.user);
+  if (!tweet || !user || string(tweet.__typename ?? 'Tweet') !== 'Tweet') return undefined;
   const created = string(tweet.created_at);
   const date = created === undefined ? undefined : new Date(created);
   const avatar = string(user.profile_image_url_https);
@@ -164,10 +239,35 @@ export function tweetView(payload: unknown): TweetView {
     handle: string(user.screen_name) ?? '',
     verified: user.verified === true || user.is_blue_verified === true,
     avatarUrl: avatar === undefined ? undefined : largeAvatar(avatar),
-    runs: textRuns(tweet),
-    photos: photos.slice(0, 4),
     createdAt: date && !Number.isNaN(date.getTime()) ? date : undefined,
+  };
+}
+
+/** @throws Error when the payload is not a tweet (a tombstone, or something else entirely) */
+export function tweetView(payload: unknown): TweetView {
+  const tweet = object(payload);
+  const about = author(tweet);
+  if (!tweet || !about) throw new Error('This tweet cannot be shown: it may be deleted or private.');
+  const card = linkCard(tweet);
+  const quoted = object(tweet.quoted_tweet);
+  const quotedAbout = author(quoted);
+  const quote: QuotedTweet | undefined = quoted && quotedAbout ? { ...quotedAbout, runs: textRuns(quoted), photos: tweetMedia(quoted) } : undefined;
+  // The t.co links of what the card draws itself: its link card, and the quoted tweet's address.
+  const shown = array(object(tweet.entities)?.urls)
+    .map(object)
+    .filter((item) => {
+      const url = string(item?.url);
+      if (card && url === string(object(tweet.card)?.url)) return true;
+      return quote !== undefined && quote.id !== '' && tweetIdFrom(string(item?.expanded_url) ?? '') === quote.id;
+    })
+    .map((item) => string(item?.url) ?? '');
+  return {
+    ...about,
+    runs: textRuns(tweet, shown),
+    photos: tweetMedia(tweet),
     likes: number(tweet.favorite_count),
     replies: number(tweet.conversation_count),
+    ...(quote ? { quote } : {}),
+    ...(card ? { card } : {}),
   };
 }
