@@ -6,6 +6,7 @@ import { fitText } from './canvas-text.ts';
 import type { Rect } from './layout.ts';
 import { loadCorsImage } from './sources.ts';
 import type { Source } from './sources.ts';
+import { cardImageUrls, videoDuration } from './tweet.ts';
 import type { LinkCard, QuotedTweet, TextRun, TweetPhoto, TweetView } from './tweet.ts';
 
 export type CardTheme = 'light' | 'dark';
@@ -280,15 +281,6 @@ function outline(ctx: CanvasRenderingContext2D, rect: Rect, colour: string): voi
   ctx.stroke();
 }
 
-/** "0:08", "1:28", as the site labels a video. */
-export function videoDuration(ms: number): string {
-  const seconds = Math.max(0, Math.round(ms / 1000));
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.floor((seconds % 3600) / 60);
-  const rest = String(seconds % 60).padStart(2, '0');
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
-}
-
 /** A play button in the middle of a poster, sized to it, and a GIF or duration label in its corner. */
 function playMark(ctx: CanvasRenderingContext2D, rect: Rect, photo: TweetPhoto): void {
   const size = Math.min(68, Math.max(28, Math.min(rect.width, rect.height) * 0.22));
@@ -435,14 +427,6 @@ function drawLinkCard(ctx: CanvasRenderingContext2D, card: LinkCard, layout: Lin
     baseline += SMALL_LINE;
   }
   outline(ctx, box, colours.border);
-}
-
-/**
- * Every image the card draws after the author's avatar, in the order `makeCard` takes them: the
- * photos or posters, the quoted tweet's avatar and first photo, the link card's image.
- */
-export function cardImageUrls(view: TweetView): (string | undefined)[] {
-  return [...view.photos.map((photo) => photo.url), view.quote?.avatarUrl, view.quote?.photos[0]?.url, view.card?.image?.url];
 }
 
 /** "Tweet by @a with a video, quoting @b, linking to react.dev, dark card", for people who cannot see it. */

@@ -271,3 +271,20 @@ export function tweetView(payload: unknown): TweetView {
     ...(card ? { card } : {}),
   };
 }
+
+/**
+ * Every image a card draws after the author's avatar, in the order it loads and draws them: the
+ * photos or posters, the quoted tweet's avatar and first photo, the link card's image.
+ */
+export function cardImageUrls(view: TweetView): (string | undefined)[] {
+  return [...view.photos.map((photo) => photo.url), view.quote?.avatarUrl, view.quote?.photos[0]?.url, view.card?.image?.url];
+}
+
+/** "0:08", "1:28", as the site labels a video. */
+export function videoDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = String(seconds % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
+}
