@@ -1,7 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cardImageUrls, tweetView } from '#editor/src/tweet.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
+import { startMediaUpstream, type MediaUpstream } from '../support/media-upstream.ts';
 import { startStub, tweetFixture, type StubAnswer, type StubServer } from '../support/upstreams.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
 
@@ -23,9 +25,11 @@ const SPECIAL: Record<string, StubAnswer> = {
 };
 
 let upstream: StubServer;
+let media: MediaUpstream;
 let runtime: TestRuntime;
 
 beforeAll(async () => {
+  media = await startMediaUpstream();
   upstream = await startStub((req) => {
     const query = new URL(req.url ?? '/', 'http://stub').searchParams;
     const id = query.get('id') ?? '';
@@ -36,6 +40,7 @@ beforeAll(async () => {
     if (FOUND.includes(id)) return { headers: { 'content-type': 'application/json; charset=utf-8' }, body: tweetFixture(id) };
     return { status: 404, body: '' };
   });
+  Object.assign(process.env, media.env);
   process.env.TWEET_UPSTREAM_URL = upstream.url;
   process.env.TWEET_TIMEOUT_MS = '500';
   process.env.TWEET_CACHE_SECONDS = '120';
@@ -46,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await runtime?.dispose();
   await upstream?.close();
+  await media?.close();
 });
 
 beforeEach(() => {
@@ -138,5 +144,68 @@ describe('GET /api/tweet/{id}', () => {
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, HEAD');
     expect(await response.json()).toEqual(envelope(405, 'method_not_allowed'));
+  });
+});
+
+describe('GET /api/tweet/{id} for what a tweet card draws', () => {
+  const QUOTE = '1641895049427550208';
+  const CARD = '1629262255744503809';
+  const VIDEO = '1674420258080452610';
+  type Json = Record<string, any>;
+  const tweet = async (id: string) => ((await (await fetch(`${runtime.url}/api/tweet/${id}`)).json()) as { data: Json }).data;
+
+  it('passes a quoted tweet through with its author, text and photo', async () => {
+    const data = await tweet(QUOTE);
+
+    expect(data.quoted_tweet).toMatchObject({
+      id_str: '1641086480675225601',
+      user: { name: 'sammy', screen_name: 'SamuelSusla', profile_image_url_https: expect.stringMatching(/^https:\/\/pbs\.twimg\.com\/profile_images\//) },
+      text: expect.stringContaining('View Flattening'),
+      mediaDetails: [{ type: 'photo', media_url_https: 'https://pbs.twimg.com/media/FsZNOgcWAAEQtrd.jpg' }],
+    });
+  });
+
+  it('passes a link card through with its title, description, domain and images on pbs.twimg.com/card_img', async () => {
+    const data = await tweet(CARD);
+
+    expect(data.card).toMatchObject({
+      name: 'summary_large_image',
+      url: 'https://t.co/fI2B6TT8rL',
+      binding_values: {
+        title: { string_value: 'Tutorial: Tic-Tac-Toe – React' },
+        description: { string_value: 'The library for web and native user interfaces' },
+        vanity_url: { string_value: 'react.dev' },
+        photo_image_full_size_large: { image_value: { url: expect.stringMatching(/^https:\/\/pbs\.twimg\.com\/card_img\//), width: 800, height: 419 } },
+        thumbnail_image_large: { image_value: { url: expect.stringMatching(/^https:\/\/pbs\.twimg\.com\/card_img\//) } },
+      },
+    });
+  });
+
+  it('passes a video through with its type, poster and duration, also on the tweet it quotes', async () => {
+    const data = await tweet(VIDEO);
+
+    expect(data.mediaDetails).toMatchObject([{ type: 'video', media_url_https: expect.stringMatching(/^https:\/\/pbs\.twimg\.com\/ext_tw_video_thumb\//), video_info: { duration_millis: 8833 } }]);
+    expect(data.video).toMatchObject({ poster: data.mediaDetails[0].media_url_https, durationMs: 8833 });
+    expect(data.quoted_tweet.mediaDetails).toMatchObject([{ type: 'video', media_url_https: expect.stringMatching(/^https:\/\/pbs\.twimg\.com\/amplify_video_thumb\//) }]);
+  });
+
+  it.each([QUOTE, CARD, VIDEO])('relays through the media proxy every image the editor draws for tweet %s', async (id) => {
+    // Prepare: the editor's own reading of the payload names the images; the media stand-in has each
+    const view = tweetView(await tweet(id));
+    const urls = [view.avatarUrl, ...cardImageUrls(view)].filter((url) => url !== undefined);
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
+    for (const url of urls) media.on(url, { headers: { 'content-type': 'image/jpeg', 'content-length': String(jpeg.length) }, body: jpeg });
+
+    // Act
+    const responses = await Promise.all(urls.map((url) => fetch(`${runtime.url}/api/image-proxy?url=${encodeURIComponent(url)}`)));
+
+    // Assess
+    expect(urls.length).toBeGreaterThanOrEqual(id === CARD ? 2 : 3);
+    for (const response of responses) {
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('image/jpeg');
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(Buffer.from(await response.arrayBuffer())).toEqual(jpeg);
+    }
   });
 });
