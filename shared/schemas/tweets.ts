@@ -18,7 +18,9 @@ export type TweetParams = v.InferOutput<typeof TweetParams>;
 /** As the upstream returns it; inner fields are not part of the contract. */
 export const TweetPayload = v.pipe(
   v.record(v.string(), v.unknown()),
-  v.description('Public tweet payload as returned by the syndication API (`__typename: "Tweet"`, `id_str`, `text`, `user`, media, …).'),
+  v.description(
+    'Public tweet payload as returned by the syndication API (`__typename: "Tweet"`, `id_str`, `text`, `user`, `mediaDetails` with each medium\'s `type` (photo, video, animated_gif) and poster, `video`, `quoted_tweet`, a link preview in `card.binding_values`, …).',
+  ),
 );
 
 export const TweetResponse = v.pipe(
