@@ -103,26 +103,38 @@ afterAll(async () => {
   if (workdir) await rm(workdir, { recursive: true, force: true });
 });
 
-/** Opens the editor, loads the tweet in `theme` and exports it at the defaults (PNG, 2×); the PNG is also kept in test-output. */
-async function exportTweet(id: string, theme: 'light' | 'dark' = 'light'): Promise<{ png: Buffer; page: Page; status: string }> {
-  const { page, downloads } = await editors.open(runtime.url);
+/** Loads the tweet in the Tweet tab, in `theme`. */
+async function loadTweet(page: Page, id: string, theme: 'light' | 'dark'): Promise<string> {
   await page.click('#tab-tweet');
   await page.click(`input[name="card-theme"][value="${theme}"]`);
   await page.type('#tweet-ref', id);
   await page.click('#tweet-submit');
-  const status = await waitForStatus(page, '#tweet-status', 'Loaded the tweet', '#source-error');
+  return waitForStatus(page, '#tweet-status', 'Loaded the tweet', '#source-error');
+}
+
+/** Exports at the defaults (PNG, 2×); the PNG is also kept in test-output under `name`. */
+async function exportPng(page: Page, downloads: string, name: string): Promise<Buffer> {
   await page.click('#export-button');
   await waitForStatus(page, '#export-status', 'Exported and downloaded', '#export-error');
-  const name = await page.$eval('#export-result', (element) => (element as HTMLElement).dataset.name!);
-  await waitFor(async () => ((await readdir(downloads)).includes(name) ? true : undefined));
+  const file = await page.$eval('#export-result', (element) => (element as HTMLElement).dataset.name!);
+  await waitFor(async () => ((await readdir(downloads)).includes(file) ? true : undefined));
   const png = await waitFor(async () => {
-    const bytes = await readFile(join(downloads, name));
+    const bytes = await readFile(join(downloads, file));
     return bytes.length > 0 ? bytes : undefined;
   });
   await mkdir(TEST_OUTPUT, { recursive: true });
-  await writeFile(join(TEST_OUTPUT, `tweet-card-${id}-${theme}.png`), png);
-  return { png, page, status };
+  await writeFile(join(TEST_OUTPUT, `${name}.png`), png);
+  return png;
 }
+
+async function exportTweet(id: string, theme: 'light' | 'dark' = 'light'): Promise<{ png: Buffer; page: Page }> {
+  const { page, downloads } = await editors.open(runtime.url);
+  await loadTweet(page, id, theme);
+  return { png: await exportPng(page, downloads, `tweet-card-${id}-${theme}`), page };
+}
+
+/** The middle of a box, where a play mark's triangle is. */
+const middle = (box: Box) => [Math.round((box.left + box.right) / 2), Math.round((box.top + box.bottom) / 2)] as const;
 
 interface Box {
   left: number;
@@ -202,7 +214,7 @@ describe('tweet cards in the editor', SLOW, () => {
       const poster = (await colourBox(png, colour))!;
       expect(poster).toBeDefined();
       expect(Math.abs(sizeOf(poster).width - (INNER - 2 * BORDER))).toBeLessThanOrEqual(1);
-      const [cx, cy] = [Math.round((poster.left + poster.right) / 2), Math.round((poster.top + poster.bottom) / 2)];
+      const [cx, cy] = middle(poster);
       expectColour(await pixelOf(png, cx, cy), WHITE, 24);
       expectColour(await pixelOf(png, cx - 20 * SCALE, cy), PLAY_BLUE, 24);
       // The label's dark plate in the bottom-left corner, the poster again beside it
@@ -217,9 +229,28 @@ describe('tweet cards in the editor', SLOW, () => {
 
     // Assess
     const poster = (await colourBox(png, POSTER_RGB))!;
-    const [cx, cy] = [Math.round((poster.left + poster.right) / 2), Math.round((poster.top + poster.bottom) / 2)];
+    const [cx, cy] = middle(poster);
     expectColour(await pixelOf(png, cx, cy), WHITE, 24);
     expect((await pixelOf(png, poster.left + 14 * SCALE, poster.bottom - 14 * SCALE)).every((value) => value < 80)).toBe(true);
     expect(await page.$eval('#preview', (canvas) => canvas.getAttribute('aria-label'))).toContain('Tweet by @_ScottCondron with a GIF, light card');
+  });
+
+  it('redraws the quote and its poster in the other theme from the images already loaded', async () => {
+    // Prepare
+    const { page, downloads } = await editors.open(runtime.url);
+    await loadTweet(page, VIDEO, 'light');
+    const loaded = requested();
+
+    // Act
+    await page.click('input[name="card-theme"][value="dark"]');
+    const png = await exportPng(page, downloads, `tweet-card-${VIDEO}-switched-dark`);
+
+    // Assess: nothing fetched again, and the quoted tweet's poster with its play mark on a dark card
+    expect(requested()).toEqual(loaded);
+    const poster = (await colourBox(png, QUOTED_POSTER_RGB))!;
+    expect(poster).toBeDefined();
+    expectColour(await pixelOf(png, ...middle(poster)), WHITE, 24);
+    expectColour(await pixelOf(png, poster.left + INNER / 2, poster.top - 1), THEME.dark.border, 16);
+    expectColour(await pixelOf(png, poster.left - 12, poster.top), THEME.dark.background, 4);
   });
 });
