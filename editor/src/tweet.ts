@@ -128,13 +128,14 @@ export function textRuns(tweet: Json, shown: readonly string[] = []): TextRun[] 
   };
   let cursor = Math.max(0, from);
   const end = Math.min(points.length, Math.max(cursor, to));
+  const shownAtEnd = (entity: Entity) => entity.url !== undefined && shown.includes(entity.url) && points.slice(entity.end, end).join('').trim() === '';
   for (const entity of entitiesOf(object(tweet.entities))) {
     if (entity.end <= cursor || entity.start >= end) continue;
     if (entity.start > cursor) push(unescapeHtml(points.slice(cursor, entity.start).join('')), 'text');
     const original = unescapeHtml(points.slice(Math.max(cursor, entity.start), Math.min(end, entity.end)).join(''));
     if (entity.kind !== 'link') push(original, entity.kind);
     // A media link partly inside the range is still dropped whole.
-    else if (entity.text !== undefined && entity.start >= cursor && entity.end <= end && !(entity.url && shown.includes(entity.url) && points.slice(entity.end, end).join('').trim() === '')) push(entity.text, 'link');
+    else if (entity.text !== undefined && entity.start >= cursor && entity.end <= end && !shownAtEnd(entity)) push(entity.text, 'link');
     cursor = Math.min(end, entity.end);
   }
   if (cursor < end) push(unescapeHtml(points.slice(cursor, end).join('')), 'text');
@@ -189,7 +190,7 @@ export function tweetMedia(tweet: Json): TweetPhoto[] {
   return media.slice(0, 4);
 }
 
-/** Largest first among the sizes a proxy answer can carry; the summary layout wants a square-ish crop. */
+/** Variants, best first: about 800 px wide is sharp at 2× and small for the proxy; a summary wants the thumbnail crop. */
 const LARGE_CARD_IMAGES = ['photo_image_full_size_large', 'summary_photo_image_large', 'thumbnail_image_large', 'player_image_large', 'photo_image_full_size', 'summary_photo_image', 'thumbnail_image', 'player_image'];
 const SUMMARY_CARD_IMAGES = ['thumbnail_image_large', 'thumbnail_image', 'summary_photo_image', 'thumbnail_image_small', 'player_image'];
 
