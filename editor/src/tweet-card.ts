@@ -32,7 +32,7 @@ const BOX_PAD = 12;
 const SMALL_SIZE = 15;
 const SMALL_LINE = 20;
 const QUOTE_AVATAR = 20;
-/** The site's summary thumbnail; large card images keep its 1.91:1 shape. */
+/** The site's summary thumbnail, and the 1.91:1 shape of a large card's image. */
 const THUMB = 130;
 const LARGE_IMAGE_RATIO = 1.91;
 
