@@ -7,6 +7,7 @@ import { Api } from './api.ts';
 import { byId } from './dom.ts';
 import { Editor } from './editor.ts';
 import { setupComposePanel } from './compose-panel.ts';
+import { setupCropTool } from './crop-tool.ts';
 import { setupExportPanel } from './export-panel.ts';
 import { setupSourcePanel } from './source-panel.ts';
 
@@ -16,4 +17,5 @@ const editor = new Editor(api);
 setupSourcePanel(editor);
 setupComposePanel(editor);
 setupExportPanel(editor);
+setupCropTool(editor);
 document.documentElement.dataset.ready = 'true';
