@@ -1,7 +1,9 @@
 /** The Compose panel and the Export panel's format and quality: controls built from the presets. */
+import { setupBackgroundImage } from './background-image.ts';
+import { cssGradient, gradientOf } from './backgrounds.ts';
 import { byId, fillSelect, h, radioValue, setRadio } from './dom.ts';
 import type { Editor } from './editor.ts';
-import { FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALES, SHADOWS } from './presets.ts';
+import { CUSTOM_GRADIENT, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALES, SHADOWS } from './presets.ts';
 import { DEFAULT_SETTINGS, settingsFrom } from './settings.ts';
 import type { Settings } from './settings.ts';
 
@@ -11,6 +13,13 @@ export function setupComposePanel(editor: Editor): void {
   const gradients = byId('gradients', HTMLFieldSetElement);
   const scales = byId('scales', HTMLFieldSetElement);
   const color = byId('solid-color', HTMLInputElement);
+  const groups = { gradient: byId('bg-gradient', HTMLDivElement), solid: byId('bg-solid', HTMLDivElement), image: byId('bg-image', HTMLDivElement) };
+  const gradientFrom = byId('gradient-from', HTMLInputElement);
+  const gradientTo = byId('gradient-to', HTMLInputElement);
+  const gradientAngle = byId('gradient-angle', HTMLInputElement);
+  const gradientAngleValue = byId('gradient-angle-value', HTMLOutputElement);
+  const blur = byId('bg-blur', HTMLInputElement);
+  const blurValue = byId('bg-blur-value', HTMLOutputElement);
   const padding = byId('padding', HTMLInputElement);
   const radius = byId('radius', HTMLInputElement);
   const paddingValue = byId('padding-value', HTMLOutputElement);
@@ -23,12 +32,15 @@ export function setupComposePanel(editor: Editor): void {
   const linkStatus = byId('link-status', HTMLParagraphElement);
 
   // Each swatch is a real radio button (arrow keys move between them) with a visible name.
-  for (const gradient of GRADIENTS) {
-    const swatch = h('span', { class: 'swatch-colour', 'aria-hidden': 'true' });
+  const swatch = (id: string, name: string, background: string) => {
+    const colour = h('span', { class: 'swatch-colour', 'aria-hidden': 'true' });
     // CSSOM, not a style attribute: the CSP allows no inline styles.
-    swatch.style.backgroundImage = `linear-gradient(${gradient.angle}deg, ${gradient.stops.join(', ')})`;
-    gradients.append(h('label', { class: 'swatch' }, h('input', { type: 'radio', name: 'gradient', value: gradient.id }), swatch, h('span', { class: 'swatch-name' }, gradient.name)));
-  }
+    colour.style.backgroundImage = background;
+    gradients.append(h('label', { class: 'swatch' }, h('input', { type: 'radio', name: 'gradient', value: id }), colour, h('span', { class: 'swatch-name' }, name)));
+    return colour;
+  };
+  for (const gradient of GRADIENTS) swatch(gradient.id, gradient.name, cssGradient(gradient));
+  const customSwatch = swatch(CUSTOM_GRADIENT, 'Custom', '');
   for (const scale of SCALES) {
     scales.append(h('label', {}, h('input', { type: 'radio', name: 'scale', value: String(scale) }), h('span', {}, `${scale}×`, h('small', { 'data-scale': String(scale) }, '\u00a0'))));
   }
@@ -40,6 +52,8 @@ export function setupComposePanel(editor: Editor): void {
   for (const [input, limits] of [
     [padding, LIMITS.padding],
     [radius, LIMITS.radius],
+    [gradientAngle, LIMITS.gradientAngle],
+    [blur, LIMITS.blur],
   ] as const) {
     input.min = String(limits.min);
     input.max = String(limits.max);
@@ -48,7 +62,16 @@ export function setupComposePanel(editor: Editor): void {
 
   const show = (settings: Settings) => {
     setRadio(form, 'background', settings.background);
+    // Only the chosen kind's controls show, as in other editors.
+    for (const [kind, group] of Object.entries(groups)) group.hidden = kind !== settings.background;
     setRadio(form, 'gradient', settings.gradient);
+    customSwatch.style.backgroundImage = cssGradient(gradientOf({ ...settings, gradient: CUSTOM_GRADIENT }));
+    gradientFrom.value = settings.gradientFrom;
+    gradientTo.value = settings.gradientTo;
+    gradientAngle.value = String(settings.gradientAngle);
+    gradientAngleValue.value = `${settings.gradientAngle}°`;
+    blur.value = String(settings.blur);
+    blurValue.value = `${settings.blur} px`;
     setRadio(form, 'scale', String(settings.scale));
     color.value = settings.color;
     padding.value = String(settings.padding);
@@ -68,6 +91,10 @@ export function setupComposePanel(editor: Editor): void {
       bg: radioValue(form, 'background') ?? '',
       g: radioValue(form, 'gradient') ?? '',
       c: color.value,
+      g1: gradientFrom.value,
+      g2: gradientTo.value,
+      ga: gradientAngle.value,
+      bl: blur.value,
       pad: padding.value,
       r: radius.value,
       sh: shadow.value,
@@ -82,10 +109,16 @@ export function setupComposePanel(editor: Editor): void {
 
   const onInput = (event: Event) => {
     const target = event.target as HTMLInputElement;
+    // The image itself is no setting: background-image.ts takes it.
+    if (target.type === 'file') return;
     const next = read();
     // Picking a gradient or a colour is choosing that kind of background.
     if (target.name === 'gradient') next.background = 'gradient';
     if (target === color) next.background = 'solid';
+    if (target === gradientFrom || target === gradientTo || target === gradientAngle) {
+      next.background = 'gradient';
+      next.gradient = CUSTOM_GRADIENT;
+    }
     // A drag of one slider, or typing in one field, undoes as one step.
     editor.update(next, { merge: target.name || target.id });
     linkStatus.textContent = '';
@@ -129,4 +162,5 @@ export function setupComposePanel(editor: Editor): void {
   });
 
   show(editor.settings);
+  setupBackgroundImage(editor);
 }

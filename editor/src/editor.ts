@@ -1,12 +1,13 @@
 /** The editor's state (source and settings) and its preview; panels change the state only through it. */
 import type { Api } from './api.ts';
+import { describeBackground } from './backgrounds.ts';
 import { byId } from './dom.ts';
 import { NO_EDITS } from './edits.ts';
 import type { Edits } from './edits.ts';
 import { History } from './history.ts';
 import { exportProblem, exportSize, fit } from './layout.ts';
 import type { Rect } from './layout.ts';
-import { FRAMES, GRADIENTS } from './presets.ts';
+import { FRAMES } from './presets.ts';
 import { drawComposition, planOf } from './render.ts';
 import type { Composition } from './render.ts';
 import { initialSettings, settingsToParams } from './settings.ts';
@@ -93,6 +94,8 @@ export class Editor {
   source?: Source;
   settings: Settings;
   edits: Edits = NO_EDITS;
+  /** For an image background; kept in the browser (background-image.ts), not in the settings. */
+  backgroundImage?: ImageBitmap;
   readonly history = new History<Snapshot>(HISTORY_LIMIT);
   /** While set, the preview shows the whole source (the crop tool draws the crop over it). */
   showWholeSource = false;
@@ -158,6 +161,13 @@ export class Editor {
     this.scheduleRender();
   }
 
+  /** Not an undo step itself: choosing an image records the switch to an image background. */
+  setBackgroundImage(bitmap: ImageBitmap | undefined): void {
+    if (this.backgroundImage !== bitmap) this.backgroundImage?.close();
+    this.backgroundImage = bitmap;
+    this.changed();
+  }
+
   /** A new source starts a new history, with the edits it had when last open. */
   setSource(source: Source): void {
     this.source = source;
@@ -196,7 +206,9 @@ export class Editor {
 
   /** undefined until there is a source. */
   composition(): Composition | undefined {
-    return this.source ? { source: this.source, settings: this.settings, edits: this.showWholeSource ? { ...this.edits, crop: null } : this.edits } : undefined;
+    return this.source
+      ? { source: this.source, settings: this.settings, edits: this.showWholeSource ? { ...this.edits, crop: null } : this.edits, backgroundImage: this.backgroundImage }
+      : undefined;
   }
 
   /** Where the preview last drew the content; undefined before the first drawing of a source. */
@@ -321,13 +333,8 @@ export class Editor {
     this.readout.textContent = `Export: ${size.width} × ${size.height} px (${this.settings.scale}×)${problem ? ' · too large' : ''}`;
     this.readout.dataset.width = String(size.width);
     this.readout.dataset.height = String(size.height);
-    const background =
-      this.settings.background === 'gradient'
-        ? `${GRADIENTS.find((entry) => entry.id === this.settings.gradient)?.name ?? ''} gradient`
-        : this.settings.background === 'solid'
-          ? `solid ${this.settings.color}`
-          : 'transparent';
+    const background = describeBackground(this.settings, this.backgroundImage !== undefined);
     const frame = FRAMES.find((entry) => entry.id === this.settings.frame)?.name.toLowerCase() ?? '';
-    this.canvas.setAttribute('aria-label', `Preview: ${source.description}, on a ${background} background, frame: ${frame}, ${size.width} × ${size.height} pixels`);
+    this.canvas.setAttribute('aria-label', `Preview: ${source.description}, on ${background}, frame: ${frame}, ${size.width} × ${size.height} pixels`);
   }
 }

@@ -21,6 +21,10 @@ export const GRADIENTS = [
 
 export type GradientId = (typeof GRADIENTS)[number]['id'];
 
+/** The gradient of the user's own two colours and angle (settings gradientFrom, gradientTo, gradientAngle). */
+export const CUSTOM_GRADIENT = 'custom';
+export type GradientChoice = GradientId | typeof CUSTOM_GRADIENT;
+
 /** Ratios grow the canvas rather than shrink the padding; `free` fits the content. */
 export const RATIOS = [
   { id: 'free', name: 'Free (fit the content)', ratio: null },
@@ -77,6 +81,7 @@ export type QualityId = (typeof QUALITIES)[number]['id'];
 export const BACKGROUNDS = [
   { id: 'gradient', name: 'Gradient' },
   { id: 'solid', name: 'Solid colour' },
+  { id: 'image', name: 'Image' },
   { id: 'none', name: 'None (transparent)' },
 ] as const;
 
@@ -91,4 +96,8 @@ export function frameBarHeight(width: number): number {
 export const LIMITS = {
   padding: { min: 0, max: 256, step: 8 },
   radius: { min: 0, max: 48, step: 2 },
+  /** Degrees, as in CSS. */
+  gradientAngle: { min: 0, max: 360, step: 5 },
+  /** Layout pixels, so an export at any scale looks like the preview. */
+  blur: { min: 0, max: 40, step: 1 },
 } as const;

@@ -1,12 +1,12 @@
 /** Draws a composition at any scale: preview and export share it, so what is exported is what was previewed. */
 import { drawAnnotations } from './annotation-drawing.ts';
+import { drawBackground } from './backgrounds.ts';
 import { fitText } from './canvas-text.ts';
 import { contentSize } from './edits.ts';
 import type { Edits } from './edits.ts';
 import { exportSize, layout } from './layout.ts';
-import type { Layout, Rect, Size } from './layout.ts';
-import { GRADIENTS, SHADOWS } from './presets.ts';
-import type { Gradient } from './presets.ts';
+import type { Layout, Rect } from './layout.ts';
+import { SHADOWS } from './presets.ts';
 import type { Settings } from './settings.ts';
 import type { Source } from './sources.ts';
 
@@ -16,19 +16,6 @@ const FRAME_COLOURS = {
 } as const;
 const WINDOW_BUTTONS = ['#ff5f57', '#febc2e', '#28c840'];
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
-
-/** As CSS draws it: 0° points up, 90° right, and the line spans the corners. */
-function linearGradient(ctx: CanvasRenderingContext2D, gradient: Gradient, box: Size): CanvasGradient {
-  const angle = (gradient.angle * Math.PI) / 180;
-  const dx = Math.sin(angle);
-  const dy = -Math.cos(angle);
-  const half = (Math.abs(box.width * dx) + Math.abs(box.height * dy)) / 2;
-  const cx = box.width / 2;
-  const cy = box.height / 2;
-  const fill = ctx.createLinearGradient(cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half);
-  gradient.stops.forEach((stop, index) => fill.addColorStop(index / Math.max(1, gradient.stops.length - 1), stop));
-  return fill;
-}
 
 function drawFrameBar(ctx: CanvasRenderingContext2D, frame: 'light' | 'dark', width: number, bar: number, title: string): void {
   const colours = FRAME_COLOURS[frame];
@@ -82,6 +69,8 @@ export interface Composition {
   source: Source;
   settings: Settings;
   edits: Edits;
+  /** The user's image, for an image background; too big for the settings, so kept beside them. */
+  backgroundImage?: ImageBitmap;
 }
 
 /** Where everything goes, in layout pixels. */
@@ -128,13 +117,7 @@ export function drawComposition(ctx: CanvasRenderingContext2D, composition: Comp
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   if (options.checkerboard) checkerboard(ctx, ox, oy, canvas.width * scale, canvas.height * scale);
   ctx.setTransform(scale, 0, 0, scale, ox, oy);
-  if (settings.background === 'gradient') {
-    ctx.fillStyle = linearGradient(ctx, GRADIENTS.find((entry) => entry.id === settings.gradient) ?? GRADIENTS[0], canvas);
-    ctx.fillRect(0, 0, canvas.width, canvas.height);
-  } else if (settings.background === 'solid') {
-    ctx.fillStyle = settings.color;
-    ctx.fillRect(0, 0, canvas.width, canvas.height);
-  }
+  drawBackground(ctx, composition, canvas);
 
   const layer = document.createElement('canvas');
   layer.width = Math.max(1, Math.round(win.width * scale));

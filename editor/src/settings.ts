@@ -2,14 +2,20 @@
  * The settings and one text form for the URL fragment (to share) and local storage (to keep).
  * Unreadable fields fall back one by one, so a stale or hand-edited link still opens.
  */
-import { BACKGROUNDS, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALES, SHADOWS } from './presets.ts';
-import type { BackgroundKind, FormatId, FrameId, GradientId, QualityId, RatioId, Scale, ShadowId } from './presets.ts';
+import { BACKGROUNDS, CUSTOM_GRADIENT, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALES, SHADOWS } from './presets.ts';
+import type { BackgroundKind, FormatId, FrameId, GradientChoice, QualityId, RatioId, Scale, ShadowId } from './presets.ts';
 
 export interface Settings {
   background: BackgroundKind;
-  gradient: GradientId;
+  gradient: GradientChoice;
   /** #rrggbb, for the solid background. */
   color: string;
+  /** #rrggbb and degrees, for the custom gradient. */
+  gradientFrom: string;
+  gradientTo: string;
+  gradientAngle: number;
+  /** Of an image background, in layout pixels. The image itself is kept in the browser, not here. */
+  blur: number;
   padding: number;
   radius: number;
   shadow: ShadowId;
@@ -24,6 +30,10 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   background: 'gradient',
   gradient: 'ocean',
   color: '#f1f3f5',
+  gradientFrom: '#6366f1',
+  gradientTo: '#ec4899',
+  gradientAngle: 135,
+  blur: 0,
   padding: 64,
   radius: 12,
   shadow: 'medium',
@@ -39,6 +49,10 @@ const KEYS: Record<keyof Settings, string> = {
   background: 'bg',
   gradient: 'g',
   color: 'c',
+  gradientFrom: 'g1',
+  gradientTo: 'g2',
+  gradientAngle: 'ga',
+  blur: 'bl',
   padding: 'pad',
   radius: 'r',
   shadow: 'sh',
@@ -73,8 +87,12 @@ export function settingsFrom(params: URLSearchParams, base: Readonly<Settings> =
   const get = (name: keyof Settings) => params.get(KEYS[name]);
   return {
     background: oneOf(ids(BACKGROUNDS), get('background'), base.background),
-    gradient: oneOf(ids(GRADIENTS), get('gradient'), base.gradient),
+    gradient: oneOf<GradientChoice>([...ids(GRADIENTS), CUSTOM_GRADIENT], get('gradient'), base.gradient),
     color: colour(get('color'), base.color),
+    gradientFrom: colour(get('gradientFrom'), base.gradientFrom),
+    gradientTo: colour(get('gradientTo'), base.gradientTo),
+    gradientAngle: within(LIMITS.gradientAngle, get('gradientAngle'), base.gradientAngle),
+    blur: within(LIMITS.blur, get('blur'), base.blur),
     padding: within(LIMITS.padding, get('padding'), base.padding),
     radius: within(LIMITS.radius, get('radius'), base.radius),
     shadow: oneOf(ids(SHADOWS), get('shadow'), base.shadow),
@@ -91,7 +109,7 @@ export function settingsToParams(settings: Readonly<Settings>): URLSearchParams 
   const params = new URLSearchParams();
   for (const name of Object.keys(KEYS) as (keyof Settings)[]) {
     const value = settings[name];
-    params.set(KEYS[name], name === 'color' ? String(value).replace('#', '') : String(value));
+    params.set(KEYS[name], String(value).replace(/^#/, ''));
   }
   return params;
 }

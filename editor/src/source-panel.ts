@@ -293,14 +293,15 @@ export function setupSourcePanel(editor: Editor): void {
     dragDepth = 0;
     dropHint.hidden = true;
     const file = imageFileOf(event.dataTransfer);
-    if (!file) return;
+    // The background's own drop zone takes its drop first.
+    if (!file || event.defaultPrevented) return;
     event.preventDefault();
     void useFile(file, 'Dropped');
   });
   document.addEventListener('paste', (event) => {
     const file = imageFileOf(event.clipboardData);
-    // Text pasted into a field stays text; only an image becomes the source.
-    if (!file) return;
+    // Text pasted into a field stays text; only an image becomes the source, unless the background took it.
+    if (!file || event.defaultPrevented) return;
     event.preventDefault();
     void useFile(file, 'Pasted');
   });

@@ -19,7 +19,24 @@ const FIXTURES = readdirSync(join(import.meta.dirname, '..', 'fixtures', 'tweets
 const fixture = (id: string) => JSON.parse(tweetFixture(id)) as Record<string, unknown>;
 
 describe('editor settings', () => {
-  const custom: Settings = { ...DEFAULT_SETTINGS, background: 'solid', color: '#112233', padding: 120, radius: 20, shadow: 'strong', frame: 'dark', ratio: '9x16', scale: 3, format: 'webp', quality: 'low' };
+  const custom: Settings = {
+    ...DEFAULT_SETTINGS,
+    background: 'solid',
+    gradient: 'custom',
+    color: '#112233',
+    gradientFrom: '#aabbcc',
+    gradientTo: '#010203',
+    gradientAngle: 270,
+    blur: 12,
+    padding: 120,
+    radius: 20,
+    shadow: 'strong',
+    frame: 'dark',
+    ratio: '9x16',
+    scale: 3,
+    format: 'webp',
+    quality: 'low',
+  };
 
   it('reads back every field it writes', () => {
     // Act
@@ -30,7 +47,7 @@ describe('editor settings', () => {
   });
 
   it('writes short, readable parameters for a shared link', () => {
-    expect(settingsToParams(custom).toString()).toBe('bg=solid&g=ocean&c=112233&pad=120&r=20&sh=strong&fr=dark&ar=9x16&x=3&f=webp&q=low');
+    expect(settingsToParams(custom).toString()).toBe('bg=solid&g=custom&c=112233&g1=aabbcc&g2=010203&ga=270&bl=12&pad=120&r=20&sh=strong&fr=dark&ar=9x16&x=3&f=webp&q=low');
   });
 
   it.each([
@@ -41,8 +58,34 @@ describe('editor settings', () => {
     ['a radius that is not a number', 'r=round', { radius: DEFAULT_SETTINGS.radius }],
     ['a scale that is not offered', 'x=4', { scale: DEFAULT_SETTINGS.scale }],
     ['an unknown format', 'f=gif', { format: DEFAULT_SETTINGS.format }],
+    ['an unknown background kind', 'bg=video', { background: DEFAULT_SETTINGS.background }],
+    ['a custom gradient colour that is not #rrggbb', 'g=custom&g1=blue&g2=12345', { gradient: 'custom' }],
+    ['a gradient angle above 360°', 'ga=400', { gradientAngle: 360 }],
+    ['a gradient angle below 0°', 'ga=-90', { gradientAngle: 0 }],
+    ['a blur above the maximum', 'bg=image&bl=500', { background: 'image', blur: 40 }],
+    ['a blur that is not a number', 'bl=soft', { blur: DEFAULT_SETTINGS.blur }],
   ])('falls back field by field for %s', (_case, query, expected) => {
     expect(settingsFrom(new URLSearchParams(query))).toEqual({ ...DEFAULT_SETTINGS, ...expected });
+  });
+
+  it('opens a link made before custom gradients and image backgrounds with their defaults', () => {
+    // Act
+    const settings = settingsFrom(new URLSearchParams('bg=gradient&g=grape&c=112233&pad=96&r=20&sh=soft&fr=light&ar=1x1&x=3&f=png&q=high'));
+
+    // Assess
+    expect(settings).toEqual({ ...DEFAULT_SETTINGS, gradient: 'grape', color: '#112233', padding: 96, radius: 20, shadow: 'soft', frame: 'light', ratio: '1x1', scale: 3 });
+  });
+
+  it('reads a custom gradient and an image background with its blur', () => {
+    expect(settingsFrom(new URLSearchParams('bg=image&g=custom&g1=%23FF0000&g2=00ff00&ga=45&bl=8'))).toEqual({
+      ...DEFAULT_SETTINGS,
+      background: 'image',
+      gradient: 'custom',
+      gradientFrom: '#ff0000',
+      gradientTo: '#00ff00',
+      gradientAngle: 45,
+      blur: 8,
+    });
   });
 
   it('starts from the defaults, then what storage remembers, then what a shared link says', () => {
