@@ -204,10 +204,10 @@ export class Editor {
     return { settings: this.settings, edits: this.edits };
   }
 
-  /** undefined until there is a source. */
+  /** What is exported, with the stored crop; undefined until there is a source. */
   composition(): Composition | undefined {
     return this.source
-      ? { source: this.source, settings: this.settings, edits: this.showWholeSource ? { ...this.edits, crop: null } : this.edits, backgroundImage: this.backgroundImage }
+      ? { source: this.source, settings: this.settings, edits: this.edits, backgroundImage: this.backgroundImage }
       : undefined;
   }
 
@@ -295,7 +295,9 @@ export class Editor {
     if (!ctx) return;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    const composition = this.composition();
+    const stored = this.composition();
+    // The crop tool draws its crop over the whole source.
+    const composition = stored && this.showWholeSource ? { ...stored, edits: { ...stored.edits, crop: null } } : stored;
     this.view = undefined;
     if (composition) {
       const ratio = window.devicePixelRatio || 1;
