@@ -4,5 +4,11 @@ import { clientConfig, type AwsClientSettings } from '#shared/aws/settings.ts';
 
 /** Leaves `undefined` attributes out, as the stores write optional fields. */
 export function dynamoDocumentClient(settings: AwsClientSettings): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(new DynamoDBClient(clientConfig(settings)), { marshallOptions: { removeUndefinedValues: true } });
+  const client = new DynamoDBClient({
+    ...clientConfig(settings),
+    // DynamoDB's own lookups, at their defaults (see clientConfig()).
+    accountIdEndpointMode: 'preferred',
+    endpointDiscoveryEnabled: false,
+  });
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }

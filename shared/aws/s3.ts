@@ -1,5 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
-import { clientConfig, type AwsClientSettings } from '#shared/aws/settings.ts';
+import { clientConfig, unset, type AwsClientSettings } from '#shared/aws/settings.ts';
 
 /**
  * Path-style on a local stand-in. Checksums only where S3 requires them: otherwise streamed uploads
@@ -11,6 +11,10 @@ export function s3Client(settings: AwsClientSettings): S3Client {
     forcePathStyle: settings.endpoint !== undefined,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // S3's own lookups, at their defaults (see clientConfig()).
+    disableS3ExpressSessionAuth: false,
+    useArnRegion: unset,
+    sigv4aSigningRegionSet: unset,
   });
 }
 

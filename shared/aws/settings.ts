@@ -13,6 +13,9 @@ export interface AwsClientSettings {
   socketTimeoutMs: number;
 }
 
+/** A setting that stays unset, given so that the SDK does not look for it. */
+export const unset = async (): Promise<undefined> => undefined;
+
 export function clientConfig(settings: AwsClientSettings) {
   return {
     region: settings.region,
@@ -26,5 +29,15 @@ export function clientConfig(settings: AwsClientSettings) {
       throwOnRequestTimeout: true,
       socketTimeout: settings.socketTimeoutMs,
     },
+    // The SDK's defaults, given: any left out is looked up in the environment and ~/.aws/config on
+    // the first request, which waits for the disk. Endpoints come from Easel's configuration only.
+    defaultsMode: 'legacy' as const,
+    retryMode: 'standard',
+    useFipsEndpoint: false,
+    useDualstackEndpoint: false,
+    ignoreConfiguredEndpointUrls: true,
+    disableClockSkewCorrection: false,
+    authSchemePreference: [] as string[],
+    userAgentAppId: unset,
   };
 }
