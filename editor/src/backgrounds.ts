@@ -72,17 +72,19 @@ export function drawBackground(ctx: Context2D, composition: Pick<Composition, 's
   ctx.fillRect(0, 0, canvas.width, canvas.height);
 }
 
+const article = (name: string) => `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
+
 /** For the preview's accessible name: "on <this>". */
 export function describeBackground(settings: Settings, hasImage: boolean): string {
   switch (settings.background) {
     case 'gradient':
       return settings.gradient === CUSTOM_GRADIENT
         ? `a custom gradient background (${settings.gradientFrom} to ${settings.gradientTo} at ${settings.gradientAngle}°)`
-        : `a ${gradientOf(settings).name} gradient background`;
+        : `${article(gradientOf(settings).name)} gradient background`;
     case 'solid':
       return `a solid ${settings.color} background`;
     case 'image':
-      if (!hasImage) return `a ${FALLBACK_GRADIENT.name} gradient background, for want of a background image in this browser`;
+      if (!hasImage) return `${article(FALLBACK_GRADIENT.name)} gradient background, for want of a background image in this browser`;
       return settings.blur > 0 ? `your background image, blurred ${settings.blur} px` : 'your background image';
     case 'none':
       return 'a transparent background';

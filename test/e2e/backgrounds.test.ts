@@ -239,7 +239,7 @@ describe('the editor backgrounds', SLOW, () => {
     expect(await violations(page)).toEqual([]);
   });
 
-  it('keeps the image background across a reload', async () => {
+  it('keeps the image background across a reload, until it is removed', async () => {
     // Prepare
     const { page, downloads, consoleErrors } = await editors.open(runtime.url);
     await chooseBackgroundFile(page, backgroundPng);
@@ -250,11 +250,18 @@ describe('the editor backgrounds', SLOW, () => {
     const status = await waitForStatus(page, '#bg-status', 'Using', '#source-error');
     await openSource(page);
     const png = await exportPng(page, downloads);
+    await page.click('#bg-remove');
+    const removed = await waitForStatus(page, '#bg-status', 'Removed', '#source-error');
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    const afterRemoval = await waitForStatus(page, '#bg-status', 'These settings ask', '#source-error');
 
     // Assess
     expect(status).toBe('Using backdrop.png (640 × 480 px), kept in this browser.');
     expect(await page.$eval('input[name="background"]:checked', (input) => (input as HTMLInputElement).value)).toBe('image');
     expectColour(await pixelOf(png, 1, 1), BACKGROUND_RGB);
+    expect(removed).toBe('Removed backdrop.png from this browser.');
+    expect(afterRemoval).toContain('which this browser does not have');
     expect(consoleErrors).toEqual([]);
     expect(await violations(page)).toEqual([]);
   });
@@ -298,7 +305,12 @@ describe('the editor backgrounds', SLOW, () => {
       }),
     );
 
+    const unnamed = await page.$$eval('#compose input, #compose button', (controls) =>
+      controls.filter((control) => !(control as HTMLInputElement).labels?.length && !control.getAttribute('aria-labelledby') && (control.textContent ?? '').trim() === '').map((control) => control.id),
+    );
+
     // Assess
+    expect(unnamed).toEqual([]);
     expect(order).toEqual(['bg-file', 'bg-paste', 'bg-blur']);
     expect(await page.$eval('#bg-remove', (button) => (button as HTMLButtonElement).disabled)).toBe(true);
     expect(await page.$eval('#bg-status', (status) => status.textContent)).toContain('No image yet');
