@@ -29,9 +29,13 @@ const FIELDS: readonly { field: CropField; label: string; name: string }[] = [
   { field: 'height', label: 'H', name: 'Crop height, px' },
 ];
 
+const TEXT_INPUTS = new Set(['text', 'search', 'url', 'tel', 'email', 'password', 'number', 'date', 'datetime-local', 'month', 'time', 'week']);
+
 /** Typing in these must never trigger a shortcut. */
-function isEditable(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || target.closest('input, textarea, select') !== null);
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  return target instanceof HTMLInputElement && TEXT_INPUTS.has(target.type);
 }
 
 /** Adds the Crop button to the toolbar, the overlay to the stage and the crop bar below it. */
@@ -299,7 +303,7 @@ export function setupCropTool(editor: Editor): void {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
     if (!active) {
-      if ((event.key === 'c' || event.key === 'C') && !event.shiftKey && !isEditable(target) && editor.source) {
+      if ((event.key === 'c' || event.key === 'C') && !event.shiftKey && !isTyping(target) && editor.source) {
         event.preventDefault();
         focusWhenShown = true;
         editor.setTool(TOOL);
@@ -311,12 +315,12 @@ export function setupCropTool(editor: Editor): void {
       end(false);
     } else if (event.key === 'Enter') {
       // Buttons, links and other fields keep their own Enter; the crop's fields apply what was typed.
-      const inBar = target instanceof HTMLInputElement && bar.contains(target) && target.type === 'number';
+      const inBar = target instanceof HTMLInputElement && bar.contains(target);
       if (!inBar && target !== box && target !== document.body) return;
       event.preventDefault();
-      if (inBar) commitField(target);
+      if (inBar && target.type === 'number') commitField(target);
       end(true);
-    } else if ((event.key === 'c' || event.key === 'C') && !event.shiftKey && !isEditable(target)) {
+    } else if ((event.key === 'c' || event.key === 'C') && !event.shiftKey && !isTyping(target)) {
       event.preventDefault();
       end(true);
     }
