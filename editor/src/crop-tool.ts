@@ -165,7 +165,6 @@ export function setupCropTool(editor: Editor): void {
     draft = clampCrop(baseline ?? wholeOf(source), source);
     editor.showWholeSource = true;
     bar.hidden = false;
-    stage.classList.add('cropping');
     showButton();
     describe();
     place();
@@ -181,7 +180,7 @@ export function setupCropTool(editor: Editor): void {
     editor.showWholeSource = false;
     overlay.hidden = true;
     bar.hidden = true;
-    stage.classList.remove('cropping', 'crop-dragging');
+    stage.classList.remove('crop-dragging');
     showButton();
     const crop = source ? cropToStore(draft, source) : null;
     if (commit && source && source === editor.source && !sameRect(crop, editor.edits.crop)) editor.edit({ crop });
