@@ -88,21 +88,30 @@ export function hideMatches(selectors: string[]): void {
 }
 
 /**
- * Scrolls a screen at a time to the end of the page (or `maxHeight` CSS pixels), then back to
- * the top, and returns the page's height. Each step waits two frames, or 100 ms where frames are
- * throttled, so lazy loaders see every screen. No named inner functions: the bundler would name
- * them through a helper the page does not have (test/infra/in-page-bundle.test.ts).
+ * Scrolls a screen at a time to the end of the page (or `maxHeight` CSS pixels), back to the top,
+ * and returns the page's height. Each screen is held two frames, or 100 ms where frames are
+ * throttled, so lazy loaders see it; the top needs none, the picture's own frame follows. The page
+ * is transparent meanwhile: layout and intersection observers run, but no screen on the way is
+ * painted, which the picture would otherwise wait behind. No named inner functions: the bundler
+ * would name them through a helper the page does not have (test/infra/in-page-bundle.test.ts).
  */
 export async function scrollThrough(maxHeight: number): Promise<number> {
   const page = globalThis as unknown as PageGlobal;
   const root = page.document;
-  for (let top = page.innerHeight; ; top += page.innerHeight) {
-    const done = top >= Math.min(Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0), maxHeight);
-    page.scrollTo({ top: done ? 0 : top, left: 0, behavior: 'instant' });
-    await new Promise<void>((resolve) => {
-      page.setTimeout(resolve, 100);
-      page.requestAnimationFrame(() => page.requestAnimationFrame(resolve));
-    });
-    if (done) return Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0);
+  const veil = new page.CSSStyleSheet();
+  veil.insertRule(':root { opacity: 0 !important; }', 0);
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, veil];
+  try {
+    for (let top = page.innerHeight; top < Math.min(Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0), maxHeight); top += page.innerHeight) {
+      page.scrollTo({ top, left: 0, behavior: 'instant' });
+      await new Promise<void>((resolve) => {
+        page.setTimeout(resolve, 100);
+        page.requestAnimationFrame(() => page.requestAnimationFrame(resolve));
+      });
+    }
+  } finally {
+    root.adoptedStyleSheets = root.adoptedStyleSheets.filter((sheet) => sheet !== veil);
+    page.scrollTo({ top: 0, left: 0, behavior: 'instant' });
   }
+  return Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0);
 }
