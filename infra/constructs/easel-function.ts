@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import type { BuildOptions } from 'esbuild';
 import { AssetStaging, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -49,6 +50,33 @@ export const BUNDLE = {
   define: { 'process.env.EASEL_LAMBDA_BUNDLE': '"true"' },
 } as const;
 
+/** SDK packages none of whose operations streams events. */
+const WITHOUT_EVENT_STREAMS = new Set(['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/client-sqs', '@aws-sdk/client-secrets-manager']);
+const EVENT_STREAMS_STUB = join(PROJECT_ROOT, 'infra', 'constructs', 'no-event-streams.ts');
+const reachability = new Map<string, boolean>();
+
+/**
+ * Whether `entry`'s code imports an SDK package that may stream events (S3 does). Where none does,
+ * the bundle leaves the SDK's event-stream code out: the SDK loads it with import(), and for that
+ * esbuild wraps each SDK module it shares in an initialiser that runs whole at every cold start,
+ * node:zlib and a CRC32 table included.
+ */
+function eventStreamsReachable(entry: string): boolean {
+  let reachable = reachability.get(entry);
+  if (reachable === undefined) {
+    const { metafile } = buildSync({ entryPoints: [join(PROJECT_ROOT, entry)], bundle: true, packages: 'external', platform: 'node', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+    const packages = Object.values(metafile.inputs).flatMap((input) => input.imports.filter((imported) => imported.external).map((imported) => imported.path));
+    reachable = packages.some((name) => /^@(aws-sdk|smithy)\//.test(name) && !WITHOUT_EVENT_STREAMS.has(name));
+    reachability.set(entry, reachable);
+  }
+  return reachable;
+}
+
+/** BUNDLE.alias, and the SDK's event streams left out where `entry` cannot reach them. */
+function aliasOf(entry: string): Record<string, string> {
+  return eventStreamsReachable(entry) ? { ...BUNDLE.alias } : { ...BUNDLE.alias, '@smithy/core/event-streams': EVENT_STREAMS_STUB };
+}
+
 /** esbuild options that build `entry` (relative to the repository root) as the stack does. */
 export function bundleOptions(entry: string, nodeModules: readonly string[] = []): BuildOptions {
   return {
@@ -61,7 +89,7 @@ export function bundleOptions(entry: string, nodeModules: readonly string[] = []
     banner: { js: BUNDLE.banner },
     minify: BUNDLE.minify,
     keepNames: BUNDLE.keepNames,
-    alias: { ...BUNDLE.alias },
+    alias: aliasOf(entry),
     define: { ...BUNDLE.define },
     external: [...nodeModules],
     outfile: 'index.mjs',
@@ -125,6 +153,8 @@ export class EaselFunction extends NodejsFunction {
       description: `Easel: ${props.description}`,
     });
     logGroup.grantWrite(role);
+    // A synth that skips bundling (tests of the template) need not look into the code.
+    const alias = Stack.of(scope).bundlingRequired ? aliasOf(props.entry) : BUNDLE.alias;
     super(scope, id, {
       role,
       entry: join(PROJECT_ROOT, props.entry),
@@ -145,7 +175,7 @@ export class EaselFunction extends NodejsFunction {
         banner: BUNDLE.banner,
         minify: BUNDLE.minify,
         keepNames: BUNDLE.keepNames,
-        esbuildArgs: { '--alias': Object.entries(BUNDLE.alias).map(([from, to]) => `${from}=${to}`) },
+        esbuildArgs: { '--alias': Object.entries(alias).map(([from, to]) => `${from}=${to}`) },
         define: { ...BUNDLE.define },
         sourceMap: BUNDLE.sourcemap,
         sourcesContent: BUNDLE.sourcesContent,

@@ -106,7 +106,11 @@ interface Built {
   inputs: string[];
   /** What each file the build read imports (of the project and node_modules). */
   imports: Record<string, string[]>;
+  /** How the bundle reaches the stand-in for the SDK's event streams: `dynamic-import`, `import-statement`… */
+  eventStreamStubKinds: string[];
 }
+
+const EVENT_STREAM_STUB = 'infra/constructs/no-event-streams.ts';
 
 const built = new Map<string, Built>();
 
@@ -118,7 +122,8 @@ async function buildAll(): Promise<void> {
     const output = Object.values(metafile.outputs).find((out) => out.entryPoint !== undefined)!;
     const bundle = result.outputFiles.find((file) => file.path.endsWith('.mjs'))!;
     const imports = Object.fromEntries(Object.entries(metafile.inputs).map(([file, input]) => [file, input.imports.filter((i) => !i.external).map((i) => i.path)]));
-    built.set(f.name, { bytes: bundle.contents.length, text: bundle.text, inputs: Object.keys(output.inputs), imports });
+    const eventStreamStubKinds = Object.values(metafile.inputs).flatMap((input) => input.imports.filter((i) => i.path === EVENT_STREAM_STUB).map((i) => i.kind));
+    built.set(f.name, { bytes: bundle.contents.length, text: bundle.text, inputs: Object.keys(output.inputs), imports, eventStreamStubKinds });
   }
   const kb = (bytes: number) => (bytes / 1024).toFixed(1);
   const lines = FUNCTIONS.map((f) => `${f.name.padEnd(30)} ${kb(built.get(f.name)!.bytes).padStart(8)} KB  ≤ ${String(f.budgetKb).padStart(5)} KB  ${f.clients.join('+') || '-'}`);
@@ -262,5 +267,23 @@ describe('bundle of each function', () => {
 
     // Assess
     expect(chain).toEqual([]);
+  });
+
+  // The SDK loads its event-stream code with import(), which makes esbuild run whole every SDK
+  // module it shares at cold start; only S3, of Easel's clients, has operations that stream events.
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))('carries the SDK\'s event streams in %s only if it carries S3', (_name, f) => {
+    // Act
+    const eventStreams = built.get(f.name)!.inputs.some((input) => input.includes('node_modules/@smithy/core/dist-es/submodules/event-streams/'));
+
+    // Assess
+    expect(eventStreams).toBe(f.clients.includes('s3'));
+  });
+
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))('reaches the stand-in for the event streams in %s through import() alone, if at all', (_name, f) => {
+    // Act: a static import would throw at cold start; import() only if an operation streamed events.
+    const kinds = new Set(built.get(f.name)!.eventStreamStubKinds);
+
+    // Assess
+    expect([...kinds]).toEqual(f.clients.length > 0 && !f.clients.includes('s3') ? ['dynamic-import'] : []);
   });
 });
