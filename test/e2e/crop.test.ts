@@ -253,6 +253,27 @@ describe('the crop tool', SLOW, () => {
     expect(width! * 9).toBe(height! * 16);
   });
 
+  it('draws a new crop by dragging across the dimmed area, and ignores a click there', async () => {
+    // Prepare: a crop in the top-left corner leaves the rest dimmed
+    const { page } = await openQuadrants();
+    await startCrop(page);
+    await typeField(page, 'crop-width', 100);
+    const source = await boxOf(page, '#crop-overlay');
+    const at = (x: number, y: number) => [source.x + (x / SOURCE.width) * source.width, source.y + (y / SOURCE.height) * source.height] as const;
+
+    // Act: from the source's (360, 270) up and left to (240, 150), then a click in the dimmed top-right
+    await page.mouse.move(...at(360, 270));
+    await page.mouse.down();
+    await page.mouse.move(...at(240, 150), { steps: 5 });
+    await page.mouse.up();
+    const drawn = await cropFields(page);
+    await page.mouse.click(...at(390, 10));
+
+    // Assess
+    expect(drawn).toEqual([240, 150, 120, 120]);
+    expect(await cropFields(page)).toEqual(drawn);
+  });
+
   it('works from the keyboard alone: C opens it, a ratio and the arrow keys set the crop, Enter applies, Escape cancels', async () => {
     // Prepare
     const { page } = await openQuadrants();
