@@ -182,26 +182,41 @@ describe('the editor backgrounds', SLOW, () => {
     expect(await violations(page)).toEqual([]);
   });
 
-  it('pastes an image from the clipboard as the background with its Paste button', async () => {
+  it('pastes an image from the clipboard as the background with its Paste button, or with Ctrl+V while its controls have focus', async () => {
     // Prepare: an image on the clipboard, as another app would leave it
     const { page, downloads } = await editors.open(runtime.url);
     await openSource(page);
     await page.click('input[name="background"][value="image"]');
-    await page.evaluate(async (colour) => {
-      const canvas = new OffscreenCanvas(64, 48);
-      const ctx = canvas.getContext('2d')!;
-      ctx.fillStyle = `rgb(${colour.join(',')})`;
-      ctx.fillRect(0, 0, 64, 48);
-      await navigator.clipboard.write([new ClipboardItem({ 'image/png': await canvas.convertToBlob({ type: 'image/png' }) })]);
-    }, [...BACKGROUND_RGB]);
+    const copy = (width: number, height: number, colour: readonly number[]) =>
+      page.evaluate(
+        async (w, h, fill) => {
+          const canvas = new OffscreenCanvas(w, h);
+          const ctx = canvas.getContext('2d')!;
+          ctx.fillStyle = `rgb(${fill.join(',')})`;
+          ctx.fillRect(0, 0, w, h);
+          await navigator.clipboard.write([new ClipboardItem({ 'image/png': await canvas.convertToBlob({ type: 'image/png' }) })]);
+        },
+        width,
+        height,
+        [...colour],
+      );
+    await copy(64, 48, BACKGROUND_RGB);
 
-    // Act
+    // Act: the button
     await page.click('#bg-paste');
-    const status = await waitForStatus(page, '#bg-status', 'Pasted', '#source-error');
+    const byButton = await waitForStatus(page, '#bg-status', 'Pasted', '#source-error');
     const png = await exportPng(page, downloads);
+    // Act: the keyboard, with focus on the button
+    await copy(32, 24, LEFT_RGB);
+    await page.focus('#bg-paste');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('KeyV');
+    await page.keyboard.up('Control');
+    await page.waitForFunction(() => document.getElementById('bg-status')?.textContent?.includes('32 × 24'));
 
-    // Assess
-    expect(status).toBe('Pasted an image from the clipboard as the background (64 × 48 px).');
+    // Assess: the background took both; the source stayed
+    expect(byButton).toBe('Pasted an image from the clipboard as the background (64 × 48 px).');
+    expect(await text(page, '#bg-status')).toBe('Pasted an image from the clipboard as the background (32 × 24 px).');
     expect(await text(page, '#image-status')).toBe('Opened source.png (300 × 200 px).');
     expectColour(await pixelOf(png, EXPORTED.width - 2, EXPORTED.height - 2), BACKGROUND_RGB);
   });
@@ -237,6 +252,8 @@ describe('the editor backgrounds', SLOW, () => {
     expect(await alphaAt(blurred, EXPORTED.width - 1, EXPORTED.height - 1)).toBe(255);
     expect(await text(page, '#bg-blur-value')).toBe('20 px');
     expect(await violations(page)).toEqual([]);
+    await page.$eval('#compose-heading', (heading) => heading.scrollIntoView());
+    await saveScreenshot(page, 'backgrounds-image-blurred');
   });
 
   it('keeps the image background across a reload, until it is removed', async () => {
