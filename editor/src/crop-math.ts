@@ -172,8 +172,3 @@ export function setCropField(rect: Rect, field: CropField, value: number, source
   const k = clamp(Math.round(field === 'width' ? value / terms.width : value / terms.height), low, high);
   return clampCrop({ x: rect.x, y: rect.y, width: k * terms.width, height: k * terms.height }, bounds);
 }
-
-/** The ratio preset a crop has exactly, if any. */
-export function ratioOf(rect: Rect): CropRatio | undefined {
-  return CROP_RATIOS.find((ratio) => ratio.terms !== null && rect.width * ratio.terms.height === rect.height * ratio.terms.width);
-}

@@ -44,7 +44,7 @@ export function setupCropTool(editor: Editor): void {
   const canvas = byId('preview', HTMLCanvasElement);
   const toolbar = byId('annotate-toolbar', HTMLDivElement);
 
-  const button = h('button', { type: 'button', id: 'crop-button', class: 'tool', 'aria-pressed': 'false', 'aria-keyshortcuts': 'C', title: 'Crop (C)', disabled: true }, 'Crop');
+  const button = h('button', { type: 'button', id: 'crop-button', 'aria-pressed': 'false', 'aria-keyshortcuts': 'C', title: 'Crop (C)', disabled: true }, 'Crop');
   toolbar.append(button);
 
   const hole = h('div', { class: 'crop-hole' });
@@ -101,7 +101,7 @@ export function setupCropTool(editor: Editor): void {
   /** Puts the overlay over the content and the crop box over the draft; hidden while the preview still shows the old crop. */
   const place = () => {
     const view = editor.currentView();
-    const whole = source ? wholeOf(source) : undefined;
+    const whole = source && { x: 0, y: 0, width: source.width, height: source.height };
     if (!active || !view || !whole || !sameRect(view.crop, whole)) {
       overlay.hidden = true;
       return;
