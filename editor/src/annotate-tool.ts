@@ -6,7 +6,8 @@ import { ANNOTATION_FONT, boundsOf, handleAt, handlesOf, isBoxKind, isDrawn, isL
 import type { Handle, Measure, Point } from './annotation-geometry.ts';
 import { byId } from './dom.ts';
 import type { Editor } from './editor.ts';
-import type { Annotation, ShapeAnnotation, TextAnnotation } from './edits.ts';
+import type { Annotation, Edits, ShapeAnnotation, TextAnnotation } from './edits.ts';
+import type { Source } from './sources.ts';
 
 /** The tools that draw, in toolbar order; 'select' and 'crop' are the others. */
 export const DRAWING_TOOLS = ['arrow', 'line', 'rect', 'ellipse', 'highlight', 'text', 'step', 'blur', 'pixelate'] as const;
@@ -25,8 +26,6 @@ const PICK_TOLERANCE = 6;
 const HANDLE_TOLERANCE = 9;
 const HANDLE_SIZE = 9;
 const MIN_DRAG = 4;
-/** Under the history's merge window, so a drag held still stays one undo step. */
-const KEEP_ALIVE_MS = 400;
 
 const measureContext = (() => {
   let ctx: CanvasRenderingContext2D | undefined;
@@ -86,10 +85,8 @@ export class Annotator {
   private readonly stage: HTMLDivElement;
   private drag: Drag | undefined;
   private text: TextSession | undefined;
-  /** The merge key of the gesture under way: one drag, one text edit, one undo step. */
-  private gesture: string | undefined;
-  private gestureRecorded = false;
-  private keepAlive = 0;
+  /** The edits before the drag or text edit under way, which becomes one undo step. */
+  private gesture: { before: Edits; source: Source | undefined } | undefined;
   private frame = 0;
 
   constructor(editor: Editor) {
@@ -170,7 +167,7 @@ export class Annotator {
 
   deleteSelected(): boolean {
     const annotation = this.selection();
-    if (!annotation) return false;
+    if (!annotation || this.busy()) return false;
     this.select(undefined);
     this.editor.edit({ annotations: renumberSteps(this.editor.edits.annotations.filter((entry) => entry.id !== annotation.id)) });
     this.notify();
@@ -180,7 +177,7 @@ export class Annotator {
   /** Arrow keys: a run of nudges is one undo step. */
   nudge(dx: number, dy: number): boolean {
     const annotation = this.selection();
-    if (!annotation) return false;
+    if (!annotation || this.busy()) return false;
     this.replace(moved(annotation, dx, dy), `nudge-${annotation.id}`);
     return true;
   }
@@ -192,7 +189,7 @@ export class Annotator {
       return true;
     }
     if (this.drag) {
-      this.endDrag();
+      this.endDrag(false);
       return true;
     }
     if (this.selected) {
@@ -211,27 +208,31 @@ export class Annotator {
     this.editor.edit({ annotations: this.editor.edits.annotations.map((entry) => (entry.id === annotation.id ? annotation : entry)) }, { merge });
   }
 
-  private beginGesture(): string {
-    this.gesture = `gesture-${newId()}`;
-    this.gestureRecorded = false;
-    clearInterval(this.keepAlive);
-    // The history merges only changes less than a second apart; a pointer held still must not
-    // split the drag, so the run is kept open while the gesture lasts.
-    this.keepAlive = window.setInterval(() => {
-      if (this.gesture && this.gestureRecorded) this.editor.history.record(this.editor.snapshot(), this.gesture);
-    }, KEEP_ALIVE_MS);
-    return this.gesture;
+  /**
+   * A drag or a text edit shows its draft in the preview without touching the history, and
+   * records one undo step when it ends, however long it was held still.
+   */
+  private beginGesture(): void {
+    this.gesture = { before: this.editor.edits, source: this.editor.source };
   }
 
   private gestureEdit(annotations: Annotation[]): void {
-    this.editor.edit({ annotations }, { merge: this.gesture });
-    this.gestureRecorded = true;
+    if (!this.gesture) return;
+    this.editor.edits = { ...this.editor.edits, annotations };
+    this.editor.redraw();
+    this.scheduleDraw();
   }
 
-  private endGesture(): void {
-    clearInterval(this.keepAlive);
+  /** `keep` false puts back what was there before (Escape). */
+  private endGesture(keep = true): void {
+    const gesture = this.gesture;
     this.gesture = undefined;
-    this.gestureRecorded = false;
+    // A new source replaced the edits meanwhile: the draft belonged to the old one.
+    if (!gesture || this.editor.source !== gesture.source) return;
+    const draft = this.editor.edits.annotations;
+    this.editor.edits = gesture.before;
+    if (keep && draft !== gesture.before.annotations) this.editor.edit({ annotations: draft });
+    else this.editor.redraw();
   }
 
   private active(): boolean {
@@ -347,9 +348,10 @@ export class Annotator {
     this.endDrag();
   }
 
-  private endDrag(): void {
+  private endDrag(keep = true): void {
+    if (!this.drag) return;
     this.drag = undefined;
-    this.endGesture();
+    this.endGesture(keep);
     this.scheduleDraw();
   }
 
@@ -425,11 +427,11 @@ export class Annotator {
     this.placeText();
   }
 
-  private closeText(): TextSession | undefined {
+  private closeText(keep: boolean): TextSession | undefined {
     const session = this.text;
     if (!session) return undefined;
     this.text = undefined;
-    this.endGesture();
+    this.endGesture(keep);
     session.input.remove();
     this.overlay.classList.add('annotate-pointer-focus');
     this.overlay.focus({ preventScroll: true });
@@ -438,25 +440,15 @@ export class Annotator {
 
   /** An emptied text is removed; what remains is selected. */
   commitText(): void {
-    const session = this.closeText();
+    const session = this.closeText(true);
     if (!session) return;
     this.select(this.find(session.id) ? session.id : undefined);
   }
 
+  /** Escape: the text as it was, and no undo step. */
   private cancelText(): void {
-    const session = this.text;
-    if (!session) return;
-    const annotations = this.editor.edits.annotations;
-    const current = this.find(session.id);
-    const rest = annotations.filter((entry) => entry.id !== session.id);
-    if (session.original) {
-      const original = session.original;
-      this.gestureEdit(current ? annotations.map((entry) => (entry.id === session.id ? original : entry)) : [...rest, original]);
-    } else if (current) {
-      this.gestureEdit(rest);
-    }
-    this.closeText();
-    this.select(session.original ? session.id : undefined);
+    const session = this.closeText(false);
+    if (session) this.select(session.original ? session.id : undefined);
   }
 
   /** The field sits where the composition draws the text, at the preview's scale. */
@@ -508,6 +500,9 @@ export class Annotator {
     ctx.clearRect(0, 0, width, height);
     this.placeText();
     const view = this.editor.currentView();
+    // The page's mapping to the source, for the end-to-end tests to point at source pixels.
+    if (view) overlay.dataset.view = JSON.stringify(view);
+    else delete overlay.dataset.view;
     const annotation = this.selection();
     if (!view || !annotation || this.editor.tool === 'crop') return;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);

@@ -6,6 +6,8 @@ import type { Editor } from './editor.ts';
 
 export function setupAnnotateToolbar(editor: Editor, annotator: Annotator): void {
   const toolbar = byId('annotate-toolbar', HTMLDivElement);
+  // Narrow screens keep the toolbar in the sticky column: scrolling to a control must clear it.
+  new ResizeObserver(() => document.documentElement.style.setProperty('--annotate-toolbar-height', `${toolbar.offsetHeight}px`)).observe(toolbar);
   for (const button of toolbar.querySelectorAll<HTMLElement>('[data-icon]')) {
     const svg = icon(button.dataset.icon ?? '');
     if (svg) button.prepend(svg);
