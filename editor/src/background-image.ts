@@ -119,9 +119,10 @@ export function setupBackgroundImage(editor: Editor): void {
     if (editor.settings.background !== 'image') editor.update({ background: 'image' });
     showImage(bitmap);
     const used = `${how} ${label} as the background (${bitmap.width} × ${bitmap.height} px).`;
-    status.textContent = used;
+    // Said once stored, so a reload after the message still finds the image.
     try {
       await saveImage({ blob, name: label });
+      status.textContent = used;
     } catch {
       status.textContent = `${used} This browser could not keep it for your next visit.`;
     }
@@ -187,11 +188,16 @@ export function setupBackgroundImage(editor: Editor): void {
     editor.setBackgroundImage(undefined);
     showImage(undefined);
     pasteButton.focus();
-    status.textContent = `Removed ${name || 'the image'} from this browser.`;
+    const removed = name || 'the image';
     name = '';
-    deleteImage().catch(() => {
-      status.textContent = 'Removed the image here, but the browser could not forget it: it may come back after a reload.';
-    });
+    deleteImage().then(
+      () => {
+        status.textContent = `Removed ${removed} from this browser.`;
+      },
+      () => {
+        status.textContent = `Removed ${removed} here, but the browser could not forget it: it may come back after a reload.`;
+      },
+    );
   });
 
   editor.onChange(() => {
