@@ -59,8 +59,8 @@ const PACKAGES: Record<Client, string> = {
  */
 const BUDGET_KB = {
   json: 150,
-  dynamodb: 310,
-  'dynamodb+sqs': 345,
+  dynamodb: 295,
+  'dynamodb+sqs': 325,
   'dynamodb+s3': 490,
   // The ad engine's code (@ghostery/adblocker, tldts), imported only by captures with blockAds.
   capture: 1830,
