@@ -6,8 +6,10 @@
 import sharp from 'sharp';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cachedConsentAsset } from '#infra/assets/consent-script.ts';
 import { prepare } from '#shared/services/capture/clean-capture.ts';
 import type { CleanOptions } from '#shared/services/capture/clean-capture.ts';
+import { consentRulesFor } from '#shared/services/capture/consent-banners.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { AD_COLOUR, AD_HOST, BANNER_COLOUR, CONSENT_PAGES, SITE_HOST, startCleanPages } from '../support/clean-pages.ts';
 import type { CleanPages } from '../support/clean-pages.ts';
@@ -35,14 +37,17 @@ async function count(png: Uint8Array, colour: { r: number; g: number; b: number 
   return n;
 }
 
-/** Loads `url` as the capture does (interception, load, a short quiet time, clean-up) and returns the PNG. */
-async function captureClean(browserToUse: Browser, url: string, options: CleanOptions): Promise<Uint8Array> {
+/**
+ * Loads `url` as the capture does (interception, load, a short quiet time, clean-up) and returns
+ * the PNG and autoconsent's lifecycle state at the end.
+ */
+async function captureClean(browserToUse: Browser, url: string, options: CleanOptions): Promise<{ png: Uint8Array; consent: unknown }> {
   const context = await browserToUse.createBrowserContext();
   try {
     const page: Page = await context.newPage();
     await page.setViewport({ width: 1280, height: 800 });
     await page.setRequestInterception(true);
-    const clean = await prepare(page, options);
+    const clean = await prepare(page, options, new URL(url));
     page.on('request', (request) => {
       if (request.isInterceptResolutionHandled()) return;
       const blocked = clean.blocks({ url: request.url(), sourceUrl: request.frame()?.url() || url, resourceType: request.resourceType() });
@@ -51,7 +56,8 @@ async function captureClean(browserToUse: Browser, url: string, options: CleanOp
     await page.goto(url, { waitUntil: 'load' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     await clean.settle(3_000);
-    return await page.screenshot({ type: 'png' });
+    const png = await page.screenshot({ type: 'png' });
+    return { png, consent: await page.evaluate('globalThis.autoconsentStandalone?.instance.state.lifecycle') };
   } finally {
     await context.close();
   }
@@ -60,18 +66,43 @@ async function captureClean(browserToUse: Browser, url: string, options: CleanOp
 describe('clean captures: consent dialogs', () => {
   it.each(Object.keys(CONSENT_PAGES))('leaves no %s consent dialog in the capture with blockBanners', async (name) => {
     // Act
-    const png = await captureClean(browser, `${pages.origin}/consent/${name}`, { blockBanners: true });
+    const { png } = await captureClean(browser, `${pages.origin}/consent/${name}`, { blockBanners: true });
 
     // Assess
     expect(await count(png, BANNER_COLOUR)).toBe(0);
   });
 
+  it.each(['onetrust', 'cookiebot', 'didomi', 'usercentrics', 'quantcast'])('opts out of the %s dialog with autoconsent itself, not the fallback', async (name) => {
+    // Act
+    const { consent } = await captureClean(browser, `${pages.origin}/consent/${name}`, { blockBanners: true });
+
+    // Assess
+    expect(consent).toBe('done');
+  });
+
   it('shows the dialog without blockBanners', async () => {
     // Act
-    const png = await captureClean(browser, `${pages.origin}/consent/onetrust`, {});
+    const { png } = await captureClean(browser, `${pages.origin}/consent/onetrust`, {});
 
     // Assess
     expect(await count(png, BANNER_COLOUR)).toBeGreaterThan(1280 * 290);
+  });
+});
+
+describe('clean captures: consent rules', () => {
+  const names = (url: string) => (JSON.parse(consentRulesFor(cachedConsentAsset().rules, new URL(url))) as { r: [number, string][] }).r.map((rule) => rule[1]);
+
+  it.each([
+    ['its own site\'s rules', 'https://www.reddit.com/r/all', ['reddit.com'], ['twitter']],
+    ['them over http and without www too', 'http://reddit.com/', ['reddit.com'], ['twitter']],
+    ['no site\'s rules on a site without any', 'http://127.0.0.1:8080/', [], ['reddit.com', 'twitter']],
+  ])('hands a page the generic rules and %s', (_case, url, present, absent) => {
+    // Act
+    const rules = names(url);
+
+    // Assess
+    expect(rules).toEqual(expect.arrayContaining(['didomi', 'quantcast', 'usercentrics-api', 'privacymanager.io', ...present]));
+    for (const name of absent) expect(rules).not.toContain(name);
   });
 });
 
@@ -81,7 +112,7 @@ describe('clean captures: ads', () => {
     const before = pages.adHits.length;
 
     // Act
-    const png = await captureClean(browser, `http://${SITE_HOST}:${pages.port}/ads`, { blockAds: true });
+    const { png } = await captureClean(browser, `http://${SITE_HOST}:${pages.port}/ads`, { blockAds: true });
 
     // Assess
     expect(pages.adHits.length).toBe(before);
@@ -90,7 +121,7 @@ describe('clean captures: ads', () => {
 
   it('shows both ads without blockAds', async () => {
     // Act
-    const png = await captureClean(browser, `http://${SITE_HOST}:${pages.port}/ads`, {});
+    const { png } = await captureClean(browser, `http://${SITE_HOST}:${pages.port}/ads`, {});
 
     // Assess: the served image and the slot, 300×250 each.
     expect(await count(png, AD_COLOUR)).toBe(2 * 300 * 250);

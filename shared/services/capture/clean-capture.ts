@@ -23,12 +23,12 @@ export interface CleanCapture {
 
 const NOTHING: CleanCapture = { blocks: () => false, settle: async () => undefined };
 
-/** Sets up `page` for a clean capture; call before navigation. */
-export async function prepare(page: Page, options: CleanOptions): Promise<CleanCapture> {
+/** Sets up `page` for a clean capture of `url`; call before navigation. */
+export async function prepare(page: Page, options: CleanOptions, url: URL): Promise<CleanCapture> {
   if (!options.blockAds && !options.blockBanners) return NOTHING;
   // Loaded on first use: the engine's code and list stay out of captures that do not ask for it.
   const ads = options.blockAds ? await import('#shared/services/capture/ad-blocking.ts') : undefined;
-  const [engine] = await Promise.all([ads?.adEngine(), options.blockBanners ? watchConsent(page) : undefined]);
+  const [engine] = await Promise.all([ads?.adEngine(), options.blockBanners ? watchConsent(page, url) : undefined]);
   return {
     blocks: (request) => (ads && engine ? ads.isAd(engine, request) : false),
     async settle(budgetMs) {

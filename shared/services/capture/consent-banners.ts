@@ -1,13 +1,22 @@
 /**
- * Cookie-consent dialogs: DuckDuckGo's autoconsent (its rules ship in its standalone build, no
- * network) opts out where it can; known consent containers are hidden where it could not.
+ * Cookie-consent dialogs: DuckDuckGo's autoconsent (its rules ship in its package, no network)
+ * opts out where it can; known consent containers are hidden where it could not.
  */
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import type { CompactCMPRule, IndexedCMPRuleset } from '@duckduckgo/autoconsent';
 import type { Page } from 'puppeteer-core';
 
-/** The standalone autoconsent build, beside the capture function's bundle. */
-export const AUTOCONSENT_FILE = 'autoconsent.standalone.js';
+/** autoconsent's script and rules, beside the capture function's bundle (infra/assets/consent-script.ts). */
+export const AUTOCONSENT_FILE = 'autoconsent.json';
+
+/** The name under which the script receives its rules, as a JSON string. */
+export const CONSENT_RULES_PARAMETER = 'easelConsentRules';
+
+export interface ConsentAsset {
+  /** autoconsent with an entry that starts it on `CONSENT_RULES_PARAMETER`. */
+  script: string;
+  rules: IndexedCMPRuleset;
+}
 
 /** Consent managers' own containers, hidden when no opt-out succeeded. */
 export const CONSENT_CONTAINERS = [
@@ -38,25 +47,69 @@ export const CONSENT_CONTAINERS = [
 
 const HIDE_CONTAINERS = `${CONSENT_CONTAINERS.join(',')}{display:none !important}`;
 
-let script: string | undefined;
+let loading: Promise<ConsentAsset> | undefined;
 
-/** The autoconsent script, read once per container. */
-export function autoconsentScript(): string {
-  if (script !== undefined) return script;
-  const require = createRequire(import.meta.url);
-  const { readFileSync } = require('node:fs') as typeof import('node:fs');
-  const path =
-    process.env.EASEL_LAMBDA_BUNDLE === 'true'
-      ? new URL(`./${AUTOCONSENT_FILE}`, import.meta.url)
-      : // The package exports only its module builds; the standalone one sits beside them.
-        join(dirname(require.resolve('@duckduckgo/autoconsent')), AUTOCONSENT_FILE);
-  script = readFileSync(path, 'utf8');
-  return script;
+/** Once per container: read from beside the bundle on Lambda, built from the package locally. */
+function consentAsset(): Promise<ConsentAsset> {
+  loading ??= load();
+  loading.catch(() => (loading = undefined));
+  return loading;
+}
+
+async function load(): Promise<ConsentAsset> {
+  if (process.env.EASEL_LAMBDA_BUNDLE !== 'true') return (await import('#infra/assets/consent-script.ts')).cachedConsentAsset();
+  const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+  return JSON.parse(readFileSync(new URL(`./${AUTOCONSENT_FILE}`, import.meta.url), 'utf8')) as ConsentAsset;
+}
+
+const patterns = new Map<string, RegExp>();
+const matches = (pattern: string, urls: string[]) => {
+  let regex = patterns.get(pattern);
+  if (!regex) patterns.set(pattern, (regex = new RegExp(pattern)));
+  return urls.some((url) => regex.test(url));
+};
+
+/** The same address over http and https, with and without www: where a site commonly redirects. */
+function siteAddresses(url: URL): string[] {
+  const host = url.hostname.replace(/^www\./, '');
+  return ['https', 'http'].flatMap((scheme) => [host, `www.${host}`].map((name) => `${scheme}://${name}${url.port ? `:${url.port}` : ''}${url.pathname}${url.search}`));
+}
+
+const shared = new WeakMap<IndexedCMPRuleset, string>();
+
+/**
+ * The rules a capture of `url` can use, as JSON: the generic and frame rules, and only the
+ * site-specific rules of its own site (most of the rule set), so each document parses and
+ * filters a fraction of it. Rules are in autoconsent's order, so its indexes stay valid.
+ */
+export function consentRulesFor(rules: IndexedCMPRuleset, url: URL): string {
+  const { v, s, r, index } = rules;
+  const [specificStart, specificEnd] = index.specificRuleRange;
+  const [frameStart, frameEnd] = index.frameRuleRange;
+  // An order this does not know: hand over everything rather than guess.
+  if (index.genericRuleRange[1] !== specificStart || frameStart > specificStart || frameEnd > specificEnd) return JSON.stringify(rules);
+  const framed = r.slice(specificStart, Math.max(specificStart, frameEnd));
+  const addresses = siteAddresses(url);
+  const site = r.slice(Math.max(specificStart, frameEnd), specificEnd).filter((rule: CompactCMPRule) => matches(rule[3], addresses));
+  if (site.length === 0) {
+    const generic = shared.get(rules);
+    if (generic !== undefined) return generic;
+  }
+  const text = JSON.stringify({
+    v,
+    // Generic and frame rules use the first strings only.
+    s: site.length > 0 ? s : s.slice(0, Math.max(index.genericStringEnd, index.frameStringEnd)),
+    r: [...r.slice(0, specificStart), ...framed, ...site],
+    index: { ...index, specificRuleRange: [specificStart, specificStart + framed.length + site.length] },
+  });
+  if (site.length === 0) shared.set(rules, text);
+  return text;
 }
 
 /** Before navigation: autoconsent runs in every document of the page, before the page's scripts. */
-export async function watchConsent(page: Page): Promise<void> {
-  await page.evaluateOnNewDocument(autoconsentScript());
+export async function watchConsent(page: Page, url: URL): Promise<void> {
+  const { script, rules } = await consentAsset();
+  await page.evaluateOnNewDocument(`((${CONSENT_RULES_PARAMETER}) => {${script}})(${JSON.stringify(consentRulesFor(rules, url))})`);
 }
 
 /** Lifecycle states in which autoconsent is still working on a dialog it found. */
