@@ -290,7 +290,7 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     );
     // Checked on the blank page, so a bad selector costs no navigation.
     await deadline.race(assertSelectors(page, options));
-    traffic.clean = await deadline.race(prepare(page, options));
+    traffic.clean = await deadline.race(prepare(page, options, request.url));
     const wait = request.wait ?? DEFAULT_WAIT;
     await deadline.race(page.goto(request.url.href, { waitUntil: wait.kind === 'lifecycle' ? wait.event : 'load', timeout: 0 }));
     if (wait.kind === 'settle') await deadline.race(settle(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
