@@ -70,5 +70,6 @@ export async function hideAdSlots(engine: FiltersEngine, page: Page): Promise<vo
     getInjectionRules: false,
     getExtendedRules: false,
   });
-  if (styles) await page.addStyleTag({ content: styles });
+  // One evaluation: addStyleTag would add a handle transfer and wait for the sheet's load event.
+  if (styles) await page.evaluate(`(document.head ?? document.documentElement).append(Object.assign(document.createElement('style'), { textContent: ${JSON.stringify(styles)} }))`);
 }
