@@ -1,4 +1,4 @@
-/** Page capture through the handler against raw puppeteer and a launch per request, cache hits, full pages, and wait strategies. */
+/** Page capture through the handler against raw puppeteer and a launch per request, cache hits, full pages, clean captures, and wait strategies. */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +11,14 @@ import { ms, percentile } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
 import { apiEvent, lambdaContext } from '../test/support/event.ts';
 import { COMPLETE_COLOUR, startTargetPages } from '../test/support/target-pages.ts';
+import { BANNER_COLOUR, CONSENT_PAGES, startCleanPages } from '../test/support/clean-pages.ts';
 
 const WARM_RUNS = 20;
 const LAUNCH_RUNS = 5;
 const CACHE_RUNS = 50;
 const WAIT_RUNS = 5;
 const FULL_PAGE_RUNS = 7;
+const CLEAN_RUNS = 15;
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const started = performance.now();
@@ -51,10 +53,20 @@ async function isComplete(png: Uint8Array): Promise<boolean> {
   return Math.abs(pixel[0]! - COMPLETE_COLOUR.r) < 8 && Math.abs(pixel[1]! - COMPLETE_COLOUR.g) < 8 && Math.abs(pixel[2]! - COMPLETE_COLOUR.b) < 8;
 }
 
+/** True when no pixel of a PNG has the corpus's banner colour. */
+async function noBanner(png: Uint8Array): Promise<boolean> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  for (let i = 0; i < data.length; i += info.channels) {
+    if (Math.abs(data[i]! - BANNER_COLOUR.r) <= 8 && Math.abs(data[i + 1]! - BANNER_COLOUR.g) <= 8 && Math.abs(data[i + 2]! - BANNER_COLOUR.b) <= 8) return false;
+  }
+  return true;
+}
+
 export async function bench(): Promise<BenchTable[]> {
   const pages = await startTargetPages();
+  const corpus = await startCleanPages();
   // Quiet, so the request log does not interleave with the tables.
-  process.env.UNSAFE_TEST_LOOPBACK_PORTS = String(pages.port);
+  process.env.UNSAFE_TEST_LOOPBACK_PORTS = `${pages.port},${corpus.port}`;
   process.env.LOG_LEVEL = 'warn';
   const dataDir = await mkdtemp(join(tmpdir(), 'easel-bench-'));
   const { startLocal } = await import('#infra/local/runtime.ts');
@@ -177,7 +189,46 @@ export async function bench(): Promise<BenchTable[]> {
       ],
     };
 
-    const guard = createTargetGuard({ loopbackPorts: [pages.port] }, cachingResolver(systemResolver, 30_000));
+    const guard = createTargetGuard({ loopbackPorts: [pages.port, corpus.port] }, cachingResolver(systemResolver, 30_000));
+    const { DEFAULT_OPTIONS } = await import('#shared/services/capture/options.ts');
+
+    // The added time of each clean-up on a plain page, through capturePng; variants interleaved.
+    const variants = [
+      ['without either', {}],
+      ['blockBanners', { blockBanners: true }],
+      ['blockAds', { blockAds: true }],
+      ['both', { blockBanners: true, blockAds: true }],
+    ] as const;
+    const cleanCapture = async (target: URL, options: object) => {
+      const lease = await browserBackend().acquire();
+      return timed(() => capturePng(lease, { url: target, deviceType: 'desktop', colorScheme: 'light', timeoutMs: 10_000, options: { ...DEFAULT_OPTIONS, ...options } }, guard));
+    };
+    const plain = new URL(`${pages.origin}/plain?title=clean`);
+    const cleanMs: number[][] = variants.map(() => []);
+    for (let i = 0; i < 3; i += 1) for (const [, options] of variants) await cleanCapture(plain, options);
+    for (let i = 0; i < CLEAN_RUNS; i += 1) for (const [index, [, options]] of variants.entries()) cleanMs[index]!.push((await cleanCapture(plain, options)).ms);
+    const bare = percentile(cleanMs[0]!, 50);
+    let clean = 0;
+    for (const name of Object.keys(CONSENT_PAGES)) {
+      if (await noBanner((await cleanCapture(new URL(`${corpus.origin}/consent/${name}`), { blockBanners: true })).value.png)) clean += 1;
+    }
+    const corpusSize = Object.keys(CONSENT_PAGES).length;
+    const cleanTable: BenchTable = {
+      title: 'Clean captures: added time on a plain 1920×1080 page through capturePng (p50 / p95, ms), and the corpus',
+      columns: ['measurement', 'runs', 'p50', 'p95', 'goal', 'result'],
+      rows: [
+        ...variants.map(([label], index) => {
+          const p50 = percentile(cleanMs[index]!, 50);
+          const goal = index === 0 ? '' : '≤ +100 ms';
+          return [index === 0 ? label : `${label}: added`, CLEAN_RUNS, index === 0 ? ms(p50) : `+${ms(p50 - bare)}`, ms(percentile(cleanMs[index]!, 95)), goal, goal ? verdict(p50 - bare <= 100) : ''];
+        }),
+        ['corpus clean with blockBanners', corpusSize, `${clean}/${corpusSize}`, '', '100 %', verdict(clean === corpusSize)],
+      ],
+      notes: [
+        'Added = the p50 with the option minus the p50 without either, the variants interleaved run by run. The corpus',
+        `(test/support/clean-pages.ts): ${Object.keys(CONSENT_PAGES).join(', ')}; clean = no pixel of the banner colour.`,
+      ],
+    };
     const strategies = [
       { label: 'load', wait: { kind: 'lifecycle', event: 'load' } },
       { label: 'domcontentloaded', wait: { kind: 'lifecycle', event: 'domcontentloaded' } },
@@ -221,10 +272,11 @@ export async function bench(): Promise<BenchTable[]> {
         'load, 100 ms; long-poll: a request that never ends. Complete = the late content is in the PNG. Time-out 5 s.',
       ],
     };
-    return [comparison, fullPage, waits];
+    return [comparison, fullPage, cleanTable, waits];
   } finally {
     await runtime.stop();
     await pages.close();
+    await corpus.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 }
