@@ -87,7 +87,6 @@ export class Annotator {
   private text: TextSession | undefined;
   /** The edits before the drag or text edit under way, which becomes one undo step. */
   private gesture: { before: Edits; source: Source | undefined } | undefined;
-  private frame = 0;
 
   constructor(editor: Editor) {
     this.editor = editor;
@@ -101,8 +100,8 @@ export class Annotator {
     this.overlay.addEventListener('blur', () => this.overlay.classList.remove('annotate-pointer-focus'));
     editor.onChange(() => {
       if (this.selected && !this.find(this.selected)) this.select(undefined);
-      this.scheduleDraw();
     });
+    editor.onRender(() => this.draw());
     editor.onTool((tool) => {
       this.endDrag();
       if (tool === 'crop') {
@@ -113,8 +112,6 @@ export class Annotator {
       this.scheduleDraw();
       this.notify();
     });
-    // Registered after the editor's own, so the preview has its new size when this runs.
-    new ResizeObserver(() => this.draw()).observe(this.stage);
   }
 
   /** Hears of selection and style changes. */
@@ -220,7 +217,6 @@ export class Annotator {
     if (!this.gesture) return;
     this.editor.edits = { ...this.editor.edits, annotations };
     this.editor.redraw();
-    this.scheduleDraw();
   }
 
   /** `keep` false puts back what was there before (Escape). */
@@ -471,16 +467,9 @@ export class Annotator {
     input.style.caretColor = annotation.color;
   }
 
+  /** The overlay is drawn with the preview, so it always follows the preview's placement. */
   scheduleDraw(): void {
-    if (this.frame !== 0) return;
-    // After the editor's own frame request, which a change makes right after telling its listeners.
-    queueMicrotask(() => {
-      if (this.frame !== 0) return;
-      this.frame = requestAnimationFrame(() => {
-        this.frame = 0;
-        this.draw();
-      });
-    });
+    this.editor.redraw();
   }
 
   /** The selection's outline and handles, in the preview's CSS pixels. */
@@ -490,14 +479,13 @@ export class Annotator {
     const box = overlay.getBoundingClientRect();
     const width = Math.max(1, Math.round(box.width * ratio));
     const height = Math.max(1, Math.round(box.height * ratio));
-    if (overlay.width !== width || overlay.height !== height) {
-      overlay.width = width;
-      overlay.height = height;
-    }
-    const ctx = overlay.getContext('2d');
+    // Setting the size empties the bitmap and resets the state.
+    overlay.width = width;
+    overlay.height = height;
+    // Unaccelerated: the accelerated canvas was seen to keep an earlier frame's handles after
+    // they were cleared (Chromium), and a few handles need no GPU.
+    const ctx = overlay.getContext('2d', { willReadFrequently: true });
     if (!ctx) return;
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, width, height);
     this.placeText();
     const view = this.editor.currentView();
     // The page's mapping to the source, for the end-to-end tests to point at source pixels.

@@ -103,6 +103,7 @@ export class Editor {
   /** 'select', an annotation kind, or 'crop': one tool at a time acts on the preview. */
   tool = 'select';
   private readonly toolListeners: ((tool: string) => void)[] = [];
+  private readonly renderListeners: (() => void)[] = [];
   /** An export made at another revision is stale. */
   revision = 0;
   private readonly listeners: (() => void)[] = [];
@@ -142,6 +143,11 @@ export class Editor {
 
   onChange(listener: () => void): void {
     this.listeners.push(listener);
+  }
+
+  /** After each drawing of the preview, for overlays that follow its placement. */
+  onRender(listener: () => void): void {
+    this.renderListeners.push(listener);
   }
 
   /** Tools hear when another takes over, to put away what they show. */
@@ -321,6 +327,7 @@ export class Editor {
       };
     }
     this.canvas.dataset.rendered = String(this.revision);
+    for (const listener of this.renderListeners) listener();
   }
 
   /** Also the preview's accessible name. */
