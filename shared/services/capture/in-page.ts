@@ -20,16 +20,17 @@ interface PageRule {
 interface PageSheet {
   cssRules: { readonly length: number; [index: number]: PageRule };
   insertRule(rule: string, index: number): number;
+  deleteRule(index: number): void;
 }
 interface PageGlobal {
   document: {
     querySelector(selector: string): PageElement | null;
-    documentElement: { scrollHeight: number };
+    documentElement: PageElement & { scrollHeight: number };
     body: { scrollHeight: number } | null;
     adoptedStyleSheets: PageSheet[];
   };
   CSSStyleSheet: new () => PageSheet;
-  getComputedStyle(element: PageElement): { visibility: string; display: string };
+  getComputedStyle(element: PageElement): { visibility: string; display: string; opacity: string };
   scrollX: number;
   scrollY: number;
   innerHeight: number;
@@ -91,15 +92,16 @@ export function hideMatches(selectors: string[]): void {
  * Scrolls a screen at a time to the end of the page (or `maxHeight` CSS pixels), back to the top,
  * and returns the page's height. Each screen is held two frames, or 100 ms where frames are
  * throttled, so lazy loaders see it; the top needs none, the picture's own frame follows. The page
- * is transparent meanwhile: layout and intersection observers run, but no screen on the way is
- * painted, which the picture would otherwise wait behind. No named inner functions: the bundler
- * would name them through a helper the page does not have (test/infra/in-page-bundle.test.ts).
+ * is transparent meanwhile, without transitions either way: layout and intersection observers
+ * run, but no screen on the way is painted, which the picture would otherwise wait behind. No
+ * named inner functions: the bundler would name them through a helper the page does not have
+ * (test/infra/in-page-bundle.test.ts).
  */
 export async function scrollThrough(maxHeight: number): Promise<number> {
   const page = globalThis as unknown as PageGlobal;
   const root = page.document;
   const veil = new page.CSSStyleSheet();
-  veil.insertRule(':root { opacity: 0 !important; }', 0);
+  veil.insertRule(':root { opacity: 0 !important; transition: none !important; }', 0);
   root.adoptedStyleSheets = [...root.adoptedStyleSheets, veil];
   try {
     for (let top = page.innerHeight; top < Math.min(Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0), maxHeight); top += page.innerHeight) {
@@ -110,6 +112,10 @@ export async function scrollThrough(maxHeight: number): Promise<number> {
       });
     }
   } finally {
+    // Opaque again at once: a transition of the page's on :root would fade it in from nothing.
+    veil.deleteRule(0);
+    veil.insertRule(':root { transition: none !important; }', 0);
+    void page.getComputedStyle(root.documentElement).opacity;
     root.adoptedStyleSheets = root.adoptedStyleSheets.filter((sheet) => sheet !== veil);
     page.scrollTo({ top: 0, left: 0, behavior: 'instant' });
   }
