@@ -278,8 +278,12 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     const options = request.options ?? DEFAULT_OPTIONS;
     const device = { ...DEVICES[request.deviceType], deviceScaleFactor: options.scale ?? DEVICES[request.deviceType].deviceScaleFactor };
     const agent = userAgentFor(request.deviceType, await deadline.race(versionOf(lease.browser)));
-    await deadline.race(
+    // Independent CDP calls, sent together rather than one round trip after another.
+    [traffic.clean] = await deadline.race(
       Promise.all([
+        prepare(page, options, request.url),
+        // Checked on the blank page, so a bad selector costs no navigation.
+        assertSelectors(page, options),
         page.setViewport(device),
         page.setUserAgent({ userAgent: agent.userAgent, userAgentMetadata: agent.userAgentMetadata, platform: agent.platform }),
         page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: request.colorScheme }]),
@@ -288,9 +292,6 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
         page.setRequestInterception(true),
       ]),
     );
-    // Checked on the blank page, so a bad selector costs no navigation.
-    await deadline.race(assertSelectors(page, options));
-    traffic.clean = await deadline.race(prepare(page, options, request.url));
     const wait = request.wait ?? DEFAULT_WAIT;
     await deadline.race(page.goto(request.url.href, { waitUntil: wait.kind === 'lifecycle' ? wait.event : 'load', timeout: 0 }));
     if (wait.kind === 'settle') await deadline.race(settle(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
