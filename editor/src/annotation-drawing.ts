@@ -88,7 +88,7 @@ function drawArrow(ctx: CanvasRenderingContext2D, shape: ShapeAnnotation): void 
   const ux = dx / length;
   const uy = dy / length;
   // The head grows with the stroke but never past 40% of a short arrow.
-  const head = Math.min(Math.max(10, shape.width * 3.5), length * 0.4 + shape.width);
+  const head = Math.min(Math.max(12, shape.width * 4.5), length * 0.4 + shape.width);
   const half = head * 0.6;
   const baseX = shape.x2 - ux * head;
   const baseY = shape.y2 - uy * head;
