@@ -3,6 +3,19 @@ import { icon } from './annotate-icons.ts';
 import type { Annotator } from './annotate-tool.ts';
 import { byId } from './dom.ts';
 import type { Editor } from './editor.ts';
+import type { Annotation } from './edits.ts';
+
+const KIND_NAMES: Record<Annotation['kind'], string> = {
+  arrow: 'Arrow',
+  line: 'Line',
+  rect: 'Rectangle',
+  ellipse: 'Ellipse',
+  highlight: 'Highlight',
+  blur: 'Blur',
+  pixelate: 'Pixelation',
+  text: 'Text',
+  step: 'Step marker',
+};
 
 export function setupAnnotateToolbar(editor: Editor, annotator: Annotator): void {
   const toolbar = byId('annotate-toolbar', HTMLDivElement);
@@ -59,6 +72,16 @@ export function setupAnnotateToolbar(editor: Editor, annotator: Annotator): void
   };
   annotator.onUpdate(showStyle);
   showStyle();
+
+  // Screen readers hear what got selected and what the keys do with it.
+  const status = byId('annotate-status', HTMLParagraphElement);
+  let announced: string | undefined;
+  annotator.onUpdate(() => {
+    const selection = annotator.selection();
+    if (selection?.id === announced) return;
+    announced = selection?.id;
+    status.textContent = selection ? `${KIND_NAMES[selection.kind]}${selection.kind === 'step' ? ` ${selection.n}` : ''} selected: arrow keys move it, Delete removes it.` : '';
+  });
 
   const undo = byId('annotate-undo', HTMLButtonElement);
   const redo = byId('annotate-redo', HTMLButtonElement);

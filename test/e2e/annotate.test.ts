@@ -248,6 +248,7 @@ describe('annotating', SLOW, () => {
     const toolWhileTyping = await pressedTool(page);
     await clickAt(page, 150 + 3, 290);
     const reselected = await selected(page);
+    const announced = await text(page, '#annotate-status');
     await press(page, 'Delete');
     const afterDelete = await annotations(page);
     await page.click('#annotate-undo');
@@ -266,6 +267,7 @@ describe('annotating', SLOW, () => {
     expect(toolWhileTyping).toEqual(['select']);
     expect(await page.$eval('#capture-url', (input) => (input as HTMLInputElement).value)).toBe('val');
     expect(reselected).toBe(id);
+    expect(announced).toBe('Rectangle selected: arrow keys move it, Delete removes it.');
     expect(afterDelete).toEqual([]);
     expect(restored).toMatchObject({ x1: 153, y1: 240, x2: 403, y2: 370 });
     expect(await violations(page)).toEqual([]);
