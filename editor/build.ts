@@ -8,6 +8,7 @@ import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { build } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 import { ASSET_PATH, MANIFEST_FILE, PAGE_TEMPLATE } from '#shared/editor/assets.ts';
 import type { EditorAsset, EditorManifest } from '#shared/editor/assets.ts';
 
@@ -36,8 +37,7 @@ export interface EditorBuild {
 /** Builds into `outdir` (emptied first). */
 export async function buildEditor(outdir: string): Promise<EditorBuild> {
   const out = resolve(outdir);
-  const result = await build({
-    entryPoints: { editor: join(SOURCE, 'main.ts') },
+  const options = {
     bundle: true,
     format: 'esm',
     target: TARGETS,
@@ -50,12 +50,16 @@ export async function buildEditor(outdir: string): Promise<EditorBuild> {
     outdir: out,
     write: false,
     logLevel: 'silent',
-  });
+  } satisfies BuildOptions;
+  // The worker first: the page's script names its hashed file, so that name is part of the page's hash.
+  const worker = await build({ ...options, entryPoints: { 'export-worker': join(SOURCE, 'export-worker.ts') } });
+  const workerFile = basename(worker.outputFiles[0]!.path);
+  const page = await build({ ...options, entryPoints: { editor: join(SOURCE, 'main.ts') }, define: { EXPORT_WORKER_FILE: JSON.stringify(`./${workerFile}`) } });
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
 
   const files: EditorAsset[] = [];
-  for (const output of result.outputFiles) {
+  for (const output of [...page.outputFiles, ...worker.outputFiles]) {
     const file = basename(output.path);
     const extension = file.slice(file.lastIndexOf('.'));
     const contentType = CONTENT_TYPES[extension];
@@ -72,13 +76,14 @@ export async function buildEditor(outdir: string): Promise<EditorBuild> {
       bytes: body.length,
       integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
       encodings: ['br', 'gzip'],
+      ...(file === workerFile ? { worker: true as const } : {}),
     });
   }
   files.sort((a, b) => a.file.localeCompare(b.file));
 
   const tags = [
     ...files.filter((asset) => asset.file.endsWith('.css')).map((asset) => `<link rel="stylesheet" href="${ASSET_PATH}${asset.file}" integrity="${escapeAttribute(asset.integrity)}">`),
-    ...files.filter((asset) => asset.file.endsWith('.js')).map((asset) => `<script type="module" src="${ASSET_PATH}${asset.file}" integrity="${escapeAttribute(asset.integrity)}"></script>`),
+    ...files.filter((asset) => asset.file.endsWith('.js') && !asset.worker).map((asset) => `<script type="module" src="${ASSET_PATH}${asset.file}" integrity="${escapeAttribute(asset.integrity)}"></script>`),
   ].join('\n');
   const source = await readFile(join(SOURCE, PAGE_TEMPLATE), 'utf8');
   if (!source.includes(ASSETS_MARK)) throw new Error(`${PAGE_TEMPLATE} lacks the ${ASSETS_MARK} mark where the tags go`);

@@ -4,7 +4,9 @@ import { byId, clearProblem, formatBytes, h, setBusy, showProblem } from './dom.
 import type { Editor } from './editor.ts';
 import { exportProblem } from './layout.ts';
 import { FORMATS } from './presets.ts';
-import { canvasBlob, renderExport } from './render.ts';
+import { encodeCanvas } from './encode.ts';
+import type { Encoded } from './encode.ts';
+import { renderExport } from './render.ts';
 
 /** /api/export's body limit, less room for the form's other fields. */
 const EXPORT_MAX_UPLOAD = 4 * 1024 * 1024 - 4096;
@@ -17,6 +19,8 @@ interface ExportResult {
   height: number;
   /** A later change makes the export stale. */
   revision: number;
+  /** Where the upload was encoded: 'worker' off the main thread, or 'page'. */
+  encoder: Encoded['encoder'];
 }
 
 interface UploadInstructions {
@@ -102,13 +106,11 @@ export function setupExportPanel(editor: Editor): void {
     performance.mark('easel-export:start');
     const canvas = renderExport(composition);
     performance.mark('easel-export:rendered');
-    let upload = await canvasBlob(canvas, 'image/png');
+    exportStatus.textContent = 'Encoding…';
+    const { blob: upload, encoder } = await encodeCanvas(canvas, EXPORT_MAX_UPLOAD);
+    // Also a browser that cannot encode WebP, whose answer is the PNG again.
     if (upload.size > EXPORT_MAX_UPLOAD) {
-      // WebP at quality 1 keeps alpha in fewer bytes, and Chromium encodes it losslessly.
-      upload = await canvasBlob(canvas, 'image/webp', 1);
-      if (upload.size > EXPORT_MAX_UPLOAD || upload.type !== 'image/webp') {
-        throw new Error(`At ${settings.scale}× the image is ${formatBytes(upload.size)}, more than the export accepts (4 MiB): choose a smaller scale.`);
-      }
+      throw new Error(`At ${settings.scale}× the image is ${formatBytes(upload.size)}, more than the export accepts (4 MiB): choose a smaller scale.`);
     }
     performance.mark('easel-export:encoded');
     const form = new FormData();
@@ -119,17 +121,16 @@ export function setupExportPanel(editor: Editor): void {
     const response = await editor.api.call('/api/export', { method: 'POST', body: form });
     performance.mark('easel-export:response');
     const blob = await response.blob();
-    // The file's own size: it is what the user gets.
-    const bitmap = await createImageBitmap(blob);
+    // The server keeps the upload's pixel size, so the file is not decoded only to read it.
     const result: ExportResult = {
       blob,
       name: fileNameFrom(response.headers.get('Content-Disposition'), `easel.${format.extension}`),
       type: blob.type || format.type,
-      width: bitmap.width,
-      height: bitmap.height,
+      width: canvas.width,
+      height: canvas.height,
       revision,
+      encoder,
     };
-    bitmap.close();
     performance.mark('easel-export:done');
     return result;
   };
@@ -142,7 +143,7 @@ export function setupExportPanel(editor: Editor): void {
     lastUrl = URL.createObjectURL(result.blob);
     const link = h('a', { href: lastUrl, download: result.name }, 'Download again');
     exportResult.replaceChildren(`${describe(result)} `, link);
-    Object.assign(exportResult.dataset, { name: result.name, bytes: String(result.blob.size), width: String(result.width), height: String(result.height) });
+    Object.assign(exportResult.dataset, { name: result.name, bytes: String(result.blob.size), width: String(result.width), height: String(result.height), encoder: result.encoder });
     return lastUrl;
   };
 
@@ -202,7 +203,7 @@ export function setupExportPanel(editor: Editor): void {
         }
         const size = editor.exportSize()!;
         // A promise in the ClipboardItem keeps the user gesture alive while the PNG is encoded (Safari needs it).
-        const png = canvasBlob(renderExport(composition), 'image/png');
+        const png = encodeCanvas(renderExport(composition)).then((encoded) => encoded.blob);
         await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
         exportStatus.textContent = `Copied a ${size.width} × ${size.height} px PNG to the clipboard.`;
       } catch (error) {

@@ -14,6 +14,8 @@ export const PAGE_TEMPLATE = 'index.html';
 /** Filled in per configuration when the page is served. */
 export const API_BASE_PLACEHOLDER = '%API_BASE%';
 export const CAPTURE_TIMEOUT_PLACEHOLDER = '%CAPTURE_TIMEOUT_MS%';
+/** The one Trusted Types policy the page may create: it vouches for the export worker's URL only. */
+export const EXPORT_WORKER_POLICY = 'easel-export-worker';
 /** Content-hashed names never change meaning. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -28,6 +30,8 @@ export interface EditorAsset {
   integrity: string;
   /** Precompressed copies beside it: `<file>.br`, `<file>.gz`. */
   encodings: Encoding[];
+  /** Started by the page's script as a worker, so the page has no tag for it. */
+  worker?: true;
 }
 
 export interface EditorManifest {

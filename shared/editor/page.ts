@@ -5,7 +5,7 @@ import { sitePage, wantsMarkdown } from '#shared/docs/prerendered-replies.ts';
 import { escapeHtml } from '#shared/docs/escape.ts';
 import { reply } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
-import { API_BASE_PLACEHOLDER, CAPTURE_TIMEOUT_PLACEHOLDER, loadEditor } from '#shared/editor/assets.ts';
+import { API_BASE_PLACEHOLDER, CAPTURE_TIMEOUT_PLACEHOLDER, EXPORT_WORKER_POLICY, loadEditor } from '#shared/editor/assets.ts';
 import type { LoadedEditor } from '#shared/editor/assets.ts';
 
 /** Where the browser PUTs uploads: the origin the presigner writes (path-style locally). */
@@ -23,11 +23,12 @@ export function editorCsp(cfg: Pick<Config, 'editor' | 'endpoints' | 'buckets' |
     "style-src 'self'",
     `img-src ${sources("'self'", api)}`,
     `connect-src ${sources("'self'", api, uploadOrigin(cfg))}`,
+    "worker-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
     "require-trusted-types-for 'script'",
-    "trusted-types 'none'",
+    `trusted-types ${EXPORT_WORKER_POLICY}`,
   ].join('; ');
 }
 

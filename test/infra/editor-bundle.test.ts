@@ -26,7 +26,7 @@ describe('the editor page function bundle', () => {
 
   it('holds the built editor beside index.mjs: hashed files, their compressed copies and the page template', () => {
     // Assess
-    expect(manifest.files.map((entry) => entry.file.replace(/-[A-Z0-9]{8}\./, '-<hash>.')).sort()).toEqual(['editor-<hash>.css', 'editor-<hash>.js']);
+    expect(manifest.files.map((entry) => entry.file.replace(/-[A-Z0-9]{8}\./, '-<hash>.')).sort()).toEqual(['editor-<hash>.css', 'editor-<hash>.js', 'export-worker-<hash>.js']);
     for (const entry of manifest.files) {
       const bytes = readFileSync(join(asset, 'editor', entry.file));
       expect(`sha384-${createHash('sha384').update(bytes).digest('base64')}`).toBe(entry.integrity);
@@ -41,8 +41,10 @@ describe('the editor page function bundle', () => {
 
     // Assess
     expect(result.statusCode).toBe(200);
-    expect(result.headers['Content-Security-Policy']).toContain("connect-src 'self' https://assets-bucket.s3.us-east-1.amazonaws.com;");
-    for (const entry of manifest.files) expect(result.body).toContain(`/editor/${entry.file}" integrity="${entry.integrity}"`);
+    expect(result.headers['Content-Security-Policy']).toContain("connect-src 'self' https://assets-bucket.s3.us-east-1.amazonaws.com; worker-src 'self';");
+    // The worker is started by the page's script, so only the page's own files have tags.
+    for (const entry of manifest.files.filter((file) => !file.worker)) expect(result.body).toContain(`/editor/${entry.file}" integrity="${entry.integrity}"`);
+    expect(manifest.files.filter((file) => file.worker)).toHaveLength(1);
   });
 });
 

@@ -3,7 +3,7 @@
  * editor built for the test exactly as the local server and the CDK bundling build it.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -39,11 +39,23 @@ afterAll(async () => {
 const asset = (file: string, headers: Record<string, string> = {}) =>
   getEditorAsset(apiEvent({ path: `/editor/${file}`, headers, pathParameters: { file } }), lambdaContext());
 
-const fileOf = (extension: string) => built.manifest.files.find((entry) => entry.file.endsWith(extension))!;
+/** The page's own files: the worker is started by its script, not tagged in the page. */
+const fileOf = (extension: string) => built.manifest.files.find((entry) => entry.file.endsWith(extension) && !entry.worker)!;
 
 describe('the editor build', () => {
-  it('writes one script and one stylesheet with content hashes in their names', () => {
-    expect(built.manifest.files.map((entry) => entry.file.replace(/-[A-Z0-9]{8}\./, '-<hash>.')).sort()).toEqual(['editor-<hash>.css', 'editor-<hash>.js']);
+  it('writes one script, one stylesheet and the export worker with content hashes in their names', () => {
+    expect(built.manifest.files.map((entry) => entry.file.replace(/-[A-Z0-9]{8}\./, '-<hash>.')).sort()).toEqual(['editor-<hash>.css', 'editor-<hash>.js', 'export-worker-<hash>.js']);
+    expect(built.manifest.files.filter((entry) => entry.worker).map((entry) => entry.file)).toEqual([expect.stringMatching(/^export-worker-[A-Z0-9]{8}\.js$/)]);
+  });
+
+  it('names the worker\'s hashed file in the page\'s script, beside it, and nowhere in the page', async () => {
+    // Prepare
+    const worker = built.manifest.files.find((entry) => entry.worker)!;
+    const script = await readFile(join(dir, fileOf('.js').file), 'utf8');
+
+    // Assess
+    expect(script).toContain(`"./${worker.file}"`);
+    expect(built.template).not.toContain(worker.file);
   });
 
   it('references both from the page with Subresource Integrity, and nothing inline', () => {
@@ -132,7 +144,7 @@ describe('GET /', () => {
       'Cache-Control': 'no-cache',
       Vary: 'Accept',
       'Content-Security-Policy':
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self' https://easel-assets.s3.us-east-1.amazonaws.com; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types 'none'",
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self' https://easel-assets.s3.us-east-1.amazonaws.com; worker-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; require-trusted-types-for 'script'; trusted-types easel-export-worker",
       'X-Frame-Options': 'DENY',
     });
     expect(result.body).toContain('<meta name="easel-api-base" content="">');

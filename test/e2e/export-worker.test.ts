@@ -1,0 +1,159 @@
+/**
+ * The export's encoding in the real browser: done in the module worker the build ships, under the
+ * page's CSP, with the same pixels and size as the composition; on the page where workers cannot.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
+import { startTestRuntime, type TestRuntime } from '../support/local.ts';
+import { waitFor } from '../support/expectations.ts';
+import { countColour, editorOpener, expectColour, pixelOf, readout, rgb, SLOW, violations, waitForStatus } from './support/editor-page.ts';
+
+/** The source: left half red, right half blue, so a pixel tells where it came from. */
+const SOURCE = { width: 400, height: 250 };
+const LEFT = [220, 30, 30] as const;
+const RIGHT = [30, 60, 220] as const;
+const PADDING = 64;
+const SCALE = 3;
+const WORKER_SCRIPT = /\/editor\/export-worker-[A-Z0-9]{8}\.js$/;
+
+let runtime: TestRuntime;
+let browser: Browser;
+let workdir = '';
+let sourcePng = '';
+const editors = editorOpener(() => browser, () => workdir);
+
+beforeAll(async () => {
+  runtime = await startTestRuntime();
+  workdir = await mkdtemp(join(tmpdir(), 'easel-e2e-export-'));
+  sourcePng = join(workdir, 'halves.png');
+  const right = await sharp({ create: { width: SOURCE.width / 2, height: SOURCE.height, channels: 3, background: rgb(RIGHT) } }).png().toBuffer();
+  await writeFile(
+    sourcePng,
+    await sharp({ create: { ...SOURCE, channels: 3, background: rgb(LEFT) } })
+      .composite([{ input: right, left: SOURCE.width / 2, top: 0 }])
+      .png()
+      .toBuffer(),
+  );
+  browser = await launchBrowser();
+}, 120_000);
+
+afterEach(() => editors.closeAll());
+
+afterAll(async () => {
+  await browser?.close();
+  await runtime?.dispose();
+  if (workdir) await rm(workdir, { recursive: true, force: true });
+});
+
+/** Opens the source, in a light browser frame, PNG high, at 3×. */
+async function compose(page: Page): Promise<void> {
+  await page.click('#tab-image');
+  await (await page.$('input#image-file'))!.uploadFile(sourcePng);
+  await waitForStatus(page, '#image-status', 'Opened', '#source-error');
+  await page.select('#frame', 'light');
+  await page.select('#format', 'png');
+  await page.select('#quality', 'high');
+  await page.click(`input[name="scale"][value="${SCALE}"]`);
+}
+
+async function exportFile(page: Page, downloads: string): Promise<{ png: Buffer; encoder: string }> {
+  await page.click('#export-button');
+  await waitForStatus(page, '#export-status', 'Exported and downloaded', '#export-error');
+  const { name, encoder } = await page.$eval('#export-result', (element) => ({ ...(element as HTMLElement).dataset }));
+  await waitFor(async () => ((await readdir(downloads)).includes(name!) ? true : undefined));
+  const png = await waitFor(async () => {
+    const bytes = await readFile(join(downloads, name!));
+    return bytes.length > 0 ? bytes : undefined;
+  });
+  // Not decoded by the page: the size it shows is the composition's.
+  expect(await page.$eval('#export-result', (element) => ({ width: Number((element as HTMLElement).dataset.width), height: Number((element as HTMLElement).dataset.height) }))).toEqual(await readout(page));
+  return { png, encoder: encoder! };
+}
+
+/** The file is the composition at 3×: its size, and each half of the source where it belongs. */
+async function expectComposed(page: Page, png: Buffer): Promise<void> {
+  const composed = await readout(page);
+  const metadata = await sharp(png).metadata();
+  expect(metadata.format).toBe('png');
+  expect({ width: metadata.width, height: metadata.height }).toEqual(composed);
+  expect(composed.width).toBe((SOURCE.width + 2 * PADDING) * SCALE);
+  const middle = Math.round(composed.height / 2);
+  expectColour(await pixelOf(png, (PADDING + SOURCE.width / 4) * SCALE, middle), LEFT, 4);
+  expectColour(await pixelOf(png, (PADDING + (3 * SOURCE.width) / 4) * SCALE, middle), RIGHT, 4);
+  // Each half, less the rounded corners and the edges the scaling blends.
+  const half = (SOURCE.width / 2) * SOURCE.height * SCALE * SCALE;
+  expect(await countColour(png, LEFT, 4)).toBeGreaterThan(half * 0.95);
+  expect(await countColour(png, RIGHT, 4)).toBeGreaterThan(half * 0.95);
+}
+
+describe('the export encoder', SLOW, () => {
+  it('encodes the 3× export in the worker the build ships, and the file has the composition\'s size and pixels', async () => {
+    // Prepare
+    const { page, downloads, consoleErrors } = await editors.open(runtime.url);
+    const scripts: string[] = [];
+    page.on('request', (request) => scripts.push(new URL(request.url()).pathname));
+    await compose(page);
+
+    // Act
+    const { png, encoder } = await exportFile(page, downloads);
+
+    // Assess: the worker script was fetched once and did the encoding
+    expect(encoder).toBe('worker');
+    expect(scripts.filter((path) => WORKER_SCRIPT.test(path))).toHaveLength(1);
+    await expectComposed(page, png);
+    expect(await violations(page)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('copies the 3× PNG to the clipboard through the worker, at the composition\'s size', async () => {
+    // Prepare
+    const { page, consoleErrors } = await editors.open(runtime.url);
+    const scripts: string[] = [];
+    page.on('request', (request) => scripts.push(new URL(request.url()).pathname));
+    await compose(page);
+
+    // Act
+    await page.click('#copy-button');
+    await waitForStatus(page, '#export-status', 'Copied', '#export-error');
+    const copied = await page.evaluate(async () => {
+      const [item] = await navigator.clipboard.read();
+      const blob = await item!.getType('image/png');
+      return [...new Uint8Array(await blob.arrayBuffer())];
+    });
+
+    // Assess: the clipboard holds the same composition as an export, encoded by the worker
+    expect(scripts.filter((path) => WORKER_SCRIPT.test(path))).toHaveLength(1);
+    const png = Buffer.from(copied);
+    await expectComposed(page, png);
+    expect(await violations(page)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('encodes on the page when workers cannot encode, with the same result', async () => {
+    // Prepare: a browser whose OffscreenCanvas cannot make files (Safari 16)
+    const { page, downloads, consoleErrors } = await editors.open(runtime.url);
+    await page.evaluateOnNewDocument(() => {
+      delete (OffscreenCanvas.prototype as Partial<OffscreenCanvas>).convertToBlob;
+    });
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    const scripts: string[] = [];
+    page.on('request', (request) => scripts.push(new URL(request.url()).pathname));
+    await compose(page);
+
+    // Act
+    const { png, encoder } = await exportFile(page, downloads);
+
+    // Assess
+    expect(encoder).toBe('page');
+    expect(scripts.filter((path) => WORKER_SCRIPT.test(path))).toEqual([]);
+    await expectComposed(page, png);
+    expect(await violations(page)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+});
