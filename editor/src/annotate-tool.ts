@@ -26,6 +26,8 @@ const PICK_TOLERANCE = 6;
 const HANDLE_TOLERANCE = 9;
 const HANDLE_SIZE = 9;
 const MIN_DRAG = 4;
+/** In source pixels. */
+const DUPLICATE_OFFSET = 12;
 
 const measureContext = (() => {
   let ctx: CanvasRenderingContext2D | undefined;
@@ -84,6 +86,7 @@ export class Annotator {
   private readonly overlay: HTMLCanvasElement;
   private readonly stage: HTMLDivElement;
   private drag: Drag | undefined;
+  private hovered: string | undefined;
   private text: TextSession | undefined;
   /** The edits before the drag or text edit under way, which becomes one undo step. */
   private gesture: { before: Edits; source: Source | undefined } | undefined;
@@ -96,6 +99,7 @@ export class Annotator {
     this.overlay.addEventListener('pointermove', (event) => this.pointerMove(event));
     this.overlay.addEventListener('pointerup', (event) => this.pointerUp(event));
     this.overlay.addEventListener('pointercancel', () => this.endDrag());
+    this.overlay.addEventListener('pointerleave', () => this.setHovered(undefined));
     this.overlay.addEventListener('dblclick', (event) => this.doubleClick(event));
     this.overlay.addEventListener('blur', () => this.overlay.classList.remove('annotate-pointer-focus'));
     editor.onChange(() => {
@@ -168,6 +172,16 @@ export class Annotator {
     this.select(undefined);
     this.editor.edit({ annotations: renumberSteps(this.editor.edits.annotations.filter((entry) => entry.id !== annotation.id)) });
     this.notify();
+    return true;
+  }
+
+  /** Ctrl/⌘+D: a copy a little down and to the right, selected; a step marker's copy takes the next number. */
+  duplicateSelected(): boolean {
+    const annotation = this.selection();
+    if (!annotation || this.busy()) return false;
+    const copy = { ...moved(annotation, DUPLICATE_OFFSET, DUPLICATE_OFFSET), id: newId() };
+    this.editor.edit({ annotations: renumberSteps([...this.editor.edits.annotations, copy]) });
+    this.select(copy.id);
     return true;
   }
 
@@ -361,9 +375,18 @@ export class Annotator {
     const handle = selection ? handleAt(selection, p, HANDLE_TOLERANCE * unit, measureText) : undefined;
     const tool = this.editor.tool;
     let cursor = tool === 'select' ? 'default' : tool === 'text' ? 'text' : 'crosshair';
+    const under = tool === 'select' && !handle ? topmostAt(this.editor.edits.annotations, p, PICK_TOLERANCE * unit, measureText) : undefined;
     if (handle) cursor = CURSORS[handle];
-    else if (tool === 'select' && topmostAt(this.editor.edits.annotations, p, PICK_TOLERANCE * unit, measureText)) cursor = 'move';
+    else if (under) cursor = 'move';
     this.overlay.style.cursor = cursor;
+    this.setHovered(under?.id);
+  }
+
+  /** The select tool outlines what a click would pick. */
+  private setHovered(id: string | undefined): void {
+    if (id === this.hovered) return;
+    this.hovered = id;
+    this.scheduleDraw();
   }
 
   private doubleClick(event: MouseEvent): void {
@@ -491,11 +514,35 @@ export class Annotator {
     // The page's mapping to the source, for the end-to-end tests to point at source pixels.
     if (view) overlay.dataset.view = JSON.stringify(view);
     else delete overlay.dataset.view;
-    const annotation = this.selection();
-    if (!view || !annotation || this.editor.tool === 'crop') return;
+    if (!view || this.editor.tool === 'crop') return;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     const toPage = (p: Point): Point => ({ x: view.box.x + (p.x - view.crop.x) * view.scale, y: view.box.y + (p.y - view.crop.y) * view.scale });
     const accent = '#4f46e5';
+    const hovered = this.hovered && this.hovered !== this.selected && !this.drag ? this.find(this.hovered) : undefined;
+    if (hovered) {
+      ctx.strokeStyle = accent;
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      if (isLineKind(hovered.kind)) {
+        const line = hovered as ShapeAnnotation;
+        const a = toPage({ x: line.x1, y: line.y1 });
+        const b = toPage({ x: line.x2, y: line.y2 });
+        ctx.lineWidth = Math.max(2, line.width * view.scale + 4);
+        ctx.globalAlpha = 0.35;
+        ctx.lineCap = 'round';
+        ctx.moveTo(a.x, a.y);
+        ctx.lineTo(b.x, b.y);
+      } else {
+        const bounds = boundsOf(hovered, measureText);
+        const a = toPage(bounds);
+        const b = toPage({ x: bounds.x + bounds.width, y: bounds.y + bounds.height });
+        ctx.rect(a.x - 2.5, a.y - 2.5, b.x - a.x + 5, b.y - a.y + 5);
+      }
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+    }
+    const annotation = this.selection();
+    if (!annotation) return;
     ctx.lineWidth = 1;
     if (!isLineKind(annotation.kind)) {
       const bounds = boundsOf(annotation, measureText);

@@ -39,6 +39,8 @@ export function setupShortcuts(editor: Editor, annotator: Annotator): void {
         if (annotator.busy()) return;
         if (key === 'y' || event.shiftKey) editor.redo();
         else editor.undo();
+      } else if (key === 'd' && !event.shiftKey) {
+        if (annotator.duplicateSelected()) event.preventDefault();
       } else if (key === 's' && !event.shiftKey) {
         event.preventDefault();
         click('export-button');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Annotation, ShapeAnnotation } from '#editor/src/edits.ts';
+import type { Annotation, ShapeAnnotation, TextAnnotation } from '#editor/src/edits.ts';
 import { launchBrowser, saveScreenshot } from '../support/browser.ts';
 import { waitFor } from '../support/expectations.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
@@ -273,7 +273,7 @@ describe('annotating', SLOW, () => {
     expect(await violations(page)).toEqual([]);
   });
 
-  it('edits a text on double-click, and lists the shortcuts on the page', async () => {
+  it('edits a text on double-click, duplicates it with Ctrl+D, and lists the shortcuts on the page', async () => {
     // Prepare
     const { page } = await openWithSource();
     await press(page, 't');
@@ -291,13 +291,18 @@ describe('annotating', SLOW, () => {
     await page.keyboard.up('Control');
     await page.keyboard.type('First');
     await press(page, 'Enter');
+    await press(page, 'd', ['Control']);
+    const duplicated = await annotations(page);
     await press(page, '?');
     const list = await page.$eval('#annotate-shortcuts', (details) => ({ open: (details as HTMLDetailsElement).open, summary: details.querySelector('summary')!.textContent, items: details.querySelectorAll('dt').length }));
 
     // Assess
-    expect((await annotations(page)).map((annotation) => annotation.kind === 'text' && annotation.text)).toEqual(['First']);
-    expect(await undoLabels(page)).toEqual(['Undo (2/100)', 'Redo (0/100)']);
-    expect(list).toEqual({ open: true, summary: 'Keyboard shortcuts', items: 17 });
+    const [first, copy] = duplicated as TextAnnotation[];
+    expect(duplicated.map((annotation) => annotation.kind === 'text' && annotation.text)).toEqual(['First', 'First']);
+    expect([copy!.x - first!.x, copy!.y - first!.y]).toEqual([12, 12]);
+    expect(await selected(page)).toBe(copy!.id);
+    expect(await undoLabels(page)).toEqual(['Undo (3/100)', 'Redo (0/100)']);
+    expect(list).toEqual({ open: true, summary: 'Keyboard shortcuts', items: 18 });
     expect(await violations(page)).toEqual([]);
   });
 
