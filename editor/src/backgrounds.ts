@@ -2,7 +2,7 @@
 import { CUSTOM_GRADIENT, GRADIENTS } from './presets.ts';
 import type { Gradient } from './presets.ts';
 import type { Layout, Size } from './layout.ts';
-import type { Composition } from './render.ts';
+import type { Composition } from './composition.ts';
 import { DEFAULT_SETTINGS } from './settings.ts';
 import type { Settings } from './settings.ts';
 

@@ -2,12 +2,12 @@
 import { drawAnnotations } from './annotation-drawing.ts';
 import { drawBackground } from './backgrounds.ts';
 import { fitText } from './canvas-text.ts';
-import { contentSize } from './edits.ts';
 import type { Edits } from './edits.ts';
-import { exportSize, layout } from './layout.ts';
+import { planOf } from './composition.ts';
+import type { Composition } from './composition.ts';
+import { exportSize } from './layout.ts';
 import type { Layout, Rect } from './layout.ts';
 import { SHADOWS } from './presets.ts';
-import type { Settings } from './settings.ts';
 import type { Source } from './sources.ts';
 
 const FRAME_COLOURS = {
@@ -62,20 +62,6 @@ function checkerboard(ctx: CanvasRenderingContext2D, x: number, y: number, width
   ctx.fillStyle = ctx.createPattern(tile, 'repeat')!;
   ctx.fillRect(x, y, width, height);
   ctx.restore();
-}
-
-/** Everything an export is made from. */
-export interface Composition {
-  source: Source;
-  settings: Settings;
-  edits: Edits;
-  /** The user's image, for an image background; too big for the settings, so kept beside them. */
-  backgroundImage?: ImageBitmap;
-}
-
-/** Where everything goes, in layout pixels. */
-export function planOf(composition: Composition): Layout {
-  return layout(contentSize(composition.source, composition.edits), composition.settings);
 }
 
 /** The source, cut to the crop, with its annotations, into `rect` (layout pixels). */
