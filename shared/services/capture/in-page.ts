@@ -90,8 +90,9 @@ export function hideMatches(selectors: string[]): void {
 
 /**
  * Scrolls a screen at a time to the end of the page (or `maxHeight` CSS pixels), back to the top,
- * and returns the page's height. Each screen is held two frames, or 100 ms where frames are
- * throttled, so lazy loaders see it; the top needs none, the picture's own frame follows. The page
+ * and returns the page's height. Each screen is held for one frame (100 ms where frames are
+ * throttled), in whose update lazy loaders see it, and the last for one more, so their callbacks
+ * have run; the top needs none, the picture's own frame follows. The page
  * is transparent meanwhile, without transitions either way: layout and intersection observers
  * run, but no screen on the way is painted, which the picture would otherwise wait behind. No
  * named inner functions: the bundler would name them through a helper the page does not have
@@ -108,9 +109,15 @@ export async function scrollThrough(maxHeight: number): Promise<number> {
       page.scrollTo({ top, left: 0, behavior: 'instant' });
       await new Promise<void>((resolve) => {
         page.setTimeout(resolve, 100);
-        page.requestAnimationFrame(() => page.requestAnimationFrame(resolve));
+        // The task after a frame: its update has laid out this screen and run the observers on it.
+        page.requestAnimationFrame(() => page.setTimeout(resolve, 0));
       });
     }
+    // Observers get their entries in a task after that update: a frame more, so the last screen's have run.
+    await new Promise<void>((resolve) => {
+      page.setTimeout(resolve, 100);
+      page.requestAnimationFrame(() => page.requestAnimationFrame(resolve));
+    });
   } finally {
     // Opaque again at once: a transition of the page's on :root would fade it in from nothing.
     veil.deleteRule(0);
