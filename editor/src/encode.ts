@@ -79,6 +79,7 @@ function exportWorker(): Worker | null {
 async function encodeInWorker(target: Worker, canvas: HTMLCanvasElement, maxBytes?: number): Promise<Blob> {
   // A snapshot, not a copy: the pixels are read back and encoded on the worker's thread.
   const bitmap = await createImageBitmap(canvas);
+  performance.mark('easel-export:snapshot');
   const id = nextId++;
   return new Promise<Blob>((resolve, reject) => {
     pending.set(id, { resolve, reject });
@@ -92,6 +93,25 @@ async function encodeOnPage(canvas: HTMLCanvasElement, maxBytes?: number): Promi
   if (maxBytes === undefined || png.size <= maxBytes) return png;
   // WebP at quality 1 keeps alpha in fewer bytes, and Chromium encodes it losslessly.
   return canvasBlob(canvas, 'image/webp', 1);
+}
+
+/**
+ * Runs `render` with every 2D canvas it makes kept in memory (`willReadFrequently`) rather than on
+ * the GPU: an export is read back whole, and where the GPU is emulated (SwiftShader, as in the
+ * bundled Chromium) drawing it there is several times slower. It covers the canvases
+ * drawComposition makes for itself, and applies only while `render` runs (synchronously).
+ */
+export function onCpuCanvases<T>(render: () => T): T {
+  const prototype = HTMLCanvasElement.prototype;
+  const getContext = prototype.getContext;
+  prototype.getContext = function (this: HTMLCanvasElement, type: string, attributes?: Record<string, unknown>) {
+    return getContext.call(this, type, type === '2d' ? { ...attributes, willReadFrequently: true } : attributes);
+  } as typeof getContext;
+  try {
+    return render();
+  } finally {
+    prototype.getContext = getContext;
+  }
 }
 
 /**
