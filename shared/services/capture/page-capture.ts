@@ -150,6 +150,11 @@ class Traffic {
     for (const listener of this.listeners) listener();
   }
 
+  /** True while a request that settling waits for is in flight. */
+  get busy(): boolean {
+    return this.inflight.size > 0;
+  }
+
   /** Resolves once nothing has been in flight for `quietMs`, or after `budgetMs` regardless. */
   quiet(quietMs: number, budgetMs: number): Promise<void> {
     return new Promise((resolve) => {
@@ -294,12 +299,15 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     );
     const wait = request.wait ?? DEFAULT_WAIT;
     await deadline.race(page.goto(request.url.href, { waitUntil: wait.kind === 'lifecycle' ? wait.event : 'load', timeout: 0 }));
-    if (wait.kind === 'settle') await deadline.race(settle(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+    const loaded = traffic.seen;
+    // A full page with nothing to do before its scroll-through settles once, after it.
+    const settleAfterScroll = wait.kind === 'settle' && options.fullPage && !options.blockBanners && !options.blockAds && options.waitForSelector === undefined && options.delay === 0;
+    if (wait.kind === 'settle' && !settleAfterScroll) await deadline.race(settle(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
     await deadline.race(traffic.clean.settle(Math.max(0, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
     if (options.waitForSelector !== undefined) await deadline.race(waitVisible(page, options.waitForSelector, deadline, request.timeoutMs));
     if (options.delay > 0) await deadline.race(new Promise((resolve) => setTimeout(resolve, options.delay)));
     if (options.hideSelectors.length > 0) await deadline.race(page.evaluate(hideMatches, options.hideSelectors));
-    return await photograph(page, traffic, options, device, deadline);
+    return await photograph(page, traffic, options, device, deadline, settleAfterScroll ? { since: loaded, orInFlight: true } : { since: traffic.seen, orInFlight: false });
   } catch (error) {
     throw await classify(error, lease, request, guard, traffic);
   } finally {
@@ -324,17 +332,17 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
 
 /**
  * The picture the options ask for: the viewport, the page to its end (scrolled through first, at
- * most the maximum height) or one element's box.
+ * most the maximum height, then settled if the page made requests since `settled.since`, or still
+ * has some in flight when `orInFlight`) or one element's box.
  */
-async function photograph(page: Page, traffic: Traffic, options: CaptureOptions, device: DeviceProfile, deadline: Deadline): Promise<CaptureOutput> {
+async function photograph(page: Page, traffic: Traffic, options: CaptureOptions, device: DeviceProfile, deadline: Deadline, settled: { since: number; orInFlight: boolean }): Promise<CaptureOutput> {
   // CSS pixels: the image's height and pixel count caps, at this width and scale.
   const maxHeight = Math.floor(Math.min(MAX_CAPTURE_HEIGHT_PX, MAX_CAPTURE_PIXELS / (device.width * device.deviceScaleFactor)) / device.deviceScaleFactor);
   let pageHeight = 0;
   if (options.fullPage) {
-    const before = traffic.seen;
     pageHeight = await deadline.race(page.evaluate(scrollThrough, maxHeight));
     // What the scroll started loading (lazy images, the next page of a feed), if anything.
-    if (traffic.seen !== before) await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+    if (traffic.seen !== settled.since || (settled.orInFlight && traffic.busy)) await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
   }
   if (options.selector !== undefined) {
     const box = await deadline.race(page.evaluate(documentBox, options.selector));
