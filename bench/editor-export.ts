@@ -160,8 +160,8 @@ export async function bench(): Promise<BenchTable[]> {
         columns: ['scale', 'total', 'render', 'snapshot', 'encode', 'upload + server', 'download', 'file', 'encoded in', 'longest long task', 'longest frame gap', 'goal', 'result'],
         rows,
         notes: [
-          `Source: a ${DESKTOP.width}×${DESKTOP.height} capture of /docs opened as a file; padding 64, default shadow; median of ${ROUNDS} interleaved runs after one warm-up each, each in a fresh tab.`,
-          "Parts are the export panel's performance marks: render (drawComposition's calls), snapshot (the ImageBitmap handed to the worker: where a canvas in memory is rasterised), encode (the upload's bytes, in the worker: a GPU canvas's pixels are drawn and read back here), upload + server (POST /api/export until its headers), download (the body, until the result shows); total also includes the file written to disk.",
+          `Source: a ${DESKTOP.width}×${DESKTOP.height} capture of /docs opened as a file; ocean gradient, padding 64, medium shadow (the defaults); median of ${ROUNDS} interleaved runs after one warm-up each, each in a fresh tab.`,
+          "Parts are the export panel's performance marks: render (drawComposition; canvases in memory are rasterised as it draws), snapshot (the ImageBitmap for the worker), encode (the upload's bytes; a GPU canvas is rasterised and read back here), upload + server (POST /api/export until its headers), download (the body, until the result shows); total also includes the file written to disk.",
         ],
       },
     ];
