@@ -96,25 +96,6 @@ async function encodeOnPage(canvas: HTMLCanvasElement, maxBytes?: number): Promi
 }
 
 /**
- * Runs `render` with every 2D canvas it makes kept in memory (`willReadFrequently`) rather than on
- * the GPU: an export is read back whole, and where the GPU is emulated (SwiftShader, as in the
- * bundled Chromium) drawing it there is several times slower. It covers the canvases
- * drawComposition makes for itself, and applies only while `render` runs (synchronously).
- */
-export function onCpuCanvases<T>(render: () => T): T {
-  const prototype = HTMLCanvasElement.prototype;
-  const getContext = prototype.getContext;
-  prototype.getContext = function (this: HTMLCanvasElement, type: string, attributes?: Record<string, unknown>) {
-    return getContext.call(this, type, type === '2d' ? { ...attributes, willReadFrequently: true } : attributes);
-  } as typeof getContext;
-  try {
-    return render();
-  } finally {
-    prototype.getContext = getContext;
-  }
-}
-
-/**
  * A lossless file of `canvas`: PNG, or WebP when the PNG is over `maxBytes`. The canvas is left
  * as it was, so a failed worker falls back to encoding it here.
  */

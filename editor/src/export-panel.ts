@@ -4,7 +4,7 @@ import { byId, clearProblem, formatBytes, h, setBusy, showProblem } from './dom.
 import type { Editor } from './editor.ts';
 import { exportProblem } from './layout.ts';
 import { FORMATS } from './presets.ts';
-import { encodeCanvas, onCpuCanvases } from './encode.ts';
+import { encodeCanvas } from './encode.ts';
 import type { Encoded } from './encode.ts';
 import { renderExport } from './render.ts';
 
@@ -104,7 +104,7 @@ export function setupExportPanel(editor: Editor): void {
     const format = FORMATS.find((entry) => entry.id === settings.format) ?? FORMATS[0];
     exportStatus.textContent = 'Rendering…';
     performance.mark('easel-export:start');
-    const canvas = onCpuCanvases(() => renderExport(composition));
+    const canvas = renderExport(composition);
     performance.mark('easel-export:rendered');
     exportStatus.textContent = 'Encoding…';
     const { blob: upload, encoder } = await encodeCanvas(canvas, EXPORT_MAX_UPLOAD);
@@ -203,7 +203,7 @@ export function setupExportPanel(editor: Editor): void {
         }
         const size = editor.exportSize()!;
         // A promise in the ClipboardItem keeps the user gesture alive while the PNG is encoded (Safari needs it).
-        const png = encodeCanvas(onCpuCanvases(() => renderExport(composition))).then((encoded) => encoded.blob);
+        const png = encodeCanvas(renderExport(composition)).then((encoded) => encoded.blob);
         await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
         exportStatus.textContent = `Copied a ${size.width} × ${size.height} px PNG to the clipboard.`;
       } catch (error) {

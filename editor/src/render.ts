@@ -108,7 +108,8 @@ export function drawComposition(ctx: CanvasRenderingContext2D, composition: Comp
   const layer = document.createElement('canvas');
   layer.width = Math.max(1, Math.round(win.width * scale));
   layer.height = Math.max(1, Math.round(win.height * scale));
-  const lc = layer.getContext('2d')!;
+  // The layer lives where the target does: in memory for an export (see renderExport).
+  const lc = layer.getContext('2d', { willReadFrequently: ctx.getContextAttributes?.().willReadFrequently ?? false })!;
   lc.setTransform(layer.width / win.width, 0, 0, layer.height / win.height, 0, 0);
   const radius = Math.min(settings.radius, win.width / 2, win.height / 2);
   lc.beginPath();
@@ -134,13 +135,17 @@ export function drawComposition(ctx: CanvasRenderingContext2D, composition: Comp
   return plan;
 }
 
-/** The composition at export size, on a new canvas. */
+/**
+ * The composition at export size, on a new canvas kept in memory (`willReadFrequently`) rather than
+ * on the GPU: an export is read back whole, and where the GPU is emulated (SwiftShader, as in the
+ * bundled Chromium) drawing there is several times slower.
+ */
 export function renderExport(composition: Composition): HTMLCanvasElement {
   const size = exportSize(planOf(composition).canvas, composition.settings.scale);
   const canvas = document.createElement('canvas');
   canvas.width = size.width;
   canvas.height = size.height;
-  drawComposition(canvas.getContext('2d')!, composition, composition.settings.scale);
+  drawComposition(canvas.getContext('2d', { willReadFrequently: true })!, composition, composition.settings.scale);
   return canvas;
 }
 
