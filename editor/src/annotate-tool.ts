@@ -185,6 +185,24 @@ export class Annotator {
     return true;
   }
 
+  /** [ and ]: the previous or next annotation in drawing order, round the ends, for keyboard users. */
+  selectAdjacent(step: 1 | -1): boolean {
+    const all = this.editor.edits.annotations;
+    if (all.length === 0 || this.busy()) return false;
+    const at = all.findIndex((annotation) => annotation.id === this.selected);
+    const next = at === -1 ? (step === 1 ? 0 : all.length - 1) : (at + step + all.length) % all.length;
+    this.select(all[next]!.id);
+    return true;
+  }
+
+  /** Enter: edits the selected text, as a double-click does. */
+  editSelected(): boolean {
+    const annotation = this.selection();
+    if (annotation?.kind !== 'text' || this.busy()) return false;
+    this.openText(annotation);
+    return true;
+  }
+
   /** Arrow keys: a run of nudges is one undo step. */
   nudge(dx: number, dy: number): boolean {
     const annotation = this.selection();

@@ -65,6 +65,15 @@ export function setupShortcuts(editor: Editor, annotator: Annotator): void {
       else if (annotator.escape()) event.preventDefault();
       return;
     }
+    if ((event.key === '[' || event.key === ']') && !ownsArrows(event.target)) {
+      if (annotator.selectAdjacent(event.key === ']' ? 1 : -1)) event.preventDefault();
+      return;
+    }
+    // Enter on a control is that control's; on the page or the preview it edits the selected text.
+    if (event.key === 'Enter' && (event.target === document.body || (event.target instanceof Element && event.target.closest('#stage') !== null))) {
+      if (annotator.editSelected()) event.preventDefault();
+      return;
+    }
     if (event.key === '?') {
       if (list) list.open = !list.open;
       return;

@@ -302,7 +302,7 @@ describe('annotating', SLOW, () => {
     expect([copy!.x - first!.x, copy!.y - first!.y]).toEqual([12, 12]);
     expect(await selected(page)).toBe(copy!.id);
     expect(await undoLabels(page)).toEqual(['Undo (3/100)', 'Redo (0/100)']);
-    expect(list).toEqual({ open: true, summary: 'Keyboard shortcuts', items: 18 });
+    expect(list).toEqual({ open: true, summary: 'Keyboard shortcuts', items: 19 });
     expect(await violations(page)).toEqual([]);
   });
 
@@ -358,6 +358,38 @@ describe('annotating', SLOW, () => {
       expect(cells.values.filter((value) => value < 60 || value > 200)).toEqual([]);
     }
     expect(await sharp(thrice).metadata()).toMatchObject({ width: (SOURCE.width + 2 * PADDING) * 3, height: (SOURCE.height + 2 * PADDING) * 3 });
+    expect(await violations(page)).toEqual([]);
+  });
+
+  it('selects annotations with [ and ] and edits a selected text with Enter, without a mouse', async () => {
+    // Prepare: a box, then a text, drawn; nothing selected
+    const { page } = await openWithSource();
+    await press(page, 'r');
+    await drag(page, [40, 40], [140, 120]);
+    await press(page, 't');
+    await clickAt(page, 200, 250);
+    await page.keyboard.type('Note');
+    await press(page, 'Enter');
+    await press(page, 'Escape');
+    const [box, note] = await annotations(page);
+
+    // Act: step through both ways, round the ends
+    const seen: (string | null)[] = [];
+    for (const key of [']', ']', ']', '[']) {
+      await press(page, key as Key);
+      seen.push(await selected(page));
+    }
+    await press(page, 'Enter');
+    await page.waitForSelector('.annotate-text-input');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('a');
+    await page.keyboard.up('Control');
+    await page.keyboard.type('Done');
+    await press(page, 'Enter');
+
+    // Assess
+    expect(seen).toEqual([box!.id, note!.id, box!.id, note!.id]);
+    expect((await annotations(page)).map((annotation) => annotation.kind === 'text' && annotation.text)).toEqual([false, 'Done']);
     expect(await violations(page)).toEqual([]);
   });
 
