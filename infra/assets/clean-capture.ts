@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { buildAdEngine } from '#infra/assets/ad-engine.ts';
 import { buildConsentAsset } from '#infra/assets/consent-script.ts';
 import { AD_ENGINE_FILE } from '#shared/services/capture/ad-blocking.ts';
-import { AUTOCONSENT_FILE } from '#shared/services/capture/consent-banners.ts';
+import { AUTOCONSENT_FILE } from '#shared/services/capture/consent-asset.ts';
 
 /** Writes both files into `folder` (created if need be); returns the paths written. */
 export function writeCleanCaptureAssets(folder: string): string[] {

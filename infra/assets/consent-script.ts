@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { IndexedCMPRuleset } from '@duckduckgo/autoconsent';
 import { buildSync } from 'esbuild';
-import { CONSENT_RULES_PARAMETER } from '#shared/services/capture/consent-banners.ts';
-import type { ConsentAsset } from '#shared/services/capture/consent-banners.ts';
+import { CONSENT_RULES_PARAMETER } from '#shared/services/capture/consent-asset.ts';
+import type { ConsentAsset } from '#shared/services/capture/consent-asset.ts';
 
 /**
  * The standalone build's settings without its console logs (each one a CDP event) and without

@@ -12,6 +12,8 @@ import { editorAssets, provisionResources } from '#infra/local/provision.ts';
 import { dataDirFrom, writeEndpoints } from '#infra/local/endpoints-file.ts';
 import { portFrom } from '#infra/local/ports.ts';
 import { startServer, type Exchange } from '#infra/local/server.ts';
+import { LOCAL_CLEAN_ASSETS } from '#infra/assets/local-builders.ts';
+import { buildCleanAssetsLocally } from '#shared/services/capture/clean-assets.ts';
 
 export interface LocalOptions {
   /** Sees every answer before it is written (tests check the contract). */
@@ -87,6 +89,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     Object.assign(process.env, handlerEnv);
     resetConfig();
 
+    // No bundling ran, so captures build their clean-up assets from node_modules.
+    buildCleanAssetsLocally(LOCAL_CLEAN_ASSETS);
     // Whatever the handlers started (the capture browser) stops with the runtime.
     onStop(() => shutdown());
     server.serve(await loadHttpHandlers(), { streaming, observe: options.observe });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FiltersEngine } from '@ghostery/adblocker';
 import { ROUTES } from '#shared/routes.ts';
 import { AD_ENGINE_FILE } from '#shared/services/capture/ad-blocking.ts';
-import { AUTOCONSENT_FILE } from '#shared/services/capture/consent-banners.ts';
+import { AUTOCONSENT_FILE } from '#shared/services/capture/consent-asset.ts';
 import { bundleRowAsset, removeCdkOutdirs } from '../support/cdk.ts';
 
 // Bundles the capture function for real (esbuild plus an npm install of its nodeModules), as

@@ -1,3 +1,6 @@
+import { LOCAL_CLEAN_ASSETS } from '#infra/assets/local-builders.ts';
+import { buildCleanAssetsLocally } from '#shared/services/capture/clean-assets.ts';
+
 // Environment the handlers need at cold start, for tests that call them without the local runtime.
 // Integration tests replace it with the runtime's own (startLocal sets the real endpoints).
 const defaults: Record<string, string> = {
@@ -16,3 +19,6 @@ const defaults: Record<string, string> = {
   INTERNAL_SECRET: 'test-internal-secret-0123456789abcdef',
 };
 for (const [name, value] of Object.entries(defaults)) process.env[name] ??= value;
+
+// Tests that call the capture without the local runtime build its clean-up assets as the runtime does.
+buildCleanAssetsLocally(LOCAL_CLEAN_ASSETS);

@@ -6,7 +6,7 @@ import { FiltersEngine } from '@ghostery/adblocker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCleanCaptureAssets } from '#infra/assets/clean-capture.ts';
 import { AD_ENGINE_FILE, isAd } from '#shared/services/capture/ad-blocking.ts';
-import { AUTOCONSENT_FILE } from '#shared/services/capture/consent-banners.ts';
+import { AUTOCONSENT_FILE } from '#shared/services/capture/consent-asset.ts';
 
 let folder: string;
 let engine: FiltersEngine;

@@ -6,13 +6,14 @@
 import { createRequire } from 'node:module';
 import { FiltersEngine, Request } from '@ghostery/adblocker';
 import type { Page } from 'puppeteer-core';
+import { localCleanAssets } from '#shared/services/capture/clean-assets.ts';
 
 /** The serialized engine, beside the capture function's bundle. */
 export const AD_ENGINE_FILE = 'ad-engine.bin';
 
 let loading: Promise<FiltersEngine> | undefined;
 
-/** The engine, once per container: read from beside the bundle on Lambda, built from the lists locally. */
+/** The engine, once per container: read from beside the bundle, or built from the lists locally. */
 export function adEngine(): Promise<FiltersEngine> {
   loading ??= load();
   loading.catch(() => (loading = undefined));
@@ -20,7 +21,8 @@ export function adEngine(): Promise<FiltersEngine> {
 }
 
 async function load(): Promise<FiltersEngine> {
-  if (process.env.EASEL_LAMBDA_BUNDLE !== 'true') return FiltersEngine.deserialize((await import('#infra/assets/ad-engine.ts')).cachedAdEngine());
+  const local = localCleanAssets();
+  if (local) return FiltersEngine.deserialize(await local.adEngine());
   const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
   try {
     return FiltersEngine.deserialize(readFileSync(new URL(`./${AD_ENGINE_FILE}`, import.meta.url)));

@@ -5,18 +5,9 @@
 import { createRequire } from 'node:module';
 import type { CompactCMPRule, IndexedCMPRuleset } from '@duckduckgo/autoconsent';
 import type { Page } from 'puppeteer-core';
-
-/** autoconsent's script and rules, beside the capture function's bundle (infra/assets/consent-script.ts). */
-export const AUTOCONSENT_FILE = 'autoconsent.json';
-
-/** The name under which the script receives its rules, as a JSON string. */
-export const CONSENT_RULES_PARAMETER = 'easelConsentRules';
-
-export interface ConsentAsset {
-  /** autoconsent with an entry that starts it on `CONSENT_RULES_PARAMETER`. */
-  script: string;
-  rules: IndexedCMPRuleset;
-}
+import { localCleanAssets } from '#shared/services/capture/clean-assets.ts';
+import { AUTOCONSENT_FILE, CONSENT_RULES_PARAMETER } from '#shared/services/capture/consent-asset.ts';
+import type { ConsentAsset } from '#shared/services/capture/consent-asset.ts';
 
 /** Consent managers' own containers, hidden when no opt-out succeeded. */
 export const CONSENT_CONTAINERS = [
@@ -49,7 +40,7 @@ const HIDE_CONTAINERS = `${CONSENT_CONTAINERS.join(',')}{display:none !important
 
 let loading: Promise<ConsentAsset> | undefined;
 
-/** Once per container: read from beside the bundle on Lambda, built from the package locally. */
+/** Once per container: read from beside the bundle, or built from the package locally. */
 function consentAsset(): Promise<ConsentAsset> {
   loading ??= load();
   loading.catch(() => (loading = undefined));
@@ -57,7 +48,8 @@ function consentAsset(): Promise<ConsentAsset> {
 }
 
 async function load(): Promise<ConsentAsset> {
-  if (process.env.EASEL_LAMBDA_BUNDLE !== 'true') return (await import('#infra/assets/consent-script.ts')).cachedConsentAsset();
+  const local = localCleanAssets();
+  if (local) return local.consent();
   const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
   return JSON.parse(readFileSync(new URL(`./${AUTOCONSENT_FILE}`, import.meta.url), 'utf8')) as ConsentAsset;
 }
