@@ -16,6 +16,9 @@ interface ScreenshotResponse {
   cached: boolean;
   deviceType?: 'desktop' | 'mobile';
   colorScheme?: 'light' | 'dark';
+  /** With fullPage only: the page was taller than a capture may be, and was cut at capturedHeight (CSS px). */
+  truncated?: boolean;
+  capturedHeight?: number;
 }
 
 /** What browsers decode and /api/export accepts (GIF is drawn as its first frame). */
@@ -166,7 +169,8 @@ export function setupSourcePanel(editor: Editor): void {
         });
         editor.setSource(source);
         // The host, not the whole address, which can be any length: the status line has a fixed height.
-        captureStatus.textContent = `Captured ${hostOf(body.url)} (${deviceType}, ${colorScheme})${body.cached ? ' from a recent copy' : ''}.${remaining === null ? '' : ` ${remaining} captures left this minute.`}`;
+        const cut = body.truncated ? ` Cut at ${(body.capturedHeight ?? source.height).toLocaleString('en')} px, the limit.` : '';
+        captureStatus.textContent = `Captured ${hostOf(body.url)} (${deviceType}, ${colorScheme})${body.cached ? ' from a recent copy' : ''}.${cut}${remaining === null ? '' : ` ${remaining} captures left this minute.`}`;
       } catch (error) {
         if (isAbort(error)) {
           captureStatus.textContent = 'Capture cancelled.';

@@ -331,6 +331,22 @@ describe('the editor', SLOW, () => {
     expect(await violations(page)).toEqual([]);
   });
 
+  it('says where a full page too tall for one capture was cut', async () => {
+    // Prepare
+    const { page } = await openEditor(runtime.url);
+    await page.type('#capture-url', `${pages.origin}/tall?height=20000`);
+    await page.click('#capture-full-page');
+
+    // Act
+    await page.click('#capture-submit');
+    const status = await waitForStatus(page, '#capture-status', 'Captured', '#source-error');
+    await saveScreenshot(page, 'editor-capture-cut');
+
+    // Assess: desktop is captured at scale 1, so the cut is at the image's height limit
+    expect(status).toContain('Cut at 16,384 px, the limit.');
+    expect(await readout(page)).toEqual({ width: (1920 + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (16_384 + 2 * DEFAULTS.padding) * DEFAULTS.scale });
+  });
+
   it("sends no clean-up when Clean page is cleared, and shows the 404 envelope's hint when the selector matches nothing", async () => {
     // Prepare
     const { page } = await openEditor(runtime.url);
