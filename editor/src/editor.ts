@@ -233,6 +233,7 @@ export class Editor {
 
   private apply(state: Snapshot): void {
     const settingsChanged = state.settings !== this.settings;
+    const editsChanged = state.edits !== this.edits;
     this.settings = state.settings;
     this.edits = state.edits;
     if (settingsChanged) {
@@ -242,7 +243,7 @@ export class Editor {
       clearTimeout(this.persistTimer);
       this.persistTimer = window.setTimeout(() => this.persistNow(), 250);
     }
-    if (this.source) writeEdits(sourceKey(this.source), this.edits);
+    if (editsChanged && this.source) writeEdits(sourceKey(this.source), this.edits);
     this.changed();
   }
 
