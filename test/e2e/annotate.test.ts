@@ -3,17 +3,15 @@
  * moving, resizing, recolouring, nudging, deleting, undo and redo, the shortcut keys, redaction
  * checked in the exported pixels at 2× and 3×, and annotations kept across a reload.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Annotation, ShapeAnnotation, TextAnnotation } from '#editor/src/edits.ts';
-import { launchBrowser, saveScreenshot } from '../support/browser.ts';
-import { waitFor } from '../support/expectations.ts';
-import { startTestRuntime, type TestRuntime } from '../support/local.ts';
-import { editorOpener, expectColour, pixelOf, previewPixel, previewSettled, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
+import { saveScreenshot } from '../support/browser.ts';
+import { expectColour, exportDownload, pixelOf, previewPixel, previewSettled, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
+import { useEditorSuite } from './support/editor-suite.ts';
 
 /** The source: white, with two patches of fine black-and-white stripes standing for small text. */
 const SOURCE = { width: 600, height: 400 };
@@ -25,11 +23,8 @@ const BLUE = [0, 122, 255] as const;
 /** Pixelation blocks, in source pixels (annotation-drawing.ts). */
 const PIXEL_BLOCK = 12;
 
-let runtime: TestRuntime;
-let browser: Browser;
-let workdir = '';
+const { runtime, workdir, open } = useEditorSuite({ name: 'annotate' });
 let sourcePng = '';
-const editors = editorOpener(() => browser, () => workdir);
 
 function inPattern(x: number, y: number): boolean {
   const inside = (box: typeof PATTERN_A) => x >= box.x && x < box.x + box.width && y >= box.y && y < box.y + box.height;
@@ -37,25 +32,14 @@ function inPattern(x: number, y: number): boolean {
 }
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
-  workdir = await mkdtemp(join(tmpdir(), 'easel-annotate-'));
   const raw = Buffer.alloc(SOURCE.width * SOURCE.height * 3, 255);
   for (let y = 0; y < SOURCE.height; y += 1) {
     for (let x = 0; x < SOURCE.width; x += 1) {
       if (inPattern(x, y) && (x % 4 < 2) !== (y % 6 < 3)) raw.fill(0, (y * SOURCE.width + x) * 3, (y * SOURCE.width + x) * 3 + 3);
     }
   }
-  sourcePng = join(workdir, 'stripes.png');
+  sourcePng = join(workdir(), 'stripes.png');
   await writeFile(sourcePng, await sharp(raw, { raw: { ...SOURCE, channels: 3 } }).png().toBuffer());
-  browser = await launchBrowser();
-}, 120_000);
-
-afterEach(() => editors.closeAll());
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.dispose();
-  if (workdir) await rm(workdir, { recursive: true, force: true });
 });
 
 interface View {
@@ -65,7 +49,7 @@ interface View {
 }
 
 async function openWithSource(viewport?: { width: number; height: number }) {
-  const opened = await editors.open(runtime.url, viewport);
+  const opened = await open(runtime().url, viewport);
   await opened.page.click('#tab-image');
   await (await opened.page.$('input#image-file'))!.uploadFile(sourcePng);
   await waitForStatus(opened.page, '#image-status', 'Opened stripes.png', '#source-error');
@@ -121,17 +105,6 @@ async function annotations(page: Page): Promise<Annotation[]> {
 const selected = (page: Page) => page.$eval('#annotate-overlay', (overlay) => (overlay as HTMLElement).dataset.selected ?? null);
 const pressedTool = (page: Page) => page.$$eval('#annotate-toolbar button[data-tool][aria-pressed="true"]', (buttons) => buttons.map((button) => (button as HTMLElement).dataset.tool));
 const undoLabels = (page: Page) => page.$$eval('#annotate-undo, #annotate-redo', (buttons) => buttons.map((button) => button.getAttribute('aria-label')));
-
-async function exportPng(page: Page, downloads: string, start: () => Promise<void>): Promise<Buffer> {
-  for (const file of await readdir(downloads)) await rm(join(downloads, file), { force: true });
-  await start();
-  await waitForStatus(page, '#export-status', 'Exported and downloaded', '#export-error');
-  const name = await page.$eval('#export-result', (element) => (element as HTMLElement).dataset.name!);
-  return waitFor(async () => {
-    const bytes = await readFile(join(downloads, name)).catch(() => Buffer.alloc(0));
-    return bytes.length > 0 ? bytes : undefined;
-  });
-}
 
 /** Luminance of every pixel in a box of the exported image. */
 async function luminances(image: Buffer, box: { x: number; y: number; width: number; height: number }): Promise<{ values: number[]; rows: number[][] }> {
@@ -322,10 +295,10 @@ describe('annotating', SLOW, () => {
 
     // Act: export at 2× with the button, at 3× with Ctrl+S
     await page.click('input[name="scale"][value="2"]');
-    const twice = await exportPng(page, downloads, () => page.click('#export-button'));
+    const twice = await exportDownload(page, downloads, () => page.click('#export-button'));
     await page.click('input[name="scale"][value="3"]');
     await page.focus('#annotate-overlay');
-    const thrice = await exportPng(page, downloads, () => press(page, 's', ['Control']));
+    const thrice = await exportDownload(page, downloads, () => press(page, 's', ['Control']));
 
     // Assess, at each scale
     for (const [scale, png] of [

@@ -2,16 +2,14 @@
  * The editor's backgrounds in a real browser: a custom two-colour gradient at an angle, an image of
  * the user's (file, drop, paste) with blur, kept across a reload — judged in the exported file.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from '../support/browser.ts';
-import { waitFor } from '../support/expectations.ts';
-import { startTestRuntime, type TestRuntime } from '../support/local.ts';
-import { editorOpener, expectColour, pixelOf, readout, rgb, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
+import type { Page } from 'puppeteer-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { saveScreenshot } from '../support/browser.ts';
+import { expectColour, exportDownload, pixelOf, readout, rgb, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
+import { useEditorSuite } from './support/editor-suite.ts';
 
 /** Layout constants the tests recompute positions from (editor/src/settings.ts defaults). */
 const DEFAULTS = { padding: 64, scale: 2 };
@@ -24,34 +22,20 @@ const RIGHT_RGB = [20, 40, 230] as const;
 /** The first stop of the Ocean preset, what an image background without its image falls back to. */
 const OCEAN_RGB = [33, 147, 176] as const;
 
-let runtime: TestRuntime;
-let browser: Browser;
-let workdir = '';
+const { runtime, workdir, open } = useEditorSuite({ name: 'backgrounds' });
 let sourcePng = '';
 let backgroundPng = '';
 /** Left half one colour, right half another, with a sharp edge between: blur must mix them. */
 let splitPng = '';
-const editors = editorOpener(() => browser, () => workdir);
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
-  workdir = await mkdtemp(join(tmpdir(), 'easel-e2e-backgrounds-'));
-  sourcePng = join(workdir, 'source.png');
-  backgroundPng = join(workdir, 'backdrop.png');
-  splitPng = join(workdir, 'split.png');
+  sourcePng = join(workdir(), 'source.png');
+  backgroundPng = join(workdir(), 'backdrop.png');
+  splitPng = join(workdir(), 'split.png');
   await writeFile(sourcePng, await sharp({ create: { width: SOURCE.width, height: SOURCE.height, channels: 4, background: { ...rgb(SOURCE.rgb), alpha: 1 } } }).png().toBuffer());
   await writeFile(backgroundPng, await sharp({ create: { width: 640, height: 480, channels: 3, background: rgb(BACKGROUND_RGB) } }).png().toBuffer());
   const half = await sharp({ create: { width: 300, height: 400, channels: 3, background: rgb(RIGHT_RGB) } }).png().toBuffer();
   await writeFile(splitPng, await sharp({ create: { width: 600, height: 400, channels: 3, background: rgb(LEFT_RGB) } }).composite([{ input: half, left: 300, top: 0 }]).png().toBuffer());
-  browser = await launchBrowser();
-}, 120_000);
-
-afterEach(() => editors.closeAll());
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.dispose();
-  if (workdir) await rm(workdir, { recursive: true, force: true });
 });
 
 async function openSource(page: Page): Promise<void> {
@@ -72,18 +56,6 @@ async function setValue(page: Page, selector: string, value: string): Promise<vo
   );
 }
 
-/** Exports as PNG and reads the downloaded file; earlier downloads are removed first, so the name is free. */
-async function exportPng(page: Page, downloads: string): Promise<Buffer> {
-  for (const name of await readdir(downloads)) await rm(join(downloads, name));
-  await page.click('#export-button');
-  await waitForStatus(page, '#export-status', 'Exported and downloaded', '#export-error');
-  const name = await page.$eval('#export-result', (element) => (element as HTMLElement).dataset.name!);
-  return waitFor(async () => {
-    const bytes = await readFile(join(downloads, name)).catch(() => Buffer.alloc(0));
-    return bytes.length > 0 ? bytes : undefined;
-  });
-}
-
 async function alphaAt(image: Buffer, x: number, y: number): Promise<number> {
   const raw = await sharp(image).ensureAlpha().extract({ left: x, top: y, width: 1, height: 1 }).raw().toBuffer();
   return raw[3]!;
@@ -98,7 +70,7 @@ async function chooseBackgroundFile(page: Page, file: string): Promise<string> {
 describe('the editor backgrounds', SLOW, () => {
   it('draws a custom two-colour gradient at its angle, from corner to corner of the export, and shares it in the link', async () => {
     // Prepare
-    const { page, downloads } = await editors.open(runtime.url);
+    const { page, downloads } = await open(runtime().url);
     await openSource(page);
 
     // Act: two colours from their pickers, 45° from the keyboard (Home is 0°, each arrow 5°)
@@ -107,7 +79,7 @@ describe('the editor backgrounds', SLOW, () => {
     await page.focus('#gradient-angle');
     await page.keyboard.press('Home');
     for (let step = 0; step < 9; step += 1) await page.keyboard.press('ArrowRight');
-    const png = await exportPng(page, downloads);
+    const png = await exportDownload(page, downloads);
 
     // Assess: custom chosen, and the line runs from the bottom-left corner to the top-right one
     expect(await page.$eval('input[name="gradient"]:checked', (input) => (input as HTMLInputElement).value)).toBe('custom');
@@ -127,13 +99,13 @@ describe('the editor backgrounds', SLOW, () => {
 
   it('covers the export with an image chosen from its file picker, leaving the source as it was', async () => {
     // Prepare
-    const { page, downloads, consoleErrors } = await editors.open(runtime.url);
+    const { page, downloads, consoleErrors } = await open(runtime().url);
     await openSource(page);
     const before = await readout(page);
 
     // Act
     const status = await chooseBackgroundFile(page, backgroundPng);
-    const png = await exportPng(page, downloads);
+    const png = await exportDownload(page, downloads);
 
     // Assess: the image in every corner, the source in the middle, nothing else changed
     expect(status).toBe('Opened backdrop.png as the background (640 × 480 px).');
@@ -157,7 +129,7 @@ describe('the editor backgrounds', SLOW, () => {
 
   it('takes an image dropped on its own zone as the background, where a drop elsewhere sets the source', async () => {
     // Prepare
-    const { page, downloads } = await editors.open(runtime.url);
+    const { page, downloads } = await open(runtime().url);
     await openSource(page);
     await page.click('input[name="background"][value="image"]');
     const box = (await (await page.$('#bg-drop'))!.boundingBox())!;
@@ -170,7 +142,7 @@ describe('the editor backgrounds', SLOW, () => {
     const highlighted = await page.$eval('#bg-drop', (zone) => zone.classList.contains('is-dragging'));
     await page.mouse.drop(point, data);
     const status = await waitForStatus(page, '#bg-status', 'Dropped', '#source-error');
-    const png = await exportPng(page, downloads);
+    const png = await exportDownload(page, downloads);
 
     // Assess: the background took it; the source and the page's drop hint are as before
     expect(highlighted).toBe(true);
@@ -184,7 +156,7 @@ describe('the editor backgrounds', SLOW, () => {
 
   it('pastes an image from the clipboard as the background with its Paste button, or with Ctrl+V while its controls have focus', async () => {
     // Prepare: an image on the clipboard, as another app would leave it
-    const { page, downloads } = await editors.open(runtime.url);
+    const { page, downloads } = await open(runtime().url);
     await openSource(page);
     await page.click('input[name="background"][value="image"]');
     const copy = (width: number, height: number, colour: readonly number[]) =>
@@ -205,7 +177,7 @@ describe('the editor backgrounds', SLOW, () => {
     // Act: the button
     await page.click('#bg-paste');
     const byButton = await waitForStatus(page, '#bg-status', 'Pasted', '#source-error');
-    const png = await exportPng(page, downloads);
+    const png = await exportDownload(page, downloads);
     // Act: the keyboard, with focus on the button
     await copy(32, 24, LEFT_RGB);
     await page.focus('#bg-paste');
@@ -223,17 +195,17 @@ describe('the editor backgrounds', SLOW, () => {
 
   it('blurs the image background in layout pixels: a sharp edge mixes, alike at 1× and 2×, and the borders stay opaque', async () => {
     // Prepare: the split image covers the canvas with its edge down the middle
-    const { page, downloads } = await editors.open(runtime.url);
+    const { page, downloads } = await open(runtime().url);
     await openSource(page);
     await chooseBackgroundFile(page, splitPng);
     const middle = EXPORTED.width / 2;
 
     // Act: sharp, then blurred 20 layout px at 2× and at 1×
-    const sharpPng = await exportPng(page, downloads);
+    const sharpPng = await exportDownload(page, downloads);
     await setValue(page, '#bg-blur', '20');
-    const blurred = await exportPng(page, downloads);
+    const blurred = await exportDownload(page, downloads);
     await page.click('input[name="scale"][value="1"]');
-    const blurredAt1 = await exportPng(page, downloads);
+    const blurredAt1 = await exportDownload(page, downloads);
 
     // Assess: sharp, each side keeps its colour right up to the edge
     expectColour(await pixelOf(sharpPng, middle - 3, 2), LEFT_RGB);
@@ -258,7 +230,7 @@ describe('the editor backgrounds', SLOW, () => {
 
   it('keeps the image background across a reload, until it is removed', async () => {
     // Prepare
-    const { page, downloads, consoleErrors } = await editors.open(runtime.url);
+    const { page, downloads, consoleErrors } = await open(runtime().url);
     await chooseBackgroundFile(page, backgroundPng);
 
     // Act
@@ -266,7 +238,7 @@ describe('the editor backgrounds', SLOW, () => {
     await page.waitForSelector('html[data-ready="true"]');
     const status = await waitForStatus(page, '#bg-status', 'Using', '#source-error');
     await openSource(page);
-    const png = await exportPng(page, downloads);
+    const png = await exportDownload(page, downloads);
     await page.click('#bg-remove');
     const removed = await waitForStatus(page, '#bg-status', 'Removed', '#source-error');
     await page.reload();
@@ -285,7 +257,7 @@ describe('the editor backgrounds', SLOW, () => {
 
   it('says so and shows the default gradient when a shared link asks for an image background this browser lacks', async () => {
     // Prepare: a browser that has never had a background image, opening a shared link
-    const { page, downloads, origin } = await editors.open(runtime.url);
+    const { page, downloads, origin } = await open(runtime().url);
     await page.goto('about:blank');
 
     // Act
@@ -293,7 +265,7 @@ describe('the editor backgrounds', SLOW, () => {
     await page.waitForSelector('html[data-ready="true"]');
     const status = await waitForStatus(page, '#bg-status', 'These settings ask for a background image', '#source-error');
     await openSource(page);
-    const png = await exportPng(page, downloads);
+    const png = await exportDownload(page, downloads);
 
     // Assess
     expect(status).toBe('These settings ask for a background image, which this browser does not have: the default gradient shows until you choose, drop or paste one.');
@@ -305,7 +277,7 @@ describe('the editor backgrounds', SLOW, () => {
 
   it('offers the image controls labelled, at tap-target size and from the keyboard', async () => {
     // Prepare
-    const { page } = await editors.open(runtime.url);
+    const { page } = await open(runtime().url);
     await page.click('input[name="background"][value="image"]');
 
     // Act: from the Image option, Tab reaches the file picker, Paste, then the blur slider (Remove is off with no image)

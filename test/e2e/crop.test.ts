@@ -2,18 +2,15 @@
  * The crop tool in the real browser: an image of four coloured quadrants is cropped with the mouse,
  * the keyboard and the ratio presets, and the exported file is read back for its size and colours.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, saveScreenshot } from '../support/browser.ts';
-import { waitFor } from '../support/expectations.ts';
-import { startTestRuntime, type TestRuntime } from '../support/local.ts';
-import { startMediaUpstream, type MediaUpstream } from '../support/media-upstream.ts';
-import { startStub, tweetFixture, type StubServer } from '../support/upstreams.ts';
-import { countColour, editorOpener, previewSettled, readout, rgb, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
+import type { Page } from 'puppeteer-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { saveScreenshot } from '../support/browser.ts';
+import { countColour, exportDownload, previewSettled, readout, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
+import { useEditorSuite } from './support/editor-suite.ts';
+import { AVATAR_RGB, PHOTO_RGB, startTweetStandIns, TWEET_ID } from './support/tweet-stand-ins.ts';
 
 /** The source: 400 × 300, a colour to each quarter, far from the default gradient's blues. */
 const SOURCE = { width: 400, height: 300 };
@@ -28,34 +25,20 @@ const SCALE = 2;
 const exported = (width: number, height: number) => ({ width: (width + 2 * PADDING) * SCALE, height: (height + 2 * PADDING) * SCALE });
 /** A sure count of a colour's pixels: a quarter of the source is 150 × 200 × 4 at 2×. */
 const PLENTY = 10_000;
-
-const TWEET_ID = '1641086480675225601';
-const AVATAR_URL = 'https://pbs.twimg.com/profile_images/1042172116911697920/JkIt3onc_400x400.jpg';
-const PHOTO_URL = 'https://pbs.twimg.com/media/FsZNOgcWAAEQtrd.jpg?name=medium';
-const AVATAR_RGB = [214, 40, 40] as const;
-const PHOTO_RGB = [20, 110, 200] as const;
+/** The tweet card's width (tweet-card.ts). */
 const CARD_WIDTH = 550;
 
-let runtime: TestRuntime;
-let media: MediaUpstream;
-let syndication: StubServer;
-let browser: Browser;
-let workdir = '';
+const { runtime, workdir, open } = useEditorSuite({
+  name: 'crop',
+  before: async () => {
+    const tweets = await startTweetStandIns();
+    Object.assign(process.env, tweets.env);
+    return tweets.close;
+  },
+});
 let quadrants = '';
-const editors = editorOpener(() => browser, () => workdir);
 
 beforeAll(async () => {
-  media = await startMediaUpstream();
-  media.on(AVATAR_URL, { headers: { 'content-type': 'image/jpeg' }, body: await sharp({ create: { width: 400, height: 400, channels: 3, background: rgb(AVATAR_RGB) } }).jpeg().toBuffer() });
-  media.on(PHOTO_URL, { headers: { 'content-type': 'image/jpeg' }, body: await sharp({ create: { width: 1200, height: 539, channels: 3, background: rgb(PHOTO_RGB) } }).jpeg().toBuffer() });
-  syndication = await startStub((req) =>
-    new URL(req.url ?? '/', 'http://stub').searchParams.get('id') === TWEET_ID
-      ? { headers: { 'content-type': 'application/json; charset=utf-8' }, body: tweetFixture(TWEET_ID) }
-      : { status: 404, body: '' },
-  );
-  Object.assign(process.env, media.env, { TWEET_UPSTREAM_URL: syndication.url });
-  runtime = await startTestRuntime();
-  workdir = await mkdtemp(join(tmpdir(), 'easel-e2e-crop-'));
   const raw = Buffer.alloc(SOURCE.width * SOURCE.height * 3);
   for (let y = 0; y < SOURCE.height; y += 1) {
     for (let x = 0; x < SOURCE.width; x += 1) {
@@ -64,23 +47,12 @@ beforeAll(async () => {
       raw.set(top ? (left ? QUADRANTS.topLeft : QUADRANTS.topRight) : left ? QUADRANTS.bottomLeft : QUADRANTS.bottomRight, (y * SOURCE.width + x) * 3);
     }
   }
-  quadrants = join(workdir, 'quadrants.png');
+  quadrants = join(workdir(), 'quadrants.png');
   await writeFile(quadrants, await sharp(raw, { raw: { ...SOURCE, channels: 3 } }).png().toBuffer());
-  browser = await launchBrowser();
-}, 120_000);
-
-afterEach(() => editors.closeAll());
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.dispose();
-  await syndication?.close();
-  await media?.close();
-  if (workdir) await rm(workdir, { recursive: true, force: true });
 });
 
 async function openQuadrants(viewport?: { width: number; height: number }) {
-  const opened = await editors.open(runtime.url, viewport);
+  const opened = await open(runtime().url, viewport);
   await opened.page.click('#tab-image');
   await (await opened.page.$('input#image-file'))!.uploadFile(quadrants);
   await waitForStatus(opened.page, '#image-status', 'Opened quadrants.png', '#source-error');
@@ -102,17 +74,6 @@ async function typeField(page: Page, id: string, value: number): Promise<void> {
   await page.click(`#${id}`, { count: 3 });
   await page.keyboard.type(String(value));
   await page.keyboard.press('Tab');
-}
-
-async function exportPng(page: Page, downloads: string): Promise<Buffer> {
-  await page.click('#export-button');
-  await waitForStatus(page, '#export-status', 'Exported and downloaded', '#export-error');
-  const name = await page.$eval('#export-result', (element) => (element as HTMLElement).dataset.name!);
-  await waitFor(async () => ((await readdir(downloads)).includes(name) ? true : undefined));
-  return waitFor(async () => {
-    const bytes = await readFile(join(downloads, name));
-    return bytes.length > 0 ? bytes : undefined;
-  });
 }
 
 async function colourCounts(png: Buffer) {
@@ -167,7 +128,7 @@ describe('the crop tool', SLOW, () => {
     const label = await text(page, '.crop-size');
     const gridAfter = await page.$eval('.crop-grid', (grid) => getComputedStyle(grid).display);
     await page.click('#crop-apply');
-    const png = await exportPng(page, downloads);
+    const png = await exportDownload(page, downloads);
 
     // Assess: the tool showed thirds only while dragging, and the size
     expect(gridShown).toBe('block');
@@ -200,7 +161,7 @@ describe('the crop tool', SLOW, () => {
     await page.keyboard.type('150');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#crop-bar', { hidden: true });
-    const png = await exportPng(page, downloads);
+    const png = await exportDownload(page, downloads);
 
     // Assess
     expect(await readout(page)).toEqual(exported(200, 150));
@@ -364,7 +325,7 @@ describe('the crop tool', SLOW, () => {
     await typeField(page, 'crop-width', 100);
 
     // Act
-    const other = join(workdir, 'other.png');
+    const other = join(workdir(), 'other.png');
     await writeFile(other, await readFile(quadrants));
     await (await page.$('input#image-file'))!.uploadFile(other);
     await waitForStatus(page, '#image-status', 'Opened other.png', '#source-error');
@@ -378,7 +339,7 @@ describe('the crop tool', SLOW, () => {
 
   it('crops a tweet card to its header, keeping the avatar and leaving out the photo', async () => {
     // Prepare
-    const { page, downloads } = await editors.open(runtime.url);
+    const { page, downloads } = await open(runtime().url);
     await page.click('#tab-tweet');
     await page.type('#tweet-ref', TWEET_ID);
     await page.click('#tweet-submit');
@@ -388,7 +349,7 @@ describe('the crop tool', SLOW, () => {
     // Act
     await typeField(page, 'crop-height', 100);
     await page.click('#crop-apply');
-    const png = await exportPng(page, downloads);
+    const png = await exportDownload(page, downloads);
 
     // Assess
     const metadata = await sharp(png).metadata();

@@ -8,94 +8,69 @@
  * (same-origin API) or from a second origin in front of it (cross-origin API, allowed by
  * EDITOR_ORIGINS). The rate-limit test spends the browser's capture budget, so it runs last.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '#shared/services/identity-admin.ts';
 import { connect, type Connection } from '#infra/admin/connection.ts';
 import { call } from '../support/client.ts';
-import { freePort, launchBrowser, saveScreenshot, startOriginProxy, type OriginProxy } from '../support/browser.ts';
-import { startTestRuntime, type TestRuntime } from '../support/local.ts';
-import { startMediaUpstream, type MediaUpstream } from '../support/media-upstream.ts';
+import { freePort, saveScreenshot, startOriginProxy, type OriginProxy } from '../support/browser.ts';
 import { startTargetPages, type TargetPages } from '../support/target-pages.ts';
-import { startStub, tweetFixture, type StubServer } from '../support/upstreams.ts';
-import { waitFor } from '../support/expectations.ts';
-import { countColour, editorOpener, expectColour, pixelOf, previewPixel, readout, rgb, shiftTotal, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
+import { countColour, expectColour, exportDownload, pixelOf, previewPixel, readout, shiftTotal, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
+import { useEditorSuite } from './support/editor-suite.ts';
+import { AVATAR_RGB, AVATAR_URL, PHOTO_RGB, PHOTO_URL, startTweetStandIns, TWEET_ID, type TweetStandIns } from './support/tweet-stand-ins.ts';
 
-const TWEET_ID = '1641086480675225601';
-const AVATAR_URL = 'https://pbs.twimg.com/profile_images/1042172116911697920/JkIt3onc_400x400.jpg';
-const PHOTO_URL = 'https://pbs.twimg.com/media/FsZNOgcWAAEQtrd.jpg?name=medium';
-/** Colours of the stand-in media, to find them again in the exported image. */
-const AVATAR_RGB = [214, 40, 40] as const;
-const PHOTO_RGB = [20, 110, 200] as const;
 /** Layout constants the tests recompute sizes from (editor/src/presets.ts, tweet-card.ts). */
 const CARD_WIDTH = 550;
 const DEFAULTS = { padding: 64, scale: 2 };
 
 let pages: TargetPages;
-let media: MediaUpstream;
-let syndication: StubServer;
-let runtime: TestRuntime;
+let tweets: TweetStandIns;
 let crossOrigin: OriginProxy;
-let browser: Browser;
+let port = 0;
 let db: Connection;
 let apiKey = '';
 let sessionToken = '';
-let workdir = '';
 let smallPng = '';
-const editors = editorOpener(() => browser, () => workdir);
-const openEditor = editors.open;
+const { runtime, browser, workdir, open: openEditor, track } = useEditorSuite({
+  name: 'editor',
+  before: async () => {
+    pages = await startTargetPages();
+    tweets = await startTweetStandIns();
+    // The page's API base must be known before the runtime starts: pick its port first.
+    port = await freePort();
+    const api = `http://127.0.0.1:${port}`;
+    crossOrigin = await startOriginProxy(api, ['/', '/editor/']);
+    Object.assign(process.env, tweets.env, {
+      UNSAFE_TEST_LOOPBACK_PORTS: `${pages.port},${tweets.media.server.port}`,
+      EDITOR_API_URL: api,
+      EDITOR_ORIGINS: crossOrigin.origin,
+      // Not the default, so the page is seen to take it from the server.
+      CAPTURE_TIMEOUT_MS: '20000',
+    });
+    return async () => {
+      await crossOrigin.close();
+      await tweets.close();
+      await pages.close();
+    };
+  },
+  runtimeOptions: () => ({ port }),
+});
 
 beforeAll(async () => {
-  pages = await startTargetPages();
-  media = await startMediaUpstream();
-  media.on(AVATAR_URL, { headers: { 'content-type': 'image/jpeg' }, body: await sharp({ create: { width: 400, height: 400, channels: 3, background: rgb(AVATAR_RGB) } }).jpeg().toBuffer() });
-  media.on(PHOTO_URL, { headers: { 'content-type': 'image/jpeg' }, body: await sharp({ create: { width: 1200, height: 539, channels: 3, background: rgb(PHOTO_RGB) } }).jpeg().toBuffer() });
-  syndication = await startStub((req) =>
-    new URL(req.url ?? '/', 'http://stub').searchParams.get('id') === TWEET_ID
-      ? { headers: { 'content-type': 'application/json; charset=utf-8' }, body: tweetFixture(TWEET_ID) }
-      : { status: 404, body: '' },
-  );
-  // The page's API base must be known before the runtime starts: pick its port first.
-  const port = await freePort();
-  const api = `http://127.0.0.1:${port}`;
-  crossOrigin = await startOriginProxy(api, ['/', '/editor/']);
-  Object.assign(process.env, media.env, {
-    UNSAFE_TEST_LOOPBACK_PORTS: `${pages.port},${media.server.port}`,
-    TWEET_UPSTREAM_URL: syndication.url,
-    EDITOR_API_URL: api,
-    EDITOR_ORIGINS: crossOrigin.origin,
-    // Not the default, so the page is seen to take it from the server.
-    CAPTURE_TIMEOUT_MS: '20000',
-  });
-  runtime = await startTestRuntime({ port });
-  db = connect(runtime.env);
+  db = connect(runtime().env);
   const deps = { store: db.store };
   await admin.createUser(deps, { email: 'ada@example.com', name: 'Ada Lovelace' });
   const { organization } = await admin.createOrganization(deps, { name: 'Analytical', plan: 'pro', ownerUserId: 'ada@example.com' });
   apiKey = (await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'e2e' })).key;
   sessionToken = (await admin.createSession(deps, { user: 'ada@example.com', organizationId: organization.organizationId })).token;
-  workdir = await mkdtemp(join(tmpdir(), 'easel-e2e-'));
-  smallPng = join(workdir, 'small.png');
+  smallPng = join(workdir(), 'small.png');
   await writeFile(smallPng, await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 250, g: 200, b: 0, alpha: 1 } } }).png().toBuffer());
-  browser = await launchBrowser();
-}, 120_000);
-
-afterEach(() => editors.closeAll());
-
-afterAll(async () => {
-  await browser?.close();
-  db?.close();
-  await runtime?.dispose();
-  await crossOrigin?.close();
-  await syndication?.close();
-  await media?.close();
-  await pages?.close();
-  if (workdir) await rm(workdir, { recursive: true, force: true });
 });
+
+afterAll(() => db?.close());
 
 async function loadTweet(page: Page, reference: string): Promise<void> {
   await page.click('#tab-tweet');
@@ -107,8 +82,8 @@ async function loadTweet(page: Page, reference: string): Promise<void> {
 describe('the e2e browser', SLOW, () => {
   it('runs without --disable-web-security and --allow-running-insecure-content, and enforces the same-origin policy', async () => {
     // Prepare: a page on one origin; localhost is another origin of the same server, which sends no CORS headers
-    const context = await browser.createBrowserContext();
-    editors.track(context);
+    const context = await browser().createBrowserContext();
+    track(context);
     const page = await context.newPage();
     await page.goto(`${pages.origin}/plain`);
     const other = `http://localhost:${pages.port}`;
@@ -135,7 +110,7 @@ describe('the e2e browser', SLOW, () => {
     }, other);
 
     // Assess
-    const args = browser.process()?.spawnargs ?? [];
+    const args = browser().process()?.spawnargs ?? [];
     expect(args.length).toBeGreaterThan(0);
     expect(args).not.toContain('--disable-web-security');
     expect(args).not.toContain('--allow-running-insecure-content');
@@ -144,8 +119,8 @@ describe('the e2e browser', SLOW, () => {
 
   it('keeps a canvas exportable after drawing media through the proxy, and taints it with a cross-origin image sent without CORS', async () => {
     // Prepare
-    const context = await browser.createBrowserContext();
-    editors.track(context);
+    const context = await browser().createBrowserContext();
+    track(context);
     const page = await context.newPage();
     await page.goto(`${pages.origin}/plain`);
 
@@ -180,7 +155,7 @@ describe('the e2e browser', SLOW, () => {
         );
         return { viaProxy, withoutCors, corsRefused };
       },
-      `${runtime.url}/api/image-proxy?url=${encodeURIComponent(PHOTO_URL)}`,
+      `${runtime().url}/api/image-proxy?url=${encodeURIComponent(PHOTO_URL)}`,
       `http://localhost:${pages.port}/pixel.png?no-cors`,
     );
 
@@ -195,7 +170,7 @@ describe('the editor', SLOW, () => {
     ['on a 375 px screen', { width: 375, height: 812 }],
   ])('loads without moving its layout %s, the sign-in check included', async (_case, viewport) => {
     // Prepare + Act: open the page and let the script fill its controls and finish the sign-in check
-    const { page } = await openEditor(runtime.url, viewport);
+    const { page } = await openEditor(runtime().url, viewport);
     await page.waitForFunction(() => document.getElementById('account-status')?.textContent !== 'Checking sign-in…');
     // Layout-shift entries are delivered after the frame that made them.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
@@ -206,7 +181,7 @@ describe('the editor', SLOW, () => {
 
   it('captures a local page as a phone in dark mode with progress shown, without moving the layout, and draws it', async () => {
     // Prepare: a page that turns green only after a fetch, so the capture takes a moment
-    const { page } = await openEditor(runtime.url);
+    const { page } = await openEditor(runtime().url);
     await page.evaluate(() => {
       const seen = window as unknown as { sawProgress: boolean };
       seen.sawProgress = false;
@@ -268,7 +243,7 @@ describe('the editor', SLOW, () => {
 
   it("shows the envelope's message, hint and reference link when a capture fails", async () => {
     // Prepare: a loopback port the runtime was not opened to
-    const { page } = await openEditor(runtime.url);
+    const { page } = await openEditor(runtime().url);
     await page.type('#capture-url', 'http://127.0.0.1:9/');
     const answer = page.waitForResponse((response) => response.url().endsWith('/api/screenshot'));
 
@@ -288,7 +263,7 @@ describe('the editor', SLOW, () => {
 
   it('sends the chosen capture options with Clean page on by default, and draws only the element the selector names', async () => {
     // Prepare: the options page has a 320×180 #box below the fold
-    const { page } = await openEditor(runtime.url);
+    const { page } = await openEditor(runtime().url);
     const cleanByDefault = await page.$eval('#capture-clean', (box) => (box as HTMLInputElement).checked);
     const url = `${pages.origin}/options`;
     await page.type('#capture-url', url);
@@ -333,7 +308,7 @@ describe('the editor', SLOW, () => {
 
   it('says where a full page too tall for one capture was cut', async () => {
     // Prepare
-    const { page } = await openEditor(runtime.url);
+    const { page } = await openEditor(runtime().url);
     await page.type('#capture-url', `${pages.origin}/tall?height=20000`);
     await page.click('#capture-full-page');
 
@@ -349,7 +324,7 @@ describe('the editor', SLOW, () => {
 
   it("sends no clean-up when Clean page is cleared, and shows the 404 envelope's hint when the selector matches nothing", async () => {
     // Prepare
-    const { page } = await openEditor(runtime.url);
+    const { page } = await openEditor(runtime().url);
     await page.type('#capture-url', `${pages.origin}/plain`);
     await page.click('#capture-clean');
     await page.click('#capture-advanced summary');
@@ -373,7 +348,7 @@ describe('the editor', SLOW, () => {
 
   it('refuses more than 20 hide selectors before sending, with the field in view and focused', async () => {
     // Prepare
-    const { page } = await openEditor(runtime.url);
+    const { page } = await openEditor(runtime().url);
     const requests: string[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('/api/screenshot')) requests.push(request.url());
@@ -398,7 +373,7 @@ describe('the editor', SLOW, () => {
   it('loads a tweet from another origin, composes it with a gradient and a browser frame, and exports a WebP of the composed size', async () => {
     // Prepare: the page comes from the second origin; the API, tweet and media from the runtime's
     const { page, downloads } = await openEditor(crossOrigin.origin);
-    media.server.requests.length = 0;
+    tweets.media.server.requests.length = 0;
     await loadTweet(page, `https://x.com/SamuelSusla/status/${TWEET_ID}?s=20`);
     await page.click('input[name="gradient"][value="ocean"]');
     await page.select('#frame', 'light');
@@ -406,18 +381,11 @@ describe('the editor', SLOW, () => {
     await page.select('#quality', 'medium');
 
     // Act
-    await page.click('#export-button');
-    await waitForStatus(page, '#export-status', 'Exported and downloaded', '#export-error');
+    const webp = await exportDownload(page, downloads);
     const name = await page.$eval('#export-result', (element) => (element as HTMLElement).dataset.name!);
-    const file = join(downloads, name);
-    await waitFor(async () => ((await readdir(downloads)).includes(name) ? true : undefined));
-    const webp = await waitFor(async () => {
-      const bytes = await readFile(file);
-      return bytes.length > 0 ? bytes : undefined;
-    });
 
     // Assess: the media came through the mapped hosts, and the preview is still exportable
-    expect(media.server.requests.map((request) => `https://${request.headers.host}${request.path}`).sort()).toEqual([AVATAR_URL, PHOTO_URL].sort());
+    expect(tweets.media.server.requests.map((request) => `https://${request.headers.host}${request.path}`).sort()).toEqual([AVATAR_URL, PHOTO_URL].sort());
     expect(await page.$eval('#preview', (canvas) => new Promise((resolve) => (canvas as HTMLCanvasElement).toBlob((blob) => resolve(blob?.size ?? 0))))).toBeGreaterThan(0);
     // Assess: the file decodes to the size the editor composed
     const composed = await readout(page);
@@ -440,7 +408,7 @@ describe('the editor', SLOW, () => {
 
   it('takes an image from the file picker, and a copied PNG pasted back', async () => {
     // Prepare
-    const { page } = await openEditor(runtime.url);
+    const { page } = await openEditor(runtime().url);
     await page.click('#tab-image');
     const input = await page.$('input#image-file');
 
@@ -470,7 +438,7 @@ describe('the editor', SLOW, () => {
 
   it('takes an image dropped on the page', async () => {
     // Prepare
-    const { page } = await openEditor(runtime.url);
+    const { page } = await openEditor(runtime().url);
     const box = (await (await page.$('#stage'))!.boundingBox())!;
     const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
     const data = { items: [], files: [smallPng], dragOperationsMask: 1 };
@@ -491,7 +459,7 @@ describe('the editor', SLOW, () => {
 
   it('keeps the settings across a reload and shares them through the copied link', async () => {
     // Prepare
-    const { page } = await openEditor(runtime.url);
+    const { page } = await openEditor(runtime().url);
     await page.click('input[name="gradient"][value="grape"]');
     await page.select('#frame', 'dark');
     await page.select('#ratio', '1x1');
@@ -512,10 +480,10 @@ describe('the editor', SLOW, () => {
     await page.click('#copy-link');
     await waitForStatus(page, '#link-status', 'Link copied', '#export-error');
     const link = await page.evaluate(() => navigator.clipboard.readText());
-    await page.goto(`${runtime.url}/`);
+    await page.goto(`${runtime().url}/`);
     await page.waitForSelector('html[data-ready="true"]');
     const afterReload = await shown();
-    const other = await openEditor(runtime.url);
+    const other = await openEditor(runtime().url);
     await other.page.goto(link);
     await other.page.waitForSelector('html[data-ready="true"]');
     await other.page.reload();
@@ -537,7 +505,7 @@ describe('the editor', SLOW, () => {
 
   it('saves an export to the workspace with a pasted API key it never stores, ending with a working download URL', async () => {
     // Prepare
-    const { page } = await openEditor(runtime.url);
+    const { page } = await openEditor(runtime().url);
     await page.click('#tab-image');
     await (await page.$('input#image-file'))!.uploadFile(smallPng);
     await waitForStatus(page, '#image-status', 'Opened', '#source-error');
@@ -599,7 +567,7 @@ describe('the editor', SLOW, () => {
 
   it('labels every control, works from the keyboard with a visible focus, and fits a 375 px screen', async () => {
     // Prepare
-    const { page } = await openEditor(runtime.url, { width: 375, height: 812 });
+    const { page } = await openEditor(runtime().url, { width: 375, height: 812 });
 
     // Act: keyboard only — skip link, tabs by arrow key, tweet by Enter
     await page.keyboard.press('Tab');
@@ -665,11 +633,11 @@ describe('the editor', SLOW, () => {
   it('loads anonymously without an error, fits Export on a laptop screen, and handles files, tap targets and a quick reload', async () => {
     // Prepare: an anonymous visit at 1440×900
     const meRequests: string[] = [];
-    const { page, downloads, consoleErrors } = await openEditor(runtime.url);
+    const { page, downloads, consoleErrors } = await openEditor(runtime().url);
     page.on('request', (request) => {
       if (request.url().includes('/api/v1/me')) meRequests.push(request.url());
     });
-    const notes = join(workdir, 'notes.txt');
+    const notes = join(workdir(), 'notes.txt');
     await writeFile(notes, 'not an image');
     const box = (selector: string) =>
       page.$eval(selector, (element) => {
@@ -715,13 +683,7 @@ describe('the editor', SLOW, () => {
 
     // Act: export the image in a light window frame
     await page.select('#frame', 'light');
-    await page.click('#export-button');
-    await waitForStatus(page, '#export-status', 'Exported and downloaded', '#export-error');
-    const name = await page.$eval('#export-result', (element) => (element as HTMLElement).dataset.name!);
-    const png = await waitFor(async () => {
-      const bytes = await readFile(join(downloads, name)).catch(() => Buffer.alloc(0));
-      return bytes.length > 0 ? bytes : undefined;
-    });
+    const png = await exportDownload(page, downloads);
 
     // Assess: a file has no address, so the frame's bar has no address pill (its middle is the bar's colour)
     const bar = 36;
@@ -747,7 +709,7 @@ describe('the editor', SLOW, () => {
     // Prepare: spend the minute's captures of the browser's address (127.0.0.1), early enough in the window
     const spend = async () => {
       for (let attempt = 0; attempt < 25; attempt += 1) {
-        const response = await call(runtime.url, '/api/screenshot', { body: {}, from: '127.0.0.1' });
+        const response = await call(runtime().url, '/api/screenshot', { body: {}, from: '127.0.0.1' });
         if (response.status === 429) return response;
       }
       throw new Error('the limit was never reached');
@@ -759,7 +721,7 @@ describe('the editor', SLOW, () => {
       await new Promise((resolve) => setTimeout(resolve, (wait + 1) * 1000));
       await spend();
     }
-    const { page } = await openEditor(runtime.url);
+    const { page } = await openEditor(runtime().url);
     await page.type('#capture-url', `${pages.origin}/plain`);
     const answer = page.waitForResponse((response) => response.url().endsWith('/api/screenshot'));
 

@@ -2,16 +2,13 @@
  * The export's encoding in the real browser: done in the module worker the build ships, under the
  * page's CSP, with the same pixels and size as the composition; on the page where workers cannot.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
-import { startTestRuntime, type TestRuntime } from '../support/local.ts';
-import { waitFor } from '../support/expectations.ts';
-import { countColour, editorOpener, expectColour, pixelOf, readout, rgb, SLOW, violations, waitForStatus } from './support/editor-page.ts';
+import type { Page } from 'puppeteer-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { countColour, expectColour, exportDownload, pixelOf, readout, rgb, SLOW, violations, waitForStatus } from './support/editor-page.ts';
+import { useEditorSuite } from './support/editor-suite.ts';
 
 /** The source: left half red, right half blue, so a pixel tells where it came from. */
 const SOURCE = { width: 400, height: 250 };
@@ -21,16 +18,11 @@ const PADDING = 64;
 const SCALE = 3;
 const WORKER_SCRIPT = /\/editor\/export-worker-[A-Z0-9]{8}\.js$/;
 
-let runtime: TestRuntime;
-let browser: Browser;
-let workdir = '';
+const { runtime, workdir, open } = useEditorSuite({ name: 'export' });
 let sourcePng = '';
-const editors = editorOpener(() => browser, () => workdir);
 
 beforeAll(async () => {
-  runtime = await startTestRuntime();
-  workdir = await mkdtemp(join(tmpdir(), 'easel-e2e-export-'));
-  sourcePng = join(workdir, 'halves.png');
+  sourcePng = join(workdir(), 'halves.png');
   const right = await sharp({ create: { width: SOURCE.width / 2, height: SOURCE.height, channels: 3, background: rgb(RIGHT) } }).png().toBuffer();
   await writeFile(
     sourcePng,
@@ -39,15 +31,6 @@ beforeAll(async () => {
       .png()
       .toBuffer(),
   );
-  browser = await launchBrowser();
-}, 120_000);
-
-afterEach(() => editors.closeAll());
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.dispose();
-  if (workdir) await rm(workdir, { recursive: true, force: true });
 });
 
 /** Opens the source, in a light browser frame, PNG high, at 3×. */
@@ -62,17 +45,11 @@ async function compose(page: Page): Promise<void> {
 }
 
 async function exportFile(page: Page, downloads: string): Promise<{ png: Buffer; encoder: string }> {
-  await page.click('#export-button');
-  await waitForStatus(page, '#export-status', 'Exported and downloaded', '#export-error');
-  const { name, encoder } = await page.$eval('#export-result', (element) => ({ ...(element as HTMLElement).dataset }));
-  await waitFor(async () => ((await readdir(downloads)).includes(name!) ? true : undefined));
-  const png = await waitFor(async () => {
-    const bytes = await readFile(join(downloads, name!));
-    return bytes.length > 0 ? bytes : undefined;
-  });
+  const png = await exportDownload(page, downloads);
+  const encoder = await page.$eval('#export-result', (element) => (element as HTMLElement).dataset.encoder!);
   // Not decoded by the page: the size it shows is the composition's.
   expect(await page.$eval('#export-result', (element) => ({ width: Number((element as HTMLElement).dataset.width), height: Number((element as HTMLElement).dataset.height) }))).toEqual(await readout(page));
-  return { png, encoder: encoder! };
+  return { png, encoder };
 }
 
 /** The file is the composition at 3×: its size, and each half of the source where it belongs. */
@@ -94,7 +71,7 @@ async function expectComposed(page: Page, png: Buffer): Promise<void> {
 describe('the export encoder', SLOW, () => {
   it('encodes the 3× export in the worker the build ships, and the file has the composition\'s size and pixels', async () => {
     // Prepare
-    const { page, downloads, consoleErrors } = await editors.open(runtime.url);
+    const { page, downloads, consoleErrors } = await open(runtime().url);
     const scripts: string[] = [];
     page.on('request', (request) => scripts.push(new URL(request.url()).pathname));
     await compose(page);
@@ -112,7 +89,7 @@ describe('the export encoder', SLOW, () => {
 
   it('copies the 3× PNG to the clipboard through the worker, at the composition\'s size', async () => {
     // Prepare
-    const { page, consoleErrors } = await editors.open(runtime.url);
+    const { page, consoleErrors } = await open(runtime().url);
     const scripts: string[] = [];
     page.on('request', (request) => scripts.push(new URL(request.url()).pathname));
     await compose(page);
@@ -136,7 +113,7 @@ describe('the export encoder', SLOW, () => {
 
   it('encodes on the page when workers cannot encode, with the same result', async () => {
     // Prepare: a browser whose OffscreenCanvas cannot make files (Safari 16)
-    const { page, downloads, consoleErrors } = await editors.open(runtime.url);
+    const { page, downloads, consoleErrors } = await open(runtime().url);
     await page.evaluateOnNewDocument(() => {
       delete (OffscreenCanvas.prototype as Partial<OffscreenCanvas>).convertToBlob;
     });

@@ -2,18 +2,16 @@
  * Tweet cards in the real browser: quoted tweets, link cards and play marks on video posters, found
  * again by their stand-in media's colours in the exported PNG.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, TEST_OUTPUT } from '../support/browser.ts';
-import { waitFor } from '../support/expectations.ts';
-import { startTestRuntime, type TestRuntime } from '../support/local.ts';
-import { startMediaUpstream, type MediaUpstream } from '../support/media-upstream.ts';
-import { startStub, tweetFixture, type StubServer } from '../support/upstreams.ts';
-import { countColour, editorOpener, expectColour, pixelOf, rgb, SLOW, violations, waitForStatus } from './support/editor-page.ts';
+import type { Page } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
+import { TEST_OUTPUT } from '../support/browser.ts';
+import { tweetFixture } from '../support/upstreams.ts';
+import { countColour, expectColour, exportDownload, pixelOf, SLOW, violations, waitForStatus } from './support/editor-page.ts';
+import { useEditorSuite } from './support/editor-suite.ts';
+import { startTweetStandIns, type StandInImage, type TweetStandIns } from './support/tweet-stand-ins.ts';
 
 /** Real payloads (test/fixtures/tweets/SOURCES.md): a quote with a photo, a large link card, a video quoting a video. */
 const QUOTE = '1641895049427550208';
@@ -48,7 +46,7 @@ const INNER = (550 - 2 * 24) * SCALE;
 const BORDER = SCALE;
 const THEME = { light: { background: [255, 255, 255], border: [207, 217, 222] }, dark: { background: [0, 0, 0], border: [47, 51, 54] } } as const;
 
-const MEDIA: (readonly [string, readonly number[], number, number, 'jpeg' | 'png'])[] = [
+const MEDIA: StandInImage[] = [
   ...AUTHOR_AVATARS.map((url) => [url, AVATAR_RGB, 400, 400, 'jpeg'] as const),
   ...QUOTED_AVATARS.map((url) => [url, QUOTED_AVATAR_RGB, 400, 400, 'jpeg'] as const),
   [QUOTED_PHOTO, QUOTED_PHOTO_RGB, 1200, 539, 'jpeg'],
@@ -69,38 +67,14 @@ function payloads(): Record<string, string> {
   return { [QUOTE]: tweetFixture(QUOTE), [CARD]: tweetFixture(CARD), [VIDEO]: tweetFixture(VIDEO), [SUMMARY]: JSON.stringify(summary), [GIF]: JSON.stringify(gif) };
 }
 
-let media: MediaUpstream;
-let syndication: StubServer;
-let runtime: TestRuntime;
-let browser: Browser;
-let workdir = '';
-const editors = editorOpener(() => browser, () => workdir);
-
-beforeAll(async () => {
-  media = await startMediaUpstream();
-  for (const [url, colour, width, height, format] of MEDIA) {
-    const image = sharp({ create: { width, height, channels: 3, background: rgb(colour) } });
-    media.on(url, { headers: { 'content-type': `image/${format}` }, body: await (format === 'png' ? image.png() : image.jpeg()).toBuffer() });
-  }
-  const bodies = payloads();
-  syndication = await startStub((req) => {
-    const body = bodies[new URL(req.url ?? '/', 'http://stub').searchParams.get('id') ?? ''];
-    return body === undefined ? { status: 404, body: '' } : { headers: { 'content-type': 'application/json; charset=utf-8' }, body };
-  });
-  Object.assign(process.env, media.env, { TWEET_UPSTREAM_URL: syndication.url });
-  runtime = await startTestRuntime();
-  workdir = await mkdtemp(join(tmpdir(), 'easel-e2e-tweets-'));
-  browser = await launchBrowser();
-}, 120_000);
-
-afterEach(() => editors.closeAll());
-
-afterAll(async () => {
-  await browser?.close();
-  await runtime?.dispose();
-  await syndication?.close();
-  await media?.close();
-  if (workdir) await rm(workdir, { recursive: true, force: true });
+let tweets: TweetStandIns;
+const { runtime, open } = useEditorSuite({
+  name: 'tweets',
+  before: async () => {
+    tweets = await startTweetStandIns(payloads(), MEDIA);
+    Object.assign(process.env, tweets.env);
+    return tweets.close;
+  },
 });
 
 /** Loads the tweet in the Tweet tab, in `theme`. */
@@ -114,21 +88,14 @@ async function loadTweet(page: Page, id: string, theme: 'light' | 'dark'): Promi
 
 /** Exports at the defaults (PNG, 2×); the PNG is also kept in test-output under `name`. */
 async function exportPng(page: Page, downloads: string, name: string): Promise<Buffer> {
-  await page.click('#export-button');
-  await waitForStatus(page, '#export-status', 'Exported and downloaded', '#export-error');
-  const file = await page.$eval('#export-result', (element) => (element as HTMLElement).dataset.name!);
-  await waitFor(async () => ((await readdir(downloads)).includes(file) ? true : undefined));
-  const png = await waitFor(async () => {
-    const bytes = await readFile(join(downloads, file));
-    return bytes.length > 0 ? bytes : undefined;
-  });
+  const png = await exportDownload(page, downloads);
   await mkdir(TEST_OUTPUT, { recursive: true });
   await writeFile(join(TEST_OUTPUT, `${name}.png`), png);
   return png;
 }
 
 async function exportTweet(id: string, theme: 'light' | 'dark' = 'light'): Promise<{ png: Buffer; page: Page }> {
-  const { page, downloads } = await editors.open(runtime.url);
+  const { page, downloads } = await open(runtime().url);
   await loadTweet(page, id, theme);
   return { png: await exportPng(page, downloads, `tweet-card-${id}-${theme}`), page };
 }
@@ -158,12 +125,12 @@ async function colourBox(image: Buffer, colour: readonly number[], tolerance = 2
 }
 
 const sizeOf = (box: Box) => ({ width: box.right - box.left + 1, height: box.bottom - box.top + 1 });
-const requested = () => media.server.requests.map((request) => `https://${request.headers.host}${request.path}`).sort();
+const requested = () => tweets.media.server.requests.map((request) => `https://${request.headers.host}${request.path}`).sort();
 
 describe('tweet cards in the editor', SLOW, () => {
   it.each(['light', 'dark'] as const)('draws a quoted tweet as a bordered box with its author and photo in the %s theme', async (theme) => {
     // Prepare
-    media.server.requests.length = 0;
+    tweets.media.server.requests.length = 0;
 
     // Act
     const { png, page } = await exportTweet(QUOTE, theme);
@@ -191,7 +158,7 @@ describe('tweet cards in the editor', SLOW, () => {
     ['summary', SUMMARY, { width: 130 * SCALE - BORDER, height: 130 * SCALE - 2 * BORDER }],
   ])('draws a %s link card with its image in the shape of that layout', async (_name, id, expected) => {
     // Prepare
-    media.server.requests.length = 0;
+    tweets.media.server.requests.length = 0;
 
     // Act
     const { png } = await exportTweet(id);
@@ -237,7 +204,7 @@ describe('tweet cards in the editor', SLOW, () => {
 
   it('redraws the quote and its poster in the other theme from the images already loaded', async () => {
     // Prepare
-    const { page, downloads } = await editors.open(runtime.url);
+    const { page, downloads } = await open(runtime().url);
     await loadTweet(page, VIDEO, 'light');
     const loaded = requested();
 

@@ -2,11 +2,12 @@
  * The editor at / in the e2e browser: fresh contexts with their own downloads and clipboard, and
  * the waits and pixel reads the editor suites share.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { expect } from 'vitest';
+import { waitFor } from '../../support/expectations.ts';
 
 /** A browser under a shared, loaded machine: room to wait for conditions, never sleeps. */
 export const SLOW = { timeout: 60_000 };
@@ -80,6 +81,21 @@ export async function waitForStatus(page: Page, selector: string, prefix: string
   const alert = await text(page, problem);
   if (alert !== '') throw new Error(`The editor reported a problem: ${alert}`);
   return text(page, selector);
+}
+
+/**
+ * Exports (by `start`, the Export button unless given) and reads the downloaded file named in
+ * #export-result from `downloads`. Earlier downloads are removed first, so the name is free.
+ */
+export async function exportDownload(page: Page, downloads: string, start = () => page.click('#export-button')): Promise<Buffer> {
+  for (const file of await readdir(downloads)) await rm(join(downloads, file), { force: true });
+  await start();
+  await waitForStatus(page, '#export-status', 'Exported and downloaded', '#export-error');
+  const name = await page.$eval('#export-result', (element) => (element as HTMLElement).dataset.name!);
+  return waitFor(async () => {
+    const bytes = await readFile(join(downloads, name)).catch(() => Buffer.alloc(0));
+    return bytes.length > 0 ? bytes : undefined;
+  });
 }
 
 /** Resolves once the preview shows the latest change. */
