@@ -22,6 +22,8 @@ const ROUTES = ['listReleases', 'createAssetUpload', 'getBootstrap'] as const;
 /** Goal: Easel's import + first call at most this share of the CDK default's. */
 const RATIO_GOAL = 0.6;
 const PINNED = ['taskset', '-c', '1'];
+/** `BENCH_COLD_PROFILE=<dir>`: each child also writes a CPU profile there, named by route, variant and round. */
+const PROFILE_DIR = process.env.BENCH_COLD_PROFILE;
 /** Under the repository, so that the CDK bundles' external SDK resolves from its node_modules. */
 const CDK_OUT = join(PROJECT_ROOT, 'bench-output', 'cdk-default');
 const CDK_VERSION = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'node_modules', 'aws-cdk-lib', 'package.json'), 'utf8')) as { version: string }).version;
@@ -106,7 +108,9 @@ export async function bench(): Promise<BenchTable[]> {
     for (let round = 0; round <= ROUNDS; round++) {
       for (const { row, request, variants } of routes) {
         for (const variant of round % 2 ? [...variants].reverse() : variants) {
-          const run = await runChild([COLD_CHILD, variant.file, eventsOf(row, request)], env, PINNED);
+          const name = `${row.operationId}-${variant.label.slice(1, 2)}-${round}.cpuprofile`;
+          const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${name}`, '--cpu-prof-interval=100'] : [];
+          const run = await runChild([...profile, COLD_CHILD, variant.file, eventsOf(row, request)], env, PINNED);
           if (round > 0) variant.runs.push(run);
         }
       }

@@ -116,6 +116,7 @@ export interface HttpErrorOptions {
 
 /** An error with a public status, code, message and hint. `cause` is logged, never returned. */
 export class HttpError extends Error {
+  override readonly name: string = 'HttpError';
   readonly status: number;
   readonly code: ErrorCode;
   readonly hint: string;
@@ -124,7 +125,6 @@ export class HttpError extends Error {
 
   constructor(options: HttpErrorOptions) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
     this.status = options.status;
     this.code = options.code;
     this.hint = options.hint;
@@ -136,24 +136,28 @@ export class HttpError extends Error {
 type Detail = { hint?: string; cause?: unknown };
 
 export class InvalidRequestError extends HttpError {
+  override readonly name: string = 'InvalidRequestError';
   constructor(message: string, hint: string, cause?: unknown) {
     super({ status: 400, code: 'invalid_request', message, hint, cause });
   }
 }
 
 export class InvalidUrlError extends HttpError {
+  override readonly name: string = 'InvalidUrlError';
   constructor(message: string, hint = 'Send an absolute http:// or https:// URL of a publicly reachable host.', cause?: unknown) {
     super({ status: 400, code: 'invalid_url', message, hint, cause });
   }
 }
 
 export class UnsupportedValueError extends HttpError {
+  override readonly name: string = 'UnsupportedValueError';
   constructor(message: string, hint: string) {
     super({ status: 400, code: 'unsupported_value', message, hint });
   }
 }
 
 export class PayloadTooLargeError extends HttpError {
+  override readonly name: string = 'PayloadTooLargeError';
   constructor(limitBytes: number) {
     super({
       status: 413,
@@ -167,6 +171,7 @@ export class PayloadTooLargeError extends HttpError {
 
 /** A request the local server could not read as HTTP/1.1; in the cloud API Gateway refuses these itself. */
 export class UnreadableRequestError extends HttpError {
+  override readonly name: string = 'UnreadableRequestError';
   constructor(status: 400 | 408 | 431, hint: string, cause?: unknown) {
     const message = status === 431 ? 'Request headers too large' : status === 408 ? 'Request timed out' : 'Malformed HTTP request';
     super({ status, code: 'invalid_request', message, hint, cause, headers: { Connection: 'close' } });
@@ -175,18 +180,21 @@ export class UnreadableRequestError extends HttpError {
 
 /** 413 for content within the byte limit but too large to process or return (pixels, output size). */
 export class ContentTooLargeError extends HttpError {
+  override readonly name: string = 'ContentTooLargeError';
   constructor(message: string, hint: string, limit: number) {
     super({ status: 413, code: 'invalid_request', message, hint, extra: { limit } });
   }
 }
 
 export class ConflictError extends HttpError {
+  override readonly name: string = 'ConflictError';
   constructor(message: string, hint: string) {
     super({ status: 409, code: 'invalid_request', message, hint });
   }
 }
 
 export class UnauthorizedError extends HttpError {
+  override readonly name: string = 'UnauthorizedError';
   constructor(detail: Detail = {}) {
     super({
       status: 401,
@@ -199,24 +207,28 @@ export class UnauthorizedError extends HttpError {
 }
 
 export class ForbiddenError extends HttpError {
+  override readonly name: string = 'ForbiddenError';
   constructor(hint: string, cause?: unknown) {
     super({ status: 403, code: 'forbidden', message: 'Forbidden', hint, cause });
   }
 }
 
 export class ForbiddenDomainError extends HttpError {
+  override readonly name: string = 'ForbiddenDomainError';
   constructor(hint: string) {
     super({ status: 403, code: 'forbidden_domain', message: 'Host is not allowlisted', hint });
   }
 }
 
 export class NotFoundError extends HttpError {
+  override readonly name: string = 'NotFoundError';
   constructor(message = 'Not found', hint = 'Check the path and identifier; /openapi.json lists every route.') {
     super({ status: 404, code: 'not_found', message, hint });
   }
 }
 
 export class MethodNotAllowedError extends HttpError {
+  override readonly name: string = 'MethodNotAllowedError';
   constructor(method: string, allow: readonly string[]) {
     const list = allow.join(', ');
     super({
@@ -230,6 +242,7 @@ export class MethodNotAllowedError extends HttpError {
 }
 
 export class RateLimitedError extends HttpError {
+  override readonly name: string = 'RateLimitedError';
   constructor(options: { limit: number; windowSeconds: number; retryAfter: number; headers: Record<string, string> }) {
     super({
       status: 429,
@@ -243,6 +256,7 @@ export class RateLimitedError extends HttpError {
 }
 
 export class FeatureNotEntitledError extends HttpError {
+  override readonly name: string = 'FeatureNotEntitledError';
   /** Plans and the feature by name: errors sit below identity/, which throws them. */
   constructor(options: { feature: string; currentPlan: string; requiredPlan: string }) {
     super({
@@ -256,6 +270,7 @@ export class FeatureNotEntitledError extends HttpError {
 }
 
 export class QuotaExceededError extends HttpError {
+  override readonly name: string = 'QuotaExceededError';
   constructor(options: { quota: string; limit: number; retryAfter: number }) {
     super({
       status: 429,
@@ -269,18 +284,21 @@ export class QuotaExceededError extends HttpError {
 }
 
 export class UpstreamTimeoutError extends HttpError {
+  override readonly name: string = 'UpstreamTimeoutError';
   constructor(hint: string, cause?: unknown) {
     super({ status: 408, code: 'upstream_timeout', message: 'Upstream timed out', hint, cause });
   }
 }
 
 export class UpstreamUnavailableError extends HttpError {
+  override readonly name: string = 'UpstreamUnavailableError';
   constructor(hint = 'A dependency is temporarily unavailable; retry with back-off.', cause?: unknown) {
     super({ status: 503, code: 'upstream_unavailable', message: 'Service temporarily unavailable', hint, cause });
   }
 }
 
 export class UpstreamFailedError extends HttpError {
+  override readonly name: string = 'UpstreamFailedError';
   constructor(options: { status?: 500 | 502; hint: string; cause?: unknown; extra?: Record<string, unknown> }) {
     super({
       status: options.status ?? 500,
@@ -294,6 +312,7 @@ export class UpstreamFailedError extends HttpError {
 }
 
 export class InternalError extends HttpError {
+  override readonly name: string = 'InternalError';
   constructor(cause?: unknown) {
     super({
       status: 500,

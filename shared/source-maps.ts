@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 // require(): an ES import of node:fs also loads fs/promises at cold start.
 const require = createRequire(import.meta.url);
 
-/** A frame's location: `file:///var/task/index.mjs:1:2345` or `/var/task/index.mjs:1:2345`. */
-const FRAME = /((?:file:\/\/)?\/[^\s():]+\.m?js):(\d+):(\d+)/g;
+/** A frame: `    at name (file:///var/task/index.mjs:1:2345)`, or without a name and parentheses. */
+const FRAME = /^(\s+at )(?:(.+?) \()?((?:file:\/\/)?\/[^\s():]+\.m?js):(\d+):(\d+)\)?$/;
 
 const maps = new Map<string, NodeSourceMap | null>();
 
@@ -34,13 +34,34 @@ function sourceName(fileName: string): string {
   return fileName.replace(/^(?:\.\.?\/)+/, '');
 }
 
-/** Rewrites each frame of a mapped bundle to its source (`shared/config.ts:121:11`); others stay unchanged. */
+interface Frame {
+  match: RegExpExecArray;
+  map: NodeSourceMap | null;
+}
+
+/**
+ * Rewrites each frame of a mapped bundle to its source (`shared/config.ts:121:11`); others stay
+ * unchanged. Minified bundles rename functions: a frame's own name is the one its caller calls it
+ * by, read at the caller's position in the map (as Node's --enable-source-maps does).
+ */
 export function mapStack(stack: string): string {
-  return stack.replace(FRAME, (whole: string, file: string, line: string, column: string) => {
-    const map = mapOf(file);
-    if (!map) return whole;
-    const origin = map.findOrigin(Number(line), Number(column));
-    if (!('fileName' in origin) || !origin.fileName) return whole;
-    return `${sourceName(origin.fileName)}:${origin.lineNumber}:${origin.columnNumber}`;
+  const lines = stack.split('\n');
+  const frames: (Frame | undefined)[] = lines.map((line) => {
+    const match = FRAME.exec(line);
+    return match ? { match, map: mapOf(match[3]!) } : undefined;
   });
+  return lines
+    .map((line, index) => {
+      const frame = frames[index];
+      if (!frame?.map) return line;
+      const [, at, name, , row, column] = frame.match;
+      const origin = frame.map.findOrigin(Number(row), Number(column));
+      if (!('fileName' in origin) || !origin.fileName) return line;
+      const caller = frames[index + 1];
+      const callerOrigin = caller?.map?.findOrigin(Number(caller.match[4]), Number(caller.match[5]));
+      const original = callerOrigin && 'name' in callerOrigin && callerOrigin.name ? callerOrigin.name : name;
+      const where = `${sourceName(origin.fileName)}:${origin.lineNumber}:${origin.columnNumber}`;
+      return original ? `${at}${original} (${where})` : `${at}${where}`;
+    })
+    .join('\n');
 }

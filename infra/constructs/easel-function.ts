@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
@@ -37,8 +38,8 @@ export const BUNDLE = {
   // ESM bundles have no `require`; some CommonJS dependencies call it for Node built-ins.
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   minify: true,
-  // Error classes name themselves from `new.target.name` (shared/errors.ts).
-  keepNames: true,
+  // Only bundles with a package that reads class names keep them (entryNeeds()).
+  keepNames: false,
   // The logger maps stacks itself (shared/source-maps.ts): --enable-source-maps would scan every
   // bundle at load, slowing each cold start (docs/performance.md).
   sourcemap: true,
@@ -51,30 +52,55 @@ export const BUNDLE = {
 } as const;
 
 /** SDK packages none of whose operations streams events. */
-const WITHOUT_EVENT_STREAMS = new Set(['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/client-sqs', '@aws-sdk/client-secrets-manager']);
+const WITHOUT_EVENT_STREAMS = new Set([
+  '@aws-sdk/client-dynamodb',
+  '@aws-sdk/lib-dynamodb',
+  '@aws-sdk/client-sqs',
+  '@aws-sdk/client-secrets-manager',
+  '@aws-sdk/s3-request-presigner',
+]);
+/** SDK packages with operations that stream events, and how code names them. */
+const EVENT_STREAM_OPERATIONS: Record<string, RegExp> = { '@aws-sdk/client-s3': /\bSelectObjectContent/ };
+/** Packages that read class names at run time (puppeteer's errors name themselves from their constructor). */
+const READS_CLASS_NAMES = new Set(['puppeteer-core']);
 const EVENT_STREAMS_STUB = join(PROJECT_ROOT, 'infra', 'constructs', 'no-event-streams.ts');
-const reachability = new Map<string, boolean>();
+
+interface EntryNeeds {
+  /** An SDK operation the code names may stream events. */
+  eventStreams: boolean;
+  /** A package it imports reads class names, so minifying must keep them. */
+  keepNames: boolean;
+}
+const needsByEntry = new Map<string, EntryNeeds>();
+
+const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
 /**
- * Whether `entry`'s code imports an SDK package that may stream events (S3 does). Where none does,
- * the bundle leaves the SDK's event-stream code out: the SDK loads it with import(), and for that
- * esbuild wraps each SDK module it shares in an initialiser that runs whole at every cold start,
- * node:zlib and a CRC32 table included.
+ * What `entry`'s own code asks of its bundle, from the packages it imports. Where no SDK operation
+ * it names streams events, the bundle leaves the SDK's event-stream code out: the SDK loads it with
+ * import(), and for that esbuild wraps each SDK module it shares in an initialiser that runs whole
+ * at every cold start, node:zlib and a CRC32 table included. Names are kept only where a package
+ * reads them: keeping them costs each cold start one call per function of the bundle.
  */
-function eventStreamsReachable(entry: string): boolean {
-  let reachable = reachability.get(entry);
-  if (reachable === undefined) {
-    const { metafile } = buildSync({ entryPoints: [join(PROJECT_ROOT, entry)], bundle: true, packages: 'external', platform: 'node', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
-    const packages = Object.values(metafile.inputs).flatMap((input) => input.imports.filter((imported) => imported.external).map((imported) => imported.path));
-    reachable = packages.some((name) => /^@(aws-sdk|smithy)\//.test(name) && !WITHOUT_EVENT_STREAMS.has(name));
-    reachability.set(entry, reachable);
+function entryNeeds(entry: string): EntryNeeds {
+  let needs = needsByEntry.get(entry);
+  if (needs === undefined) {
+    const { metafile } = buildSync({ absWorkingDir: PROJECT_ROOT, entryPoints: [join(PROJECT_ROOT, entry)], bundle: true, packages: 'external', platform: 'node', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
+    const uses = Object.entries(metafile.inputs).flatMap(([file, input]) => input.imports.filter((imported) => imported.external).map((imported) => ({ file, name: packageOf(imported.path) })));
+    const streams = ({ file, name }: { file: string; name: string }) => {
+      if (!/^@(aws-sdk|smithy)\//.test(name) || WITHOUT_EVENT_STREAMS.has(name)) return false;
+      const operations = EVENT_STREAM_OPERATIONS[name];
+      return operations === undefined || operations.test(readFileSync(join(PROJECT_ROOT, file), 'utf8'));
+    };
+    needs = { eventStreams: uses.some(streams), keepNames: uses.some(({ name }) => READS_CLASS_NAMES.has(name)) };
+    needsByEntry.set(entry, needs);
   }
-  return reachable;
+  return needs;
 }
 
 /** BUNDLE.alias, and the SDK's event streams left out where `entry` cannot reach them. */
 function aliasOf(entry: string): Record<string, string> {
-  return eventStreamsReachable(entry) ? { ...BUNDLE.alias } : { ...BUNDLE.alias, '@smithy/core/event-streams': EVENT_STREAMS_STUB };
+  return entryNeeds(entry).eventStreams ? { ...BUNDLE.alias } : { ...BUNDLE.alias, '@smithy/core/event-streams': EVENT_STREAMS_STUB };
 }
 
 /** esbuild options that build `entry` (relative to the repository root) as the stack does. */
@@ -88,7 +114,7 @@ export function bundleOptions(entry: string, nodeModules: readonly string[] = []
     mainFields: [...BUNDLE.mainFields],
     banner: { js: BUNDLE.banner },
     minify: BUNDLE.minify,
-    keepNames: BUNDLE.keepNames,
+    keepNames: entryNeeds(entry).keepNames,
     alias: aliasOf(entry),
     define: { ...BUNDLE.define },
     external: [...nodeModules],
@@ -155,6 +181,7 @@ export class EaselFunction extends NodejsFunction {
     logGroup.grantWrite(role);
     // A synth that skips bundling (tests of the template) need not look into the code.
     const alias = Stack.of(scope).bundlingRequired ? aliasOf(props.entry) : BUNDLE.alias;
+    const keepNames = Stack.of(scope).bundlingRequired ? entryNeeds(props.entry).keepNames : BUNDLE.keepNames;
     super(scope, id, {
       role,
       entry: join(PROJECT_ROOT, props.entry),
@@ -174,7 +201,7 @@ export class EaselFunction extends NodejsFunction {
         mainFields: [...BUNDLE.mainFields],
         banner: BUNDLE.banner,
         minify: BUNDLE.minify,
-        keepNames: BUNDLE.keepNames,
+        keepNames,
         esbuildArgs: { '--alias': Object.entries(alias).map(([from, to]) => `${from}=${to}`) },
         define: { ...BUNDLE.define },
         sourceMap: BUNDLE.sourcemap,

@@ -10,6 +10,7 @@ import type { SyndicationClient } from '#shared/upstreams/syndication.ts';
 
 /** 404 of the tweet route. Carries `data: null` so the body also reads as a tweet response. */
 export class TweetNotFoundError extends HttpError {
+  override readonly name: string = 'TweetNotFoundError';
   constructor(reason: 'status-404' | 'empty' | 'tombstone') {
     super({
       status: 404,
@@ -26,6 +27,7 @@ export class TweetNotFoundError extends HttpError {
 
 /** 500 of the tweet route when the upstream fails; also carries `data: null`. */
 export class TweetUpstreamError extends UpstreamFailedError {
+  override readonly name: string = 'TweetUpstreamError';
   constructor(cause: unknown) {
     super({ status: 500, hint: 'The tweet service did not give a usable answer; retry in a minute.', cause, extra: { data: null } });
   }

@@ -35,6 +35,7 @@ export function joinStores<T extends object[]>(...stores: T): Joined<T> {
 
 /** A record that must be new already exists (an e-mail in use, a duplicate membership). */
 export class AlreadyExistsError extends ConflictError {
+  override readonly name: string = 'AlreadyExistsError';
   constructor(what: string) {
     super(`${what} already exists`, `Use the existing ${what.toLowerCase()}, or choose another identifier.`);
   }

@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { bundleOptions } from '#infra/constructs/easel-function.ts';
 
 const outfile = join(mkdtempSync(join(tmpdir(), 'easel-in-page-')), 'in-page.mjs');
-await build({ ...bundleOptions('shared/services/capture/in-page.ts'), outfile, logLevel: 'silent' });
+// With the capture function's options: it keeps names, for puppeteer.
+const capture = bundleOptions('functions/screenshot/capture-page.ts', ['@sparticuz/chromium', 'sharp']);
+await build({ ...bundleOptions('shared/services/capture/in-page.ts'), keepNames: capture.keepNames, outfile, logLevel: 'silent' });
 const text = readFileSync(outfile, 'utf8');
 const functions = Object.entries((await import(pathToFileURL(outfile).href)) as Record<string, unknown>).filter(
   (entry): entry is [string, (...args: never[]) => unknown] => typeof entry[1] === 'function',
