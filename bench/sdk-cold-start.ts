@@ -150,8 +150,8 @@ export async function bench(): Promise<BenchTable[]> {
         columns: ['route', 'variant', 'bundle KB', 'import ms', '1st call ms', "1st call's requests", 'import + 1st call ms', 'process ms', 'status'],
         rows,
         notes: [
-          `(a) bench-output/bundles/: the stack's esbuild options (bundleOptions(): ESM, minified, names kept, node24, the SDK bundled, its credential chain replaced by shared/wiring/lambda-credentials.ts,`,
-          `    its event streams left out where no client streams events: every function without S3).`,
+          `(a) bench-output/bundles/: the stack's esbuild options (bundleOptions(): ESM, minified, names too, node24, the SDK bundled, its credential chain replaced by shared/wiring/lambda-credentials.ts,`,
+          `    its event streams left out, S3's client from the copy with literal schema keys: infra/constructs/sdk-literal-keys.ts).`,
           `(b) bench-output/cdk-default/: built by aws-cdk-lib ${CDK_VERSION}'s NodejsFunction itself, runtime NODEJS_24_X and no bundling options: --bundle --platform=node --target=node24,`,
           `    no --format (so CJS, index.js), externals @aws-sdk/* and @smithy/* (cdk.json's @aws-cdk/aws-lambda-nodejs:sdkV3ExcludeSmithyPackages; @aws-sdk/* alone without it),`,
           `    not minified, no source map, esbuild's own main fields; the externals load from node_modules at run time (Lambda's runtime SDK in its place), not counted in "bundle KB".`,

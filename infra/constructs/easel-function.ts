@@ -10,6 +10,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { cheapestCpu, installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } from '#infra/constructs/native-modules.ts';
+import { LITERAL_KEY_PACKAGES, literalKeysCopy } from '#infra/constructs/sdk-literal-keys.ts';
 import { PRERENDERED_FOLDER } from '#shared/docs/prerendered-files.ts';
 
 /** Repository root: handler entries in the route table and in QUEUES are relative to it. */
@@ -98,9 +99,13 @@ function entryNeeds(entry: string): EntryNeeds {
   return needs;
 }
 
-/** BUNDLE.alias, and the SDK's event streams left out where `entry` cannot reach them. */
+let literalKeyAliases: Record<string, string> | undefined;
+
+/** BUNDLE.alias, the SDK clients whose schemas esbuild can leave out, and the SDK's event streams left out where `entry` cannot reach them. */
 function aliasOf(entry: string): Record<string, string> {
-  return entryNeeds(entry).eventStreams ? { ...BUNDLE.alias } : { ...BUNDLE.alias, '@smithy/core/event-streams': EVENT_STREAMS_STUB };
+  literalKeyAliases ??= Object.fromEntries(LITERAL_KEY_PACKAGES.map((name) => [name, literalKeysCopy(PROJECT_ROOT, name)]));
+  const alias = { ...BUNDLE.alias, ...literalKeyAliases };
+  return entryNeeds(entry).eventStreams ? alias : { ...alias, '@smithy/core/event-streams': EVENT_STREAMS_STUB };
 }
 
 /** esbuild options that build `entry` (relative to the repository root) as the stack does. */
