@@ -59,7 +59,9 @@ export function mapStack(stack: string): string {
       if (!('fileName' in origin) || !origin.fileName) return line;
       const caller = frames[index + 1];
       const callerOrigin = caller?.map?.findOrigin(Number(caller.match[4]), Number(caller.match[5]));
-      const original = callerOrigin && 'name' in callerOrigin && callerOrigin.name ? callerOrigin.name : name;
+      // `async u` or `new u`: the prefix stays, the minified name goes.
+      const prefix = /^(?:async |new )/.exec(name ?? '')?.[0] ?? '';
+      const original = callerOrigin && 'name' in callerOrigin && callerOrigin.name ? prefix + callerOrigin.name : name;
       const where = `${sourceName(origin.fileName)}:${origin.lineNumber}:${origin.columnNumber}`;
       return original ? `${at}${original} (${where})` : `${at}${where}`;
     })
