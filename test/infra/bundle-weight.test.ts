@@ -229,7 +229,7 @@ describe('bundle of each function', () => {
   });
 
   it.each(SERVING_ONE_ROW.map((f) => [f.name, f] as const))('carries in %s no schema file but those of its own row and its own code', (_name, f) => {
-    // Arrange
+    // Prepare
     const bundle = built.get(f.name)!;
 
     // Act

@@ -108,7 +108,7 @@ describe('clean captures: consent rules', () => {
 
 describe('clean captures: ads', () => {
   it('drops the ad host request and hides the ad slot with blockAds', async () => {
-    // Arrange
+    // Prepare
     const before = pages.adHits.length;
 
     // Act

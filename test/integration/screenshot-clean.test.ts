@@ -36,7 +36,7 @@ describe('POST /api/screenshot: clean captures', () => {
     ['without blockAds', {}, 300 * 250],
     ['with blockAds', { blockAds: true }, 0],
   ])('captures the first-party ad page %s', async (_name, options, red) => {
-    // Arrange
+    // Prepare
     const before = suite.pages.adHits.length;
 
     // Act
@@ -49,7 +49,7 @@ describe('POST /api/screenshot: clean captures', () => {
   });
 
   it('keeps a capture with blockBanners apart from one without in the cache', async () => {
-    // Arrange
+    // Prepare
     const url = `${suite.pages.origin}/consent/didomi`;
     await call(suite.runtime.url, '/api/screenshot', { body: { url }, from: freshClient() });
 

@@ -28,7 +28,7 @@ describe('error classes in a bundle built as the stack builds it', () => {
   });
 
   it('names each error after its class', () => {
-    // Arrange: arguments every constructor accepts (messages, options objects, lists).
+    // Prepare: arguments every constructor accepts (messages, options objects, lists).
     const args = ['message', ['GET']];
 
     // Act

@@ -27,7 +27,7 @@ describe('route table and handler modules', () => {
   });
 
   it('deploys every module of functions/: each is the handler of a row, of the fallback or of a queue worker', () => {
-    // Arrange
+    // Prepare
     const named = new Set([...ROUTE_LIST.map((row) => row.handler), FALLBACK.handler, ...Object.values(QUEUES).map((queue) => queue.worker.handler)]);
 
     // Act

@@ -19,7 +19,7 @@ function plain(value: unknown, seen = new Set<unknown>()): unknown {
 
 describe('literalTraitKeys', () => {
   it('writes a computed key named by a string constant of the module as that string', () => {
-    // Arrange
+    // Prepare
     const source = ['const _hH = "httpHeader";', 'const _e = "error";', 'export var A$ = [3, n0, _A, { [_hH]: _CT, [_e]: _c, [other]: 1 }, [], []];'].join('\n');
 
     // Act
