@@ -1,4 +1,5 @@
 /** What every SDK client is built with: where, as whom, and the limits of wiring/sdk-limits.ts. */
+import { buffer } from 'node:stream/consumers';
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 
 export interface AwsClientSettings {
@@ -39,5 +40,8 @@ export function clientConfig(settings: AwsClientSettings) {
     disableClockSkewCorrection: false,
     authSchemePreference: [] as string[],
     userAgentAppId: unset,
+    // Answers arrive as Node streams. The SDK's collector first asks whether one is a web
+    // ReadableStream, and naming that global loads Node's web streams in every cold start.
+    streamCollector: buffer,
   };
 }

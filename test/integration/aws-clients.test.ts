@@ -3,9 +3,16 @@
  * attempt has its time limit, another attempt follows up to the limit, and guard() turns the
  * failure into 503 well inside the shortest route time-out.
  */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { bundleOptions, PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
 import { dynamoDocumentClient } from '#shared/aws/dynamodb.ts';
 import { s3Client } from '#shared/aws/s3.ts';
 import type { AwsClientSettings } from '#shared/aws/settings.ts';
@@ -13,6 +20,9 @@ import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { guard } from '#shared/store/outage.ts';
 import { refusingEndpoint, useFailingServer, type Answer } from '../support/failing-server.ts';
 import { localSettings } from '../support/aws-settings.ts';
+
+const run = promisify(execFile);
+mkdirSync(join(PROJECT_ROOT, 'test-output'), { recursive: true });
 
 interface Subject {
   /**
@@ -148,5 +158,25 @@ describe.each(CLIENTS)('the %s client, when the connection fails', (_name, make,
     // Assess
     expect(error).toMatchObject({ code: 'ECONNREFUSED', $metadata: { attempts: 3 } });
     await expect(guard('The backend', () => client.call())).rejects.toBeInstanceOf(UpstreamUnavailableError);
+  });
+});
+
+describe('the DynamoDB client, bundled as the stack bundles it, in a process of its own', () => {
+  it('reads an answer without loading Node’s web streams (the stream collector of clientConfig())', async () => {
+    // Prepare: the child reads one item from the scripted server, then lists the web-stream modules it loaded.
+    const outfile = join(mkdtempSync(join(PROJECT_ROOT, 'test-output', 'dynamodb-read-')), 'index.mjs');
+    await build({ ...bundleOptions('test/fixtures/dynamodb-read/entry.ts'), outfile, logLevel: 'silent' });
+    server.script((_request, response) => response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end('{"Item":{"pk":{"S":"a"}}}'));
+    const child = [
+      `const { readItem } = await import(${JSON.stringify(pathToFileURL(outfile).href)});`,
+      `const Item = await readItem(${JSON.stringify(localSettings({ endpoint: server.endpoint }))});`,
+      "console.log(JSON.stringify({ Item, webStreams: process.moduleLoadList.filter((name) => name.includes('webstreams')) }));",
+    ].join('\n');
+
+    // Act
+    const { stdout } = await run(process.execPath, ['--input-type=module', '--eval', child]);
+
+    // Assess
+    expect(JSON.parse(stdout)).toEqual({ Item: { pk: 'a' }, webStreams: [] });
   });
 });
