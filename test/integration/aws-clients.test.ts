@@ -1,7 +1,7 @@
 /**
  * The SDK clients as shared/aws/ builds them, against a local server that fails on purpose: each
  * attempt has its time limit, another attempt follows up to the limit, and guard() turns the
- * failure into 503 well inside the shortest route time-out.
+ * failure into 503 well inside the shortest route time-out. Bundled, a read loads no web streams.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
