@@ -13,7 +13,7 @@ import type { Role, Scope } from '#shared/identity/permissions.ts';
 import type { Entitlement } from '#shared/identity/plans.ts';
 import { log, serializeError } from '#shared/log.ts';
 
-/** How often, at most, one container records that a key was used. */
+/** How often, at most, a key's last use is recorded: by one container, or after the stored stamp. */
 export const LAST_USED_INTERVAL_MS = 60_000;
 
 export interface StoredApiKey {
@@ -24,6 +24,7 @@ export interface StoredApiKey {
   scopes: Scope[];
   entitlement: Entitlement;
   revokedAt?: string | undefined;
+  lastUsedAt?: string | undefined;
 }
 
 export interface StoredSession {
@@ -63,13 +64,15 @@ export class Authenticator {
   private readonly keys: TtlCache<string, StoredApiKey | null>;
   private readonly members: TtlCache<string, StoredMemberContext>;
   private readonly touched: TtlCache<string, true>;
+  private readonly lastUsedIntervalMs: number;
 
   constructor(options: AuthenticatorOptions) {
     this.store = options.store;
     this.now = options.now ?? Date.now;
     this.keys = new TtlCache({ ttlMs: options.cacheTtlMs, maxEntries: 1000, now: this.now });
     this.members = new TtlCache({ ttlMs: options.cacheTtlMs, maxEntries: 1000, now: this.now });
-    this.touched = new TtlCache({ ttlMs: options.lastUsedIntervalMs ?? LAST_USED_INTERVAL_MS, maxEntries: 1000, now: this.now });
+    this.lastUsedIntervalMs = options.lastUsedIntervalMs ?? LAST_USED_INTERVAL_MS;
+    this.touched = new TtlCache({ ttlMs: this.lastUsedIntervalMs, maxEntries: 1000, now: this.now });
   }
 
   /** Unknown, malformed and revoked keys get the same 401. */
@@ -85,7 +88,7 @@ export class Authenticator {
     // Compared again in constant time, so the check does not depend on how the lookup matched.
     if (!record || !digestsEqual(record.keyHash, hash)) throw refused('unknown API key');
     if (record.revokedAt) throw refused(`API key ${record.keyId} revoked at ${record.revokedAt}`);
-    this.recordUse(hash, record.keyId);
+    this.recordUse(hash, record);
     return {
       kind: 'apiKey',
       keyId: record.keyId,
@@ -149,9 +152,14 @@ export class Authenticator {
 
   private readonly pending = new Set<Promise<void>>();
 
-  /** At most once per interval per container, alongside the request's own work. */
-  private recordUse(hash: string, keyId: string): void {
+  /**
+   * At most once per interval per container, alongside the request's own work; not at all while
+   * the stored stamp is younger than the interval, so a cold container for a key in steady use
+   * writes nothing.
+   */
+  private recordUse(hash: string, { keyId, lastUsedAt }: StoredApiKey): void {
     if (this.touched.get(hash)) return;
+    if (lastUsedAt !== undefined && this.now() - Date.parse(lastUsedAt) < this.lastUsedIntervalMs) return;
     this.touched.set(hash, true);
     const write = this.store
       .touchApiKey(hash, new Date(this.now()).toISOString())

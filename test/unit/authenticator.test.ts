@@ -165,6 +165,26 @@ describe('Authenticator.apiKey', () => {
     expect(fake.reads.apiKey).toBe(1);
   });
 
+  it('writes no stamp while the stored one is younger than the interval, as when another container just wrote it', async () => {
+    // Prepare: the key was stamped 2 s ago; the interval is 5 s.
+    auth = new Authenticator({ store: fake.store, cacheTtlMs: 10_000, lastUsedIntervalMs: 5_000, now: () => clock });
+    const key = generateApiKey();
+    fake.apiKeys.set(hashSecret(key), keyRecord(key, { lastUsedAt: new Date(clock - 2_000).toISOString() }));
+
+    // Act: used at once, just before the stamp is 5 s old, and as it turns 5 s old.
+    await auth.apiKey(key);
+    clock += 2_999;
+    await auth.apiKey(key);
+    const whileYoung = vi.mocked(fake.store.touchApiKey).mock.calls.length;
+    clock += 1;
+    await auth.apiKey(key);
+
+    // Assess
+    expect(whileYoung).toBe(0);
+    expect(fake.store.touchApiKey).toHaveBeenCalledTimes(1);
+    expect(fake.store.touchApiKey).toHaveBeenCalledWith(hashSecret(key), new Date(clock).toISOString());
+  });
+
   it('does not hold the verification up for the stamp, and settle() waits for it', async () => {
     const key = generateApiKey();
     fake.apiKeys.set(hashSecret(key), keyRecord(key));
