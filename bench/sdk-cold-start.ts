@@ -158,6 +158,7 @@ export async function bench(): Promise<BenchTable[]> {
           ...[...cjsFailures].map(([reason, ids]) => `    ${ids.join(', ')}: the CJS bundle fails at import, so (b) is format: OutputFormat.ESM (index.mjs), every other option default: ${reason}`),
           `(c) an ES module whose handler does nothing, through the same child: the floor.`,
           `Each process imports the bundle and makes one call with seeded credentials against the embedded DynamoDB and S3; "status": its answers over the rounds.`,
+          `The processes share the API key: one a minute writes its last-use stamp (an UpdateItem in the first call); the others find it fresh and write nothing.`,
           `"process ms": spawn (through taskset) to exit, as the parent sees it.`,
         ],
       },
