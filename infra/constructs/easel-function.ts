@@ -185,9 +185,11 @@ export class EaselFunction extends NodejsFunction {
       description: `Easel: ${props.description}`,
     });
     logGroup.grantWrite(role);
-    // A synth that skips bundling (tests of the template) need not look into the code.
-    const alias = Stack.of(scope).bundlingRequired ? aliasOf(props.entry) : BUNDLE.alias;
-    const keepNames = Stack.of(scope).bundlingRequired ? entryNeeds(props.entry).keepNames : BUNDLE.keepNames;
+    // The options the bench and tests build with; a synth that skips bundling (tests of the
+    // template) need not look into the code.
+    const built = Stack.of(scope).bundlingRequired ? bundleOptions(props.entry, props.nodeModules) : undefined;
+    const alias = built?.alias ?? BUNDLE.alias;
+    const keepNames = built?.keepNames ?? BUNDLE.keepNames;
     super(scope, id, {
       role,
       entry: join(PROJECT_ROOT, props.entry),
