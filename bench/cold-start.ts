@@ -18,7 +18,7 @@ import { screenshotLike } from '../test/support/images.ts';
 import { median } from './lib/measure.ts';
 import { ms } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
-import { BUNDLES_DIR, COLD_CHILD, JSON_GOAL_MS, bundle, coldChildEnv, coldFigures, emptyHandler, eventFor, exportUpload, fixtureRequest, runChild } from './support/route-bundles.ts';
+import { BUNDLES_DIR, COLD_CHILD, JSON_GOAL_MS, SHARED_KEY_NOTE, bundle, coldChildEnv, coldFigures, emptyHandler, eventFor, exportUpload, fixtureRequest, runChild } from './support/route-bundles.ts';
 import type { ChildResult, PlannedRequest, Row } from './support/route-bundles.ts';
 
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 5);
@@ -127,7 +127,7 @@ export async function bench(): Promise<BenchTable[]> {
         'Bundles built with the stack\'s esbuild options (bench-output/bundles/), no NODE_OPTIONS, as on Lambda (a logged stack is source-mapped then, shared/source-maps.ts).',
         'Seeded credentials (an API key of every scope, an owner session); DynamoDB/S3 are the embedded backends on loopback. Status: the first call\'s answer',
         '(a create or delete repeated in later processes may answer 409/404, still after its DynamoDB call). Goal applies to JSON routes.',
-        `Processes share the API key: one a minute writes its last-use stamp (an UpdateItem in the first call); the others find it fresh and write nothing.`,
+        SHARED_KEY_NOTE,
       ],
     };
 

@@ -13,7 +13,7 @@ import { startTestRuntime } from '../test/support/local.ts';
 import { createFixtures } from '../test/support/route-requests.ts';
 import { ms } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
-import { COLD_CHILD, JSON_GOAL_MS, bundle, coldChildEnv, coldFigures, emptyHandler, eventFor, fixtureRequest, runChild } from './support/route-bundles.ts';
+import { COLD_CHILD, JSON_GOAL_MS, SHARED_KEY_NOTE, bundle, coldChildEnv, coldFigures, emptyHandler, eventFor, fixtureRequest, runChild } from './support/route-bundles.ts';
 import type { ChildResult, PlannedRequest, Row } from './support/route-bundles.ts';
 
 const ROUNDS = Number(process.env.BENCH_SDK_COLD_ROUNDS ?? 10);
@@ -158,7 +158,7 @@ export async function bench(): Promise<BenchTable[]> {
           ...[...cjsFailures].map(([reason, ids]) => `    ${ids.join(', ')}: the CJS bundle fails at import, so (b) is format: OutputFormat.ESM (index.mjs), every other option default: ${reason}`),
           `(c) an ES module whose handler does nothing, through the same child: the floor.`,
           `Each process imports the bundle and makes one call with seeded credentials against the embedded DynamoDB and S3; "status": its answers over the rounds.`,
-          `The processes share the API key: one a minute writes its last-use stamp (an UpdateItem in the first call); the others find it fresh and write nothing.`,
+          SHARED_KEY_NOTE,
           `"process ms": spawn (through taskset) to exit, as the parent sees it.`,
         ],
       },

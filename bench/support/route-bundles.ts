@@ -21,6 +21,9 @@ export const BUNDLES_DIR = join(PROJECT_ROOT, 'bench-output', 'bundles');
 export const COLD_CHILD = fileURLToPath(new URL('./cold-child.mjs', import.meta.url));
 /** Goal for JSON routes: import + first invocation, timed inside the fresh process. */
 export const JSON_GOAL_MS = 80;
+/** Why some first calls make one request more: the cold children share one seeded API key. */
+export const SHARED_KEY_NOTE =
+  'Processes share the API key: one a minute writes its last-use stamp (an UpdateItem in the first call); the others find it fresh and write nothing.';
 
 /** Builds a route's bundle as the stack does; returns its path and minified size. */
 export async function bundle(row: Row): Promise<{ file: string; bytes: number }> {
