@@ -29,6 +29,8 @@ export const MAX_HIDE_SELECTORS = 20;
 export const MAX_DELAY_MS = 10_000;
 /** Tallest PNG a full-page or element capture gives, in image pixels (Chromium's largest texture side). */
 export const MAX_CAPTURE_HEIGHT_PX = 16_384;
+/** Widest PNG an element capture gives, in image pixels. */
+export const MAX_CAPTURE_WIDTH_PX = 16_384;
 /** Most image pixels a capture may have: 1920 × 16,384, so a 3× capture is cut sooner. */
 export const MAX_CAPTURE_PIXELS = 1920 * MAX_CAPTURE_HEIGHT_PX;
 
@@ -58,7 +60,7 @@ export const CaptureOptionFields = {
     false,
   ),
   selector: v.optional(
-    Selector('Captures only the box of the first element that matches, once the page is ready. Matching nothing is 404 not_found.'),
+    Selector(`Captures only the box of the first element that matches, once the page is ready, below the fold too. At most ${MAX_CAPTURE_WIDTH_PX} × ${MAX_CAPTURE_HEIGHT_PX} image pixels and ${MAX_CAPTURE_PIXELS} pixels in all: a larger element is cut from its top left and the answer says truncated: true. Matching nothing is 404 not_found.`),
   ),
   waitForSelector: v.optional(
     Selector('Takes the picture only once an element matching it exists and is visible; if none does within the capture time-out, 408 upstream_timeout.'),
@@ -120,10 +122,16 @@ export const ScreenshotResponse = v.object({
   deviceType: v.optional(DeviceTypeSchema),
   colorScheme: v.optional(ColorSchemeSchema),
   truncated: v.optional(
-    v.pipe(v.boolean(), v.description('With fullPage: true when the page was taller than the maximum capture height and was cut there.')),
+    v.pipe(
+      v.boolean(),
+      v.description('With fullPage or selector: true when the page (or the element) was larger than the maximum capture size and was cut there, keeping its top left.'),
+    ),
   ),
   capturedHeight: v.optional(
-    v.pipe(v.number(), v.integer(), v.description('With fullPage: the height of the captured part of the page, in CSS pixels.')),
+    v.pipe(v.number(), v.integer(), v.description('With fullPage or selector: the height of the captured part of the page or element, in CSS pixels.')),
+  ),
+  capturedWidth: v.optional(
+    v.pipe(v.number(), v.integer(), v.description('With selector, when the element was cut in width: the width of the captured part, in CSS pixels.')),
   ),
 });
 export type ScreenshotResponse = v.InferOutput<typeof ScreenshotResponse>;

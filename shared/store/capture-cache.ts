@@ -23,11 +23,13 @@ export interface CaptureKey {
   variant?: string;
 }
 
-/** What a full-page capture reports beside its bytes. */
+/** What a full-page or element capture reports beside its bytes. */
 export interface CaptureExtent {
   truncated: boolean;
   /** CSS pixels. */
   capturedHeight: number;
+  /** CSS pixels; only when an element was cut in width. */
+  capturedWidth?: number;
 }
 
 export interface CachedCapture {

@@ -182,5 +182,5 @@ export async function readPixels(base64: string) {
     for (let y = 0; y < info.height; y += 1) if (near(at(x, y), colour)) n += 1;
     return n;
   };
-  return { width: info.width, height: info.height, count, rows };
+  return { width: info.width, height: info.height, at, count, rows };
 }

@@ -3,28 +3,24 @@
  * guard, one PNG of the settled viewport (or of the page or one element, by the options), state
  * thrown away.
  */
-import type { Browser, BrowserContext, HTTPRequest, Page } from 'puppeteer-core';
-import { HttpError, InvalidRequestError, InvalidUrlError, NotFoundError, UpstreamFailedError, UpstreamTimeoutError, UpstreamUnavailableError } from '#shared/errors.ts';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import { HttpError, InvalidRequestError, InvalidUrlError, UpstreamFailedError, UpstreamTimeoutError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { versionOf } from '#shared/services/capture/browsers.ts';
 import type { BrowserLease } from '#shared/services/capture/browsers.ts';
 import { prepare } from '#shared/services/capture/clean-capture.ts';
-import type { CleanCapture } from '#shared/services/capture/clean-capture.ts';
+import { CaptureTimeout, Deadline, ignore } from '#shared/services/capture/deadline.ts';
 import { DEVICES, userAgentFor } from '#shared/services/capture/devices.ts';
-import type { ColorScheme, DeviceProfile, DeviceType } from '#shared/services/capture/devices.ts';
-import { documentBox, firstInvalidSelector, hideMatches, isVisible, scrollThrough } from '#shared/services/capture/in-page.ts';
+import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';
+import { firstInvalidSelector, hideMatches, isVisible } from '#shared/services/capture/in-page.ts';
 import { DEFAULT_OPTIONS, selectorsOf } from '#shared/services/capture/options.ts';
 import type { CaptureOptions } from '#shared/services/capture/options.ts';
-import { MAX_CAPTURE_HEIGHT_PX, MAX_CAPTURE_PIXELS } from '#shared/schemas/screenshot.ts';
-import type { CaptureExtent } from '#shared/store/capture-cache.ts';
-import type { TargetGuard, Verdict } from '#shared/services/capture/target.ts';
+import { photograph, SCREENSHOT_RESERVE_MS } from '#shared/services/capture/photograph.ts';
+import type { CaptureOutput } from '#shared/services/capture/photograph.ts';
+import type { TargetGuard } from '#shared/services/capture/target.ts';
+import { SETTLE, settle, Traffic } from '#shared/services/capture/traffic.ts';
 
-/**
- * Loaded (docs/capture.md, "When the picture is taken"): `load`, then `quietMs` with nothing in
- * flight to catch data fetched right after it, capped at `maxMs` so an open long poll still gets
- * captured; then web fonts within the same budget.
- */
-export const SETTLE = { quietMs: 50, maxMs: 1_000 } as const;
+export type { CaptureOutput };
 
 /** The service always settles; the alternatives exist so `npm run bench` can compare them. */
 export type WaitStrategy =
@@ -32,9 +28,6 @@ export type WaitStrategy =
   | { kind: 'lifecycle'; event: 'load' | 'domcontentloaded' | 'networkidle0' | 'networkidle2' };
 
 export const DEFAULT_WAIT: WaitStrategy = { kind: 'settle', ...SETTLE };
-
-// Keep this much of the time-out for taking and encoding the screenshot after settling.
-const SCREENSHOT_RESERVE_MS = 1_000;
 
 export interface CaptureRequest {
   url: URL;
@@ -46,134 +39,6 @@ export interface CaptureRequest {
   signal?: AbortSignal;
   wait?: WaitStrategy;
   options?: CaptureOptions;
-}
-
-export interface CaptureOutput {
-  png: Uint8Array;
-  /** Set for a full-page capture. */
-  extent?: CaptureExtent;
-}
-
-class CaptureTimeout extends Error {
-  override name = 'CaptureTimeout';
-}
-
-const ignore = () => undefined;
-
-/** A time limit several steps share; racing a step against it never leaves a rejection unhandled. */
-class Deadline {
-  private readonly end: number;
-  private readonly expired: Promise<never>;
-  private timer?: NodeJS.Timeout;
-
-  constructor(ms: number, signal?: AbortSignal) {
-    this.end = performance.now() + ms;
-    this.expired = new Promise<never>((_, reject) => {
-      this.timer = setTimeout(() => reject(new CaptureTimeout(`capture exceeded ${ms} ms`)), ms);
-      signal?.addEventListener('abort', () => reject(new CaptureTimeout('capture aborted')), { once: true });
-    });
-    this.expired.catch(ignore);
-  }
-
-  race<T>(step: Promise<T>): Promise<T> {
-    step.catch(ignore);
-    return Promise.race([step, this.expired]);
-  }
-
-  remaining(): number {
-    return Math.max(0, this.end - performance.now());
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-  }
-}
-
-/** Requests that may stay open for the page's whole life; settling does not wait for them. */
-const OPEN_ENDED = new Set(['eventsource', 'websocket', 'ping', 'media']);
-
-/** Every request of one page: the guard's decision, what is in flight, which origins were used. */
-class Traffic {
-  readonly origins = new Set<string>();
-  /** Requests the page has made so far. */
-  seen = 0;
-  mainBlocked?: { url: URL; verdict: Exclude<Verdict, { allowed: true }> };
-  /** Ads and trackers to drop (blockAds), asked before the guard: it only ever removes a request. */
-  clean?: CleanCapture;
-  private readonly inflight = new Set<HTTPRequest>();
-  private readonly listeners = new Set<() => void>();
-  private readonly page: Page;
-  private readonly guard: TargetGuard;
-
-  constructor(page: Page, guard: TargetGuard) {
-    this.page = page;
-    this.guard = guard;
-    page.on('request', (request) => void this.decide(request));
-    page.on('requestfinished', (request) => this.settled(request));
-    page.on('requestfailed', (request) => this.settled(request));
-  }
-
-  private async decide(request: HTTPRequest): Promise<void> {
-    this.seen += 1;
-    if (request.isInterceptResolutionHandled()) return;
-    let url: URL;
-    try {
-      url = new URL(request.url());
-    } catch {
-      return void request.abort('failed').catch(ignore);
-    }
-    // In-page data needs no network: data:, blob: and about: never leave the browser.
-    if (url.protocol === 'data:' || url.protocol === 'blob:' || url.protocol === 'about:') return void request.continue().catch(ignore);
-    if (this.clean?.blocks({ url: url.href, sourceUrl: request.frame()?.url() ?? this.page.url(), resourceType: request.resourceType() })) {
-      return void request.abort('blockedbyclient').catch(ignore);
-    }
-    const verdict = await this.guard.verdict(url);
-    if (verdict.allowed) {
-      this.origins.add(url.origin);
-      if (!OPEN_ENDED.has(request.resourceType())) {
-        this.inflight.add(request);
-        this.changed();
-      }
-      return void request.continue().catch(ignore);
-    }
-    // Each redirect hop of the navigation is a new request here, so a hop to a private address stops here.
-    if (request.isNavigationRequest() && request.frame() === this.page.mainFrame()) this.mainBlocked = { url, verdict };
-    log.info('capture request blocked', { host: url.hostname, type: request.resourceType(), reason: verdict.reason });
-    await request.abort(verdict.kind === 'unresolvable' ? 'namenotresolved' : 'blockedbyclient').catch(ignore);
-  }
-
-  private settled(request: HTTPRequest): void {
-    if (this.inflight.delete(request)) this.changed();
-  }
-
-  private changed(): void {
-    for (const listener of this.listeners) listener();
-  }
-
-  /** True while a request that settling waits for is in flight. */
-  get busy(): boolean {
-    return this.inflight.size > 0;
-  }
-
-  /** Resolves once nothing has been in flight for `quietMs`, or after `budgetMs` regardless. */
-  quiet(quietMs: number, budgetMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const done = () => {
-        clearTimeout(timer);
-        clearTimeout(cap);
-        this.listeners.delete(check);
-        resolve();
-      };
-      const check = () => {
-        clearTimeout(timer);
-        if (this.inflight.size === 0) timer = setTimeout(done, quietMs);
-      };
-      const cap = setTimeout(done, budgetMs);
-      this.listeners.add(check);
-      check();
-    });
-  }
 }
 
 const downloadsDenied = new WeakSet<Browser>();
@@ -330,40 +195,6 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
   }
 }
 
-/**
- * The picture the options ask for: the viewport, the page to its end (scrolled through first, at
- * most the maximum height, then settled if the page made requests since `settled.since`, or still
- * has some in flight when `orInFlight`) or one element's box.
- */
-async function photograph(page: Page, traffic: Traffic, options: CaptureOptions, device: DeviceProfile, deadline: Deadline, settled: { since: number; orInFlight: boolean }): Promise<CaptureOutput> {
-  // CSS pixels: the image's height and pixel count caps, at this width and scale.
-  const maxHeight = Math.floor(Math.min(MAX_CAPTURE_HEIGHT_PX, MAX_CAPTURE_PIXELS / (device.width * device.deviceScaleFactor)) / device.deviceScaleFactor);
-  let pageHeight = 0;
-  if (options.fullPage) {
-    pageHeight = await deadline.race(page.evaluate(scrollThrough, maxHeight));
-    // What the scroll started loading (lazy images, the next page of a feed), if anything.
-    if (traffic.seen !== settled.since || (settled.orInFlight && traffic.busy)) await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
-  }
-  if (options.selector !== undefined) {
-    const box = await deadline.race(page.evaluate(documentBox, options.selector));
-    if (!box || box.width < 1 || box.height < 1) {
-      throw new NotFoundError(
-        'No element matches the selector',
-        `No element with a visible box matches selector ${JSON.stringify(options.selector)} once the page is ready; check it against the page, or wait for it with waitForSelector.`,
-      );
-    }
-    const clip = { x: Math.max(0, box.x), y: Math.max(0, box.y), width: box.width, height: Math.min(box.height, maxHeight) };
-    return { png: await deadline.race(page.screenshot({ type: 'png', clip, captureBeyondViewport: true })) };
-  }
-  if (options.fullPage) {
-    const height = Math.max(1, Math.min(pageHeight, maxHeight));
-    const clip = { x: 0, y: 0, width: device.width, height };
-    const png = await deadline.race(page.screenshot({ type: 'png', clip, captureBeyondViewport: true }));
-    return { png, extent: { truncated: pageHeight > maxHeight, capturedHeight: height } };
-  }
-  return { png: await deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false })) };
-}
-
 /** 400 naming the field of the first selector the browser's querySelector refuses. */
 async function assertSelectors(page: Page, options: Partial<CaptureOptions>): Promise<void> {
   const selectors = selectorsOf(options);
@@ -384,21 +215,6 @@ async function waitVisible(page: Page, selector: string, deadline: Deadline, tim
       error,
     );
   }
-}
-
-async function settle(page: Page, traffic: Traffic, quietMs: number, budgetMs: number): Promise<void> {
-  if (budgetMs <= 0) return;
-  const until = performance.now() + budgetMs;
-  await traffic.quiet(quietMs, budgetMs);
-  const left = until - performance.now();
-  if (left <= 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    // A string, not a function: this runs in the page, where `document` exists (it does not in Node's types).
-    page.evaluate('document.fonts.ready.then(() => true)').catch(ignore),
-    new Promise((resolve) => (timer = setTimeout(resolve, left))),
-  ]);
-  clearTimeout(timer);
 }
 
 const PROXY_REFUSALS = /net::ERR_(TUNNEL_CONNECTION_FAILED|EMPTY_RESPONSE|CONNECTION_CLOSED|PROXY_CONNECTION_FAILED)/;

@@ -1,0 +1,103 @@
+/**
+ * The picture a capture's options ask for: the viewport, the page to its end, or one element;
+ * painted in tiles where one pass would wrap.
+ */
+import type { Page } from 'puppeteer-core';
+import sharp from 'sharp';
+import type { OverlayOptions } from 'sharp';
+import { NotFoundError } from '#shared/errors.ts';
+import { MAX_CAPTURE_HEIGHT_PX, MAX_CAPTURE_PIXELS, MAX_CAPTURE_WIDTH_PX } from '#shared/schemas/screenshot.ts';
+import type { CaptureExtent } from '#shared/store/capture-cache.ts';
+import type { Deadline } from '#shared/services/capture/deadline.ts';
+import type { DeviceProfile } from '#shared/services/capture/devices.ts';
+import { documentBox, scrollThrough } from '#shared/services/capture/in-page.ts';
+import type { CaptureOptions } from '#shared/services/capture/options.ts';
+import { SETTLE, settle } from '#shared/services/capture/traffic.ts';
+import type { Traffic } from '#shared/services/capture/traffic.ts';
+
+/**
+ * Image pixels one screenshot paints right on each side: the software GPU's largest texture.
+ * Past it a capture beyond the viewport repeats its top (docs/capture.md, "Size").
+ */
+export const TILE_PX = 8_192;
+
+// Keep this much of the time-out for taking and encoding the screenshot after settling.
+export const SCREENSHOT_RESERVE_MS = 1_000;
+
+export interface CaptureOutput {
+  png: Uint8Array;
+  /** Set for a full-page or element capture. */
+  extent?: CaptureExtent;
+}
+
+export interface Clip {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * A clip of the page (CSS pixels, whole numbers) as one PNG: a single screenshot when it fits a
+ * tile, else a grid of tiles, each painted beyond the viewport with the layout viewport kept (so
+ * `vh`, fixed and sticky elements are as on the first screen), joined by sharp.
+ */
+export async function shoot(page: Page, clip: Clip, scale: number, deadline: Deadline): Promise<Uint8Array> {
+  const side = Math.floor(TILE_PX / scale);
+  if (clip.width <= side && clip.height <= side) return deadline.race(page.screenshot({ type: 'png', clip, captureBeyondViewport: true }));
+  const tiles: OverlayOptions[] = [];
+  for (let top = 0; top < clip.height; top += side) {
+    for (let left = 0; left < clip.width; left += side) {
+      const tile = { x: clip.x + left, y: clip.y + top, width: Math.min(side, clip.width - left), height: Math.min(side, clip.height - top) };
+      const png = await deadline.race(page.screenshot({ type: 'png', clip: tile, captureBeyondViewport: true }));
+      tiles.push({ input: Buffer.from(png.buffer, png.byteOffset, png.byteLength), left: left * scale, top: top * scale });
+    }
+  }
+  const canvas = { width: clip.width * scale, height: clip.height * scale, channels: 3 as const, background: { r: 255, g: 255, b: 255 } };
+  const joined = await deadline.race(sharp({ create: canvas, limitInputPixels: false }).composite(tiles).png().toBuffer());
+  return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
+}
+
+/** A box in whole CSS pixels, as puppeteer rounds a clip, without the part left of or above the page. */
+function wholePixels(box: Clip): Clip {
+  const x = Math.round(Math.max(0, box.x));
+  const y = Math.round(Math.max(0, box.y));
+  return { x, y, width: Math.round(box.x + box.width) - x, height: Math.round(box.y + box.height) - y };
+}
+
+/** The largest part of a box from its top left that the capture caps allow at `scale`, and whether it is all of it. */
+export function capped(box: Clip, scale: number): { clip: Clip; extent: CaptureExtent } {
+  const width = Math.min(box.width, Math.floor(MAX_CAPTURE_WIDTH_PX / scale));
+  const height = Math.min(box.height, Math.floor(Math.min(MAX_CAPTURE_HEIGHT_PX, MAX_CAPTURE_PIXELS / (width * scale)) / scale));
+  const extent: CaptureExtent = { truncated: width < box.width || height < box.height, capturedHeight: height };
+  if (width < box.width) extent.capturedWidth = width;
+  return { clip: { ...box, width, height }, extent };
+}
+
+/**
+ * The picture the options ask for: the viewport, the page to its end (scrolled through first, at
+ * most the maximum height, then settled if the page made requests since `settled.since`, or still
+ * has some in flight when `orInFlight`) or one element's box.
+ */
+export async function photograph(page: Page, traffic: Traffic, options: CaptureOptions, device: DeviceProfile, deadline: Deadline, settled: { since: number; orInFlight: boolean }): Promise<CaptureOutput> {
+  const scale = device.deviceScaleFactor;
+  if (options.selector !== undefined) {
+    const box = await deadline.race(page.evaluate(documentBox, options.selector));
+    const whole = box && wholePixels(box);
+    if (!whole || whole.width < 1 || whole.height < 1) {
+      throw new NotFoundError(
+        'No element matches the selector',
+        `No element with a visible box matches selector ${JSON.stringify(options.selector)} once the page is ready; check it against the page, or wait for it with waitForSelector.`,
+      );
+    }
+    const { clip, extent } = capped(whole, scale);
+    return { png: await shoot(page, clip, scale, deadline), extent };
+  }
+  if (!options.fullPage) return { png: await deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false })) };
+  const most = capped({ x: 0, y: 0, width: device.width, height: Number.MAX_SAFE_INTEGER }, scale).clip.height;
+  const pageHeight = await deadline.race(page.evaluate(scrollThrough, most));
+  // What the scroll started loading (lazy images, the next page of a feed), if anything.
+  if (traffic.seen !== settled.since || (settled.orInFlight && traffic.busy)) await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+  const { clip, extent } = capped({ x: 0, y: 0, width: device.width, height: Math.max(1, pageHeight) }, scale);
+  return { png: await shoot(page, clip, scale, deadline), extent };
+}
