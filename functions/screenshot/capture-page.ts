@@ -22,6 +22,7 @@ export const handler = route(
       deviceType: shot.deviceType,
       colorScheme: shot.colorScheme,
       ...shot.extent,
+      ...(shot.report ? { report: shot.report } : {}),
     };
   },
   { rateLimit },

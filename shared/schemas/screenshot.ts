@@ -114,6 +114,36 @@ export const ScreenshotRequest = v.strictObject({
 });
 export type ScreenshotRequest = v.InferOutput<typeof ScreenshotRequest>;
 
+/** What a capture did and found: the answer's `report` (docs/capture.md, "The report"). */
+export const CaptureReportSchema = v.pipe(
+  v.object({
+    status: v.optional(v.pipe(v.number(), v.integer(), v.description("HTTP status of the page's document; 400 and over means the picture shows an error page."))),
+    challenge: v.optional(
+      v.pipe(
+        v.string(),
+        v.description('Set when the page is a bot challenge or block page rather than the page asked for: the vendor whose signature matched (cloudflare, datadome, perimeterx, imperva, akamai, aws-waf, captcha).'),
+      ),
+    ),
+    consent: v.optional(
+      v.pipe(
+        v.picklist(['opted-out', 'hidden', 'shown', 'none']),
+        v.description('With blockBanners: the consent dialog was opted out of, hidden, left showing (found, but neither worked), or there was none.'),
+      ),
+    ),
+    images: v.pipe(
+      v.object({ found: v.pipe(v.number(), v.integer()), loaded: v.pipe(v.number(), v.integer()) }),
+      v.description('Images (img elements) within the picture, and how many of them had loaded; fewer loaded than found means broken or missing images.'),
+    ),
+    fontsReady: v.pipe(v.boolean(), v.description("true when the page's web fonts had all loaded when the picture was taken.")),
+    requests: v.pipe(
+      v.object({ total: v.pipe(v.number(), v.integer()), refused: v.pipe(v.number(), v.integer()), blockedAds: v.pipe(v.number(), v.integer()) }),
+      v.description("The page's requests: in all, refused by the address guard (private and other unreachable targets), and dropped as ads or trackers (blockAds)."),
+    ),
+  }),
+  v.description('What the capture did and found, measured when the picture was taken; cached with it.'),
+);
+export type CaptureReport = v.InferOutput<typeof CaptureReportSchema>;
+
 export const ScreenshotResponse = v.object({
   screenshot: v.pipe(v.string(), v.description('Base64-encoded PNG bytes, without a data: URI prefix.')),
   url: v.pipe(v.string(), v.url(), v.description('The normalised URL that was captured (the cache key, with deviceType and colorScheme).')),
@@ -133,6 +163,7 @@ export const ScreenshotResponse = v.object({
   capturedWidth: v.optional(
     v.pipe(v.number(), v.integer(), v.description('With selector, when the element was cut in width: the width of the captured part, in CSS pixels.')),
   ),
+  report: v.optional(CaptureReportSchema),
 });
 export type ScreenshotResponse = v.InferOutput<typeof ScreenshotResponse>;
 

@@ -53,6 +53,7 @@ describe('POST /api/screenshot with LOCAL_CAPTURE_PORTS', () => {
       strategy: 'local-chromium',
       deviceType: 'desktop',
       colorScheme: 'light',
+      report: expect.objectContaining({ status: 200, fontsReady: true }),
     });
     expect(pngSize(Buffer.from(response.body.screenshot, 'base64'))).toEqual({ width: 1920, height: 1080 });
   });

@@ -36,6 +36,7 @@ describe('POST /api/screenshot: fullPage', () => {
       colorScheme: 'light',
       truncated: false,
       capturedHeight: OPTIONS_PAGE_HEIGHT,
+      report: expect.objectContaining({ status: 200, images: { found: 1, loaded: 1 } }),
     });
     const image = await readPixels(response.body.screenshot);
     expect({ width: image.width, height: image.height }).toEqual({ width: 1920, height: OPTIONS_PAGE_HEIGHT });

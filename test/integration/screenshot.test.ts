@@ -71,6 +71,7 @@ describe('POST /api/screenshot: a capture', () => {
       strategy: 'local-chromium',
       deviceType: 'desktop',
       colorScheme: 'light',
+      report: { status: 200, images: { found: 0, loaded: 0 }, fontsReady: true, requests: { total: 1, refused: 0, blockedAds: 0 } },
     });
     expect(pngSize(Buffer.from(response.body.screenshot, 'base64'))).toEqual({ width: 1920, height: 1080 });
   });

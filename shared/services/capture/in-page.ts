@@ -22,17 +22,26 @@ interface PageSheet {
   insertRule(rule: string, index: number): number;
   deleteRule(index: number): void;
 }
+interface PageImage extends PageElement {
+  complete: boolean;
+  naturalWidth: number;
+  currentSrc: string;
+}
 interface PageGlobal {
   document: {
     querySelector(selector: string): PageElement | null;
+    images: ArrayLike<PageImage>;
+    title: string;
+    fonts: { status: string };
     documentElement: PageElement & { scrollHeight: number };
-    body: { scrollHeight: number } | null;
+    body: { scrollHeight: number; innerText: string } | null;
     adoptedStyleSheets: PageSheet[];
   };
   CSSStyleSheet: new () => PageSheet;
   getComputedStyle(element: PageElement): { visibility: string; display: string; opacity: string };
   scrollX: number;
   scrollY: number;
+  innerWidth: number;
   innerHeight: number;
   scrollTo(options: { top: number; left: number; behavior: 'instant' }): void;
   requestAnimationFrame(callback: () => void): number;
@@ -127,4 +136,40 @@ export async function scrollThrough(maxHeight: number): Promise<number> {
     page.scrollTo({ top: 0, left: 0, behavior: 'instant' });
   }
   return Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0);
+}
+
+/** A bot challenge's marks: any element matching `selector`, or a title starting with `title`; `short` only on a page of little text. */
+export interface ChallengeSign {
+  name: string;
+  selector?: string;
+  title?: string;
+  short?: boolean;
+}
+
+/**
+ * What the picture shows of the page: the images within `shown` (document CSS px; null for the
+ * viewport) and how many loaded, whether web fonts are ready, and the first bot challenge whose
+ * marks the page has.
+ */
+export function pageFacts(shown: Box | null, signs: ChallengeSign[]): { images: { found: number; loaded: number }; fontsReady: boolean; challenge?: string } {
+  const page = globalThis as unknown as PageGlobal;
+  const root = page.document;
+  const area = shown ?? { x: page.scrollX, y: page.scrollY, width: page.innerWidth, height: page.innerHeight };
+  let found = 0;
+  let loaded = 0;
+  for (const image of Array.from(root.images)) {
+    const box = image.getBoundingClientRect();
+    const x = box.x + page.scrollX;
+    const y = box.y + page.scrollY;
+    const inside = x < area.x + area.width && y < area.y + area.height && x + box.width > area.x && y + box.height > area.y;
+    if (!image.currentSrc || box.width < 1 || box.height < 1 || !inside) continue;
+    found += 1;
+    if (image.complete && image.naturalWidth > 0) loaded += 1;
+  }
+  // A form's captcha is not a challenge page; one that is most of a short page is.
+  const short = (root.body?.innerText.length ?? 0) < 1_000;
+  const challenge = signs.find(
+    (sign) => (!sign.short || short) && ((sign.title !== undefined && root.title.startsWith(sign.title)) || (sign.selector !== undefined && root.querySelector(sign.selector) !== null)),
+  );
+  return { images: { found, loaded }, fontsReady: root.fonts.status === 'loaded', ...(challenge ? { challenge: challenge.name } : {}) };
 }

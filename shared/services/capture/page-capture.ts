@@ -16,11 +16,11 @@ import { firstInvalidSelector, hideMatches, isVisible } from '#shared/services/c
 import { DEFAULT_OPTIONS, selectorsOf } from '#shared/services/capture/options.ts';
 import type { CaptureOptions } from '#shared/services/capture/options.ts';
 import { photograph, SCREENSHOT_RESERVE_MS } from '#shared/services/capture/photograph.ts';
-import type { CaptureOutput } from '#shared/services/capture/photograph.ts';
+import { captureReport } from '#shared/services/capture/report.ts';
 import type { TargetGuard } from '#shared/services/capture/target.ts';
 import { SETTLE, settle, Traffic } from '#shared/services/capture/traffic.ts';
-
-export type { CaptureOutput };
+import type { CaptureReport } from '#shared/schemas/screenshot.ts';
+import type { CaptureExtent } from '#shared/store/capture-cache.ts';
 
 /** The service always settles; the alternatives exist so `npm run bench` can compare them. */
 export type WaitStrategy =
@@ -39,6 +39,13 @@ export interface CaptureRequest {
   signal?: AbortSignal;
   wait?: WaitStrategy;
   options?: CaptureOptions;
+}
+
+export interface CaptureOutput {
+  png: Uint8Array;
+  /** Set for a full-page or element capture. */
+  extent?: CaptureExtent;
+  report: CaptureReport;
 }
 
 const downloadsDenied = new WeakSet<Browser>();
@@ -163,7 +170,7 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
       ]),
     );
     const wait = request.wait ?? DEFAULT_WAIT;
-    await deadline.race(page.goto(request.url.href, { waitUntil: wait.kind === 'lifecycle' ? wait.event : 'load', timeout: 0 }));
+    const response = await deadline.race(page.goto(request.url.href, { waitUntil: wait.kind === 'lifecycle' ? wait.event : 'load', timeout: 0 }));
     const loaded = traffic.seen;
     // A full page with nothing to do before its scroll-through settles once, after it.
     const settleAfterScroll = wait.kind === 'settle' && options.fullPage && !options.blockBanners && !options.blockAds && options.waitForSelector === undefined && options.delay === 0;
@@ -172,7 +179,10 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     if (options.waitForSelector !== undefined) await deadline.race(waitVisible(page, options.waitForSelector, deadline, request.timeoutMs));
     if (options.delay > 0) await deadline.race(new Promise((resolve) => setTimeout(resolve, options.delay)));
     if (options.hideSelectors.length > 0) await deadline.race(page.evaluate(hideMatches, options.hideSelectors));
-    return await photograph(page, traffic, options, device, deadline, settleAfterScroll ? { since: loaded, orInFlight: true } : { since: traffic.seen, orInFlight: false });
+    const picture = await photograph(page, traffic, options, device, deadline, settleAfterScroll ? { since: loaded, orInFlight: true } : { since: traffic.seen, orInFlight: false });
+    const requests = { total: traffic.seen, refused: traffic.refused, blockedAds: traffic.blockedAds };
+    const report = await captureReport({ page, area: picture.area, deadline, status: response?.status(), requests });
+    return { png: picture.png, ...(picture.extent ? { extent: picture.extent } : {}), report };
   } catch (error) {
     throw await classify(error, lease, request, guard, traffic);
   } finally {

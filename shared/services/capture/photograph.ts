@@ -24,10 +24,12 @@ export const TILE_PX = 8_192;
 // Keep this much of the time-out for taking and encoding the screenshot after settling.
 export const SCREENSHOT_RESERVE_MS = 1_000;
 
-export interface CaptureOutput {
+export interface Picture {
   png: Uint8Array;
   /** Set for a full-page or element capture. */
   extent?: CaptureExtent;
+  /** What the picture covers in document CSS px; null for the viewport. */
+  area: Clip | null;
 }
 
 export interface Clip {
@@ -79,7 +81,7 @@ export function capped(box: Clip, scale: number): { clip: Clip; extent: CaptureE
  * most the maximum height, then settled if the page made requests since `settled.since`, or still
  * has some in flight when `orInFlight`) or one element's box.
  */
-export async function photograph(page: Page, traffic: Traffic, options: CaptureOptions, device: DeviceProfile, deadline: Deadline, settled: { since: number; orInFlight: boolean }): Promise<CaptureOutput> {
+export async function photograph(page: Page, traffic: Traffic, options: CaptureOptions, device: DeviceProfile, deadline: Deadline, settled: { since: number; orInFlight: boolean }): Promise<Picture> {
   const scale = device.deviceScaleFactor;
   if (options.selector !== undefined) {
     const box = await deadline.race(page.evaluate(documentBox, options.selector));
@@ -91,13 +93,13 @@ export async function photograph(page: Page, traffic: Traffic, options: CaptureO
       );
     }
     const { clip, extent } = capped(whole, scale);
-    return { png: await shoot(page, clip, scale, deadline), extent };
+    return { png: await shoot(page, clip, scale, deadline), extent, area: clip };
   }
-  if (!options.fullPage) return { png: await deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false })) };
+  if (!options.fullPage) return { png: await deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false })), area: null };
   const most = capped({ x: 0, y: 0, width: device.width, height: Number.MAX_SAFE_INTEGER }, scale).clip.height;
   const pageHeight = await deadline.race(page.evaluate(scrollThrough, most));
   // What the scroll started loading (lazy images, the next page of a feed), if anything.
   if (traffic.seen !== settled.since || (settled.orInFlight && traffic.busy)) await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
   const { clip, extent } = capped({ x: 0, y: 0, width: device.width, height: Math.max(1, pageHeight) }, scale);
-  return { png: await shoot(page, clip, scale, deadline), extent };
+  return { png: await shoot(page, clip, scale, deadline), extent, area: clip };
 }

@@ -11,6 +11,7 @@ import type { CaptureOptions } from '#shared/services/capture/options.ts';
 import { normaliseTargetUrl } from '#shared/services/capture/target.ts';
 import type { TargetGuard } from '#shared/services/capture/target.ts';
 import type { CaptureCache, CaptureExtent } from '#shared/store/capture-cache.ts';
+import type { CaptureReport } from '#shared/schemas/screenshot.ts';
 
 /** Largest PNG a response can carry: Lambda's response limit holds it base64-encoded, plus the JSON. */
 export const MAX_PNG_BYTES = 4_600_000;
@@ -33,8 +34,10 @@ export interface ScreenshotResult {
   strategy: Strategy;
   deviceType: DeviceType;
   colorScheme: ColorScheme;
-  /** Set for a full-page capture. */
+  /** Set for a full-page or element capture. */
   extent?: CaptureExtent;
+  /** What the capture did and found; absent on a cache entry older than reports. */
+  report?: CaptureReport;
 }
 
 export interface ScreenshotServiceDeps {
@@ -94,7 +97,7 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
 
       if (!request.forceRefresh) {
         const hit = await bestEffort('read', () => deps.cache.get(cacheKey));
-        if (hit) return { ...key, png: hit.png, cached: true, strategy: hit.strategy as Strategy, ...(hit.extent ? { extent: hit.extent } : {}) };
+        if (hit) return { ...key, png: hit.png, cached: true, strategy: hit.strategy as Strategy, ...(hit.extent ? { extent: hit.extent } : {}), ...(hit.report ? { report: hit.report } : {}) };
       }
 
       // Before any browser work, so a refused target never costs a capture; redirects and
@@ -120,8 +123,8 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
       log.info('page captured', { strategy: lease.strategy, ms: Math.round(performance.now() - started), bytes: shot.png.byteLength });
       const png = await fitResponse(shot.png);
       const extent = shot.extent ? { extent: shot.extent } : {};
-      await bestEffort('write', () => deps.cache.put(cacheKey, { png, strategy: lease.strategy, ...extent }, deps.cacheTtlSeconds));
-      return { ...key, png, cached: false, strategy: lease.strategy, ...extent };
+      await bestEffort('write', () => deps.cache.put(cacheKey, { png, strategy: lease.strategy, ...extent, report: shot.report }, deps.cacheTtlSeconds));
+      return { ...key, png, cached: false, strategy: lease.strategy, ...extent, report: shot.report };
     },
   };
 }

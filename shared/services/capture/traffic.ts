@@ -18,8 +18,10 @@ const OPEN_ENDED = new Set(['eventsource', 'websocket', 'ping', 'media']);
 /** Every request of one page: the guard's decision, what is in flight, which origins were used. */
 export class Traffic {
   readonly origins = new Set<string>();
-  /** Requests the page has made so far. */
+  /** Requests the page has made so far, those the guard refused and those dropped as ads. */
   seen = 0;
+  refused = 0;
+  blockedAds = 0;
   mainBlocked?: { url: URL; verdict: Exclude<Verdict, { allowed: true }> };
   /** Ads and trackers to drop (blockAds), asked before the guard: it only ever removes a request. */
   clean?: CleanCapture;
@@ -48,6 +50,7 @@ export class Traffic {
     // In-page data needs no network: data:, blob: and about: never leave the browser.
     if (url.protocol === 'data:' || url.protocol === 'blob:' || url.protocol === 'about:') return void request.continue().catch(ignore);
     if (this.clean?.blocks({ url: url.href, sourceUrl: request.frame()?.url() ?? this.page.url(), resourceType: request.resourceType() })) {
+      this.blockedAds += 1;
       return void request.abort('blockedbyclient').catch(ignore);
     }
     const verdict = await this.guard.verdict(url);
@@ -61,6 +64,7 @@ export class Traffic {
     }
     // Each redirect hop of the navigation is a new request here, so a hop to a private address stops here.
     if (request.isNavigationRequest() && request.frame() === this.page.mainFrame()) this.mainBlocked = { url, verdict };
+    this.refused += 1;
     log.info('capture request blocked', { host: url.hostname, type: request.resourceType(), reason: verdict.reason });
     await request.abort(verdict.kind === 'unresolvable' ? 'namenotresolved' : 'blockedbyclient').catch(ignore);
   }
