@@ -171,6 +171,7 @@ export class EaselStack extends Stack {
         editorAssets: row.editorAssets,
         prerendered: row.prerendered,
         cleanCapture: row.cleanCapture,
+        fonts: row.fonts,
         description: `Easel ${row.method} ${row.path}`,
       });
       this.data.grant(fn, row.access);

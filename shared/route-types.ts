@@ -81,6 +81,8 @@ export interface RouteRow extends Endpoint {
   prerendered?: boolean;
   /** Ship the ad engine and autoconsent (infra/assets/clean-capture.ts) beside the bundle. */
   cleanCapture?: boolean;
+  /** Mount the capture fonts (infra/assets/fonts.ts) and point FONTCONFIG_PATH at them. */
+  fonts?: boolean;
   /** Listed in /openapi.json and the llms files. */
   listed: boolean;
   tag: string;

@@ -9,6 +9,8 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { FONTS_MOUNT } from '#infra/assets/fonts.ts';
+import { FontsLayer } from '#infra/constructs/fonts-layer.ts';
 import { cheapestCpu, installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } from '#infra/constructs/native-modules.ts';
 import { LITERAL_KEY_PACKAGES, literalKeysCopy } from '#infra/constructs/sdk-literal-keys.ts';
 import { PRERENDERED_FOLDER } from '#shared/docs/prerendered-files.ts';
@@ -146,6 +148,8 @@ export interface EaselFunctionProps {
   prerendered?: boolean;
   /** Write the ad engine and autoconsent's script beside the bundle, for clean captures. */
   cleanCapture?: boolean;
+  /** Mount the capture fonts' layer and point fontconfig at it (infra/assets/fonts.ts). */
+  fonts?: boolean;
   /** Default arm64, or x86_64 when a package of `nodeModules` has no arm64 binary. */
   architecture?: Architecture;
 }
@@ -221,6 +225,11 @@ export class EaselFunction extends NodejsFunction {
       },
     });
     if (props.nodeModules?.length && Stack.of(this).bundlingRequired) this.checkNativeModules(props.nodeModules, cpu);
+    if (props.fonts) {
+      this.addLayers(FontsLayer.of(this));
+      // Its fonts.conf instead of @sparticuz/chromium's, which sets FONTCONFIG_PATH only when unset.
+      this.addEnvironment('FONTCONFIG_PATH', FONTS_MOUNT);
+    }
   }
 
   private checkNativeModules(nodeModules: readonly string[], cpu: LinuxCpu): void {

@@ -8,13 +8,17 @@ import type { Endpoints } from '#infra/local/backends.ts';
 
 const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|LOCAL_CAPTURE_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_|EDITOR_API_)[A-Z_]+$/;
 
-/** Placeholder credentials when a backend is embedded, which accepts any. */
-export function handlerEnvironment(env: NodeJS.ProcessEnv, runtime: { url: string; endpoints: Endpoints; anyEmbedded: boolean }): Record<string, string> {
+/**
+ * Placeholder credentials when a backend is embedded, which accepts any. `fonts`: the capture
+ * fonts' folder, whose fonts.conf Chromium reads as on Lambda (infra/assets/fonts.ts).
+ */
+export function handlerEnvironment(env: NodeJS.ProcessEnv, runtime: { url: string; endpoints: Endpoints; anyEmbedded: boolean; fonts: string }): Record<string, string> {
   const { dynamodb, s3, sqs } = runtime.endpoints;
   const handlerEnv: Record<string, string> = {
     PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? runtime.url,
     EDITOR_ORIGINS: env.EDITOR_ORIGINS ?? 'http://localhost:5173,http://127.0.0.1:5173',
     AWS_REGION: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    FONTCONFIG_PATH: runtime.fonts,
   };
   if (runtime.anyEmbedded && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE) {
     // The embedded backends accept any credentials; the SDK only needs some to sign with.

@@ -13,6 +13,7 @@ import { dataDirFrom, writeEndpoints } from '#infra/local/endpoints-file.ts';
 import { portFrom } from '#infra/local/ports.ts';
 import { startServer, type Exchange } from '#infra/local/server.ts';
 import { LOCAL_CLEAN_ASSETS } from '#infra/assets/local-builders.ts';
+import { localFontFolder } from '#infra/assets/fonts.ts';
 import { buildCleanAssetsLocally } from '#shared/services/capture/clean-assets.ts';
 
 export interface LocalOptions {
@@ -79,7 +80,9 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
       onStop,
     );
 
-    const handlerEnv = handlerEnvironment(env, { url, endpoints, anyEmbedded: started.length > 0 });
+    // The machine's fonts never: the capture fonts, unless FONTCONFIG_PATH names another set.
+    const fonts = env.FONTCONFIG_PATH ?? (await localFontFolder());
+    const handlerEnv = handlerEnvironment(env, { url, endpoints, anyEmbedded: started.length > 0, fonts });
     Object.assign(process.env, handlerEnv);
     const { region, dynamo, s3, sqs } = sdkClients(handlerEnv, endpoints);
     onStop(async () => [dynamo, s3, sqs].forEach((client) => client.destroy()));

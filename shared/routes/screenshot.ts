@@ -16,6 +16,8 @@ export const capturePage = /* @__PURE__ */ defineRow(() => ({
   nodeModules: ['@sparticuz/chromium', 'sharp'],
   // The ad engine and autoconsent's script, read beside the bundle (infra/assets/clean-capture.ts).
   cleanCapture: true,
+  // Noto for every script and emoji, in a layer: @sparticuz/chromium ships Open Sans alone.
+  fonts: true,
   listed: true,
   tag: 'Screenshot',
   body: { contentType: 'application/json', schema: ScreenshotRequest, maxBytes: 8192 },

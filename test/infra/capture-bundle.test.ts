@@ -1,21 +1,36 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FiltersEngine } from '@ghostery/adblocker';
+import { FONT_SOURCES, fontFileName, fontsConf } from '#infra/assets/fonts.ts';
 import { ROUTES } from '#shared/routes.ts';
 import { AD_ENGINE_FILE } from '#shared/services/capture/ad-blocking.ts';
 import { AUTOCONSENT_FILE } from '#shared/services/capture/consent-asset.ts';
 import { bundleRowAsset, removeCdkOutdirs } from '../support/cdk.ts';
 
+/** Lambda's limit on a function's code and layers together, unzipped. */
+const LAMBDA_UNZIPPED_LIMIT = 250 * 2 ** 20;
+
+function bytesUnder(folder: string): number {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+}
+
 // Bundles the capture function for real (esbuild plus an npm install of its nodeModules), as
-// `cdk synth` does, and looks inside the asset Lambda would receive.
+// `cdk synth` does, and looks inside the assets Lambda would receive: its code and its fonts layer.
 describe('the capture function bundle', () => {
   let asset: string;
+  let fontsLayer: string;
 
   beforeAll(() => {
     // Prepare + Act
     asset = bundleRowAsset(ROUTES.capturePage);
-  }, 120_000);
+    const outdir = dirname(asset);
+    const layers = readdirSync(outdir).filter((name) => name.startsWith('asset.') && existsSync(join(outdir, name, 'fonts', 'fonts.conf')));
+    if (layers.length !== 1) throw new Error(`Expected one fonts layer asset in ${outdir}, found ${layers.length}`);
+    fontsLayer = join(outdir, layers[0]!);
+  }, 180_000);
 
   afterAll(removeCdkOutdirs);
 
@@ -58,5 +73,27 @@ describe('the capture function bundle', () => {
     expect(FiltersEngine.deserialize(engine).match).toBeTypeOf('function');
     expect(readFileSync(join(asset, AUTOCONSENT_FILE), 'utf8')).toContain('autoconsentStandalone');
     expect(readFileSync(join(asset, 'index.mjs'), 'utf8')).toContain(AD_ENGINE_FILE);
+  });
+
+  it('ships the capture fonts in a layer whose fonts/ folder holds every face, its licences and fonts.conf', () => {
+    // Prepare
+    const fonts = join(fontsLayer, 'fonts');
+
+    // Assess
+    expect(readdirSync(fontsLayer)).toEqual(['fonts']);
+    expect(readFileSync(join(fonts, 'fonts.conf'), 'utf8')).toBe(fontsConf());
+    for (const source of FONT_SOURCES) {
+      for (const file of source.files) {
+        // TrueType outlines (0x00010000): FreeType in this Chromium reads no WOFF2.
+        expect(readFileSync(join(fonts, fontFileName(source, file))).readUInt32BE(0), `${source.family}: ${file}`).toBe(0x00010000);
+      }
+    }
+    expect(readdirSync(join(fonts, 'licences'))).toHaveLength(FONT_SOURCES.length);
+    expect(readdirSync(join(fonts, 'licences')).map((file) => readFileSync(join(fonts, 'licences', file), 'utf8')).every((text) => text.includes('SIL Open Font License, Version 1.1'))).toBe(true);
+  });
+
+  it('stays with its fonts layer under Lambda\'s 250 MB unzipped limit', () => {
+    // Assess
+    expect(bytesUnder(asset) + bytesUnder(fontsLayer)).toBeLessThan(LAMBDA_UNZIPPED_LIMIT);
   });
 });

@@ -58,6 +58,7 @@ export function bundleRowAsset(row: RouteRow, props: Partial<EaselFunctionProps>
     editorAssets: row.editorAssets,
     prerendered: row.prerendered,
     cleanCapture: row.cleanCapture,
+    fonts: row.fonts,
     description: 'bundle test',
     ...props,
   });

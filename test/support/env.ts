@@ -1,3 +1,4 @@
+import { localFontFolder } from '#infra/assets/fonts.ts';
 import { LOCAL_CLEAN_ASSETS } from '#infra/assets/local-builders.ts';
 import { buildCleanAssetsLocally } from '#shared/services/capture/clean-assets.ts';
 
@@ -22,3 +23,5 @@ for (const [name, value] of Object.entries(defaults)) process.env[name] ??= valu
 
 // Tests that call the capture without the local runtime build its clean-up assets as the runtime does.
 buildCleanAssetsLocally(LOCAL_CLEAN_ASSETS);
+// and draw with the capture fonts, as the runtime and Lambda do (infra/assets/fonts.ts).
+process.env.FONTCONFIG_PATH ??= await localFontFolder();

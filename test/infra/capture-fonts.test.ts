@@ -1,0 +1,64 @@
+/** The capture fonts in the template: one layer, on the capture function only, with fontconfig pointed at it. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { FONTS_MOUNT, fontsConf, FONT_SOURCES } from '#infra/assets/fonts.ts';
+import { ROUTE_LIST } from '#shared/routes.ts';
+import { logicalId, removeCdkOutdirs, synthEasel } from '../support/cdk.ts';
+import type { EaselStack } from '#infra/stack.ts';
+
+interface CfnFunction {
+  Properties: { Layers?: { Ref: string }[]; Environment?: { Variables?: Record<string, unknown> } };
+}
+
+let stack: EaselStack;
+let template: Template;
+
+beforeAll(() => {
+  // Prepare + Act
+  ({ stack, template } = synthEasel());
+});
+
+afterAll(removeCdkOutdirs);
+
+describe('the capture fonts in the stack', () => {
+  it('makes one layer, for Node.js 24 on either architecture, under the fonts\' licence', () => {
+    // Assess
+    template.resourceCountIs('AWS::Lambda::LayerVersion', 1);
+    template.hasResourceProperties('AWS::Lambda::LayerVersion', {
+      CompatibleRuntimes: ['nodejs24.x'],
+      CompatibleArchitectures: ['x86_64', 'arm64'],
+      LicenseInfo: 'OFL-1.1',
+    });
+  });
+
+  it('mounts it on the capture function alone and points FONTCONFIG_PATH at its folder', () => {
+    // Prepare
+    const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnFunction>;
+    const [layerId] = Object.keys(template.findResources('AWS::Lambda::LayerVersion'));
+    const capture = logicalId(stack.routeFunctions.get('capturePage')!);
+
+    // Assess
+    const withLayer = Object.entries(functions).filter(([, fn]) => fn.Properties.Layers?.some((layer) => layer.Ref === layerId)).map(([id]) => id);
+    expect(withLayer).toEqual([capture]);
+    expect(functions[capture]!.Properties.Environment?.Variables?.FONTCONFIG_PATH).toBe(FONTS_MOUNT);
+    const others = Object.entries(functions).filter(([id]) => id !== capture);
+    expect(others.filter(([, fn]) => fn.Properties.Environment?.Variables?.FONTCONFIG_PATH !== undefined)).toEqual([]);
+    expect(ROUTE_LIST.filter((row) => row.fonts).map((row) => row.operationId)).toEqual(['capturePage']);
+  });
+});
+
+describe('fonts.conf', () => {
+  it('reads the folder it sits in, caches under /tmp, and maps each CSS generic family to its Noto face', () => {
+    // Act
+    const conf = fontsConf();
+
+    // Assess
+    expect(conf).toContain('<dir prefix="relative">.</dir>');
+    expect(conf).toMatch(/<cachedir>\/tmp\/[^<]+<\/cachedir>/);
+    expect(conf).not.toMatch(/<dir>|<include/);
+    for (const [generic, family] of [['sans-serif', 'Noto Sans'], ['serif', 'Noto Serif'], ['monospace', 'Noto Sans Mono'], ['emoji', 'Noto Color Emoji']]) {
+      expect(conf).toContain(`<alias><family>${generic}</family><prefer><family>${family}</family>`);
+    }
+    expect(new Set(FONT_SOURCES.map((source) => source.family)).size).toBe(FONT_SOURCES.length);
+  });
+});
