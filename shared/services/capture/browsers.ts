@@ -9,6 +9,7 @@ import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { startEgressProxy } from '#shared/services/capture/egress-proxy.ts';
 import type { EgressProxy, EgressProxyOptions } from '#shared/services/capture/egress-proxy.ts';
+import { containStrays } from '#shared/services/capture/workers.ts';
 
 /** Names the backend that produced an image (the response's `strategy`). */
 export type Strategy = 'local-chromium' | 'remote-cdp';
@@ -41,11 +42,15 @@ export interface BrowserBackend {
 /** Flags of @sparticuz/chromium that would let a captured page read other origins' data; never passed. */
 export const UNSAFE_CHROMIUM_FLAGS = new Set(['--disable-web-security', '--allow-running-insecure-content']);
 
-/** puppeteer's and @sparticuz/chromium's flags, minus unsafe ones, plus those keeping all traffic on the egress proxy. */
+/**
+ * The whole command line: puppeteer's and @sparticuz/chromium's flags, minus unsafe ones, plus
+ * those keeping all traffic on the egress proxy. Launch with `ignoreDefaultArgs: true`, or
+ * puppeteer adds its defaults back, --disable-popup-blocking among them.
+ */
 export async function chromiumArgs(options: { singleProcess: boolean; proxyUrl?: string }): Promise<string[]> {
   const serverless = chromium.args.filter((flag) => !UNSAFE_CHROMIUM_FLAGS.has(flag) && (options.singleProcess || flag !== '--single-process'));
-  // Keep the popup blocker where the browser has one: popups' requests escape page interception.
-  // headless_shell opens them anyway; the egress proxy still decides their traffic.
+  // Keep the popup blocker where the browser has one. headless_shell has none (window.open still
+  // answers a window): containStrays closes popups before their first request.
   const args = (await puppeteer.defaultArgs({ args: serverless, headless: 'shell' })).filter((flag) => flag !== '--disable-popup-blocking');
   args.push(
     // QUIC is UDP and would not go through an HTTP proxy; WebRTC may only use proxied (TCP) routes.
@@ -130,12 +135,17 @@ export class LocalChromium implements BrowserBackend {
         executablePath: this.options.executablePath ?? (await chromium.executablePath()),
         headless: 'shell',
         args: await chromiumArgs({ singleProcess: this.options.singleProcess, proxyUrl: proxy.url }),
+        ignoreDefaultArgs: true,
         defaultViewport: null,
         protocolTimeout: this.options.protocolTimeoutMs,
         // The container's own lifecycle (or the local runtime's stop) ends the browser.
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
+      });
+      await containStrays(browser).catch(async (error: unknown) => {
+        await browser.close().catch(() => browser.process()?.kill('SIGKILL'));
+        throw error;
       });
       browser.once('disconnected', () => {
         // Still current means nobody closed it on purpose: it crashed or was killed.
@@ -172,7 +182,8 @@ export interface RemoteBrowserOptions {
 
 /**
  * A browser elsewhere over CDP. No egress proxy can sit in front of it: interception still checks
- * requests, but DNS rebinding and WebSockets must be contained by its own egress rules.
+ * requests and containStrays holds workers and popups, but DNS rebinding and WebSockets must be
+ * contained by its own egress rules (docs/security.md).
  */
 export class RemoteBrowser implements BrowserBackend {
   readonly strategy = 'remote-cdp' as const;
@@ -195,7 +206,14 @@ export class RemoteBrowser implements BrowserBackend {
 
   private async connect(): Promise<Browser> {
     let timer: NodeJS.Timeout | undefined;
-    const connecting = puppeteer.connect({ browserWSEndpoint: this.options.endpoint, defaultViewport: null, protocolTimeout: this.options.protocolTimeoutMs });
+    const connecting = puppeteer.connect({ browserWSEndpoint: this.options.endpoint, defaultViewport: null, protocolTimeout: this.options.protocolTimeoutMs }).then(async (browser) => {
+      // No egress proxy sits in front of a remote browser: workers and popups must be held here.
+      await containStrays(browser).catch(async (error: unknown) => {
+        await browser.disconnect().catch(() => undefined);
+        throw error;
+      });
+      return browser;
+    });
     try {
       const browser = await Promise.race([
         connecting,
