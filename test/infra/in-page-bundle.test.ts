@@ -13,7 +13,10 @@ import { bundleOptions } from '#infra/constructs/easel-function.ts';
 const outfile = join(mkdtempSync(join(tmpdir(), 'easel-in-page-')), 'in-page.mjs');
 // With the capture function's options: it keeps names, for puppeteer.
 const capture = bundleOptions('functions/screenshot/capture-page.ts', ['@sparticuz/chromium', 'sharp']);
-await build({ ...bundleOptions('shared/services/capture/in-page.ts'), keepNames: capture.keepNames, outfile, logLevel: 'silent' });
+// Every module whose functions run in the page, bundled together as the capture bundles them.
+const modules = ['in-page.ts', 'consent-in-page.ts'].map((file) => `export * from './${file}';`).join('\n');
+const stdin = { contents: modules, resolveDir: join(import.meta.dirname, '..', '..', 'shared', 'services', 'capture'), loader: 'ts' as const };
+await build({ ...bundleOptions('shared/services/capture/in-page.ts'), entryPoints: undefined, stdin, keepNames: capture.keepNames, outfile, logLevel: 'silent' });
 const text = readFileSync(outfile, 'utf8');
 const functions = Object.entries((await import(pathToFileURL(outfile).href)) as Record<string, unknown>).filter(
   (entry): entry is [string, (...args: never[]) => unknown] => typeof entry[1] === 'function',

@@ -3,12 +3,14 @@
  * page through request interception as the capture does, and the PNG is read for the colours of
  * banners and ads.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cachedConsentAsset } from '#infra/assets/consent-script.ts';
 import { prepare } from '#shared/services/capture/clean-capture.ts';
-import type { CleanOptions } from '#shared/services/capture/clean-capture.ts';
+import type { CleanOptions, CleanReport } from '#shared/services/capture/clean-capture.ts';
 import { consentRulesFor } from '#shared/services/capture/consent-banners.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { AD_COLOUR, AD_HOST, BANNER_COLOUR, CONSENT_PAGES, SITE_HOST, startCleanPages } from '../support/clean-pages.ts';
@@ -37,11 +39,35 @@ async function count(png: Uint8Array, colour: { r: number; g: number; b: number 
   return n;
 }
 
+/** Pixels that differ by more than 2 in any channel between two PNGs, which must be the same size. */
+async function differing(a: Uint8Array, b: Uint8Array): Promise<number> {
+  const [x, y] = await Promise.all([a, b].map((png) => sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true })));
+  expect([y!.info.width, y!.info.height]).toEqual([x!.info.width, x!.info.height]);
+  let n = 0;
+  for (let i = 0; i < x!.data.length; i += 3) {
+    if ([0, 1, 2].some((c) => Math.abs(x!.data[i + c]! - y!.data[i + c]!) > 2)) n++;
+  }
+  return n;
+}
+
+const OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'clean');
+/** Kept under test-output/ to be looked at. */
+function keep(name: string, png: Uint8Array): void {
+  mkdirSync(OUTPUT, { recursive: true });
+  writeFileSync(join(OUTPUT, `${name}.png`), png);
+}
+
 /**
  * Loads `url` as the capture does (interception, load, a short quiet time, clean-up) and returns
- * the PNG and autoconsent's lifecycle state at the end.
+ * the PNG, autoconsent's lifecycle state at the end, what the clean-up reported and what `inspect`
+ * found on the page afterwards.
  */
-async function captureClean(browserToUse: Browser, url: string, options: CleanOptions): Promise<{ png: Uint8Array; consent: unknown }> {
+async function captureClean<T = undefined>(
+  browserToUse: Browser,
+  url: string,
+  options: CleanOptions,
+  inspect?: (page: Page) => Promise<T>,
+): Promise<{ png: Uint8Array; consent: unknown; report: CleanReport; inspected: T | undefined }> {
   const context = await browserToUse.createBrowserContext();
   try {
     const page: Page = await context.newPage();
@@ -55,9 +81,10 @@ async function captureClean(browserToUse: Browser, url: string, options: CleanOp
     });
     await page.goto(url, { waitUntil: 'load' });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await clean.settle(3_000);
+    const report = await clean.settle(3_000);
     const png = await page.screenshot({ type: 'png' });
-    return { png, consent: await page.evaluate('globalThis.autoconsentStandalone?.instance.state.lifecycle') };
+    const consent = await page.evaluate('globalThis.autoconsentStandalone?.instance.state.lifecycle');
+    return { png, consent, report, inspected: await inspect?.(page) };
   } finally {
     await context.close();
   }
@@ -86,6 +113,59 @@ describe('clean captures: consent dialogs', () => {
 
     // Assess
     expect(await count(png, BANNER_COLOUR)).toBeGreaterThan(1280 * 290);
+  });
+});
+
+describe('clean captures: what a dialog leaves', () => {
+  const leftovers = (name: string) => `${pages.origin}/leftovers/${name}`;
+
+  it.each([
+    ['unknown-class', 'opted-out', ['backdrop', 'body overflow']],
+    ['unknown-inline', 'opted-out', ['backdrop', 'html overflow', 'body overflow']],
+    ['unknown-fixed', 'opted-out', ['backdrop', 'body position']],
+    ['onetrust-filter', 'opted-out', ['body overflow']],
+    ['stuck-backdrop', 'hidden', ['backdrop', 'html overflow', 'body overflow']],
+    ['hero-consent', 'opted-out', []],
+  ])('captures the %s page as the same page without its dialog (%s)', async (name, result, cleared) => {
+    // Prepare
+    const { png: without } = await captureClean(browser, `${leftovers(name)}?without`, {});
+
+    // Act
+    const { png, report } = await captureClean(browser, leftovers(name), { blockBanners: true });
+
+    // Assess
+    keep(`${name}-clean`, png);
+    keep(`${name}-without`, without);
+    expect(report).toEqual({ consent: { result, lifecycle: result === 'hidden' ? expect.any(String) : 'done', cleared } });
+    expect(await differing(png, without)).toBe(0);
+  });
+
+  it.each(['unknown-class', 'unknown-inline', 'unknown-fixed', 'stuck-backdrop'])('leaves the %s page scrollable by the wheel', async (name) => {
+    // Act
+    const { inspected } = await captureClean(browser, leftovers(name), { blockBanners: true }, async (page) => {
+      await page.mouse.move(640, 600);
+      await page.mouse.wheel({ deltaY: 600 });
+      return page.waitForFunction('scrollY > 0', { timeout: 5_000 }).then(() => page.evaluate('scrollY'));
+    });
+
+    // Assess
+    expect(inspected).toBeGreaterThan(0);
+  });
+
+  it('leaves a page without a dialog as it is, its own tint and scroll lock included', async () => {
+    // Prepare
+    const { png: plain } = await captureClean(browser, leftovers('fixed-layer'), {});
+
+    // Act
+    const { png, report, inspected } = await captureClean(browser, leftovers('fixed-layer'), { blockBanners: true }, (page) =>
+      page.evaluate('[getComputedStyle(document.documentElement).overflowY, getComputedStyle(document.body).overflowY]'),
+    );
+
+    // Assess
+    keep('fixed-layer-clean', png);
+    expect(report).toEqual({ consent: { result: 'none', lifecycle: expect.any(String), cleared: [] } });
+    expect(inspected).toEqual(['hidden', 'hidden']);
+    expect(await differing(png, plain)).toBe(0);
   });
 });
 

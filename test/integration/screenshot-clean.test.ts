@@ -2,6 +2,7 @@
  * POST /api/screenshot with blockBanners and blockAds through the local runtime, against the
  * corpus of test/support/clean-pages.ts served on 127.0.0.1.
  */
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { call, freshClient } from '../support/client.ts';
 import { readPixels } from '../support/images.ts';
@@ -11,6 +12,14 @@ import { AD_COLOUR, BANNER_COLOUR, startCleanPages } from '../support/clean-page
 const suite = useRuntimeWithPages(startCleanPages);
 
 const capture = (body: Record<string, unknown>) => call(suite.runtime.url, '/api/screenshot', { body: { forceRefresh: true, ...body }, from: freshClient() });
+
+/** Pixels that differ by more than 2 in any channel between two base64 PNGs of one size. */
+async function differing(a: string, b: string): Promise<number> {
+  const [x, y] = await Promise.all([a, b].map((png) => sharp(Buffer.from(png, 'base64')).removeAlpha().raw().toBuffer()));
+  let n = 0;
+  for (let i = 0; i < x!.length; i += 3) if ([0, 1, 2].some((c) => Math.abs(x![i + c]! - y![i + c]!) > 2)) n++;
+  return n;
+}
 
 /** Pixels of `colour` (±8 per channel) in a base64 PNG. */
 const count = async (base64: string, colour: { r: number; g: number; b: number }) => (await readPixels(base64)).count([colour.r, colour.g, colour.b]);
@@ -30,6 +39,22 @@ describe('POST /api/screenshot: clean captures', () => {
     const banner = await count(body.screenshot, BANNER_COLOUR);
     if (shown) expect(banner).toBeGreaterThan(1920 * 290);
     else expect(banner).toBe(0);
+  });
+
+  it('captures a scroll-locked page whose dialog left its backdrop whole, as the page without the dialog', async () => {
+    // Prepare
+    const url = `${suite.pages.origin}/leftovers/unknown-fixed`;
+    const without = (await capture({ url: `${url}?without`, fullPage: true })).body as { screenshot: string; capturedHeight: number };
+
+    // Act
+    const response = await capture({ url, fullPage: true, blockBanners: true });
+
+    // Assess
+    expect(response.status).toBe(200);
+    const body = response.body as { screenshot: string; truncated: boolean; capturedHeight: number };
+    expect(without.capturedHeight).toBeGreaterThan(2_400);
+    expect({ truncated: body.truncated, capturedHeight: body.capturedHeight }).toEqual({ truncated: false, capturedHeight: without.capturedHeight });
+    expect(await differing(body.screenshot, without.screenshot)).toBe(0);
   });
 
   it.each([

@@ -66,6 +66,58 @@ export const CONSENT_PAGES: Record<string, string> = {
     }, 100));</script>`,
 };
 
+/** The dimming layer dialogs put under themselves; at 0.5 black it turns the green page to rgb(0,80,0). */
+const BACKDROP = 'position:fixed;top:0;left:0;width:100%;height:100%;background:rgba(0,0,0,0.5);z-index:99998';
+const DIALOG = 'position:fixed;left:25%;right:25%;top:200px;height:300px;background:rgb(255,0,255);z-index:99999';
+/** Scroll locks as pages set them while a dialog is open. */
+const LOCKS = {
+  class: `document.head.insertAdjacentHTML('beforeend', '<style>.modal-open{overflow:hidden}</style>'); document.body.classList.add('modal-open');`,
+  inline: `document.documentElement.style.overflow = 'hidden'; document.body.style.setProperty('overflow', 'hidden', 'important');`,
+  fixed: `Object.assign(document.body.style, { position: 'fixed', top: '0px', left: '0', right: '0' });`,
+};
+/** A consent dialog no rule knows, over its own backdrop; rejecting removes the dialog and leaves the rest. */
+const unknownDialog = (lock: string) => `<div class="cookie-backdrop" style="${BACKDROP}"></div>
+    <div class="cookie-dialog" role="dialog" aria-modal="true" style="${DIALOG}"><p>We use cookies to personalise content and ads and to analyse our traffic. You can accept or reject all cookies.</p>
+      <button class="reject">Reject all</button><button class="accept">Accept all</button></div>
+    <script>${lock} ${dismiss('.cookie-dialog .reject', '.cookie-dialog')}</script>`;
+
+/**
+ * Pages whose dialog leaves something behind once dismissed, served at /leftovers/<name> and,
+ * without the dialog, at /leftovers/<name>?without: the picture a clean capture must equal.
+ * Each is taller than a screen, with a fixed header.
+ */
+export const LEFTOVER_PAGES: Record<string, { dialog: string; content?: string }> = {
+  'unknown-class': { dialog: unknownDialog(LOCKS.class) },
+  'unknown-inline': { dialog: unknownDialog(LOCKS.inline) },
+  'unknown-fixed': { dialog: unknownDialog(LOCKS.fixed) },
+  // OneTrust hides its banner on a choice; this one leaves its dark filter and the page's lock.
+  'onetrust-filter': {
+    dialog: `<div id="onetrust-consent-sdk"><div class="onetrust-pc-dark-filter" style="${BACKDROP}"></div><div id="onetrust-banner-sdk" class="otFlat" role="region" style="${BANNER}">
+      <p id="onetrust-policy-text">We use cookies.</p><button id="onetrust-reject-all-handler">Reject All</button><button id="onetrust-accept-btn-handler">Accept</button></div></div>
+    <script>window.OnetrustActiveGroups = ',C0001,C0002,'; ${LOCKS.class}
+      document.querySelector('#onetrust-reject-all-handler').addEventListener('click', () => { window.OnetrustActiveGroups = ',C0001,'; document.querySelector('#onetrust-banner-sdk').style.display = 'none'; });</script>`,
+  },
+  // Found but not dismissable, with the site's own backdrop beside the manager's container: only the fallback helps.
+  'stuck-backdrop': {
+    dialog: `<div class="consent-overlay" style="${BACKDROP}"></div><div id="didomi-host"><div id="didomi-notice" class="didomi-notice-banner" style="${BANNER}"><p>Cookies.</p></div></div>
+    <script>${LOCKS.inline}</script>`,
+  },
+  // A full-screen hero with its headline over a tint: page content, kept beside a dialog.
+  'hero-consent': {
+    dialog: CONSENT_PAGES.quantcast!,
+    content: `<div class="hero" style="position:fixed;top:0;left:0;width:100%;height:100%;background:rgba(0,0,80,0.4);z-index:5"><h2 style="margin:300px 0 0;text-align:center;color:#fff">Welcome</h2></div>`,
+  },
+  // No dialog: a page-wide tint over the page and a locked body that are the page's own design.
+  'fixed-layer': {
+    dialog: '',
+    content: `<div class="tint" style="${BACKDROP}"></div><script>${LOCKS.inline}</script>`,
+  },
+};
+
+/** What every leftover page shows under its dialog: a fixed header over a page three screens tall. */
+const ARTICLE = `<header style="position:fixed;top:0;left:0;right:0;height:48px;background:rgb(0,0,160);z-index:10"></header>
+  <div style="height:2400px;background:linear-gradient(rgb(0,160,0),rgb(0,60,160))"><p style="margin:0;padding:80px 20px">Three screens of article.</p></div>`;
+
 export interface CleanPages {
   /** http://127.0.0.1:<port> */
   origin: string;
@@ -80,7 +132,7 @@ const page = (res: ServerResponse, body: string) => {
   res.end(`<!doctype html><html><head><meta charset="utf-8"><title>corpus</title></head><body style="margin:0;background:rgb(0,160,0)"><h1>Article</h1>${body}</body></html>`);
 };
 
-/** /consent/<name>, /ads (an image from the ad host and an AdSense-style slot), /first-party-ads (an ad the list names by path), /plain. */
+/** /consent/<name>, /leftovers/<name>, /ads (an image from the ad host and an AdSense-style slot), /first-party-ads (an ad the list names by path), /plain. */
 export async function startCleanPages(): Promise<CleanPages> {
   const adHits: string[] = [];
   const sockets = new Set<Socket>();
@@ -105,6 +157,9 @@ export async function startCleanPages(): Promise<CleanPages> {
     if (url.pathname === '/first-party-ads') {
       return page(res, '<img src="/advert.png" width="300" height="250" style="position:absolute;left:0;top:100px">');
     }
+    const leftover = /^\/leftovers\/([a-z-]+)$/.exec(url.pathname)?.[1];
+    const { dialog, content = '' } = (leftover && LEFTOVER_PAGES[leftover]) || {};
+    if (dialog !== undefined) return page(res, `${ARTICLE}${content}${url.searchParams.has('without') ? '' : dialog}`);
     if (url.pathname === '/plain') return page(res, '<p>Nothing to clean.</p>');
     res.writeHead(404).end();
   });

@@ -5,6 +5,7 @@
 import type { Page } from 'puppeteer-core';
 import type { RequestFacts } from '#shared/services/capture/ad-blocking.ts';
 import { dismissConsent, watchConsent } from '#shared/services/capture/consent-banners.ts';
+import type { ConsentOutcome } from '#shared/services/capture/consent-in-page.ts';
 
 export interface CleanOptions {
   blockBanners?: boolean;
@@ -14,14 +15,19 @@ export interface CleanOptions {
 /** The longest a found consent dialog is given to be opted out of before it is hidden instead. */
 export const CONSENT_BUDGET_MS = 2_000;
 
+/** What the clean-up did; `consent` only with blockBanners. */
+export interface CleanReport {
+  consent?: ConsentOutcome;
+}
+
 export interface CleanCapture {
   /** True when the request is an ad or tracker to drop; never lets through what the guard refuses. */
   blocks(request: RequestFacts): boolean;
-  /** After load: dialogs dismissed or hidden, ad slots hidden, within `budgetMs`. */
-  settle(budgetMs: number): Promise<void>;
+  /** After load: dialogs dismissed or hidden with what they left, ad slots hidden, within `budgetMs`. */
+  settle(budgetMs: number): Promise<CleanReport>;
 }
 
-const NOTHING: CleanCapture = { blocks: () => false, settle: async () => undefined };
+const NOTHING: CleanCapture = { blocks: () => false, settle: async () => ({}) };
 
 /** Sets up `page` for a clean capture of `url`; call before navigation. */
 export async function prepare(page: Page, options: CleanOptions, url: URL): Promise<CleanCapture> {
@@ -32,10 +38,11 @@ export async function prepare(page: Page, options: CleanOptions, url: URL): Prom
   return {
     blocks: (request) => (ads && engine ? ads.isAd(engine, request) : false),
     async settle(budgetMs) {
-      await Promise.all([
+      const [consent] = await Promise.all([
         options.blockBanners ? dismissConsent(page, Math.min(budgetMs, CONSENT_BUDGET_MS)) : undefined,
         ads && engine ? ads.hideAdSlots(engine, page).catch(() => undefined) : undefined,
       ]);
+      return consent ? { consent } : {};
     },
   };
 }

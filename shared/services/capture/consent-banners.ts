@@ -8,8 +8,10 @@ import type { Page } from 'puppeteer-core';
 import { localCleanAssets } from '#shared/services/capture/clean-assets.ts';
 import { AUTOCONSENT_FILE, CONSENT_RULES_PARAMETER } from '#shared/services/capture/consent-asset.ts';
 import type { ConsentAsset } from '#shared/services/capture/consent-asset.ts';
+import { consentStep } from '#shared/services/capture/consent-in-page.ts';
+import type { ConsentOutcome } from '#shared/services/capture/consent-in-page.ts';
 
-/** Consent managers' own containers, hidden when no opt-out succeeded. */
+/** Consent managers' own containers, hidden after load. */
 export const CONSENT_CONTAINERS = [
   '#onetrust-consent-sdk',
   '#onetrust-banner-sdk',
@@ -35,8 +37,6 @@ export const CONSENT_CONTAINERS = [
   '#cookie-law-info-bar',
   '#axeptio_overlay',
 ] as const;
-
-const HIDE_CONTAINERS = `${CONSENT_CONTAINERS.join(',')}{display:none !important}`;
 
 let loading: Promise<ConsentAsset> | undefined;
 
@@ -104,39 +104,35 @@ export async function watchConsent(page: Page, url: URL): Promise<void> {
   await page.evaluateOnNewDocument(`((${CONSENT_RULES_PARAMETER}) => {${script}})(${JSON.stringify(consentRulesFor(rules, url))})`);
 }
 
-/** Lifecycle states in which autoconsent is still working on a dialog it found. */
-const BUSY = ['cmpDetected', 'openPopupDetected', 'runningOptOut', 'runningOptIn'];
-const SUCCEEDED = ['optOutSucceeded', 'done'];
+/** autoconsent's lifecycle states (its `LifecycleState`), as consentStep reads them. */
+const STATES = {
+  busy: ['cmpDetected', 'openPopupDetected', 'runningOptOut', 'runningOptIn'],
+  searching: ['loading', 'initialized', 'waitingForInitResponse', 'started'],
+  succeeded: ['optOutSucceeded', 'done'],
+  found: ['openPopupDetected', 'runningOptOut', 'runningOptIn', 'optOutSucceeded', 'optOutFailed', 'optInSucceeded', 'optInFailed', 'done'],
+};
+const DIALOGS = '[role=dialog],[role=alertdialog],[aria-modal=true],dialog[open]';
+const CONSENT_WORDS = 'cookie|consent|gdpr|privacy|datenschutz|tracking';
 
-/**
- * In the page, one round trip: autoconsent's state, and the containers hidden unless it is still
- * busy (and `force` is false) or has succeeded.
- */
-const step = (force: boolean) => `(() => {
-  const state = globalThis.autoconsentStandalone?.instance?.state?.lifecycle ?? 'absent';
-  if (${JSON.stringify(SUCCEEDED)}.includes(state) || (!${force} && ${JSON.stringify(BUSY)}.includes(state))) return state;
-  const style = document.createElement('style');
-  style.textContent = ${JSON.stringify(HIDE_CONTAINERS)};
-  (document.head ?? document.documentElement).append(style);
-  return state;
-})()`;
+const GONE: ConsentOutcome = { result: 'none', lifecycle: 'absent', cleared: [] };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * After load: waits, within `budgetMs`, for an opt-out autoconsent has started, then hides known
- * consent containers unless it succeeded. A page with no dialog is not waited for.
+ * After load: waits, within `budgetMs`, while autoconsent opts out of a dialog it found (or may
+ * still find one that speaks of consent), then hides known consent containers and, where a dialog
+ * was found, what it left (consent-in-page.ts). A page with no dialog is not waited for.
  */
-export async function dismissConsent(page: Page, budgetMs: number): Promise<string> {
+export async function dismissConsent(page: Page, budgetMs: number): Promise<ConsentOutcome> {
   const until = performance.now() + budgetMs;
+  const step = { containers: [...CONSENT_CONTAINERS], ...STATES, dialogs: DIALOGS, words: CONSENT_WORDS };
   // A page that navigated away meanwhile has nothing left to clean.
-  const run = (force: boolean) => (page.evaluate(step(force)) as Promise<string>).catch(() => 'absent');
-  let state = await run(false);
-  while (BUSY.includes(state)) {
+  const run = (force: boolean) => page.evaluate(consentStep, { ...step, force }).catch(() => GONE);
+  let outcome = await run(false);
+  while (typeof outcome === 'string') {
     const last = performance.now() + 50 >= until;
     if (!last) await sleep(50);
-    state = await run(last);
-    if (last) break;
+    outcome = await run(last);
   }
-  return state;
+  return outcome;
 }
