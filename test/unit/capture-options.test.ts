@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApi } from '#shared/docs/openapi.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
@@ -8,7 +7,6 @@ import { MAX_SELECTOR_LENGTH, ScreenshotRequest } from '#shared/schemas/screensh
 import type { DeviceType } from '#shared/services/capture/devices.ts';
 import { captureOptionsOf, optionsVariant } from '#shared/services/capture/options.ts';
 import type { CaptureOptions } from '#shared/services/capture/options.ts';
-import { MAX_PNG_BYTES, fitResponse } from '#shared/services/capture/screenshot-service.ts';
 
 const URL_ONLY = { url: 'https://example.com/' };
 
@@ -127,39 +125,5 @@ describe('optionsVariant', () => {
 
   it('gives hideSelectors in any order, or repeated, one variant', () => {
     expect(optionsVariant({ hideSelectors: ['.b', '.a', '.b'] }, 'desktop')).toBe(optionsVariant({ hideSelectors: ['.a', '.b'] }, 'desktop'));
-  });
-});
-
-describe('fitResponse', () => {
-  it('returns a PNG within the limit unchanged', async () => {
-    // Prepare
-    const png = new Uint8Array(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#08f' } }).png().toBuffer());
-
-    // Act + Assess
-    expect(await fitResponse(png)).toBe(png);
-  });
-
-  it('recompresses a PNG over the limit to a palette PNG of the same size that fits', async () => {
-    // Prepare: a busy page: each pixel one of 16 colours, plus grain a palette does not keep
-    const width = 1920;
-    const height = 1600;
-    const pixels = Buffer.alloc(width * height * 3);
-    let seed = 7;
-    const next = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) >>> 16;
-    for (let i = 0; i < pixels.length; i += 3) {
-      const base = (next() & 15) * 16;
-      pixels[i] = base + (next() & 7);
-      pixels[i + 1] = 255 - base - (next() & 7);
-      pixels[i + 2] = (base * 3 + (next() & 7)) & 0xff;
-    }
-    const png = new Uint8Array(await sharp(pixels, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer());
-    expect(png.byteLength).toBeGreaterThan(MAX_PNG_BYTES);
-
-    // Act
-    const fitted = await fitResponse(png);
-
-    // Assess
-    expect(fitted.byteLength).toBeLessThanOrEqual(MAX_PNG_BYTES);
-    expect(await sharp(fitted).metadata()).toMatchObject({ format: 'png', width, height, isPalette: true });
   });
 });

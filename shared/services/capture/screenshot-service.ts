@@ -1,8 +1,7 @@
 /** Page capture: normalise and vet the URL, answer from the cache unless told not to, else capture and cache. */
-import sharp from 'sharp';
-import { EXPORT_PRESETS } from '#shared/schemas/export.ts';
-import { UpstreamFailedError, UpstreamUnavailableError } from '#shared/errors.ts';
+import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
+import { fitResponse } from '#shared/services/capture/answer-size.ts';
 import type { BrowserBackend, Strategy } from '#shared/services/capture/browsers.ts';
 import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';
 import { capturePng } from '#shared/services/capture/page-capture.ts';
@@ -12,9 +11,6 @@ import { normaliseTargetUrl } from '#shared/services/capture/target.ts';
 import type { TargetGuard } from '#shared/services/capture/target.ts';
 import type { CaptureCache, CaptureExtent } from '#shared/store/capture-cache.ts';
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
-
-/** Largest PNG a response can carry: Lambda's response limit holds it base64-encoded, plus the JSON. */
-export const MAX_PNG_BYTES = 4_600_000;
 
 export interface ScreenshotRequest extends Partial<CaptureOptions> {
   url: string;
@@ -54,8 +50,8 @@ export interface ScreenshotService {
 
 // What the invocation keeps, beyond the capture time-out, for caching and answering.
 const RESPONSE_RESERVE_MS = 2_000;
-// And for a capture that may be too large to answer as it is: palette-quantising the tallest
-// takes a few seconds, which must not run into the invocation's end.
+// And for a capture that may be too large to answer as it is (docs/capture.md, "Size"): the
+// palette shrink gets at most this beyond the capture time-out, and is killed when it is up.
 const RECOMPRESS_RESERVE_MS = 5_000;
 
 /** The cache only saves work: its outage means an uncached capture, not a 503; other errors still fail. */
@@ -69,25 +65,10 @@ async function bestEffort<T>(step: 'read' | 'write', work: () => Promise<T>): Pr
   }
 }
 
-/**
- * A PNG a response can carry: a larger one (a tall full page, a 3× capture) is quantised to a
- * palette, as the export's png presets do, medium and then low; still too large is 500.
- */
-export async function fitResponse(png: Uint8Array): Promise<Uint8Array> {
-  if (png.byteLength <= MAX_PNG_BYTES) return png;
-  for (const preset of ['medium', 'low'] as const) {
-    const smaller = await sharp(png, { limitInputPixels: false }).png(EXPORT_PRESETS.png[preset].options).toBuffer();
-    log.info('capture recompressed', { preset, from: png.byteLength, to: smaller.byteLength });
-    if (smaller.byteLength <= MAX_PNG_BYTES) return new Uint8Array(smaller.buffer, smaller.byteOffset, smaller.byteLength);
-  }
-  throw new UpstreamFailedError({
-    hint: `The capture is larger than a response can carry (${MAX_PNG_BYTES} bytes of PNG, even as a palette image); capture without fullPage, at a lower scale, or one element with selector.`,
-  });
-}
-
 export function createScreenshotService(deps: ScreenshotServiceDeps): ScreenshotService {
   return {
     async capture(request) {
+      const invocationEnd = performance.now() + (request.remainingMs ?? Infinity);
       const url = normaliseTargetUrl(request.url);
       // The cache key is also what the response echoes.
       const key = { url: url.href, deviceType: request.deviceType, colorScheme: request.colorScheme };
@@ -121,7 +102,9 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
         deps.guard,
       );
       log.info('page captured', { strategy: lease.strategy, ms: Math.round(performance.now() - started), bytes: shot.png.byteLength });
-      const png = await fitResponse(shot.png);
+      // Within the capture's budget and never into what caching and answering need.
+      const answerBy = Math.min(started + Math.max(timeoutMs, 1) + RECOMPRESS_RESERVE_MS, invocationEnd - RESPONSE_RESERVE_MS);
+      const png = await fitResponse(shot.png, { budgetMs: answerBy - performance.now(), signal: request.signal });
       const extent = shot.extent ? { extent: shot.extent } : {};
       await bestEffort('write', () => deps.cache.put(cacheKey, { png, strategy: lease.strategy, ...extent, report: shot.report }, deps.cacheTtlSeconds));
       return { ...key, png, cached: false, strategy: lease.strategy, ...extent, report: shot.report };
