@@ -34,8 +34,10 @@ describe('POST /api/screenshot: clean captures', () => {
 
     // Assess
     expect(response.status).toBe(200);
-    const body = response.body as { screenshot: string; cached: boolean };
+    const body = response.body as { screenshot: string; cached: boolean; report: { consent?: string } };
     expect(body.cached).toBe(false);
+    // The report says what became of the dialog, and only when asked to deal with one.
+    expect(body.report.consent).toBe(shown ? undefined : 'opted-out');
     const banner = await count(body.screenshot, BANNER_COLOUR);
     if (shown) expect(banner).toBeGreaterThan(1920 * 290);
     else expect(banner).toBe(0);
@@ -51,7 +53,8 @@ describe('POST /api/screenshot: clean captures', () => {
 
     // Assess
     expect(response.status).toBe(200);
-    const body = response.body as { screenshot: string; truncated: boolean; capturedHeight: number };
+    const body = response.body as { screenshot: string; truncated: boolean; capturedHeight: number; report: { consent: string } };
+    expect(body.report.consent).toBe('opted-out');
     expect(without.capturedHeight).toBeGreaterThan(2_400);
     expect({ truncated: body.truncated, capturedHeight: body.capturedHeight }).toEqual({ truncated: false, capturedHeight: without.capturedHeight });
     expect(await differing(body.screenshot, without.screenshot)).toBe(0);

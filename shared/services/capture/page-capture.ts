@@ -19,6 +19,7 @@ import { photograph, SCREENSHOT_RESERVE_MS } from '#shared/services/capture/phot
 import { captureReport } from '#shared/services/capture/report.ts';
 import type { TargetGuard } from '#shared/services/capture/target.ts';
 import { SETTLE, settle, Traffic } from '#shared/services/capture/traffic.ts';
+import { blockWorkers } from '#shared/services/capture/workers.ts';
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
 import type { CaptureExtent } from '#shared/store/capture-cache.ts';
 
@@ -166,6 +167,7 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
         page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: request.colorScheme }]),
         // Service workers could answer requests without them reaching interception.
         page.setBypassServiceWorker(true),
+        blockWorkers(page),
         page.setRequestInterception(true),
       ]),
     );
@@ -175,13 +177,13 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     // A full page with nothing to do before its scroll-through settles once, after it.
     const settleAfterScroll = wait.kind === 'settle' && options.fullPage && !options.blockBanners && !options.blockAds && options.waitForSelector === undefined && options.delay === 0;
     if (wait.kind === 'settle' && !settleAfterScroll) await deadline.race(settle(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
-    await deadline.race(traffic.clean.settle(Math.max(0, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+    const cleaned = await deadline.race(traffic.clean.settle(Math.max(0, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
     if (options.waitForSelector !== undefined) await deadline.race(waitVisible(page, options.waitForSelector, deadline, request.timeoutMs));
     if (options.delay > 0) await deadline.race(new Promise((resolve) => setTimeout(resolve, options.delay)));
     if (options.hideSelectors.length > 0) await deadline.race(page.evaluate(hideMatches, options.hideSelectors));
     const picture = await photograph(page, traffic, options, device, deadline, settleAfterScroll ? { since: loaded, orInFlight: true } : { since: traffic.seen, orInFlight: false });
     const requests = { total: traffic.seen, refused: traffic.refused, blockedAds: traffic.blockedAds };
-    const report = await captureReport({ page, area: picture.area, deadline, status: response?.status(), requests });
+    const report = await captureReport({ page, area: picture.area, deadline, status: response?.status(), consent: cleaned.consent?.result, requests });
     return { png: picture.png, ...(picture.extent ? { extent: picture.extent } : {}), report };
   } catch (error) {
     throw await classify(error, lease, request, guard, traffic);

@@ -51,7 +51,8 @@ export async function shoot(page: Page, clip: Clip, scale: number, deadline: Dea
   for (let top = 0; top < clip.height; top += side) {
     for (let left = 0; left < clip.width; left += side) {
       const tile = { x: clip.x + left, y: clip.y + top, width: Math.min(side, clip.width - left), height: Math.min(side, clip.height - top) };
-      const png = await deadline.race(page.screenshot({ type: 'png', clip: tile, captureBeyondViewport: true }));
+      // Decoded and encoded again once joined: the fast encoding is enough here.
+      const png = await deadline.race(page.screenshot({ type: 'png', clip: tile, captureBeyondViewport: true, optimizeForSpeed: true }));
       tiles.push({ input: Buffer.from(png.buffer, png.byteOffset, png.byteLength), left: left * scale, top: top * scale });
     }
   }
