@@ -77,17 +77,28 @@ export const FONT_PAGE = [
   '</body></html>',
 ].join('');
 
+/** A page of Latin text only, as most pages are: a heading, paragraphs, bold, a line of code. */
+export const LATIN_PAGE = [
+  '<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:40px;font-size:18px">',
+  '<h1>Release notes</h1>',
+  ...Array.from({ length: 6 }, (_, index) => `<p><b>Change ${index + 1}.</b> ${'The quick brown fox jumps over the lazy dog, then checks the capture once more. '.repeat(6)}</p>`),
+  '<pre><code>const capture = await screenshot({ url, fullPage: true });</code></pre>',
+  '</body></html>',
+].join('');
+
 export interface FontPages {
   origin: string;
   port: number;
   close(): Promise<void>;
 }
 
-/** Serves FONT_PAGE at /scripts on 127.0.0.1. */
+/** Serves FONT_PAGE at /scripts and LATIN_PAGE at /latin on 127.0.0.1. */
 export async function startFontPages(): Promise<FontPages> {
+  const pages: Record<string, string> = { '/scripts': FONT_PAGE, '/latin': LATIN_PAGE };
   const server = createServer((req, res) => {
-    if (req.url !== '/scripts') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(FONT_PAGE);
+    const page = pages[req.url ?? ''];
+    if (page === undefined) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

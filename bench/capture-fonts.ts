@@ -1,0 +1,171 @@
+/**
+ * The capture fonts (infra/assets/fonts.ts): bytes against Lambda's limit, and cold and warm captures
+ * with them against @sparticuz/chromium's Open Sans alone, side by side in one run.
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import chromium from '@sparticuz/chromium';
+import puppeteer from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
+import { FONT_SOURCES, fontsConf, localFontFolder } from '#infra/assets/fonts.ts';
+import { chromiumArgs } from '#shared/services/capture/browsers.ts';
+import { ROUTES } from '#shared/routes.ts';
+import { ms, percentile } from './support/report.ts';
+import type { BenchTable } from './support/report.ts';
+import { bundleRowAsset, removeCdkOutdirs } from '../test/support/cdk.ts';
+import { startFontPages } from '../test/support/font-pages.ts';
+
+const COLD_RUNS = 15;
+const WARM_RUNS = 20;
+const LAMBDA_UNZIPPED_LIMIT = 250 * 2 ** 20;
+const MB = 2 ** 20;
+
+function bytesUnder(folder: string): number {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+}
+
+/** A fontconfig folder reading `dir` with a cache of its own: a fresh one is what a new Lambda container has. */
+function fontconfigFor(dir: string, conf: (options: { dir: string; cacheDir: string }) => string): string {
+  const folder = mkdtempSync(join(tmpdir(), 'easel-bench-fontconfig-'));
+  writeFileSync(join(folder, 'fonts.conf'), conf({ dir, cacheDir: join(folder, 'cache') }));
+  return folder;
+}
+
+/** @sparticuz/chromium's own fonts.conf, for the folder it unpacks Open Sans into. */
+const sparticuzConf = ({ dir, cacheDir }: { dir: string; cacheDir: string }) =>
+  `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>${dir}</dir><cachedir>${cacheDir}</cachedir><config></config></fontconfig>\n`;
+
+const VARIANTS = [
+  'Open Sans alone (today on Lambda)',
+  'capture fonts, fresh fontconfig cache',
+  'capture fonts, warm fontconfig cache',
+  'capture fonts less the JP and TC faces, fresh cache',
+] as const;
+/** The faces the lighter variant leaves out: Noto Sans SC draws their characters, in its own shapes. */
+const REGIONAL_CJK = /^NotoSans(JP|TC)_/;
+
+/** The capture fonts less the regional CJK faces, linked from `folder` into a folder of their own. */
+function withoutRegionalCjk(folder: string): string {
+  const lighter = mkdtempSync(join(tmpdir(), 'easel-bench-fonts-'));
+  for (const file of readdirSync(folder)) if (file.endsWith('.ttf') && !REGIONAL_CJK.test(file)) symlinkSync(join(folder, file), join(lighter, file));
+  return lighter;
+}
+
+export async function bench(): Promise<BenchTable[]> {
+  const pages = await startFontPages();
+  const executablePath = await chromium.executablePath();
+  // The process model of Lambda, where the cold start counts.
+  const args = await chromiumArgs({ singleProcess: true });
+  const ours = await localFontFolder();
+  const openSans = join(tmpdir(), 'fonts');
+  const lighter = withoutRegionalCjk(ours);
+  const warmFontconfig = fontconfigFor(ours, fontsConf);
+  const made: string[] = [warmFontconfig, lighter];
+  const launch = (fontconfig: string) => puppeteer.launch({ executablePath, headless: 'shell', args, defaultViewport: null, env: { ...process.env, FONTCONFIG_PATH: fontconfig } });
+  const capture = async (browser: Browser, path: string) => {
+    const page = await browser.newPage();
+    try {
+      await page.setViewport({ width: 1920, height: 1080 });
+      await page.goto(`${pages.origin}${path}`, { waitUntil: 'load' });
+      return await page.screenshot({ type: 'png' });
+    } finally {
+      await page.close();
+    }
+  };
+  const fresh = (variant: number) => {
+    if (variant === 2) return warmFontconfig;
+    const folder = variant === 0 ? fontconfigFor(openSans, sparticuzConf) : fontconfigFor(variant === 3 ? lighter : ours, fontsConf);
+    made.push(folder);
+    return folder;
+  };
+  const cold = async (variant: number, path: string) => {
+    const started = performance.now();
+    const browser = await launch(fresh(variant));
+    try {
+      await capture(browser, path);
+      return performance.now() - started;
+    } finally {
+      await browser.close();
+    }
+  };
+
+  try {
+    const coldRows: (string | number)[][] = [];
+    for (const [label, path] of [['Latin text page', '/latin'], ['page of every script and an emoji', '/scripts']] as const) {
+      await cold(2, path);
+      const times: number[][] = VARIANTS.map(() => []);
+      // Interleaved against drift.
+      for (let run = 0; run < COLD_RUNS; run += 1) for (const variant of VARIANTS.keys()) times[variant]!.push(await cold(variant, path));
+      const base = percentile(times[0]!, 50);
+      for (const [variant, name] of VARIANTS.entries()) {
+        const p50 = percentile(times[variant]!, 50);
+        const goal = variant === 1 && path === '/latin';
+        const added = variant === 0 ? '' : `${p50 >= base ? '+' : '−'}${ms(Math.abs(p50 - base))}`;
+        coldRows.push([`${label}: ${name}`, COLD_RUNS, ms(p50), ms(percentile(times[variant]!, 95)), added, goal ? '≤ +100 ms' : '', goal ? (p50 - base <= 100 ? 'met' : 'MISSED') : '']);
+      }
+    }
+
+    const today = await launch(fresh(0));
+    const withFonts = await launch(fresh(1));
+    const warmRows: (string | number)[][] = [];
+    try {
+      for (const [label, path] of [['Latin text page', '/latin'], ['page of every script and an emoji', '/scripts']] as const) {
+        for (let i = 0; i < 3; i += 1) for (const browser of [today, withFonts]) await capture(browser, path);
+        const times: number[][] = [[], []];
+        for (let run = 0; run < WARM_RUNS; run += 1) {
+          for (const [index, browser] of [today, withFonts].entries()) {
+            const started = performance.now();
+            await capture(browser, path);
+            times[index]!.push(performance.now() - started);
+          }
+        }
+        const [base, fonts] = times.map((sample) => percentile(sample, 50)) as [number, number];
+        const goal = path === '/latin';
+        warmRows.push(
+          [`${label}: Open Sans alone`, WARM_RUNS, ms(base), ms(percentile(times[0]!, 95)), '', '', ''],
+          [`${label}: capture fonts`, WARM_RUNS, ms(fonts), ms(percentile(times[1]!, 95)), `${(fonts / base).toFixed(2)}×`, goal ? '≤ 1.03×' : '', goal ? (fonts / base <= 1.03 ? 'met' : 'MISSED') : ''],
+        );
+      }
+    } finally {
+      await today.close();
+      await withFonts.close();
+    }
+
+    const layer = bytesUnder(ours);
+    const code = bytesUnder(bundleRowAsset(ROUTES.capturePage));
+    const bytes: BenchTable = {
+      title: 'Capture fonts: bytes on Lambda (MiB, unzipped)',
+      columns: ['measurement', 'MiB', 'goal', 'result'],
+      rows: [
+        [`fonts layer (${FONT_SOURCES.length} families, fonts.conf, licences)`, (layer / MB).toFixed(1), '', ''],
+        ['capture function code (bundle, @sparticuz/chromium, sharp)', (code / MB).toFixed(1), '', ''],
+        ['  together', ((layer + code) / MB).toFixed(1), '< 250 MiB', layer + code < LAMBDA_UNZIPPED_LIMIT ? 'met' : 'MISSED'],
+      ],
+    };
+    return [
+      bytes,
+      {
+        title: 'Capture fonts: cold capture, a fresh single-process Chromium to the first 1920×1080 PNG (ms)',
+        columns: ['measurement', 'runs', 'p50', 'p95', 'added', 'goal', 'result'],
+        rows: coldRows,
+        notes: [
+          'Each run launches Chromium with its own FONTCONFIG_PATH; a fresh fontconfig cache is what each new Lambda container',
+          'has (/tmp starts empty), so the fonts are scanned once per cold start. The variants are interleaved run by run.',
+        ],
+      },
+      {
+        title: 'Capture fonts: warm capture on a running browser (ms)',
+        columns: ['measurement', 'runs', 'p50', 'p95', 'ratio', 'goal', 'result'],
+        rows: warmRows,
+        notes: ['Two browsers, one per font set, captures alternating between them; raw puppeteer (page, `load`, PNG), no handler.'],
+      },
+    ];
+  } finally {
+    for (const folder of made) rmSync(folder, { recursive: true, force: true });
+    removeCdkOutdirs();
+    await pages.close();
+  }
+}
