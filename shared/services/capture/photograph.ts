@@ -4,7 +4,6 @@
  */
 import type { Page } from 'puppeteer-core';
 import sharp from 'sharp';
-import type { OverlayOptions } from 'sharp';
 import { NotFoundError } from '#shared/errors.ts';
 import { MAX_CAPTURE_HEIGHT_PX, MAX_CAPTURE_PIXELS, MAX_CAPTURE_WIDTH_PX } from '#shared/schemas/screenshot.ts';
 import type { CaptureExtent } from '#shared/store/capture-cache.ts';
@@ -47,17 +46,21 @@ export interface Clip {
 export async function shoot(page: Page, clip: Clip, scale: number, deadline: Deadline): Promise<Uint8Array> {
   const side = Math.floor(TILE_PX / scale);
   if (clip.width <= side && clip.height <= side) return deadline.race(page.screenshot({ type: 'png', clip, captureBeyondViewport: true }));
-  const tiles: OverlayOptions[] = [];
+  // Row by row, left to right: sharp joins them in that order, each at the top left of its cell.
+  const tiles: Buffer[] = [];
+  let across = 0;
   for (let top = 0; top < clip.height; top += side) {
     for (let left = 0; left < clip.width; left += side) {
       const tile = { x: clip.x + left, y: clip.y + top, width: Math.min(side, clip.width - left), height: Math.min(side, clip.height - top) };
       // Decoded and encoded again once joined: the fast encoding is enough here.
       const png = await deadline.race(page.screenshot({ type: 'png', clip: tile, captureBeyondViewport: true, optimizeForSpeed: true }));
-      tiles.push({ input: Buffer.from(png.buffer, png.byteOffset, png.byteLength), left: left * scale, top: top * scale });
+      tiles.push(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
     }
+    across ||= tiles.length;
   }
-  const canvas = { width: clip.width * scale, height: clip.height * scale, channels: 3 as const, background: { r: 255, g: 255, b: 255 } };
-  const joined = await deadline.race(sharp({ create: canvas, limitInputPixels: false }).composite(tiles).png().toBuffer());
+  // The last row and column of cells are cut to the clip; joining is far cheaper than compositing.
+  const whole = { left: 0, top: 0, width: clip.width * scale, height: clip.height * scale };
+  const joined = await deadline.race(sharp(tiles, { join: { across }, limitInputPixels: false }).extract(whole).png().toBuffer());
   return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
 }
 
