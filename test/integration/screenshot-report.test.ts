@@ -2,13 +2,12 @@
  * The report each capture carries (`report` in the answer): the page's status, its images and
  * fonts, bot challenges, and the requests refused; judged on local pages and kept in the cache.
  */
-import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { call, freshClient } from '../support/client.ts';
 import { useRuntimeWithPages } from '../support/capture-suite.ts';
+import { serveOnLoopback } from '../support/loopback-server.ts';
 
 const ARTICLE = `<p>${'A paragraph of an ordinary article about release notes and the screenshots in them. '.repeat(40)}</p>`;
 const image = await sharp({ create: { width: 40, height: 40, channels: 3, background: { r: 0, g: 90, b: 200 } } }).png().toBuffer();
@@ -40,21 +39,21 @@ function pageAt(path: string, refused: string): { status: number; body: string }
 
 async function startReportPages() {
   const held = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
+  let refused = '';
+  const pages = await serveOnLoopback((req, res) => {
     const path = new URL(req.url ?? '/', 'http://pages').pathname;
     if (path === '/late.woff2') return void held.add(res);
     if (path === '/image.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(image);
-    const page = pageAt(path, `http://127.0.0.1:${(server.address() as AddressInfo).port + 1}`);
+    const page = pageAt(path, refused);
     if (!page) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('none');
     res.writeHead(page.status, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html>${page.body}</html>`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  refused = `http://127.0.0.1:${pages.port + 1}`;
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    port: (server.address() as AddressInfo).port,
+    ...pages,
     close: () => {
       for (const res of held) res.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
+      return pages.close();
     },
   };
 }

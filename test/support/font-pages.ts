@@ -2,9 +2,9 @@
  * A page drawing one character of each script the capture fonts cover, each in a box of its own, and
  * the pixel checks the font test and bench judge a capture of it by.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { serveOnLoopback } from './loopback-server.ts';
+import type { LoopbackServer } from './loopback-server.ts';
 
 export interface FontProbe {
   id: string;
@@ -86,23 +86,16 @@ export const LATIN_PAGE = [
   '</body></html>',
 ].join('');
 
-export interface FontPages {
-  origin: string;
-  port: number;
-  close(): Promise<void>;
-}
+export type FontPages = LoopbackServer;
 
 /** Serves FONT_PAGE at /scripts and LATIN_PAGE at /latin on 127.0.0.1. */
-export async function startFontPages(): Promise<FontPages> {
+export function startFontPages(): Promise<FontPages> {
   const pages: Record<string, string> = { '/scripts': FONT_PAGE, '/latin': LATIN_PAGE };
-  const server = createServer((req, res) => {
+  return serveOnLoopback((req, res) => {
     const page = pages[req.url ?? ''];
     if (page === undefined) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { origin: `http://127.0.0.1:${port}`, port, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 /** What a box of a capture holds. */

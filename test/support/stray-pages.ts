@@ -3,21 +3,18 @@
  * SharedWorker and popups, each reaching for `target`. The page reports what came of each, then
  * shows `#done`; anything of them that ran and got a request out is counted under `/strays/ran`.
  */
-import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { serveOnLoopback } from './loopback-server.ts';
+import type { LoopbackServer } from './loopback-server.ts';
 
-export interface StrayPages {
-  /** http://127.0.0.1:<port> (127.0.0.1 is a secure context, as service workers need). */
-  origin: string;
-  port: number;
+/** On 127.0.0.1: a secure context, as service workers need. */
+export interface StrayPages extends LoopbackServer {
   /** `from` of every request that reached `/strays/ran`: a worker or popup that ran and got out. */
   ran: string[];
   /** What the page saw of each (`/strays/report?sw=…&shared=…&popup=…`). */
   reports: Record<string, string>[];
   /** The page's path, reaching for `target`. */
   path(target: string): string;
-  close(): Promise<void>;
 }
 
 const send = (res: ServerResponse, type: string, body: string) => {
@@ -68,8 +65,7 @@ const POPUP = `<!doctype html><html><body><script>${reach('popup')}
 export async function startStrayPages(): Promise<StrayPages> {
   const ran: string[] = [];
   const reports: Record<string, string>[] = [];
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
+  const server = await serveOnLoopback((req, res) => {
     const url = new URL(req.url ?? '/', 'http://strays.test');
     const target = url.searchParams.get('target') ?? '';
     switch (url.pathname) {
@@ -93,23 +89,10 @@ export async function startStrayPages(): Promise<StrayPages> {
         return void res.end();
     }
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
   return {
-    origin,
-    port,
+    ...server,
     ran,
     reports,
     path: (target) => `/strays?target=${encodeURIComponent(target)}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
   };
 }

@@ -2,9 +2,9 @@
  * Pages taller than Chromium paints in one pass, made of labelled bands, so a test can say for
  * every row of a capture which band it shows; served on 127.0.0.1 for tests and the bench.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import type { Colour } from './images.ts';
+import { serveOnLoopback } from './loopback-server.ts';
+import type { LoopbackServer } from './loopback-server.ts';
 
 /** Band `index`'s colour: no two of the first 64 alike, none white, black or the layout page's. */
 export function bandColour(index: number): Colour {
@@ -42,33 +42,13 @@ function page(path: string, query: URLSearchParams): string | undefined {
   }
 }
 
-export interface TallPages {
-  origin: string;
-  port: number;
-  close(): Promise<void>;
-}
+export type TallPages = LoopbackServer;
 
-export async function startTallPages(host = '127.0.0.1'): Promise<TallPages> {
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
+export function startTallPages(host = '127.0.0.1'): Promise<TallPages> {
+  return serveOnLoopback((req, res) => {
     const url = new URL(req.url ?? '/', 'http://pages');
     const body = page(url.pathname, url.searchParams);
     if (body === undefined) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><meta charset="utf-8"></head>${body}</html>`);
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://${host}:${port}`,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  }, host);
 }
