@@ -72,6 +72,8 @@ export interface CaptureConfig {
   remoteEndpoint?: string;
   /** A Chromium binary to run instead of @sparticuz/chromium's (CHROMIUM_PATH), e.g. /usr/bin/chromium. */
   chromiumPath?: string;
+  /** The capture fonts' folder (FONTCONFIG_PATH), whose links are made before Chromium starts (font-links.ts). */
+  fonts?: string;
   /**
    * --single-process (CHROMIUM_SINGLE_PROCESS; default on Lambda, which needs it). Such a Chromium
    * cannot open a second context, so each capture gets a page in the default one, wiped afterwards.
@@ -163,6 +165,7 @@ function captureConfig(env: NodeJS.ProcessEnv): CaptureConfig {
     timeoutMs: bounded(env, 'CAPTURE_TIMEOUT_MS', CAPTURE_TIMEOUT_BOUNDS),
     remoteEndpoint,
     chromiumPath: optional(env, 'CHROMIUM_PATH'),
+    fonts: optional(env, 'FONTCONFIG_PATH'),
     // Lambda sets AWS_LAMBDA_FUNCTION_NAME; that is where the multi-process model fails to start.
     singleProcess: boolean(env, 'CHROMIUM_SINGLE_PROCESS', env.AWS_LAMBDA_FUNCTION_NAME !== undefined),
     prelaunch: env.AWS_LAMBDA_FUNCTION_NAME !== undefined,

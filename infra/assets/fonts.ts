@@ -6,13 +6,13 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FONT_CACHE_DIR, FONT_LINKS_ROOT, FONT_MANIFEST, SHIPPED_CACHE, linkFonts, writeFontLinks } from '#shared/services/capture/font-links.ts';
 
 /** Where the capture function's layer puts the folder (Lambda mounts layers at /opt). */
 export const FONTS_MOUNT = '/opt/fonts';
-/** fontconfig's cache: the one writable place on Lambda; a fresh container scans the fonts once. */
-export const FONT_CACHE_DIR = '/tmp/easel-fonts-cache';
 
 export interface FontSource {
   package: string;
@@ -74,10 +74,10 @@ const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const families = (names: readonly string[]) => names.map((name) => `<family>${xml(name)}</family>`).join('');
 
 /**
- * The fontconfig file: this folder's fonts only (`dir` absent: the folder holding the file), the
- * CSS generic families on them, and the CJK face of the text's language ahead of the others.
+ * The fontconfig file: the fonts in `dir` only, the CSS generic families on them, and the CJK face
+ * of the text's language ahead of the others.
  */
-export function fontsConf(options: { dir?: string; cacheDir?: string } = {}): string {
+export function fontsConf(options: { dir: string; cacheDir?: string }): string {
   const fallbacks = FONT_SOURCES.filter((source) => source.generic === undefined || source.generic === 'emoji').map((source) => source.family);
   const generic = (name: string) => FONT_SOURCES.find((source) => source.generic === name)!.family;
   const langRules = FONT_SOURCES.flatMap((source) =>
@@ -92,7 +92,7 @@ export function fontsConf(options: { dir?: string; cacheDir?: string } = {}): st
     '<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">',
     '<!-- Written by infra/assets/fonts.ts. -->',
     '<fontconfig>',
-    options.dir === undefined ? '  <dir prefix="relative">.</dir>' : `  <dir>${xml(options.dir)}</dir>`,
+    `  <dir>${xml(options.dir)}</dir>`,
     `  <cachedir>${xml(options.cacheDir ?? FONT_CACHE_DIR)}</cachedir>`,
     // Every request ends at sans-serif, so any character falls back through the whole set.
     '  <match target="pattern"><edit name="family" mode="append_last"><string>sans-serif</string></edit></match>',
@@ -110,6 +110,16 @@ export function fontsConf(options: { dir?: string; cacheDir?: string } = {}): st
 
 const require = createRequire(import.meta.url);
 const packageRoot = (name: string) => dirname(require.resolve(`${name}/package.json`));
+const versionOf = (name: string) => (JSON.parse(readFileSync(join(packageRoot(name), 'package.json'), 'utf8')) as { version: string }).version;
+/** Its version, for a package whose exports hide package.json: from the folders above its entry. */
+function exportedVersionOf(name: string): string {
+  for (let folder = dirname(require.resolve(name)); folder !== dirname(folder); folder = dirname(folder)) {
+    const file = join(folder, 'package.json');
+    const manifest = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string }) : undefined;
+    if (manifest?.name === name) return manifest.version;
+  }
+  throw new Error(`No package.json found for ${name}`);
+}
 
 /** The name a source file gets in the folder. */
 export function fontFileName(source: FontSource, file: string): string {
@@ -117,16 +127,31 @@ export function fontFileName(source: FontSource, file: string): string {
 }
 
 // Bumped when the folder's layout changes, so old builds are not reused.
-const FORMAT = 1;
+const FORMAT = 2;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Changes with the font packages' versions and the fontconfig file, and only then. */
 export function fontSetKey(): string {
-  const versions = FONT_SOURCES.map((source) => `${source.package}@${(JSON.parse(readFileSync(join(packageRoot(source.package), 'package.json'), 'utf8')) as { version: string }).version}`);
-  return createHash('sha256').update(JSON.stringify([FORMAT, versions, fontsConf()])).digest('hex').slice(0, 16);
+  const versions = FONT_SOURCES.map((source) => `${source.package}@${versionOf(source.package)}`);
+  return sha256(JSON.stringify([FORMAT, versions, fontsConf({ dir: '' })])).slice(0, 16);
 }
 
-/** Writes the fonts, their licences and fonts.conf into `folder` (created). */
-export async function writeFontFolder(folder: string): Promise<void> {
+/** The layer's asset hash: the font set, and the Chromium whose fontconfig wrote its cache. */
+export const fontLayerKey = (): string => sha256(JSON.stringify([fontSetKey(), exportedVersionOf('@sparticuz/chromium')])).slice(0, 16);
+
+/** The links folder (font-links.ts) for the fonts at `destination`: named by the set and the place. */
+export const fontLinksFor = (destination: string): string => join(FONT_LINKS_ROOT, `${fontSetKey()}-${sha256(destination).slice(0, 12)}`);
+
+/** fonts.conf and the manifest for a folder that will sit at `destination`. */
+function writeFontConf(folder: string, destination: string): void {
+  const links = fontLinksFor(destination);
+  writeFileSync(join(folder, 'fonts.conf'), fontsConf({ dir: links }));
+  writeFileSync(join(folder, FONT_MANIFEST), `${JSON.stringify({ links })}\n`);
+}
+
+/** Writes the fonts, their licences, fonts.conf and the manifest into `folder` (created), to sit at `destination`. */
+export async function writeFontFolder(folder: string, destination: string): Promise<void> {
   const { decompress } = await import('wawoff2');
   mkdirSync(join(folder, 'licences'), { recursive: true });
   for (const source of FONT_SOURCES) {
@@ -137,26 +162,33 @@ export async function writeFontFolder(folder: string): Promise<void> {
     }
     cpSync(join(root, source.licence), join(folder, 'licences', `${source.package.replace(/^@/, '').replace('/', '-')}.txt`));
   }
-  writeFileSync(join(folder, 'fonts.conf'), fontsConf());
+  writeFontConf(folder, destination);
 }
 
 const BUILDS = fileURLToPath(new URL('../../node_modules/.cache/easel-fonts/', import.meta.url));
 
 /**
  * The folder for this set of packages (FONTCONFIG_PATH for the local runtime and tests), built on
- * first use; older builds are removed. Concurrent callers each build and the first rename wins.
+ * first use and linked; older builds are removed. Concurrent callers each build and the first rename wins.
  */
 export async function localFontFolder(): Promise<string> {
+  const folder = await builtFontFolder();
+  // Chromium launched by anything (tests, benches) finds the fonts where fonts.conf says.
+  linkFonts(folder);
+  return folder;
+}
+
+async function builtFontFolder(): Promise<string> {
   const key = fontSetKey();
   const folder = join(BUILDS, key);
-  if (existsSync(join(folder, 'fonts.conf'))) return folder;
+  if (existsSync(join(folder, FONT_MANIFEST))) return folder;
   mkdirSync(BUILDS, { recursive: true });
   const staging = mkdtempSync(join(BUILDS, 'staging-'));
   try {
-    await writeFontFolder(staging);
+    await writeFontFolder(staging, folder);
     if (!existsSync(folder)) renameSync(staging, folder);
   } catch (error) {
-    if (!existsSync(join(folder, 'fonts.conf'))) throw error;
+    if (!existsSync(join(folder, FONT_MANIFEST))) throw error;
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
@@ -164,12 +196,52 @@ export async function localFontFolder(): Promise<string> {
   return folder;
 }
 
+/**
+ * The layer's folder in `target`, to be mounted at `destination`, with the fontconfig cache for its
+ * links built by the Chromium that will read it: a fresh container then reads instead of scanning.
+ */
+export async function buildFontLayer(target: string, destination = FONTS_MOUNT): Promise<void> {
+  const local = await localFontFolder();
+  cpSync(local, target, { recursive: true });
+  writeFontConf(target, destination);
+  // The links point at the local copy while building: fontconfig's cache records their names, not the files'.
+  const links = fontLinksFor(destination);
+  const conf = mkdtempSync(join(tmpdir(), 'easel-font-cache-'));
+  const cache = join(target, SHIPPED_CACHE);
+  try {
+    writeFontLinks(local, links, { replace: true });
+    writeFileSync(join(conf, 'fonts.conf'), fontsConf({ dir: links, cacheDir: cache }));
+    const [{ default: chromium }, { default: puppeteer }, { chromiumArgs }] = await Promise.all([
+      import('@sparticuz/chromium'),
+      import('puppeteer-core'),
+      import('#shared/services/capture/browsers.ts'),
+    ]);
+    const browser = await puppeteer.launch({
+      executablePath: await chromium.executablePath(),
+      headless: 'shell',
+      args: await chromiumArgs({ singleProcess: true }),
+      env: { ...process.env, FONTCONFIG_PATH: conf },
+    });
+    try {
+      const page = await browser.newPage();
+      await page.setContent('<p>Aa 中 🚀</p>');
+      await page.screenshot();
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    rmSync(conf, { recursive: true, force: true });
+    rmSync(links, { recursive: true, force: true });
+  }
+  if (!existsSync(cache) || readdirSync(cache).length === 0) throw new Error(`Chromium wrote no fontconfig cache into ${cache}`);
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  // `node infra/assets/fonts.ts <folder>`: the layer's bundling copies the built folder there.
+  // `node infra/assets/fonts.ts <folder>`: the layer's bundling writes its folder there.
   const target = process.argv[2];
   if (!target) {
     process.stderr.write('usage: node infra/assets/fonts.ts <folder>\n');
     process.exit(2);
   }
-  cpSync(await localFontFolder(), resolve(target), { recursive: true });
+  await buildFontLayer(resolve(target));
 }

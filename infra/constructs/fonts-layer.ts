@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Architecture, Code, LayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { fontSetKey } from '#infra/assets/fonts.ts';
+import { fontLayerKey } from '#infra/assets/fonts.ts';
 
 const ASSETS = fileURLToPath(new URL('../assets/', import.meta.url));
 const ID = 'CaptureFonts';
@@ -19,11 +19,11 @@ export class FontsLayer extends LayerVersion {
 
   private constructor(scope: Construct, id: string) {
     super(scope, id, {
-      description: 'Easel capture fonts: Noto faces and the fonts.conf naming them (infra/assets/fonts.ts)',
+      description: 'Easel capture fonts: Noto faces, the fonts.conf naming them and its fontconfig cache (infra/assets/fonts.ts)',
       code: Code.fromAsset(ASSETS, {
-        // Named by the font packages' versions: no hashing of the fonts on every synth.
+        // Named by the font packages' and Chromium's versions: no hashing of the fonts on every synth.
         assetHashType: AssetHashType.CUSTOM,
-        assetHash: fontSetKey(),
+        assetHash: fontLayerKey(),
         bundling: {
           // Never pulled: the local bundling below always runs or throws.
           image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:24'),

@@ -34,6 +34,7 @@ export function browserBackend(): BrowserBackend {
     ? new RemoteBrowser({ endpoint: cfg.capture.remoteEndpoint, connectTimeoutMs: REMOTE_CONNECT_TIMEOUT_MS, protocolTimeoutMs: PROTOCOL_TIMEOUT_MS })
     : new LocalChromium({
         executablePath: cfg.capture.chromiumPath,
+        fonts: cfg.capture.fonts,
         singleProcess: cfg.capture.singleProcess,
         egress: { policy: targetPolicy(), resolve: resolver(), connectTimeoutMs: DESTINATION_CONNECT_TIMEOUT_MS },
         protocolTimeoutMs: PROTOCOL_TIMEOUT_MS,

@@ -2,10 +2,11 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FiltersEngine } from '@ghostery/adblocker';
-import { FONT_SOURCES, fontFileName, fontsConf } from '#infra/assets/fonts.ts';
+import { FONTS_MOUNT, FONT_SOURCES, fontFileName, fontLinksFor, fontsConf } from '#infra/assets/fonts.ts';
 import { ROUTES } from '#shared/routes.ts';
 import { AD_ENGINE_FILE } from '#shared/services/capture/ad-blocking.ts';
 import { AUTOCONSENT_FILE } from '#shared/services/capture/consent-asset.ts';
+import { FONT_MANIFEST, SHIPPED_CACHE } from '#shared/services/capture/font-links.ts';
 import { bundleRowAsset, removeCdkOutdirs } from '../support/cdk.ts';
 
 /** Lambda's limit on a function's code and layers together, unzipped. */
@@ -75,13 +76,16 @@ describe('the capture function bundle', () => {
     expect(readFileSync(join(asset, 'index.mjs'), 'utf8')).toContain(AD_ENGINE_FILE);
   });
 
-  it('ships the capture fonts in a layer whose fonts/ folder holds every face, its licences and fonts.conf', () => {
+  it('ships the capture fonts in a layer whose fonts/ folder holds every face, its licences, fonts.conf and its cache', () => {
     // Prepare
     const fonts = join(fontsLayer, 'fonts');
 
     // Assess
     expect(readdirSync(fontsLayer)).toEqual(['fonts']);
-    expect(readFileSync(join(fonts, 'fonts.conf'), 'utf8')).toBe(fontsConf());
+    const links = fontLinksFor(FONTS_MOUNT);
+    expect(readFileSync(join(fonts, 'fonts.conf'), 'utf8')).toBe(fontsConf({ dir: links }));
+    expect(JSON.parse(readFileSync(join(fonts, FONT_MANIFEST), 'utf8'))).toEqual({ links });
+    expect(readdirSync(join(fonts, SHIPPED_CACHE)).filter((name) => /-le64\.cache-\d+$/.test(name))).toHaveLength(1);
     for (const source of FONT_SOURCES) {
       for (const file of source.files) {
         // TrueType outlines (0x00010000): FreeType in this Chromium reads no WOFF2.

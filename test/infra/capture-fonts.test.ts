@@ -1,7 +1,7 @@
 /** The capture fonts in the template: one layer, on the capture function only, with fontconfig pointed at it. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { FONTS_MOUNT, fontsConf, FONT_SOURCES } from '#infra/assets/fonts.ts';
+import { FONTS_MOUNT, fontLinksFor, fontsConf, FONT_SOURCES } from '#infra/assets/fonts.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
 import { logicalId, removeCdkOutdirs, synthEasel } from '../support/cdk.ts';
 import type { EaselStack } from '#infra/stack.ts';
@@ -48,14 +48,17 @@ describe('the capture fonts in the stack', () => {
 });
 
 describe('fonts.conf', () => {
-  it('reads the folder it sits in, caches under /tmp, and maps each CSS generic family to its Noto face', () => {
+  it('reads the links folder of its place, caches under /tmp, and maps each CSS generic family to its Noto face', () => {
     // Act
-    const conf = fontsConf();
+    const conf = fontsConf({ dir: fontLinksFor(FONTS_MOUNT) });
 
     // Assess
-    expect(conf).toContain('<dir prefix="relative">.</dir>');
+    expect(conf).toContain(`<dir>${fontLinksFor(FONTS_MOUNT)}</dir>`);
+    expect(fontLinksFor(FONTS_MOUNT)).toMatch(/^\/tmp\/easel-fonts\/[0-9a-f]{16}-[0-9a-f]{12}$/);
+    expect(fontLinksFor(FONTS_MOUNT)).not.toBe(fontLinksFor('/var/task/fonts'));
     expect(conf).toMatch(/<cachedir>\/tmp\/[^<]+<\/cachedir>/);
-    expect(conf).not.toMatch(/<dir>|<include/);
+    expect(conf.match(/<dir[ >]/g)).toHaveLength(1);
+    expect(conf).not.toMatch(/<include/);
     for (const [generic, family] of [['sans-serif', 'Noto Sans'], ['serif', 'Noto Serif'], ['monospace', 'Noto Sans Mono'], ['emoji', 'Noto Color Emoji']]) {
       expect(conf).toContain(`<alias><family>${generic}</family><prefer><family>${family}</family>`);
     }

@@ -9,6 +9,7 @@ import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { startEgressProxy } from '#shared/services/capture/egress-proxy.ts';
 import type { EgressProxy, EgressProxyOptions } from '#shared/services/capture/egress-proxy.ts';
+import { linkFonts } from '#shared/services/capture/font-links.ts';
 import { containStrays } from '#shared/services/capture/workers.ts';
 
 /** Names the backend that produced an image (the response's `strategy`). */
@@ -86,6 +87,8 @@ class Mutex {
 export interface LocalChromiumOptions {
   /** A Chromium binary to use instead of @sparticuz/chromium's. */
   executablePath?: string;
+  /** The capture fonts' folder, linked where its fonts.conf reads before each launch. */
+  fonts?: string;
   singleProcess: boolean;
   egress: EgressProxyOptions;
   /** CDP calls that take longer fail (a hung browser must not hang the invocation). */
@@ -131,6 +134,7 @@ export class LocalChromium implements BrowserBackend {
     try {
       this.proxy ??= startEgressProxy(this.options.egress);
       const proxy = await this.proxy;
+      if (this.options.fonts) linkFonts(this.options.fonts);
       const browser = await puppeteer.launch({
         executablePath: this.options.executablePath ?? (await chromium.executablePath()),
         headless: 'shell',
