@@ -159,13 +159,31 @@ export function fitRatio(rect: Rect, terms: Terms, source: Size): Rect {
 export type CropField = 'x' | 'y' | 'width' | 'height';
 
 /**
+ * A typed left or top edge, kept where typed: the crop shortens to fit rather than moving back,
+ * so X, Y, W, H typed in that order give exactly that crop.
+ */
+function placeCropEdge(rect: Rect, field: 'x' | 'y', value: number, bounds: Size, terms: Terms | null): Rect {
+  const min = minSide(bounds);
+  const x = field === 'x' ? clamp(Math.round(value), 0, bounds.width - min.width) : rect.x;
+  const y = field === 'y' ? clamp(Math.round(value), 0, bounds.height - min.height) : rect.y;
+  const room = { width: bounds.width - x, height: bounds.height - y };
+  if (terms === null || steps(terms, bounds, bounds).high < 1) {
+    return clampCrop({ x, y, width: Math.min(rect.width, room.width), height: Math.min(rect.height, room.height) }, bounds);
+  }
+  // A ratio shrinks by whole steps; where even the smallest does not fit, the crop moves back.
+  const { low, high } = steps(terms, room, bounds);
+  const k = clamp(Math.min(Math.round(rect.width / terms.width), high), low, Number.POSITIVE_INFINITY);
+  return clampCrop({ x, y, width: k * terms.width, height: k * terms.height }, bounds);
+}
+
+/**
  * The crop after typing `value` into one field. The top-left corner stays where it can; with
  * `terms` the other side follows the one typed.
  */
 export function setCropField(rect: Rect, field: CropField, value: number, source: Size, terms: Terms | null = null): Rect {
   if (!Number.isFinite(value)) return clampCrop(rect, source);
   const bounds = boundsOf(source);
-  if (field === 'x' || field === 'y') return clampCrop({ ...rect, [field]: value }, bounds);
+  if (field === 'x' || field === 'y') return placeCropEdge(rect, field, value, bounds, terms);
   // A size that no longer fits where the crop is moves it back rather than being cut.
   if (terms === null || steps(terms, bounds, bounds).high < 1) return clampCrop({ ...rect, [field]: value }, bounds);
   const { low, high } = steps(terms, bounds, bounds);

@@ -148,22 +148,24 @@ describe('the crop tool', SLOW, () => {
     expect(await violations(page)).toEqual([]);
   });
 
-  it('crops to one quadrant by typing its numbers, applies with Enter, and exports it alone', async () => {
+  it('crops to one quadrant by typing X, Y, W and H in that order, applies with Enter, and exports it alone', async () => {
     // Prepare
     const { page, downloads } = await openQuadrants();
     await startCrop(page);
 
-    // Act: the size first, as a position that leaves the crop no room is moved back
-    await typeField(page, 'crop-width', 200);
-    await typeField(page, 'crop-height', 150);
+    // Act: the position first, while the crop is still the whole source
     await typeField(page, 'crop-x', 200);
-    await page.click('#crop-y', { count: 3 });
+    await typeField(page, 'crop-y', 150);
+    await typeField(page, 'crop-width', 200);
+    await page.click('#crop-height', { count: 3 });
     await page.keyboard.type('150');
+    const typed = await cropFields(page);
     await page.keyboard.press('Enter');
     await page.waitForSelector('#crop-bar', { hidden: true });
     const png = await exportDownload(page, downloads);
 
     // Assess
+    expect(typed).toEqual([200, 150, 200, 150]);
     expect(await readout(page)).toEqual(exported(200, 150));
     const metadata = await sharp(png).metadata();
     expect({ width: metadata.width, height: metadata.height }).toEqual(exported(200, 150));

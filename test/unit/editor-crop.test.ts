@@ -166,11 +166,28 @@ describe('crop handles with a ratio', () => {
 describe('crop fields without a ratio', () => {
   it.each<[string, Parameters<typeof setCropField>[1], number, Rect]>([
     ['moves the crop to the typed x', 'x', 100, { ...MIDDLE, x: 100 }],
-    ['stops a typed y at the bottom edge', 'y', 550, { ...MIDDLE, y: 400 }],
+    ['keeps a typed y, shortening the crop to fit below it', 'y', 550, { ...MIDDLE, y: 550, height: 50 }],
+    ['stops a typed y where the smallest crop still fits', 'y', 599, { ...MIDDLE, y: 600 - MIN_CROP, height: MIN_CROP }],
     ['keeps the minimum width', 'width', 2, { ...MIDDLE, width: MIN_CROP }],
     ['moves the crop back when a typed height does not fit below it', 'height', 500, { ...MIDDLE, y: 100, height: 500 }],
     ['ignores a field left empty', 'width', Number.NaN, MIDDLE],
   ])('%s', (_name, field, value, expected) => {
     expect(setCropField(MIDDLE, field, value, SOURCE)).toEqual(expected);
+  });
+
+  it('gives exactly the crop typed as X, Y, W, H in that order, starting from the whole source', () => {
+    // Arrange
+    const source = { width: 1920, height: 1080 };
+    let crop: Rect = { x: 0, y: 0, ...source };
+
+    // Act
+    for (const [field, value] of [['x', 600], ['y', 60], ['width', 960], ['height', 540]] as const) crop = setCropField(crop, field, value, source);
+
+    // Assess
+    expect(crop).toEqual({ x: 600, y: 60, width: 960, height: 540 });
+  });
+
+  it('shortens a ratio crop by whole steps when a typed x leaves less room', () => {
+    expect(setCropField({ x: 0, y: 0, width: 960, height: 540 }, 'x', 200, { width: 1000, height: 600 }, SIXTEEN_NINE)).toEqual({ x: 200, y: 0, width: 800, height: 450 });
   });
 });
