@@ -14,6 +14,7 @@ const ICONS: Record<string, Part[]> = {
   rect: [['rect', { x: '4', y: '6', width: '16', height: '12', rx: '2' }]],
   ellipse: [['ellipse', { cx: '12', cy: '12', rx: '8.5', ry: '6.5' }]],
   highlight: [path('M4 20.5h16', { 'stroke-width': '2.5', opacity: '0.55' }), path('M8.5 16.5l-2-2L15 6l2.5 2.5L9 17z'), path('M6.5 14.5L5 17.5h3.5')],
+  pen: [path('M4.5 16.5c2.5-6 4.5-8.5 6-7.5s-1.5 6 .5 7 3.5-5 5.5-7.5 3 .5 3 .5')],
   text: [path('M5.5 7V5h13v2'), path('M12 5v14'), path('M9 19h6')],
   step: [['circle', { cx: '12', cy: '12', r: '8.5' }], path('M10.5 9.5L12.5 8v8', { 'stroke-width': '1.8' })],
   blur: [path('M12 3.5c3.2 4 5.5 6.9 5.5 10a5.5 5.5 0 0 1-11 0c0-3.1 2.3-6 5.5-10z'), path('M9.5 14.5a2.5 2.5 0 0 0 2.5 2.5', { opacity: '0.6' })],

@@ -9,6 +9,7 @@ const KIND_NAMES: Record<Annotation['kind'], string> = {
   arrow: 'Arrow',
   line: 'Line',
   rect: 'Rectangle',
+  pen: 'Pen stroke',
   ellipse: 'Ellipse',
   highlight: 'Highlight',
   blur: 'Blur',
@@ -28,11 +29,7 @@ export function setupAnnotateToolbar(editor: Editor, annotator: Annotator): void
 
   const tools = [...toolbar.querySelectorAll<HTMLButtonElement>('button[data-tool]')];
   for (const button of tools) {
-    button.addEventListener('click', () => {
-      // The crop engineer's own button handles crop.
-      const tool = button.dataset.tool!;
-      editor.setTool(editor.tool === tool && tool !== 'select' ? 'select' : tool);
-    });
+    button.addEventListener('click', () => editor.commands.run(`tool.${button.dataset.tool!}`));
   }
   const showTool = (tool: string) => {
     for (const button of tools) button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
@@ -85,14 +82,8 @@ export function setupAnnotateToolbar(editor: Editor, annotator: Annotator): void
 
   const undo = byId('annotate-undo', HTMLButtonElement);
   const redo = byId('annotate-redo', HTMLButtonElement);
-  undo.addEventListener('click', () => {
-    annotator.commitText();
-    editor.undo();
-  });
-  redo.addEventListener('click', () => {
-    annotator.commitText();
-    editor.redo();
-  });
+  undo.addEventListener('click', () => editor.commands.run('undo'));
+  redo.addEventListener('click', () => editor.commands.run('redo'));
   const showHistory = () => {
     const { undoSteps, redoSteps, limit } = editor.history;
     showSteps(undo, 'Undo', undoSteps, limit);

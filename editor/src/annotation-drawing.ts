@@ -1,7 +1,7 @@
 /** Draws annotations in source coordinates onto a context already transformed to them. */
 import { ANNOTATION_FONT, isRedaction, shapeBox, TEXT_LINE_HEIGHT, textFont, textLines } from './annotation-geometry.ts';
 import type { Box } from './annotation-geometry.ts';
-import type { Annotation, ShapeAnnotation, StepAnnotation, TextAnnotation } from './edits.ts';
+import type { Annotation, PenAnnotation, ShapeAnnotation, StepAnnotation, TextAnnotation } from './edits.ts';
 
 /** Pixelation blocks and blur radius in source pixels: coarse enough that text under them cannot be read. */
 export const PIXEL_BLOCK = 12;
@@ -58,6 +58,9 @@ export function drawAnnotation(ctx: CanvasRenderingContext2D, annotation: Annota
       ctx.stroke();
       break;
     }
+    case 'pen':
+      drawPen(ctx, annotation);
+      break;
     case 'highlight': {
       // A marker: the colour multiplies what is under it, so dark text stays dark.
       const box = shapeBox(annotation);
@@ -73,7 +76,29 @@ export function drawAnnotation(ctx: CanvasRenderingContext2D, annotation: Annota
   ctx.restore();
 }
 
-function strokeWith(ctx: CanvasRenderingContext2D, shape: ShapeAnnotation): void {
+/**
+ * A smooth curve through the stroke: quadratic segments from midpoint to midpoint, each bending
+ * at a sample, so the thinned points show no corners. Canvas calls only (it runs in a worker too).
+ */
+function drawPen(ctx: CanvasRenderingContext2D, pen: PenAnnotation): void {
+  const p = pen.points;
+  if (p.length < 2) return;
+  strokeWith(ctx, pen);
+  ctx.beginPath();
+  ctx.moveTo(p[0]!, p[1]!);
+  if (p.length === 2) {
+    // A dot: a zero-length line with round caps.
+    ctx.lineTo(p[0]!, p[1]!);
+  } else {
+    for (let index = 2; index + 2 < p.length; index += 2) {
+      ctx.quadraticCurveTo(p[index]!, p[index + 1]!, (p[index]! + p[index + 2]!) / 2, (p[index + 1]! + p[index + 3]!) / 2);
+    }
+    ctx.lineTo(p[p.length - 2]!, p[p.length - 1]!);
+  }
+  ctx.stroke();
+}
+
+function strokeWith(ctx: CanvasRenderingContext2D, shape: Pick<ShapeAnnotation, 'color' | 'width'>): void {
   ctx.strokeStyle = shape.color;
   ctx.lineWidth = shape.width;
   ctx.lineCap = 'round';

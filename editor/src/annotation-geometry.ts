@@ -1,5 +1,6 @@
 /** The pure geometry of annotations, in source layout pixels: bounds, hit-testing, handles, resizing, moving, step numbers. */
 import type { Annotation, ShapeAnnotation, StepAnnotation, TextAnnotation } from './edits.ts';
+import { distanceToStroke, penBox, rescaled, shifted } from './pen.ts';
 
 export interface Point {
   x: number;
@@ -66,6 +67,8 @@ export function boundsOf(annotation: Annotation, measure: Measure): Box {
     }
     case 'step':
       return { x: annotation.x - annotation.size / 2, y: annotation.y - annotation.size / 2, width: annotation.size, height: annotation.size };
+    case 'pen':
+      return penBox(annotation.points);
     default:
       return shapeBox(annotation);
   }
@@ -111,6 +114,8 @@ export function hitTest(annotation: Annotation, p: Point, tolerance: number, mea
     }
     case 'step':
       return Math.hypot(p.x - annotation.x, p.y - annotation.y) <= annotation.size / 2 + tolerance;
+    case 'pen':
+      return distanceToStroke(annotation.points, p) <= annotation.width / 2 + tolerance;
     default:
       return inBox(p, boundsOf(annotation, measure), tolerance);
   }
@@ -211,6 +216,11 @@ export function resized(start: Annotation, handle: Handle, p: Point, measure: Me
       const moved = square ? snapAngle(origin, p) : p;
       return { ...start, x2: moved.x, y2: moved.y };
     }
+    case 'pen': {
+      const from = penBox(start.points);
+      const to = resized({ id: '', kind: 'rect', x1: from.x, y1: from.y, x2: from.x + from.width, y2: from.y + from.height, color: '', width: 0 }, handle, p, measure, square);
+      return { ...start, points: rescaled(start.points, from, shapeBox(to as ShapeAnnotation)) };
+    }
     default: {
       const box = shapeBox(start);
       let left = box.x;
@@ -235,6 +245,7 @@ export function resized(start: Annotation, handle: Handle, p: Point, measure: Me
 /** Moved by (dx, dy): a drag or an arrow-key nudge. */
 export function moved<T extends Annotation>(annotation: T, dx: number, dy: number): T {
   if (annotation.kind === 'text' || annotation.kind === 'step') return { ...annotation, x: annotation.x + dx, y: annotation.y + dy };
+  if (annotation.kind === 'pen') return { ...annotation, points: shifted(annotation.points, dx, dy) };
   const shape = annotation as ShapeAnnotation;
   return { ...annotation, x1: shape.x1 + dx, y1: shape.y1 + dy, x2: shape.x2 + dx, y2: shape.y2 + dy };
 }

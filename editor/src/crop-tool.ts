@@ -2,6 +2,7 @@
  * The crop tool: a rectangle over the whole source with handles, ratio presets and number fields.
  * Nothing changes until Apply, which records one undo step; the source itself is never cut.
  */
+import { arrowStep } from './editor-commands.ts';
 import { byId, h } from './dom.ts';
 import type { Editor } from './editor.ts';
 import type { Rect } from './layout.ts';
@@ -28,15 +29,6 @@ const FIELDS: readonly { field: CropField; label: string; name: string }[] = [
   { field: 'width', label: 'W', name: 'Crop width, px' },
   { field: 'height', label: 'H', name: 'Crop height, px' },
 ];
-
-const TEXT_INPUTS = new Set(['text', 'search', 'url', 'tel', 'email', 'password', 'number', 'date', 'datetime-local', 'month', 'time', 'week']);
-
-/** Typing in these must never trigger a shortcut. */
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  return target instanceof HTMLInputElement && TEXT_INPUTS.has(target.type);
-}
 
 /** Adds the Crop button to the toolbar, the overlay to the stage and the crop bar below it. */
 export function setupCropTool(editor: Editor): void {
@@ -226,13 +218,51 @@ export function setupCropTool(editor: Editor): void {
   // Every drawing of the preview sets data-rendered, so the overlay follows resizes and setting changes.
   new MutationObserver(place).observe(canvas, { attributes: true, attributeFilter: ['data-rendered'] });
 
-  button.addEventListener('click', () => {
-    if (active) end(true);
-    else editor.setTool(TOOL);
-  });
-  apply.addEventListener('click', () => end(true));
-  cancel.addEventListener('click', () => end(false));
-  reset.addEventListener('click', resetCrop);
+  const ARROW_KEYS = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].flatMap((key) => [key, `Shift+${key}`]);
+  // Registered after the editor's rows; while cropping, those find no selection and stand aside.
+  editor.commands.register(
+    {
+      id: 'crop.toggle',
+      label: 'Crop',
+      keys: ['C'],
+      enabled: () => editor.source !== undefined,
+      run: (key) => {
+        if (active) return end(true);
+        focusWhenShown = key !== undefined;
+        editor.setTool(TOOL);
+      },
+    },
+    {
+      id: 'crop.apply',
+      label: 'Apply the crop',
+      keys: ['Enter'],
+      // Buttons and other fields keep their own Enter; the crop's fields apply what was typed.
+      focus: ['page', 'crop-field'],
+      enabled: () => active,
+      run: () => {
+        const focused = document.activeElement;
+        if (focused instanceof HTMLInputElement && bar.contains(focused) && focused.type === 'number') commitField(focused);
+        end(true);
+      },
+    },
+    { id: 'crop.cancel', label: 'Cancel the crop', keys: ['Escape'], focus: ['page', 'control', 'arrows', 'crop-field'], enabled: () => active, run: () => end(false) },
+    { id: 'crop.reset', label: 'Reset the crop', enabled: () => active, run: resetCrop },
+    {
+      id: 'crop.nudge',
+      label: 'Move the crop',
+      keys: ARROW_KEYS,
+      focus: ['page'],
+      enabled: () => active && document.activeElement === box,
+      run: (key) => {
+        const step = key && arrowStep(key.key, key.shiftKey);
+        if (step && source) setDraft(moveCrop(draft, step[0], step[1], source));
+      },
+    },
+  );
+  button.addEventListener('click', () => editor.commands.run('crop.toggle'));
+  apply.addEventListener('click', () => editor.commands.run('crop.apply'));
+  cancel.addEventListener('click', () => editor.commands.run('crop.cancel'));
+  reset.addEventListener('click', () => editor.commands.run('crop.reset'));
 
   ratioGroup.addEventListener('change', (event) => {
     const picked = CROP_RATIOS.find((entry) => entry.id === (event.target as HTMLInputElement).value);
@@ -288,42 +318,6 @@ export function setupCropTool(editor: Editor): void {
   };
   overlay.addEventListener('pointerup', stopDrag);
   overlay.addEventListener('pointercancel', stopDrag);
-
-  box.addEventListener('keydown', (event) => {
-    const step = event.shiftKey ? 10 : 1;
-    const moves: Record<string, [number, number]> = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
-    const move = moves[event.key];
-    if (!move || !source || event.altKey || event.ctrlKey || event.metaKey) return;
-    event.preventDefault();
-    setDraft(moveCrop(draft, move[0], move[1], source));
-  });
-
-  document.addEventListener('keydown', (event) => {
-    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-    const target = event.target;
-    if (!active) {
-      if ((event.key === 'c' || event.key === 'C') && !event.shiftKey && !isTyping(target) && editor.source) {
-        event.preventDefault();
-        focusWhenShown = true;
-        editor.setTool(TOOL);
-      }
-      return;
-    }
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      end(false);
-    } else if (event.key === 'Enter') {
-      // Buttons, links and other fields keep their own Enter; the crop's fields apply what was typed.
-      const inBar = target instanceof HTMLInputElement && bar.contains(target);
-      if (!inBar && target !== box && target !== document.body) return;
-      event.preventDefault();
-      if (inBar && target.type === 'number') commitField(target);
-      end(true);
-    } else if ((event.key === 'c' || event.key === 'C') && !event.shiftKey && !isTyping(target)) {
-      event.preventDefault();
-      end(true);
-    }
-  });
 
   showButton();
 }

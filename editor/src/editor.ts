@@ -1,11 +1,12 @@
 /** The editor's state (source and settings) and its preview; panels change the state only through it. */
 import type { Api } from './api.ts';
 import { describeBackground } from './backgrounds.ts';
+import { Commands } from './commands.ts';
 import { byId } from './dom.ts';
 import { NO_EDITS } from './edits.ts';
 import type { Edits } from './edits.ts';
 import { History } from './history.ts';
-import { exportProblem, exportSize, fit } from './layout.ts';
+import { exportProblem, exportSize } from './layout.ts';
 import type { Rect } from './layout.ts';
 import { FRAMES } from './presets.ts';
 import { planOf } from './composition.ts';
@@ -14,6 +15,8 @@ import { drawComposition } from './render.ts';
 import { initialSettings, settingsToParams } from './settings.ts';
 import type { Settings } from './settings.ts';
 import type { Source } from './sources.ts';
+import { FIT, place } from './zoom.ts';
+import type { Viewport } from './zoom.ts';
 
 const STORAGE_KEY = 'easel.editor.settings';
 /** Edits are kept per source, for the last few sources, so opening the same one again brings them back. */
@@ -24,7 +27,7 @@ export const HISTORY_LIMIT = 100;
 /** The fragment this editor last wrote to the address, to tell its own from a shared link's. */
 const FRAGMENT_KEY = 'easel.editor.fragment';
 /** Room around the composition inside the preview box, in CSS pixels. */
-const PREVIEW_MARGIN = 16;
+export const PREVIEW_MARGIN = 16;
 
 function readStorage(key: string): string | null {
   try {
@@ -56,6 +59,8 @@ export interface View {
   scale: number;
   /** The part of the source shown. */
   crop: Rect;
+  /** The whole composition's box, in the same CSS pixels, for zoom and pan. */
+  composition: Rect;
 }
 
 export interface ChangeOptions {
@@ -98,6 +103,12 @@ export class Editor {
   /** For an image background; kept in the browser (background-image.ts), not in the settings. */
   backgroundImage?: ImageBitmap;
   readonly history = new History<Snapshot>(HISTORY_LIMIT);
+  /** Every action, for the toolbar, the keyboard and the tools (commands.ts). */
+  readonly commands = new Commands();
+  /** The preview's zoom and pan (zoom.ts); never part of the document. */
+  viewport: Viewport = FIT;
+  /** The edits a gesture's draft replaced, while one is shown (see {@link draft}). */
+  private draftBase: Edits | undefined;
   /** While set, the preview shows the whole source (the crop tool draws the crop over it). */
   showWholeSource = false;
   private view: View | undefined;
@@ -175,8 +186,35 @@ export class Editor {
     this.changed();
   }
 
+  setViewport(viewport: Viewport): void {
+    this.viewport = viewport;
+    this.scheduleRender();
+  }
+
+  /**
+   * Shows a gesture's draft (a drag, a text being typed) in the preview without an undo step;
+   * {@link endDraft} records the whole gesture as one step, or puts back what was there.
+   */
+  draft(edits: Edits): void {
+    this.draftBase ??= this.edits;
+    this.edits = edits;
+    this.scheduleRender();
+  }
+
+  endDraft(keep: boolean): void {
+    const base = this.draftBase;
+    if (base === undefined) return;
+    this.draftBase = undefined;
+    const drafted = this.edits;
+    this.edits = base;
+    if (keep && drafted !== base) this.edit(drafted);
+    else this.scheduleRender();
+  }
+
   /** A new source starts a new history, with the edits it had when last open. */
   setSource(source: Source): void {
+    this.draftBase = undefined;
+    this.viewport = FIT;
     this.source = source;
     this.edits = readEdits(sourceKey(source));
     this.history.clear();
@@ -309,15 +347,16 @@ export class Editor {
     this.view = undefined;
     if (composition) {
       const ratio = window.devicePixelRatio || 1;
-      const margin = PREVIEW_MARGIN * ratio;
       const plan = planOf(composition);
-      const placed = fit(plan.canvas, { width: this.canvas.width - 2 * margin, height: this.canvas.height - 2 * margin });
-      const x = margin + placed.x;
-      const y = margin + placed.y;
+      // Placed in CSS pixels (zoom is in CSS pixels per layout pixel), drawn in device pixels.
+      const css = place(plan.canvas, { width: this.canvas.width / ratio, height: this.canvas.height / ratio }, PREVIEW_MARGIN, this.viewport);
+      const placed = { x: css.x * ratio, y: css.y * ratio, scale: css.scale * ratio };
+      const { x, y } = placed;
       drawComposition(ctx, composition, placed.scale, { x, y, checkerboard: this.settings.background === 'none' });
       const toPage = this.canvas.getBoundingClientRect().width / this.canvas.width;
       const { source, edits } = composition;
       this.view = {
+        composition: { x: x * toPage, y: y * toPage, width: plan.canvas.width * placed.scale * toPage, height: plan.canvas.height * placed.scale * toPage },
         box: {
           x: (x + plan.content.x * placed.scale) * toPage,
           y: (y + plan.content.y * placed.scale) * toPage,

@@ -42,7 +42,16 @@ export interface StepAnnotation {
   size: number;
 }
 
-export type Annotation = ShapeAnnotation | TextAnnotation | StepAnnotation;
+/** A freehand stroke: the points as [x0, y0, x1, y1, …], drawn as a smooth curve through them. */
+export interface PenAnnotation {
+  id: string;
+  kind: 'pen';
+  points: number[];
+  color: string;
+  width: number;
+}
+
+export type Annotation = ShapeAnnotation | TextAnnotation | StepAnnotation | PenAnnotation;
 
 export interface Edits {
   /** Within the source; null shows all of it. */

@@ -175,9 +175,16 @@ export function setupExportPanel(editor: Editor): void {
   editor.onChange(enable);
   enable();
 
-  exportButton.addEventListener(
-    'click',
-    guard(all, async () => {
+  // Rows of the editor's command table (commands.ts): the buttons and Ctrl/⌘+S, Ctrl/⌘+C run them.
+  const ready = () => editor.source !== undefined;
+  exportButton.addEventListener('click', () => editor.commands.run('export.download'));
+  copyButton.addEventListener('click', () => editor.commands.run('export.copy'));
+  editor.commands.register({
+    id: 'export.download',
+    label: 'Export and download',
+    keys: ['Mod+S'],
+    enabled: ready,
+    run: guard(all, async () => {
       clearProblem(exportError);
       try {
         const result = await runExport();
@@ -190,11 +197,15 @@ export function setupExportPanel(editor: Editor): void {
         showProblem(exportError, error);
       }
     }),
-  );
+  });
 
-  copyButton.addEventListener(
-    'click',
-    guard(all, async () => {
+  editor.commands.register({
+    id: 'export.copy',
+    label: 'Copy PNG',
+    keys: ['Mod+C'],
+    // With text selected on the page, Ctrl/⌘+C copies that text.
+    enabled: () => ready() && (window.getSelection()?.toString() ?? '') === '',
+    run: guard(all, async () => {
       clearProblem(exportError);
       try {
         const composition = readyComposition();
@@ -211,7 +222,7 @@ export function setupExportPanel(editor: Editor): void {
         showProblem(exportError, error instanceof DOMException ? new Error(`The clipboard refused the image: ${error.message}`) : error);
       }
     }),
-  );
+  });
 
   saveButton.addEventListener(
     'click',

@@ -7,21 +7,59 @@ import { Annotator } from './annotate-tool.ts';
 import { setupAnnotateToolbar } from './annotate-toolbar.ts';
 import { Api } from './api.ts';
 import { byId } from './dom.ts';
+import { editorCommands } from './editor-commands.ts';
 import { Editor } from './editor.ts';
 import { setupComposePanel } from './compose-panel.ts';
 import { setupCropTool } from './crop-tool.ts';
 import { setupExportPanel } from './export-panel.ts';
 import { setupShortcuts } from './shortcuts.ts';
 import { setupSourcePanel } from './source-panel.ts';
+import { setupZoom } from './zoom-control.ts';
 
 const api = Api.fromDocument(document);
 byId('api-base', HTMLSpanElement).textContent = api.describe();
 const editor = new Editor(api);
+const annotator = new Annotator(editor);
+const zoom = setupZoom(editor, annotator);
+const list = byId('annotate-shortcuts', HTMLDetailsElement);
+// The table's first rows: the crop tool and the export panel add theirs after.
+editor.commands.register(
+  ...editorCommands({
+    hasSource: () => editor.source !== undefined,
+    tool: () => editor.tool,
+    setTool: (tool) => editor.setTool(tool),
+    busy: () => annotator.busy(),
+    canUndo: () => editor.history.undoSteps > 0,
+    canRedo: () => editor.history.redoSteps > 0,
+    undo: () => {
+      annotator.commitText();
+      editor.undo();
+    },
+    redo: () => {
+      annotator.commitText();
+      editor.redo();
+    },
+    hasSelection: () => annotator.selection() !== undefined,
+    selectionIsText: () => annotator.selection()?.kind === 'text',
+    hasAnnotations: () => editor.edits.annotations.length > 0,
+    canEscape: () => annotator.canEscape(),
+    escape: () => annotator.escape(),
+    deleteSelected: () => annotator.deleteSelected(),
+    duplicateSelected: () => annotator.duplicateSelected(),
+    nudge: (dx, dy) => annotator.nudge(dx, dy),
+    selectAdjacent: (step) => annotator.selectAdjacent(step),
+    editSelected: () => annotator.editSelected(),
+    shortcutsOpen: () => list.open,
+    setShortcutsOpen: (open) => {
+      list.open = open;
+    },
+    zoom,
+  }),
+);
 setupSourcePanel(editor);
 setupComposePanel(editor);
 setupExportPanel(editor);
 setupCropTool(editor);
-const annotator = new Annotator(editor);
 setupAnnotateToolbar(editor, annotator);
-setupShortcuts(editor, annotator);
+setupShortcuts(editor.commands);
 document.documentElement.dataset.ready = 'true';

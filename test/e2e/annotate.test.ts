@@ -275,7 +275,7 @@ describe('annotating', SLOW, () => {
     expect([copy!.x - first!.x, copy!.y - first!.y]).toEqual([12, 12]);
     expect(await selected(page)).toBe(copy!.id);
     expect(await undoLabels(page)).toEqual(['Undo (3/100)', 'Redo (0/100)']);
-    expect(list).toEqual({ open: true, summary: 'Keyboard shortcuts', items: 19 });
+    expect(list).toEqual({ open: true, summary: 'Keyboard shortcuts', items: 21 });
     expect(await violations(page)).toEqual([]);
   });
 

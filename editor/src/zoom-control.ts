@@ -1,0 +1,135 @@
+/**
+ * Zoom and pan on the preview: Ctrl/⌘+wheel and trackpad pinch zoom around the pointer, two
+ * fingers pinch and pan, the wheel or a middle-button drag pans, and buttons fit or show 100 %.
+ */
+import type { Annotator } from './annotate-tool.ts';
+import { byId, h } from './dom.ts';
+import type { Editor } from './editor.ts';
+import { PREVIEW_MARGIN } from './editor.ts';
+import { clampPan, FIT, scaleOf, ZOOM_STEP, zoomAround } from './zoom.ts';
+import type { Viewport } from './zoom.ts';
+
+type Zoom = (action: 'in' | 'out' | 'fit' | 'actual') => void;
+
+/** Adds the zoom buttons to the toolbar and binds the gestures; returns what the zoom commands run. */
+export function setupZoom(editor: Editor, annotator: Annotator): Zoom {
+  const overlay = byId('annotate-overlay', HTMLCanvasElement);
+  const toolbar = byId('annotate-toolbar', HTMLDivElement);
+
+  /** The composition's size in layout pixels and the preview's in CSS pixels, or undefined before a source. */
+  const sizes = () => {
+    const view = editor.currentView();
+    if (!view) return undefined;
+    const box = overlay.getBoundingClientRect();
+    return { composition: { width: view.composition.width / view.scale, height: view.composition.height / view.scale }, area: { width: box.width, height: box.height }, box };
+  };
+
+  const zoomTo = (zoom: number, at?: { x: number; y: number }) => {
+    const s = sizes();
+    if (!s) return;
+    const point = at ?? { x: s.area.width / 2, y: s.area.height / 2 };
+    editor.setViewport(zoomAround(editor.viewport, zoom, point, s.composition, s.area, PREVIEW_MARGIN));
+  };
+  const current = () => {
+    const s = sizes();
+    return s ? scaleOf(editor.viewport, s.composition, s.area, PREVIEW_MARGIN) : 1;
+  };
+  const panBy = (dx: number, dy: number) => {
+    const s = sizes();
+    if (!s || editor.viewport.zoom === 'fit') return;
+    const moved: Viewport = { ...editor.viewport, panX: editor.viewport.panX + dx, panY: editor.viewport.panY + dy };
+    editor.setViewport(clampPan(moved, s.composition, s.area, PREVIEW_MARGIN));
+  };
+
+  const zoom: Zoom = (action) => {
+    if (action === 'fit') editor.setViewport(FIT);
+    else if (action === 'actual') zoomTo(1);
+    else zoomTo(current() * (action === 'in' ? ZOOM_STEP : 1 / ZOOM_STEP));
+  };
+
+  overlay.addEventListener(
+    'wheel',
+    (event) => {
+      if (!editor.currentView()) return;
+      const s = sizes()!;
+      if (event.ctrlKey || event.metaKey) {
+        // Trackpad pinches arrive as wheel events with Ctrl held.
+        event.preventDefault();
+        const unit = event.deltaMode === 1 ? 16 : 1;
+        zoomTo(current() * Math.exp((-event.deltaY * unit) / 300), { x: event.clientX - s.box.x, y: event.clientY - s.box.y });
+      } else if (editor.viewport.zoom !== 'fit') {
+        event.preventDefault();
+        panBy(-event.deltaX, -event.deltaY);
+      }
+    },
+    { passive: false },
+  );
+
+  bindPointerPan(overlay, annotator, panBy, zoomTo, current);
+
+  const label = h('span', { class: 'annotate-zoom-level', id: 'zoom-level', 'aria-live': 'polite' }, 'Fit');
+  const button = (id: string, text: string, title: string, command: string) => {
+    const element = h('button', { type: 'button', class: 'annotate-button', id, title, 'aria-label': title }, text);
+    element.addEventListener('click', () => editor.commands.run(command));
+    return element;
+  };
+  toolbar.append(
+    h(
+      'div',
+      { class: 'annotate-group annotate-zoom', role: 'group', 'aria-label': 'Zoom' },
+      button('zoom-out', '−', 'Zoom out (−)', 'zoom.out'),
+      label,
+      button('zoom-in', '+', 'Zoom in (+)', 'zoom.in'),
+      button('zoom-fit', 'Fit', 'Zoom to fit (0)', 'zoom.fit'),
+      button('zoom-actual', '1:1', 'Zoom to 100 % (1)', 'zoom.actual'),
+    ),
+  );
+  editor.onRender(() => {
+    const view = editor.currentView();
+    const text = editor.viewport.zoom === 'fit' ? 'Fit' : `${Math.round(current() * 100)} %`;
+    if (label.textContent !== text) label.textContent = text;
+    label.dataset.scale = view ? String(view.scale) : '';
+  });
+  return zoom;
+}
+
+/** A middle-button drag pans; two fingers pinch and pan (the first finger's drawing is dropped). */
+function bindPointerPan(overlay: HTMLElement, annotator: Annotator, panBy: (dx: number, dy: number) => void, zoomTo: (zoom: number, at: { x: number; y: number }) => void, current: () => number): void {
+  const touches = new Map<number, { x: number; y: number }>();
+  let middle: { x: number; y: number } | undefined;
+  const pair = () => {
+    const [a, b] = [...touches.values()];
+    return a && b ? { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, distance: Math.hypot(a.x - b.x, a.y - b.y) } : undefined;
+  };
+  overlay.addEventListener('pointerdown', (event) => {
+    if (event.pointerType === 'touch') {
+      touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (touches.size === 2 && annotator.canEscape()) annotator.escape();
+    } else if (event.button === 1) {
+      event.preventDefault();
+      middle = { x: event.clientX, y: event.clientY };
+      overlay.setPointerCapture(event.pointerId);
+    }
+  });
+  overlay.addEventListener('pointermove', (event) => {
+    if (middle) {
+      panBy(event.clientX - middle.x, event.clientY - middle.y);
+      middle = { x: event.clientX, y: event.clientY };
+      return;
+    }
+    if (!touches.has(event.pointerId)) return;
+    const before = pair();
+    touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const after = pair();
+    if (!before || !after || before.distance === 0) return;
+    const box = overlay.getBoundingClientRect();
+    zoomTo(current() * (after.distance / before.distance), { x: after.x - box.x, y: after.y - box.y });
+    panBy(after.x - before.x, after.y - before.y);
+  });
+  const release = (event: PointerEvent) => {
+    touches.delete(event.pointerId);
+    if (event.button === 1 || event.type === 'pointercancel') middle = undefined;
+  };
+  overlay.addEventListener('pointerup', release);
+  overlay.addEventListener('pointercancel', release);
+}
