@@ -8,7 +8,7 @@ import { handleAt, isDrawn, isLineKind, moved, nextStepNumber, normalised, resiz
 import type { Handle, Measure, Point } from './annotation-geometry.ts';
 import { byId } from './dom.ts';
 import type { Editor } from './editor.ts';
-import { addAnnotation, adjacentAnnotation, clampPoint, duplicateAnnotation, findAnnotation, onPicture, removeAnnotation, replaceAnnotation, restyled, stepSize, styleOf } from './editor-model.ts';
+import { addAnnotation, adjacentAnnotation, clampPoint, clampToPicture, duplicateAnnotation, findAnnotation, onPicture, removeAnnotation, replaceAnnotation, restyled, stepSize, styleOf } from './editor-model.ts';
 import type { AnnotationStyle } from './editor-model.ts';
 import type { Annotation, PenAnnotation, ShapeAnnotation, TextAnnotation } from './edits.ts';
 import { flatten, simplify } from './pen.ts';
@@ -314,11 +314,17 @@ export class Annotator {
     this.endDrag();
   }
 
-  /** `keep` false puts back what was there before (Escape); a drag that drew nothing leaves no step. */
+  /**
+   * `keep` false puts back what was there before (Escape); a drag that drew nothing leaves no
+   * step, and one that took a shape wholly off the picture is undone.
+   */
   private endDrag(keep = true): void {
-    if (!this.drag) return;
+    const drag = this.drag;
+    if (!drag) return;
     this.drag = undefined;
-    this.editor.endDraft(keep);
+    const moved = findAnnotation(this.editor.edits, drag.id);
+    const offPicture = moved !== undefined && this.editor.currentView() !== undefined && clampToPicture(moved, this.picture(), measureText) === undefined;
+    this.editor.endDraft(keep && !offPicture);
     this.editor.redraw();
   }
 

@@ -7,6 +7,7 @@ import { byId, h } from './dom.ts';
 import type { Editor } from './editor.ts';
 import type { Rect } from './layout.ts';
 import type { Source } from './sources.ts';
+import type { Command } from './commands.ts';
 import { CROP_RATIOS, HANDLES, clampCrop, cropToStore, fitRatio, moveCrop, resizeCrop, sameRect, setCropField, wholeOf } from './crop-math.ts';
 import type { CropField, CropRatio, Handle } from './crop-math.ts';
 
@@ -30,31 +31,15 @@ const FIELDS: readonly { field: CropField; label: string; name: string }[] = [
   { field: 'height', label: 'H', name: 'Crop height, px' },
 ];
 
-/** Adds the Crop button to the toolbar, the overlay to the stage and the crop bar below it. */
-export function setupCropTool(editor: Editor): void {
-  const stage = byId('stage', HTMLDivElement);
-  const canvas = byId('preview', HTMLCanvasElement);
-  const toolbar = byId('annotate-toolbar', HTMLDivElement);
-
+/** The crop tool's elements: the toolbar button, the overlay on the stage and the bar below it. */
+function buildCropDom(stage: HTMLElement, toolbar: HTMLElement) {
   const button = h('button', { type: 'button', id: 'crop-button', 'aria-pressed': 'false', 'aria-keyshortcuts': 'C', title: 'Crop (C)', disabled: true }, 'Crop');
   toolbar.append(button);
-
   const hole = h('div', { class: 'crop-hole' });
   const size = h('span', { class: 'crop-size', 'aria-hidden': 'true' });
-  const box = h(
-    'div',
-    {
-      class: 'crop-box',
-      id: 'crop-box',
-      tabindex: '0',
-      role: 'group',
-      'aria-roledescription': 'crop area',
-      'aria-describedby': 'crop-help',
-    },
-    h('span', { class: 'crop-grid', 'aria-hidden': 'true' }),
-    size,
-    ...HANDLES.map((handle) => h('span', { class: 'crop-handle', 'data-handle': handle, 'aria-hidden': 'true' })),
-  );
+  const handles = HANDLES.map((handle) => h('span', { class: 'crop-handle', 'data-handle': handle, 'aria-hidden': 'true' }));
+  const boxAttributes = { class: 'crop-box', id: 'crop-box', tabindex: '0', role: 'group', 'aria-roledescription': 'crop area', 'aria-describedby': 'crop-help' };
+  const box = h('div', boxAttributes, h('span', { class: 'crop-grid', 'aria-hidden': 'true' }), size, ...handles);
   const overlay = h('div', { class: 'crop-overlay', id: 'crop-overlay', hidden: true }, h('div', { class: 'crop-shade', 'aria-hidden': 'true' }, hole), box);
   stage.append(overlay);
 
@@ -76,223 +61,249 @@ export function setupCropTool(editor: Editor): void {
   const help = h('p', { class: 'visually-hidden', id: 'crop-help' }, 'Arrow keys move the crop, with Shift by 10 pixels. Enter applies it, Escape cancels.');
   const bar = h('div', { class: 'crop-bar', id: 'crop-bar', role: 'group', 'aria-label': 'Crop', hidden: true }, ratioGroup, fields, h('div', { class: 'crop-actions' }, reset, cancel, apply), status, help);
   stage.after(bar);
+  return { button, hole, size, box, overlay, ratioGroup, inputs, reset, cancel, apply, status, bar };
+}
 
-  let active = false;
-  let source: Source | undefined;
+/** Adds the Crop button to the toolbar, the overlay to the stage and the crop bar below it. */
+export function setupCropTool(editor: Editor): void {
+  new CropTool(editor);
+}
+
+class CropTool {
+  private readonly editor: Editor;
+  private readonly stage = byId('stage', HTMLDivElement);
+  private readonly canvas = byId('preview', HTMLCanvasElement);
+  private readonly dom: ReturnType<typeof buildCropDom>;
+  private active = false;
+  private source: Source | undefined;
   /** The stored crop when the tool opened (or last synced), to tell an undo from the tool's own draft. */
-  let baseline: Rect | null = null;
-  let draft: Rect = { x: 0, y: 0, width: 1, height: 1 };
-  let ratio: CropRatio = CROP_RATIOS[0]!;
-  let drag: Drag | undefined;
-  let focusWhenShown = false;
+  private baseline: Rect | null = null;
+  private draft: Rect = { x: 0, y: 0, width: 1, height: 1 };
+  private ratio: CropRatio = CROP_RATIOS[0]!;
+  private drag: Drag | undefined;
+  private focusWhenShown = false;
 
-  const setRatioRadio = () => {
-    for (const input of ratioGroup.querySelectorAll<HTMLInputElement>('input')) input.checked = input.value === ratio.id;
-  };
+  constructor(editor: Editor) {
+    this.editor = editor;
+    this.dom = buildCropDom(this.stage, byId('annotate-toolbar', HTMLDivElement));
+    const { button, apply, cancel, reset, ratioGroup, inputs, overlay } = this.dom;
+    editor.onTool((tool) => (tool === TOOL ? this.begin() : this.end(true)));
+    editor.onChange(() => this.changed());
+    // Every drawing of the preview sets data-rendered, so the overlay follows resizes, zoom and setting changes.
+    new MutationObserver(() => this.place()).observe(this.canvas, { attributes: true, attributeFilter: ['data-rendered'] });
+    // Registered after the editor's rows; while cropping, those find no selection and stand aside.
+    editor.commands.register(...this.commands());
+    button.addEventListener('click', () => editor.commands.run('crop.toggle'));
+    apply.addEventListener('click', () => editor.commands.run('crop.apply'));
+    cancel.addEventListener('click', () => editor.commands.run('crop.cancel'));
+    reset.addEventListener('click', () => editor.commands.run('crop.reset'));
+    ratioGroup.addEventListener('change', (event) => this.pickRatio((event.target as HTMLInputElement).value));
+    for (const input of inputs.values()) input.addEventListener('change', () => this.commitField(input));
+    overlay.addEventListener('pointerdown', (event) => this.pointerDown(event));
+    overlay.addEventListener('pointermove', (event) => this.pointerMove(event));
+    overlay.addEventListener('pointerup', (event) => this.stopDrag(event));
+    overlay.addEventListener('pointercancel', (event) => this.stopDrag(event));
+    this.showButton();
+  }
+
+  private commands(): Command[] {
+    const arrows = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].flatMap((key) => [key, `Shift+${key}`]);
+    return [
+      {
+        id: 'crop.toggle',
+        label: 'Crop',
+        keys: ['C'],
+        enabled: () => this.editor.source !== undefined,
+        run: (key) => {
+          if (this.active) return this.end(true);
+          this.focusWhenShown = key !== undefined;
+          this.editor.setTool(TOOL);
+        },
+      },
+      // Buttons and other fields keep their own Enter; the crop's fields apply what was typed.
+      { id: 'crop.apply', label: 'Apply the crop', keys: ['Enter'], focus: ['page', 'crop-field'], enabled: () => this.active, run: () => this.applyTyped() },
+      { id: 'crop.cancel', label: 'Cancel the crop', keys: ['Escape'], focus: ['page', 'control', 'arrows', 'crop-field'], enabled: () => this.active, run: () => this.end(false) },
+      { id: 'crop.reset', label: 'Reset the crop', enabled: () => this.active, run: () => this.resetCrop() },
+      {
+        id: 'crop.nudge',
+        label: 'Move the crop',
+        keys: arrows,
+        focus: ['page'],
+        enabled: () => this.active && document.activeElement === this.dom.box,
+        run: (key) => {
+          const step = key && arrowStep(key.key, key.shiftKey);
+          if (step && this.source) this.setDraft(moveCrop(this.draft, step[0], step[1], this.source));
+        },
+      },
+    ];
+  }
+
+  private setRatioRadio(): void {
+    for (const input of this.dom.ratioGroup.querySelectorAll<HTMLInputElement>('input')) input.checked = input.value === this.ratio.id;
+  }
 
   /** Puts the overlay over the content and the crop box over the draft; hidden while the preview still shows the old crop. */
-  const place = () => {
-    const view = editor.currentView();
-    const whole = source && { x: 0, y: 0, width: source.width, height: source.height };
-    if (!active || !view || !whole || !sameRect(view.crop, whole)) {
+  private place(): void {
+    const { overlay, hole, box } = this.dom;
+    const view = this.editor.currentView();
+    const source = this.source;
+    if (!this.active || !view || !source || !sameRect(view.crop, { x: 0, y: 0, width: source.width, height: source.height })) {
       overlay.hidden = true;
       return;
     }
     overlay.hidden = false;
     // The canvas fills the stage, so its coordinates are the stage's.
-    overlay.style.left = `${canvas.offsetLeft + view.box.x}px`;
-    overlay.style.top = `${canvas.offsetTop + view.box.y}px`;
+    overlay.style.left = `${this.canvas.offsetLeft + view.box.x}px`;
+    overlay.style.top = `${this.canvas.offsetTop + view.box.y}px`;
     overlay.style.width = `${view.box.width}px`;
     overlay.style.height = `${view.box.height}px`;
     for (const element of [hole, box]) {
-      element.style.left = `${draft.x * view.scale}px`;
-      element.style.top = `${draft.y * view.scale}px`;
-      element.style.width = `${draft.width * view.scale}px`;
-      element.style.height = `${draft.height * view.scale}px`;
+      element.style.left = `${this.draft.x * view.scale}px`;
+      element.style.top = `${this.draft.y * view.scale}px`;
+      element.style.width = `${this.draft.width * view.scale}px`;
+      element.style.height = `${this.draft.height * view.scale}px`;
     }
-    if (focusWhenShown) {
-      focusWhenShown = false;
+    if (this.focusWhenShown) {
+      this.focusWhenShown = false;
       box.focus({ preventScroll: true });
     }
-  };
+  }
 
   /** The words and numbers for the draft. */
-  const describe = () => {
+  private describe(): void {
+    const { size, box, status, inputs } = this.dom;
+    const draft = this.draft;
     const text = `${draft.width} × ${draft.height}`;
     size.textContent = text;
     box.setAttribute('aria-label', `Crop area, ${draft.width} × ${draft.height} pixels at ${draft.x}, ${draft.y}`);
     status.textContent = `Crop ${text} at ${draft.x}, ${draft.y}`;
     for (const [field, input] of inputs) input.value = String(draft[field]);
-    if (source) {
-      const whole = wholeOf(source);
+    if (this.source) {
+      const whole = wholeOf(this.source);
       inputs.get('x')!.max = String(whole.width - draft.width);
       inputs.get('y')!.max = String(whole.height - draft.height);
       inputs.get('width')!.max = String(whole.width);
       inputs.get('height')!.max = String(whole.height);
     }
-  };
+  }
 
-  const setDraft = (rect: Rect) => {
-    draft = rect;
-    describe();
-    place();
-  };
+  private setDraft(rect: Rect): void {
+    this.draft = rect;
+    this.describe();
+    this.place();
+  }
 
-  const showButton = () => {
-    button.disabled = !editor.source;
-    button.setAttribute('aria-pressed', String(active));
-  };
+  private showButton(): void {
+    this.dom.button.disabled = !this.editor.source;
+    this.dom.button.setAttribute('aria-pressed', String(this.active));
+  }
 
-  const begin = () => {
-    if (active) return;
-    source = editor.source;
+  private begin(): void {
+    if (this.active) return;
+    const source = this.editor.source;
+    this.source = source;
     if (!source) {
-      editor.setTool('select');
+      this.editor.setTool('select');
       return;
     }
-    active = true;
-    baseline = editor.edits.crop;
-    ratio = CROP_RATIOS[0]!;
-    setRatioRadio();
-    draft = clampCrop(baseline ?? wholeOf(source), source);
-    editor.showWholeSource = true;
-    bar.hidden = false;
-    showButton();
-    describe();
-    place();
-    editor.redraw();
-  };
+    this.active = true;
+    this.baseline = this.editor.edits.crop;
+    this.ratio = CROP_RATIOS[0]!;
+    this.setRatioRadio();
+    this.draft = clampCrop(this.baseline ?? wholeOf(source), source);
+    this.editor.showWholeSource = true;
+    this.dom.bar.hidden = false;
+    this.showButton();
+    this.describe();
+    this.place();
+    this.editor.redraw();
+  }
 
   /** Leaves crop mode, storing the draft when `commit`. */
-  const end = (commit: boolean) => {
-    if (!active) return;
-    active = false;
-    drag = undefined;
+  private end(commit: boolean): void {
+    if (!this.active) return;
+    const { bar, overlay, button } = this.dom;
+    const source = this.source;
+    this.active = false;
+    this.drag = undefined;
     const hadFocus = bar.contains(document.activeElement) || overlay.contains(document.activeElement);
-    editor.showWholeSource = false;
+    this.editor.showWholeSource = false;
     overlay.hidden = true;
     bar.hidden = true;
-    stage.classList.remove('crop-dragging');
-    showButton();
-    const crop = source ? cropToStore(draft, source) : null;
-    if (commit && source && source === editor.source && !sameRect(crop, editor.edits.crop)) editor.edit({ crop });
-    else editor.redraw();
-    source = undefined;
-    if (editor.tool === TOOL) editor.setTool('select');
+    this.stage.classList.remove('crop-dragging');
+    this.showButton();
+    const crop = source ? cropToStore(this.draft, source) : null;
+    if (commit && source && source === this.editor.source && !sameRect(crop, this.editor.edits.crop)) this.editor.edit({ crop });
+    else this.editor.redraw();
+    this.source = undefined;
+    if (this.editor.tool === TOOL) this.editor.setTool('select');
     // Focus would otherwise fall to the page with the hidden controls.
     if (hadFocus) button.focus({ preventScroll: true });
-  };
+  }
+
+  /** Enter: a crop field's typed value first, then apply. */
+  private applyTyped(): void {
+    const focused = document.activeElement;
+    if (focused instanceof HTMLInputElement && this.dom.bar.contains(focused) && focused.type === 'number') this.commitField(focused);
+    this.end(true);
+  }
 
   /** Removes the stored crop at once (undoable) and starts again from the whole source. */
-  const resetCrop = () => {
-    if (!source) return;
-    ratio = CROP_RATIOS[0]!;
-    setRatioRadio();
-    baseline = null;
-    if (editor.edits.crop !== null) editor.edit({ crop: null });
-    setDraft(wholeOf(source));
-  };
+  private resetCrop(): void {
+    if (!this.source) return;
+    this.ratio = CROP_RATIOS[0]!;
+    this.setRatioRadio();
+    this.baseline = null;
+    if (this.editor.edits.crop !== null) this.editor.edit({ crop: null });
+    this.setDraft(wholeOf(this.source));
+  }
 
-  const commitField = (input: HTMLInputElement) => {
-    const field = FIELDS.find((entry) => inputs.get(entry.field) === input)?.field;
-    if (!field || !source) return;
-    setDraft(setCropField(draft, field, input.valueAsNumber, source, ratio.terms));
-  };
+  private commitField(input: HTMLInputElement): void {
+    const field = FIELDS.find((entry) => this.dom.inputs.get(entry.field) === input)?.field;
+    if (!field || !this.source) return;
+    this.setDraft(setCropField(this.draft, field, input.valueAsNumber, this.source, this.ratio.terms));
+  }
 
-  editor.onTool((tool) => {
-    if (tool === TOOL) begin();
-    else end(true);
-  });
+  private pickRatio(id: string): void {
+    const picked = CROP_RATIOS.find((entry) => entry.id === id);
+    if (!picked || !this.source) return;
+    this.ratio = picked;
+    if (picked.terms) this.setDraft(fitRatio(this.draft, picked.terms, this.source));
+  }
 
-  editor.onChange(() => {
-    if (active && editor.source !== source) {
-      end(false);
-    } else if (active && source && !sameRect(editor.edits.crop, baseline)) {
+  private changed(): void {
+    const source = this.source;
+    if (this.active && this.editor.source !== source) {
+      this.end(false);
+    } else if (this.active && source && !sameRect(this.editor.edits.crop, this.baseline)) {
       // An undo or redo while cropping: show what is stored now.
-      baseline = editor.edits.crop;
-      setDraft(clampCrop(baseline ?? wholeOf(source), source));
+      this.baseline = this.editor.edits.crop;
+      this.setDraft(clampCrop(this.baseline ?? wholeOf(source), source));
     }
-    showButton();
-  });
+    this.showButton();
+  }
 
-  // Every drawing of the preview sets data-rendered, so the overlay follows resizes and setting changes.
-  new MutationObserver(place).observe(canvas, { attributes: true, attributeFilter: ['data-rendered'] });
-
-  const ARROW_KEYS = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].flatMap((key) => [key, `Shift+${key}`]);
-  // Registered after the editor's rows; while cropping, those find no selection and stand aside.
-  editor.commands.register(
-    {
-      id: 'crop.toggle',
-      label: 'Crop',
-      keys: ['C'],
-      enabled: () => editor.source !== undefined,
-      run: (key) => {
-        if (active) return end(true);
-        focusWhenShown = key !== undefined;
-        editor.setTool(TOOL);
-      },
-    },
-    {
-      id: 'crop.apply',
-      label: 'Apply the crop',
-      keys: ['Enter'],
-      // Buttons and other fields keep their own Enter; the crop's fields apply what was typed.
-      focus: ['page', 'crop-field'],
-      enabled: () => active,
-      run: () => {
-        const focused = document.activeElement;
-        if (focused instanceof HTMLInputElement && bar.contains(focused) && focused.type === 'number') commitField(focused);
-        end(true);
-      },
-    },
-    { id: 'crop.cancel', label: 'Cancel the crop', keys: ['Escape'], focus: ['page', 'control', 'arrows', 'crop-field'], enabled: () => active, run: () => end(false) },
-    { id: 'crop.reset', label: 'Reset the crop', enabled: () => active, run: resetCrop },
-    {
-      id: 'crop.nudge',
-      label: 'Move the crop',
-      keys: ARROW_KEYS,
-      focus: ['page'],
-      enabled: () => active && document.activeElement === box,
-      run: (key) => {
-        const step = key && arrowStep(key.key, key.shiftKey);
-        if (step && source) setDraft(moveCrop(draft, step[0], step[1], source));
-      },
-    },
-  );
-  button.addEventListener('click', () => editor.commands.run('crop.toggle'));
-  apply.addEventListener('click', () => editor.commands.run('crop.apply'));
-  cancel.addEventListener('click', () => editor.commands.run('crop.cancel'));
-  reset.addEventListener('click', () => editor.commands.run('crop.reset'));
-
-  ratioGroup.addEventListener('change', (event) => {
-    const picked = CROP_RATIOS.find((entry) => entry.id === (event.target as HTMLInputElement).value);
-    if (!picked || !source) return;
-    ratio = picked;
-    if (picked.terms) setDraft(fitRatio(draft, picked.terms, source));
-  });
-
-  for (const input of inputs.values()) input.addEventListener('change', () => commitField(input));
-
-  overlay.addEventListener('pointerdown', (event) => {
-    if (!active || !source || event.button !== 0) return;
+  private pointerDown(event: PointerEvent): void {
+    if (!this.active || !this.source || event.button !== 0) return;
     const target = event.target as HTMLElement;
     const handle = target.closest<HTMLElement>('.crop-handle')?.dataset.handle as Handle | undefined;
-    const kind = handle ?? (box.contains(target) ? 'move' : 'new');
-    let start = draft;
+    const kind = handle ?? (this.dom.box.contains(target) ? 'move' : 'new');
+    let start = this.draft;
     if (kind === 'new') {
-      const point = editor.toSource(event.clientX, event.clientY);
+      const point = this.editor.toSource(event.clientX, event.clientY);
       if (!point) return;
       start = { x: Math.round(point.x), y: Math.round(point.y), width: 0, height: 0 };
     }
     event.preventDefault();
-    overlay.setPointerCapture(event.pointerId);
-    drag = { kind, pointerId: event.pointerId, clientX: event.clientX, clientY: event.clientY, start, moved: false };
-    stage.classList.add('crop-dragging');
-    box.focus({ preventScroll: true });
-  });
+    this.dom.overlay.setPointerCapture(event.pointerId);
+    this.drag = { kind, pointerId: event.pointerId, clientX: event.clientX, clientY: event.clientY, start, moved: false };
+    this.stage.classList.add('crop-dragging');
+    this.dom.box.focus({ preventScroll: true });
+  }
 
-  overlay.addEventListener('pointermove', (event) => {
-    const view = editor.currentView();
+  private pointerMove(event: PointerEvent): void {
+    const view = this.editor.currentView();
+    const { drag, source } = this;
     if (!drag || event.pointerId !== drag.pointerId || !source || !view) return;
     const cssX = event.clientX - drag.clientX;
     const cssY = event.clientY - drag.clientY;
@@ -301,23 +312,17 @@ export function setupCropTool(editor: Editor): void {
     const dx = cssX / view.scale;
     const dy = cssY / view.scale;
     if (drag.kind === 'move') {
-      setDraft(moveCrop(drag.start, dx, dy, source));
-    } else if (drag.kind === 'new') {
-      // A new crop grows from where the press began, towards the pointer.
-      const handle = `${dy < 0 ? 'n' : 's'}${dx < 0 ? 'w' : 'e'}` as Handle;
-      setDraft(resizeCrop(drag.start, handle, dx, dy, source, ratio.terms));
+      this.setDraft(moveCrop(drag.start, dx, dy, source));
     } else {
-      setDraft(resizeCrop(drag.start, drag.kind, dx, dy, source, ratio.terms));
+      // A new crop grows from where the press began, towards the pointer.
+      const handle = drag.kind === 'new' ? (`${dy < 0 ? 'n' : 's'}${dx < 0 ? 'w' : 'e'}` as Handle) : drag.kind;
+      this.setDraft(resizeCrop(drag.start, handle, dx, dy, source, this.ratio.terms));
     }
-  });
+  }
 
-  const stopDrag = (event: PointerEvent) => {
-    if (!drag || event.pointerId !== drag.pointerId) return;
-    drag = undefined;
-    stage.classList.remove('crop-dragging');
-  };
-  overlay.addEventListener('pointerup', stopDrag);
-  overlay.addEventListener('pointercancel', stopDrag);
-
-  showButton();
+  private stopDrag(event: PointerEvent): void {
+    if (!this.drag || event.pointerId !== this.drag.pointerId) return;
+    this.drag = undefined;
+    this.stage.classList.remove('crop-dragging');
+  }
 }

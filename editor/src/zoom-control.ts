@@ -67,23 +67,7 @@ export function setupZoom(editor: Editor, annotator: Annotator): Zoom {
 
   bindPointerPan(overlay, annotator, panBy, zoomTo, current);
 
-  const label = h('span', { class: 'annotate-zoom-level', id: 'zoom-level', 'aria-live': 'polite' }, 'Fit');
-  const button = (id: string, text: string, title: string, command: string) => {
-    const element = h('button', { type: 'button', class: 'annotate-button', id, title, 'aria-label': title }, text);
-    element.addEventListener('click', () => editor.commands.run(command));
-    return element;
-  };
-  toolbar.append(
-    h(
-      'div',
-      { class: 'annotate-group annotate-zoom', role: 'group', 'aria-label': 'Zoom' },
-      button('zoom-out', '−', 'Zoom out (−)', 'zoom.out'),
-      label,
-      button('zoom-in', '+', 'Zoom in (+)', 'zoom.in'),
-      button('zoom-fit', 'Fit', 'Zoom to fit (0)', 'zoom.fit'),
-      button('zoom-actual', '1:1', 'Zoom to 100 % (1)', 'zoom.actual'),
-    ),
-  );
+  const label = addZoomButtons(editor, toolbar);
   editor.onRender(() => {
     const view = editor.currentView();
     const text = editor.viewport.zoom === 'fit' ? 'Fit' : `${Math.round(current() * 100)} %`;
@@ -91,6 +75,20 @@ export function setupZoom(editor: Editor, annotator: Annotator): Zoom {
     label.dataset.scale = view ? String(view.scale) : '';
   });
   return zoom;
+}
+
+/** The toolbar's zoom group, whose buttons run the zoom commands; returns the level's label. */
+function addZoomButtons(editor: Editor, toolbar: HTMLElement): HTMLSpanElement {
+  const label = h('span', { class: 'annotate-zoom-level', id: 'zoom-level', 'aria-live': 'polite' }, 'Fit');
+  const button = (id: string, text: string, title: string, command: string) => {
+    const element = h('button', { type: 'button', class: 'annotate-button', id, title, 'aria-label': title }, text);
+    element.addEventListener('click', () => editor.commands.run(command));
+    return element;
+  };
+  const group = h('div', { class: 'annotate-group annotate-zoom', role: 'group', 'aria-label': 'Zoom' }, button('zoom-out', '−', 'Zoom out (−)', 'zoom.out'), label);
+  group.append(button('zoom-in', '+', 'Zoom in (+)', 'zoom.in'), button('zoom-fit', 'Fit', 'Zoom to fit (0)', 'zoom.fit'), button('zoom-actual', '1:1', 'Zoom to 100 % (1)', 'zoom.actual'));
+  toolbar.append(group);
+  return label;
 }
 
 /** A middle-button drag pans; two fingers pinch and pan (the first finger's drawing is dropped). */
