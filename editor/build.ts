@@ -17,6 +17,8 @@ const ASSETS_MARK = '<!--easel:assets-->';
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
+  // WebAssembly.compileStreaming and instantiateStreaming accept no other type.
+  '.wasm': 'application/wasm',
 };
 /** Every evergreen browser of the last two years or so. */
 const TARGETS = ['chrome111', 'edge111', 'firefox113', 'safari16.4'];
@@ -50,17 +52,20 @@ export async function buildEditor(outdir: string): Promise<EditorBuild> {
     outdir: out,
     write: false,
     logLevel: 'silent',
+    // The codecs' WebAssembly: copied beside the scripts, which import their hashed names.
+    loader: { '.wasm': 'file' },
   } satisfies BuildOptions;
   // The worker first: the page's script names its hashed file, so that name is part of the page's hash.
   const worker = await build({ ...options, entryPoints: { 'export-worker': join(SOURCE, 'export-worker.ts') } });
-  const workerFile = basename(worker.outputFiles[0]!.path);
+  const workerFile = basename(worker.outputFiles.find((output) => output.path.endsWith('.js'))!.path);
   const page = await build({ ...options, entryPoints: { editor: join(SOURCE, 'main.ts') }, define: { EXPORT_WORKER_FILE: JSON.stringify(`./${workerFile}`) } });
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
 
   const files: EditorAsset[] = [];
-  for (const output of [...page.outputFiles, ...worker.outputFiles]) {
-    const file = basename(output.path);
+  // Both entries import the same WebAssembly files: written once.
+  const outputs = new Map([...page.outputFiles, ...worker.outputFiles].map((output) => [basename(output.path), output]));
+  for (const [file, output] of outputs) {
     const extension = file.slice(file.lastIndexOf('.'));
     const contentType = CONTENT_TYPES[extension];
     if (!contentType) throw new Error(`esbuild wrote ${file}, which the editor does not know how to serve`);

@@ -186,15 +186,18 @@ function deviceBox(ctx: CanvasRenderingContext2D, box: Box): { x: number; y: num
   return { x, y, width: Math.ceil(Math.max(a.x, b.x)) - x, height: Math.ceil(Math.max(a.y, b.y)) - y, scale: Math.hypot(m.a, m.b) };
 }
 
-/** Also usable off the main thread, where an export may be drawn. */
+/**
+ * Also usable off the main thread, where an export is drawn. In memory, not on the GPU: these are
+ * small, and where the GPU is emulated (SwiftShader) a filter and a read back there cost seconds.
+ */
 function scratch(width: number, height: number): CanvasRenderingContext2D {
   const w = Math.max(1, Math.ceil(width));
   const h = Math.max(1, Math.ceil(height));
-  if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(w, h).getContext('2d') as unknown as CanvasRenderingContext2D;
+  if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(w, h).getContext('2d', { willReadFrequently: true }) as unknown as CanvasRenderingContext2D;
   const canvas = document.createElement('canvas');
   canvas.width = w;
   canvas.height = h;
-  return canvas.getContext('2d')!;
+  return canvas.getContext('2d', { willReadFrequently: true })!;
 }
 
 /**

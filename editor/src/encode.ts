@@ -1,8 +1,11 @@
 /**
- * Encodes a rendered export into a file in a module worker (export-worker.ts), so reading back and
- * compressing millions of pixels does not block the page; on the main thread where it cannot.
+ * Makes the export's file in a module worker (export-worker.ts), which draws and encodes it, so
+ * the page's main thread stays free and the codecs are not part of the page's script.
  */
-import { canvasBlob } from './render.ts';
+import type { Composition } from './composition.ts';
+import { sceneOf } from './export-scene.ts';
+import type { ExportReply, ExportRequest, ExportTimings } from './export-scene.ts';
+import type { FormatId, QualityId } from './presets.ts';
 
 /** export-worker.ts's hashed file name, beside the page's script; editor/build.ts defines it. */
 declare const EXPORT_WORKER_FILE: string;
@@ -10,26 +13,19 @@ declare const EXPORT_WORKER_FILE: string;
 /** The Trusted Types policy for that one URL; the page's CSP names it (shared/editor/assets.ts EXPORT_WORKER_POLICY). */
 export const WORKER_POLICY = 'easel-export-worker';
 
-export interface EncodeRequest {
-  id: number;
-  bitmap: ImageBitmap;
-  /** Over this many bytes the PNG is replaced by lossless WebP. */
-  maxBytes?: number;
-}
-
-export type EncodeReply = { id: number; blob: Blob } | { id: number; error: string };
-
 export interface Encoded {
   blob: Blob;
-  /** Where it was encoded: the export reports it, so tests can tell. */
-  encoder: 'worker' | 'page';
+  /** Where it was made: the export reports it, so tests can tell. */
+  encoder: 'worker';
+  timings: ExportTimings;
 }
 
 interface TrustedTypesLike {
   createPolicy(name: string, rules: { createScriptURL(url: string): string }): { createScriptURL(url: string): unknown };
 }
 
-type Pending = { resolve: (blob: Blob) => void; reject: (error: Error) => void };
+type Made = { blob: Blob; timings: ExportTimings };
+type Pending = { resolve: (made: Made) => void; reject: (error: Error) => void };
 
 let worker: Worker | null | undefined;
 let nextId = 0;
@@ -44,8 +40,8 @@ function failAll(error: Error): void {
 function exportWorker(): Worker | null {
   if (worker !== undefined) return worker;
   worker = null;
-  // Safari before 17 and Firefox before 105 have no OffscreenCanvas encoding in workers.
-  if (typeof Worker === 'undefined' || typeof OffscreenCanvas === 'undefined' || !('convertToBlob' in OffscreenCanvas.prototype)) return null;
+  // Safari before 16.4 and Firefox before 105 cannot draw on a canvas in a worker.
+  if (typeof Worker === 'undefined' || typeof OffscreenCanvas === 'undefined') return null;
   try {
     const url = new URL(EXPORT_WORKER_FILE, import.meta.url).href;
     const trusted = (globalThis as { trustedTypes?: TrustedTypesLike }).trustedTypes;
@@ -56,10 +52,10 @@ function exportWorker(): Worker | null {
       },
     });
     const started = new Worker((policy ? policy.createScriptURL(url) : url) as string, { type: 'module', name: 'easel-export' });
-    started.onmessage = ({ data }: MessageEvent<EncodeReply>) => {
+    started.onmessage = ({ data }: MessageEvent<ExportReply>) => {
       const waiting = pending.get(data.id);
       pending.delete(data.id);
-      if ('blob' in data) waiting?.resolve(data.blob);
+      if ('blob' in data) waiting?.resolve(data);
       else waiting?.reject(new Error(data.error));
     };
     // A worker that cannot load (no module workers, blocked) is not tried again.
@@ -76,37 +72,19 @@ function exportWorker(): Worker | null {
   return worker;
 }
 
-async function encodeInWorker(target: Worker, canvas: HTMLCanvasElement, maxBytes?: number): Promise<Blob> {
-  // A snapshot, not a copy: the pixels are read back and encoded on the worker's thread.
-  const bitmap = await createImageBitmap(canvas);
-  performance.mark('easel-export:snapshot');
+function inWorker(target: Worker, request: Omit<ExportRequest, 'id'>): Promise<Made> {
   const id = nextId++;
-  return new Promise<Blob>((resolve, reject) => {
+  return new Promise<Made>((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    const request: EncodeRequest = { id, bitmap, ...(maxBytes === undefined ? {} : { maxBytes }) };
-    target.postMessage(request, [bitmap]);
+    // Bitmaps are cloned, not transferred: the editor keeps drawing its preview from them.
+    target.postMessage({ id, ...request } satisfies ExportRequest);
   });
 }
 
-async function encodeOnPage(canvas: HTMLCanvasElement, maxBytes?: number): Promise<Blob> {
-  const png = await canvasBlob(canvas, 'image/png');
-  if (maxBytes === undefined || png.size <= maxBytes) return png;
-  // WebP at quality 1 keeps alpha in fewer bytes, and Chromium encodes it losslessly.
-  return canvasBlob(canvas, 'image/webp', 1);
-}
-
-/**
- * A lossless file of `canvas`: PNG, or WebP when the PNG is over `maxBytes`. The canvas is left
- * as it was, so a failed worker falls back to encoding it here.
- */
-export async function encodeCanvas(canvas: HTMLCanvasElement, maxBytes?: number): Promise<Encoded> {
+/** The composition at `scale` as a `format` file at `quality`. */
+export async function encodeComposition(composition: Composition, scale: number, format: FormatId, quality: QualityId): Promise<Encoded> {
   const target = exportWorker();
-  if (target) {
-    try {
-      return { blob: await encodeInWorker(target, canvas, maxBytes), encoder: 'worker' };
-    } catch {
-      // Encoded again below: the worker's failure is not the user's problem.
-    }
-  }
-  return { blob: await encodeOnPage(canvas, maxBytes), encoder: 'page' };
+  if (!target) throw new Error('This browser cannot draw in a worker, which the export needs: use a recent Chrome, Edge, Firefox (105 or later) or Safari (16.4 or later).');
+  const scene = await sceneOf(composition, scale);
+  return { ...(await inWorker(target, { scene, format, quality })), encoder: 'worker' };
 }

@@ -1,15 +1,13 @@
-/** The Export panel: export through /api/export, copy the PNG, or save to the workspace as an asset. */
+/** The Export panel: export in the browser (encode.ts), copy the PNG, or save to the workspace as an asset. */
 import { ApiError } from './api.ts';
 import { byId, clearProblem, formatBytes, h, setBusy, showProblem } from './dom.ts';
 import type { Editor } from './editor.ts';
-import { exportProblem } from './layout.ts';
+import { planOf } from './composition.ts';
+import type { Composition } from './composition.ts';
+import { exportSize, fittingScale } from './layout.ts';
 import { FORMATS } from './presets.ts';
-import { encodeCanvas } from './encode.ts';
+import { encodeComposition } from './encode.ts';
 import type { Encoded } from './encode.ts';
-import { renderExport } from './render.ts';
-
-/** /api/export's body limit, less room for the form's other fields. */
-const EXPORT_MAX_UPLOAD = 4 * 1024 * 1024 - 4096;
 
 interface ExportResult {
   blob: Blob;
@@ -19,8 +17,10 @@ interface ExportResult {
   height: number;
   /** A later change makes the export stale. */
   revision: number;
-  /** Where the upload was encoded: 'worker' off the main thread, or 'page'. */
+  /** Where it was made: 'worker' off the main thread. */
   encoder: Encoded['encoder'];
+  /** Below the chosen scale when that one would be too large to make. */
+  scale: number;
 }
 
 interface UploadInstructions {
@@ -58,11 +58,6 @@ function setSignInHint(signedIn: boolean): void {
   }
 }
 
-function fileNameFrom(disposition: string | null, fallback: string): string {
-  const match = /filename="([^"]+)"/i.exec(disposition ?? '');
-  return match?.[1] ?? fallback;
-}
-
 async function sha256Hex(blob: Blob): Promise<string | undefined> {
   // SubtleCrypto exists only in secure contexts (https, localhost); the checksum is optional.
   if (!globalThis.crypto?.subtle) return undefined;
@@ -88,51 +83,29 @@ export function setupExportPanel(editor: Editor): void {
   let lastUrl: string | undefined;
   let signedIn: Me | undefined;
 
-  const readyComposition = () => {
+  const readyComposition = (): Composition => {
     const composition = editor.composition();
     if (!composition) throw new Error('There is nothing to export yet: capture a page, load a tweet or open an image first.');
-    const problem = exportProblem(editor.exportSize()!);
-    if (problem) throw new Error(problem);
     // The crop tool's whole-source view is for the preview only.
     return { ...composition, edits: editor.edits };
   };
 
+  /** Drawn and encoded in the worker, at the chosen scale or the largest below it that can be made. */
   const runExport = async (): Promise<ExportResult> => {
     const composition = readyComposition();
     const settings = composition.settings;
     const revision = editor.revision;
     const format = FORMATS.find((entry) => entry.id === settings.format) ?? FORMATS[0];
-    exportStatus.textContent = 'Rendering…';
+    const canvas = planOf(composition).canvas;
+    const scale = fittingScale(canvas, settings.scale);
+    exportStatus.textContent = `Making the ${format.name} file (${settings.quality} quality)…`;
     performance.mark('easel-export:start');
-    const canvas = renderExport(composition);
-    performance.mark('easel-export:rendered');
-    exportStatus.textContent = 'Encoding…';
-    const { blob: upload, encoder } = await encodeCanvas(canvas, EXPORT_MAX_UPLOAD);
-    // Also a browser that cannot encode WebP, whose answer is the PNG again.
-    if (upload.size > EXPORT_MAX_UPLOAD) {
-      throw new Error(`At ${settings.scale}× the image is ${formatBytes(upload.size)}, more than the export accepts (4 MiB): choose a smaller scale.`);
-    }
-    performance.mark('easel-export:encoded');
-    const form = new FormData();
-    form.append('image', upload, upload.type === 'image/webp' ? 'easel.webp' : 'easel.png');
-    form.append('format', format.id);
-    form.append('qualityPreset', settings.quality);
-    exportStatus.textContent = `Converting to ${format.name} (${settings.quality} quality)…`;
-    const response = await editor.api.call('/api/export', { method: 'POST', body: form });
-    performance.mark('easel-export:response');
-    const blob = await response.blob();
-    // The server keeps the upload's pixel size, so the file is not decoded only to read it.
-    const result: ExportResult = {
-      blob,
-      name: fileNameFrom(response.headers.get('Content-Disposition'), `easel.${format.extension}`),
-      type: blob.type || format.type,
-      width: canvas.width,
-      height: canvas.height,
-      revision,
-      encoder,
-    };
+    const made = await encodeComposition(composition, scale, format.id, settings.quality);
     performance.mark('easel-export:done');
-    return result;
+    // The worker's own timings, for the bench.
+    performance.measure('easel-export:render', { start: 'easel-export:start', duration: made.timings.render });
+    performance.measure('easel-export:encode', { start: 'easel-export:start', duration: made.timings.encode });
+    return { blob: made.blob, name: `easel.${format.extension}`, type: format.type, ...exportSize(canvas, scale), revision, encoder: made.encoder, scale };
   };
 
   const describe = (result: ExportResult) => `${result.name} · ${formatBytes(result.blob.size)} · ${result.width} × ${result.height} px`;
@@ -143,7 +116,7 @@ export function setupExportPanel(editor: Editor): void {
     lastUrl = URL.createObjectURL(result.blob);
     const link = h('a', { href: lastUrl, download: result.name }, 'Download again');
     exportResult.replaceChildren(`${describe(result)} `, link);
-    Object.assign(exportResult.dataset, { name: result.name, bytes: String(result.blob.size), width: String(result.width), height: String(result.height), encoder: result.encoder });
+    Object.assign(exportResult.dataset, { name: result.name, bytes: String(result.blob.size), width: String(result.width), height: String(result.height), encoder: result.encoder, scale: String(result.scale) });
     return lastUrl;
   };
 
@@ -191,7 +164,9 @@ export function setupExportPanel(editor: Editor): void {
         delete exportResult.dataset.stale;
         const url = showResult(result);
         h('a', { href: url, download: result.name }).click();
-        exportStatus.textContent = 'Exported and downloaded:';
+        const chosen = editor.settings.scale;
+        exportStatus.textContent =
+          result.scale < chosen ? `Exported and downloaded at ${result.scale}×, the largest scale that can be made (${chosen}× would be too large):` : 'Exported and downloaded:';
       } catch (error) {
         exportStatus.textContent = 'The export failed.';
         showProblem(exportError, error);
@@ -212,9 +187,10 @@ export function setupExportPanel(editor: Editor): void {
         if (!navigator.clipboard || typeof ClipboardItem === 'undefined') {
           throw new Error('This browser does not let pages put images on the clipboard here (it needs https or localhost): use Export instead.');
         }
-        const size = editor.exportSize()!;
-        // A promise in the ClipboardItem keeps the user gesture alive while the PNG is encoded (Safari needs it).
-        const png = encodeCanvas(renderExport(composition)).then((encoded) => encoded.blob);
+        const canvas = planOf(composition).canvas;
+        const size = exportSize(canvas, fittingScale(canvas, composition.settings.scale));
+        // A promise in the ClipboardItem keeps the user gesture alive while the PNG is made (Safari needs it).
+        const png = encodeComposition(composition, fittingScale(canvas, composition.settings.scale), 'png', 'high').then((made) => made.blob);
         await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
         exportStatus.textContent = `Copied a ${size.width} × ${size.height} px PNG to the clipboard.`;
       } catch (error) {

@@ -26,8 +26,12 @@ export interface Layout {
   content: Rect;
 }
 
-/** The largest image /api/export accepts (pixels), and the largest canvas side browsers draw reliably. */
-export const MAX_EXPORT_PIXELS = 40_000_000;
+/**
+ * The largest export the editor makes: its pixels, and the codecs' input, must fit in the
+ * WebAssembly memory of a browser tab (mozjpeg's is 2 GiB). Drawn in bands, only the width meets
+ * a canvas's limit.
+ */
+export const MAX_EXPORT_PIXELS = 100_000_000;
 export const MAX_CANVAS_SIDE = 16_384;
 
 /** Every length is a whole number. */
@@ -60,13 +64,22 @@ export function exportSize(canvas: Size, scale: number): Size {
 
 /** Why an export of this size cannot be made, if so. */
 export function exportProblem(size: Size): string | undefined {
-  if (size.width > MAX_CANVAS_SIDE || size.height > MAX_CANVAS_SIDE) {
-    return `${size.width} × ${size.height} px is larger than a browser canvas can hold (${MAX_CANVAS_SIDE} px a side): choose a smaller scale or less padding.`;
+  if (size.width > MAX_CANVAS_SIDE) {
+    return `${size.width} px is wider than a browser canvas can hold (${MAX_CANVAS_SIDE} px): choose a smaller scale or less padding.`;
   }
   if (size.width * size.height > MAX_EXPORT_PIXELS) {
-    return `${size.width} × ${size.height} px is more than the ${MAX_EXPORT_PIXELS / 1e6} megapixels the export accepts: choose a smaller scale.`;
+    return `${size.width} × ${size.height} px is more than the ${MAX_EXPORT_PIXELS / 1e6} megapixels an export can have: choose a smaller scale.`;
   }
   return undefined;
+}
+
+/** `scale`, or the largest scale below it (to two decimals) whose export can be made. */
+export function fittingScale(canvas: Size, scale: number): number {
+  const most = Math.min(MAX_CANVAS_SIDE / canvas.width, Math.sqrt(MAX_EXPORT_PIXELS / (canvas.width * canvas.height)));
+  if (!exportProblem(exportSize(canvas, scale))) return scale;
+  let fitting = Math.floor(Math.min(scale, most) * 100) / 100;
+  while (fitting > 0.01 && exportProblem(exportSize(canvas, fitting))) fitting -= 0.01;
+  return Math.max(0.01, Math.round(fitting * 100) / 100);
 }
 
 /** The largest scale at which `canvas` fits into `box`, centred. */

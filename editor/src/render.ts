@@ -48,10 +48,18 @@ function drawFrameBar(ctx: CanvasRenderingContext2D, frame: 'light' | 'dark', wi
   ctx.textBaseline = 'alphabetic';
 }
 
+/** A canvas of this thread: the export worker has no document. */
+function newCanvas(width: number, height: number): HTMLCanvasElement {
+  if (typeof document === 'undefined') return new OffscreenCanvas(width, height) as unknown as HTMLCanvasElement;
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  return canvas;
+}
+
 /** Behind transparent areas of the preview only. */
 function checkerboard(ctx: CanvasRenderingContext2D, x: number, y: number, width: number, height: number): void {
-  const tile = document.createElement('canvas');
-  tile.width = tile.height = 16;
+  const tile = newCanvas(16, 16);
   const t = tile.getContext('2d')!;
   t.fillStyle = '#ffffff';
   t.fillRect(0, 0, 16, 16);
@@ -86,34 +94,31 @@ export interface DrawOptions {
   y?: number;
   /** Preview only. */
   checkerboard?: boolean;
+  /** Nothing in the window is transparent: its shadow can be drawn from its outline alone. */
+  opaqueWindow?: boolean;
 }
 
+type Shadow = (typeof SHADOWS)[number];
+
 /**
- * `scale` is device pixels per layout pixel. The window is drawn on its own layer first, so the
- * shadow follows its rounded outline and any transparency in the source.
+ * The window (frame bar and content, rounded), at `scale`, on a layer of its own. Only its rows on
+ * the target canvas and the shadow's reach are drawn, so an export drawn in bands never needs a
+ * layer taller than a band. `first` is the layer's first row within the whole window.
  */
-export function drawComposition(ctx: CanvasRenderingContext2D, composition: Composition, scale: number, options: DrawOptions = {}): Layout {
+function windowLayer(ctx: CanvasRenderingContext2D, composition: Composition, plan: Layout, scale: number, top: number, shadow: Shadow) {
   const { source, settings, edits } = composition;
-  const plan = planOf(composition);
-  const ox = options.x ?? 0;
-  const oy = options.y ?? 0;
-  const { canvas, window: win, bar } = plan;
-
-  ctx.save();
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  if (options.checkerboard) checkerboard(ctx, ox, oy, canvas.width * scale, canvas.height * scale);
-  ctx.setTransform(scale, 0, 0, scale, ox, oy);
-  drawBackground(ctx, composition, canvas);
-
-  const layer = document.createElement('canvas');
-  layer.width = Math.max(1, Math.round(win.width * scale));
-  layer.height = Math.max(1, Math.round(win.height * scale));
-  // The layer lives where the target does: in memory for an export (see renderExport).
+  const { window: win, bar } = plan;
+  const fullHeight = Math.max(1, Math.round(win.height * scale));
+  const reach = Math.ceil((shadow.blur * 2 + shadow.offsetY) * scale) + 2;
+  const rowsOnCanvas = ctx.canvas?.height ?? fullHeight;
+  const first = Math.min(fullHeight - 1, Math.max(0, Math.floor(-reach - top)));
+  const last = Math.max(first + 1, Math.min(fullHeight, Math.ceil(rowsOnCanvas + reach - top)));
+  const layer = newCanvas(Math.max(1, Math.round(win.width * scale)), last - first);
+  // The layer lives where the target does: in memory for an export (see rasterize).
   const lc = layer.getContext('2d', { willReadFrequently: ctx.getContextAttributes?.().willReadFrequently ?? false })!;
-  lc.setTransform(layer.width / win.width, 0, 0, layer.height / win.height, 0, 0);
-  const radius = Math.min(settings.radius, win.width / 2, win.height / 2);
+  lc.setTransform(layer.width / win.width, 0, 0, fullHeight / win.height, 0, -first);
   lc.beginPath();
-  lc.roundRect(0, 0, win.width, win.height, radius);
+  lc.roundRect(0, 0, win.width, win.height, Math.min(settings.radius, win.width / 2, win.height / 2));
   lc.clip();
   if (settings.frame !== 'none') {
     lc.fillStyle = FRAME_COLOURS[settings.frame].page;
@@ -121,32 +126,73 @@ export function drawComposition(ctx: CanvasRenderingContext2D, composition: Comp
     drawFrameBar(lc, settings.frame, win.width, bar, source.title);
   }
   drawContent(lc, source, edits, { x: 0, y: bar, width: win.width, height: win.height - bar });
+  // In a worker, rasterised once here: drawn as a recording, it would be replayed for the shadow
+  // and again for the window, redactions and all.
+  const image = 'transferToImageBitmap' in layer ? (layer as unknown as OffscreenCanvas).transferToImageBitmap() : layer;
+  return { image, first, rowHeight: (win.height * scale) / fullHeight };
+}
+
+/**
+ * `scale` is device pixels per layout pixel. The shadow follows the window's rounded outline and
+ * any transparency in the source.
+ */
+export function drawComposition(ctx: CanvasRenderingContext2D, composition: Composition, scale: number, options: DrawOptions = {}): Layout {
+  const { settings } = composition;
+  const plan = planOf(composition);
+  const ox = options.x ?? 0;
+  const oy = options.y ?? 0;
+  const { canvas, window: win } = plan;
+
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  if (options.checkerboard) checkerboard(ctx, ox, oy, canvas.width * scale, canvas.height * scale);
+  ctx.setTransform(scale, 0, 0, scale, ox, oy);
+  drawBackground(ctx, composition, canvas);
 
   const shadow = SHADOWS.find((entry) => entry.id === settings.shadow) ?? SHADOWS[0];
+  const top = oy + win.y * scale;
+  const { image, first, rowHeight } = windowLayer(ctx, composition, plan, scale, top, shadow);
+  const box = { x: ox + win.x * scale, y: top, width: win.width * scale, height: win.height * scale };
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   if (shadow.alpha > 0) {
     // Shadow lengths are in device pixels: the transform does not scale them.
     ctx.shadowColor = `rgba(0, 0, 0, ${shadow.alpha})`;
     ctx.shadowBlur = shadow.blur * scale;
     ctx.shadowOffsetY = shadow.offsetY * scale;
+    if (options.opaqueWindow) {
+      // The outline's shadow alone (its shape drawn off the canvas): far cheaper than blurring the whole layer.
+      const away = box.x + box.width + ctx.shadowBlur * 4 + 16;
+      ctx.shadowOffsetX = away;
+      ctx.beginPath();
+      ctx.roundRect(box.x - away, box.y, box.width, box.height, Math.min(settings.radius, win.width / 2, win.height / 2) * scale);
+      ctx.fill();
+      ctx.shadowColor = 'transparent';
+    }
   }
-  ctx.drawImage(layer, ox + win.x * scale, oy + win.y * scale, win.width * scale, win.height * scale);
+  ctx.drawImage(image, box.x, top + first * rowHeight, box.width, image.height * rowHeight);
   ctx.restore();
   return plan;
 }
 
+/** Pixels per band: within any browser's canvas limits, and few bands for a usual export. */
+const BAND_PIXELS = 16_000_000;
+
 /**
- * The composition at export size, on a new canvas kept in memory (`willReadFrequently`) rather than
- * on the GPU: an export is read back whole, and where the GPU is emulated (SwiftShader, as in the
- * bundled Chromium) drawing there is several times slower.
+ * The composition at `scale` as RGBA, drawn in bands of whole rows on canvases kept in memory
+ * (`willReadFrequently`), so a picture taller than one canvas can hold is still drawn whole; on
+ * the GPU, which the bundled Chromium emulates (SwiftShader), the same drawing is several times slower.
  */
-export function renderExport(composition: Composition): HTMLCanvasElement {
-  const size = exportSize(planOf(composition).canvas, composition.settings.scale);
-  const canvas = document.createElement('canvas');
-  canvas.width = size.width;
-  canvas.height = size.height;
-  drawComposition(canvas.getContext('2d', { willReadFrequently: true })!, composition, composition.settings.scale);
-  return canvas;
+export function rasterize(composition: Composition, scale: number, options: Pick<DrawOptions, 'opaqueWindow'> = {}): ImageData {
+  const size = exportSize(planOf(composition).canvas, scale);
+  const rows = Math.max(1, Math.min(size.height, Math.floor(BAND_PIXELS / size.width)));
+  const pixels = new Uint8ClampedArray(size.width * size.height * 4);
+  for (let top = 0; top < size.height; top += rows) {
+    const height = Math.min(rows, size.height - top);
+    const ctx = newCanvas(size.width, height).getContext('2d', { willReadFrequently: true })!;
+    drawComposition(ctx, composition, scale, { ...options, y: -top });
+    pixels.set(ctx.getImageData(0, 0, size.width, height).data, top * size.width * 4);
+  }
+  return new ImageData(pixels, size.width, size.height);
 }
 
 /** @throws Error when the canvas cannot be encoded (tainted, or too large for the browser) */

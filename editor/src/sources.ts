@@ -10,6 +10,8 @@ export interface Source {
   title: string;
   /** For people: "example.com, desktop, light". */
   description: string;
+  /** The picture itself, where the source is one: the export sends it to its worker. */
+  bitmap?: ImageBitmap;
   /** Draws into `rect` (layout pixels) of a context already scaled to the output. */
   draw(ctx: CanvasRenderingContext2D, rect: Rect): void;
 }
@@ -44,6 +46,7 @@ export async function bitmapSource(
     height: Math.max(1, Math.round(bitmap.height / density)),
     title: options.title,
     description: options.description,
+    bitmap,
     draw(ctx, rect) {
       ctx.imageSmoothingEnabled = true;
       ctx.imageSmoothingQuality = 'high';

@@ -16,6 +16,11 @@ export const API_BASE_PLACEHOLDER = '%API_BASE%';
 export const CAPTURE_TIMEOUT_PLACEHOLDER = '%CAPTURE_TIMEOUT_MS%';
 /** The one Trusted Types policy the page may create: it vouches for the export worker's URL only. */
 export const EXPORT_WORKER_POLICY = 'easel-export-worker';
+/**
+ * A worker runs under its own script's CSP, not the page's: the export worker fetches its codecs'
+ * WebAssembly from this origin and compiles it, and does nothing else.
+ */
+export const EXPORT_WORKER_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; frame-ancestors 'none'";
 /** Content-hashed names never change meaning. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -103,5 +108,6 @@ export function editorAsset(file: string, acceptEncoding: string | undefined, ed
   const encoding = (['br', 'gzip'] as const).find((candidate) => entry.bodies[candidate] && accepted.has(candidate));
   const headers: Record<string, string> = { 'Cache-Control': IMMUTABLE, Vary: 'Accept-Encoding' };
   if (encoding) headers['Content-Encoding'] = encoding;
+  if (entry.asset.worker) headers['Content-Security-Policy'] = EXPORT_WORKER_CSP;
   return reply.binary(entry.bodies[encoding ?? 'identity']!, entry.asset.contentType, 200, { headers });
 }

@@ -1,6 +1,6 @@
 /**
- * The export's encoding in the real browser: done in the module worker the build ships, under the
- * page's CSP, with the same pixels and size as the composition; on the page where workers cannot.
+ * The export in the real browser: drawn and encoded in the module worker the build ships, under the
+ * page's CSP, with the same pixels and size as the composition; refused plainly where workers cannot draw.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -111,26 +111,22 @@ describe('the export encoder', SLOW, () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  it('encodes on the page when workers cannot encode, with the same result', async () => {
-    // Prepare: a browser whose OffscreenCanvas cannot make files (Safari 16)
-    const { page, downloads, consoleErrors } = await open(runtime().url);
+  it('says which browsers it needs, and makes no file, where a worker cannot draw', async () => {
+    // Prepare: a browser without OffscreenCanvas (Safari before 16.4)
+    const { page } = await open(runtime().url);
     await page.evaluateOnNewDocument(() => {
-      delete (OffscreenCanvas.prototype as Partial<OffscreenCanvas>).convertToBlob;
+      delete (globalThis as { OffscreenCanvas?: unknown }).OffscreenCanvas;
     });
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]');
-    const scripts: string[] = [];
-    page.on('request', (request) => scripts.push(new URL(request.url()).pathname));
     await compose(page);
 
     // Act
-    const { png, encoder } = await exportFile(page, downloads);
+    await page.click('#export-button');
+    await page.waitForFunction(() => (document.getElementById('export-error')?.textContent ?? '') !== '');
 
     // Assess
-    expect(encoder).toBe('page');
-    expect(scripts.filter((path) => WORKER_SCRIPT.test(path))).toEqual([]);
-    await expectComposed(page, png);
-    expect(await violations(page)).toEqual([]);
-    expect(consoleErrors).toEqual([]);
+    expect(await page.$eval('#export-error', (element) => element.textContent)).toContain('Safari (16.4 or later)');
+    expect(await page.$eval('#export-result', (element) => element.textContent)).toBe('');
   });
 });

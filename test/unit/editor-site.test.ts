@@ -43,8 +43,16 @@ const asset = (file: string, headers: Record<string, string> = {}) =>
 const fileOf = (extension: string) => built.manifest.files.find((entry) => entry.file.endsWith(extension) && !entry.worker)!;
 
 describe('the editor build', () => {
-  it('writes one script, one stylesheet and the export worker with content hashes in their names', () => {
-    expect(built.manifest.files.map((entry) => entry.file.replace(/-[A-Z0-9]{8}\./, '-<hash>.')).sort()).toEqual(['editor-<hash>.css', 'editor-<hash>.js', 'export-worker-<hash>.js']);
+  it('writes one script, one stylesheet, the export worker and its codecs with content hashes in their names', () => {
+    expect(built.manifest.files.map((entry) => entry.file.replace(/-[A-Z0-9]{8}\./, '-<hash>.')).sort()).toEqual([
+      'editor-<hash>.css',
+      'editor-<hash>.js',
+      'export-worker-<hash>.js',
+      'mozjpeg_enc-<hash>.wasm',
+      'squoosh_oxipng_bg-<hash>.wasm',
+      'webp_enc-<hash>.wasm',
+      'webp_enc_simd-<hash>.wasm',
+    ]);
     expect(built.manifest.files.filter((entry) => entry.worker).map((entry) => entry.file)).toEqual([expect.stringMatching(/^export-worker-[A-Z0-9]{8}\.js$/)]);
   });
 
@@ -110,6 +118,23 @@ describe('GET /editor/{file}', () => {
     const result = await asset(fileOf('.css').file);
 
     expect(result.headers).toMatchObject({ 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=31536000, immutable' });
+  });
+
+  it('serves the export worker under a CSP of its own that lets it fetch and compile its codecs, and nothing else', async () => {
+    const result = await asset(built.manifest.files.find((entry) => entry.worker)!.file);
+
+    expect(result.headers).toMatchObject({
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Content-Security-Policy': "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; frame-ancestors 'none'",
+    });
+  });
+
+  it('serves the codecs as application/wasm, which streaming compilation requires', async () => {
+    const wasm = fileOf('.wasm');
+    const result = await asset(wasm.file);
+
+    expect(result.statusCode).toBe(200);
+    expect(result.headers).toMatchObject({ 'Content-Type': 'application/wasm', 'Cache-Control': 'public, max-age=31536000, immutable', 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'" });
   });
 
   it('answers 404 with a hint for a name this build does not have, such as a previous release', async () => {
