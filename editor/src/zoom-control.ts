@@ -3,7 +3,7 @@
  * fingers pinch and pan, the wheel or a middle-button drag pans, and buttons fit or show 100 %.
  */
 import type { Annotator } from './annotate-tool.ts';
-import { byId, h } from './dom.ts';
+import { byId } from './dom.ts';
 import type { Editor } from './editor.ts';
 import { PREVIEW_MARGIN } from './editor.ts';
 import { clampPan, FIT, scaleOf, ZOOM_STEP, zoomAround } from './zoom.ts';
@@ -11,7 +11,7 @@ import type { Viewport } from './zoom.ts';
 
 type Zoom = (action: 'in' | 'out' | 'fit' | 'actual') => void;
 
-/** Adds the zoom buttons to the toolbar and binds the gestures; returns what the zoom commands run. */
+/** Binds the zoom buttons and gestures; returns what the zoom commands run. */
 export function setupZoom(editor: Editor, annotator: Annotator): Zoom {
   const overlay = byId('annotate-overlay', HTMLCanvasElement);
   const toolbar = byId('annotate-toolbar', HTMLDivElement);
@@ -67,7 +67,7 @@ export function setupZoom(editor: Editor, annotator: Annotator): Zoom {
 
   bindPointerPan(overlay, annotator, panBy, zoomTo, current);
 
-  const label = addZoomButtons(editor, toolbar);
+  const label = bindZoomButtons(editor, toolbar);
   editor.onRender(() => {
     const view = editor.currentView();
     const text = editor.viewport.zoom === 'fit' ? 'Fit' : `${Math.round(current() * 100)} %`;
@@ -77,18 +77,12 @@ export function setupZoom(editor: Editor, annotator: Annotator): Zoom {
   return zoom;
 }
 
-/** The toolbar's zoom group, whose buttons run the zoom commands; returns the level's label. */
-function addZoomButtons(editor: Editor, toolbar: HTMLElement): HTMLSpanElement {
-  const label = h('span', { class: 'annotate-zoom-level', id: 'zoom-level', 'aria-live': 'polite' }, 'Fit');
-  const button = (id: string, text: string, title: string, command: string) => {
-    const element = h('button', { type: 'button', class: 'annotate-button', id, title, 'aria-label': title }, text);
-    element.addEventListener('click', () => editor.commands.run(command));
-    return element;
-  };
-  const group = h('div', { class: 'annotate-group annotate-zoom', role: 'group', 'aria-label': 'Zoom' }, button('zoom-out', '−', 'Zoom out (−)', 'zoom.out'), label);
-  group.append(button('zoom-in', '+', 'Zoom in (+)', 'zoom.in'), button('zoom-fit', 'Fit', 'Zoom to fit (0)', 'zoom.fit'), button('zoom-actual', '1:1', 'Zoom to 100 % (1)', 'zoom.actual'));
-  toolbar.append(group);
-  return label;
+/** The toolbar's zoom group (in the page, so it takes its place before the first paint) runs the zoom commands. */
+function bindZoomButtons(editor: Editor, toolbar: HTMLElement): HTMLElement {
+  for (const button of toolbar.querySelectorAll<HTMLButtonElement>('.annotate-zoom button[data-command]')) {
+    button.addEventListener('click', () => editor.commands.run(button.dataset.command!));
+  }
+  return byId('zoom-level', HTMLSpanElement);
 }
 
 /** A middle-button drag pans; two fingers pinch and pan (the first finger's drawing is dropped). */

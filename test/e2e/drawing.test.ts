@@ -181,7 +181,7 @@ describe('drawing', SLOW, () => {
     expect(clamped[0]).toMatchObject({ kind: 'rect', x1: 1300, y1: 700, x2: SOURCE.width, y2: SOURCE.height });
   });
 
-  it('zooms to 100 %, in with Ctrl+wheel around the pointer and back to fit, keeping the selection handles the same size on screen', async () => {
+  it('zooms to 100 % (1), in with Ctrl+wheel around the pointer, out (−), to fit (Fit, 0) and in (+), keeping the selection handles the same size on screen', async () => {
     // Prepare: a box selected at the fitted zoom
     const { page } = await openWhite();
     await page.keyboard.press('r');
@@ -208,9 +208,17 @@ describe('drawing', SLOW, () => {
     const wheeled = await placement(page);
     const cornerAfter = await at(page, 500, 300);
     const wheeledInk = await overlayInk(page, cornerAfter, 6);
+    await page.keyboard.press('-');
+    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent !== '100 %' && document.getElementById('zoom-level')?.textContent !== 'Fit');
+    const out = await placement(page);
     await page.click('#zoom-fit');
     await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent === 'Fit');
     const back = await placement(page);
+    await page.keyboard.press('+');
+    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent !== 'Fit');
+    const plus = await placement(page);
+    await page.keyboard.press('0');
+    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent === 'Fit');
 
     // Assess: the picture grew on screen, the corner stayed under the pointer, the handle did not grow
     expect(fitted.view.scale).toBeLessThan(1);
@@ -221,7 +229,9 @@ describe('drawing', SLOW, () => {
     expect(fittedInk).toBeGreaterThan(30);
     expect(Math.abs(actualInk - fittedInk)).toBeLessThanOrEqual(fittedInk * 0.15);
     expect(Math.abs(wheeledInk - fittedInk)).toBeLessThanOrEqual(fittedInk * 0.15);
+    expect(out.view.scale).toBeCloseTo(wheeled.view.scale / 1.25, 3);
     expect(back.view.scale).toBeCloseTo(fitted.view.scale, 5);
+    expect(plus.view.scale).toBeCloseTo(fitted.view.scale * 1.25, 3);
     expect(await text(page, '#zoom-level')).toBe('Fit');
   });
 
