@@ -3,9 +3,10 @@ import type { Api } from './api.ts';
 import { describeBackground } from './backgrounds.ts';
 import { Commands } from './commands.ts';
 import { byId } from './dom.ts';
+import { DocumentModel } from './document-model.ts';
+import type { Snapshot } from './document-model.ts';
 import { NO_EDITS } from './edits.ts';
 import type { Edits } from './edits.ts';
-import { History } from './history.ts';
 import { exportProblem, exportSize } from './layout.ts';
 import type { Rect } from './layout.ts';
 import { FRAMES } from './presets.ts';
@@ -45,11 +46,7 @@ function writeStorage(entries: Record<string, string>): void {
   }
 }
 
-/** What undo goes back to. */
-export interface Snapshot {
-  settings: Settings;
-  edits: Edits;
-}
+export type { Snapshot } from './document-model.ts';
 
 /** The preview's placement of the content (the source after its crop). */
 export interface View {
@@ -98,17 +95,14 @@ function writeEdits(key: string, edits: Edits): void {
 export class Editor {
   readonly api: Api;
   source?: Source;
-  settings: Settings;
-  edits: Edits = NO_EDITS;
+  /** Settings, edits and their history, apart from the DOM. */
+  private readonly model: DocumentModel;
   /** For an image background; kept in the browser (background-image.ts), not in the settings. */
   backgroundImage?: ImageBitmap;
-  readonly history = new History<Snapshot>(HISTORY_LIMIT);
   /** Every action, for the toolbar, the keyboard and the tools (commands.ts). */
   readonly commands = new Commands();
   /** The preview's zoom and pan (zoom.ts); never part of the document. */
   viewport: Viewport = FIT;
-  /** The edits a gesture's draft replaced, while one is shown (see {@link draft}). */
-  private draftBase: Edits | undefined;
   /** While set, the preview shows the whole source (the crop tool draws the crop over it). */
   showWholeSource = false;
   private view: View | undefined;
@@ -134,7 +128,7 @@ export class Editor {
     // A reload reopens the address as it was before the last, debounced, fragment write; when it is
     // the editor's own, storage holds the newer settings.
     const fragment = location.hash.replace(/^#/, '');
-    this.settings = initialSettings(readStorage(STORAGE_KEY), fragment === readStorage(FRAGMENT_KEY) ? '' : fragment);
+    this.model = new DocumentModel(initialSettings(readStorage(STORAGE_KEY), fragment === readStorage(FRAGMENT_KEY) ? '' : fragment), HISTORY_LIMIT);
     // The box has a fixed size (CSS), so sizing the canvas backing store never moves anything.
     new ResizeObserver(() => this.resize()).observe(this.stage);
     this.resize();
@@ -151,6 +145,18 @@ export class Editor {
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'hidden') this.persistNow(!this.leaving);
     });
+  }
+
+  get settings(): Settings {
+    return this.model.settings;
+  }
+
+  get edits(): Edits {
+    return this.model.edits;
+  }
+
+  get history(): DocumentModel['history'] {
+    return this.model.history;
   }
 
   onChange(listener: () => void): void {
@@ -196,57 +202,54 @@ export class Editor {
    * {@link endDraft} records the whole gesture as one step, or puts back what was there.
    */
   draft(edits: Edits): void {
-    this.draftBase ??= this.edits;
-    this.edits = edits;
+    this.model.draft(edits);
     this.scheduleRender();
   }
 
   endDraft(keep: boolean): void {
-    const base = this.draftBase;
-    if (base === undefined) return;
-    this.draftBase = undefined;
-    const drafted = this.edits;
-    this.edits = base;
-    if (keep && drafted !== base) this.edit(drafted);
+    const before = this.model.endDraft(keep);
+    if (before) this.applied(before);
     else this.scheduleRender();
   }
 
   /** A new source starts a new history, with the edits it had when last open. */
   setSource(source: Source): void {
-    this.draftBase = undefined;
     this.viewport = FIT;
     this.source = source;
-    this.edits = readEdits(sourceKey(source));
-    this.history.clear();
+    this.model.open(readEdits(sourceKey(source)));
     this.empty.hidden = true;
     this.changed();
   }
 
   update(settings: Partial<Settings>, options: ChangeOptions = {}): void {
-    this.history.record(this.snapshot(), options.merge);
-    this.apply({ settings: { ...this.settings, ...settings }, edits: this.edits });
+    const before = this.model.snapshot();
+    this.model.update(settings, options.merge);
+    this.applied(before);
   }
 
   /** Annotations and crop; recorded for undo like settings. */
   edit(edits: Partial<Edits>, options: ChangeOptions = {}): void {
-    this.history.record(this.snapshot(), options.merge);
-    this.apply({ settings: this.settings, edits: { ...this.edits, ...edits } });
+    const before = this.model.snapshot();
+    this.model.edit(edits, options.merge);
+    this.applied(before);
   }
 
   undo(): boolean {
-    const previous = this.history.undo(this.snapshot());
-    if (previous) this.apply(previous);
+    const before = this.model.snapshot();
+    const previous = this.model.undo();
+    if (previous) this.applied(before);
     return previous !== undefined;
   }
 
   redo(): boolean {
-    const next = this.history.redo(this.snapshot());
-    if (next) this.apply(next);
+    const before = this.model.snapshot();
+    const next = this.model.redo();
+    if (next) this.applied(before);
     return next !== undefined;
   }
 
   snapshot(): Snapshot {
-    return { settings: this.settings, edits: this.edits };
+    return this.model.snapshot();
   }
 
   /** What is exported, with the stored crop; undefined until there is a source. */
@@ -269,11 +272,10 @@ export class Editor {
     return { x: view.crop.x + (clientX - page.x - view.box.x) / view.scale, y: view.crop.y + (clientY - page.y - view.box.y) / view.scale };
   }
 
-  private apply(state: Snapshot): void {
-    const settingsChanged = state.settings !== this.settings;
-    const editsChanged = state.edits !== this.edits;
-    this.settings = state.settings;
-    this.edits = state.edits;
+  /** Keeps and shows what the model changed since `before`. */
+  private applied(before: Snapshot): void {
+    const settingsChanged = before.settings !== this.settings;
+    const editsChanged = before.edits !== this.edits;
     if (settingsChanged) {
       // Storage at once, so a reload straight after a change keeps it; the address when a slider
       // settles, as browsers throttle history.replaceState called that often.
