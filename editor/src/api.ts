@@ -18,8 +18,21 @@ export class ApiError extends Error {
   readonly documentation?: string;
   /** Seconds, from Retry-After. */
   readonly retryAfter?: number;
+  /** The route called, without the API base: what the user was doing. */
+  readonly path?: string;
+  /** The envelope's other fields (requiredPlan, quota, limit…). */
+  readonly extra: Readonly<Record<string, unknown>>;
 
-  constructor(fields: { status: number; code: string; message: string; hint: string; documentation?: string; retryAfter?: number }) {
+  constructor(fields: {
+    status: number;
+    code: string;
+    message: string;
+    hint: string;
+    documentation?: string;
+    retryAfter?: number;
+    path?: string;
+    extra?: Record<string, unknown>;
+  }) {
     super(fields.message);
     this.name = 'ApiError';
     this.status = fields.status;
@@ -27,6 +40,8 @@ export class ApiError extends Error {
     this.hint = fields.hint;
     this.documentation = fields.documentation;
     this.retryAfter = fields.retryAfter;
+    this.path = fields.path;
+    this.extra = fields.extra ?? {};
   }
 }
 
@@ -91,6 +106,7 @@ export class Api {
       throw new ApiError({
         status: 0,
         code: 'network_error',
+        path,
         message: `Could not reach the Easel API at ${this.describe()}.`,
         hint:
           this.base === ''
@@ -108,11 +124,14 @@ export class Api {
         hint: typeof body.hint === 'string' ? body.hint : '',
         documentation: typeof body.documentation === 'string' ? body.documentation : undefined,
         retryAfter: retryAfterOf(response, body),
+        path,
+        extra: body as unknown as Record<string, unknown>,
       });
     }
     throw new ApiError({
       status: response.status,
       code: 'unexpected_response',
+      path,
       message: `The API answered ${response.status} ${response.statusText}`.trim(),
       hint: 'Something between the page and the API answered instead of Easel; try again later.',
     });

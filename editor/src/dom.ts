@@ -1,5 +1,6 @@
 /** DOM helpers. The page runs under a Trusted Types CSP, so nothing in the editor assigns HTML strings. */
 import { ApiError } from './api.ts';
+import { explain } from './problem-text.ts';
 
 /** @throws Error when the page lacks the element or it is of another kind */
 export function byId<T extends HTMLElement>(id: string, kind: new () => T): T {
@@ -30,20 +31,48 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(2)} MB`;
 }
 
-/** The message, the envelope's hint and the error reference; an empty container takes no room. */
+/**
+ * What went wrong and what to do, in words for people; for an API failure, the envelope's own
+ * message, hint and reference follow in a closed "Details" for whoever reports it.
+ */
 export function showProblem(container: HTMLElement, error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  const parts: Node[] = [h('p', { class: 'problem-message' }, message)];
-  if (error instanceof ApiError) {
-    if (error.hint) parts.push(h('p', { class: 'problem-hint' }, error.hint));
-    if (error.documentation) parts.push(h('p', {}, h('a', { href: error.documentation, target: '_blank', rel: 'noopener' }, `About ${error.code}`)));
+  if (!(error instanceof ApiError)) {
+    container.replaceChildren(h('p', { class: 'problem-message' }, error instanceof Error ? error.message : String(error)));
+    delete container.dataset.code;
+    return;
   }
-  container.replaceChildren(...parts);
+  const { message, advice } = explain(error);
+  const details = [`${error.message}.`.replace(/\.\.$/, '.'), error.hint].filter(Boolean).join(' ');
+  const reference = error.documentation ? [' ', h('a', { href: error.documentation, target: '_blank', rel: 'noopener' }, 'What this error means')] : [];
+  container.replaceChildren(
+    h('p', { class: 'problem-message' }, message),
+    h('p', { class: 'problem-advice' }, advice),
+    h('details', { class: 'problem-details' }, h('summary', {}, 'Details'), h('p', { class: 'problem-api' }, `${error.status || 'No answer'} ${error.code}: ${details}`, ...reference)),
+  );
+  container.dataset.code = error.code;
 }
 
 /** The container then takes no room. */
 export function clearProblem(container: HTMLElement): void {
   container.replaceChildren();
+  delete container.dataset.code;
+}
+
+/**
+ * A later message clears an earlier failure: each status line named by a problem box's
+ * `data-cleared-by` empties that box when its text changes, unless the box was filled in the same
+ * turn (a failure writes its status line and its problem together).
+ */
+export function clearStaleProblems(root: ParentNode = document): void {
+  const watch = { childList: true, characterData: true, subtree: true };
+  for (const problem of root.querySelectorAll<HTMLElement>('[data-cleared-by]')) {
+    const observer = new MutationObserver((records) => {
+      const filled = records.some((record) => problem.contains(record.target));
+      if (!filled && problem.hasChildNodes()) clearProblem(problem);
+    });
+    observer.observe(problem, watch);
+    for (const id of (problem.dataset.clearedBy ?? '').split(/\s+/).filter(Boolean)) observer.observe(byId(id, HTMLElement), watch);
+  }
 }
 
 /** The checked value of a radio group. */

@@ -59,6 +59,17 @@ function normaliseUrl(value: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
 }
 
+/** What the browser itself parses as an http(s) address; the API checks the rest (public host, no credentials). */
+function isWebAddress(url: string): boolean {
+  // Chromium's parser takes "https://not a url", spaces and all.
+  if (/\s/.test(url)) return false;
+  try {
+    return /^https?:$/.test(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
 /** The server's capture time-out, which the page embeds; 15 s, the API's default, if it does not. */
 function captureTimeoutSeconds(): number {
   const ms = Number(document.querySelector<HTMLMetaElement>('meta[name="easel-capture-timeout-ms"]')?.content);
@@ -96,11 +107,9 @@ export function setupSourcePanel(editor: Editor): void {
     const tick = () => {
       const left = Math.ceil((coolingUntil - Date.now()) / 1000);
       if (left > 0) {
-        captureTimer.textContent = `Rate limit reached: you can capture again in ${left} s.`;
+        // Short enough for one line in the narrowest panel: the problem above says why.
+        captureTimer.textContent = `You can capture again in ${left} s.`;
         captureTimer.dataset.seconds = String(left);
-        // The envelope's hint names the wait as it was at the answer; shown beside the countdown, it follows it.
-        const hint = problem.querySelector('.problem-hint');
-        if (hint?.textContent && /^Wait \d+ s\b/.test(hint.textContent)) hint.textContent = hint.textContent.replace(/^Wait \d+ s\b/, `Wait ${left} s`);
         setTimeout(tick, 250);
         return;
       }
@@ -123,6 +132,11 @@ export function setupSourcePanel(editor: Editor): void {
       return;
     }
     const url = normaliseUrl(captureUrl.value);
+    if (!isWebAddress(url)) {
+      showProblem(problem, new Error(`“${captureUrl.value.trim()}” is not a web address. Enter one such as https://example.com, without spaces.`));
+      captureUrl.focus();
+      return;
+    }
     const deviceType = radioValue(captureForm, 'device') === 'mobile' ? 'mobile' : 'desktop';
     const colorScheme = radioValue(captureForm, 'scheme') === 'dark' ? 'dark' : 'light';
     const forceRefresh = byId('capture-refresh', HTMLInputElement).checked;

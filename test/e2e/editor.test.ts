@@ -6,7 +6,7 @@
  * One runtime and one browser serve the whole file; each test gets a fresh browser context
  * (cookies, storage and downloads of its own). The page is opened from the runtime's own origin
  * (same-origin API) or from a second origin in front of it (cross-origin API, allowed by
- * EDITOR_ORIGINS). The rate-limit test spends the browser's capture budget, so it runs last.
+ * EDITOR_ORIGINS). The rate-limit countdown is in source-messages.test.ts.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,7 +15,6 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '#shared/services/identity-admin.ts';
 import { connect, type Connection } from '#infra/admin/connection.ts';
-import { call } from '../support/client.ts';
 import { freePort, saveScreenshot, startOriginProxy, type OriginProxy } from '../support/browser.ts';
 import { startTargetPages, type TargetPages } from '../support/target-pages.ts';
 import { countColour, expectColour, exportDownload, pixelOf, previewPixel, readout, shiftTotal, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
@@ -241,7 +240,7 @@ describe('the editor', SLOW, () => {
     expect(clipped).toBe(false);
   });
 
-  it("shows the envelope's message, hint and reference link when a capture fails", async () => {
+  it("says in words for people why a capture was refused, with the envelope's message, hint and reference under Details", async () => {
     // Prepare: a loopback port the runtime was not opened to
     const { page } = await openEditor(runtime().url);
     await page.type('#capture-url', 'http://127.0.0.1:9/');
@@ -250,13 +249,13 @@ describe('the editor', SLOW, () => {
     // Act
     await page.click('#capture-submit');
     const envelope = (await (await answer).json()) as { code: string; message: string; hint: string; documentation: string };
-    await page.waitForSelector('#source-error .problem-hint');
+    await page.waitForSelector('#source-error .problem-api');
 
     // Assess
     expect(envelope.code).toBe('invalid_url');
-    expect(await text(page, '#source-error .problem-message')).toBe(envelope.message);
-    expect(await text(page, '#source-error .problem-hint')).toBe(envelope.hint);
-    expect(await page.$eval('#source-error a', (link) => (link as HTMLAnchorElement).href)).toBe(envelope.documentation);
+    expect(await text(page, '#source-error .problem-message')).toBe('That address is on a private or local network, which Easel does not capture.');
+    expect(await text(page, '#source-error .problem-api')).toContain(`${envelope.message}. ${envelope.hint}`);
+    expect(await page.$eval('#source-error .problem-api a', (link) => (link as HTMLAnchorElement).href)).toBe(envelope.documentation);
     expect(await page.$eval('#source-error', (element) => element.getAttribute('role'))).toBe('alert');
     expect(await text(page, '#capture-status')).toBe('The capture failed.');
   });
@@ -322,7 +321,7 @@ describe('the editor', SLOW, () => {
     expect(await readout(page)).toEqual({ width: (1920 + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (16_384 + 2 * DEFAULTS.padding) * DEFAULTS.scale });
   });
 
-  it("sends no clean-up when Clean page is cleared, and shows the 404 envelope's hint when the selector matches nothing", async () => {
+  it("sends no clean-up when Clean page is cleared, and says so when the selector matches nothing, with the 404 envelope's hint under Details", async () => {
     // Prepare
     const { page } = await openEditor(runtime().url);
     await page.type('#capture-url', `${pages.origin}/plain`);
@@ -335,14 +334,14 @@ describe('the editor', SLOW, () => {
     await page.click('#capture-submit');
     const response = await answer;
     const envelope = (await response.json()) as { code: string; message: string; hint: string };
-    await page.waitForSelector('#source-error .problem-hint');
+    await page.waitForSelector('#source-error .problem-api');
 
     // Assess
     expect(JSON.parse(response.request().postData() ?? '')).toEqual({ url: `${pages.origin}/plain`, deviceType: 'desktop', colorScheme: 'light', forceRefresh: false, selector: '#nothing-here' });
     expect(response.status()).toBe(404);
     expect(envelope.hint).toContain('#nothing-here');
-    expect(await text(page, '#source-error .problem-message')).toBe(envelope.message);
-    expect(await text(page, '#source-error .problem-hint')).toBe(envelope.hint);
+    expect(await text(page, '#source-error .problem-message')).toBe('Nothing on the page matches the element selector.');
+    expect(await text(page, '#source-error .problem-api')).toContain(envelope.hint);
     expect(await text(page, '#capture-status')).toBe('The capture failed.');
   });
 
@@ -703,53 +702,5 @@ describe('the editor', SLOW, () => {
     expect(meRequests).toEqual([]);
     expect(consoleErrors).toEqual([]);
     expect(await violations(page)).toEqual([]);
-  });
-
-  it('counts down from Retry-After with capturing disabled when the capture rate limit is reached', async () => {
-    // Prepare: spend the minute's captures of the browser's address (127.0.0.1), early enough in the window
-    const spend = async () => {
-      for (let attempt = 0; attempt < 25; attempt += 1) {
-        const response = await call(runtime().url, '/api/screenshot', { body: {}, from: '127.0.0.1' });
-        if (response.status === 429) return response;
-      }
-      throw new Error('the limit was never reached');
-    };
-    const spent = await spend();
-    const wait = Number(spent.headers['retry-after']);
-    // Too close to the end of the window, the browser's capture could land in the next one.
-    if (wait < 8) {
-      await new Promise((resolve) => setTimeout(resolve, (wait + 1) * 1000));
-      await spend();
-    }
-    const { page } = await openEditor(runtime().url);
-    await page.type('#capture-url', `${pages.origin}/plain`);
-    const answer = page.waitForResponse((response) => response.url().endsWith('/api/screenshot'));
-
-    // Act
-    await page.click('#capture-submit');
-    const response = await answer;
-    const envelope = (await response.json()) as { code: string; hint: string; retryAfter: number };
-    await page.waitForSelector('#capture-timer[data-seconds]');
-    const first = Number(await page.$eval('#capture-timer', (element) => (element as HTMLElement).dataset.seconds));
-    const firstText = await text(page, '#capture-timer');
-    await page.waitForFunction((start) => Number((document.getElementById('capture-timer') as HTMLElement).dataset.seconds) < start, {}, first);
-
-    // Assess
-    expect(response.status()).toBe(429);
-    expect(envelope.code).toBe('rate_limited');
-    expect(first).toBeGreaterThan(0);
-    expect(first).toBeLessThanOrEqual(Number(response.headers()['retry-after']));
-    // The countdown starts from the hint's figure, shown beside it
-    expect(firstText).toBe(`Rate limit reached: you can capture again in ${envelope.retryAfter} s.`);
-    expect(envelope.hint).toContain(`Wait ${envelope.retryAfter} s`);
-    expect(await text(page, '#capture-timer')).toMatch(/^Rate limit reached: you can capture again in \d+ s\.$/);
-    expect(await page.$eval('#capture-submit', (button) => button.getAttribute('aria-disabled'))).toBe('true');
-    // Assess: once counting, the hint's wait still matches the countdown beside it
-    const { later, hint } = await page.evaluate(() => ({
-      later: Number(document.getElementById('capture-timer')!.dataset.seconds),
-      hint: document.querySelector('#source-error .problem-hint')?.textContent,
-    }));
-    expect(hint).toBe(envelope.hint.replace(`Wait ${envelope.retryAfter} s`, `Wait ${later} s`));
-    expect(later).toBeLessThan(envelope.retryAfter);
   });
 });

@@ -1,0 +1,167 @@
+/**
+ * Every failure the editor can meet from the API, in words for people: what happened and what to
+ * do. The envelope's own message and hint stay available as details for developers.
+ */
+
+/** The fields of an API failure this needs (an {@link ApiError} has them). */
+export interface Failure {
+  status: number;
+  code: string;
+  message: string;
+  /** The route called, which says what the user was doing. */
+  path?: string;
+  retryAfter?: number;
+  /** The envelope's extended fields (requiredPlan, quota, …). */
+  extra?: Readonly<Record<string, unknown>>;
+}
+
+export interface Explanation {
+  /** What happened, in one sentence. */
+  message: string;
+  /** What to do about it. */
+  advice: string;
+}
+
+export type Activity = 'capture' | 'tweet' | 'media' | 'export' | 'save' | 'sign-in' | 'other';
+
+/** What the user was doing, from the route. */
+export function activityOf(path: string | undefined): Activity {
+  const route = path?.split('?')[0] ?? '';
+  if (route === '/api/screenshot') return 'capture';
+  if (route.startsWith('/api/tweet/')) return 'tweet';
+  if (route === '/api/image-proxy') return 'media';
+  if (route === '/api/export') return 'export';
+  if (route.startsWith('/api/v1/assets')) return 'save';
+  if (route === '/api/v1/me') return 'sign-in';
+  return 'other';
+}
+
+const DOING: Record<Activity, string> = {
+  capture: 'capture the page',
+  tweet: 'load the tweet',
+  media: 'load the image',
+  export: 'convert the export',
+  save: 'save to the workspace',
+  'sign-in': 'check who is signed in',
+  other: 'do that',
+};
+
+/** "in 42 s", or "in a minute" when the API gave no figure. */
+function inTime(seconds: number | undefined): string {
+  return seconds !== undefined && seconds > 0 ? `in ${Math.ceil(seconds)} s` : 'in a minute';
+}
+
+function invalidUrl(failure: Failure): Explanation {
+  if (/resolve/i.test(failure.message)) {
+    return { message: 'No website answers at that address.', advice: 'Check the address for typos, then capture again.' };
+  }
+  if (/not allowed|refused/i.test(failure.message)) {
+    return {
+      message: 'That address is on a private or local network, which Easel does not capture.',
+      advice: 'Capture a page that is public on the internet, or save it as an image and open the file instead.',
+    };
+  }
+  return {
+    message: 'That is not a web address Easel can capture.',
+    advice: 'Enter a full address such as https://example.com, without spaces or a user name and password.',
+  };
+}
+
+function notFound(activity: Activity): Explanation {
+  switch (activity) {
+    case 'capture':
+      return { message: 'Nothing on the page matches the element selector.', advice: 'Check the selector under Advanced, or clear it to capture the whole page.' };
+    case 'tweet':
+      return { message: 'There is no tweet at that address: it may be deleted, private or mistyped.', advice: 'Check the link or id and try again.' };
+    case 'save':
+      return { message: 'That saved image is no longer in this workspace.', advice: 'Export again and save the new file.' };
+    default:
+      return { message: 'Easel could not find what the editor asked for.', advice: 'Reload the page and try again.' };
+  }
+}
+
+function upstreamFailed(activity: Activity): Explanation {
+  switch (activity) {
+    case 'capture':
+      return { message: 'The page could not be captured: the site failed to load or answered with an error.', advice: 'Check that the address opens in your browser, then try again.' };
+    case 'tweet':
+      return { message: 'X did not give Easel this tweet.', advice: 'Try again in a minute; if it keeps failing, check that the tweet is public.' };
+    case 'media':
+      return { message: 'X would not hand over one of the tweet’s images.', advice: 'Try loading the tweet again later.' };
+    default:
+      return { message: `A service Easel relies on failed, so it could not ${DOING[activity]}.`, advice: 'Try again in a minute.' };
+  }
+}
+
+function invalidRequest(failure: Failure, activity: Activity): Explanation {
+  if (failure.status === 413) {
+    return { message: 'The picture is too large to send.', advice: 'Choose a smaller scale or a smaller crop, then try again.' };
+  }
+  if (failure.status === 409) {
+    return { message: 'That saved image is still being stored or is in use.', advice: 'Wait a moment and try again.' };
+  }
+  if (activity === 'capture') {
+    return { message: 'One of the capture options was refused.', advice: 'Check the selectors and the delay under Advanced; the details below name the field.' };
+  }
+  return { message: `The editor sent a request Easel could not read, so it could not ${DOING[activity]}.`, advice: 'Reload the page and try again.' };
+}
+
+/** The sentence and the advice for a failure; every code of the API has one, and unknown ones a fallback. */
+export function explain(failure: Failure, now: Date = new Date()): Explanation {
+  const activity = activityOf(failure.path);
+  const extra = failure.extra ?? {};
+  switch (failure.code) {
+    case 'network_error':
+      return { message: `Easel could not be reached, so it could not ${DOING[activity]}.`, advice: 'Check your internet connection and try again.' };
+    case 'unexpected_response':
+      return {
+        message: `Something between this page and Easel answered instead of Easel (HTTP ${failure.status}).`,
+        advice: 'Try again in a minute; a proxy or the network may be having trouble.',
+      };
+    case 'invalid_url':
+      return activity === 'capture' ? invalidUrl(failure) : { message: 'One of the tweet’s images has an address Easel cannot load.', advice: 'Try another tweet.' };
+    case 'invalid_request':
+      return invalidRequest(failure, activity);
+    case 'unsupported_value':
+      return { message: 'The editor sent a choice Easel does not offer.', advice: 'Reload the page to get the current editor, then try again.' };
+    case 'unauthorized':
+      return {
+        message: activity === 'sign-in' ? 'You are not signed in.' : 'Easel does not know who you are, so it cannot save.',
+        advice: 'Sign in, or paste an organization API key under Save to workspace; a revoked or expired key no longer works.',
+      };
+    case 'forbidden':
+      return { message: `You are not allowed to ${DOING[activity]}.`, advice: 'Use an API key with the asset:write scope, or ask an owner of the organization for the permission.' };
+    case 'forbidden_domain':
+      return { message: 'One of the tweet’s images is on a host Easel does not fetch from.', advice: 'Try another tweet; only images on X’s own media hosts are shown.' };
+    case 'not_found':
+      return notFound(activity);
+    case 'method_not_allowed':
+      return { message: 'This editor and the API it talks to are out of step.', advice: 'Reload the page to get the current editor.' };
+    case 'rate_limited':
+      return activity === 'capture'
+        ? { message: 'You have captured many pages in a short time.', advice: 'You can capture again when the countdown ends.' }
+        : { message: `Too many requests from this address, so Easel did not ${DOING[activity]}.`, advice: `Try again ${inTime(failure.retryAfter)}.` };
+    case 'workspace_feature_not_entitled':
+      return {
+        message: 'Your workspace’s plan does not include this.',
+        advice: typeof extra.requiredPlan === 'string' ? `Ask an owner of the organization to move to the ${extra.requiredPlan} plan.` : 'Ask an owner of the organization to upgrade the plan.',
+      };
+    case 'workspace_quota_exceeded':
+      return { message: 'Your workspace has used its quota for now.', advice: `Try again ${inTime(failure.retryAfter)}, or ask an owner to move to a larger plan.` };
+    case 'upstream_timeout':
+      return activity === 'capture'
+        ? { message: 'The page took too long to load.', advice: 'Try again; if it keeps happening, turn off Full page, or clear Wait for selector under Advanced if that element never shows.' }
+        : { message: `Easel waited too long to ${DOING[activity]}.`, advice: 'Try again in a minute.' };
+    case 'upstream_unavailable':
+      return { message: `Easel is briefly unable to ${DOING[activity]}.`, advice: 'Try again in a minute.' };
+    case 'upstream_failed':
+      return upstreamFailed(activity);
+    case 'internal_error':
+      return {
+        message: `Something went wrong inside Easel, so it could not ${DOING[activity]}.`,
+        advice: `Try again; if it keeps happening, report it with the time, ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+      };
+    default:
+      return { message: `Easel could not ${DOING[activity]}.`, advice: 'Try again; the details below say what the API answered.' };
+  }
+}

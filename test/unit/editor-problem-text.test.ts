@@ -1,0 +1,62 @@
+/** The editor's sentences for API failures: every code of the contract in words for people, with what to do. */
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODE_LIST } from '#shared/errors.ts';
+import { activityOf, explain } from '#editor/src/problem-text.ts';
+
+const ROUTES = ['/api/screenshot', '/api/tweet/20', '/api/image-proxy?url=x', '/api/export', '/api/v1/assets/upload-url', '/api/v1/me'];
+const FALLBACK = explain({ status: 418, code: 'no_such_code', message: '' }).message;
+
+describe('explain', () => {
+  it.each(ERROR_CODE_LIST.flatMap((code) => ROUTES.map((path) => [code, path] as const)))('gives %s on %s its own sentence and advice, without API words', (code, path) => {
+    // Act
+    const { message, advice } = explain({ status: 400, code, message: 'Upstream request failed', path });
+
+    // Assess
+    expect(message).not.toBe(FALLBACK);
+    expect(`${message} ${advice}`).not.toContain(code);
+    expect(message).toMatch(/^[A-Z“].*\.$/);
+    expect(advice).toMatch(/^[A-Z].*\.$/);
+  });
+
+  it.each([
+    ['Malformed URL', 'That is not a web address Easel can capture.'],
+    ['Target address not allowed', 'That address is on a private or local network, which Easel does not capture.'],
+    ['Target host does not resolve', 'No website answers at that address.'],
+  ])('tells apart the invalid_url of a capture answered with "%s"', (apiMessage, sentence) => {
+    expect(explain({ status: 400, code: 'invalid_url', message: apiMessage, path: '/api/screenshot' }).message).toBe(sentence);
+  });
+
+  it('points a rate-limited capture at the countdown, and names the wait elsewhere', () => {
+    expect(explain({ status: 429, code: 'rate_limited', message: '', path: '/api/screenshot', retryAfter: 41 }).advice).toBe('You can capture again when the countdown ends.');
+    expect(explain({ status: 429, code: 'workspace_quota_exceeded', message: '', path: '/api/v1/assets/upload-url', retryAfter: 41 }).advice).toMatch(/^Try again in 41 s,/);
+  });
+
+  it('names the plan an entitlement needs, from the envelope', () => {
+    const failure = { status: 403, code: 'workspace_feature_not_entitled', message: '', path: '/api/v1/assets/x', extra: { requiredPlan: 'pro' } };
+    expect(explain(failure).advice).toBe('Ask an owner of the organization to move to the pro plan.');
+  });
+
+  it('gives the time to report an internal error with, from the clock it is handed', () => {
+    const failure = { status: 500, code: 'internal_error', message: '', path: '/api/export' };
+    expect(explain(failure, new Date('2026-03-01T10:20:30Z')).advice).toContain('2026-03-01 10:20 UTC');
+  });
+
+  it('covers the failures the client itself makes: no answer, and an answer that is not an envelope', () => {
+    expect(explain({ status: 0, code: 'network_error', message: '', path: '/api/export' }).message).toBe('Easel could not be reached, so it could not convert the export.');
+    expect(explain({ status: 502, code: 'unexpected_response', message: '' }).message).toContain('(HTTP 502)');
+  });
+});
+
+describe('activityOf', () => {
+  it.each([
+    ['/api/screenshot', 'capture'],
+    ['/api/tweet/1', 'tweet'],
+    ['/api/image-proxy?url=https%3A%2F%2Fpbs.twimg.com', 'media'],
+    ['/api/export', 'export'],
+    ['/api/v1/assets/abc/complete', 'save'],
+    ['/api/v1/me', 'sign-in'],
+    [undefined, 'other'],
+  ])('reads %s as %s', (path, activity) => {
+    expect(activityOf(path)).toBe(activity);
+  });
+});
