@@ -33,24 +33,30 @@ const OXIPNG_LEVEL = 2;
 
 const TYPES: Record<FormatId, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' };
 
+const initJpegOnce = () => (ready.jpeg ??= initJpeg({ locateFile }));
+const initWebpOnce = () => (ready.webp ??= initWebp({ locateFile }));
+const initOxipngOnce = () => (ready.png ??= initOxipng(url(oxipngWasm)));
+
+/** Fetches and compiles every codec now, so an export works even once the server is out of reach. */
+export async function warmCodecs(): Promise<void> {
+  await Promise.all([initJpegOnce(), initWebpOnce(), initOxipngOnce()]);
+}
+
 /** Encodes `image` as `format` at `quality`; blocks its thread while it runs, so it belongs in a worker. */
 export async function encodeImage(image: ImageData, format: FormatId, quality: QualityId): Promise<Blob> {
   let bytes: ArrayBuffer | Uint8Array;
   if (format === 'jpeg') {
-    ready.jpeg ??= initJpeg({ locateFile });
-    await ready.jpeg;
+    await initJpegOnce();
     const { quality: q, chroma } = JPEG[quality];
     bytes = await encodeJpeg(image, { quality: q, auto_subsample: false, chroma_subsample: chroma });
   } else if (format === 'webp') {
-    ready.webp ??= initWebp({ locateFile });
-    await ready.webp;
+    await initWebpOnce();
     const { quality: q, sharpYuv } = WEBP[quality];
     bytes = await encodeWebp(image, { quality: q, method: 4, use_sharp_yuv: sharpYuv });
   } else if (quality === 'high') {
     return truecolourPng(image);
   } else {
-    ready.png ??= initOxipng(url(oxipngWasm));
-    await ready.png;
+    await initOxipngOnce();
     quantize(image, PNG_COLOURS[quality]);
     bytes = optimiseRaw(image.data, image.width, image.height, OXIPNG_LEVEL, false, false);
   }

@@ -28,6 +28,7 @@ type Made = { blob: Blob; timings: ExportTimings };
 type Pending = { resolve: (made: Made) => void; reject: (error: Error) => void };
 
 let worker: Worker | null | undefined;
+let onReady: (ready: boolean) => void = () => {};
 let nextId = 0;
 const pending = new Map<number, Pending>();
 
@@ -53,6 +54,7 @@ function exportWorker(): Worker | null {
     });
     const started = new Worker((policy ? policy.createScriptURL(url) : url) as string, { type: 'module', name: 'easel-export' });
     started.onmessage = ({ data }: MessageEvent<ExportReply>) => {
+      if ('ready' in data) return onReady(data.ready);
       const waiting = pending.get(data.id);
       pending.delete(data.id);
       if ('blob' in data) waiting?.resolve(data);
@@ -79,6 +81,15 @@ function inWorker(target: Worker, request: Omit<ExportRequest, 'id'>): Promise<M
     // Bitmaps are cloned, not transferred: the editor keeps drawing its preview from them.
     target.postMessage({ id, ...request } satisfies ExportRequest);
   });
+}
+
+/**
+ * Starts the worker, which fetches and compiles its codecs; `ready` is told whether it has them,
+ * after which an export needs nothing from the server.
+ */
+export function prepareExport(ready: (ready: boolean) => void): void {
+  onReady = ready;
+  exportWorker();
 }
 
 /** The composition at `scale` as a `format` file at `quality`. */

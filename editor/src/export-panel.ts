@@ -6,7 +6,7 @@ import { planOf } from './composition.ts';
 import type { Composition } from './composition.ts';
 import { exportSize, fittingScale } from './layout.ts';
 import { FORMATS } from './presets.ts';
-import { encodeComposition } from './encode.ts';
+import { encodeComposition, prepareExport } from './encode.ts';
 import type { Encoded } from './encode.ts';
 
 interface ExportResult {
@@ -144,6 +144,11 @@ export function setupExportPanel(editor: Editor): void {
   // Nothing to export until there is a source; a source, once there, stays.
   const enable = () => {
     for (const button of all) button.disabled = !editor.source;
+    // The worker and its codecs load once there is something to export.
+    if (editor.source && !exportButton.dataset.worker) {
+      exportButton.dataset.worker = 'loading';
+      prepareExport((ready) => (exportButton.dataset.worker = ready ? 'ready' : 'failed'));
+    }
   };
   editor.onChange(enable);
   enable();

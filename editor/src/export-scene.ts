@@ -28,7 +28,8 @@ export interface ExportTimings {
   encode: number;
 }
 
-export type ExportReply = { id: number; blob: Blob; timings: ExportTimings } | { id: number; error: string };
+/** `ready` once the worker has its codecs, so exports need nothing more from the server. */
+export type ExportReply = { id: number; blob: Blob; timings: ExportTimings } | { id: number; error: string } | { ready: boolean };
 
 /** A bitmap source: cheap to send, as ImageBitmaps are cloned without copying their pixels. */
 export async function sceneOf(composition: Composition, scale: number): Promise<Scene> {

@@ -2,7 +2,7 @@
  * The export off the page's main thread: the composition is drawn here on OffscreenCanvases and
  * encoded with the WebAssembly codecs. A second entry point of editor/build.ts, started by encode.ts.
  */
-import { encodeImage } from './codecs.ts';
+import { encodeImage, warmCodecs } from './codecs.ts';
 import { sceneComposition } from './export-scene.ts';
 import type { ExportReply, ExportRequest, ExportTimings } from './export-scene.ts';
 import { rasterize } from './render.ts';
@@ -40,3 +40,9 @@ scope.onmessage = (event) => {
     (error: unknown) => scope.postMessage({ id, error: error instanceof Error ? error.message : String(error) }),
   );
 };
+
+// Started when the page has a source: by its first export, the codecs are here.
+warmCodecs().then(
+  () => scope.postMessage({ ready: true }),
+  () => scope.postMessage({ ready: false }),
+);

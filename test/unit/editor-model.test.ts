@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportProblem, exportSize, fit, layout } from '#editor/src/layout.ts';
+import { exportProblem, exportSize, fit, fittingScale, layout } from '#editor/src/layout.ts';
 import { frameBarHeight } from '#editor/src/presets.ts';
 import { DEFAULT_SETTINGS, initialSettings, settingsFrom, settingsToParams } from '#editor/src/settings.ts';
 import type { Settings } from '#editor/src/settings.ts';
@@ -152,14 +152,27 @@ describe('editor layout', () => {
   });
 
   it.each([
-    ['fits', { width: 6000, height: 6000 }, undefined],
-    ['is more than 40 megapixels', { width: 8000, height: 6000 }, /40 megapixels/],
-    ['has a side over 16384 px', { width: 16385, height: 100 }, /16384 px a side/],
+    ['fits', { width: 9000, height: 6000 }, undefined],
+    ['is taller than a canvas, drawn in bands', { width: 1200, height: 60_000 }, undefined],
+    ['is more than 100 megapixels', { width: 12_000, height: 9000 }, /100 megapixels/],
+    ['is wider than 16384 px', { width: 16_385, height: 100 }, /wider than a browser canvas/],
   ])('tells whether an export that %s can be made', (_case, size, problem) => {
     const found = exportProblem(size);
 
     if (problem === undefined) expect(found).toBeUndefined();
     else expect(found).toMatch(problem);
+  });
+
+  it.each([
+    ['keeps a scale whose export can be made', { width: 1328, height: 864 }, 3, 3],
+    ['lowers 3× of a 1328 × 20128 page to the largest scale under 100 megapixels', { width: 1328, height: 20_128 }, 3, 1.93],
+    ['lowers a scale that would be wider than a canvas', { width: 9000, height: 100 }, 2, 1.82],
+  ])('%s', (_case, canvas, scale, expected) => {
+    const fitting = fittingScale(canvas, scale);
+
+    expect(fitting).toBe(expected);
+    expect(exportProblem(exportSize(canvas, fitting))).toBeUndefined();
+    if (fitting < scale) expect(exportProblem(exportSize(canvas, fitting + 0.01))).toBeDefined();
   });
 
   it('fits the canvas into the preview box, centred', () => {

@@ -1,0 +1,201 @@
+/**
+ * The export made in the browser, judged on files: with the server stopped, each format and preset
+ * against what /api/export makes of the same pixels, past the old upload and canvas limits, and
+ * with redactions whose original pixels are gone from the file.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { Page } from 'puppeteer-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestRuntime } from '../support/local.ts';
+import { drawBox } from './support/annotating.ts';
+import { expectColour, exportDownload, pixelOf, readout, rgb, SLOW, waitForStatus } from './support/editor-page.ts';
+import { useEditorSuite } from './support/editor-suite.ts';
+
+const { runtime, browser, workdir, open } = useEditorSuite({ name: 'export-browser' });
+const PADDING = 64;
+/** Colour bands of the tall source, 1,000 px each, so a pixel says where it came from. */
+const BANDS = [
+  [200, 40, 40],
+  [40, 160, 60],
+  [40, 70, 200],
+  [220, 180, 40],
+] as const;
+let desktop = '';
+let stripes = '';
+let wide = '';
+let tall = '';
+
+/** A capture of a real page (the API guide), as a user's desktop capture. */
+async function captureDocs(): Promise<Buffer> {
+  const page = await browser().newPage();
+  try {
+    await page.setViewport({ width: 1280, height: 800 });
+    await page.goto(`${runtime().url}/docs`, { waitUntil: 'load' });
+    return Buffer.from(await page.screenshot({ type: 'png' }));
+  } finally {
+    await page.close();
+  }
+}
+
+beforeAll(async () => {
+  desktop = join(workdir(), 'desktop.png');
+  await writeFile(desktop, await captureDocs());
+  // One-pixel black and white columns: any original pixel left in a redaction shows as pure black or white.
+  const raw = Buffer.alloc(600 * 400 * 3);
+  for (let i = 0; i < 600 * 400; i += 1) raw.fill(i % 2 === 0 ? 0 : 255, i * 3, i * 3 + 3);
+  stripes = join(workdir(), 'stripes.png');
+  await writeFile(stripes, await sharp(raw, { raw: { width: 600, height: 400, channels: 3 } }).png().toBuffer());
+  wide = join(workdir(), 'wide.jpg');
+  // Noise: a file far over the old 4.5 MB response cap, whatever the preset.
+  await writeFile(wide, await sharp({ create: { width: 9000, height: 6000, channels: 3, background: rgb(BANDS[2]), noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg({ quality: 90 }).toBuffer());
+  const bands = await Promise.all(
+    Array.from({ length: 20 }, async (_, index) => ({
+      input: await sharp({ create: { width: 1200, height: 1000, channels: 3, background: rgb(BANDS[index % 4]!) } }).png().toBuffer(),
+      left: 0,
+      top: index * 1000,
+    })),
+  );
+  tall = join(workdir(), 'tall.png');
+  await writeFile(tall, await sharp({ create: { width: 1200, height: 20000, channels: 3, background: rgb(BANDS[0]) } }).composite(bands).png().toBuffer());
+}, 120_000);
+
+async function openFile(page: Page, file: string): Promise<void> {
+  await page.click('#tab-image');
+  await (await page.$('input#image-file'))!.uploadFile(file);
+  await waitForStatus(page, '#image-status', 'Opened', '#source-error');
+}
+
+async function choose(page: Page, format: string, quality: string, scale: number): Promise<void> {
+  await page.select('#format', format);
+  await page.select('#quality', quality);
+  await page.click(`input[name="scale"][value="${scale}"]`);
+}
+
+/** Exports and reads the file, waiting as long as a picture of tens of megapixels takes on a busy machine. */
+async function exportLarge(page: Page, downloads: string): Promise<Buffer> {
+  const done = `(document.getElementById('export-status')?.textContent ?? '').startsWith('Exported') || (document.getElementById('export-error')?.textContent ?? '') !== ''`;
+  return exportDownload(page, downloads, async () => {
+    await page.click('#export-button');
+    await page.waitForFunction(done, { timeout: 170_000 });
+  });
+}
+
+/** What /api/export makes of `image` (the same pixels, losslessly) as `format` at `preset`. */
+async function serverExport(image: Buffer, format: string, preset: string): Promise<Buffer> {
+  const form = new FormData();
+  form.append('image', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'easel.png');
+  form.append('format', format);
+  form.append('qualityPreset', preset);
+  const response = await fetch(`${runtime().url}/api/export`, { method: 'POST', body: form });
+  expect(response.status).toBe(200);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+describe('the export in the browser', SLOW, () => {
+  it('makes PNG, JPEG and WebP files with the server stopped, once the page has loaded', async () => {
+    // Prepare: a runtime of this test's own, stopped once the editor has its worker and codecs
+    const own = await startTestRuntime();
+    const { page, downloads } = await open(own.url);
+    await openFile(page, desktop);
+    await page.waitForSelector('#export-button[data-worker="ready"]');
+    await own.dispose();
+    expect(await fetch(`${own.url}/`).then(() => 'reached', () => 'unreachable')).toBe('unreachable');
+
+    for (const [format, type] of [['png', 'png'], ['jpeg', 'jpeg'], ['webp', 'webp']] as const) {
+      // Act
+      await choose(page, format, 'high', 2);
+      const file = await exportDownload(page, downloads);
+
+      // Assess: the composition at 2×, in the chosen format
+      const metadata = await sharp(file).metadata();
+      expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({ format: type, ...(await readout(page)) });
+    }
+  });
+
+  it('gives each format and preset a file no more than 10 % larger than /api/export makes of the same pixels', { timeout: 180_000 }, async () => {
+    // Prepare: a desktop capture at 2×; the lossless PNG is what the server is given
+    const { page, downloads } = await open(runtime().url);
+    await openFile(page, desktop);
+    await choose(page, 'png', 'high', 2);
+    const pixels = await exportDownload(page, downloads);
+
+    // Act
+    const sizes: { export: string; browser: number; server: number; ratio: number }[] = [];
+    for (const format of ['png', 'jpeg', 'webp']) {
+      for (const preset of ['high', 'medium', 'low']) {
+        await choose(page, format, preset, 2);
+        const browserFile = format === 'png' && preset === 'high' ? pixels : await exportDownload(page, downloads);
+        const serverFile = await serverExport(pixels, format, preset);
+        expect((await sharp(browserFile).metadata()).width).toBe((await sharp(serverFile).metadata()).width);
+        sizes.push({ export: `${format} ${preset}`, browser: browserFile.length, server: serverFile.length, ratio: Number((browserFile.length / serverFile.length).toFixed(3)) });
+      }
+    }
+
+    // Assess: every one within 10 % (the table says which failed, if any)
+    expect(sizes.filter((row) => row.ratio > 1.1), JSON.stringify(sizes)).toEqual([]);
+  });
+
+  it('exports a 9000 × 6000 picture at 1× as JPEG, past the old 40 megapixels and in a file over 4.5 MB', { timeout: 180_000 }, async () => {
+    // Prepare
+    const { page, downloads } = await open(runtime().url);
+    await openFile(page, wide);
+    await choose(page, 'jpeg', 'low', 1);
+
+    // Act
+    const file = await exportLarge(page, downloads);
+
+    // Assess: the whole composition, in a file larger than /api/export may answer
+    const metadata = await sharp(file).metadata();
+    expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({ format: 'jpeg', width: 9000 + 2 * PADDING, height: 6000 + 2 * PADDING });
+    expect(file.length).toBeGreaterThan(4_500_000);
+  });
+
+  it('exports a 1200 × 20000 picture, taller than a canvas, whole and in order across its bands', { timeout: 180_000 }, async () => {
+    // Prepare
+    const { page, downloads } = await open(runtime().url);
+    await openFile(page, tall);
+    await choose(page, 'png', 'high', 1);
+
+    // Act
+    const file = await exportLarge(page, downloads);
+
+    // Assess: every 1,000 px band of the source where it belongs, from top to bottom
+    const metadata = await sharp(file).metadata();
+    expect({ width: metadata.width, height: metadata.height }).toEqual({ width: 1200 + 2 * PADDING, height: 20000 + 2 * PADDING });
+    for (let index = 0; index < 20; index += 1) {
+      for (const within of [100, 500, 900]) expectColour(await pixelOf(file, PADDING + 600, PADDING + index * 1000 + within), BANDS[index % 4]!, 4);
+    }
+  });
+
+  it.each(['png', 'jpeg', 'webp'])('leaves no original pixel under a blur or a pixelate box in a %s file', async (format) => {
+    // Prepare: fine stripes, blurred on the left and pixelated on the right
+    const { page, downloads } = await open(runtime().url);
+    await openFile(page, stripes);
+    await drawBox(page, 'blur', [40, 60], [260, 340]);
+    await drawBox(page, 'pixelate', [340, 60], [560, 340]);
+    // At 1×, where the stripes reach the file as they are, not smoothed by scaling.
+    await choose(page, format, 'high', 1);
+
+    // Act
+    const file = await exportDownload(page, downloads);
+
+    // Assess: inside each box (kept 12 px clear of its edges), no black or white pixel of the stripes
+    const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const extremes = (left: number, right: number) => {
+      let count = 0;
+      for (let y = PADDING + 72; y < PADDING + 328; y += 1) {
+        for (let x = PADDING + left; x < PADDING + right; x += 1) {
+          const value = data[(y * info.width + x) * 3]!;
+          if (value < 40 || value > 215) count += 1;
+        }
+      }
+      return count;
+    };
+    expect(extremes(52, 248), `${format}: pixels of the stripes left under the blur`).toBe(0);
+    expect(extremes(352, 548), `${format}: pixels of the stripes left under the pixelation`).toBe(0);
+    // Between the boxes the stripes are still there: the check can fail.
+    expect(extremes(270, 330)).toBeGreaterThan(1000);
+  });
+});
