@@ -15,6 +15,8 @@ type Zoom = (action: 'in' | 'out' | 'fit' | 'actual') => void;
 export function setupZoom(editor: Editor, annotator: Annotator): Zoom {
   const overlay = byId('annotate-overlay', HTMLCanvasElement);
   const toolbar = byId('annotate-toolbar', HTMLDivElement);
+  // On the stage, so the gestures work over the crop tool's overlay too.
+  const stage = byId('stage', HTMLDivElement);
 
   /** The composition's size in layout pixels and the preview's in CSS pixels, or undefined before a source. */
   const sizes = () => {
@@ -47,7 +49,7 @@ export function setupZoom(editor: Editor, annotator: Annotator): Zoom {
     else zoomTo(current() * (action === 'in' ? ZOOM_STEP : 1 / ZOOM_STEP));
   };
 
-  overlay.addEventListener(
+  stage.addEventListener(
     'wheel',
     (event) => {
       if (!editor.currentView()) return;
@@ -65,7 +67,7 @@ export function setupZoom(editor: Editor, annotator: Annotator): Zoom {
     { passive: false },
   );
 
-  bindPointerPan(overlay, annotator, panBy, zoomTo, current);
+  bindPointerPan(stage, overlay, annotator, panBy, zoomTo, current);
 
   const label = bindZoomButtons(editor, toolbar);
   editor.onRender(() => {
@@ -86,24 +88,24 @@ function bindZoomButtons(editor: Editor, toolbar: HTMLElement): HTMLElement {
 }
 
 /** A middle-button drag pans; two fingers pinch and pan (the first finger's drawing is dropped). */
-function bindPointerPan(overlay: HTMLElement, annotator: Annotator, panBy: (dx: number, dy: number) => void, zoomTo: (zoom: number, at: { x: number; y: number }) => void, current: () => number): void {
+function bindPointerPan(stage: HTMLElement, area: HTMLElement, annotator: Annotator, panBy: (dx: number, dy: number) => void, zoomTo: (zoom: number, at: { x: number; y: number }) => void, current: () => number): void {
   const touches = new Map<number, { x: number; y: number }>();
   let middle: { x: number; y: number } | undefined;
   const pair = () => {
     const [a, b] = [...touches.values()];
     return a && b ? { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, distance: Math.hypot(a.x - b.x, a.y - b.y) } : undefined;
   };
-  overlay.addEventListener('pointerdown', (event) => {
+  stage.addEventListener('pointerdown', (event) => {
     if (event.pointerType === 'touch') {
       touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
       if (touches.size === 2 && annotator.canEscape()) annotator.escape();
     } else if (event.button === 1) {
       event.preventDefault();
       middle = { x: event.clientX, y: event.clientY };
-      overlay.setPointerCapture(event.pointerId);
+      stage.setPointerCapture(event.pointerId);
     }
   });
-  overlay.addEventListener('pointermove', (event) => {
+  stage.addEventListener('pointermove', (event) => {
     if (middle) {
       panBy(event.clientX - middle.x, event.clientY - middle.y);
       middle = { x: event.clientX, y: event.clientY };
@@ -114,14 +116,15 @@ function bindPointerPan(overlay: HTMLElement, annotator: Annotator, panBy: (dx: 
     touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
     const after = pair();
     if (!before || !after || before.distance === 0) return;
-    const box = overlay.getBoundingClientRect();
-    zoomTo(current() * (after.distance / before.distance), { x: after.x - box.x, y: after.y - box.y });
+    const box = area.getBoundingClientRect();
+    // What was between the fingers stays between them: zoomed around where they were, then moved with them.
+    zoomTo(current() * (after.distance / before.distance), { x: before.x - box.x, y: before.y - box.y });
     panBy(after.x - before.x, after.y - before.y);
   });
   const release = (event: PointerEvent) => {
     touches.delete(event.pointerId);
     if (event.button === 1 || event.type === 'pointercancel') middle = undefined;
   };
-  overlay.addEventListener('pointerup', release);
-  overlay.addEventListener('pointercancel', release);
+  stage.addEventListener('pointerup', release);
+  stage.addEventListener('pointercancel', release);
 }

@@ -235,6 +235,33 @@ describe('drawing', SLOW, () => {
     expect(await text(page, '#zoom-level')).toBe('Fit');
   });
 
+  it('zooms in with a two-finger pinch, around the fingers', async () => {
+    // Prepare
+    const { page } = await openWhite();
+    const before = await placement(page);
+    const centre = await at(page, 800, 500);
+    const client = await page.createCDPSession();
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', spread: number) =>
+      client.send('Input.dispatchTouchEvent', {
+        type,
+        touchPoints: type === 'touchEnd' ? [] : [{ x: centre.x - spread, y: centre.y, id: 1 }, { x: centre.x + spread, y: centre.y, id: 2 }],
+      });
+
+    // Act: the fingers spread from 40 to 160 px apart
+    await touch('touchStart', 20);
+    for (const spread of [30, 45, 60, 80]) await touch('touchMove', spread);
+    await touch('touchEnd', 0);
+    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent !== 'Fit');
+    const after = await placement(page);
+    const centreAfter = await at(page, 800, 500);
+
+    // Assess: four times the scale, the point between the fingers still between them, nothing drawn
+    expect(after.view.scale / before.view.scale).toBeCloseTo(4, 1);
+    expect(Math.abs(centreAfter.x - centre.x)).toBeLessThan(2);
+    expect(Math.abs(centreAfter.y - centre.y)).toBeLessThan(2);
+    expect(await annotations(page)).toEqual([]);
+  });
+
   it('pans with the wheel when zoomed, and draws in the picture’s pixels at any zoom', async () => {
     // Prepare
     const { page } = await openWhite();
