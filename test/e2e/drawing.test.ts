@@ -208,8 +208,9 @@ describe('drawing', SLOW, () => {
     const wheeled = await placement(page);
     const cornerAfter = await at(page, 500, 300);
     const wheeledInk = await overlayInk(page, cornerAfter, 6);
+    const wheeledLevel = await text(page, '#zoom-level');
     await page.keyboard.press('-');
-    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent !== '100 %' && document.getElementById('zoom-level')?.textContent !== 'Fit');
+    await page.waitForFunction((level) => document.getElementById('zoom-level')?.textContent !== level, {}, wheeledLevel);
     const out = await placement(page);
     await page.click('#zoom-fit');
     await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent === 'Fit');
