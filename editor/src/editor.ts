@@ -7,6 +7,7 @@ import { DocumentModel } from './document-model.ts';
 import type { Snapshot } from './document-model.ts';
 import { NO_EDITS } from './edits.ts';
 import type { Edits } from './edits.ts';
+import type { HistoryState } from './history.ts';
 import { exportProblem, exportSize } from './layout.ts';
 import type { Rect } from './layout.ts';
 import { FRAMES } from './presets.ts';
@@ -212,11 +213,12 @@ export class Editor {
     else this.scheduleRender();
   }
 
-  /** A new source starts a new history, with the edits it had when last open. */
-  setSource(source: Source): void {
+  /** A new source starts a new history, with the edits it had when last open; a reopened one brings its own (recent-sources.ts). */
+  setSource(source: Source, kept?: { edits: Edits; history: HistoryState<Snapshot> }): void {
     this.viewport = FIT;
     this.source = source;
-    this.model.open(readEdits(sourceKey(source)));
+    this.model.open(kept?.edits ?? readEdits(sourceKey(source)));
+    if (kept) this.model.history.restore(kept.history);
     this.empty.hidden = true;
     this.changed();
   }

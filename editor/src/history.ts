@@ -3,6 +3,12 @@
 /** A pause longer than this ends a merged run. */
 const MERGE_WINDOW_MS = 1000;
 
+/** The steps as plain data, to keep across a reload; an open merged run is not kept. */
+export interface HistoryState<T> {
+  past: T[];
+  future: T[];
+}
+
 export class History<T> {
   private past: T[] = [];
   private future: T[] = [];
@@ -49,6 +55,18 @@ export class History<T> {
     this.past.push(current);
     this.mergeKey = undefined;
     return next;
+  }
+
+  /** Copies, so later steps do not change what was handed out. */
+  state(): HistoryState<T> {
+    return { past: [...this.past], future: [...this.future] };
+  }
+
+  /** Puts back kept steps; beyond the limit, the oldest undo steps and the farthest redo steps go. */
+  restore(state: HistoryState<T>): void {
+    this.past = state.past.slice(-this.limit);
+    this.future = state.future.slice(-this.limit);
+    this.mergeKey = undefined;
   }
 
   clear(): void {

@@ -12,6 +12,7 @@ import { Editor } from './editor.ts';
 import { setupComposePanel } from './compose-panel.ts';
 import { setupCropTool } from './crop-tool.ts';
 import { setupExportPanel } from './export-panel.ts';
+import { setupRecentSources } from './recent-sources.ts';
 import { setupShortcuts } from './shortcuts.ts';
 import { setupSourcePanel } from './source-panel.ts';
 import { setupZoom } from './zoom-control.ts';
@@ -57,6 +58,7 @@ editor.commands.register(
   }),
 );
 setupSourcePanel(editor);
+setupRecentSources(editor);
 setupComposePanel(editor);
 setupExportPanel(editor);
 setupCropTool(editor);

@@ -119,3 +119,14 @@ export function initialSettings(stored: string | null, fragment: string): Settin
   const remembered = stored === null ? DEFAULT_SETTINGS : settingsFrom(new URLSearchParams(stored));
   return settingsFrom(new URLSearchParams(fragment.replace(/^#/, '')), remembered);
 }
+
+/** Settings read back from storage (an undo step kept across a reload): each field checked as a link's would be. */
+export function settingsFromStored(raw: unknown, base: Readonly<Settings> = DEFAULT_SETTINGS): Settings {
+  if (typeof raw !== 'object' || raw === null) return { ...base };
+  const params = new URLSearchParams();
+  for (const name of Object.keys(KEYS) as (keyof Settings)[]) {
+    const value = (raw as Record<string, unknown>)[name];
+    if (typeof value === 'string' || typeof value === 'number') params.set(KEYS[name], String(value).replace(/^#/, ''));
+  }
+  return settingsFrom(params, base);
+}

@@ -107,7 +107,7 @@ export function setupSourcePanel(editor: Editor): void {
     const tick = () => {
       const left = Math.ceil((coolingUntil - Date.now()) / 1000);
       if (left > 0) {
-        // Short enough for one line in the narrowest panel: the problem above says why.
+        // Short enough for one line in the narrowest panel: the problem box says why.
         captureTimer.textContent = `You can capture again in ${left} s.`;
         captureTimer.dataset.seconds = String(left);
         setTimeout(tick, 250);
@@ -180,6 +180,7 @@ export function setupSourcePanel(editor: Editor): void {
           density: deviceType === 'mobile' ? 2 : 1,
           title: body.url.replace(/^https?:\/\//, ''),
           description: `capture of ${body.url} (${deviceType}, ${colorScheme})`,
+          address: body.url,
         });
         editor.setSource(source);
         // The host, not the whole address, which can be any length: the status line has a fixed height.

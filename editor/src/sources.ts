@@ -1,5 +1,12 @@
 /** What can be composed: a bitmap or a tweet card, drawing itself into any rectangle at any scale. */
 import type { Rect } from './layout.ts';
+import type { CardTheme } from './tweet-card.ts';
+import type { TweetView } from './tweet.ts';
+
+/** What a source is made from, kept in the browser so a reload or the recent list can make it again. */
+export type SourceOrigin =
+  | { kind: 'bitmap'; blob: Blob; density: number; /** A capture's page. */ address?: string }
+  | { kind: 'tweet'; view: TweetView; theme: CardTheme };
 
 export interface Source {
   kind: 'capture' | 'tweet' | 'image';
@@ -14,6 +21,7 @@ export interface Source {
   bitmap?: ImageBitmap;
   /** Draws into `rect` (layout pixels) of a context already scaled to the output. */
   draw(ctx: CanvasRenderingContext2D, rect: Rect): void;
+  origin?: SourceOrigin;
 }
 
 /** The screenshot response carries its PNG as base64. */
@@ -31,7 +39,7 @@ export function base64ToBlob(base64: string, type: string): Blob {
  */
 export async function bitmapSource(
   blob: Blob,
-  options: { kind: Source['kind']; density?: number; title: string; description: string },
+  options: { kind: Source['kind']; density?: number; title: string; description: string; address?: string },
 ): Promise<Source> {
   let bitmap: ImageBitmap;
   try {
@@ -47,6 +55,7 @@ export async function bitmapSource(
     title: options.title,
     description: options.description,
     bitmap,
+    origin: { kind: 'bitmap', blob, density, address: options.address },
     draw(ctx, rect) {
       ctx.imageSmoothingEnabled = true;
       ctx.imageSmoothingQuality = 'high';

@@ -128,6 +128,7 @@ export function makeCard(view: TweetView, theme: CardTheme, avatar: HTMLImageEle
     height: card.height,
     title: view.handle ? `x.com/${view.handle}` : 'x.com',
     description: describe(view, theme),
+    origin: { kind: 'tweet', view, theme },
     draw(ctx, rect) {
       ctx.save();
       ctx.translate(rect.x, rect.y);
