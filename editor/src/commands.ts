@@ -28,6 +28,8 @@ export interface Command {
   repeat?: boolean;
   /** A disabled command's keys fall through to the page, and its button is disabled. */
   enabled?: () => boolean;
+  /** How the shortcut list shows the keys, when not each chord in turn (the arrow keys, say); '' leaves the row out. */
+  keysLabel?: string;
   /** `key` is the chord's event, when a key ran it. */
   run: (key?: KeyInput) => void;
 }
@@ -61,6 +63,20 @@ export function matches(chord: string, input: KeyInput): boolean {
   if (want.mod) return input.ctrlKey || input.metaKey;
   if (want.ctrl) return input.ctrlKey && !input.metaKey;
   return !input.ctrlKey && !input.metaKey;
+}
+
+const KEY_NAMES: Readonly<Record<string, string>> = { arrowleft: '←', arrowright: '→', arrowup: '↑', arrowdown: '↓', escape: 'Esc', delete: 'Delete', backspace: 'Backspace', enter: 'Enter', '-': '−' };
+
+/** A chord as people read it: `Shift+Mod+Z` → `Shift+Ctrl/⌘+Z`. */
+export function formatChord(chord: string): string {
+  const { key, mod, ctrl, shift, alt } = parseChord(chord);
+  const name = KEY_NAMES[key] ?? (key.length === 1 ? key.toUpperCase() : key);
+  return [shift && 'Shift', alt && 'Alt', mod && 'Ctrl/⌘', ctrl && 'Ctrl', name].filter(Boolean).join('+');
+}
+
+/** The keys column of the shortcut list for a command, or '' when it has none to show. */
+export function keysOf(command: Command): string {
+  return command.keysLabel ?? (command.keys ?? []).map(formatChord).join(', ');
 }
 
 /** The table; the first enabled command whose keys match a key press runs it. */

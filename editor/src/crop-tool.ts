@@ -126,8 +126,9 @@ class CropTool {
       { id: 'crop.reset', label: 'Reset the crop', enabled: () => this.active, run: () => this.resetCrop() },
       {
         id: 'crop.nudge',
-        label: 'Move the crop',
+        label: 'Move the crop while it has the focus (with Shift 10 px)',
         keys: arrows,
+        keysLabel: '← ↑ → ↓',
         focus: ['page'],
         enabled: () => this.active && document.activeElement === this.dom.box,
         run: (key) => {

@@ -69,18 +69,20 @@ export function editorCommands(host: CommandHost): Command[] {
     // A key picks the tool; its button picks it or, pressed again, goes back to select.
     run: (input) => host.setTool(!input && host.tool() === tool && tool !== 'select' ? 'select' : tool),
   }));
+  // In the order the shortcut list shows them; where two share a key, the first enabled one runs.
   return [
-    { id: 'shortcuts.close', label: 'Close the shortcut list', keys: ['Escape'], enabled: host.shortcutsOpen, run: () => host.setShortcutsOpen(false) },
-    { id: 'shortcuts.toggle', label: 'Keyboard shortcuts', keys: ['?'], run: () => host.setShortcutsOpen(!host.shortcutsOpen()) },
+    { id: 'shortcuts.close', label: 'Close the shortcut list', keys: ['Escape'], keysLabel: '', enabled: host.shortcutsOpen, run: () => host.setShortcutsOpen(false) },
+    ...tools,
     { id: 'undo', label: 'Undo', keys: ['Mod+Z'], enabled: () => host.canUndo() && idle(), run: host.undo },
     { id: 'redo', label: 'Redo', keys: ['Shift+Mod+Z', 'Ctrl+Y'], enabled: () => host.canRedo() && idle(), run: host.redo },
     { id: 'selection.duplicate', label: 'Duplicate', keys: ['Mod+D'], enabled: selected, run: host.duplicateSelected },
     { id: 'selection.delete', label: 'Delete', keys: ['Delete', 'Backspace'], enabled: selected, run: host.deleteSelected },
-    { id: 'selection.escape', label: 'Deselect', keys: ['Escape'], enabled: host.canEscape, run: host.escape },
+    { id: 'selection.escape', label: 'Deselect, or stop what is under way', keys: ['Escape'], enabled: host.canEscape, run: host.escape },
     {
       id: 'selection.nudge',
-      label: 'Move the selection',
+      label: 'Nudge the selection 1 px (with Shift 10 px)',
       keys: ARROW_KEYS,
+      keysLabel: '← ↑ → ↓',
       focus: NOT_ARROW_CONTROLS,
       enabled: selected,
       run: (input) => {
@@ -92,10 +94,10 @@ export function editorCommands(host: CommandHost): Command[] {
     { id: 'selection.next', label: 'Select the next annotation', keys: [']'], focus: NOT_ARROW_CONTROLS, enabled: () => host.hasAnnotations() && idle(), run: () => host.selectAdjacent(1) },
     // Enter on a control is that control's; on the page or the preview it edits the selected text.
     { id: 'selection.edit', label: 'Edit the selected text', keys: ['Enter'], focus: ['page'], enabled: () => host.selectionIsText() && idle(), run: host.editSelected },
-    ...tools,
     { id: 'zoom.in', label: 'Zoom in', keys: ['+', '='], enabled: host.hasSource, run: () => host.zoom('in') },
     { id: 'zoom.out', label: 'Zoom out', keys: ['-'], enabled: host.hasSource, run: () => host.zoom('out') },
     { id: 'zoom.fit', label: 'Zoom to fit', keys: ['0'], enabled: host.hasSource, run: () => host.zoom('fit') },
     { id: 'zoom.actual', label: 'Zoom to 100 %', keys: ['1'], enabled: host.hasSource, run: () => host.zoom('actual') },
+    { id: 'shortcuts.toggle', label: 'Show or hide this list', keys: ['?'], run: () => host.setShortcutsOpen(!host.shortcutsOpen()) },
   ];
 }

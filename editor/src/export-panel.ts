@@ -181,7 +181,7 @@ export function setupExportPanel(editor: Editor): void {
 
   editor.commands.register({
     id: 'export.copy',
-    label: 'Copy PNG',
+    label: 'Copy PNG (when no text is selected)',
     keys: ['Mod+C'],
     // With text selected on the page, Ctrl/⌘+C copies that text.
     enabled: () => ready() && (window.getSelection()?.toString() ?? '') === '',

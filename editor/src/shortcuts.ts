@@ -1,5 +1,7 @@
 /** The page's one keydown listener: it says where the focus is and lets the command table decide. */
+import { keysOf } from './commands.ts';
 import type { Commands, Focus } from './commands.ts';
+import { h } from './dom.ts';
 
 const TEXT_INPUTS = new Set(['text', 'search', 'url', 'tel', 'email', 'password', 'number', 'date', 'datetime-local', 'month', 'time', 'week']);
 
@@ -25,7 +27,18 @@ export function focusOf(target: EventTarget | null): Focus {
   return ownsArrows(target) ? 'arrows' : 'control';
 }
 
+/** The "Keyboard shortcuts" list: a row for each command with keys, from the table itself, before the notes the page has. */
+function listShortcuts(commands: Commands, list: HTMLElement): void {
+  const rows = commands
+    .list()
+    .filter((command) => keysOf(command) !== '')
+    .map((command) => h('div', {}, h('dt', {}, ...keysOf(command).split(', ').flatMap((keys, index) => [...(index > 0 ? [', '] : []), h('kbd', {}, keys)])), h('dd', {}, command.label)));
+  list.prepend(...rows);
+}
+
 export function setupShortcuts(commands: Commands): void {
+  const list = document.getElementById('shortcut-list');
+  if (list) listShortcuts(commands, list);
   document.addEventListener('keydown', (event) => {
     if (event.defaultPrevented || event.isComposing) return;
     const input = { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, shiftKey: event.shiftKey, altKey: event.altKey, repeat: event.repeat, focus: focusOf(event.target) };

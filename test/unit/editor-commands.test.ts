@@ -1,6 +1,6 @@
 /** The editor's command table in Node: key chords, focus, enabled rows and the first match winning. */
 import { describe, expect, it, vi } from 'vitest';
-import { Commands, matches, parseChord } from '#editor/src/commands.ts';
+import { Commands, formatChord, keysOf, matches, parseChord } from '#editor/src/commands.ts';
 import type { KeyInput } from '#editor/src/commands.ts';
 import { editorCommands } from '#editor/src/editor-commands.ts';
 import type { CommandHost } from '#editor/src/editor-commands.ts';
@@ -61,6 +61,24 @@ describe('key chords', () => {
     ['ArrowLeft', key('ArrowLeft', { altKey: true }), false],
   ])('matches %s against %o: %s', (chord, input, expected) => {
     expect(matches(chord, input)).toBe(expected);
+  });
+
+  it.each([
+    ['Shift+Mod+Z', 'Shift+Ctrl/⌘+Z'],
+    ['Ctrl+Y', 'Ctrl+Y'],
+    ['ArrowLeft', '←'],
+    ['Escape', 'Esc'],
+    ['-', '−'],
+    ['d', 'D'],
+  ])('shows %s as %s in the shortcut list', (chord, shown) => {
+    expect(formatChord(chord)).toBe(shown);
+  });
+
+  it('lists a command by its own keys label when it has one, and leaves out one whose label is empty', () => {
+    const rows = editorCommands(host()).map((command) => [command.id, keysOf(command)]);
+    expect(rows).toContainEqual(['redo', 'Shift+Ctrl/⌘+Z, Ctrl+Y']);
+    expect(rows).toContainEqual(['selection.nudge', '← ↑ → ↓']);
+    expect(rows).toContainEqual(['shortcuts.close', '']);
   });
 
   it('reads a chord whose key is the plus sign', () => {
