@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Measure } from '#editor/src/annotation-geometry.ts';
 import { addAnnotation, adjacentAnnotation, clampToPicture, duplicateAnnotation, removeAnnotation, replaceAnnotation, restyled, styleOf } from '#editor/src/editor-model.ts';
+import { annotationFrom } from '#editor/src/edits.ts';
 import type { Annotation, Edits, PenAnnotation, ShapeAnnotation, StepAnnotation } from '#editor/src/edits.ts';
 import { distanceToStroke, penBox, simplify } from '#editor/src/pen.ts';
 import { clampPan, FIT, place, zoomAround } from '#editor/src/zoom.ts';
@@ -75,6 +76,13 @@ describe('pen strokes', () => {
     expect(curve.length).toBeGreaterThan(10);
     expect(curve.length).toBeLessThan(60);
     for (const p of wave) expect(distanceToStroke(curve.flatMap((q) => [q.x, q.y]), p)).toBeLessThanOrEqual(0.5 + 1e-9);
+  });
+
+  it('reads a kept stroke back, and drops one whose points are odd in number or not numbers', () => {
+    const pen: PenAnnotation = { id: 'p', kind: 'pen', points: [1, 2, 3, 4], color: '#000000', width: 2 };
+    expect(annotationFrom(JSON.parse(JSON.stringify(pen)))).toEqual(pen);
+    expect(annotationFrom({ ...pen, points: [1, 2, 3] })).toBeUndefined();
+    expect(annotationFrom({ ...pen, points: [1, '2'] })).toBeUndefined();
   });
 
   it('measures its box and the distance from a point to it', () => {
