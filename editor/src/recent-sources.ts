@@ -24,136 +24,159 @@ function recordOf(source: Source & { origin: NonNullable<Source['origin']> }, op
   return { id: sourceId(source), kind, title, description, width, height, openedAt, origin };
 }
 
-/** Wires the Recent list and keeps the open source's work as it changes. */
-export function setupRecentSources(editor: Editor, store = new SourceStore()): void {
-  const box = byId('recent', HTMLDetailsElement);
-  const list = byId('recent-list', HTMLUListElement);
-  const count = byId('recent-count', HTMLSpanElement);
-  const status = byId('recent-status', HTMLParagraphElement);
-  const proxy = (url: string) => editor.api.url(`/api/image-proxy?url=${encodeURIComponent(url)}`);
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The Recent list and the keeping of the open source's work as it changes. */
+class RecentSources {
+  private readonly box = byId('recent', HTMLDetailsElement);
+  private readonly list = byId('recent-list', HTMLUListElement);
+  private readonly count = byId('recent-count', HTMLSpanElement);
+  private readonly status = byId('recent-status', HTMLParagraphElement);
   /** The source whose record is kept; changes to it are its session's. */
-  let kept: Source | undefined;
-  /** Sources removed from the list while open: not kept again. */
-  const forgotten = new WeakSet<Source>();
-  let records: StoredSource[] = [];
+  private kept: Source | undefined;
+  /** Sources removed from the list while open, or that could not be kept: not kept again. */
+  private readonly forgotten = new WeakSet<Source>();
+  private records: StoredSource[] = [];
+  /** Writes run one after another, so a removal never races the write before it. */
+  private chain = Promise.resolve();
+  private sessionQueued = false;
+  private readonly editor: Editor;
+  private readonly store: SourceStore;
 
-  // Writes run one after another; a failed one says so and leaves the editor as it is.
-  let chain = Promise.resolve();
-  const run = (job: () => Promise<void>) => {
-    chain = chain.then(job).catch((error: unknown) => {
-      status.textContent = error instanceof Error ? error.message : String(error);
-      box.open = true;
+  constructor(editor: Editor, store: SourceStore) {
+    this.editor = editor;
+    this.store = store;
+    editor.onChange(() => this.changed());
+    this.list.addEventListener('click', (event) => this.clicked(event));
+  }
+
+  /** Shows the kept sources and reopens the latest, unless something was opened meanwhile. */
+  async load(): Promise<void> {
+    try {
+      await this.refresh();
+      const last = this.records[0];
+      if (last && !this.editor.source) await this.reopen(last, true);
+    } catch (error) {
+      this.status.textContent = messageOf(error);
+    } finally {
+      // For whoever waits on the reload's reopening (the tests).
+      this.box.dataset.loaded = 'true';
+    }
+  }
+
+  /** A failed write says so and leaves the editor as it is. */
+  private run(job: () => Promise<void>): void {
+    this.chain = this.chain.then(job).catch((error: unknown) => {
+      this.status.textContent = messageOf(error);
+      this.box.open = true;
     });
-    return chain;
-  };
+  }
 
-  const render = () => {
+  private async refresh(): Promise<void> {
+    this.records = await this.store.recent();
+    this.render();
+  }
+
+  private render(): void {
     const now = Date.now();
-    const current = editor.source && !forgotten.has(editor.source) ? sourceId(editor.source) : undefined;
-    count.textContent = records.length > 0 ? `(${records.length})` : '';
-    list.replaceChildren(
-      ...records.map((record) =>
+    const source = this.editor.source;
+    const current = source && !this.forgotten.has(source) ? sourceId(source) : undefined;
+    this.count.textContent = this.records.length > 0 ? `(${this.records.length})` : '';
+    this.list.replaceChildren(
+      ...this.records.map((record) =>
         h(
           'li',
           { class: 'recent-item', 'data-id': record.id },
-          h('button', { type: 'button', class: 'recent-open', 'aria-current': record.id === current ? 'true' : false }, h('span', { class: 'recent-name' }, record.description), h('span', { class: 'recent-when' }, openedAgo(record.openedAt, now))),
+          h(
+            'button',
+            { type: 'button', class: 'recent-open', 'aria-current': record.id === current ? 'true' : false },
+            h('span', { class: 'recent-name' }, record.description),
+            h('span', { class: 'recent-when' }, openedAgo(record.openedAt, now)),
+          ),
           h('button', { type: 'button', class: 'recent-remove', 'aria-label': `Remove ${record.description} from recent sources`, title: 'Remove from recent sources' }, '×'),
         ),
       ),
     );
-    if (records.length === 0) list.append(h('li', { class: 'note' }, 'Sources you open are kept here, in this browser.'));
-  };
-  const refresh = async () => {
-    records = await store.recent();
-    render();
-  };
+    if (this.records.length === 0) this.list.append(h('li', { class: 'note' }, 'Sources you open are kept here, in this browser.'));
+  }
 
-  // Coalesced: a burst of changes (a slider drag) writes the state once the write before is done.
-  let sessionQueued = false;
-  const saveSession = () => {
-    if (sessionQueued) return;
-    sessionQueued = true;
-    void run(async () => {
-      sessionQueued = false;
-      const source = editor.source;
-      if (!source || source !== kept || forgotten.has(source)) return;
-      const revision = editor.revision;
-      await store.saveSession(sourceId(source), { edits: editor.edits, history: editor.history.state() });
-      box.dataset.savedRevision = String(revision);
+  /** A new source is kept; a change to the kept one is its session's. */
+  private changed(): void {
+    const source = this.editor.source;
+    if (!source?.origin || this.forgotten.has(source)) return;
+    if (source !== this.kept) {
+      this.kept = source;
+      const record = recordOf({ ...source, origin: source.origin }, Date.now());
+      this.run(async () => {
+        try {
+          await this.store.add(record);
+        } catch (error) {
+          // Without its picture kept, its edits would be kept for nothing.
+          this.forgotten.add(source);
+          throw error;
+        }
+        await this.refresh();
+      });
+    }
+    this.saveSession();
+  }
+
+  /** Coalesced: a burst of changes (a slider drag) is written once the write before is done. */
+  private saveSession(): void {
+    if (this.sessionQueued) return;
+    this.sessionQueued = true;
+    this.run(async () => {
+      this.sessionQueued = false;
+      const { source, revision } = this.editor;
+      if (!source || source !== this.kept || this.forgotten.has(source)) return;
+      await this.store.saveSession(sourceId(source), { edits: this.editor.edits, history: this.editor.history.state() });
+      this.box.dataset.savedRevision = String(revision);
     });
-  };
+  }
 
-  const reopen = async (record: StoredSource, onLoad: boolean) => {
-    editor.busy(`Reopening ${record.title || record.description}…`);
+  private async reopen(record: StoredSource, onLoad: boolean): Promise<void> {
+    const proxy = (url: string) => this.editor.api.url(`/api/image-proxy?url=${encodeURIComponent(url)}`);
+    this.editor.busy(`Reopening ${record.title || record.description}…`);
     try {
-      const [source, raw] = await Promise.all([sourceFrom(record, proxy), store.session(record.id)]);
+      const [source, raw] = await Promise.all([sourceFrom(record, proxy), this.store.session(record.id)]);
       // Something opened while this loaded wins over the reload's reopening.
-      if (onLoad && editor.source) return;
-      kept = source;
-      editor.setSource(source, sessionFrom(raw, HISTORY_LIMIT));
+      if (onLoad && this.editor.source) return;
+      this.kept = source;
+      this.editor.setSource(source, sessionFrom(raw, HISTORY_LIMIT));
       if (record.origin.kind === 'bitmap' && record.origin.address) byId('capture-url', HTMLInputElement).value = record.origin.address;
-      status.textContent = `Reopened ${record.description}.`;
-      await store.touch(record.id, Date.now());
-      await refresh();
+      this.status.textContent = `Reopened ${record.description}.`;
+      await this.store.touch(record.id, Date.now());
+      await this.refresh();
     } catch (error) {
-      status.textContent = `Could not reopen ${record.description}: ${error instanceof Error ? error.message : String(error)}`;
-      box.open = true;
+      this.status.textContent = `Could not reopen ${record.description}: ${messageOf(error)}`;
+      this.box.open = true;
     } finally {
-      editor.busy(undefined);
+      this.editor.busy(undefined);
     }
-  };
+  }
 
-  editor.onChange(() => {
-    const source = editor.source;
-    if (!source?.origin || forgotten.has(source)) return;
-    if (source === kept) {
-      saveSession();
-      return;
-    }
-    kept = source;
-    const record = recordOf({ ...source, origin: source.origin }, Date.now());
-    void run(async () => {
-      try {
-        await store.add(record);
-      } catch (error) {
-        // Without its picture kept, its edits would be kept for nothing.
-        forgotten.add(source);
-        throw error;
-      }
-      await refresh();
-    });
-    saveSession();
-  });
-
-  list.addEventListener('click', (event) => {
+  private clicked(event: MouseEvent): void {
     const button = (event.target as Element).closest('button');
     const id = button?.closest<HTMLElement>('.recent-item')?.dataset.id;
-    const record = records.find((entry) => entry.id === id);
+    const record = this.records.find((entry) => entry.id === id);
     if (!button || !record) return;
     if (button.classList.contains('recent-open')) {
-      void reopen(record, false);
+      void this.reopen(record, false);
       return;
     }
-    if (editor.source && sourceId(editor.source) === id) forgotten.add(editor.source);
-    void run(async () => {
-      await store.remove(record.id);
-      status.textContent = `Removed ${record.description} from this browser.`;
-      await refresh();
+    const source = this.editor.source;
+    if (source && sourceId(source) === id) this.forgotten.add(source);
+    this.run(async () => {
+      await this.store.remove(record.id);
+      this.status.textContent = `Removed ${record.description} from this browser.`;
+      await this.refresh();
       // The focus stays in the list rather than falling to the page.
-      list.querySelector<HTMLButtonElement>('button')?.focus();
+      this.list.querySelector<HTMLButtonElement>('button')?.focus();
     });
-  });
+  }
+}
 
-  void (async () => {
-    try {
-      await refresh();
-      const last = records[0];
-      if (last && !editor.source) await reopen(last, true);
-    } catch (error) {
-      status.textContent = error instanceof Error ? error.message : String(error);
-    } finally {
-      // For whoever waits on the reload's reopening (the tests).
-      box.dataset.loaded = 'true';
-    }
-  })();
+/** Wires the Recent list and keeps the open source's work as it changes. */
+export function setupRecentSources(editor: Editor, store = new SourceStore()): void {
+  void new RecentSources(editor, store).load();
 }
