@@ -52,8 +52,17 @@ function setupTweet(editor: Editor, problem: HTMLElement): void {
   let loaded: { view: TweetView; avatar?: HTMLImageElement; photos: (HTMLImageElement | undefined)[] } | undefined;
 
   tweetForm.addEventListener('change', (event) => {
-    if ((event.target as HTMLInputElement).name !== 'card-theme' || !loaded || editor.source?.kind !== 'tweet') return;
-    editor.setSource(makeCard(loaded.view, theme(), loaded.avatar, loaded.photos));
+    const origin = editor.source?.origin;
+    if ((event.target as HTMLInputElement).name !== 'card-theme' || origin?.kind !== 'tweet') return;
+    if (loaded?.view === origin.view) {
+      editor.setSource(makeCard(loaded.view, theme(), loaded.avatar, loaded.photos));
+      return;
+    }
+    // A card reopened from the Recent list: its images are fetched again, once.
+    void tweetSource(origin.view, theme(), proxy).then(({ source, avatar, photos }) => {
+      loaded = { view: origin.view, avatar, photos };
+      if (editor.source?.origin === origin) editor.setSource(source);
+    });
   });
   tweetForm.addEventListener('submit', (event) => {
     event.preventDefault();

@@ -1,7 +1,7 @@
 /**
  * The work survives a reload, in the real browser: the picture, its annotations and the undo steps
- * come back from IndexedDB; the Recent list reopens and forgets sources; a browser that refuses to
- * store anything still edits.
+ * come back from IndexedDB, a tweet card's images through the proxy again; the Recent list reopens
+ * and forgets sources; a browser that refuses to store anything still edits.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,15 +10,26 @@ import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectColour, previewPixel, previewSettled, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';
+import { AVATAR_RGB, startTweetStandIns, TWEET_ID } from './support/tweet-stand-ins.ts';
 
 /** Two sources of one colour each, far from the default gradient and the annotation red. */
 const SOURCE = { width: 400, height: 300 };
 const GREEN = [30, 180, 60] as const;
 const BLUE = [40, 60, 230] as const;
+/** The card's backgrounds (tweet-card-paint.ts). */
+const WHITE = [255, 255, 255] as const;
+const BLACK = [0, 0, 0] as const;
 /** The default annotation colour (index.html's first swatch). */
 const RED = [255, 59, 48] as const;
 
-const { runtime, workdir, open } = useEditorSuite({ name: 'recent' });
+const { runtime, workdir, open } = useEditorSuite({
+  name: 'recent',
+  before: async () => {
+    const tweets = await startTweetStandIns();
+    Object.assign(process.env, tweets.env);
+    return tweets.close;
+  },
+});
 const files = { green: '', blue: '' };
 
 beforeAll(async () => {
@@ -138,6 +149,31 @@ describe('the work across a reload', SLOW, () => {
     expectColour(reopened.inside, GREEN);
     expect(await recentNames(page)).toEqual(['image green.png']);
     expectColour(await sourcePixel(page, 200, 150), GREEN);
+  });
+
+  it('brings back a tweet card with its images through the proxy, and redraws it in the other theme', async () => {
+    // Prepare
+    const { page } = await open(runtime().url);
+    await page.click('#tab-tweet');
+    await page.type('#tweet-ref', TWEET_ID);
+    await page.click('#tweet-submit');
+    await waitForStatus(page, '#tweet-status', 'Loaded the tweet', '#source-error');
+    await kept(page);
+
+    // Act: reload, then switch the reopened card to the dark theme
+    await reload(page);
+    const light = { background: await sourcePixel(page, 10, 10), avatar: await sourcePixel(page, 48, 48) };
+    await page.click('#tab-tweet');
+    await page.click('input[name="card-theme"][value="dark"]');
+    await page.waitForFunction(() => document.getElementById('preview')!.getAttribute('aria-label')!.includes('dark card'), SLOW);
+    const dark = { background: await sourcePixel(page, 10, 10), avatar: await sourcePixel(page, 48, 48) };
+
+    // Assess: the card and its avatar, fetched again, in both themes
+    expect(await text(page, '#recent-status')).toMatch(/^Reopened Tweet by @\w+.*, light card\.$/);
+    expectColour(light.background, WHITE);
+    expectColour(light.avatar, AVATAR_RGB, 30);
+    expectColour(dark.background, BLACK);
+    expectColour(dark.avatar, AVATAR_RGB, 30);
   });
 
   it('keeps editing when the browser refuses to store anything, and says so', async () => {
