@@ -3,7 +3,7 @@ import { setupBackgroundImage } from './background-image.ts';
 import { cssGradient, gradientOf } from './backgrounds.ts';
 import { byId, fillSelect, h, radioValue, setRadio } from './dom.ts';
 import type { Editor } from './editor.ts';
-import { CUSTOM_GRADIENT, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALES, SHADOWS } from './presets.ts';
+import { CUSTOM_GRADIENT, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, resolvedScale, SCALES, SHADOWS } from './presets.ts';
 import { DEFAULT_SETTINGS, settingsFrom } from './settings.ts';
 import type { Settings } from './settings.ts';
 
@@ -72,7 +72,8 @@ export function setupComposePanel(editor: Editor): void {
     gradientAngleValue.value = `${settings.gradientAngle}°`;
     blur.value = String(settings.blur);
     blurValue.value = `${settings.blur} px`;
-    setRadio(form, 'scale', String(settings.scale));
+    // Auto shows as the scale it stands for: the source's own pixels.
+    setRadio(form, 'scale', String(resolvedScale(settings.scale, editor.source?.density)));
     color.value = settings.color;
     padding.value = String(settings.padding);
     radius.value = String(settings.radius);

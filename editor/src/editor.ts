@@ -10,7 +10,8 @@ import type { Edits } from './edits.ts';
 import type { HistoryState } from './history.ts';
 import { exportProblem, exportSize } from './layout.ts';
 import type { Rect } from './layout.ts';
-import { FRAMES } from './presets.ts';
+import { FRAMES, resolvedScale } from './presets.ts';
+import type { Scale } from './presets.ts';
 import { planOf } from './composition.ts';
 import type { Composition } from './composition.ts';
 import { drawComposition } from './render.ts';
@@ -295,9 +296,9 @@ export class Editor {
     if (text !== undefined) this.busyText.textContent = text;
   }
 
-  exportSize(scale: number = this.settings.scale): { width: number; height: number } | undefined {
+  exportSize(scale: Scale = this.settings.scale): { width: number; height: number } | undefined {
     const composition = this.composition();
-    return composition ? exportSize(planOf({ ...composition, edits: this.edits }).canvas, scale) : undefined;
+    return composition ? exportSize(planOf({ ...composition, edits: this.edits }).canvas, resolvedScale(scale, composition.source.density)) : undefined;
   }
 
   link(): string {
@@ -384,7 +385,7 @@ export class Editor {
     }
     const size = this.exportSize()!;
     const problem = exportProblem(size);
-    this.readout.textContent = `Export: ${size.width} × ${size.height} px (${this.settings.scale}×)${problem ? ' · too large' : ''}`;
+    this.readout.textContent = `Export: ${size.width} × ${size.height} px (${resolvedScale(this.settings.scale, this.source?.density)}×)${problem ? ' · too large' : ''}`;
     this.readout.dataset.width = String(size.width);
     this.readout.dataset.height = String(size.height);
     const background = describeBackground(this.settings, this.backgroundImage !== undefined);

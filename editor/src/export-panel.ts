@@ -5,7 +5,7 @@ import type { Editor } from './editor.ts';
 import { planOf } from './composition.ts';
 import type { Composition } from './composition.ts';
 import { exportSize, fittingScale } from './layout.ts';
-import { FORMATS } from './presets.ts';
+import { FORMATS, resolvedScale } from './presets.ts';
 import { encodeComposition, prepareExport } from './encode.ts';
 import type { Encoded } from './encode.ts';
 
@@ -97,7 +97,7 @@ export function setupExportPanel(editor: Editor): void {
     const revision = editor.revision;
     const format = FORMATS.find((entry) => entry.id === settings.format) ?? FORMATS[0];
     const canvas = planOf(composition).canvas;
-    const scale = fittingScale(canvas, settings.scale);
+    const scale = fittingScale(canvas, resolvedScale(settings.scale, composition.source.density));
     exportStatus.textContent = `Making the ${format.name} file (${settings.quality} quality)…`;
     performance.mark('easel-export:start');
     const made = await encodeComposition(composition, scale, format.id, settings.quality);
@@ -169,7 +169,7 @@ export function setupExportPanel(editor: Editor): void {
         delete exportResult.dataset.stale;
         const url = showResult(result);
         h('a', { href: url, download: result.name }).click();
-        const chosen = editor.settings.scale;
+        const chosen = resolvedScale(editor.settings.scale, editor.source?.density);
         exportStatus.textContent =
           result.scale < chosen ? `Exported and downloaded at ${result.scale}×, the largest scale that can be made (${chosen}× would be too large):` : 'Exported and downloaded:';
       } catch (error) {
@@ -193,9 +193,10 @@ export function setupExportPanel(editor: Editor): void {
           throw new Error('This browser does not let pages put images on the clipboard here (it needs https or localhost): use Export instead.');
         }
         const canvas = planOf(composition).canvas;
-        const size = exportSize(canvas, fittingScale(canvas, composition.settings.scale));
+        const scale = fittingScale(canvas, resolvedScale(composition.settings.scale, composition.source.density));
+        const size = exportSize(canvas, scale);
         // A promise in the ClipboardItem keeps the user gesture alive while the PNG is made (Safari needs it).
-        const png = encodeComposition(composition, fittingScale(canvas, composition.settings.scale), 'png', 'high').then((made) => made.blob);
+        const png = encodeComposition(composition, scale, 'png', 'high').then((made) => made.blob);
         await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
         exportStatus.textContent = `Copied a ${size.width} × ${size.height} px PNG to the clipboard.`;
       } catch (error) {

@@ -57,9 +57,22 @@ export const FRAMES = [
 
 export type FrameId = (typeof FRAMES)[number]['id'];
 
-/** Output pixels per layout pixel. */
+/**
+ * Output pixels per layout pixel. `auto`, the default, is the source's own pixels (a desktop
+ * capture's 1×, a phone capture's 2×), so the default never upscales; a tweet card, drawn with
+ * paths and text, is sharp at 2×. Below 1× only where the chosen scale cannot be made (layout.ts fittingScale).
+ */
 export const SCALES = [1, 2, 3] as const;
-export type Scale = (typeof SCALES)[number];
+/** What the settings may hold: a scale, or `auto`, shown as the scale it stands for. */
+export const SCALE_SETTINGS = ['auto', ...SCALES] as const;
+export type Scale = (typeof SCALE_SETTINGS)[number];
+const VECTOR_SCALE = 2;
+
+/** `scale` as a number, for a source of `density` pixels per layout pixel (none for a vector source). */
+export function resolvedScale(scale: Scale, density: number | undefined): number {
+  return scale === 'auto' ? (density ?? VECTOR_SCALE) : scale;
+}
+
 
 /** With the file extension the API names them with. */
 export const FORMATS = [

@@ -2,7 +2,7 @@
  * The settings and one text form for the URL fragment (to share) and local storage (to keep).
  * Unreadable fields fall back one by one, so a stale or hand-edited link still opens.
  */
-import { BACKGROUNDS, CUSTOM_GRADIENT, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALES, SHADOWS } from './presets.ts';
+import { BACKGROUNDS, CUSTOM_GRADIENT, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALE_SETTINGS, SHADOWS } from './presets.ts';
 import type { BackgroundKind, FormatId, FrameId, GradientChoice, QualityId, RatioId, Scale, ShadowId } from './presets.ts';
 
 export interface Settings {
@@ -39,7 +39,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   shadow: 'medium',
   frame: 'none',
   ratio: 'free',
-  scale: 2,
+  scale: 'auto',
   format: 'png',
   quality: 'high',
 };
@@ -98,7 +98,7 @@ export function settingsFrom(params: URLSearchParams, base: Readonly<Settings> =
     shadow: oneOf(ids(SHADOWS), get('shadow'), base.shadow),
     frame: oneOf(ids(FRAMES), get('frame'), base.frame),
     ratio: oneOf(ids(RATIOS), get('ratio'), base.ratio),
-    scale: oneOf(SCALES, get('scale'), base.scale),
+    scale: oneOf(SCALE_SETTINGS, get('scale'), base.scale),
     format: oneOf(ids(FORMATS), get('format'), base.format),
     quality: oneOf(ids(QUALITIES), get('quality'), base.quality),
   };

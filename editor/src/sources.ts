@@ -19,6 +19,8 @@ export interface Source {
   description: string;
   /** The picture itself, where the source is one: the export sends it to its worker. */
   bitmap?: ImageBitmap;
+  /** Its pixels per layout pixel, where it is a picture: the `auto` scale's. */
+  density?: number;
   /** Draws into `rect` (layout pixels) of a context already scaled to the output. */
   draw(ctx: CanvasRenderingContext2D, rect: Rect): void;
   origin?: SourceOrigin;
@@ -56,6 +58,7 @@ export async function bitmapSource(
     description: options.description,
     bitmap,
     origin: { kind: 'bitmap', blob, density, address: options.address },
+    density,
     draw(ctx, rect) {
       ctx.imageSmoothingEnabled = true;
       ctx.imageSmoothingQuality = 'high';

@@ -12,7 +12,8 @@ import { expectColour, exportDownload, pixelOf, readout, rgb, SLOW, text, violat
 import { useEditorSuite } from './support/editor-suite.ts';
 
 /** Layout constants the tests recompute positions from (editor/src/settings.ts defaults). */
-const DEFAULTS = { padding: 64, scale: 2 };
+/** The Auto scale is a file's own pixels. */
+const DEFAULTS = { padding: 64, scale: 1 };
 const SOURCE = { width: 300, height: 200, rgb: [250, 200, 0] } as const;
 /** The export's size for the source at the defaults, in device pixels. */
 const EXPORTED = { width: (SOURCE.width + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (SOURCE.height + 2 * DEFAULTS.padding) * DEFAULTS.scale };
@@ -198,7 +199,8 @@ describe('the editor backgrounds', SLOW, () => {
     const { page, downloads } = await open(runtime().url);
     await openSource(page);
     await chooseBackgroundFile(page, splitPng);
-    const middle = EXPORTED.width / 2;
+    await page.click('input[name="scale"][value="2"]');
+    const middle = EXPORTED.width;
 
     // Act: sharp, then blurred 20 layout px at 2× and at 1×
     const sharpPng = await exportDownload(page, downloads);
@@ -221,7 +223,7 @@ describe('the editor backgrounds', SLOW, () => {
     // Assess: the corners keep their colour, fully opaque, instead of fading into the blur
     expectColour(await pixelOf(blurred, 0, 0), LEFT_RGB);
     expect(await alphaAt(blurred, 0, 0)).toBe(255);
-    expect(await alphaAt(blurred, EXPORTED.width - 1, EXPORTED.height - 1)).toBe(255);
+    expect(await alphaAt(blurred, 2 * EXPORTED.width - 1, 2 * EXPORTED.height - 1)).toBe(255);
     expect(await text(page, '#bg-blur-value')).toBe('20 px');
     expect(await violations(page)).toEqual([]);
     await page.$eval('#compose-heading', (heading) => heading.scrollIntoView());

@@ -21,9 +21,11 @@ const YELLOW = [240, 200, 20] as const;
 const QUADRANTS = { topLeft: RED, topRight: GREEN, bottomLeft: BLUE, bottomRight: YELLOW };
 /** Compose defaults the sizes are computed from (editor/src/settings.ts). */
 const PADDING = 64;
-const SCALE = 2;
-const exported = (width: number, height: number) => ({ width: (width + 2 * PADDING) * SCALE, height: (height + 2 * PADDING) * SCALE });
-/** A sure count of a colour's pixels: a quarter of the source is 150 × 200 × 4 at 2×. */
+/** The Auto scale: a file's own pixels, and a tweet card's 2×. */
+const SCALE = 1;
+const CARD_SCALE = 2;
+const exported = (width: number, height: number, scale = SCALE) => ({ width: (width + 2 * PADDING) * scale, height: (height + 2 * PADDING) * scale });
+/** A sure count of a colour's pixels: a quarter of the source is 150 × 200 at 1×. */
 const PLENTY = 10_000;
 /** The tweet card's width (tweet-card.ts). */
 const CARD_WIDTH = 550;
@@ -355,7 +357,7 @@ describe('the crop tool', SLOW, () => {
 
     // Assess
     const metadata = await sharp(png).metadata();
-    expect({ width: metadata.width, height: metadata.height }).toEqual(exported(CARD_WIDTH, 100));
+    expect({ width: metadata.width, height: metadata.height }).toEqual(exported(CARD_WIDTH, 100, CARD_SCALE));
     expect(await countColour(png, AVATAR_RGB)).toBeGreaterThan(30 * 30);
     expect(await countColour(png, PHOTO_RGB)).toBe(0);
     expect(await violations(page)).toEqual([]);

@@ -15,7 +15,8 @@ import { useEditorSuite } from './support/editor-suite.ts';
 /** A white source, so the default red stroke is the only colour on it. */
 const SOURCE = { width: 1600, height: 1000 };
 const PADDING = 64;
-const SCALE = 2;
+/** The Auto scale: a file's own pixels. */
+const SCALE = 1;
 const RED = [255, 59, 48] as const;
 const WHITE = [255, 255, 255] as const;
 

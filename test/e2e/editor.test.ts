@@ -23,7 +23,8 @@ import { AVATAR_RGB, AVATAR_URL, PHOTO_RGB, PHOTO_URL, startTweetStandIns, TWEET
 
 /** Layout constants the tests recompute sizes from (editor/src/presets.ts, tweet-card.ts). */
 const CARD_WIDTH = 550;
-const DEFAULTS = { padding: 64, scale: 2 };
+/** The Auto scale: a file's or a desktop capture's own pixels; a phone capture's and a tweet card's are 2×. */
+const DEFAULTS = { padding: 64, scale: 1, phoneScale: 2, cardScale: 2 };
 
 let pages: TargetPages;
 let tweets: TweetStandIns;
@@ -217,7 +218,7 @@ describe('the editor', SLOW, () => {
     expect(timerTexts.filter((line) => line !== '')).toContainEqual(expect.stringMatching(/up to 20 s\.$/));
     expect(timerTexts.join(' ')).not.toContain('up to 15 s');
     expect(await page.$eval('#capture-progress', (element) => (element as HTMLElement).hidden)).toBe(true);
-    expect(await readout(page)).toEqual({ width: (375 + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (667 + 2 * DEFAULTS.padding) * DEFAULTS.scale });
+    expect(await readout(page)).toEqual({ width: (375 + 2 * DEFAULTS.padding) * DEFAULTS.phoneScale, height: (667 + 2 * DEFAULTS.padding) * DEFAULTS.phoneScale });
     // The capture fills the middle of the preview, green as the page finally was.
     const size = await page.$eval('#preview', (canvas) => ({ width: (canvas as HTMLCanvasElement).width, height: (canvas as HTMLCanvasElement).height }));
     expectColour(await previewPixel(page, Math.round(size.width / 2), Math.round(size.height / 2)), [0, 160, 0]);
@@ -392,12 +393,12 @@ describe('the editor', SLOW, () => {
     expect(name).toBe('easel.webp');
     expect(metadata.format).toBe('webp');
     expect({ width: metadata.width, height: metadata.height }).toEqual(composed);
-    expect(composed.width).toBe((CARD_WIDTH + 2 * DEFAULTS.padding) * DEFAULTS.scale);
+    expect(composed.width).toBe((CARD_WIDTH + 2 * DEFAULTS.padding) * DEFAULTS.cardScale);
     expect(await page.$eval('#export-result', (element) => Number((element as HTMLElement).dataset.bytes))).toBe(webp.length);
     expect(await text(page, '#export-result')).toContain(`${composed.width} × ${composed.height} px`);
     // Assess: ocean gradient in the corner, the light frame's bar, the avatar and the photo inside
     expectColour(await pixelOf(webp, 2, 2), [33, 147, 176], 16);
-    expectColour(await pixelOf(webp, (DEFAULTS.padding + 100) * DEFAULTS.scale, (DEFAULTS.padding + 18) * DEFAULTS.scale), [235, 235, 239], 8);
+    expectColour(await pixelOf(webp, (DEFAULTS.padding + 100) * DEFAULTS.cardScale, (DEFAULTS.padding + 18) * DEFAULTS.cardScale), [235, 235, 239], 8);
     expect(await countColour(webp, AVATAR_RGB)).toBeGreaterThan(40 * 40);
     expect(await countColour(webp, PHOTO_RGB)).toBeGreaterThan(400 * 150);
     expect(await violations(page)).toEqual([]);
