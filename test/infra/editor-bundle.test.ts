@@ -24,9 +24,18 @@ describe('the editor page function bundle', () => {
 
   afterAll(removeCdkOutdirs);
 
-  it('holds the built editor beside index.mjs: hashed files, their compressed copies and the page template', () => {
-    // Assess
-    expect(manifest.files.map((entry) => entry.file.replace(/-[A-Z0-9]{8}\./, '-<hash>.')).sort()).toEqual(['editor-<hash>.css', 'editor-<hash>.js', 'export-worker-<hash>.js']);
+  it('holds the built editor beside index.mjs: hashed files and the export worker\'s codecs, their compressed copies and the page template', () => {
+    // Assess: the WebAssembly ships with the function that serves /editor/{file}
+    expect(manifest.files.map((entry) => entry.file.replace(/-[A-Z0-9]{8}\./, '-<hash>.')).sort()).toEqual([
+      'editor-<hash>.css',
+      'editor-<hash>.js',
+      'export-worker-<hash>.js',
+      'mozjpeg_enc-<hash>.wasm',
+      'squoosh_oxipng_bg-<hash>.wasm',
+      'webp_enc-<hash>.wasm',
+      'webp_enc_simd-<hash>.wasm',
+    ]);
+    expect(manifest.files.filter((entry) => entry.file.endsWith('.wasm')).map((entry) => entry.contentType)).toEqual(Array(4).fill('application/wasm'));
     for (const entry of manifest.files) {
       const bytes = readFileSync(join(asset, 'editor', entry.file));
       expect(`sha384-${createHash('sha384').update(bytes).digest('base64')}`).toBe(entry.integrity);
