@@ -63,7 +63,7 @@ const FRAME_PROBE = `{
   };
   requestAnimationFrame(frame);
 }`;
-/** The worker's timings (editor/src/export-panel.ts measures them) as parts, and the probes' readings. */
+/** The worker's timings (editor/src/panels/export-panel.ts measures them) as parts, and the probes' readings. */
 const READINGS = `(() => {
   window.probe.running = false;
   const part = (name) => performance.getEntriesByName('easel-export:' + name).at(-1)?.duration ?? NaN;

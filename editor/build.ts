@@ -56,7 +56,7 @@ export async function buildEditor(outdir: string): Promise<EditorBuild> {
     loader: { '.wasm': 'file' },
   } satisfies BuildOptions;
   // The worker first: the page's script names its hashed file, so that name is part of the page's hash.
-  const worker = await build({ ...options, entryPoints: { 'export-worker': join(SOURCE, 'export-worker.ts') } });
+  const worker = await build({ ...options, entryPoints: { 'export-worker': join(SOURCE, 'export', 'export-worker.ts') } });
   const workerFile = basename(worker.outputFiles.find((output) => output.path.endsWith('.js'))!.path);
   const page = await build({ ...options, entryPoints: { editor: join(SOURCE, 'main.ts') }, define: { EXPORT_WORKER_FILE: JSON.stringify(`./${workerFile}`) } });
   await rm(out, { recursive: true, force: true });

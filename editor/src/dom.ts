@@ -1,6 +1,6 @@
 /** DOM helpers. The page runs under a Trusted Types CSP, so nothing in the editor assigns HTML strings. */
-import { ApiError } from './api.ts';
-import { explain } from './problem-text.ts';
+import { ApiError } from './io/api.ts';
+import { explain } from './io/problem-text.ts';
 
 /** @throws Error when the page lacks the element or it is of another kind */
 export function byId<T extends HTMLElement>(id: string, kind: new () => T): T {

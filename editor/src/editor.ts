@@ -1,25 +1,25 @@
 /** The editor's state (source and settings) and its preview; panels change the state only through it. */
-import type { Api } from './api.ts';
-import { describeBackground } from './backgrounds.ts';
-import { Commands } from './commands.ts';
+import type { Api } from './io/api.ts';
+import { describeBackground } from './render/backgrounds.ts';
+import { Commands } from './actions/commands.ts';
 import { byId } from './dom.ts';
-import { DocumentModel } from './document-model.ts';
-import type { Snapshot } from './document-model.ts';
-import { NO_EDITS } from './edits.ts';
-import type { Edits } from './edits.ts';
-import type { HistoryState } from './history.ts';
-import { exportProblem, exportSize } from './layout.ts';
-import type { Rect } from './layout.ts';
-import { FRAMES, resolvedScale } from './presets.ts';
-import type { Scale } from './presets.ts';
-import { planOf } from './composition.ts';
-import type { Composition } from './composition.ts';
-import { drawComposition } from './render.ts';
-import { initialSettings, settingsToParams } from './settings.ts';
-import type { Settings } from './settings.ts';
-import type { Source } from './sources.ts';
-import { FIT, place } from './zoom.ts';
-import type { Viewport } from './zoom.ts';
+import { DocumentModel } from './model/document-model.ts';
+import type { Snapshot } from './model/document-model.ts';
+import { NO_EDITS } from './model/edits.ts';
+import type { Edits } from './model/edits.ts';
+import type { HistoryState } from './model/history.ts';
+import { exportProblem, exportSize } from './model/layout.ts';
+import type { Rect } from './model/layout.ts';
+import { FRAMES, resolvedScale } from './model/presets.ts';
+import type { Scale } from './model/presets.ts';
+import { planOf } from './render/composition.ts';
+import type { Composition } from './render/composition.ts';
+import { drawComposition } from './render/render.ts';
+import { initialSettings, settingsToParams } from './model/settings.ts';
+import type { Settings } from './model/settings.ts';
+import type { Source } from './render/sources.ts';
+import { FIT, place } from './model/zoom.ts';
+import type { Viewport } from './model/zoom.ts';
 
 const STORAGE_KEY = 'easel.editor.settings';
 /** Edits are kept per source, for the last few sources, so opening the same one again brings them back. */
@@ -48,7 +48,7 @@ function writeStorage(entries: Record<string, string>): void {
   }
 }
 
-export type { Snapshot } from './document-model.ts';
+export type { Snapshot } from './model/document-model.ts';
 
 /** The preview's placement of the content (the source after its crop). */
 export interface View {

@@ -3,19 +3,19 @@
  * API captures pages, looks up tweets, proxies their media, converts exports and stores them.
  */
 import './editor.css';
-import { Annotator } from './annotate-tool.ts';
-import { setupAnnotateToolbar } from './annotate-toolbar.ts';
-import { Api } from './api.ts';
+import { Annotator } from './tools/annotate-tool.ts';
+import { setupAnnotateToolbar } from './tools/annotate-toolbar.ts';
+import { Api } from './io/api.ts';
 import { byId, clearStaleProblems } from './dom.ts';
-import { editorCommands } from './editor-commands.ts';
+import { editorCommands } from './actions/editor-commands.ts';
 import { Editor } from './editor.ts';
-import { setupComposePanel } from './compose-panel.ts';
-import { setupCropTool } from './crop-tool.ts';
-import { setupExportPanel } from './export-panel.ts';
-import { setupRecentSources } from './recent-sources.ts';
-import { setupShortcuts } from './shortcuts.ts';
-import { setupSourcePanel } from './source-panel.ts';
-import { setupZoom } from './zoom-control.ts';
+import { setupComposePanel } from './panels/compose-panel.ts';
+import { setupCropTool } from './tools/crop-tool.ts';
+import { setupExportPanel } from './panels/export-panel.ts';
+import { setupRecentSources } from './panels/recent-sources.ts';
+import { setupShortcuts } from './actions/shortcuts.ts';
+import { setupSourcePanel } from './panels/source-panel.ts';
+import { setupZoom } from './tools/zoom-control.ts';
 
 const api = Api.fromDocument(document);
 byId('api-base', HTMLSpanElement).textContent = api.describe();

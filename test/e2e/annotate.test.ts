@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Annotation, ShapeAnnotation, TextAnnotation } from '#editor/src/edits.ts';
+import type { Annotation, ShapeAnnotation, TextAnnotation } from '#editor/src/model/edits.ts';
 import { saveScreenshot } from '../support/browser.ts';
 import { expectColour, exportDownload, pixelOf, previewPixel, previewSettled, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';

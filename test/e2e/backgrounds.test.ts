@@ -11,7 +11,7 @@ import { saveScreenshot } from '../support/browser.ts';
 import { expectColour, exportDownload, pixelOf, readout, rgb, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';
 
-/** Layout constants the tests recompute positions from (editor/src/settings.ts defaults). */
+/** Layout constants the tests recompute positions from (editor/src/model/settings.ts defaults). */
 /** The Auto scale is a file's own pixels. */
 const DEFAULTS = { padding: 64, scale: 1 };
 const SOURCE = { width: 300, height: 200, rgb: [250, 200, 0] } as const;

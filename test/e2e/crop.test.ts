@@ -19,7 +19,7 @@ const GREEN = [30, 180, 60] as const;
 const BLUE = [40, 60, 230] as const;
 const YELLOW = [240, 200, 20] as const;
 const QUADRANTS = { topLeft: RED, topRight: GREEN, bottomLeft: BLUE, bottomRight: YELLOW };
-/** Compose defaults the sizes are computed from (editor/src/settings.ts). */
+/** Compose defaults the sizes are computed from (editor/src/model/settings.ts). */
 const PADDING = 64;
 /** The Auto scale: a file's own pixels, and a tweet card's 2×. */
 const SCALE = 1;

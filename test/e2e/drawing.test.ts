@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Annotation, PenAnnotation } from '#editor/src/edits.ts';
+import type { Annotation, PenAnnotation } from '#editor/src/model/edits.ts';
 import { countColour, expectColour, exportDownload, pixelOf, previewSettled, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';
 

@@ -21,7 +21,7 @@ import { countColour, expectColour, exportDownload, pixelOf, previewPixel, reado
 import { useEditorSuite } from './support/editor-suite.ts';
 import { AVATAR_RGB, AVATAR_URL, PHOTO_RGB, PHOTO_URL, startTweetStandIns, TWEET_ID, type TweetStandIns } from './support/tweet-stand-ins.ts';
 
-/** Layout constants the tests recompute sizes from (editor/src/presets.ts, tweet-card.ts). */
+/** Layout constants the tests recompute sizes from (editor/src/model/presets.ts, tweet-card.ts). */
 const CARD_WIDTH = 550;
 /** The Auto scale: a file's or a desktop capture's own pixels; a phone capture's and a tweet card's are 2×. */
 const DEFAULTS = { padding: 64, scale: 1, phoneScale: 2, cardScale: 2 };

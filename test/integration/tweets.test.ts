@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cardImageUrls, tweetView } from '#editor/src/tweet.ts';
+import { cardImageUrls, tweetView } from '#editor/src/model/tweet.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import { startMediaUpstream, type MediaUpstream } from '../support/media-upstream.ts';
 import { startStub, tweetFixture, type StubAnswer, type StubServer } from '../support/upstreams.ts';

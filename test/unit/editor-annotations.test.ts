@@ -1,8 +1,8 @@
 /** The annotation tools' geometry, run in Node: hit-testing, handles, resizing, moving, nudging, step numbers. */
 import { describe, expect, it } from 'vitest';
-import { boundsOf, handleAt, handlesOf, hitTest, moved, nextStepNumber, nudgeOf, renumberSteps, resized, snapAngle, topmostAt } from '#editor/src/annotation-geometry.ts';
-import type { Measure } from '#editor/src/annotation-geometry.ts';
-import type { Annotation, ShapeAnnotation, StepAnnotation, TextAnnotation } from '#editor/src/edits.ts';
+import { boundsOf, handleAt, handlesOf, hitTest, moved, nextStepNumber, nudgeOf, renumberSteps, resized, snapAngle, topmostAt } from '#editor/src/model/annotation-geometry.ts';
+import type { Measure } from '#editor/src/model/annotation-geometry.ts';
+import type { Annotation, ShapeAnnotation, StepAnnotation, TextAnnotation } from '#editor/src/model/edits.ts';
 
 /** Every character half the font size wide. */
 const measure: Measure = (text, font) => text.length * (Number(/(\d+(?:\.\d+)?)px/.exec(font)![1]) / 2);

@@ -1,9 +1,9 @@
 /** The editor's command table in Node: key chords, focus, enabled rows and the first match winning. */
 import { describe, expect, it, vi } from 'vitest';
-import { Commands, formatChord, keysOf, matches, parseChord } from '#editor/src/commands.ts';
-import type { KeyInput } from '#editor/src/commands.ts';
-import { editorCommands } from '#editor/src/editor-commands.ts';
-import type { CommandHost } from '#editor/src/editor-commands.ts';
+import { Commands, formatChord, keysOf, matches, parseChord } from '#editor/src/actions/commands.ts';
+import type { KeyInput } from '#editor/src/actions/commands.ts';
+import { editorCommands } from '#editor/src/actions/editor-commands.ts';
+import type { CommandHost } from '#editor/src/actions/editor-commands.ts';
 
 const key = (k: string, extra: Partial<KeyInput> = {}): KeyInput => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, focus: 'page', ...extra });
 

@@ -1,8 +1,8 @@
 /** The crop tool's arithmetic, run in Node: clamping, handles with and without a ratio, the minimum size. */
 import { describe, expect, it } from 'vitest';
-import { CROP_RATIOS, MIN_CROP, clampCrop, cropToStore, fitRatio, moveCrop, resizeCrop, setCropField } from '#editor/src/crop-math.ts';
-import type { Handle } from '#editor/src/crop-math.ts';
-import type { Rect } from '#editor/src/layout.ts';
+import { CROP_RATIOS, MIN_CROP, clampCrop, cropToStore, fitRatio, moveCrop, resizeCrop, setCropField } from '#editor/src/model/crop-math.ts';
+import type { Handle } from '#editor/src/model/crop-math.ts';
+import type { Rect } from '#editor/src/model/layout.ts';
 
 const SOURCE = { width: 1000, height: 600 };
 const MIDDLE: Rect = { x: 300, y: 200, width: 400, height: 200 };

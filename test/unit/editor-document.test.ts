@@ -1,8 +1,8 @@
 /** The editor's document model in Node: settings, edits, undo history and a gesture's draft. */
 import { describe, expect, it } from 'vitest';
-import { DocumentModel } from '#editor/src/document-model.ts';
-import type { Annotation } from '#editor/src/edits.ts';
-import { DEFAULT_SETTINGS } from '#editor/src/settings.ts';
+import { DocumentModel } from '#editor/src/model/document-model.ts';
+import type { Annotation } from '#editor/src/model/edits.ts';
+import { DEFAULT_SETTINGS } from '#editor/src/model/settings.ts';
 
 const box = (id: string, x2 = 50): Annotation => ({ id, kind: 'rect', x1: 10, y1: 10, x2, y2: 40, color: '#ff0000', width: 4 });
 

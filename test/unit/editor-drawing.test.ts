@@ -1,11 +1,11 @@
 /** The editor's document transitions, pen arithmetic and zoom arithmetic, in Node. */
 import { describe, expect, it } from 'vitest';
-import type { Measure } from '#editor/src/annotation-geometry.ts';
-import { addAnnotation, adjacentAnnotation, clampToPicture, duplicateAnnotation, removeAnnotation, replaceAnnotation, restyled, styleOf } from '#editor/src/editor-model.ts';
-import { annotationFrom } from '#editor/src/edits.ts';
-import type { Annotation, Edits, PenAnnotation, ShapeAnnotation, StepAnnotation } from '#editor/src/edits.ts';
-import { distanceToStroke, penBox, simplify } from '#editor/src/pen.ts';
-import { clampPan, FIT, place, zoomAround } from '#editor/src/zoom.ts';
+import type { Measure } from '#editor/src/model/annotation-geometry.ts';
+import { addAnnotation, adjacentAnnotation, clampToPicture, duplicateAnnotation, removeAnnotation, replaceAnnotation, restyled, styleOf } from '#editor/src/model/editor-model.ts';
+import { annotationFrom } from '#editor/src/model/edits.ts';
+import type { Annotation, Edits, PenAnnotation, ShapeAnnotation, StepAnnotation } from '#editor/src/model/edits.ts';
+import { distanceToStroke, penBox, simplify } from '#editor/src/model/pen.ts';
+import { clampPan, FIT, place, zoomAround } from '#editor/src/model/zoom.ts';
 
 const measure: Measure = (text) => text.length * 10;
 const rect = (id: string, x1 = 10, y1 = 10, x2 = 50, y2 = 40): ShapeAnnotation => ({ id, kind: 'rect', x1, y1, x2, y2, color: '#ff0000', width: 4 });

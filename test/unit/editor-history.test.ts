@@ -1,7 +1,7 @@
 /** Undo and redo of the editor's state, and the content size a crop gives, run in Node. */
 import { describe, expect, it } from 'vitest';
-import { contentSize, NO_EDITS } from '#editor/src/edits.ts';
-import { History } from '#editor/src/history.ts';
+import { contentSize, NO_EDITS } from '#editor/src/model/edits.ts';
+import { History } from '#editor/src/model/history.ts';
 
 describe('editor history', () => {
   it('undoes and redoes in order, and a new change drops what could be redone', () => {

@@ -5,11 +5,11 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportProblem, exportSize, fit, fittingScale, layout } from '#editor/src/layout.ts';
-import { frameBarHeight } from '#editor/src/presets.ts';
-import { DEFAULT_SETTINGS, initialSettings, settingsFrom, settingsToParams } from '#editor/src/settings.ts';
-import type { Settings } from '#editor/src/settings.ts';
-import { largeAvatar, photoVariant, textRuns, tweetIdFrom, tweetView, unescapeHtml } from '#editor/src/tweet.ts';
+import { exportProblem, exportSize, fit, fittingScale, layout } from '#editor/src/model/layout.ts';
+import { frameBarHeight } from '#editor/src/model/presets.ts';
+import { DEFAULT_SETTINGS, initialSettings, settingsFrom, settingsToParams } from '#editor/src/model/settings.ts';
+import type { Settings } from '#editor/src/model/settings.ts';
+import { largeAvatar, photoVariant, textRuns, tweetIdFrom, tweetView, unescapeHtml } from '#editor/src/model/tweet.ts';
 import { tweetFixture } from '../support/upstreams.ts';
 
 const FIXTURES = readdirSync(join(import.meta.dirname, '..', 'fixtures', 'tweets'))

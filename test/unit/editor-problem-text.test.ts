@@ -1,7 +1,7 @@
 /** The editor's sentences for API failures: every code of the contract in words for people, with what to do. */
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODE_LIST } from '#shared/errors.ts';
-import { activityOf, explain } from '#editor/src/problem-text.ts';
+import { activityOf, explain } from '#editor/src/io/problem-text.ts';
 
 const ROUTES = ['/api/screenshot', '/api/tweet/20', '/api/image-proxy?url=x', '/api/export', '/api/v1/assets/upload-url', '/api/v1/me'];
 const FALLBACK = explain({ status: 418, code: 'no_such_code', message: '' }).message;

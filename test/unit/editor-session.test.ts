@@ -1,10 +1,10 @@
 /** What a reload brings back: undo steps as plain data, edits and settings checked as they are read, and the recent list's bounds. */
 import { describe, expect, it } from 'vitest';
-import { editsFrom } from '#editor/src/edits.ts';
-import type { Edits } from '#editor/src/edits.ts';
-import { History } from '#editor/src/history.ts';
-import { keepRecent, openedAgo, RECENT_LIMIT, sessionFrom, sourceId } from '#editor/src/session.ts';
-import { DEFAULT_SETTINGS, settingsFromStored } from '#editor/src/settings.ts';
+import { editsFrom } from '#editor/src/model/edits.ts';
+import type { Edits } from '#editor/src/model/edits.ts';
+import { History } from '#editor/src/model/history.ts';
+import { keepRecent, openedAgo, RECENT_LIMIT, sessionFrom, sourceId } from '#editor/src/model/session.ts';
+import { DEFAULT_SETTINGS, settingsFromStored } from '#editor/src/model/settings.ts';
 
 const BOX: Edits = { crop: null, annotations: [{ id: 'a1', kind: 'rect', x1: 1, y1: 2, x2: 30, y2: 40, color: '#ff3b30', width: 4 }] };
 const TEXT: Edits = { crop: { x: 0, y: 0, width: 100, height: 50 }, annotations: [{ id: 't1', kind: 'text', x: 5, y: 6, text: 'Hi', color: '#111111', size: 24, weight: 700 }] };

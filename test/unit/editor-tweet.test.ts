@@ -3,7 +3,7 @@
  * GIF posters, read from real syndication payloads and variants of them.
  */
 import { describe, expect, it } from 'vitest';
-import { cardImageUrls, linkCard, tweetMedia, tweetView, videoDuration } from '#editor/src/tweet.ts';
+import { cardImageUrls, linkCard, tweetMedia, tweetView, videoDuration } from '#editor/src/model/tweet.ts';
 import { tweetFixture } from '../support/upstreams.ts';
 
 type Json = Record<string, any>;
