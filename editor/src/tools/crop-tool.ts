@@ -31,10 +31,9 @@ const FIELDS: readonly { field: CropField; label: string; name: string }[] = [
   { field: 'height', label: 'H', name: 'Crop height, px' },
 ];
 
-/** The crop tool's elements: the toolbar button, the overlay on the stage and the bar below it. */
-function buildCropDom(stage: HTMLElement, toolbar: HTMLElement) {
-  const button = h('button', { type: 'button', id: 'crop-button', 'aria-pressed': 'false', 'aria-keyshortcuts': 'C', title: 'Crop (C)', disabled: true }, 'Crop');
-  toolbar.append(button);
+/** The crop tool's elements: its button (in the page, so the toolbar is laid out before the script), the overlay and the bar. */
+function buildCropDom(stage: HTMLElement) {
+  const button = byId('crop-button', HTMLButtonElement);
   const hole = h('div', { class: 'crop-hole' });
   const size = h('span', { class: 'crop-size', 'aria-hidden': 'true' });
   const handles = HANDLES.map((handle) => h('span', { class: 'crop-handle', 'data-handle': handle, 'aria-hidden': 'true' }));
@@ -64,7 +63,7 @@ function buildCropDom(stage: HTMLElement, toolbar: HTMLElement) {
   return { button, hole, size, box, overlay, ratioGroup, inputs, reset, cancel, apply, status, bar };
 }
 
-/** Adds the Crop button to the toolbar, the overlay to the stage and the crop bar below it. */
+/** Wires the Crop button, and adds the overlay to the stage and the crop bar below it. */
 export function setupCropTool(editor: Editor): void {
   new CropTool(editor);
 }
@@ -85,7 +84,7 @@ class CropTool {
 
   constructor(editor: Editor) {
     this.editor = editor;
-    this.dom = buildCropDom(this.stage, byId('annotate-toolbar', HTMLDivElement));
+    this.dom = buildCropDom(this.stage);
     const { button, apply, cancel, reset, ratioGroup, inputs, overlay } = this.dom;
     editor.onTool((tool) => (tool === TOOL ? this.begin() : this.end(true)));
     editor.onChange(() => this.changed());
