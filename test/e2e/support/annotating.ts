@@ -21,7 +21,7 @@ const PLACEMENT = `(() => {
 })()`;
 
 /** A source pixel's position on the page, once the preview shows the latest change. */
-async function at(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
+export async function sourcePointOnPage(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
   await page.waitForFunction(SETTLED);
   const { view, left, top } = (await page.evaluate(PLACEMENT)) as { view: View; left: number; top: number };
   return { x: left + view.box.x + (x - view.crop.x) * view.scale, y: top + view.box.y + (y - view.crop.y) * view.scale };
@@ -30,8 +30,8 @@ async function at(page: Page, x: number, y: number): Promise<{ x: number; y: num
 /** Chooses `tool` and drags from one source pixel to another. */
 export async function drawBox(page: Page, tool: BoxTool, from: [number, number], to: [number, number]): Promise<void> {
   await page.click(`#annotate-toolbar button[data-tool="${tool}"]`);
-  const start = await at(page, ...from);
-  const end = await at(page, ...to);
+  const start = await sourcePointOnPage(page, ...from);
+  const end = await sourcePointOnPage(page, ...to);
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
   for (let step = 1; step <= 4; step += 1) await page.mouse.move(start.x + ((end.x - start.x) * step) / 4, start.y + ((end.y - start.y) * step) / 4);
@@ -41,7 +41,7 @@ export async function drawBox(page: Page, tool: BoxTool, from: [number, number],
 /** Places the next numbered step marker at a source pixel. */
 export async function placeStep(page: Page, x: number, y: number): Promise<void> {
   await page.click('#annotate-toolbar button[data-tool="step"]');
-  const point = await at(page, x, y);
+  const point = await sourcePointOnPage(page, x, y);
   await page.mouse.click(point.x, point.y);
 }
 
