@@ -78,6 +78,7 @@ try {
   await page.click('input[name="gradient"][value="grape"]');
   await page.select('#frame', 'light');
   await placeStep(page, email.x - 40, (email.y + email.bottom) / 2);
+  await placeStep(page, card.x - 40, (card.y + card.bottom) / 2);
   await placeStep(page, upgrade.x - 22, (upgrade.y + upgrade.bottom) / 2);
   await drawBox(page, 'rect', [plan.x - 6, plan.y - 6], [plan.right + 6, plan.bottom + 6]);
   await drawBox(page, 'arrow', [upgrade.right + 150, plan.bottom + 90], [upgrade.right + 12, upgrade.bottom + 6]);

@@ -27,9 +27,14 @@ export async function sourcePointOnPage(page: Page, x: number, y: number): Promi
   return { x: left + view.box.x + (x - view.crop.x) * view.scale, y: top + view.box.y + (y - view.crop.y) * view.scale };
 }
 
+/** Chooses `tool`, unless it is the tool already: its button pressed again goes back to select. */
+async function choose(page: Page, tool: string): Promise<void> {
+  await (await page.$(`#annotate-toolbar button[data-tool="${tool}"][aria-pressed="false"]`))?.click();
+}
+
 /** Chooses `tool` and drags from one source pixel to another. */
 export async function drawBox(page: Page, tool: BoxTool, from: [number, number], to: [number, number]): Promise<void> {
-  await page.click(`#annotate-toolbar button[data-tool="${tool}"]`);
+  await choose(page, tool);
   const start = await sourcePointOnPage(page, ...from);
   const end = await sourcePointOnPage(page, ...to);
   await page.mouse.move(start.x, start.y);
@@ -40,7 +45,7 @@ export async function drawBox(page: Page, tool: BoxTool, from: [number, number],
 
 /** Places the next numbered step marker at a source pixel. */
 export async function placeStep(page: Page, x: number, y: number): Promise<void> {
-  await page.click('#annotate-toolbar button[data-tool="step"]');
+  await choose(page, 'step');
   const point = await sourcePointOnPage(page, x, y);
   await page.mouse.click(point.x, point.y);
 }
