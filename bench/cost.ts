@@ -261,7 +261,7 @@ export async function bench(): Promise<BenchTable[]> {
       }),
       notes: [
         `Goal: the usual size nearest the CPU the function can use (one vCPU per ${MB_PER_VCPU} MB × the cores it keeps busy), smaller while its waiting would be over ${100 * WAITING_SHARE} % of the whole bill`,
-        `of a call, never below ${HEADROOM}× its peak RSS${profiles.some(({ workload }) => workload.floor) ? ' or its floor (' + profiles.filter(({ workload }) => workload.floor).map(({ workload }) => `${workload.label.split(' (')[0]}: ${workload.floor!.mb} MB, ${workload.floor!.why}`).join('; ') + ')' : ''}.`,
+        `of a call, never below ${HEADROOM}× its peak RSS${profiles.some(({ workload }) => workload.floor) ? ` or its floor (${profiles.filter(({ workload }) => workload.floor).map(({ workload }) => `${workload.label.split(' (')[0]}: ${workload.floor!.mb} MB, ${workload.floor!.why}`).join('; ')})` : ''}.`,
         'The configured memory meets the goal when it is the pick, or models as fast and as cheap within 5 %. "(too small)": under the floor or twice the peak RSS.',
         'Cold starts are an upper bound: Lambda may give the init phase more CPU than the memory buys. Waits are loopback\'s, shorter than a region\'s: a function that waits',
         'longer in production (on DynamoDB across the network, on a page) has a larger waiting share, which can move its pick down.',

@@ -32,7 +32,7 @@ async function runOne(name: string): Promise<void> {
   if (typeof module.run === 'function') return module.run();
   if (typeof module.bench !== 'function') throw new Error(`bench/${name}.ts exports neither bench() nor run()`);
   const tables = await module.bench();
-  for (const table of tables) process.stdout.write(formatTable(table) + '\n');
+  for (const table of tables) process.stdout.write(`${formatTable(table)}\n`);
   // Handed to the parent for the report.
   if (process.send) await new Promise((resolve) => process.send!(tables, resolve));
 }

@@ -6,7 +6,7 @@ const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 
 const SECRET_KEY = /cookie|authorization|api[-_]?key|secret|token|password|signature|credential/i;
 
 export type LogSink = (line: string) => void;
-let sink: LogSink = (line) => process.stdout.write(line + '\n');
+let sink: LogSink = (line) => process.stdout.write(`${line}\n`);
 
 /** Replaces where log lines go (tests capture them to prove no secret is logged). */
 export function setLogSink(next: LogSink): LogSink {

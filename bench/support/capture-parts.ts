@@ -31,5 +31,5 @@ const capture = () =>
 const first = await capture();
 const second = await capture();
 await browser!.close();
-process.stdout.write(JSON.stringify({ importMs, invocations: [extract, launch, first, second] }) + '\n');
+process.stdout.write(`${JSON.stringify({ importMs, invocations: [extract, launch, first, second] })}\n`);
 process.exit(0);

@@ -103,6 +103,6 @@ if (tree) {
   }
 }
 process.stdout.write(
-  JSON.stringify({ sinceStart: started, importMs: imported - beforeImport, importCpuMs, invocations, peakRssMiB, uptimeMs: performance.now() }) + '\n',
+  `${JSON.stringify({ sinceStart: started, importMs: imported - beforeImport, importCpuMs, invocations, peakRssMiB, uptimeMs: performance.now() })}\n`,
 );
 process.exit(0);

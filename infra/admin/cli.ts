@@ -68,7 +68,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = processIo)
   const at = argv.findIndex((arg) => !arg.startsWith('-'));
   const name = at === -1 ? undefined : argv[at];
   if (!name || name === 'help') {
-    io.stdout(usage() + '\n');
+    io.stdout(`${usage()}\n`);
     return name ? 0 : argv.includes('--help') ? 0 : 2;
   }
   const command = COMMANDS[name];
@@ -87,7 +87,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = processIo)
     return 2;
   }
   if (values.help) {
-    io.stdout(commandUsage(name) + '\n');
+    io.stdout(`${commandUsage(name)}\n`);
     return 0;
   }
   const missing = Object.entries(command.options).filter(([option, spec]) => spec.required && values[option] === undefined);
@@ -97,7 +97,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = processIo)
   }
 
   const fail = ({ code, message }: { code: string; message: string }) => {
-    io.stderr(values.json ? JSON.stringify({ error: message, code }) + '\n' : `error: ${message}\n`);
+    io.stderr(values.json ? `${JSON.stringify({ error: message, code })}\n` : `error: ${message}\n`);
     return 1;
   };
   let connection: Connection;
@@ -109,7 +109,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = processIo)
   }
   try {
     const result = await command.run(values, { store: connection.store }, io.env);
-    io.stdout(values.json ? JSON.stringify(result.data, null, 2) + '\n' : result.lines.join('\n') + '\n');
+    io.stdout(values.json ? `${JSON.stringify(result.data, null, 2)}\n` : `${result.lines.join('\n')}\n`);
     return 0;
   } catch (error) {
     return fail(explain(error, connection));

@@ -78,6 +78,6 @@ const lines = [
   ...(runtime.env.INTERNAL_SECRET ? [`  internal:   X-Easel-Internal-Secret: ${runtime.env.INTERNAL_SECRET}  (for /internal/*; set INTERNAL_SECRET to fix it)`] : []),
   '  Ctrl-C stops.',
 ];
-process.stderr.write(lines.join('\n') + '\n');
+process.stderr.write(`${lines.join('\n')}\n`);
 
 log.debug('local runtime started', { url: runtime.url });

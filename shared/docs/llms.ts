@@ -31,7 +31,7 @@ function notes(baseUrl: string): string {
 export function llmsTxt(baseUrl: string, routes: readonly DocRoute[] = FULL_ROUTE_LIST): string {
   const rows = publicRoutes(routes);
   return (
-    blocks(
+    `${blocks(
       heading(1, PRODUCT),
       `> ${SUMMARY}`,
       notes(baseUrl),
@@ -53,7 +53,7 @@ export function llmsTxt(baseUrl: string, routes: readonly DocRoute[] = FULL_ROUT
             `- ${link(`Error code \`${errorCode}\``, `${absolute(baseUrl, PAGES.errors)}#${errorCode}`)}: ${ERROR_CODES[errorCode].title} (HTTP ${ERROR_CODES[errorCode].statuses.join(', ')}).`,
         ),
       ].join('\n'),
-    ) + '\n'
+    )}\n`
   );
 }
 

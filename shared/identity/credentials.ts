@@ -15,7 +15,7 @@ export function base58(bytes: Uint8Array): string {
   // Leading zero bytes become leading '1's, as in every base58.
   for (const byte of bytes) {
     if (byte !== 0) break;
-    out = '1' + out;
+    out = `1${out}`;
   }
   return out;
 }

@@ -126,7 +126,7 @@ describe('POST /api/screenshot: the cache', () => {
 
     // Act
     const miss = await capture({ url });
-    const hit = await capture({ url: url.replace('http://', 'HTTP://') + '#same-page' });
+    const hit = await capture({ url: `${url.replace('http://', 'HTTP://')}#same-page` });
     const refreshed = await capture({ url, forceRefresh: true });
     const afterRefresh = await capture({ url });
 

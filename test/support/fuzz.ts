@@ -166,7 +166,7 @@ const multipartBody: fc.Arbitrary<Buffer> = fc
 function headersFor(row: Row | undefined, context: FuzzContext): fc.Arbitrary<Record<string, string>> {
   const session = context.sessionCookie;
   const apiKey = fc.oneof(
-    ...(context.apiKey ? [fc.constant(context.apiKey), fc.constant(context.apiKey.slice(0, -1) + 'x')] : []),
+    ...(context.apiKey ? [fc.constant(context.apiKey), fc.constant(`${context.apiKey.slice(0, -1)}x`)] : []),
     fc.constantFrom('easel_sk_', 'easel_sk_1111111111111111111111111111111', 'Bearer x', ''),
     printable,
   );

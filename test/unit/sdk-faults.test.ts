@@ -291,7 +291,7 @@ describe('purging captures when S3 deletes only some objects', () => {
 describe('route handlers under SDK faults', () => {
   it.each([
     ['GET /api/v1/releases', '#functions/releases/list-releases.ts', { 'x-api-key': generateApiKey() }],
-    ['GET /api/v1/me', '#functions/shell/get-me.ts', { cookie: 'easel.session_token=easel_st_' + '1'.repeat(40) }],
+    ['GET /api/v1/me', '#functions/shell/get-me.ts', { cookie: `easel.session_token=easel_st_${'1'.repeat(40)}` }],
   ])('answers %s with the 503 envelope when DynamoDB throttles', async (_route, module, headers) => {
     // Prepare
     ddb.on(GetCommand).rejects(dynamoError('ThrottlingException', 400, 'Rate exceeded'));
