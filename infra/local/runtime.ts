@@ -85,7 +85,9 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
     const handlerEnv = handlerEnvironment(env, { url, endpoints, anyEmbedded: started.length > 0, fonts });
     Object.assign(process.env, handlerEnv);
     const { region, dynamo, s3, sqs } = sdkClients(handlerEnv, endpoints);
-    onStop(async () => [dynamo, s3, sqs].forEach((client) => client.destroy()));
+    onStop(async () => {
+      for (const client of [dynamo, s3, sqs]) client.destroy();
+    });
 
     const queues = await provisionResources({ dynamo, s3, sqs }, endpoints, env, handlerEnv);
     handlerEnv.EDITOR_ASSETS_DIR = await editorAssets(env, onStop);

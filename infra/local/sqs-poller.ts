@@ -7,7 +7,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { log, serializeError } from '#shared/log.ts';
 import { toContext } from '#infra/local/apigw.ts';
 
-export type SqsWorker = (event: SQSEvent, context: ReturnType<typeof toContext>) => Promise<SQSBatchResponse | void>;
+export type SqsWorker = (event: SQSEvent, context: ReturnType<typeof toContext>) => Promise<SQSBatchResponse | undefined>;
 
 export interface PollerOptions {
   client: SQSClient;

@@ -53,7 +53,10 @@ async function awayFromWindowEnd(seconds: number, marginMs = 5_000): Promise<voi
 
 const burst = (count: number, send: () => Promise<ClientResponse>) => Promise.all(Array.from({ length: count }, send));
 const statuses = (responses: ClientResponse[]) =>
-  responses.reduce<Record<number, number>>((counts, response) => ({ ...counts, [response.status]: (counts[response.status] ?? 0) + 1 }), {});
+  responses.reduce<Record<number, number>>((counts, response) => {
+    counts[response.status] = (counts[response.status] ?? 0) + 1;
+    return counts;
+  }, {});
 
 describe('concurrency', () => {
   it(`admits exactly ${CAPTURE_RULE.limit} of 100 concurrent captures from one address; the rest get 429 and never reach the browser`, async () => {

@@ -49,7 +49,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  [dynamo, s3, sqs].forEach((client) => client?.destroy());
+  for (const client of [dynamo, s3, sqs]) client?.destroy();
   fixtures?.close();
   await runtime?.dispose();
 });

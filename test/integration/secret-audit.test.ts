@@ -36,7 +36,7 @@ describe('the secret audit of test runtimes', () => {
     await s3.send(new PutObjectCommand({ Bucket: runtime.env.ASSETS_BUCKET, Key: 'plant/session.txt', Body: `session ${token}` }));
     const { MessageId } = await sqs.send(new SendMessageCommand({ QueueUrl: runtime.env.DELETION_QUEUE_URL, MessageBody: JSON.stringify({ secret: internalSecret }) }));
     log.debug('planted', { detail: `a client sent ${lookalike}` });
-    [dynamo, s3, sqs].forEach((client) => client.destroy());
+    for (const client of [dynamo, s3, sqs]) client.destroy();
 
     // Act
     const stopped = await runtime.dispose().then(

@@ -49,7 +49,7 @@ const anyText = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
   fc.constantFrom('', ' ', '0', '-1', '1e309', 'null', 'true', '[]', '{}', '%', '%00', '%ff', '..', '../../etc/passwd', '<script>', '__proto__', 'constructor', '😀'),
-  fc.integer({ min: 0, max: 9 }).map((power) => 'x'.repeat(10 ** power > 60_000 ? 60_000 : 10 ** power)),
+  fc.integer({ min: 0, max: 9 }).map((power) => 'x'.repeat(Math.min(10 ** power , 60_000))),
 );
 
 /** A path segment: valid-looking, odd, or hostile; percent-encoded as a client would send it. */
@@ -70,7 +70,9 @@ function pathFor(row: Row, context: FuzzContext): fc.Arbitrary<string> {
   const offline = (name: string, value: string) => (name === 'id' && !context.tweetIds && /^\d+$/.test(value) ? `x${value}` : value);
   return fc.tuple(fc.tuple(...names.map((name) => segment(values[name] ?? []).map((value) => offline(name, value)))), fc.constantFrom('', '', '', '/', '//')).map(([params, suffix]) => {
     let path = row.path;
-    names.forEach((name, index) => (path = path.replace(`{${name}}`, params[index]!)));
+    names.forEach((name, index) => {
+      path = path.replace(`{${name}}`, params[index]!);
+    });
     return `${path}${suffix}`;
   });
 }

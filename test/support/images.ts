@@ -96,7 +96,7 @@ export async function photoLikeRaw(width = 1920, height = 1080, seed = 7): Promi
   );
   const out = Buffer.alloc(width * height * 3);
   const horizon = Math.floor(height * 0.45);
-  const clamp = (value: number) => (value < 0 ? 0 : value > 255 ? 255 : value);
+  const clamp = (value: number) => (value < 0 ? 0 : Math.min(value , 255));
   for (let y = 0, i = 0; y < height; y++) {
     const sky = y < horizon;
     for (let x = 0; x < width; x++, i++) {

@@ -17,7 +17,9 @@ import { dynamoError, mockDynamo, mockS3, s3Error, stubbedDynamo, stubbedS3 } fr
 
 const ddb = mockDynamo();
 const storage = mockS3();
-afterAll(() => [ddb, storage].forEach((mock) => mock.restore()));
+afterAll(() => {
+  for (const mock of [ddb, storage]) mock.restore();
+});
 
 const ASSET_ID = MOCK_ASSET_ID;
 const deps = {

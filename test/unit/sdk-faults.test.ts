@@ -33,7 +33,9 @@ import { dynamoError, mockDynamo, mockS3, mockSqs, s3Error, stubbedDynamo, stubb
 const ddb = mockDynamo();
 const storage = mockS3();
 const queue = mockSqs();
-afterAll(() => [ddb, storage, queue].forEach((mock) => mock.restore()));
+afterAll(() => {
+  for (const mock of [ddb, storage, queue]) mock.restore();
+});
 
 const dynamo = stubbedDynamo();
 const s3 = stubbedS3();

@@ -142,7 +142,9 @@ function drawText(ctx: CanvasRenderingContext2D, text: TextAnnotation): void {
   ctx.textBaseline = 'top';
   const line = text.size * TEXT_LINE_HEIGHT;
   const inset = (line - text.size) / 2;
-  textLines(text).forEach((row, index) => ctx.fillText(row, text.x, text.y + index * line + inset));
+  textLines(text).forEach((row, index) => {
+    ctx.fillText(row, text.x, text.y + index * line + inset);
+  });
 }
 
 /** Whether dark text reads better than white on `color` (#rrggbb). */

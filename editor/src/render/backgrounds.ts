@@ -32,7 +32,9 @@ function linearGradient(ctx: Context2D, gradient: Gradient, box: Size): CanvasGr
   const cx = box.width / 2;
   const cy = box.height / 2;
   const fill = ctx.createLinearGradient(cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half);
-  gradient.stops.forEach((stop, index) => fill.addColorStop(index / Math.max(1, gradient.stops.length - 1), stop));
+  gradient.stops.forEach((stop, index) => {
+    fill.addColorStop(index / Math.max(1, gradient.stops.length - 1), stop);
+  });
   return fill;
 }
 

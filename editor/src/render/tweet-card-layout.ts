@@ -204,7 +204,7 @@ export function cardLayout(ctx: CanvasRenderingContext2D, view: TweetView): Card
     // One photo keeps its shape within sensible bounds; several share a 16:9 block.
     const height = view.photos.length === 1 ? photoHeight(first, inner, 0.45, 1.25) : Math.round(inner * (9 / 16));
     photoArea = { x: PAD, y, width: inner, height };
-    photoTiles(photoArea, view.photos.length).forEach((rect, index) => photos.push({ rect, index }));
+    photos.push(...photoTiles(photoArea, view.photos.length).map((rect, index) => ({ rect, index })));
     y += height;
   }
   let card: LinkCardLayout | undefined;
