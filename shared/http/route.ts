@@ -5,6 +5,7 @@ import { createHttpHandler } from '#shared/http/handler.ts';
 import type { HttpHandler, HttpMiddleware } from '#shared/http/handler.ts';
 import { RATE_LIMIT_EXTENSION, rateLimitRuleOf } from '#shared/http/rate-limit.ts';
 import type { Reply } from '#shared/http/reply.ts';
+import { requestIdOf } from '#shared/http/request-id.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import { validateInput, validatedInput } from '#shared/http/validation.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
@@ -100,6 +101,7 @@ export type RouteUses = { [F in AnyFeature as F['name']]?: FactoryOf<F> };
 type NeededBy<R> = { [F in AnyFeature as R extends RowOf<F> ? F['name'] : never]-?: FactoryOf<F> };
 
 /** Required when the row declares a feature; rows typed only as RouteRow are checked when built. */
+// biome-ignore lint/complexity/noBannedTypes: `{} extends` asks whether the mapped type has no keys.
 type UsesArgument<R> = {} extends NeededBy<R> ? [uses?: RouteUses] : [uses: RouteUses & NeededBy<R>];
 
 /** Throws at cold start when a declared middleware is missing or an undeclared one is passed. */
@@ -130,14 +132,14 @@ export function route<R extends RouteRow>(row: R, fn: RouteFn<R>, ...[uses]: Use
   const { operationId } = row;
   const middlewares = [...middlewaresOf(row, uses ?? {}), validateInput(row)];
   const handler = createHttpHandler(
-    { operationId, routeKey: `${row.method} ${row.path}`, cors: row.cors, status: row.status },
+    { operationId, routeKey: `${row.method} ${row.path}`, cors: row.cors, auth: row.auth, status: row.status },
     middlewares,
     (event, context, signal) =>
       fn({
         ...validatedInput(context),
         principal: principalOf(context),
         sourceIp: event.requestContext.http.sourceIp,
-        requestId: context.awsRequestId || event.requestContext.requestId,
+        requestId: requestIdOf(event, context),
         signal,
         event,
         context,

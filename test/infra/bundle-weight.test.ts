@@ -188,8 +188,10 @@ describe('presign-only routes', () => {
 });
 
 describe('bundle of each function', () => {
-  beforeAll(buildAll, 240_000);
-  beforeAll(readSchemaFiles);
+  beforeAll(async () => {
+    await buildAll();
+    await readSchemaFiles();
+  }, 240_000);
 
   it.each(FUNCTIONS.map((f) => [f.name, f] as const))('keeps %s within its budget', (_name, f) => {
     // Assess

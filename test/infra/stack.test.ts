@@ -44,7 +44,7 @@ function statementsOfRole(template: Template, roleId: string): Statement[] {
     ...policies
       .filter((policy) => JSON.stringify(policy.Properties?.Roles).includes(`"${roleId}"`))
       .map((policy) => policy.Properties?.PolicyDocument),
-    ...((role.Properties?.Policies as { PolicyDocument: unknown }[] | undefined) ?? []).map((policy) => policy.PolicyDocument),
+    ...((role.Properties!.Policies as { PolicyDocument: unknown }[] | undefined) ?? []).map((policy) => policy.PolicyDocument),
   ] as { Statement: Statement[] }[];
   return documents.flatMap((document) => document.Statement);
 }
@@ -111,7 +111,7 @@ describe('EaselStack', () => {
           LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
         });
         // A logged stack is mapped by the logger instead (shared/source-maps.ts).
-        expect((fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.NODE_OPTIONS).toBeUndefined();
+        expect((fn.Properties!.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables?.NODE_OPTIONS).toBeUndefined();
       }
       template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, functions.length);
     });
@@ -133,8 +133,8 @@ describe('EaselStack', () => {
       // Assess
       template.resourcePropertiesCountIs('AWS::IAM::Role', { ManagedPolicyArns: Match.anyValue() }, 0);
       for (const fn of functions) {
-        const roleId = (fn.Properties?.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-        const logGroupId = (fn.Properties?.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
+        const roleId = (fn.Properties!.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+        const logGroupId = (fn.Properties!.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref;
         const logs = statementsOfRole(template, roleId).filter((statement) => actionsOf(statement).some((action) => action.startsWith('logs:')));
         expect(logs).toEqual([{ Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [logGroupId, 'Arn'] } }]);
       }
@@ -152,7 +152,7 @@ describe('EaselStack', () => {
 
       // Assess
       for (const fn of functions) {
-        const variables = (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+        const variables = (fn.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
         expect(variables).toMatchObject(expected);
         expect(variables).not.toHaveProperty('EDITOR_ORIGINS');
       }
@@ -267,7 +267,7 @@ describe('EaselStack', () => {
       // Prepare
       const id = logicalId(stack.data.accessLogs);
       const policy = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: id } } }))[0] as CfnResource;
-      const allows = (policy.Properties?.PolicyDocument as { Statement: (Statement & { Principal?: unknown })[] }).Statement.filter((statement) => statement.Effect === 'Allow');
+      const allows = (policy.Properties!.PolicyDocument as { Statement: (Statement & { Principal?: unknown })[] }).Statement.filter((statement) => statement.Effect === 'Allow');
 
       // Assess
       expect(resources[id]?.Properties).toMatchObject({
@@ -305,7 +305,7 @@ describe('EaselStack', () => {
       const bucket = resources[logicalId(stack.data.buckets[name])]!;
       const expireAfterDays: number | undefined = 'expireAfterDays' in def ? def.expireAfterDays : undefined;
       const expirePrefixes: readonly { prefix: string; days: number }[] = 'expirePrefixes' in def ? def.expirePrefixes : [];
-      const rules = (bucket.Properties?.LifecycleConfiguration as { Rules: { ExpirationInDays?: number; Prefix?: string }[] }).Rules;
+      const rules = (bucket.Properties!.LifecycleConfiguration as { Rules: { ExpirationInDays?: number; Prefix?: string }[] }).Rules;
 
       // Assess
       expect(rules.filter((rule) => rule.ExpirationInDays !== undefined).map((rule) => [rule.Prefix, rule.ExpirationInDays])).toEqual([
@@ -560,7 +560,7 @@ describe('EaselStack', () => {
 
   describe('page capture and the internal secret', () => {
     const functions = () => Object.entries(template.findResources('AWS::Lambda::Function')) as [string, CfnResource][];
-    const variablesOf = (fn: CfnResource) => (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+    const variablesOf = (fn: CfnResource) => (fn.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
 
     it.each(['UNSAFE_TEST_LOOPBACK_PORTS', 'LOCAL_CAPTURE_PORTS'])('never opens loopback to outbound fetches: no function has %s', (name) => {
       // Assess
@@ -588,7 +588,7 @@ describe('EaselStack', () => {
         .map(([id]) => id);
       const readers = functions()
         .filter(([id]) => {
-          const roleId = (resources[id]!.Properties?.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
+          const roleId = (resources[id]!.Properties!.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
           return statementsOfRole(template, roleId).some((statement) => actionsOf(statement).includes('secretsmanager:GetSecretValue'));
         })
         .map(([id]) => id);
@@ -660,7 +660,7 @@ describe('EaselStack with an existing internal secret', () => {
     // Assess
     template.resourceCountIs('AWS::SecretsManager::Secret', 0);
     const purge = template.toJSON().Resources[logicalId(stack.routeFunctions.get('purgeCache')!)] as CfnResource;
-    expect((purge.Properties?.Environment as { Variables: Record<string, unknown> }).Variables.INTERNAL_SECRET_ARN).toBe(arn);
+    expect((purge.Properties!.Environment as { Variables: Record<string, unknown> }).Variables.INTERNAL_SECRET_ARN).toBe(arn);
     template.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']), Resource: arn })]) },
     });

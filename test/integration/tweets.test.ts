@@ -92,7 +92,7 @@ describe('GET /api/tweet/{id}', () => {
     expect(Object.fromEntries(seen[0]!.searchParams)).toEqual({
       id: '1000000000000000001',
       lang: 'en',
-      token: ((1000000000000000001 / 1e15) * Math.PI).toString(36).replace(/(0+|\.)/g, ''),
+      token: ((Number('1000000000000000001') / 1e15) * Math.PI).toString(36).replace(/(0+|\.)/g, ''),
     });
   });
 

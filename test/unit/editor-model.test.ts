@@ -176,6 +176,7 @@ describe('editor layout', () => {
   });
 
   it('fits the canvas into the preview box, centred', () => {
+    // biome-ignore lint/suspicious/noFocusedTests: fit is the editor's layout function, not a focused test.
     expect(fit({ width: 2000, height: 1000 }, { width: 1000, height: 1000 })).toEqual({ scale: 0.5, x: 0, y: 250 });
   });
 });

@@ -16,7 +16,7 @@ const FOUND_FIXTURES = readdirSync(join(import.meta.dirname, '..', 'fixtures', '
 describe('tweetToken', () => {
   it.each([
     // The formula of the public embed clients, written out independently of the code under test.
-    ['1641086480675225601', ((1641086480675225601 / 1e15) * Math.PI).toString(36).replace(/(0+|\.)/g, '')],
+    ['1641086480675225601', ((Number('1641086480675225601') / 1e15) * Math.PI).toString(36).replace(/(0+|\.)/g, '')],
     ['20', ((20 / 1e15) * Math.PI).toString(36).replace(/(0+|\.)/g, '')],
   ])('derives the token of %s as public clients do', (id, token) => {
     expect(tweetToken(id)).toBe(token);
