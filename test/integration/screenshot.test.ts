@@ -273,13 +273,13 @@ describe('POST /api/screenshot: request problems', () => {
     expectRateHeaders(response, 19);
   });
 
-  it('answers a body over 8 KiB with 413', async () => {
+  it('answers a body over 64 KiB with 413', async () => {
     // Act
-    const response = await capture({ url: `https://example.com/?q=${'a'.repeat(9000)}` });
+    const response = await capture({ url: `https://example.com/?q=${'a'.repeat(70_000)}` });
 
     // Assess
     expect(response.status).toBe(413);
-    expect(response.body).toEqual({ ...envelope(413, 'invalid_request'), limit: 8192 });
+    expect(response.body).toEqual({ ...envelope(413, 'invalid_request'), limit: 65_536 });
     expectRateHeaders(response, 19);
   });
 

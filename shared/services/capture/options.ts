@@ -4,16 +4,32 @@ import type { ScreenshotRequest } from '#shared/schemas/screenshot.ts';
 import { DEVICES } from '#shared/services/capture/devices.ts';
 import type { DeviceType } from '#shared/services/capture/devices.ts';
 
-export type CaptureOptions = Pick<ScreenshotRequest, 'fullPage' | 'selector' | 'waitForSelector' | 'delay' | 'hideSelectors' | 'scale' | 'blockBanners' | 'blockAds'>;
+export type CaptureOptions = Pick<
+  ScreenshotRequest,
+  'fullPage' | 'selector' | 'waitForSelector' | 'delay' | 'hideSelectors' | 'scale' | 'blockBanners' | 'blockAds' | 'viewport' | 'userAgent' | 'css' | 'click' | 'reducedMotion'
+>;
 
-export const DEFAULT_OPTIONS: CaptureOptions = { fullPage: false, delay: 0, hideSelectors: [], blockBanners: false, blockAds: false };
+/** What signs the capture in: never cached, logged or part of a key. */
+export type CaptureCredentials = Pick<ScreenshotRequest, 'headers' | 'cookies'>;
 
-const OPTION_NAMES = ['fullPage', 'selector', 'waitForSelector', 'delay', 'hideSelectors', 'scale', 'blockBanners', 'blockAds'] as const satisfies readonly (keyof CaptureOptions)[];
+export const DEFAULT_OPTIONS: CaptureOptions = { fullPage: false, delay: 0, hideSelectors: [], blockBanners: false, blockAds: false, reducedMotion: false };
+
+const OPTION_NAMES = [
+  'fullPage', 'selector', 'waitForSelector', 'delay', 'hideSelectors', 'scale', 'blockBanners', 'blockAds', 'viewport', 'userAgent', 'css', 'click', 'reducedMotion',
+] as const satisfies readonly (keyof CaptureOptions)[];
 
 /** The options of a request, over the defaults: what a capture runs with. */
 export function captureOptionsOf(request: Partial<CaptureOptions>): CaptureOptions {
   const given = Object.fromEntries(OPTION_NAMES.filter((name) => request[name] !== undefined).map((name) => [name, request[name]]));
   return { ...DEFAULT_OPTIONS, ...given };
+}
+
+/** The request's headers and cookies, or undefined when it has none (an empty list is none). */
+export function credentialsOf(request: CaptureCredentials): CaptureCredentials | undefined {
+  const headers = request.headers && Object.keys(request.headers).length > 0 ? request.headers : undefined;
+  const cookies = request.cookies?.length ? request.cookies : undefined;
+  if (!headers && !cookies) return undefined;
+  return { ...(headers ? { headers } : {}), ...(cookies ? { cookies } : {}) };
 }
 
 /** Options that change nothing are left out, so a request with none keeps the key it always had. */
@@ -28,6 +44,12 @@ function canonical(options: Partial<CaptureOptions>, device: DeviceType): Record
   if (options.scale !== undefined && options.scale !== DEVICES[device].deviceScaleFactor) out.scale = options.scale;
   if (options.blockBanners) out.blockBanners = true;
   if (options.blockAds) out.blockAds = true;
+  const viewport = options.viewport;
+  if (viewport && (viewport.width !== DEVICES[device].width || viewport.height !== DEVICES[device].height)) out.viewport = [viewport.width, viewport.height];
+  if (options.userAgent !== undefined) out.userAgent = options.userAgent;
+  if (options.css) out.css = options.css;
+  if (options.click !== undefined) out.click = options.click;
+  if (options.reducedMotion) out.reducedMotion = true;
   return out;
 }
 
@@ -46,6 +68,7 @@ export function selectorsOf(options: Partial<CaptureOptions>): { field: string; 
   return [
     ...(options.selector === undefined ? [] : [{ field: 'selector', selector: options.selector }]),
     ...(options.waitForSelector === undefined ? [] : [{ field: 'waitForSelector', selector: options.waitForSelector }]),
+    ...(options.click === undefined ? [] : [{ field: 'click', selector: options.click }]),
     ...(options.hideSelectors ?? []).map((selector, index) => ({ field: `hideSelectors[${index}]`, selector })),
   ];
 }

@@ -14,7 +14,7 @@ import { DEVICES, userAgentFor } from '#shared/services/capture/devices.ts';
 import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';
 import { firstInvalidSelector, hideMatches, isVisible } from '#shared/services/capture/in-page.ts';
 import { DEFAULT_OPTIONS, selectorsOf } from '#shared/services/capture/options.ts';
-import type { CaptureOptions } from '#shared/services/capture/options.ts';
+import type { CaptureCredentials, CaptureOptions } from '#shared/services/capture/options.ts';
 import { photograph, SCREENSHOT_RESERVE_MS } from '#shared/services/capture/photograph.ts';
 import { captureReport } from '#shared/services/capture/report.ts';
 import type { TargetGuard } from '#shared/services/capture/target.ts';
@@ -40,6 +40,8 @@ export interface CaptureRequest {
   signal?: AbortSignal;
   wait?: WaitStrategy;
   options?: CaptureOptions;
+  /** Headers for the target's origin and cookies for its host; never logged. */
+  credentials?: CaptureCredentials;
 }
 
 export interface CaptureOutput {

@@ -5,14 +5,14 @@ import { fitResponse } from '#shared/services/capture/answer-size.ts';
 import type { BrowserBackend, Strategy } from '#shared/services/capture/browsers.ts';
 import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';
 import { capturePng } from '#shared/services/capture/page-capture.ts';
-import { captureOptionsOf, optionsVariant } from '#shared/services/capture/options.ts';
-import type { CaptureOptions } from '#shared/services/capture/options.ts';
+import { captureOptionsOf, credentialsOf, optionsVariant } from '#shared/services/capture/options.ts';
+import type { CaptureCredentials, CaptureOptions } from '#shared/services/capture/options.ts';
 import { normaliseTargetUrl } from '#shared/services/capture/target.ts';
 import type { TargetGuard } from '#shared/services/capture/target.ts';
 import type { CaptureCache, CaptureExtent } from '#shared/store/capture-cache.ts';
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
 
-export interface ScreenshotRequest extends Partial<CaptureOptions> {
+export interface ScreenshotRequest extends Partial<CaptureOptions>, CaptureCredentials {
   url: string;
   deviceType: DeviceType;
   colorScheme: ColorScheme;
@@ -75,8 +75,10 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
       const options = captureOptionsOf(request);
       const variant = optionsVariant(options, request.deviceType);
       const cacheKey = variant ? { ...key, variant } : key;
+      // A signed-in page is one person's: it is neither served from nor written to the shared cache.
+      const credentials = credentialsOf(request);
 
-      if (!request.forceRefresh) {
+      if (!request.forceRefresh && !credentials) {
         const hit = await bestEffort('read', () => deps.cache.get(cacheKey));
         if (hit) return { ...key, png: hit.png, cached: true, strategy: hit.strategy as Strategy, ...(hit.extent ? { extent: hit.extent } : {}), ...(hit.report ? { report: hit.report } : {}) };
       }
@@ -98,6 +100,7 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
           timeoutMs: Math.max(timeoutMs, 1),
           signal: request.signal,
           options,
+          credentials,
         },
         deps.guard,
       );
@@ -106,7 +109,7 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
       const answerBy = Math.min(started + Math.max(timeoutMs, 1) + RECOMPRESS_RESERVE_MS, invocationEnd - RESPONSE_RESERVE_MS);
       const png = await fitResponse(shot.png, { budgetMs: answerBy - performance.now(), signal: request.signal });
       const extent = shot.extent ? { extent: shot.extent } : {};
-      await bestEffort('write', () => deps.cache.put(cacheKey, { png, strategy: lease.strategy, ...extent, report: shot.report }, deps.cacheTtlSeconds));
+      if (!credentials) await bestEffort('write', () => deps.cache.put(cacheKey, { png, strategy: lease.strategy, ...extent, report: shot.report }, deps.cacheTtlSeconds));
       return { ...key, png, cached: false, strategy: lease.strategy, ...extent, report: shot.report };
     },
   };
