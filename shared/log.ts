@@ -60,6 +60,16 @@ function write(level: Level, msg: string, fields: Record<string, unknown> = {}):
   if (shown) sink(line);
 }
 
+/**
+ * A record of its own shape, such as an embedded-metric-format line (shared/metrics.ts): written
+ * unless LOG_LEVEL is `silent`, so turning info lines off does not turn the metrics off.
+ */
+export function writeRecord(record: Record<string, unknown>): void {
+  const line = JSON.stringify(redact(record));
+  tap?.(line);
+  if (threshold() !== Infinity) sink(line);
+}
+
 export const log = {
   debug: (msg: string, fields?: Record<string, unknown>) => write('debug', msg, fields),
   info: (msg: string, fields?: Record<string, unknown>) => write('info', msg, fields),

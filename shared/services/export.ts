@@ -2,6 +2,7 @@
 import sharp from 'sharp';
 import type { Metadata, OutputInfo, Sharp, SharpOptions } from 'sharp';
 import { ContentTooLargeError, InvalidRequestError, UnsupportedValueError } from '#shared/errors.ts';
+import { emitMetrics } from '#shared/metrics.ts';
 import { mediaTypeOf } from '#shared/net/media-type.ts';
 import { EXPORT_MAX_PIXELS, EXPORT_PRESETS, INPUT_TYPES } from '#shared/schemas/export.ts';
 import type { EncoderSettings, ExportFormat, QualityPreset } from '#shared/schemas/export.ts';
@@ -74,6 +75,7 @@ function encode(pipeline: Sharp, settings: EncoderSettings): Sharp {
  * `maxResponseBytes`.
  */
 export async function exportImage(deps: ExportDeps, input: ExportInput): Promise<ExportedImage> {
+  const started = performance.now();
   const declared = declaredFormat(input.declaredType);
   const options: SharpOptions = { limitInputPixels: EXPORT_MAX_PIXELS, failOn: 'error', animated: false };
 
@@ -121,6 +123,10 @@ export async function exportImage(deps: ExportDeps, input: ExportInput): Promise
       deps.maxResponseBytes,
     );
   }
+  emitMetrics([
+    { name: 'ExportBytes', value: output.data.length, dimensions: { Format: input.format } },
+    { name: 'ExportTime', value: Math.round((performance.now() - started) * 10) / 10, dimensions: { Format: input.format } },
+  ]);
   return {
     bytes: output.data,
     contentType: `image/${input.format}`,

@@ -10,6 +10,7 @@ import type { Resolver, TargetPolicy } from '#shared/net/guard.ts';
 import { LocalChromium, RemoteBrowser } from '#shared/services/capture/browsers.ts';
 import type { BrowserBackend } from '#shared/services/capture/browsers.ts';
 import { captureCache } from '#shared/wiring/capture-cache.ts';
+import { withCaptureMetrics } from '#shared/services/capture/capture-metrics.ts';
 import { capturePng } from '#shared/services/capture/page-capture.ts';
 import { createScreenshotService } from '#shared/services/capture/screenshot-service.ts';
 import type { ScreenshotService } from '#shared/services/capture/screenshot-service.ts';
@@ -54,13 +55,17 @@ let guard: TargetGuard | undefined;
 const targetGuard = () => (guard ??= createTargetGuard(targetPolicy(), resolver()));
 
 export function screenshotService(): ScreenshotService {
-  service ??= createScreenshotService({
-    browsers: browserBackend(),
-    guard: targetGuard(),
-    cache: captureCache(),
-    timeoutMs: config().capture.timeoutMs,
-    cacheTtlSeconds: config().cacheTtlSeconds,
-  });
+  const browsers = browserBackend();
+  service ??= withCaptureMetrics(
+    createScreenshotService({
+      browsers,
+      guard: targetGuard(),
+      cache: captureCache(),
+      timeoutMs: config().capture.timeoutMs,
+      cacheTtlSeconds: config().cacheTtlSeconds,
+    }),
+    browsers.strategy,
+  );
   return service;
 }
 

@@ -1,0 +1,61 @@
+/** The per-request metrics of every route (shared/metrics.ts), from what the boundary answered. */
+import type { MiddlewareObj } from '@middy/core';
+import { emitMetrics } from '#shared/metrics.ts';
+import type { MetricPoint } from '#shared/metrics.ts';
+import type { LambdaContext, LambdaEvent, LambdaResult } from '#shared/route-types.ts';
+
+export interface RequestOutcome {
+  /** The row's operation id (the fallback's `fallback`): a short fixed list, so a fine dimension. */
+  operationId: string;
+  status: number;
+  /** The envelope's error code, when the answer is an error. */
+  code?: string;
+  latencyMs: number;
+  /** A property of the record, for Logs Insights; never a dimension. */
+  requestId?: string;
+}
+
+/** Route latency for every answer; an auth refusal (401, or 403 `forbidden`) and a 429 are counted too. */
+export function recordRequest(outcome: RequestOutcome): void {
+  const points: MetricPoint[] = [{ name: 'RouteLatency', value: outcome.latencyMs, dimensions: { Operation: outcome.operationId } }];
+  if (outcome.status === 401 || (outcome.status === 403 && outcome.code === 'forbidden')) {
+    points.push({ name: 'AuthRefusals', value: 1, dimensions: { Code: outcome.code ?? String(outcome.status) } });
+  }
+  if (outcome.status === 429) points.push({ name: 'RateLimited', value: 1, dimensions: { Operation: outcome.operationId } });
+  emitMetrics(points, { requestId: outcome.requestId, status: outcome.status });
+}
+
+interface MetricsRequest {
+  event: LambdaEvent;
+  response: unknown;
+  error?: unknown;
+  internal: object;
+}
+
+/**
+ * The always-on middleware of {@link recordRequest} (the shape of shared/http/always-on.ts's list):
+ * outermost but the request id, so its time covers every other middleware, and its `after` and
+ * `onError` read the answer as rendered, the envelope included.
+ */
+export const requestMetrics = (meta: { operationId: string }): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> => {
+  const record = (request: MetricsRequest) => {
+    const result = request.response as LambdaResult | undefined;
+    const startedAt = (request.internal as { metricsStartedAt?: number }).metricsStartedAt ?? performance.now();
+    const headers = (result?.headers ?? {}) as Record<string, unknown>;
+    const requestId = headers['X-Request-Id'] ?? headers['x-request-id'] ?? request.event.requestContext?.requestId;
+    recordRequest({
+      operationId: meta.operationId,
+      status: result?.statusCode ?? 500,
+      code: (request.error as { code?: unknown } | undefined)?.code as string | undefined,
+      latencyMs: Math.round((performance.now() - startedAt) * 10) / 10,
+      requestId: typeof requestId === 'string' ? requestId : undefined,
+    });
+  };
+  return {
+    before: (request) => {
+      (request.internal as { metricsStartedAt?: number }).metricsStartedAt = performance.now();
+    },
+    after: record,
+    onError: record,
+  };
+};

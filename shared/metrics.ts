@@ -1,0 +1,80 @@
+/**
+ * Metrics as CloudWatch embedded-metric-format (EMF) lines written by the logger: CloudWatch Logs
+ * turns each line into metric points, so a function needs no client, no call and no flush.
+ */
+import { writeRecord } from '#shared/log.ts';
+
+export type MetricUnit = 'Count' | 'Milliseconds' | 'Bytes';
+
+/**
+ * Every metric Easel emits, its unit and the names of its dimensions. Dimension values are Easel's
+ * own short lists (operation ids, error codes, strategies, formats), never a URL, key or user.
+ */
+export const METRICS = {
+  /** Per route: time from the request to the answer, in the function. */
+  RouteLatency: { unit: 'Milliseconds', dimensions: ['Operation'] },
+  /** 401 and 403 answers, by their error code. */
+  AuthRefusals: { unit: 'Count', dimensions: ['Code'] },
+  /** 429 answers of the functions' own limits (the edge's are counted from the access log). */
+  RateLimited: { unit: 'Count', dimensions: ['Operation'] },
+  /** One per capture request: its answer's status and what produced it (`cache` for a hit). */
+  Captures: { unit: 'Count', dimensions: ['Status', 'Strategy'] },
+  CacheHits: { unit: 'Count', dimensions: ['Cache'] },
+  CacheMisses: { unit: 'Count', dimensions: ['Cache'] },
+  /** Full-page or element captures cut at the size limits. */
+  TruncatedCaptures: { unit: 'Count', dimensions: [] },
+  ExportBytes: { unit: 'Bytes', dimensions: ['Format'] },
+  ExportTime: { unit: 'Milliseconds', dimensions: ['Format'] },
+} as const satisfies Record<string, { unit: MetricUnit; dimensions: readonly string[] }>;
+
+export type MetricName = keyof typeof METRICS;
+type DimensionsOf<N extends MetricName> = Record<(typeof METRICS)[N]['dimensions'][number], string>;
+
+/** One value of a metric with the values of all its dimensions. */
+export type MetricPoint = { [N in MetricName]: { name: N; value: number } & ((typeof METRICS)[N]['dimensions'] extends readonly [] ? { dimensions?: undefined } : { dimensions: DimensionsOf<N> }) }[MetricName];
+
+/** The namespace when METRICS_NAMESPACE is unset; the stack sets it to its own name, one per stage. */
+export const DEFAULT_METRICS_NAMESPACE = 'Easel';
+/** Dimension values are cut to this, so a bug cannot make one a long string. */
+const MAX_DIMENSION_VALUE = 64;
+
+let clock: () => number = Date.now;
+
+/** Replaces the clock of the records' timestamps (tests). */
+export function setMetricsClock(next: () => number): () => number {
+  const previous = clock;
+  clock = next;
+  return previous;
+}
+
+/**
+ * Writes the points as EMF records, one per distinct set of dimension values (a record holds one
+ * value per dimension name); `properties` (e.g. the request id) go on each record, searchable in
+ * Logs Insights but never dimensions.
+ */
+export function emitMetrics(points: readonly MetricPoint[], properties: Record<string, unknown> = {}): void {
+  const groups = new Map<string, { dimensions: Record<string, string>; points: MetricPoint[] }>();
+  for (const point of points) {
+    if (!Number.isFinite(point.value)) continue;
+    const dimensions = Object.fromEntries(Object.entries(point.dimensions ?? {}).map(([key, value]) => [key, String(value).slice(0, MAX_DIMENSION_VALUE)]));
+    const key = JSON.stringify(dimensions);
+    const group = groups.get(key) ?? { dimensions, points: [] };
+    group.points.push(point);
+    groups.set(key, group);
+  }
+  const namespace = process.env.METRICS_NAMESPACE || DEFAULT_METRICS_NAMESPACE;
+  for (const { dimensions, points: grouped } of groups.values()) {
+    // A metric named twice in one record would be two values of one point: keep them apart.
+    const values: Record<string, number | number[]> = {};
+    for (const point of grouped) {
+      const before = values[point.name];
+      values[point.name] = before === undefined ? point.value : [...(Array.isArray(before) ? before : [before]), point.value];
+    }
+    const directives = [...new Set(grouped.map((point) => point.name))].map((name) => ({
+      Namespace: namespace,
+      Dimensions: [[...METRICS[name].dimensions]],
+      Metrics: [{ Name: name, Unit: METRICS[name].unit }],
+    }));
+    writeRecord({ ...properties, _aws: { Timestamp: clock(), CloudWatchMetrics: directives }, ...dimensions, ...values });
+  }
+}

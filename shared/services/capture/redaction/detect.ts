@@ -1,0 +1,111 @@
+/**
+ * Finds sensitive text in plain strings: e-mail addresses, phone numbers, payment cards, secrets
+ * and IP addresses, each as a character range. No browser here: the page hands its text over.
+ */
+import cardValidator from 'card-validator';
+import ipaddr from 'ipaddr.js';
+import { findPhoneNumbersInText } from 'libphonenumber-js/max';
+import type { CountryCode } from 'libphonenumber-js/max';
+import type { RedactKind } from '#shared/schemas/redaction.ts';
+import { findSecrets } from '#shared/services/capture/redaction/secrets.ts';
+
+/** A finding: `text.slice(start, end)` is what gets covered. */
+export interface Finding {
+  kind: RedactKind;
+  start: number;
+  end: number;
+}
+
+export interface DetectOptions {
+  /** The country national numbers (without +) are read in: the page's language region, else US. */
+  defaultCountry?: CountryCode;
+}
+
+// RFC 5322's dot-atom, as people write addresses; the domain needs a dot and a letter TLD.
+const EMAIL = /(?<![\w.%+-])[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+([A-Za-z]{2,24})(?![\w-])/g;
+// Asset names such as logo@2x.png look like addresses; no TLD is a file type.
+const FILE_TYPES = new Set(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'avif', 'ico', 'css', 'js', 'json', 'html', 'pdf']);
+
+// The groupings cards are printed in: 4-4-4-4(-1..3) and Amex's 4-6-5 with one kind of separator, or digits alone.
+const CARD = /(?<![\d-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?![\d-]|\.\d)/g;
+
+// A dotted quad not inside a longer dotted run (a four-part version such as v1.2.3.4 or 1.2.3.4.5).
+const IPV4 = /(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)/g;
+// Candidates only: ipaddr.js decides. Times (12:30:45) and MAC addresses are not valid IPv6.
+const IPV6 = /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{1,4})?(?![\w:]|\.\d)/g;
+
+/** Phone numbers written bare (4155552671) are more often order or account numbers: one needs a separator or a +. */
+const PHONE_SHAPE = /^\+|[\s().-]/;
+/** Nor is one glued to a longer token (INV-2024-000123). */
+const GLUED = /[\w-]/;
+
+function* matches(pattern: RegExp, text: string): Generator<RegExpExecArray> {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) yield match;
+}
+
+function emails(text: string): Finding[] {
+  const found: Finding[] = [];
+  for (const match of matches(EMAIL, text)) {
+    if (FILE_TYPES.has(match[1]!.toLowerCase())) continue;
+    found.push({ kind: 'email', start: match.index, end: match.index + match[0].length });
+  }
+  return found;
+}
+
+function phones(text: string, defaultCountry: CountryCode): Finding[] {
+  return findPhoneNumbersInText(text, { defaultCountry })
+    .filter((number) => PHONE_SHAPE.test(text.slice(number.startsAt, number.endsAt)) && !GLUED.test(text[number.startsAt - 1] ?? ' ') && !GLUED.test(text[number.endsAt] ?? ' '))
+    .map((number) => ({ kind: 'phone', start: number.startsAt, end: number.endsAt }));
+}
+
+function cards(text: string): Finding[] {
+  const found: Finding[] = [];
+  for (const match of matches(CARD, text)) {
+    // card-validator checks the issuer's prefix, its lengths and the Luhn sum.
+    if (cardValidator.number(match[0].replace(/[ -]/g, '')).isValid) found.push({ kind: 'card', start: match.index, end: match.index + match[0].length });
+  }
+  return found;
+}
+
+function ips(text: string): Finding[] {
+  const found: Finding[] = [];
+  for (const match of matches(IPV4, text)) {
+    if (ipaddr.IPv4.isValidFourPartDecimal(match[0])) found.push({ kind: 'ip', start: match.index, end: match.index + match[0].length });
+  }
+  for (const match of matches(IPV6, text)) {
+    if (/[0-9A-Fa-f]/.test(match[0]) && ipaddr.IPv6.isValid(match[0])) found.push({ kind: 'ip', start: match.index, end: match.index + match[0].length });
+  }
+  return found;
+}
+
+/**
+ * Overlapping findings become one, of the kind of the longest among them: an address inside a
+ * connection string is covered once.
+ */
+export function mergeFindings(findings: Finding[]): Finding[] {
+  const sorted = [...findings].sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Finding[] = [];
+  for (const finding of sorted) {
+    const last = merged.at(-1);
+    if (!last || finding.start >= last.end) {
+      merged.push({ ...finding });
+      continue;
+    }
+    if (finding.end - finding.start > last.end - last.start) last.kind = finding.kind;
+    last.end = Math.max(last.end, finding.end);
+  }
+  return merged;
+}
+
+/** Every finding of the asked kinds in `text`, merged where they overlap, in order. */
+export async function findSensitive(text: string, kinds: readonly RedactKind[], options: DetectOptions = {}): Promise<Finding[]> {
+  const wanted = new Set(kinds);
+  const found: Finding[] = [];
+  if (wanted.has('email')) found.push(...emails(text));
+  if (wanted.has('phone')) found.push(...phones(text, options.defaultCountry ?? 'US'));
+  if (wanted.has('card')) found.push(...cards(text));
+  if (wanted.has('ip')) found.push(...ips(text));
+  if (wanted.has('secret')) found.push(...(await findSecrets(text)).map((range) => ({ kind: 'secret' as const, ...range })));
+  return mergeFindings(found);
+}
