@@ -1,4 +1,5 @@
 /** JSON logs, one per line; credential-like keys are redacted at any depth, so `log.info({ headers })` cannot leak. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mapStack } from '#shared/source-maps.ts';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
@@ -52,10 +53,18 @@ export function serializeError(error: unknown): Record<string, unknown> {
   return out;
 }
 
+// Fields every line of one invocation carries (request id, trace id, cold start), whoever writes it.
+const context = new AsyncLocalStorage<Record<string, unknown>>();
+
+/** Runs `fn` with `fields` on every log line it writes, awaited work included. */
+export function withLogContext<T>(fields: Record<string, unknown>, fn: () => T): T {
+  return context.run(fields, fn);
+}
+
 function write(level: Level, msg: string, fields: Record<string, unknown> = {}): void {
   const shown = ORDER[level] >= threshold();
   if (!shown && !tap) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), msg, ...(redact(fields) as object) });
+  const line = JSON.stringify({ level, time: new Date().toISOString(), msg, ...context.getStore(), ...(redact(fields) as object) });
   tap?.(line);
   if (shown) sink(line);
 }

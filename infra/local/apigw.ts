@@ -1,4 +1,5 @@
 /** What API Gateway does for the local server: request → payload 2.0 event, handler result → response. */
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
@@ -68,7 +69,8 @@ export function toEvent({ req, body, routeKey, pathParameters }: EventInput): La
   }
 
   const now = new Date();
-  const text = isTextContent(headers['content-type']);
+  // Bytes that are not UTF-8 travel base64-encoded, so the handler sees what was sent rather than U+FFFD.
+  const text = isTextContent(headers['content-type']) && isUtf8(body);
   const event: LambdaEvent = {
     version: '2.0',
     routeKey,

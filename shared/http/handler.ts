@@ -3,21 +3,17 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import { config } from '#shared/config.ts';
 import { toEnvelope } from '#shared/http/envelope.ts';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
-import { HeaderBag, applyCors, applySecurityHeaders } from '#shared/http/headers.ts';
+import { ALWAYS_ON } from '#shared/http/always-on.ts';
+import { HeaderBag } from '#shared/http/headers.ts';
+import type { HandlerMeta, HttpMiddleware } from '#shared/http/middleware-types.ts';
+import { requestIdOf } from '#shared/http/request-id.ts';
 import { LAMBDA_MAX_BINARY_BYTES, canStream, isReply, reply, withStream } from '#shared/http/reply.ts';
 import type { Reply } from '#shared/http/reply.ts';
 import { collect } from '#shared/net/collect.ts';
-import type { CorsPolicy, LambdaContext, LambdaEvent, LambdaResult } from '#shared/route-types.ts';
-import { log, serializeError } from '#shared/log.ts';
+import type { LambdaContext, LambdaEvent, LambdaResult } from '#shared/route-types.ts';
+import { log, serializeError, withLogContext } from '#shared/log.ts';
 
-export interface HandlerMeta {
-  operationId: string;
-  /** For logs, e.g. 'GET /api/tweet/{id}'. */
-  routeKey: string;
-  cors: CorsPolicy | ((event: LambdaEvent) => CorsPolicy);
-  /** Status of a plain returned value; 200 when absent. */
-  status?: number;
-}
+export type { HandlerMeta, HttpMiddleware } from '#shared/http/middleware-types.ts';
 
 // A type alias, not an interface: Middy wants an index-signature-compatible record.
 export type BoundaryInternal = {
@@ -27,8 +23,6 @@ export type BoundaryInternal = {
 };
 
 export type HttpRequest = Request<LambdaEvent, LambdaResult | Reply | unknown, Error, LambdaContext, BoundaryInternal>;
-
-export type HttpMiddleware = MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext>;
 
 /** Puts these headers on this request's response, success or error. */
 export function setResponseHeaders(request: { internal: object }, headers: Record<string, string>): void {
@@ -40,7 +34,7 @@ function render(value: unknown, status: number | undefined): Reply {
   return isReply(value) ? value : reply.json(value, status);
 }
 
-async function toResult(out: Reply, event: LambdaEvent, context: LambdaContext | undefined, cors: CorsPolicy, requestId: string): Promise<LambdaResult> {
+async function toResult(out: Reply, context: LambdaContext | undefined): Promise<LambdaResult> {
   const headers = new HeaderBag();
   let body = '';
   let isBase64Encoded = false;
@@ -70,35 +64,19 @@ async function toResult(out: Reply, event: LambdaEvent, context: LambdaContext |
       break;
   }
   headers.merge(out.headers);
-  headers.set('X-Request-Id', requestId);
-  applySecurityHeaders(headers, event);
-  applyCors(headers, cors, event);
-  if (event.requestContext?.http?.method?.toUpperCase() === 'HEAD') {
-    // HEAD is GET without the body (RFC 9110 §9.3.2): the headers, and the length GET would send.
-    if (!headers.has('Content-Length') && !stream) headers.set('Content-Length', String(Buffer.byteLength(body, isBase64Encoded ? 'base64' : 'utf8')));
-    stream?.destroy();
-    stream = undefined;
-    body = '';
-    isBase64Encoded = false;
-  }
   const result: LambdaResult = { statusCode: out.status, headers: headers.toObject(), body, isBase64Encoded };
   if (out.cookies.length > 0) result.cookies = out.cookies;
   return stream ? withStream(result, stream) : result;
 }
 
-/** The boundary every HTTP handler shares: result or envelope, security and CORS headers, one log line per request. */
+/** The boundary inside the always-on list: the result or the envelope, rendered, and one log line per request. */
 function httpBoundary(meta: HandlerMeta): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext, BoundaryInternal> {
-  const corsOf = (event: LambdaEvent) => (typeof meta.cors === 'function' ? meta.cors(event) : meta.cors);
-  const requestIdOf = (request: HttpRequest) => request.context?.awsRequestId || request.event.requestContext?.requestId || 'local';
-
   const finish = async (request: HttpRequest, rendered: Reply, error?: unknown): Promise<LambdaResult> => {
-    const requestId = requestIdOf(request);
     // The response's own headers win over the ones a middleware asked for.
     const extra = request.internal.responseHeaders;
     const out = extra ? { ...rendered, headers: { ...extra, ...rendered.headers } } : rendered;
-    const result = await toResult(out, request.event, request.context, corsOf(request.event), requestId);
+    const result = await toResult(out, request.context);
     const fields: Record<string, unknown> = {
-      requestId,
       route: meta.routeKey,
       operationId: meta.operationId,
       method: request.event.requestContext?.http?.method,
@@ -131,7 +109,20 @@ function httpBoundary(meta: HandlerMeta): MiddlewareObj<LambdaEvent, unknown, Er
 
 export type HttpHandler = (event: LambdaEvent, context: LambdaContext) => Promise<LambdaResult>;
 
-/** Reads the configuration at cold start, so a missing variable fails the container, not a request. */
+/** Fields of every log line of one invocation; the trace id is set by Lambda per invocation when tracing is on. */
+function invocationFields(event: LambdaEvent, context: LambdaContext | undefined, coldStart: boolean): Record<string, unknown> {
+  const fields: Record<string, unknown> = { requestId: requestIdOf(event, context), coldStart };
+  const version = context?.functionVersion ?? process.env.AWS_LAMBDA_FUNCTION_VERSION;
+  if (version) fields.functionVersion = version;
+  const trace = /Root=([^;]+)/.exec(process.env._X_AMZN_TRACE_ID ?? '')?.[1];
+  if (trace) fields.traceId = trace;
+  return fields;
+}
+
+/**
+ * The always-on middleware (always-on.ts), the boundary, then the route's own. Reads the
+ * configuration at cold start, so a missing variable fails the container, not a request.
+ */
 export function createHttpHandler(
   meta: HandlerMeta,
   middlewares: HttpMiddleware[],
@@ -144,8 +135,13 @@ export function createHttpHandler(
     timeoutEarlyResponse: () => {
       throw new UpstreamUnavailableError('The request took longer than this route allows; retry later.');
     },
-  }).use(httpBoundary(meta));
-  for (const middleware of middlewares) chain = chain.use(middleware as never);
-  const handler = chain.handler((event, context, { signal }) => fn(event, context, signal));
-  return handler as unknown as HttpHandler;
+  });
+  for (const middleware of [...ALWAYS_ON.map((make) => make(meta)), httpBoundary(meta), ...middlewares]) chain = chain.use(middleware as never);
+  const handler = chain.handler((event, context, { signal }) => fn(event, context, signal)) as unknown as HttpHandler;
+  let coldStart = true;
+  return (event, context) => {
+    const fields = invocationFields(event, context, coldStart);
+    coldStart = false;
+    return withLogContext(fields, () => handler(event, context));
+  };
 }

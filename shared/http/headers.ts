@@ -1,5 +1,5 @@
 import { config } from '#shared/config.ts';
-import type { CorsPolicy, LambdaEvent } from '#shared/route-types.ts';
+import type { CorsPolicy, LambdaEvent, LambdaResult } from '#shared/route-types.ts';
 
 /** Headers a cross-origin caller may read (rate-limit and retry information, download names). */
 const EXPOSED = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, Content-Disposition, Content-Length';
@@ -34,6 +34,15 @@ export class HeaderBag {
   toObject(): Record<string, string> {
     return Object.fromEntries([...this.entries.values()]);
   }
+}
+
+/** Edits the headers of the rendered result an always-on middleware's `after` or `onError` sees. */
+export function editHeaders(request: { response: unknown }, edit: (headers: HeaderBag) => void): void {
+  const result = request.response as LambdaResult | undefined;
+  if (!result) return;
+  const headers = new HeaderBag().merge((result.headers ?? {}) as Record<string, string>);
+  edit(headers);
+  result.headers = headers.toObject();
 }
 
 export function isHttps(event: LambdaEvent): boolean {

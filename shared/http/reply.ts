@@ -71,3 +71,9 @@ export function withStream(result: LambdaResult, stream: Readable): LambdaResult
 export function streamOf(result: LambdaResult): Readable | undefined {
   return (result as { [STREAM_BODY]?: Readable })[STREAM_BODY];
 }
+
+/** Ends and forgets a result's stream body (a HEAD sends none). */
+export function dropStream(result: LambdaResult): void {
+  streamOf(result)?.destroy();
+  delete (result as { [STREAM_BODY]?: Readable })[STREAM_BODY];
+}

@@ -73,6 +73,9 @@ export interface ValidatedInput {
 
 type WithInput = LambdaContext & { input?: ValidatedInput };
 
+// Fatal, so a malformed byte is refused instead of stored as U+FFFD.
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
   const raw = event.body;
   if (raw === undefined || raw === null || raw === '') {
@@ -88,8 +91,14 @@ function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
       `Send the body as JSON with Content-Type: application/json (got ${type || 'no Content-Type'}).`,
     );
   }
+  let text: string;
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    text = STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new InvalidRequestError('Body is not valid UTF-8', 'Send the JSON body encoded as UTF-8 (RFC 8259 §8.1).');
+  }
+  try {
+    return JSON.parse(text);
   } catch (error) {
     throw new InvalidRequestError('Malformed JSON body', `The body is not valid JSON: ${(error as Error).message}.`);
   }

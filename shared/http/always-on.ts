@@ -1,0 +1,20 @@
+/**
+ * What every route and the fallback run, outermost first, around the boundary that renders the
+ * answer. Their `after` and `onError` see the rendered result, the error envelope included.
+ */
+import { cors } from '#shared/http/cors.ts';
+import { head } from '#shared/http/head.ts';
+import type { AlwaysOn } from '#shared/http/middleware-types.ts';
+import { originCheck } from '#shared/http/origin-check.ts';
+import { requestId } from '#shared/http/request-id.ts';
+import { securityHeaders } from '#shared/http/security-headers.ts';
+
+/** Add an always-on middleware here, one line; docs/architecture.md, "Adding a middleware". */
+export const ALWAYS_ON: readonly AlwaysOn[] = [
+  requestId,
+  // Per-route metrics go here: outermost but the id, so they time everything else.
+  head,
+  securityHeaders,
+  cors,
+  originCheck,
+];
