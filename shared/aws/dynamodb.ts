@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { clientConfig, type AwsClientSettings } from '#shared/aws/settings.ts';
+import { traceAwsCalls } from '#shared/aws/tracing.ts';
 
 /** Leaves `undefined` attributes out, as the stores write optional fields. */
 export function dynamoDocumentClient(settings: AwsClientSettings): DynamoDBDocumentClient {
@@ -10,5 +11,6 @@ export function dynamoDocumentClient(settings: AwsClientSettings): DynamoDBDocum
     accountIdEndpointMode: 'preferred',
     endpointDiscoveryEnabled: false,
   });
+  traceAwsCalls(client, 'DynamoDB');
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }

@@ -1,12 +1,13 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { clientConfig, unset, type AwsClientSettings } from '#shared/aws/settings.ts';
+import { traceAwsCalls } from '#shared/aws/tracing.ts';
 
 /**
  * Path-style on a local stand-in. Checksums only where S3 requires them: otherwise streamed uploads
  * carry chunk framing on S3-compatible servers and presigned PUT URLs pin the CRC32 of an empty body.
  */
 export function s3Client(settings: AwsClientSettings): S3Client {
-  return new S3Client({
+  const client = new S3Client({
     ...clientConfig(settings),
     forcePathStyle: settings.endpoint !== undefined,
     requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -16,6 +17,8 @@ export function s3Client(settings: AwsClientSettings): S3Client {
     useArnRegion: unset,
     sigv4aSigningRegionSet: unset,
   });
+  traceAwsCalls(client, 'S3');
+  return client;
 }
 
 /** As CopyObject's CopySource takes it: URI-encoded, the slashes kept. */

@@ -1,4 +1,9 @@
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { clientConfig, type AwsClientSettings } from '#shared/aws/settings.ts';
+import { traceAwsCalls } from '#shared/aws/tracing.ts';
 
-export const secretsManagerClient = (settings: AwsClientSettings): SecretsManagerClient => new SecretsManagerClient(clientConfig(settings));
+export function secretsManagerClient(settings: AwsClientSettings): SecretsManagerClient {
+  const client = new SecretsManagerClient(clientConfig(settings));
+  traceAwsCalls(client, 'SecretsManager');
+  return client;
+}

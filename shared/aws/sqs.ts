@@ -1,4 +1,9 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { clientConfig, type AwsClientSettings } from '#shared/aws/settings.ts';
+import { traceAwsCalls } from '#shared/aws/tracing.ts';
 
-export const sqsClient = (settings: AwsClientSettings): SQSClient => new SQSClient(clientConfig(settings));
+export function sqsClient(settings: AwsClientSettings): SQSClient {
+  const client = new SQSClient(clientConfig(settings));
+  traceAwsCalls(client, 'SQS');
+  return client;
+}
