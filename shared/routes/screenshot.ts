@@ -20,7 +20,7 @@ export const capturePage = /* @__PURE__ */ defineRow(() => ({
   fonts: true,
   listed: true,
   tag: 'Screenshot',
-  body: { contentType: 'application/json', schema: ScreenshotRequest, maxBytes: 65_536 },
+  body: { contentType: 'application/json', schema: ScreenshotRequest, maxBytes: 524_288 },
   errors: [400, 404, 405, 408, 413, 429, 500, 503],
   refusedMethods: ['GET'],
   extensions: { 'x-easel-rate-limit': { limit: 20, windowSeconds: 60 } },

@@ -21,6 +21,11 @@ interface PageSheet {
   cssRules: { readonly length: number; [index: number]: PageRule };
   insertRule(rule: string, index: number): number;
   deleteRule(index: number): void;
+  replaceSync(text: string): void;
+}
+interface PageAnimation {
+  effect: { getComputedTiming(): { iterations: number }; updateTiming(timing: { iterations: number }): void } | null;
+  finish(): void;
 }
 interface PageImage extends PageElement {
   complete: boolean;
@@ -36,6 +41,7 @@ interface PageGlobal {
     documentElement: PageElement & { scrollHeight: number };
     body: { scrollHeight: number; innerText: string } | null;
     adoptedStyleSheets: PageSheet[];
+    getAnimations(): PageAnimation[];
   };
   CSSStyleSheet: new () => PageSheet;
   getComputedStyle(element: PageElement): { visibility: string; display: string; opacity: string };
@@ -95,6 +101,29 @@ export function hideMatches(selectors: string[]): void {
     }
   }
   page.document.adoptedStyleSheets = [...page.document.adoptedStyleSheets, sheet];
+}
+
+/** The request's css as one more adopted style sheet: parsed as CSS only, never as markup. */
+export function adoptStyleSheet(css: string): void {
+  const page = globalThis as unknown as PageGlobal;
+  const sheet = new page.CSSStyleSheet();
+  sheet.replaceSync(css);
+  page.document.adoptedStyleSheets = [...page.document.adoptedStyleSheets, sheet];
+}
+
+/** Ends every running animation and transition at its end state; an endless one after one iteration. */
+export function finishAnimations(): number {
+  const page = globalThis as unknown as PageGlobal;
+  const animations = page.document.getAnimations();
+  for (const animation of animations) {
+    try {
+      if (animation.effect && animation.effect.getComputedTiming().iterations === Number.POSITIVE_INFINITY) animation.effect.updateTiming({ iterations: 1 });
+      animation.finish();
+    } catch {
+      // One that cannot finish (a zero playback rate) stays as it is.
+    }
+  }
+  return animations.length;
 }
 
 /**

@@ -11,16 +11,18 @@ import type { BrowserLease } from '#shared/services/capture/browsers.ts';
 import { prepare } from '#shared/services/capture/clean-capture.ts';
 import { CaptureTimeout, Deadline, ignore } from '#shared/services/capture/deadline.ts';
 import { DEVICES, userAgentFor } from '#shared/services/capture/devices.ts';
-import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';
+import type { ColorScheme, DeviceProfile, DeviceType } from '#shared/services/capture/devices.ts';
 import { firstInvalidSelector, hideMatches, isVisible } from '#shared/services/capture/in-page.ts';
 import { DEFAULT_OPTIONS, selectorsOf } from '#shared/services/capture/options.ts';
 import type { CaptureCredentials, CaptureOptions } from '#shared/services/capture/options.ts';
+import { prepareView, signIn, stillMotion } from '#shared/services/capture/page-options.ts';
 import { photograph, SCREENSHOT_RESERVE_MS } from '#shared/services/capture/photograph.ts';
 import { captureReport } from '#shared/services/capture/report.ts';
 import type { TargetGuard } from '#shared/services/capture/target.ts';
 import { SETTLE, settle, Traffic } from '#shared/services/capture/traffic.ts';
 import { blockWorkers } from '#shared/services/capture/workers.ts';
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
+import type { Redaction } from '#shared/schemas/redaction.ts';
 import type { CaptureExtent } from '#shared/store/capture-cache.ts';
 
 /** The service always settles; the alternatives exist so `npm run bench` can compare them. */
@@ -49,6 +51,8 @@ export interface CaptureOutput {
   /** Set for a full-page or element capture. */
   extent?: CaptureExtent;
   report: CaptureReport;
+  /** With `redact`: the boxes drawn over what was found, in image px. */
+  redactions?: Redaction[];
 }
 
 const downloadsDenied = new WeakSet<Browser>();
@@ -156,8 +160,8 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     // A window that slipped past the popup blocker is not intercepted: close it at once.
     page.on('popup', (popup) => void popup?.close().catch(ignore));
     const options = request.options ?? DEFAULT_OPTIONS;
-    const device = { ...DEVICES[request.deviceType], deviceScaleFactor: options.scale ?? DEVICES[request.deviceType].deviceScaleFactor };
-    const agent = userAgentFor(request.deviceType, await deadline.race(versionOf(lease.browser)));
+    const device = deviceFor(request.deviceType, options);
+    const agent = options.userAgent === undefined ? userAgentFor(request.deviceType, await deadline.race(versionOf(lease.browser))) : { userAgent: options.userAgent };
     // Independent CDP calls, sent together rather than one round trip after another.
     [traffic.clean] = await deadline.race(
       Promise.all([
@@ -165,8 +169,12 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
         // Checked on the blank page, so a bad selector costs no navigation.
         assertSelectors(page, options),
         page.setViewport(device),
-        page.setUserAgent({ userAgent: agent.userAgent, userAgentMetadata: agent.userAgentMetadata, platform: agent.platform }),
-        page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: request.colorScheme }]),
+        page.setUserAgent(agent),
+        page.emulateMediaFeatures([
+          { name: 'prefers-color-scheme', value: request.colorScheme },
+          { name: 'prefers-reduced-motion', value: options.reducedMotion ? 'reduce' : 'no-preference' },
+        ]),
+        signIn(page, traffic, request.credentials, request.url),
         // Service workers could answer requests without them reaching interception.
         page.setBypassServiceWorker(true),
         blockWorkers(page),
@@ -180,13 +188,15 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     const settleAfterScroll = wait.kind === 'settle' && options.fullPage && !options.blockBanners && !options.blockAds && options.waitForSelector === undefined && options.delay === 0;
     if (wait.kind === 'settle' && !settleAfterScroll) await deadline.race(settle(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
     const cleaned = await deadline.race(traffic.clean.settle(Math.max(0, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+    await prepareView(page, traffic, options, deadline);
     if (options.waitForSelector !== undefined) await deadline.race(waitVisible(page, options.waitForSelector, deadline, request.timeoutMs));
     if (options.delay > 0) await deadline.race(new Promise((resolve) => setTimeout(resolve, options.delay)));
     if (options.hideSelectors.length > 0) await deadline.race(page.evaluate(hideMatches, options.hideSelectors));
+    await stillMotion(page, options, deadline);
     const picture = await photograph(page, traffic, options, device, deadline, settleAfterScroll ? { since: loaded, orInFlight: true } : { since: traffic.seen, orInFlight: false });
     const requests = { total: traffic.seen, refused: traffic.refused, blockedAds: traffic.blockedAds };
     const report = await captureReport({ page, area: picture.area, deadline, status: response?.status(), consent: cleaned.consent?.result, requests });
-    return { png: picture.png, ...(picture.extent ? { extent: picture.extent } : {}), report };
+    return { png: picture.png, ...(picture.extent ? { extent: picture.extent } : {}), report, ...(picture.redactions ? { redactions: picture.redactions } : {}) };
   } catch (error) {
     throw await classify(error, lease, request, guard, traffic);
   } finally {
@@ -207,6 +217,12 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
       })
       .finally(() => lease.release());
   }
+}
+
+/** The device type's profile, at the request's scale and viewport where it gives them. */
+function deviceFor(type: DeviceType, options: CaptureOptions): DeviceProfile {
+  const profile = DEVICES[type];
+  return { ...profile, deviceScaleFactor: options.scale ?? profile.deviceScaleFactor, ...options.viewport };
 }
 
 /** 400 naming the field of the first selector the browser's querySelector refuses. */

@@ -1,15 +1,18 @@
 /** Page capture: normalise and vet the URL, answer from the cache unless told not to, else capture and cache. */
-import { UpstreamUnavailableError } from '#shared/errors.ts';
+import { InvalidRequestError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { fitResponse } from '#shared/services/capture/answer-size.ts';
 import type { BrowserBackend, Strategy } from '#shared/services/capture/browsers.ts';
+import { DEVICES } from '#shared/services/capture/devices.ts';
 import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';
 import { capturePng } from '#shared/services/capture/page-capture.ts';
+import { TILE_PX } from '#shared/services/capture/photograph.ts';
 import { captureOptionsOf, credentialsOf, optionsVariant } from '#shared/services/capture/options.ts';
 import type { CaptureCredentials, CaptureOptions } from '#shared/services/capture/options.ts';
 import { normaliseTargetUrl } from '#shared/services/capture/target.ts';
 import type { TargetGuard } from '#shared/services/capture/target.ts';
 import type { CaptureCache, CaptureExtent } from '#shared/store/capture-cache.ts';
+import { MAX_CAPTURE_PIXELS } from '#shared/schemas/screenshot.ts';
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
 
 export interface ScreenshotRequest extends Partial<CaptureOptions>, CaptureCredentials {
@@ -65,6 +68,19 @@ async function bestEffort<T>(step: 'read' | 'write', work: () => Promise<T>): Pr
   }
 }
 
+/** 400 naming viewport when, at the capture's scale, it would not fit one picture of the screen. */
+function assertViewportFits(options: CaptureOptions, device: DeviceType): void {
+  if (!options.viewport) return;
+  const scale = options.scale ?? DEVICES[device].deviceScaleFactor;
+  const width = options.viewport.width * scale;
+  const height = options.viewport.height * scale;
+  if (width <= TILE_PX && height <= TILE_PX && width * height <= MAX_CAPTURE_PIXELS) return;
+  throw new InvalidRequestError(
+    'Invalid viewport',
+    `viewport: ${options.viewport.width}×${options.viewport.height} at scale ${scale} is ${width}×${height} image pixels; a screen is at most ${TILE_PX} pixels a side and ${MAX_CAPTURE_PIXELS} in all. Lower scale or the viewport.`,
+  );
+}
+
 export function createScreenshotService(deps: ScreenshotServiceDeps): ScreenshotService {
   return {
     async capture(request) {
@@ -73,6 +89,7 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
       // The cache key is also what the response echoes.
       const key = { url: url.href, deviceType: request.deviceType, colorScheme: request.colorScheme };
       const options = captureOptionsOf(request);
+      assertViewportFits(options, request.deviceType);
       const variant = optionsVariant(options, request.deviceType);
       const cacheKey = variant ? { ...key, variant } : key;
       // A signed-in page is one person's: it is neither served from nor written to the shared cache.

@@ -25,6 +25,8 @@ export class Traffic {
   mainBlocked?: { url: URL; verdict: Exclude<Verdict, { allowed: true }> };
   /** Ads and trackers to drop (blockAds), asked before the guard: it only ever removes a request. */
   clean?: CleanCapture;
+  /** The request's headers, added only to requests to this origin after the guard allowed them. */
+  private extra?: { origin: string; headers: [string, string][] };
   private readonly inflight = new Set<HTTPRequest>();
   private readonly listeners = new Set<() => void>();
   private readonly page: Page;
@@ -60,13 +62,29 @@ export class Traffic {
         this.inflight.add(request);
         this.changed();
       }
-      return void request.continue().catch(ignore);
+      return void this.proceed(request, url).catch(ignore);
     }
     // Each redirect hop of the navigation is a new request here, so a hop to a private address stops here.
     if (request.isNavigationRequest() && request.frame() === this.page.mainFrame()) this.mainBlocked = { url, verdict };
     this.refused += 1;
     log.info('capture request blocked', { host: url.hostname, type: request.resourceType(), reason: verdict.reason });
     await request.abort(verdict.kind === 'unresolvable' ? 'namenotresolved' : 'blockedbyclient').catch(ignore);
+  }
+
+  /** Sends `headers` with every request to `origin` (scheme, host and port) and to no other. */
+  sendToOrigin(origin: string, headers: Record<string, string>): void {
+    this.extra = { origin, headers: Object.entries(headers) };
+  }
+
+  /**
+   * Continues an allowed request, with the extra headers when it goes to their origin. A redirect
+   * hop comes here as a new request with only the browser's own headers, so it is judged alone.
+   */
+  private proceed(request: HTTPRequest, url: URL): Promise<void> {
+    if (!this.extra || url.origin !== this.extra.origin) return request.continue();
+    const names = new Set(this.extra.headers.map(([name]) => name.toLowerCase()));
+    const own = Object.entries(request.headers()).filter(([name]) => !names.has(name.toLowerCase()));
+    return request.continue({ headers: Object.fromEntries([...own, ...this.extra.headers]) });
   }
 
   private settled(request: HTTPRequest): void {

@@ -1,0 +1,66 @@
+/**
+ * What a request adds to its page: headers for the target's origin and cookies for its host
+ * before navigation, then its style sheet, a click and motion finished once the page is ready.
+ */
+import type { Page } from 'puppeteer-core';
+import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { ignore } from '#shared/services/capture/deadline.ts';
+import type { Deadline } from '#shared/services/capture/deadline.ts';
+import { adoptStyleSheet, finishAnimations } from '#shared/services/capture/in-page.ts';
+import type { CaptureCredentials, CaptureOptions } from '#shared/services/capture/options.ts';
+import { SCREENSHOT_RESERVE_MS } from '#shared/services/capture/photograph.ts';
+import { SETTLE, settle } from '#shared/services/capture/traffic.ts';
+import type { Traffic } from '#shared/services/capture/traffic.ts';
+
+/**
+ * Before navigation: headers go through the request interception, so the guard still decides
+ * every request and no other origin gets them; cookies are host-only (a URL, no domain).
+ */
+export async function signIn(page: Page, traffic: Traffic, credentials: CaptureCredentials | undefined, target: URL): Promise<void> {
+  if (credentials?.headers) traffic.sendToOrigin(target.origin, credentials.headers);
+  if (!credentials?.cookies?.length) return;
+  const cookies = credentials.cookies.map((cookie) => ({ ...cookie, path: cookie.path ?? '/', url: target.origin + (cookie.path ?? '/') }));
+  try {
+    // The browser context's setCookie takes a domain, which would share them with subdomains.
+    await page.setCookie(...cookies);
+  } catch {
+    // The browser's reason names no cookie and no value; neither is repeated here.
+    throw new InvalidRequestError(
+      'Invalid cookies',
+      `The browser refused a cookie for ${target.hostname}: a secure cookie needs an https URL (or localhost), and a __Host- or __Secure- name needs secure: true.`,
+    );
+  }
+}
+
+/** Once the page is ready: the style sheet, then the click and whatever it starts, settled. */
+export async function prepareView(page: Page, traffic: Traffic, options: CaptureOptions, deadline: Deadline): Promise<void> {
+  if (options.css) await deadline.race(page.evaluate(adoptStyleSheet, options.css));
+  if (options.click === undefined) return;
+  await deadline.race(click(page, options.click));
+  await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+}
+
+/** A real click (scrolled into view, at the element's centre); 404 naming the selector when nothing can be clicked. */
+async function click(page: Page, selector: string): Promise<void> {
+  const element = await page.$(selector);
+  const unclickable = () =>
+    new NotFoundError(
+      'No element matches the click selector',
+      `No element with a visible box matches click ${JSON.stringify(selector)} once the page is ready; check it against the page, or capture without click.`,
+    );
+  if (!element) throw unclickable();
+  try {
+    await element.click();
+  } catch (error) {
+    // Puppeteer's words for an element without a box to click; anything else is the browser's failure.
+    if (/not clickable|not an Element|detached|not visible/i.test((error as Error).message)) throw unclickable();
+    throw error;
+  } finally {
+    await element.dispose().catch(ignore);
+  }
+}
+
+/** Just before the picture, with reducedMotion: every animation and transition at its end. */
+export async function stillMotion(page: Page, options: CaptureOptions, deadline: Deadline): Promise<void> {
+  if (options.reducedMotion) await deadline.race(page.evaluate(finishAnimations));
+}
