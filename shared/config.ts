@@ -2,6 +2,7 @@
 import type * as Fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
+import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
 
 // require(), not import: an ES import of node:fs evaluates its `promises` getter, loading fs/promises at cold start.
 const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof Fs;
@@ -17,6 +18,11 @@ export interface Config {
   /** Endpoint overrides for the embedded backends; undefined means the AWS default. */
   endpoints: { dynamodb?: string; s3?: string; sqs?: string };
   region: string;
+  /**
+   * Longest waits (ms) of one AWS call's attempt: for a connection (SDK_CONNECT_TIMEOUT_MS) and for
+   * the response headers (SDK_REQUEST_TIMEOUT_MS). Raised only for embedded backends on a busy machine.
+   */
+  sdkTimeouts: { connectionTimeoutMs: number; requestTimeoutMs: number };
   /** How long (ms) a container may trust a verified key or membership without rereading: the revocation delay. */
   authCacheTtlMs: number;
   /** TEST ONLY (UNSAFE_TEST_LOOPBACK_PORTS): loopback ports outbound fetches may reach; other non-public addresses stay refused. */
@@ -255,6 +261,10 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       sqs: optional(env, 'SQS_ENDPOINT'),
     },
     region: optional(env, 'AWS_REGION') ?? optional(env, 'AWS_DEFAULT_REGION') ?? required(env, 'AWS_REGION'),
+    sdkTimeouts: {
+      connectionTimeoutMs: integer(env, 'SDK_CONNECT_TIMEOUT_MS', SDK_LIMITS.connectionTimeoutMs, 100, 10_000),
+      requestTimeoutMs: integer(env, 'SDK_REQUEST_TIMEOUT_MS', SDK_LIMITS.requestTimeoutMs, 500, 10_000),
+    },
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', MAX_AUTH_CACHE_TTL_MS, 0, MAX_AUTH_CACHE_TTL_MS),
     unsafeTestLoopbackPorts: loopbackPorts,
     tweets: {

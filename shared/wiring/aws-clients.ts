@@ -5,5 +5,6 @@ import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
 
 /** `endpoint` is the client's override from config.endpoints. */
 export function awsClientSettings(endpoint: string | undefined): AwsClientSettings {
-  return { region: config().region, endpoint, ...SDK_LIMITS };
+  const { region, sdkTimeouts } = config();
+  return { region, endpoint, ...SDK_LIMITS, ...sdkTimeouts };
 }

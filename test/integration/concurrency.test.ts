@@ -13,6 +13,7 @@ import { call, freshClient } from '../support/client.ts';
 import type { ClientResponse } from '../support/client.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
 import { startTestRuntime } from '../support/local.ts';
+import { inOneWindow } from '../support/clock.ts';
 import type { TestRuntime } from '../support/local.ts';
 import { createFixtures } from '../support/route-requests.ts';
 import type { Fixtures } from '../support/route-requests.ts';
@@ -46,11 +47,6 @@ afterAll(async () => {
   delete process.env.UNSAFE_TEST_LOOPBACK_PORTS;
 });
 
-/** Waits until a burst cannot straddle two fixed windows of `seconds`. */
-async function awayFromWindowEnd(seconds: number, marginMs = 5_000): Promise<void> {
-  while (Date.now() % (seconds * 1000) > seconds * 1000 - marginMs) await new Promise((resolve) => setTimeout(resolve, 250));
-}
-
 const burst = (count: number, send: () => Promise<ClientResponse>) => Promise.all(Array.from({ length: count }, send));
 const statuses = (responses: ClientResponse[]) =>
   responses.reduce<Record<number, number>>((counts, response) => {
@@ -66,10 +62,9 @@ describe('concurrency', () => {
     const hits = pages.hits.length;
     const captures = collectedLogLines().filter((line) => line.includes('"msg":"page captured"')).length;
     const client = freshClient();
-    await awayFromWindowEnd(CAPTURE_RULE.windowSeconds);
 
     // Act
-    const responses = await burst(100, () => call(runtime.url, '/api/screenshot', { body: { url }, from: client }));
+    const responses = await inOneWindow(CAPTURE_RULE.windowSeconds, () => burst(100, () => call(runtime.url, '/api/screenshot', { body: { url }, from: client })));
 
     // Assess: the counts
     expect(statuses(responses)).toEqual({ 200: CAPTURE_RULE.limit, 429: 100 - CAPTURE_RULE.limit });
@@ -117,10 +112,10 @@ describe('concurrency', () => {
 
   it(`admits exactly the quota of ${DELETE_LIMIT} of ${2 * DELETE_LIMIT} concurrent deletes, and counts exactly that`, async () => {
     // Prepare: a workspace of its own (every attempt counts, whatever the asset; these do not exist)
-    await awayFromWindowEnd(60);
-
     // Act
-    const responses = await burst(2 * DELETE_LIMIT, () => call(runtime.url, `/api/v1/assets/${randomUUID()}`, { method: 'DELETE', headers: { 'x-api-key': fixtures.b.key } }));
+    const responses = await inOneWindow(60, () =>
+      burst(2 * DELETE_LIMIT, () => call(runtime.url, `/api/v1/assets/${randomUUID()}`, { method: 'DELETE', headers: { 'x-api-key': fixtures.b.key } })),
+    );
 
     // Assess
     expect(statuses(responses)).toEqual({ 404: DELETE_LIMIT, 429: DELETE_LIMIT });

@@ -303,7 +303,12 @@ describe('POST /api/screenshot: rate limit', () => {
     const client = freshClient();
 
     // Act
-    const responses = await inOneWindow(60, () => Promise.all(Array.from({ length: 30 }, () => capture({ url }, client))));
+    const { responses, spoofed, other } = await inOneWindow(60, async () => ({
+      responses: await Promise.all(Array.from({ length: 30 }, () => capture({ url }, client))),
+      // A header the client controls does not buy another allowance; another address has its own.
+      spoofed: await capture({ url }, client, { 'x-forwarded-for': '198.51.100.7', 'x-real-ip': '198.51.100.7' }),
+      other: await capture({ url }),
+    }));
 
     // Assess
     const ok = responses.filter((response) => response.status === 200);
@@ -327,10 +332,7 @@ describe('POST /api/screenshot: rate limit', () => {
         hint: `Wait ${retryAfter} s before retrying: the limit is 20 requests per 60 s per IP address.`,
       });
     }
-
-    // A header the client controls does not buy another allowance; another address has its own.
-    const spoofed = await capture({ url }, client, { 'x-forwarded-for': '198.51.100.7', 'x-real-ip': '198.51.100.7' });
     expect(spoofed.status).toBe(429);
-    expect((await capture({ url })).status).toBe(200);
+    expect(other.status).toBe(200);
   });
 });

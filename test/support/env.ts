@@ -18,6 +18,9 @@ const defaults: Record<string, string> = {
   AWS_SECRET_ACCESS_KEY: 'test',
   LOG_LEVEL: 'silent',
   INTERNAL_SECRET: 'test-internal-secret-0123456789abcdef',
+  // Bursts of hundreds of requests queue for the embedded backends' sockets on a busy machine.
+  SDK_CONNECT_TIMEOUT_MS: '10000',
+  SDK_REQUEST_TIMEOUT_MS: '10000',
 };
 for (const [name, value] of Object.entries(defaults)) process.env[name] ??= value;
 

@@ -147,3 +147,11 @@ describe('cold start on Lambda with a test-only setting', () => {
     await expect(loading).rejects.toThrow(/^UNSAFE_TEST_LOOPBACK_PORTS is a test-only setting, refused on AWS Lambda/);
   });
 });
+
+describe('parseConfig: AWS call time-outs', () => {
+  it('keeps the fail-fast limits by default and takes raised ones within bounds', () => {
+    expect(parseConfig(BASE).sdkTimeouts).toEqual({ connectionTimeoutMs: 1_000, requestTimeoutMs: 2_000 });
+    expect(parseConfig({ ...BASE, SDK_CONNECT_TIMEOUT_MS: '10000', SDK_REQUEST_TIMEOUT_MS: '8000' }).sdkTimeouts).toEqual({ connectionTimeoutMs: 10_000, requestTimeoutMs: 8_000 });
+    expect(() => parseConfig({ ...BASE, SDK_REQUEST_TIMEOUT_MS: '60000' })).toThrow('SDK_REQUEST_TIMEOUT_MS must be an integer from 500 to 10000, got 60000');
+  });
+});
