@@ -54,7 +54,7 @@ const reachOut = (second: string, from: string) =>
 const CLICK_PAGE = `${fill(false)}<button id="open" style="position:fixed;left:40px;top:40px;width:300px;height:120px">Open</button>
 <script>document.getElementById('open').addEventListener('click', () => {
   document.getElementById('fill').style.background = '${colour(GREEN)}';
-  setTimeout(() => { const d = document.createElement('div'); d.id = 'opened'; d.textContent = 'opened'; d.style.cssText = 'position:fixed;right:0;bottom:0;width:10px;height:10px;background:${colour(GREEN)}'; document.body.append(d); }, 300);
+  setTimeout(() => { const d = document.createElement('div'); d.id = 'opened'; d.style.cssText = 'position:fixed;right:0;bottom:0;width:10px;height:10px;background:${colour(GREEN)}'; document.body.append(d); }, 300);
 });</script>`;
 
 // Three bands, green only at their end or under reduced motion: a 10-minute animation, a
@@ -107,7 +107,8 @@ export async function startSignedInPages(): Promise<SignedInPages> {
       case '/cookie':
         return html(res, fill(hasCookie(headers), reachOut(second, `cookie-${run}`)));
       case '/agent':
-        return html(res, fill(headers['user-agent'] === PASS.userAgent, `<script>if (navigator.userAgent !== ${JSON.stringify(PASS.userAgent)}) document.getElementById('fill').style.background = 'black';</script>`));
+        // Green only when the request and navigator.userAgent both say it; black when only the request does.
+        return html(res, fill(headers['user-agent'] === PASS.userAgent, `<script>if (${JSON.stringify(headers['user-agent'] === PASS.userAgent)} && navigator.userAgent !== ${JSON.stringify(PASS.userAgent)}) document.getElementById('fill').style.background = 'black';</script>`));
       case '/click':
         return html(res, CLICK_PAGE);
       case '/motion':
