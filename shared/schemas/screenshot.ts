@@ -1,5 +1,6 @@
 /** Schemas of POST /api/screenshot and the internal cache purge. */
 import * as v from 'valibot';
+import { RedactField, RedactionsField } from '#shared/schemas/redaction.ts';
 
 export const MAX_TARGET_URL_LENGTH = 4096;
 
@@ -110,6 +111,7 @@ const Cookie = v.pipe(
     sameSite: v.optional(v.picklist(['Strict', 'Lax', 'None'])),
   }),
   v.check((cookie) => cookie.sameSite !== 'None' || cookie.secure === true, 'sameSite None needs secure: true (browsers refuse it otherwise)'),
+  v.check((cookie) => cookie.name.length + cookie.value.length <= MAX_COOKIE_VALUE_LENGTH, `a cookie's name and value have at most ${MAX_COOKIE_VALUE_LENGTH} characters together (browsers drop a longer one)`),
   v.description('A cookie set for the target URL\'s host only (no domain can be given). path defaults to /.'),
 );
 
@@ -224,6 +226,7 @@ export const CaptureOptionFields = {
     ),
     false,
   ),
+  redact: RedactField,
 };
 
 export const ScreenshotRequest = v.strictObject({
@@ -288,6 +291,7 @@ export const ScreenshotResponse = v.object({
     v.pipe(v.number(), v.integer(), v.description('With selector, when the element was cut in width: the width of the captured part, in CSS pixels.')),
   ),
   report: v.optional(CaptureReportSchema),
+  redactions: RedactionsField,
 });
 export type ScreenshotResponse = v.InferOutput<typeof ScreenshotResponse>;
 

@@ -27,7 +27,7 @@ describe('ScreenshotRequest options', () => {
     const parsed = parseWith(ScreenshotRequest, URL_ONLY, 'body');
 
     // Assess
-    expect(parsed).toEqual({ url: 'https://example.com/', deviceType: 'desktop', colorScheme: 'light', forceRefresh: false, fullPage: false, delay: 0, hideSelectors: [], blockBanners: false, blockAds: false });
+    expect(parsed).toEqual({ url: 'https://example.com/', deviceType: 'desktop', colorScheme: 'light', forceRefresh: false, fullPage: false, delay: 0, hideSelectors: [], blockBanners: false, blockAds: false, reducedMotion: false });
   });
 
   it('accepts every option at its bounds', () => {
@@ -94,6 +94,8 @@ describe('optionsVariant', () => {
     ['only defaults', { fullPage: false, delay: 0, hideSelectors: [] }, 'desktop'],
     ["the desktop's own scale", { scale: 1 }, 'desktop'],
     ["the phone's own scale", { scale: 2 }, 'mobile'],
+    ["the desktop's own viewport", { viewport: { width: 1920, height: 1080 } }, 'desktop'],
+    ['an empty style sheet', { css: '' }, 'desktop'],
   ] satisfies [string, Partial<CaptureOptions>, DeviceType][])('is undefined for %s, so the cache key stays what it was', (_case, options, device) => {
     expect(optionsVariant(captureOptionsOf(options), device)).toBeUndefined();
   });
@@ -113,6 +115,12 @@ describe('optionsVariant', () => {
       { blockBanners: true },
       { blockAds: true },
       { blockBanners: true, blockAds: true },
+      { viewport: { width: 1440, height: 900 } },
+      { viewport: { width: 900, height: 1440 } },
+      { userAgent: 'Acme/1' },
+      { css: 'body { color: red }' },
+      { click: '#a' },
+      { reducedMotion: true },
     ];
 
     // Act
