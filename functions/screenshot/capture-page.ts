@@ -23,6 +23,7 @@ export const handler = route(
       colorScheme: shot.colorScheme,
       ...shot.extent,
       ...(shot.report ? { report: shot.report } : {}),
+      ...(shot.redactions ? { redactions: shot.redactions } : {}),
     };
   },
   { rateLimit },

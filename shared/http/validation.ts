@@ -41,7 +41,9 @@ export function issueToError(issues: readonly v.BaseIssue<unknown>[], location: 
     return new InvalidRequestError(`Missing field ${field}`, `${field} is required.`);
   }
   if (ENUM_TYPES.has(issue.type) && typeof issue.input !== 'object') {
-    return new UnsupportedValueError(`Unsupported value for ${field}`, `${field} must be one of: ${allowedValues(issue)}.`);
+    // An item of a list is named by its value too: redact[2] alone does not say which kind was wrong.
+    const got = typeof issue.path?.at(-1)?.key === 'number' ? ` (got ${JSON.stringify(issue.input)})` : '';
+    return new UnsupportedValueError(`Unsupported value for ${field}`, `${field} must be one of: ${allowedValues(issue)}${got}.`);
   }
   if (URL_TYPES.has(issue.type)) {
     return new InvalidUrlError(

@@ -11,6 +11,7 @@ import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { guard } from '#shared/store/outage.ts';
 import { BUCKETS } from '#shared/resources.ts';
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
+import type { Redaction } from '#shared/schemas/redaction.ts';
 
 export type CacheDevice = 'desktop' | 'mobile';
 export type CacheScheme = 'light' | 'dark';
@@ -41,13 +42,14 @@ export interface CachedCapture {
   capturedAt: number;
   extent?: CaptureExtent;
   report?: CaptureReport;
+  redactions?: Redaction[];
 }
 
 /** The port the screenshot service caches through. */
 export interface CaptureCache {
   /** The live entry for the key, or undefined (missing, expired, or its object is gone). */
   get(key: CaptureKey, now?: number): Promise<CachedCapture | undefined>;
-  put(key: CaptureKey, capture: { png: Uint8Array; strategy: string; extent?: CaptureExtent; report?: CaptureReport }, ttlSeconds: number, now?: number): Promise<void>;
+  put(key: CaptureKey, capture: { png: Uint8Array; strategy: string; extent?: CaptureExtent; report?: CaptureReport; redactions?: Redaction[] }, ttlSeconds: number, now?: number): Promise<void>;
   /** Removes every entry of one normalised URL (all devices, schemes and options); returns how many existed. */
   purgeUrl(url: string): Promise<number>;
   purgeAll(): Promise<number>;
@@ -102,6 +104,7 @@ interface Item {
   bytes: number;
   extent?: CaptureExtent;
   report?: CaptureReport;
+  redactions?: Redaction[];
   /** Epoch seconds. */
   expiresAt: number;
 }
@@ -157,7 +160,7 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
         try {
           const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: item.objectKey }));
           const png = await object.Body!.transformToByteArray();
-          return { png, strategy: item.strategy, capturedAt: item.capturedAt, ...(item.extent ? { extent: item.extent } : {}), ...(item.report ? { report: item.report } : {}) };
+          return { png, strategy: item.strategy, capturedAt: item.capturedAt, ...(item.extent ? { extent: item.extent } : {}), ...(item.report ? { report: item.report } : {}), ...(item.redactions ? { redactions: item.redactions } : {}) };
         } catch (error) {
           // The bucket's lifecycle may have removed the object before the item expired: a miss.
           if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
@@ -179,6 +182,7 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
           bytes: capture.png.byteLength,
           ...(capture.extent ? { extent: capture.extent } : {}),
           ...(capture.report ? { report: capture.report } : {}),
+          ...(capture.redactions ? { redactions: capture.redactions } : {}),
           expiresAt: Math.floor(now / 1000) + ttlSeconds,
         };
         // Object first: an item must never point at bytes that are not there yet.

@@ -6,7 +6,7 @@ import type { DeviceType } from '#shared/services/capture/devices.ts';
 
 export type CaptureOptions = Pick<
   ScreenshotRequest,
-  'fullPage' | 'selector' | 'waitForSelector' | 'delay' | 'hideSelectors' | 'scale' | 'blockBanners' | 'blockAds' | 'viewport' | 'userAgent' | 'css' | 'click' | 'reducedMotion'
+  'fullPage' | 'selector' | 'waitForSelector' | 'delay' | 'hideSelectors' | 'scale' | 'blockBanners' | 'blockAds' | 'viewport' | 'userAgent' | 'css' | 'click' | 'reducedMotion' | 'redact'
 >;
 
 /** What signs the capture in: never cached, logged or part of a key. */
@@ -15,7 +15,7 @@ export type CaptureCredentials = Pick<ScreenshotRequest, 'headers' | 'cookies'>;
 export const DEFAULT_OPTIONS: CaptureOptions = { fullPage: false, delay: 0, hideSelectors: [], blockBanners: false, blockAds: false, reducedMotion: false };
 
 const OPTION_NAMES = [
-  'fullPage', 'selector', 'waitForSelector', 'delay', 'hideSelectors', 'scale', 'blockBanners', 'blockAds', 'viewport', 'userAgent', 'css', 'click', 'reducedMotion',
+  'fullPage', 'selector', 'waitForSelector', 'delay', 'hideSelectors', 'scale', 'blockBanners', 'blockAds', 'viewport', 'userAgent', 'css', 'click', 'reducedMotion', 'redact',
 ] as const satisfies readonly (keyof CaptureOptions)[];
 
 /** The options of a request, over the defaults: what a capture runs with. */
@@ -50,6 +50,8 @@ function canonical(options: Partial<CaptureOptions>, device: DeviceType): Record
   if (options.css) out.css = options.css;
   if (options.click !== undefined) out.click = options.click;
   if (options.reducedMotion) out.reducedMotion = true;
+  // Kinds are a set: order and repeats change nothing.
+  if (options.redact?.length) out.redact = [...new Set(options.redact)].sort();
   return out;
 }
 

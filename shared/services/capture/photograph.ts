@@ -6,6 +6,7 @@ import type { Page } from 'puppeteer-core';
 import sharp from 'sharp';
 import { NotFoundError } from '#shared/errors.ts';
 import { MAX_CAPTURE_HEIGHT_PX, MAX_CAPTURE_PIXELS, MAX_CAPTURE_WIDTH_PX } from '#shared/schemas/screenshot.ts';
+import type { Redaction } from '#shared/schemas/redaction.ts';
 import type { CaptureExtent } from '#shared/store/capture-cache.ts';
 import type { Deadline } from '#shared/services/capture/deadline.ts';
 import type { DeviceProfile } from '#shared/services/capture/devices.ts';
@@ -29,6 +30,8 @@ export interface Picture {
   extent?: CaptureExtent;
   /** What the picture covers in document CSS px; null for the viewport. */
   area: Clip | null;
+  /** With `redact`: the boxes drawn over what was found, in image px. */
+  redactions?: Redaction[];
 }
 
 export interface Clip {
@@ -81,6 +84,16 @@ export function capped(box: Clip, scale: number): { clip: Clip; extent: CaptureE
 }
 
 /**
+ * With `redact`, covers what it finds on the page as it is about to be photographed (after the
+ * scroll, so content it loaded is searched too). The detectors load on first use.
+ */
+async function redact(page: Page, options: CaptureOptions, area: Clip | null, scale: number, deadline: Deadline): Promise<{ redactions?: Redaction[] }> {
+  if (!options.redact?.length) return {};
+  const { redactPage } = await import('#shared/services/capture/redaction/redact-page.ts');
+  return { redactions: await redactPage({ page, kinds: options.redact, area, scale, deadline }) };
+}
+
+/**
  * The picture the options ask for: the viewport, the page to its end (scrolled through first, at
  * most the maximum height, then settled if the page made requests since `settled.since`, or still
  * has some in flight when `orInFlight`) or one element's box.
@@ -97,13 +110,18 @@ export async function photograph(page: Page, traffic: Traffic, options: CaptureO
       );
     }
     const { clip, extent } = capped(whole, scale);
-    return { png: await shoot(page, clip, scale, deadline), extent, area: clip };
+    const covered = await redact(page, options, clip, scale, deadline);
+    return { png: await shoot(page, clip, scale, deadline), extent, area: clip, ...covered };
   }
-  if (!options.fullPage) return { png: await deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false })), area: null };
+  if (!options.fullPage) {
+    const covered = await redact(page, options, null, scale, deadline);
+    return { png: await deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false })), area: null, ...covered };
+  }
   const most = capped({ x: 0, y: 0, width: device.width, height: Number.MAX_SAFE_INTEGER }, scale).clip.height;
   const pageHeight = await deadline.race(page.evaluate(scrollThrough, most));
   // What the scroll started loading (lazy images, the next page of a feed), if anything.
   if (traffic.seen !== settled.since || (settled.orInFlight && traffic.busy)) await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
   const { clip, extent } = capped({ x: 0, y: 0, width: device.width, height: Math.max(1, pageHeight) }, scale);
-  return { png: await shoot(page, clip, scale, deadline), extent, area: clip };
+  const covered = await redact(page, options, clip, scale, deadline);
+  return { png: await shoot(page, clip, scale, deadline), extent, area: clip, ...covered };
 }

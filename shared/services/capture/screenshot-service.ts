@@ -14,6 +14,7 @@ import type { TargetGuard } from '#shared/services/capture/target.ts';
 import type { CaptureCache, CaptureExtent } from '#shared/store/capture-cache.ts';
 import { MAX_CAPTURE_PIXELS } from '#shared/schemas/screenshot.ts';
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
+import type { Redaction } from '#shared/schemas/redaction.ts';
 
 export interface ScreenshotRequest extends Partial<CaptureOptions>, CaptureCredentials {
   url: string;
@@ -37,6 +38,8 @@ export interface ScreenshotResult {
   extent?: CaptureExtent;
   /** What the capture did and found; absent on a cache entry older than reports. */
   report?: CaptureReport;
+  /** With `redact`: the boxes drawn over what was found, in image px. */
+  redactions?: Redaction[];
 }
 
 export interface ScreenshotServiceDeps {
@@ -50,6 +53,9 @@ export interface ScreenshotServiceDeps {
 export interface ScreenshotService {
   capture(request: ScreenshotRequest): Promise<ScreenshotResult>;
 }
+
+/** Redaction boxes a cache item holds at most (≈ 60 bytes each, within DynamoDB's 400 KB item). */
+const MAX_CACHED_REDACTIONS = 2_000;
 
 // What the invocation keeps, beyond the capture time-out, for caching and answering.
 const RESPONSE_RESERVE_MS = 2_000;
@@ -97,7 +103,7 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
 
       if (!request.forceRefresh && !credentials) {
         const hit = await bestEffort('read', () => deps.cache.get(cacheKey));
-        if (hit) return { ...key, png: hit.png, cached: true, strategy: hit.strategy as Strategy, ...(hit.extent ? { extent: hit.extent } : {}), ...(hit.report ? { report: hit.report } : {}) };
+        if (hit) return { ...key, png: hit.png, cached: true, strategy: hit.strategy as Strategy, ...(hit.extent ? { extent: hit.extent } : {}), ...(hit.report ? { report: hit.report } : {}), ...(hit.redactions ? { redactions: hit.redactions } : {}) };
       }
 
       // Before any browser work, so a refused target never costs a capture; redirects and
@@ -126,8 +132,11 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
       const answerBy = Math.min(started + Math.max(timeoutMs, 1) + RECOMPRESS_RESERVE_MS, invocationEnd - RESPONSE_RESERVE_MS);
       const png = await fitResponse(shot.png, { budgetMs: answerBy - performance.now(), signal: request.signal });
       const extent = shot.extent ? { extent: shot.extent } : {};
-      if (!credentials) await bestEffort('write', () => deps.cache.put(cacheKey, { png, strategy: lease.strategy, ...extent, report: shot.report }, deps.cacheTtlSeconds));
-      return { ...key, png, cached: false, strategy: lease.strategy, ...extent, report: shot.report };
+      const redactions = shot.redactions ? { redactions: shot.redactions } : {};
+      // A page covered in findings would outgrow a cache item: such a capture is answered, not kept.
+      const cacheable = !credentials && (shot.redactions?.length ?? 0) <= MAX_CACHED_REDACTIONS;
+      if (cacheable) await bestEffort('write', () => deps.cache.put(cacheKey, { png, strategy: lease.strategy, ...extent, report: shot.report, ...redactions }, deps.cacheTtlSeconds));
+      return { ...key, png, cached: false, strategy: lease.strategy, ...extent, report: shot.report, ...redactions };
     },
   };
 }
