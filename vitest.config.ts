@@ -7,7 +7,7 @@ export default defineConfig({
     // Integration files each start their own embedded backends; forks keep their module state apart.
     pool: 'forks',
     reporters: ['default', './test/support/summary-reporter.ts'],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     // A poll waits for a browser or a queue: on a busy machine that is seconds, not vitest's default 1 s.
     expect: { poll: { timeout: 20_000 } },
     hookTimeout: 60_000,

@@ -13,7 +13,7 @@ import { OPTION_COLOURS, OPTIONS_BOX, OPTIONS_PAGE_HEIGHT, pngSize, startTargetP
 
 // The default: a 30,000 px page needs its margin on a loaded machine, so the test of a selector
 // that never shows waits it out.
-const TIMEOUT_MS = CAPTURE_TIMEOUT_BOUNDS.default;
+const TIMEOUT_MS = Number(process.env.CAPTURE_TIMEOUT_MS ?? CAPTURE_TIMEOUT_BOUNDS.default);
 
 const suite = useRuntimeWithPages(startTargetPages);
 

@@ -21,6 +21,8 @@ const defaults: Record<string, string> = {
   // Bursts of hundreds of requests queue for the embedded backends' sockets on a busy machine.
   SDK_CONNECT_TIMEOUT_MS: '10000',
   SDK_REQUEST_TIMEOUT_MS: '10000',
+  // and a capture of a large page can take more than the default 15 s there.
+  CAPTURE_TIMEOUT_MS: '25000',
 };
 for (const [name, value] of Object.entries(defaults)) process.env[name] ??= value;
 
