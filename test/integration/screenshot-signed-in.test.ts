@@ -11,6 +11,7 @@ import { useRuntimeWithPages } from '../support/capture-suite.ts';
 import { collectedLogLines } from '../support/secret-audit.ts';
 import { GREEN, PASS, RED, startSignedInPages } from '../support/signed-in-pages.ts';
 import { startListener } from '../support/target-pages.ts';
+import { DASHBOARD_COLOUR, LOGIN_SITE, loginSite } from '#infra/tools/login-site.ts';
 
 const suite = useRuntimeWithPages(startSignedInPages);
 
@@ -119,5 +120,32 @@ describe('POST /api/screenshot: cookies', () => {
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ ...expectedEnvelope(suite.runtime.url, 400, 'invalid_request'), error: 'Invalid cookies', message: 'Invalid cookies', hint: expect.stringContaining('127.0.0.1') });
     expect(response.body.hint).not.toContain(PASS.cookie[1]);
+  });
+});
+
+describe('docs/capture.md, "Capturing a page behind a login"', () => {
+  it.each([
+    ['the session cookie', { cookies: [{ name: LOGIN_SITE.cookie, value: LOGIN_SITE.session, httpOnly: true }] }, 1440 * 120],
+    ['the bearer token', { headers: { Authorization: `Bearer ${LOGIN_SITE.token}` } }, 1440 * 120],
+    ['nothing: the sign-in form (the control)', {}, 0],
+  ])("captures the worked example's dashboard with %s", async (_case, credentials, header) => {
+    // Prepare: the example's site on 127.0.0.3, at the port captures may reach
+    const site = loginSite();
+    await new Promise<void>((resolve, reject) => site.once('error', reject).listen(suite.pages.port, '127.0.0.3', resolve));
+    try {
+      // Act
+      const response = await capture({ url: `http://127.0.0.3:${suite.pages.port}/dashboard`, viewport: { width: 1440, height: 900 }, ...credentials });
+
+      // Assess
+      expect(response.status).toBe(200);
+      const image = await readPixels(response.body.screenshot);
+      expect({ width: image.width, height: image.height }).toEqual({ width: 1440, height: 900 });
+      // The header, but for its white heading
+      expect(image.count(DASHBOARD_COLOUR)).toBeGreaterThanOrEqual(header * 0.9);
+      expect(image.count(DASHBOARD_COLOUR)).toBeLessThanOrEqual(header);
+    } finally {
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
+    }
   });
 });
