@@ -20,14 +20,15 @@ export function isSchema(value: unknown): value is JsonSchema {
 }
 
 /**
- * Converts a valibot schema to JSON Schema 2020-12. errorMode 'ignore': a piece the converter
+ * Converts a valibot schema to JSON Schema 2020-12; each of `definitions` it contains becomes a
+ * `$ref` to a definition of that name. errorMode 'ignore': a piece the converter
  * cannot express becomes `{}` rather than failing the document at cold start; the validator
  * still enforces it.
  */
-export function convert(schema: AnySchema): Converted {
+export function convert(schema: AnySchema, definitions?: Record<string, AnySchema>): Converted {
   let raw: JsonSchema;
   try {
-    raw = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore' }) as JsonSchema;
+    raw = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', ...(definitions ? { definitions } : {}) }) as JsonSchema;
   } catch (error) {
     // One open schema beats no /openapi.json.
     log.warn('schema not convertible to JSON Schema', { error: serializeError(error) });
@@ -89,13 +90,14 @@ export function deref(schema: JsonSchema, defs: Record<string, JsonSchema>): Jso
   return defs[ref.slice('#/$defs/'.length)] ?? {};
 }
 
-/** Returns a copy with every `#/$defs/<name>` reference pointing at `<prefix><name>` instead. */
-export function rewriteRefs(value: unknown, prefix: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, prefix));
+/** Returns a copy with every `#/$defs/<name>` reference pointing at `<prefix><name>`, or where `target(name)` says. */
+export function rewriteRefs(value: unknown, prefix: string | ((name: string) => string)): unknown {
+  const target = typeof prefix === 'string' ? (name: string) => prefix + name : prefix;
+  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, target));
   if (!isSchema(value)) return value;
   const out: JsonSchema = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/') ? prefix + item.slice(8) : rewriteRefs(item, prefix);
+    out[key] = key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/') ? target(item.slice(8)) : rewriteRefs(item, target);
   }
   return out;
 }

@@ -4,6 +4,7 @@
  */
 import { config } from '#shared/config.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
+import { RECORD_SCHEMAS } from '#shared/docs/record-schemas.ts';
 import {
   EntitlementErrorEnvelope,
   ErrorEnvelope,
@@ -79,7 +80,8 @@ const RESERVED_HEADERS = new Set(['accept', 'content-type', 'authorization', 'co
 
 /** The OpenAPI 3.1 document of every published row; `routes` defaults to the route table. */
 export function buildOpenApi(publicBaseUrl: string, routes: readonly DocRoute[] = FULL_ROUTE_LIST): OpenApiDocument {
-  const rows = publicRoutes(routes);
+  // A later row for the same method and path replaces an earlier one, and so do the components it uses.
+  const rows = [...new Map(publicRoutes(routes).map((row) => [`${row.method} ${row.path}`, row])).values()];
   const components = new Components();
   const paths: OpenApiDocument['paths'] = {};
   for (const row of rows) {
@@ -120,12 +122,17 @@ class Components {
     for (const [name, schema] of Object.entries(ENVELOPE_SCHEMAS)) this.schemas[name] = convert(schema).schema;
   }
 
-  /** The schema of a valibot schema; its local definitions become component schemas named after the owner. */
+  /**
+   * The schema of a valibot schema. A record of RECORD_SCHEMAS, wherever it appears, is a `$ref`
+   * to the component of its name; other local definitions become components named after the owner.
+   */
   schema(schema: AnySchema, owner: string): JsonSchema {
-    const converted = convert(schema);
-    const prefix = `#/components/schemas/${owner}.`;
-    for (const [name, def] of Object.entries(converted.defs)) this.schemas[`${owner}.${name}`] = rewriteRefs(def, prefix) as JsonSchema;
-    return rewriteRefs(converted.schema, prefix) as JsonSchema;
+    const converted = convert(schema, RECORD_SCHEMAS);
+    const componentOf = (name: string) => (name in RECORD_SCHEMAS ? name : `${owner}.${name}`);
+    const target = (name: string) => `#/components/schemas/${componentOf(name)}`;
+    // The converter emits every definition it was given; only those this schema reaches are published.
+    for (const name of reachedDefs(converted.schema, converted.defs)) this.schemas[componentOf(name)] ??= rewriteRefs(converted.defs[name], target) as JsonSchema;
+    return rewriteRefs(converted.schema, target) as JsonSchema;
   }
 
   /** A shared error response, added the first time an operation refers to it. */
@@ -154,6 +161,25 @@ class Components {
       responses: this.responses,
     };
   }
+}
+
+/** The names of the local definitions a schema refers to, directly or through one another. */
+function reachedDefs(schema: JsonSchema, defs: Record<string, JsonSchema>): Set<string> {
+  const reached = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, item] of Object.entries(value)) {
+      const name = key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/') ? item.slice(8) : undefined;
+      if (name === undefined) visit(item);
+      else if (!reached.has(name)) {
+        reached.add(name);
+        visit(defs[name]);
+      }
+    }
+  };
+  visit(schema);
+  return reached;
 }
 
 function operation(row: DocRoute, components: Components, publicBaseUrl: string): OpenApiOperation {

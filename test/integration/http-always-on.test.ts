@@ -59,7 +59,7 @@ describe('cookie-authenticated mutations from another site', () => {
     const response = await activate(headers);
 
     expect(response.status).toBe(403);
-    expect((await response.json()).code).toBe('forbidden');
+    expect(((await response.json()) as { code: string }).code).toBe('forbidden');
   });
 
   it.each([

@@ -3,7 +3,11 @@ import { buildOpenApi } from '#shared/docs/openapi.ts';
 
 const document = buildOpenApi('https://api.easel.test') as unknown as {
   paths: Record<string, Record<string, Record<string, any>>>;
+  components: { schemas: Record<string, any> };
 };
+
+/** A response schema, through its named component. */
+const resolved = (schema: { $ref?: string }) => (schema.$ref ? document.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema);
 
 describe('OpenAPI: workspace operations', () => {
   it('publishes the entitlement extension with feature, minimumPlan and quota on asset deletion', () => {
@@ -15,14 +19,16 @@ describe('OpenAPI: workspace operations', () => {
   });
 
   it.each([
-    ['post', '/api/v1/releases', 201],
-    ['post', '/api/v1/source-apps', 201],
-    ['post', '/api/v1/assets/upload-url', 201],
-    ['post', '/api/v1/assets/{assetId}/complete', 200],
-  ])('documents the request and response schemas of %s %s', (method, path, status) => {
+    ['post', '/api/v1/releases', 201, 'Release'],
+    ['post', '/api/v1/source-apps', 201, 'SourceApp'],
+    ['post', '/api/v1/assets/upload-url', 201, 'AssetUpload'],
+    ['post', '/api/v1/assets/{assetId}/complete', 200, 'Asset'],
+  ])('documents the request and response schemas of %s %s, the answer as the named record %s', (method, path, status, name) => {
     const operation = document.paths[path]![method]!;
+    const answer = operation.responses[String(status)].content['application/json'].schema;
     expect(operation.requestBody.content['application/json'].schema).toMatchObject({ type: 'object' });
-    expect(operation.responses[String(status)].content['application/json'].schema).toMatchObject({ type: 'object' });
+    expect(answer).toEqual({ $ref: `#/components/schemas/${name}` });
+    expect(resolved(answer)).toMatchObject({ type: 'object' });
     expect(operation.security).toEqual([{ apiKey: [] }, { sessionCookie: [] }]);
   });
 
