@@ -2,12 +2,15 @@
  * Every failure the editor can meet from the API, in words for people: what happened and what to
  * do. The envelope's own message and hint stay available as details for developers.
  */
+import { MAX_CSS_LENGTH, MAX_USER_AGENT_LENGTH, VIEWPORT_BOUNDS } from '../model/capture-request.ts';
 
 /** The fields of an API failure this needs (an {@link ApiError} has them). */
 export interface Failure {
   status: number;
   code: string;
   message: string;
+  /** The envelope's hint, which names the field or selector at fault. */
+  hint?: string;
   /** The route called, which says what the user was doing. */
   path?: string;
   retryAfter?: number;
@@ -67,9 +70,45 @@ function invalidUrl(failure: Failure): Explanation {
   };
 }
 
-function notFound(activity: Activity): Explanation {
+/**
+ * The request field a capture's refusal names: the validator's "Invalid cookies[2].value" or
+ * "Unknown field css", as the top field and what follows it.
+ */
+export function refusedField(message: string): { field: string; rest: string } | undefined {
+  const match = /^(?:Invalid|Unknown field|Missing field|Unsupported value for) ([A-Za-z]+)(\S*)/.exec(message);
+  return match ? { field: match[1]!, rest: match[2]! } : undefined;
+}
+
+const n = (value: number) => value.toLocaleString('en');
+const { width, height } = VIEWPORT_BOUNDS;
+
+/** Each option of the capture form in words, for a refusal naming it. */
+const CAPTURE_FIELDS: Record<string, (rest: string) => Explanation> = {
+  viewport: () => ({ message: 'The viewport size was refused.', advice: `Under Advanced, choose a preset, or a custom width of ${n(width.min)}–${n(width.max)} and height of ${n(height.min)}–${n(height.max)} px.` }),
+  headers: (rest) => ({
+    // A header's name is no secret (its value would be): naming it says which row to fix.
+    message: /^\.[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(rest) ? `The request header ${rest.slice(1)} cannot be sent.` : 'One of the request headers was refused.',
+    advice: 'Check the headers under Advanced: Host, Cookie, Content-Length and the headers a browser or proxy sets itself are refused, and cookies go under Cookies.',
+  }),
+  cookies: () => ({
+    message: 'One of the cookies was refused.',
+    advice: 'Check the cookies under Advanced: a name has letters, digits and a few symbols only, and a value no spaces, quotes, commas, semicolons or backslashes (URL-encode it).',
+  }),
+  userAgent: () => ({ message: 'The user agent was refused.', advice: `Under Advanced, use one line of at most ${MAX_USER_AGENT_LENGTH} characters, or clear it.` }),
+  css: () => ({ message: 'The CSS was refused.', advice: `Under Advanced, keep it to ${n(MAX_CSS_LENGTH)} characters, or clear it.` }),
+  click: () => ({ message: 'The click selector is not a CSS selector the page understands.', advice: 'Check it under Advanced; it looks like button.open-menu.' }),
+  selector: () => ({ message: 'The element selector is not a CSS selector the page understands.', advice: 'Check it under Advanced; it looks like main article.' }),
+  waitForSelector: () => ({ message: 'The wait-for selector is not a CSS selector the page understands.', advice: 'Check it under Advanced; it looks like #app .loaded.' }),
+  hideSelectors: () => ({ message: 'One of the hide selectors is not a CSS selector the page understands.', advice: 'Check them under Advanced; they look like .chat-widget, #newsletter.' }),
+  delay: () => ({ message: 'The delay was refused.', advice: 'Under Advanced, use a whole number of milliseconds from 0 to 10,000.' }),
+};
+
+function notFound(failure: Failure, activity: Activity): Explanation {
   switch (activity) {
     case 'capture':
+      if (/\bclick\b/i.test(`${failure.message} ${failure.hint ?? ''}`)) {
+        return { message: 'Nothing on the page matches the click selector.', advice: 'Check the click selector under Advanced, or clear it.' };
+      }
       return { message: 'Nothing on the page matches the element selector.', advice: 'Check the selector under Advanced, or clear it to capture the whole page.' };
     case 'tweet':
       return { message: 'There is no tweet at that address: it may be deleted, private or mistyped.', advice: 'Check the link or id and try again.' };
@@ -101,7 +140,9 @@ function invalidRequest(failure: Failure, activity: Activity): Explanation {
     return { message: 'That saved image is still being stored or is in use.', advice: 'Wait a moment and try again.' };
   }
   if (activity === 'capture') {
-    return { message: 'One of the capture options was refused.', advice: 'Check the selectors and the delay under Advanced; the details below name the field.' };
+    const named = refusedField(failure.message);
+    const words = named && Object.hasOwn(CAPTURE_FIELDS, named.field) ? CAPTURE_FIELDS[named.field] : undefined;
+    return words?.(named!.rest) ?? { message: 'One of the capture options was refused.', advice: 'Check the options under Advanced; the details below name the field.' };
   }
   return { message: `The editor sent a request Easel could not read, so it could not ${DOING[activity]}.`, advice: 'Reload the page and try again.' };
 }
@@ -134,7 +175,7 @@ export function explain(failure: Failure, now: Date = new Date()): Explanation {
     case 'forbidden_domain':
       return { message: 'One of the tweet’s images is on a host Easel does not fetch from.', advice: 'Try another tweet; only images on X’s own media hosts are shown.' };
     case 'not_found':
-      return notFound(activity);
+      return notFound(failure, activity);
     case 'method_not_allowed':
       return { message: 'This editor and the API it talks to are out of step.', advice: 'Reload the page to get the current editor.' };
     case 'rate_limited':

@@ -1,9 +1,11 @@
 /** The Web page tab: a capture request read from the form, its progress, and the cool-down after a 429. */
 import { ApiError } from '../io/api.ts';
+import { wireAdvanced } from './capture-advanced.ts';
 import { OptionError, readCaptureOptions } from './capture-options.ts';
 import type { CaptureOptions } from './capture-options.ts';
 import { byId, clearProblem, isAbort, radioValue, setBusy, showProblem } from '../dom.ts';
 import type { Editor } from '../editor.ts';
+import { capturedSource } from '../model/capture-request.ts';
 import { base64ToBlob, bitmapSource } from '../render/sources.ts';
 
 interface ScreenshotResponse {
@@ -72,6 +74,7 @@ export class CaptureForm {
   constructor(editor: Editor, problem: HTMLElement) {
     this.editor = editor;
     this.problem = problem;
+    wireAdvanced();
     this.cancel.addEventListener('click', () => this.capturing?.abort());
     this.form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -171,13 +174,7 @@ export class CaptureForm {
     const { deviceType, colorScheme } = request;
     const remaining = response.headers.get('X-RateLimit-Remaining');
     const body = (await response.json()) as ScreenshotResponse;
-    const source = await bitmapSource(base64ToBlob(body.screenshot, 'image/png'), {
-      kind: 'capture',
-      density: deviceType === 'mobile' ? 2 : 1,
-      title: body.url.replace(/^https?:\/\//, ''),
-      description: `capture of ${body.url} (${deviceType}, ${colorScheme})`,
-      address: body.url,
-    });
+    const source = await bitmapSource(base64ToBlob(body.screenshot, 'image/png'), capturedSource(request, body.url));
     this.editor.setSource(source);
     // The host, not the whole address, which can be any length: the status line has a fixed height.
     const cut = body.truncated ? ` Cut at ${(body.capturedHeight ?? source.height).toLocaleString('en')} px, the limit.` : '';

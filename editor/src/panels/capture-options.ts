@@ -1,11 +1,14 @@
 /** The Web page panel's capture options, read into the request fields of POST /api/screenshot (only those not at their default). */
 import { byId } from '../dom.ts';
+import { AdvancedProblem, advancedFields } from '../model/capture-request.ts';
+import type { AdvancedFields } from '../model/capture-request.ts';
+import { controlOf, readAdvancedInput } from './capture-advanced.ts';
 
 /** The bounds of shared/schemas/screenshot.ts, checked here so a slip is named before a request. */
 export const MAX_HIDE_SELECTORS = 20;
 export const MAX_DELAY_MS = 10_000;
 
-export interface CaptureOptions {
+export interface CaptureOptions extends AdvancedFields {
   fullPage?: true;
   selector?: string;
   waitForSelector?: string;
@@ -54,7 +57,7 @@ export function splitSelectors(text: string): string[] {
 
 /**
  * The options as chosen in the panel.
- * @throws OptionError for a delay out of range or too many hide selectors
+ * @throws OptionError for a delay out of range, too many hide selectors, or an Advanced value the API would refuse
  */
 export function readCaptureOptions(): CaptureOptions {
   const options: CaptureOptions = {};
@@ -78,5 +81,10 @@ export function readCaptureOptions(): CaptureOptions {
     options.blockBanners = true;
     options.blockAds = true;
   }
-  return options;
+  try {
+    return { ...options, ...advancedFields(readAdvancedInput()) };
+  } catch (error) {
+    if (error instanceof AdvancedProblem) throw new OptionError(error.message, controlOf(error));
+    throw error;
+  }
 }
