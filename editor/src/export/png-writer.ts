@@ -26,11 +26,6 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
-async function deflate(rows: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([rows as BlobPart]).stream().pipeThrough(new CompressionStream('deflate'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
 /** What byte `i` of `row` is predicted to be by filter `type` (1 Sub, 2 Up, 3 Average, 4 Paeth). */
 function predict(type: number, row: Uint8Array, above: Uint8Array, i: number, bpp: number): number {
   const a = i >= bpp ? row[i - bpp]! : 0;
@@ -66,19 +61,48 @@ function chooseFilter(row: Uint8Array, above: Uint8Array, bpp: number): number {
   return best;
 }
 
-function filteredRows(pixels: Uint8Array, width: number, height: number, bpp: number): Uint8Array {
-  const stride = width * bpp;
-  const out = new Uint8Array((stride + 1) * height);
-  const zeros = new Uint8Array(stride);
-  for (let y = 0; y < height; y += 1) {
-    const row = pixels.subarray(y * stride, (y + 1) * stride);
-    const above = y > 0 ? pixels.subarray((y - 1) * stride, y * stride) : zeros;
-    const type = chooseFilter(row, above, bpp);
-    const at = y * (stride + 1);
-    out[at] = type;
-    applyFilter(type, row, above, bpp, out.subarray(at + 1, at + 1 + stride));
+/** Rows per piece: each is packed, filtered and handed to zlib in turn, so no copy of the whole picture is made. */
+const PIECE_ROWS = 128;
+
+/** The rows from `top`, as RGB (dropping alpha) or RGBA, in `into` or a view of `data`. */
+function packedRows(data: Uint8ClampedArray, width: number, top: number, rows: number, bpp: number, into: Uint8Array): Uint8Array {
+  const start = top * width * 4;
+  if (bpp === 4) return new Uint8Array(data.buffer, data.byteOffset + start, rows * width * 4);
+  const end = start + rows * width * 4;
+  for (let i = start, j = 0; i < end; i += 4, j += 3) {
+    into[j] = data[i]!;
+    into[j + 1] = data[i + 1]!;
+    into[j + 2] = data[i + 2]!;
   }
-  return out;
+  return into.subarray(0, rows * width * 3);
+}
+
+/** The filtered rows, deflated by the browser's zlib a piece at a time as they are made. */
+async function deflatedRows(data: Uint8ClampedArray, width: number, height: number, bpp: number): Promise<Uint8Array> {
+  const stride = width * bpp;
+  const stream = new CompressionStream('deflate');
+  const deflated = new Response(stream.readable).arrayBuffer();
+  const writer = stream.writable.getWriter();
+  // Two buffers in turn, so the last row of one piece is still there as the first row's "above".
+  const buffers = bpp === 3 ? [new Uint8Array(stride * PIECE_ROWS), new Uint8Array(stride * PIECE_ROWS)] : [];
+  let above: Uint8Array = new Uint8Array(stride);
+  for (let top = 0, piece = 0; top < height; top += PIECE_ROWS, piece += 1) {
+    const rows = Math.min(PIECE_ROWS, height - top);
+    const pixels = packedRows(data, width, top, rows, bpp, buffers[piece % 2] ?? new Uint8Array(0));
+    const out = new Uint8Array((stride + 1) * rows);
+    for (let y = 0; y < rows; y += 1) {
+      const row = pixels.subarray(y * stride, (y + 1) * stride);
+      const type = chooseFilter(row, above, bpp);
+      const at = y * (stride + 1);
+      out[at] = type;
+      applyFilter(type, row, above, bpp, out.subarray(at + 1, at + 1 + stride));
+      above = row;
+    }
+    await writer.ready;
+    void writer.write(out);
+  }
+  await writer.close();
+  return new Uint8Array(await deflated);
 }
 
 /** One loop per filter, the first pixel apart: a branch per byte costs more than the filtering. */
@@ -122,16 +146,6 @@ export async function truecolourPng(image: ImageData): Promise<Blob> {
   const { width, height, data } = image;
   let opaque = true;
   for (let i = 3; i < data.length && opaque; i += 4) opaque = data[i] === 255;
-  let pixels = new Uint8Array(data.buffer, data.byteOffset, data.length);
-  if (opaque) {
-    const rgb = new Uint8Array(width * height * 3);
-    for (let i = 0, j = 0; i < data.length; i += 4, j += 3) {
-      rgb[j] = data[i]!;
-      rgb[j + 1] = data[i + 1]!;
-      rgb[j + 2] = data[i + 2]!;
-    }
-    pixels = rgb;
-  }
   const bpp = opaque ? 3 : 4;
-  return file([header(width, height, opaque ? 2 : 6), chunk('IDAT', await deflate(filteredRows(pixels, width, height, bpp)))]);
+  return file([header(width, height, opaque ? 2 : 6), chunk('IDAT', await deflatedRows(data, width, height, bpp))]);
 }

@@ -132,6 +132,47 @@ function windowLayer(ctx: CanvasRenderingContext2D, composition: Composition, pl
   return { image, first, rowHeight: (win.height * scale) / fullHeight };
 }
 
+/** Device pixels of blur per pixel of the canvas an outline's shadow is drawn on. */
+const SHADOW_BLUR_PER_PIXEL = 12;
+
+/**
+ * An opaque window's shadow, from its rounded outline alone (the shape drawn off the canvas, its
+ * shadow offset back): far cheaper than blurring the whole layer. It is drawn small and scaled up,
+ * which a blur this wide cannot show, and only around the window, which covers the rest.
+ */
+function outlineShadow(ctx: CanvasRenderingContext2D, box: Rect, radius: number, shadow: Shadow, scale: number): void {
+  const blur = shadow.blur * scale;
+  const factor = Math.max(1, Math.floor(blur / SHADOW_BLUR_PER_PIXEL));
+  const reach = blur * 1.5 + shadow.offsetY * scale + factor;
+  const x = Math.max(0, Math.floor(box.x - reach));
+  const y = Math.max(0, Math.floor(box.y - reach));
+  const right = Math.min(ctx.canvas.width, Math.ceil(box.x + box.width + reach));
+  const bottom = Math.min(ctx.canvas.height, Math.ceil(box.y + box.height + reach));
+  if (right <= x || bottom <= y) return;
+  const small = newCanvas(Math.ceil((right - x) / factor), Math.ceil((bottom - y) / factor)).getContext('2d', { willReadFrequently: true })!;
+  small.setTransform(1 / factor, 0, 0, 1 / factor, -x / factor, -y / factor);
+  const away = box.x + box.width + blur * 4 + 16;
+  small.shadowColor = `rgba(0, 0, 0, ${shadow.alpha})`;
+  small.shadowBlur = blur / factor;
+  small.shadowOffsetX = away / factor;
+  small.shadowOffsetY = (shadow.offsetY * scale) / factor;
+  small.beginPath();
+  small.roundRect(box.x - away, box.y, box.width, box.height, radius);
+  small.fill();
+  ctx.save();
+  // Whole pixels inside the rounded corners: a clip on whole pixels needs no anti-aliasing mask.
+  const inset = Math.ceil(radius) + 1;
+  const inner = { x: Math.ceil(box.x) + inset, y: Math.ceil(box.y) + inset, width: Math.floor(box.width) - 2 * inset, height: Math.floor(box.height) - 2 * inset };
+  ctx.beginPath();
+  ctx.rect(x, y, right - x, bottom - y);
+  if (inner.width > 0 && inner.height > 0) ctx.rect(inner.x, inner.y, inner.width, inner.height);
+  ctx.clip('evenodd');
+  ctx.imageSmoothingEnabled = true;
+  ctx.imageSmoothingQuality = 'medium';
+  ctx.drawImage(small.canvas, x, y, small.canvas.width * factor, small.canvas.height * factor);
+  ctx.restore();
+}
+
 /**
  * `scale` is device pixels per layout pixel. The shadow follows the window's rounded outline and
  * any transparency in the source.
@@ -154,20 +195,13 @@ export function drawComposition(ctx: CanvasRenderingContext2D, composition: Comp
   const { image, first, rowHeight } = windowLayer(ctx, composition, plan, scale, top, shadow);
   const box = { x: ox + win.x * scale, y: top, width: win.width * scale, height: win.height * scale };
   ctx.setTransform(1, 0, 0, 1, 0, 0);
-  if (shadow.alpha > 0) {
+  const radius = Math.min(settings.radius, win.width / 2, win.height / 2) * scale;
+  if (shadow.alpha > 0 && options.opaqueWindow) outlineShadow(ctx, box, radius, shadow, scale);
+  else if (shadow.alpha > 0) {
     // Shadow lengths are in device pixels: the transform does not scale them.
     ctx.shadowColor = `rgba(0, 0, 0, ${shadow.alpha})`;
     ctx.shadowBlur = shadow.blur * scale;
     ctx.shadowOffsetY = shadow.offsetY * scale;
-    if (options.opaqueWindow) {
-      // The outline's shadow alone (its shape drawn off the canvas): far cheaper than blurring the whole layer.
-      const away = box.x + box.width + ctx.shadowBlur * 4 + 16;
-      ctx.shadowOffsetX = away;
-      ctx.beginPath();
-      ctx.roundRect(box.x - away, box.y, box.width, box.height, Math.min(settings.radius, win.width / 2, win.height / 2) * scale);
-      ctx.fill();
-      ctx.shadowColor = 'transparent';
-    }
   }
   ctx.drawImage(image, box.x, top + first * rowHeight, box.width, image.height * rowHeight);
   ctx.restore();
@@ -185,13 +219,15 @@ const BAND_PIXELS = 16_000_000;
 export function rasterize(composition: Composition, scale: number, options: Pick<DrawOptions, 'opaqueWindow'> = {}): ImageData {
   const size = exportSize(planOf(composition).canvas, scale);
   const rows = Math.max(1, Math.min(size.height, Math.floor(BAND_PIXELS / size.width)));
-  const pixels = new Uint8ClampedArray(size.width * size.height * 4);
-  for (let top = 0; top < size.height; top += rows) {
-    const height = Math.min(rows, size.height - top);
+  const band = (top: number, height: number) => {
     const ctx = newCanvas(size.width, height).getContext('2d', { willReadFrequently: true })!;
     drawComposition(ctx, composition, scale, { ...options, y: -top });
-    pixels.set(ctx.getImageData(0, 0, size.width, height).data, top * size.width * 4);
-  }
+    return ctx.getImageData(0, 0, size.width, height);
+  };
+  // One band is the picture itself: copying it into a whole-picture array would cost as much again.
+  if (rows >= size.height) return band(0, size.height);
+  const pixels = new Uint8ClampedArray(size.width * size.height * 4);
+  for (let top = 0; top < size.height; top += rows) pixels.set(band(top, Math.min(rows, size.height - top)).data, top * size.width * 4);
   return new ImageData(pixels, size.width, size.height);
 }
 
