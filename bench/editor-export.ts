@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { cpus } from 'node:os';
-import { annotateDesktop } from '../test/e2e/support/annotating.ts';
+import { annotateDesktop, previewSettled } from '../test/e2e/support/annotating.ts';
 import { launchBrowser } from '../test/support/browser.ts';
 import { startTestRuntime } from '../test/support/local.ts';
 import { median } from './lib/measure.ts';
@@ -111,6 +111,8 @@ async function exportOnce(browser: Browser, origin: string, capture: string, wor
     await page.select('#format', 'png');
     await page.select('#quality', 'high');
     await page.click(`input[name="scale"][value="${scale}"]`);
+    // Clicked once the preview shows the settings, as a user would: not while the page still draws it.
+    await previewSettled(page);
     await page.evaluate(FRAME_PROBE);
 
     const started = performance.now();

@@ -20,9 +20,14 @@ const PLACEMENT = `(() => {
   return { view: JSON.parse(overlay.dataset.view), left: rect.x, top: rect.y };
 })()`;
 
+/** Waits until the preview shows the latest change, as a user sees it before the next step. */
+export async function previewSettled(page: Page): Promise<void> {
+  await page.waitForFunction(SETTLED);
+}
+
 /** A source pixel's position on the page, once the preview shows the latest change. */
 export async function sourcePointOnPage(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  await page.waitForFunction(SETTLED);
+  await previewSettled(page);
   const { view, left, top } = (await page.evaluate(PLACEMENT)) as { view: View; left: number; top: number };
   return { x: left + view.box.x + (x - view.crop.x) * view.scale, y: top + view.box.y + (y - view.crop.y) * view.scale };
 }
