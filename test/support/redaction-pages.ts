@@ -1,0 +1,90 @@
+/**
+ * Pages for redaction tests and the bench, served on 127.0.0.1: the corpus one entry per band at
+ * known heights, the shapes text takes in a page (wrapped, split over elements, shadow DOM, a frame,
+ * form fields), and a tall dashboard.
+ */
+import { createServer } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { CORPUS } from './redaction-corpus.ts';
+
+export interface RedactionPages {
+  origin: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Corpus entries are drawn at 16 px monospace, 20 px a line, each in a band of its lines + 10 px. */
+export const LINE_PX = 20;
+export const CORPUS_TOP = 10;
+
+/** Each corpus entry's band, in CSS px from the top of the page. */
+export const CORPUS_BANDS = CORPUS.reduce<{ top: number; height: number }[]>((bands, entry) => {
+  const last = bands.at(-1);
+  const top = last ? last.top + last.height : CORPUS_TOP;
+  return [...bands, { top, height: entry.line.split('\n').length * LINE_PX + 10 }];
+}, []);
+
+export const TALL_PAGE_PX = 12_000;
+
+const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const html = (res: ServerResponse, body: string) => {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><style>body{margin:0;background:#fff;color:#123;font:16px/20px monospace}</style></head><body>${body}</body></html>`);
+};
+
+function corpusPage(): string {
+  return CORPUS.map((entry, i) => `<div style="position:absolute;left:20px;top:${CORPUS_BANDS[i]!.top}px;white-space:pre">${escape(entry.line)}</div>`).join('');
+}
+
+/** One of each shape; every finding is an e-mail address or a card, so the test knows what to expect. */
+function shapesPage(): string {
+  return [
+    '<p id="wrapped" style="position:absolute;left:20px;top:20px;width:90px;word-break:break-all">wrapped.address.long@example.com</p>',
+    '<p id="split" style="position:absolute;left:300px;top:20px">Mail: <b>split</b><i>.user@</i>example.com</p>',
+    '<div id="host" style="position:absolute;left:700px;top:20px"></div>',
+    '<script>document.getElementById("host").attachShadow({mode:"open"}).innerHTML = "<p>shadow@example.com</p>";</script>',
+    '<iframe src="/frame" style="position:absolute;left:20px;top:300px;width:400px;height:120px;border:5px solid #888;padding:7px"></iframe>',
+    '<input id="field" value="input@example.com" style="position:absolute;left:500px;top:300px;width:300px;font:16px monospace;border:2px solid #888;padding:4px;background:#fff">',
+    '<textarea style="resize:none;position:absolute;left:900px;top:300px;width:300px;height:60px;font:16px monospace;border:2px solid #888;padding:4px;background:#fff">Card 4111 1111 1111 1111</textarea>',
+    '<p style="position:absolute;left:20px;top:600px">Nothing here: order 2024-000123, v1.2.3, 12:30:45</p>',
+  ].join('');
+}
+
+/** A dashboard of rows down to 12,000 px, a finding in every tenth row. */
+function tallPage(): string {
+  const rows: string[] = [];
+  for (let i = 0; i < TALL_PAGE_PX / 40; i += 1) {
+    const cell = i % 10 === 0 ? `customer-${i}@example.com, 203.0.113.${i % 250}` : `Order ${100000 + i} shipped 2024-03-${String((i % 28) + 1).padStart(2, '0')}`;
+    rows.push(`<div style="height:40px;border-bottom:1px solid #ddd;box-sizing:border-box;padding:10px 20px">Row ${i}: ${cell}</div>`);
+  }
+  return rows.join('');
+}
+
+export async function startRedactionPages(): Promise<RedactionPages> {
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://pages.test').pathname;
+    if (path === '/corpus') return html(res, corpusPage());
+    if (path === '/shapes') return html(res, shapesPage());
+    if (path === '/frame') return html(res, '<p style="margin:10px">frame@example.com</p>');
+    if (path === '/tall') return html(res, tallPage());
+    res.writeHead(404).end();
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
