@@ -86,7 +86,8 @@ const HeaderName = v.pipe(
 const HeaderValue = v.pipe(
   v.string('a header value is a string'),
   v.maxLength(MAX_HEADER_VALUE_LENGTH, `a header value has at most ${MAX_HEADER_VALUE_LENGTH} characters`),
-  v.regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'a header value has no control characters or line breaks'),
+  // ASCII only: other characters would reach the server as bytes each one may read differently.
+  v.regex(/^[\t\x20-\x7e]*$/, 'a header value is printable ASCII, without control characters or line breaks (encode anything else)'),
 );
 
 const Cookie = v.pipe(
