@@ -33,6 +33,18 @@ function throttleContext(app: App, prefix: string, defaults: Throttle): Throttle
   return { rate: rate ?? defaults.rate, burst: burst ?? defaults.burst };
 }
 
+/** The stack's name when no stage is given. */
+export const BASE_STACK_NAME = 'Easel';
+const STAGE = /^[A-Za-z][A-Za-z0-9]{0,24}$/;
+
+/** `-c stage=dev` names the stack `Easel-dev`, so stages live side by side in one account; without a stage it is `Easel`. */
+export function stackNameFromContext(app: App): string {
+  const stage = stringContext(app, 'stage');
+  if (stage === undefined) return BASE_STACK_NAME;
+  if (!STAGE.test(stage)) throw new Error(`Context stage must be a letter then up to 24 letters or digits (it names the stack, its dashboard and its metrics), got ${stage}`);
+  return `${BASE_STACK_NAME}-${stage}`;
+}
+
 /** The stack's settings from CDK context, as docs/deploy.md lists them; absent ones keep the stack's defaults. */
 export function easelPropsFromContext(app: App): EaselStackProps {
   const alarmEmail = stringContext(app, 'alarmEmail');

@@ -18,6 +18,7 @@ import { ALARM_PERIOD, Alarms } from '#infra/constructs/alarms.ts';
 import type { AlarmTarget } from '#infra/constructs/alarms.ts';
 import { DataStores, entriesOf, pascal } from '#infra/constructs/data-stores.ts';
 import { EaselFunction } from '#infra/constructs/easel-function.ts';
+import { Operations } from '#infra/constructs/operations.ts';
 
 export interface EaselStackProps extends StackProps {
   /** Public origin of the API (a custom domain); defaults to the HTTP API's own endpoint. */
@@ -116,6 +117,10 @@ export class EaselStack extends Stack {
   readonly fallbackFunction: EaselFunction;
   readonly workerFunctions: ReadonlyMap<QueueName, EaselFunction>;
   readonly alarms: Alarms;
+  /** The dashboard, and the alarms on request rates, throttles and the deletion backlog. */
+  readonly operations: Operations;
+  /** The stage's access log: one JSON line per request (ACCESS_LOG_FIELDS). */
+  readonly apiAccessLogs: LogGroup;
   /** The $default stage, throttled and access-logged. */
   readonly stage: HttpStage;
   /** The maintainers' shared secret of the internal routes. */
@@ -137,7 +142,8 @@ export class EaselStack extends Stack {
     // Functions depend on the API's endpoint and routes on the functions: no cycle.
     const publicBaseUrl = props.publicBaseUrl === undefined ? this.api.apiEndpoint : origin(props.publicBaseUrl, 'publicBaseUrl');
     const editorOrigins = (props.editorOrigins ?? []).map((value) => origin(value, 'editorOrigins'));
-    const environment: Record<string, string> = { PUBLIC_BASE_URL: publicBaseUrl, ...this.data.environment() };
+    // One namespace per stage, so two stages in an account keep their metrics apart.
+    const environment: Record<string, string> = { PUBLIC_BASE_URL: publicBaseUrl, METRICS_NAMESPACE: this.stackName, ...this.data.environment() };
     // Absent means "no editor origins" to shared/config.ts; Lambda gets no empty variable.
     if (editorOrigins.length > 0) environment.EDITOR_ORIGINS = editorOrigins.join(',');
     if (props.editorApiUrl !== undefined) environment.EDITOR_API_URL = origin(props.editorApiUrl, 'editorApiUrl');
@@ -210,6 +216,7 @@ export class EaselStack extends Stack {
     });
 
     this.alarms.watchFunction('FallbackFunction', this.fallbackFunction, 'The $default (404, 405, preflight) function');
+    this.apiAccessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
     this.stage = this.defaultStage(props, routeThrottles, throttledRoutes);
 
     this.alarms.add(
@@ -251,6 +258,14 @@ export class EaselStack extends Stack {
       );
     }
     this.workerFunctions = workerFunctions;
+    this.operations = new Operations(this, 'Operations', {
+      api: this.api,
+      accessLogs: this.apiAccessLogs,
+      namespace: this.stackName,
+      tables: this.data.tables,
+      deletionQueue: this.data.queues.deletion,
+      alarms: this.alarms,
+    });
 
     this.outputs(publicBaseUrl);
   }
@@ -258,13 +273,12 @@ export class EaselStack extends Stack {
   /** Route settings name route keys, so the stage must wait for those routes. */
   private defaultStage(props: EaselStackProps, routeThrottles: Partial<Record<OperationId, Throttle>>, throttledRoutes: HttpRoute[]): HttpStage {
     const stageThrottle = checkThrottle(props.throttle ?? DEFAULT_THROTTLES.stage, 'throttle');
-    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
     const stage = this.api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
       throttle: { rateLimit: stageThrottle.rate, burstLimit: stageThrottle.burst },
       accessLogSettings: {
-        destination: new LogGroupLogDestination(accessLogs),
+        destination: new LogGroupLogDestination(this.apiAccessLogs),
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
       },
     });

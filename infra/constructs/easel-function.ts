@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import type { BuildOptions } from 'esbuild';
-import { type AssetStaging, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { type AssetStaging, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -168,6 +168,10 @@ function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendere
   };
 }
 
+/** Why each role's X-Ray statement names every resource. */
+export const X_RAY_WILDCARD_REASON =
+  'xray:PutTraceSegments and xray:PutTelemetryRecords, which CDK grants for Tracing.ACTIVE, support no resource-level permissions (IAM lists them with resource *); the statement holds only these two actions.';
+
 /**
  * One Lambda function with the project's defaults, on arm64 (cheaper) unless a native package
  * lacks arm64 binaries. A synth that cannot fetch those binaries fails rather than ship a function
@@ -207,6 +211,8 @@ export class EaselFunction extends NodejsFunction {
       timeout: Duration.seconds(props.timeout),
       environment: props.environment,
       logGroup,
+      // The runtime's own segments (initialization, invocation, overhead); shared/aws/tracing.ts adds the AWS calls.
+      tracing: Tracing.ACTIVE,
       bundling: {
         format: OutputFormat.ESM,
         target: BUNDLE.target,
@@ -224,6 +230,8 @@ export class EaselFunction extends NodejsFunction {
         ...(props.editorAssets || props.prerendered || props.cleanCapture ? { commandHooks: assetHooks(props) } : {}),
       },
     });
+    // CDK's grant for active tracing; X-Ray's write actions take no resource but `*`.
+    Validations.of(role.node.findChild('DefaultPolicy')).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: X_RAY_WILDCARD_REASON });
     if (props.nodeModules?.length && Stack.of(this).bundlingRequired) this.checkNativeModules(props.nodeModules, cpu);
     if (props.fonts) {
       this.addLayers(FontsLayer.of(this));
