@@ -74,7 +74,7 @@ function write(level: Level, msg: string, fields: Record<string, unknown> = {}):
  * unless LOG_LEVEL is `silent`, so turning info lines off does not turn the metrics off.
  */
 export function writeRecord(record: Record<string, unknown>): void {
-  const line = JSON.stringify(redact(record));
+  const line = JSON.stringify({ ...context.getStore(), ...(redact(record) as object) });
   tap?.(line);
   if (threshold() !== Infinity) sink(line);
 }

@@ -1,5 +1,6 @@
 /** The per-request metrics of every route (shared/metrics.ts), from what the boundary answered. */
-import type { MiddlewareObj } from '@middy/core';
+import type { AlwaysOn } from '#shared/http/middleware-types.ts';
+import { requestIdOf } from '#shared/http/request-id.ts';
 import { emitMetrics } from '#shared/metrics.ts';
 import type { MetricPoint } from '#shared/metrics.ts';
 import type { LambdaContext, LambdaEvent, LambdaResult } from '#shared/route-types.ts';
@@ -27,28 +28,27 @@ export function recordRequest(outcome: RequestOutcome): void {
 
 interface MetricsRequest {
   event: LambdaEvent;
+  context: LambdaContext;
   response: unknown;
   error?: unknown;
   internal: object;
 }
 
 /**
- * The always-on middleware of {@link recordRequest} (the shape of shared/http/always-on.ts's list):
- * outermost but the request id, so its time covers every other middleware, and its `after` and
- * `onError` read the answer as rendered, the envelope included.
+ * The always-on middleware of {@link recordRequest}: outermost but the request id, so its time
+ * covers every other middleware, and its `after` and `onError` read the answer as rendered, the
+ * envelope included.
  */
-export const requestMetrics = (meta: { operationId: string }): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> => {
+export const requestMetrics: AlwaysOn = (meta) => {
   const record = (request: MetricsRequest) => {
     const result = request.response as LambdaResult | undefined;
     const startedAt = (request.internal as { metricsStartedAt?: number }).metricsStartedAt ?? performance.now();
-    const headers = (result?.headers ?? {}) as Record<string, unknown>;
-    const requestId = headers['X-Request-Id'] ?? headers['x-request-id'] ?? request.event.requestContext?.requestId;
     recordRequest({
       operationId: meta.operationId,
       status: result?.statusCode ?? 500,
       code: (request.error as { code?: unknown } | undefined)?.code as string | undefined,
       latencyMs: Math.round((performance.now() - startedAt) * 10) / 10,
-      requestId: typeof requestId === 'string' ? requestId : undefined,
+      requestId: requestIdOf(request.event, request.context),
     });
   };
   return {

@@ -167,8 +167,10 @@ describe('route handler: logs', () => {
       body: { url: 'https://example.com' },
       headers: { cookie: 'easel.session_token=supersecretsession', 'x-api-key': 'easel_sk_supersecretkey' },
     });
-    expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({
+    // Beside it, the request's metric line (shared/metrics.ts).
+    const [logLine, ...others] = lines.filter((line) => !line.includes('"_aws"'));
+    expect(others).toEqual([]);
+    expect(JSON.parse(logLine!)).toMatchObject({
       level: 'info',
       msg: 'request',
       requestId: expect.any(String),
@@ -176,6 +178,9 @@ describe('route handler: logs', () => {
       status: 200,
       latencyMs: expect.any(Number),
     });
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line._aws)).toEqual([
+      expect.objectContaining({ RouteLatency: expect.any(Number), requestId: JSON.parse(logLine!).requestId, status: 200 }),
+    ]);
     expect(lines.join('\n')).not.toMatch(/supersecret/);
   });
 });

@@ -185,9 +185,9 @@ describe('requestMetrics, the always-on middleware', () => {
 
   it('times every answer of the route, success or error, under its operation id', async () => {
     // Prepare
-    const ok = middy<LambdaEvent, unknown, Error, LambdaContext>().use(requestMetrics({ operationId: 'listReleases' })).handler(async () => ({ statusCode: 200, headers: { 'X-Request-Id': 'gw-id' }, body: '[]' }));
+    const ok = middy<LambdaEvent, unknown, Error, LambdaContext>().use(requestMetrics({ operationId: 'listReleases', routeKey: 'GET /api/v1/releases', cors: 'public' })).handler(async () => ({ statusCode: 200, headers: { 'X-Request-Id': 'gw-id' }, body: '[]' }));
     const limited = middy<LambdaEvent, unknown, Error, LambdaContext>()
-      .use(requestMetrics({ operationId: 'capturePage' }))
+      .use(requestMetrics({ operationId: 'capturePage', routeKey: 'POST /api/screenshot', cors: 'public' }))
       .use(boundary)
       .handler(async () => {
         throw new RateLimitedError({ limit: 10, windowSeconds: 60, retryAfter: 30, headers: {} });
