@@ -20,16 +20,22 @@ export async function signIn(page: Page, traffic: Traffic, credentials: CaptureC
   if (credentials?.headers) traffic.sendToOrigin(target.origin, credentials.headers);
   if (!credentials?.cookies?.length) return;
   const cookies = credentials.cookies.map((cookie) => ({ ...cookie, path: cookie.path ?? '/', url: target.origin + (cookie.path ?? '/') }));
+  const refused = (which: string) =>
+    new InvalidRequestError(
+      `Invalid ${which}`,
+      `The browser did not keep ${which} for ${target.hostname}: a secure cookie needs an https URL (or a loopback one), and a __Host- or __Secure- name needs secure: true (__Host- also path /).`,
+    );
   try {
     // The browser context's setCookie takes a domain, which would share them with subdomains.
     await page.setCookie(...cookies);
   } catch {
-    // The browser's reason names no cookie and no value; neither is repeated here.
-    throw new InvalidRequestError(
-      'Invalid cookies',
-      `The browser refused a cookie for ${target.hostname}: a secure cookie needs an https URL (or localhost), and a __Host- or __Secure- name needs secure: true.`,
-    );
+    // The browser's reason names no cookie; neither it nor a value is repeated here.
+    throw refused('cookies');
   }
+  // Some it drops without a word (a secure one for a plain http URL): read them back.
+  const kept = await page.cookies(...new Set(cookies.map((cookie) => cookie.url)));
+  const dropped = cookies.findIndex((cookie) => !kept.some((jar) => jar.name === cookie.name && jar.path === cookie.path));
+  if (dropped >= 0) throw refused(`cookies[${dropped}]`);
 }
 
 /** Once the page is ready: the style sheet, then the click and whatever it starts, settled. */
