@@ -189,6 +189,25 @@ describe('the Advanced capture options', SLOW, () => {
     expect(await text(page, '#source-error .problem-api')).toContain(envelope.hint);
   });
 
+  it('says a click selector matching nothing is the click selector, not the element selector', async () => {
+    // Prepare
+    const { page } = await open(runtime().url);
+    await page.type('#capture-url', `${site.origin}/menu`);
+    await page.click('#capture-advanced summary');
+    await page.type('#capture-click', '#no-such-button');
+    const answer = page.waitForResponse((response) => response.url().endsWith('/api/screenshot'));
+
+    // Act
+    await page.click('#capture-submit');
+    const response = await answer;
+    await page.waitForSelector('#source-error .problem-api');
+
+    // Assess
+    expect(response.status()).toBe(404);
+    expect(await text(page, '#source-error .problem-message')).toBe('Nothing on the page matches the click selector.');
+    expect(await text(page, '#source-error .problem-api')).toContain('#no-such-button');
+  });
+
   it.each([
     ['at 1440 × 900', { width: 1440, height: 900 }],
     ['on a 375 px screen', { width: 375, height: 812 }],

@@ -9,8 +9,6 @@ export interface Failure {
   status: number;
   code: string;
   message: string;
-  /** The envelope's hint, which names the field or selector at fault. */
-  hint?: string;
   /** The route called, which says what the user was doing. */
   path?: string;
   retryAfter?: number;
@@ -106,7 +104,8 @@ const CAPTURE_FIELDS: Record<string, (rest: string) => Explanation> = {
 function notFound(failure: Failure, activity: Activity): Explanation {
   switch (activity) {
     case 'capture':
-      if (/\bclick\b/i.test(`${failure.message} ${failure.hint ?? ''}`)) {
+      // The message, not the hint, which quotes the page's selector (".click-me").
+      if (/\bclick selector\b/i.test(failure.message)) {
         return { message: 'Nothing on the page matches the click selector.', advice: 'Check the click selector under Advanced, or clear it.' };
       }
       return { message: 'Nothing on the page matches the element selector.', advice: 'Check the selector under Advanced, or clear it to capture the whole page.' };
