@@ -66,6 +66,8 @@ export interface RouteRow extends Endpoint {
   /** Module, from the repository root, that exports `handler`. */
   handler: string;
   auth: AuthKind;
+  /** Takes an Idempotency-Key and replays the first answer (shared/http/idempotency.ts). */
+  idempotent?: true;
   /** API-key scope or session permission the route needs. */
   permission?: string;
   /** MB. */

@@ -1,3 +1,4 @@
+import { REPLAYED_HEADER } from '#shared/http/replay.ts';
 import { reply } from '#shared/http/reply.ts';
 import { route } from '#shared/http/route.ts';
 import { authenticate } from '#shared/wiring/auth.ts';
@@ -12,5 +13,5 @@ export const handler = route(routes.createRelease, async ({ body, headers, princ
     body,
     idempotencyKey: headers['idempotency-key'],
   });
-  return reply.json(release, created ? 201 : 200);
+  return created ? reply.json(release, 201) : reply.json(release, 200, { headers: { [REPLAYED_HEADER]: 'true' } });
 }, { authenticate });

@@ -1,5 +1,6 @@
 import { route } from '#shared/http/route.ts';
 import { authenticate } from '#shared/wiring/auth.ts';
+import { idempotency } from '#shared/wiring/idempotency.ts';
 import { createSourceApp } from '#shared/services/source-apps.ts';
 import { sourceAppDeps } from '#shared/wiring/workspace.ts';
 import * as routes from '#shared/routes/source-apps.ts';
@@ -8,5 +9,5 @@ import * as routes from '#shared/routes/source-apps.ts';
 export const handler = route(
   routes.createSourceApp,
   async ({ body, principal }) => createSourceApp(sourceAppDeps(), { workspaceId: principal.workspaceId, body }),
-  { authenticate },
+  { authenticate, idempotency },
 );

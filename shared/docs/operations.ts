@@ -25,6 +25,10 @@ import { SourceApp } from '#shared/schemas/source-apps.ts';
 import { TweetErrorEnvelope, TweetFailureEnvelope, TweetResponse } from '#shared/schemas/tweets.ts';
 
 const text = (description: string, contentType: string) => ({ description, contentType });
+/** On the answer a repeated Idempotency-Key gets again. */
+const REPLAYED = { 'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key; absent otherwise.', schema: { type: 'string' as const } } };
+const KEYED =
+  'With an `Idempotency-Key` (at most 128 characters, scoped to the workspace and the operation, remembered for 24 hours) a repeat of the same request gets the first answer again, status included, marked `Idempotent-Replayed: true`; another request with the key is refused with 400. A request that failed keeps nothing, so a retry with its key runs again.';
 const json = <S extends AnySchema>(description: string, schema: S) => ({ description, contentType: 'application/json', schema });
 
 // Not toLocaleString: ICU number formatting is slow on first use (see groupThousands).
@@ -136,24 +140,27 @@ export const OPERATION_DOCS = {
     summary: 'Create a release',
     description:
       'Creates a release (201). With an `Idempotency-Key` (at most 128 characters, scoped to the workspace, remembered for 24 hours) a repeat with the same body returns the original release with 200, a repeat with another body is refused with 400, and concurrent requests create exactly one release. `description` is plain text: markup is rejected.',
-    responses: { 201: json('The created release.', Release), 200: json('The release an earlier request with this Idempotency-Key created.', Release) },
+    responses: {
+      201: json('The created release.', Release),
+      200: { ...json('The release an earlier request with this Idempotency-Key created.', Release), headers: REPLAYED },
+    },
   },
   createSourceApp: {
     summary: 'Register a source app',
-    description: 'Registers a release-intake source app: the hosts it posts from (1 to 50 absolute URIs) and its provider (default generic).',
-    responses: { 201: json('The registered source app.', SourceApp) },
+    description: `Registers a release-intake source app: the hosts it posts from (1 to 50 absolute URIs) and its provider (default generic). ${KEYED}`,
+    responses: { 201: { ...json('The registered source app.', SourceApp), headers: REPLAYED } },
   },
   createAssetUpload: {
     summary: 'Create a signed upload URL',
     description:
-      'Creates a pending asset and a presigned PUT valid for 15 minutes. The URL is bound to the declared content type and size (and SHA-256 when given): send the returned headers with the PUT, then complete the upload.',
-    responses: { 201: json('Where and how to upload.', AssetUploadInstructions) },
+      `Creates a pending asset and a presigned PUT valid for 15 minutes. The URL is bound to the declared content type and size (and SHA-256 when given): send the returned headers with the PUT, then complete the upload. ${KEYED} A replayed URL may have expired: a new upload takes a new key.`,
+    responses: { 201: { ...json('Where and how to upload.', AssetUploadInstructions), headers: REPLAYED } },
   },
   completeAssetUpload: {
     summary: 'Complete an upload',
     description:
-      'Verifies the uploaded object (present, declared size and type, SHA-256 when declared — computed by the service) and marks the asset ready. Completing a ready asset again returns it unchanged. The body is optional.',
-    responses: { 200: json('The ready asset.', Asset) },
+      `Verifies the uploaded object (present, declared size and type, SHA-256 when declared — computed by the service) and marks the asset ready. Completing a ready asset again returns it unchanged. The body is optional. ${KEYED}`,
+    responses: { 200: { ...json('The ready asset.', Asset), headers: REPLAYED } },
   },
   getAssetDownloadUrl: {
     summary: 'Create a signed download URL',

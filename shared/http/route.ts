@@ -5,6 +5,7 @@ import { createHttpHandler } from '#shared/http/handler.ts';
 import type { HttpHandler, HttpMiddleware } from '#shared/http/handler.ts';
 import { RATE_LIMIT_EXTENSION, rateLimitRuleOf } from '#shared/http/rate-limit.ts';
 import type { Reply } from '#shared/http/reply.ts';
+import { replayOf } from '#shared/http/replay.ts';
 import { requestIdOf } from '#shared/http/request-id.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import { validateInput, validatedInput } from '#shared/http/validation.ts';
@@ -60,7 +61,8 @@ const feature = <Name extends string, Row extends RouteRow, Options>(spec: Featu
 
 /**
  * In run order: the rate limit counts even invalid requests; auth precedes reading the body, so an
- * unauthenticated caller learns nothing of its schema. Handlers pass the middlewares in, so a
+ * unauthenticated caller learns nothing of its schema; an Idempotency-Key belongs to the caller's
+ * workspace, so it is read after auth. Handlers pass the middlewares in, so a
  * function bundles only the clients its row needs.
  */
 const FEATURES = [
@@ -81,6 +83,12 @@ const FEATURES = [
     declaredBy: (row): row is RouteRow & { auth: 'apiKey' | 'session' } => row.auth === 'apiKey' || row.auth === 'session',
     says: (row) => `has auth '${row.auth}'`,
     options: ({ auth, permission, extensions }) => ({ auth, permission, extensions }),
+  }),
+  feature({
+    name: 'idempotency',
+    declaredBy: (row): row is RouteRow & { idempotent: true } => row.idempotent === true,
+    says: () => 'is idempotent',
+    options: (row) => ({ operationId: row.operationId, status: row.status }),
   }),
   feature({
     name: 'multipartBody',
@@ -134,7 +142,8 @@ export function route<R extends RouteRow>(row: R, fn: RouteFn<R>, ...[uses]: Use
   const handler = createHttpHandler(
     { operationId, routeKey: `${row.method} ${row.path}`, cors: row.cors, auth: row.auth, status: row.status },
     middlewares,
-    (event, context, signal) =>
+    async (event, context, signal) =>
+      replayOf(context) ??
       fn({
         ...validatedInput(context),
         principal: principalOf(context),

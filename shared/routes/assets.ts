@@ -4,6 +4,7 @@ import { BUCKETS } from '#shared/resources.ts';
 import * as endpoint from '#shared/routes/endpoints.ts';
 import { AUTH_READS, defineRow, JSON_BODY, WORKSPACE } from '#shared/routes/row.ts';
 import { AssetCompleteRequest, AssetParams, AssetUploadRequest } from '#shared/schemas/assets.ts';
+import { IdempotencyKeyHeaders } from '#shared/schemas/common.ts';
 
 const ASSETS = BUCKETS.assets.prefixes;
 
@@ -12,9 +13,12 @@ export const createAssetUpload = /* @__PURE__ */ defineRow(() => ({
   ...WORKSPACE,
   handler: 'functions/assets/create-upload-url.ts',
   permission: 'upload:sign',
-  // The presigned PUT carries this function's credentials: staging prefix only.
-  access: { tables: { workspace: [...AUTH_READS, 'PutItem'] }, buckets: { assets: { PutObject: [ASSETS.uploads] } }, apiKeyStamp: true },
+  // The presigned PUT carries this function's credentials: staging prefix only. UpdateItem and
+  // DeleteItem are the Idempotency-Key record's.
+  access: { tables: { workspace: [...AUTH_READS, 'PutItem', 'UpdateItem', 'DeleteItem'] }, buckets: { assets: { PutObject: [ASSETS.uploads] } }, apiKeyStamp: true },
   tag: 'Assets',
+  idempotent: true,
+  headers: IdempotencyKeyHeaders,
   body: { ...JSON_BODY, schema: AssetUploadRequest },
   status: 201,
   errors: [400, 401, 403, 413, 503],
@@ -26,13 +30,16 @@ export const completeAssetUpload = /* @__PURE__ */ defineRow(() => ({
   handler: 'functions/assets/complete-upload.ts',
   permission: 'asset:write',
   // Reads the staged upload (or a pre-staging asset's own key), copies it, removes stale copies.
+  // PutItem and DeleteItem are the Idempotency-Key record's.
   access: {
-    tables: { workspace: [...AUTH_READS, 'UpdateItem'] },
+    tables: { workspace: [...AUTH_READS, 'UpdateItem', 'PutItem', 'DeleteItem'] },
     buckets: { assets: { GetObject: [ASSETS.uploads, ASSETS.objects], PutObject: [ASSETS.objects], DeleteObject: [ASSETS.uploads, ASSETS.objects] } },
     apiKeyStamp: true,
   },
   tag: 'Assets',
+  idempotent: true,
   params: AssetParams,
+  headers: IdempotencyKeyHeaders,
   body: { ...JSON_BODY, schema: AssetCompleteRequest, optional: true },
   errors: [400, 401, 403, 404, 413, 503],
 }));

@@ -58,3 +58,16 @@ export const PlainText = (max: number) =>
   );
 
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'));
+
+/** The Idempotency-Key header of a workspace POST, described as the operation honours it. */
+export const idempotencyKeyHeaders = (description: string) =>
+  v.object({
+    'idempotency-key': v.optional(
+      v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(128, 'must be at most 128 characters'), v.description(description)),
+    ),
+  });
+
+/** Of the POSTs that store their first answer (shared/http/idempotency.ts). */
+export const IdempotencyKeyHeaders = idempotencyKeyHeaders(
+  'Makes the request safe to retry for 24 hours: a repeat with the same body gets the first answer again, marked `Idempotent-Replayed: true`; another body with the same key is 400.',
+);

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { HttpUrl, PlainText } from '#shared/schemas/common.ts';
+import { HttpUrl, PlainText, idempotencyKeyHeaders } from '#shared/schemas/common.ts';
 
 const text = (min: number, max: number) => v.pipe(v.string(), v.minLength(min), v.maxLength(max));
 
@@ -35,16 +35,9 @@ export const ReleaseListQuery = v.object({
   ),
 });
 
-export const IdempotencyHeaders = v.object({
-  'idempotency-key': v.optional(
-    v.pipe(
-      v.string(),
-      v.minLength(1, 'must not be empty'),
-      v.maxLength(128, 'must be at most 128 characters'),
-      v.description('Makes the create safe to retry: a repeat with the same body returns the original release.'),
-    ),
-  ),
-});
+export const IdempotencyHeaders = idempotencyKeyHeaders(
+  'Makes the create safe to retry: a repeat with the same body returns the original release, with 200 and `Idempotent-Replayed: true`.',
+);
 
 export const Release = v.object({
   id: v.string(),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { InvalidRequestError } from '#shared/errors.ts';
+import { fingerprint } from '#shared/fingerprint.ts';
 import { uuidv7 } from '#shared/ids.ts';
 import type { Release, ReleaseCreate } from '#shared/schemas/releases.ts';
 import type { IdempotencyClaim, ReleaseStore } from '#shared/store/releases.ts';
@@ -47,17 +48,6 @@ export async function listReleases(
   const releases = page.slice(0, input.limit);
   const more = page.length > input.limit;
   return more ? { releases, nextCursor: releaseCursor(input.workspaceId, releases[releases.length - 1]!.id) } : { releases };
-}
-
-/** Stable fingerprint of a request body: key order does not matter. */
-function fingerprint(value: unknown): string {
-  const canonical = (input: unknown): unknown =>
-    Array.isArray(input)
-      ? input.map(canonical)
-      : input && typeof input === 'object'
-        ? Object.fromEntries(Object.keys(input).sort().map((key) => [key, canonical((input as Record<string, unknown>)[key])]))
-        : input;
-  return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
 }
 
 /** With an Idempotency-Key, one conditional write on the claim makes racing requests create one release. */

@@ -411,6 +411,8 @@ describe('EaselStack', () => {
     const authReads = ['dynamodb:GetItem workspace', 'dynamodb:BatchGetItem workspace'];
     const query = ['dynamodb:Query workspace', 'dynamodb:Query workspace/index/gsi1'];
     const shellReads = [...authReads, ...query];
+    // The record an Idempotency-Key claims (PutItem), completes (UpdateItem) or frees (DeleteItem).
+    const idempotencyRecord = ['dynamodb:PutItem workspace', 'dynamodb:UpdateItem workspace', 'dynamodb:DeleteItem workspace'];
     const expectedGrants: Partial<Record<OperationId, string[]>> = {
       capturePage: [
         'dynamodb:UpdateItem rate',
@@ -422,11 +424,11 @@ describe('EaselStack', () => {
       purgeCache: ['dynamodb:DeleteItem cache', 'dynamodb:Scan cache', 'dynamodb:BatchWriteItem cache', 's3:DeleteObject cache/captures/*'],
       listReleases: [...authReads, ...query, stamp],
       createRelease: [...authReads, 'dynamodb:PutItem workspace', stamp],
-      createSourceApp: [...authReads, 'dynamodb:PutItem workspace', stamp],
-      createAssetUpload: [...authReads, 'dynamodb:PutItem workspace', 's3:PutObject assets/uploads/*', stamp],
+      createSourceApp: [...authReads, ...idempotencyRecord, stamp],
+      createAssetUpload: [...authReads, ...idempotencyRecord, 's3:PutObject assets/uploads/*', stamp],
       completeAssetUpload: [
         ...authReads,
-        'dynamodb:UpdateItem workspace',
+        ...idempotencyRecord,
         's3:GetObject assets/uploads/*',
         's3:GetObject assets/workspaces/*',
         's3:PutObject assets/workspaces/*',
