@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveScreenshot } from '../support/browser.ts';
-import { countColour, exportDownload, previewSettled, readout, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
+import { countColour, expectColour, exportDownload, previewPixel, previewSettled, readout, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';
 import { AVATAR_RGB, PHOTO_RGB, startTweetStandIns, TWEET_ID } from './support/tweet-stand-ins.ts';
 
@@ -110,6 +110,16 @@ async function boxOf(page: Page, selector: string) {
   });
 }
 
+/** The preview's pixel under a point of the page. */
+async function pixelOnPage(page: Page, x: number, y: number): Promise<number[]> {
+  await previewSettled(page);
+  const canvas = await page.$eval('#preview', (element) => {
+    const rect = element.getBoundingClientRect();
+    return { x: rect.x, y: rect.y, ratio: (element as HTMLCanvasElement).width / rect.width };
+  });
+  return previewPixel(page, Math.round((x - canvas.x) * canvas.ratio), Math.round((y - canvas.y) * canvas.ratio));
+}
+
 describe('the crop tool', SLOW, () => {
   it('crops to the left half by dragging a handle with the mouse, and exports only the kept quadrants at the crop size', async () => {
     // Prepare
@@ -175,6 +185,44 @@ describe('the crop tool', SLOW, () => {
     expect(counts.yellow).toBeGreaterThan(PLENTY);
     expect({ red: counts.red, green: counts.green, blue: counts.blue }).toEqual({ red: 0, green: 0, blue: 0 });
     expect(await violations(page)).toEqual([]);
+  });
+
+  it('keeps the crop box on the same source pixels when zoomed in while cropping, and applies that crop', async () => {
+    // Prepare: a draft over the yellow quadrant, at the fitted zoom
+    const { page, downloads } = await openQuadrants();
+    await startCrop(page);
+    await typeField(page, 'crop-x', 200);
+    await typeField(page, 'crop-y', 150);
+    await typeField(page, 'crop-width', 200);
+    await typeField(page, 'crop-height', 150);
+    await previewSettled(page);
+    const fitted = await boxOf(page, '#crop-box');
+
+    // Act: zoom in with the toolbar's button while the crop tool is open
+    await page.click('#zoom-in');
+    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent !== 'Fit');
+    await previewSettled(page);
+    const zoomed = await boxOf(page, '#crop-box');
+    const inside = await pixelOnPage(page, zoomed.x + zoomed.width / 2, zoomed.y + zoomed.height / 2);
+    const left = await pixelOnPage(page, zoomed.x - 4, zoomed.y + zoomed.height / 2);
+    const above = await pixelOnPage(page, zoomed.x + zoomed.width / 2, zoomed.y - 4);
+    const fields = await cropFields(page);
+    await page.click('#crop-apply');
+    await page.waitForSelector('#crop-bar', { hidden: true });
+    const png = await exportDownload(page, downloads);
+
+    // Assess: the box grew with the zoom and still frames the yellow quadrant, between blue and green
+    expect(zoomed.width / fitted.width).toBeCloseTo(1.25, 1);
+    expect(zoomed.height / fitted.height).toBeCloseTo(1.25, 1);
+    expectColour(inside, YELLOW);
+    expectColour(left, BLUE);
+    expectColour(above, GREEN);
+    expect(fields).toEqual([200, 150, 200, 150]);
+    const metadata = await sharp(png).metadata();
+    expect({ width: metadata.width, height: metadata.height }).toEqual(exported(200, 150));
+    const counts = await colourCounts(png);
+    expect(counts.yellow).toBeGreaterThan(PLENTY);
+    expect({ red: counts.red, green: counts.green, blue: counts.blue }).toEqual({ red: 0, green: 0, blue: 0 });
   });
 
   it.each([
