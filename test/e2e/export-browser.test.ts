@@ -169,6 +169,42 @@ describe('the export in the browser', SLOW, () => {
     }
   });
 
+  it('exports at ½×, half the composition in each direction', async () => {
+    // Prepare
+    const { page, downloads } = await open(runtime().url);
+    await openFile(page, stripes);
+    await choose(page, 'png', 'high', 0.5);
+
+    // Act
+    const file = await exportDownload(page, downloads);
+
+    // Assess: the button reads ½×, and the file is half of 600 × 400 and its padding
+    const metadata = await sharp(file).metadata();
+    expect(await page.$eval('input[name="scale"][value="0.5"] + span', (span) => span.firstChild?.textContent)).toBe('½×');
+    expect({ width: metadata.width, height: metadata.height }).toEqual({ width: (600 + 2 * PADDING) / 2, height: (400 + 2 * PADDING) / 2 });
+  });
+
+  it('says which scale it exported at when the chosen one is wider than a canvas, and the file has that scale', { timeout: 180_000 }, async () => {
+    // Prepare: 9000 px wide, so 2× would be wider than a browser canvas
+    const banner = join(workdir(), 'banner.png');
+    await writeFile(banner, await sharp({ create: { width: 9000, height: 100, channels: 3, background: rgb(BANDS[1]) } }).png().toBuffer());
+    const { page, downloads } = await open(runtime().url);
+    await openFile(page, banner);
+    await choose(page, 'jpeg', 'low', 2);
+
+    // Act
+    const file = await exportLarge(page, downloads);
+
+    // Assess: the status names the scale made, below 2×, and the file is the composition at that scale
+    const status = await page.$eval('#export-status', (element) => element.textContent ?? '');
+    const made = Number(/^Exported and downloaded at ([\d.]+)×, the largest scale that can be made \(2× would be too large\):$/.exec(status)?.[1]);
+    const metadata = await sharp(file).metadata();
+    expect(made, status).toBeGreaterThan(1);
+    expect(made).toBeLessThan(2);
+    expect({ width: metadata.width, height: metadata.height }).toEqual({ width: Math.round((9000 + 2 * PADDING) * made), height: Math.round((100 + 2 * PADDING) * made) });
+    expect(metadata.width).toBeLessThanOrEqual(16_384);
+  });
+
   it.each(['png', 'jpeg', 'webp'])('leaves no original pixel under a blur or a pixelate box in a %s file', async (format) => {
     // Prepare: fine stripes, blurred on the left and pixelated on the right
     const { page, downloads } = await open(runtime().url);

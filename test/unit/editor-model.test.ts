@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportProblem, exportSize, fit, fittingScale, layout } from '#editor/src/model/layout.ts';
-import { frameBarHeight } from '#editor/src/model/presets.ts';
+import { frameBarHeight, resolvedScale, scaleName } from '#editor/src/model/presets.ts';
 import { DEFAULT_SETTINGS, initialSettings, settingsFrom, settingsToParams } from '#editor/src/model/settings.ts';
 import type { Settings } from '#editor/src/model/settings.ts';
 import { largeAvatar, photoVariant, textRuns, tweetIdFrom, tweetView, unescapeHtml } from '#editor/src/model/tweet.ts';
@@ -149,6 +149,20 @@ describe('editor layout', () => {
 
   it('multiplies the canvas by the scale for the export', () => {
     expect(exportSize({ width: 678, height: 564 }, 3)).toEqual({ width: 2034, height: 1692 });
+  });
+
+  it('offers ½×, which a link keeps and the export halves the canvas for', () => {
+    // Prepare
+    const settings = settingsFrom(new URLSearchParams('x=0.5'));
+
+    // Act
+    const scale = resolvedScale(settings.scale, 1);
+
+    // Assess
+    expect(settingsToParams(settings).get('x')).toBe('0.5');
+    expect(scaleName(scale)).toBe('½×');
+    expect(exportSize({ width: 678, height: 564 }, scale)).toEqual({ width: 339, height: 282 });
+    expect(fittingScale({ width: 678, height: 564 }, scale)).toBe(0.5);
   });
 
   it.each([

@@ -60,13 +60,19 @@ export type FrameId = (typeof FRAMES)[number]['id'];
 /**
  * Output pixels per layout pixel. `auto`, the default, is the source's own pixels (a desktop
  * capture's 1×, a phone capture's 2×), so the default never upscales; a tweet card, drawn with
- * paths and text, is sharp at 2×. Below 1× only where the chosen scale cannot be made (layout.ts fittingScale).
+ * paths and text, is sharp at 2×. ½× makes a light file of a large picture; other scales below 1×
+ * only where the chosen scale cannot be made (layout.ts fittingScale).
  */
-export const SCALES = [1, 2, 3] as const;
+export const SCALES = [0.5, 1, 2, 3] as const;
 /** What the settings may hold: a scale, or `auto`, shown as the scale it stands for. */
 export const SCALE_SETTINGS = ['auto', ...SCALES] as const;
 export type Scale = (typeof SCALE_SETTINGS)[number];
 const VECTOR_SCALE = 2;
+
+/** As the scale control names it: ½× rather than 0.5×. */
+export function scaleName(scale: number): string {
+  return `${scale === 0.5 ? '½' : scale}×`;
+}
 
 /** `scale` as a number, for a source of `density` pixels per layout pixel (none for a vector source). */
 export function resolvedScale(scale: Scale, density: number | undefined): number {

@@ -3,7 +3,7 @@ import { setupBackgroundImage } from './background-image.ts';
 import { cssGradient, gradientOf } from '../render/backgrounds.ts';
 import { byId, fillSelect, h, radioValue, setRadio } from '../dom.ts';
 import type { Editor } from '../editor.ts';
-import { CUSTOM_GRADIENT, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, resolvedScale, SCALES, SHADOWS } from '../model/presets.ts';
+import { CUSTOM_GRADIENT, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, resolvedScale, scaleName, SCALES, SHADOWS } from '../model/presets.ts';
 import { DEFAULT_SETTINGS, settingsFrom } from '../model/settings.ts';
 import type { Settings } from '../model/settings.ts';
 
@@ -42,7 +42,7 @@ export function setupComposePanel(editor: Editor): void {
   for (const gradient of GRADIENTS) swatch(gradient.id, gradient.name, cssGradient(gradient));
   const customSwatch = swatch(CUSTOM_GRADIENT, 'Custom', '');
   for (const scale of SCALES) {
-    scales.append(h('label', {}, h('input', { type: 'radio', name: 'scale', value: String(scale) }), h('span', {}, `${scale}×`, h('small', { 'data-scale': String(scale) }, '\u00a0'))));
+    scales.append(h('label', {}, h('input', { type: 'radio', name: 'scale', value: String(scale) }), h('span', {}, scaleName(scale), h('small', { 'data-scale': String(scale) }, '\u00a0'))));
   }
   fillSelect(shadow, SHADOWS);
   fillSelect(frame, FRAMES);
