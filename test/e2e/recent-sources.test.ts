@@ -176,6 +176,30 @@ describe('the work across a reload', SLOW, () => {
     expectColour(dark.avatar, AVATAR_RGB, 30);
   });
 
+  it('keeps a tweet card in either theme as one recent source, with its annotation', async () => {
+    // Prepare: a light card with a red box on it, kept
+    const { page } = await open(runtime().url);
+    await page.click('#tab-tweet');
+    await page.type('#tweet-ref', TWEET_ID);
+    await page.click('#tweet-submit');
+    await waitForStatus(page, '#tweet-status', 'Loaded the tweet', '#source-error');
+    await drawBox(page, [100, 80], [300, 220]);
+    await kept(page);
+    const light = await recentNames(page);
+
+    // Act: the same tweet in the dark theme
+    await page.click('input[name="card-theme"][value="dark"]');
+    await page.waitForFunction(() => document.getElementById('preview')!.getAttribute('aria-label')!.includes('dark card'), SLOW);
+    await kept(page);
+    await page.waitForFunction(() => document.querySelector('#recent-list .recent-name')?.textContent?.endsWith('dark card'), SLOW);
+
+    // Assess: one entry before and after, now named for the dark card, and the box still on it
+    expect(light).toHaveLength(1);
+    expect(await recentNames(page)).toEqual([light[0]!.replace(/light card$/, 'dark card')]);
+    expectColour(await sourcePixel(page, 100, 150), RED, 40);
+    expectColour(await sourcePixel(page, 10, 10), BLACK);
+  });
+
   it('keeps editing when the browser refuses to store anything, and says so', async () => {
     // Prepare: every IndexedDB write fails as a full disk does
     const { page, context } = await open(runtime().url);

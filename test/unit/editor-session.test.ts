@@ -110,6 +110,14 @@ describe('the recent list', () => {
     expect(sourceId(capture)).not.toBe(sourceId({ ...capture, height: 801 }));
   });
 
+  it('names a tweet card by its tweet, so the other theme is the same entry, and a page captured dark another', () => {
+    const card = (id: string, theme: string) => ({ kind: 'tweet', description: `Tweet by @easel, ${theme} card`, width: 550, height: 300, origin: { kind: 'tweet', view: { id } } });
+    const capture = (scheme: string) => ({ kind: 'capture', description: `capture of https://example.com/ (desktop, ${scheme})`, width: 1280, height: 800 });
+    expect(sourceId(card('20', 'dark'))).toBe(sourceId(card('20', 'light')));
+    expect(sourceId(card('21', 'light'))).not.toBe(sourceId(card('20', 'light')));
+    expect(sourceId(capture('dark'))).not.toBe(sourceId(capture('light')));
+  });
+
   it.each([
     [30_000, 'just now'],
     [5 * 60_000, '5 min ago'],

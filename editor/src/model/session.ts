@@ -22,8 +22,22 @@ export interface Session {
   history: HistoryState<Snapshot>;
 }
 
-/** What names a source in the list: opening the same page, tweet or file again replaces its entry. */
-export function sourceId(source: { kind: string; description: string; width: number; height: number }): string {
+/** What a source is made from, as far as naming it goes. */
+interface Named {
+  kind: string;
+  description: string;
+  width: number;
+  height: number;
+  origin?: { kind: string; view?: { id: string } };
+}
+
+/**
+ * What names a source in the list: opening the same page, tweet or file again replaces its entry.
+ * A tweet is one source in either theme, which recolours the same card (its layout, and so its
+ * annotations, stay); a page captured in another scheme is another picture, drawn by the site.
+ */
+export function sourceId(source: Named): string {
+  if (source.origin?.kind === 'tweet' && source.origin.view) return `tweet|${source.origin.view.id}`;
   return `${source.kind}|${source.description}|${source.width}x${source.height}`;
 }
 

@@ -54,14 +54,16 @@ function setupTweet(editor: Editor, problem: HTMLElement): void {
   tweetForm.addEventListener('change', (event) => {
     const origin = editor.source?.origin;
     if ((event.target as HTMLInputElement).name !== 'card-theme' || origin?.kind !== 'tweet') return;
+    // The same card recoloured: its annotations and undo steps stay.
+    const kept = () => ({ edits: editor.edits, history: editor.history.state() });
     if (loaded?.view === origin.view) {
-      editor.setSource(makeCard(loaded.view, theme(), loaded.avatar, loaded.photos));
+      editor.setSource(makeCard(loaded.view, theme(), loaded.avatar, loaded.photos), kept());
       return;
     }
     // A card reopened from the Recent list: its images are fetched again, once.
     void tweetSource(origin.view, theme(), proxy).then(({ source, avatar, photos }) => {
       loaded = { view: origin.view, avatar, photos };
-      if (editor.source?.origin === origin) editor.setSource(source);
+      if (editor.source?.origin === origin) editor.setSource(source, kept());
     });
   });
   tweetForm.addEventListener('submit', (event) => {
