@@ -26,12 +26,14 @@ describe('OpenAPI: shell operations', () => {
   });
 
   it('documents the bootstrap response with every field the contract requires', () => {
-    const schema = operation('GET', '/api/v1/bootstrap').responses['200'].content['application/json'].schema as Json;
+    // Records are named components; this follows their $refs.
+    const named = (schema: Json): Json => (schema.$ref ? document.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema) as Json;
+    const schema = named(operation('GET', '/api/v1/bootstrap').responses['200'].content['application/json'].schema as Json);
 
     expect(schema.required.sort()).toEqual(['capabilities', 'counters', 'entitlements', 'membership', 'organization', 'organizations', 'user', 'workspace']);
-    expect(schema.properties.membership.required.sort()).toEqual(['permissions', 'role']);
-    expect(schema.properties.entitlements.required).toEqual(expect.arrayContaining(['plan', 'status', 'features']));
-    expect(schema.properties.workspace.properties.settings.required.sort()).toEqual(['defaultPublishingTime', 'description', 'locale', 'timeZone']);
+    expect(named(schema.properties.membership).required.sort()).toEqual(['permissions', 'role']);
+    expect(named(schema.properties.entitlements).required).toEqual(expect.arrayContaining(['plan', 'status', 'features']));
+    expect(named(named(schema.properties.workspace).properties.settings).required.sort()).toEqual(['defaultPublishingTime', 'description', 'locale', 'timeZone']);
   });
 });
 
