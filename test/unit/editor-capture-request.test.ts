@@ -5,6 +5,7 @@ import {
   AdvancedProblem,
   advancedFields,
   capturedSource,
+  MAX_CAPTURE_PIXELS,
   MAX_COOKIES,
   MAX_CSS_LENGTH,
   MAX_HEADERS,
@@ -18,7 +19,7 @@ import {
 import type { AdvancedInput } from '#editor/src/model/capture-request.ts';
 import { explain, refusedField } from '#editor/src/io/problem-text.ts';
 
-const NONE: AdvancedInput = { viewport: 'device', customWidth: '', customHeight: '', cookies: [], headers: [], userAgent: '', click: '', css: '', reducedMotion: false };
+const NONE: AdvancedInput = { scale: 1, viewport: 'device', customWidth: '', customHeight: '', cookies: [], headers: [], userAgent: '', click: '', css: '', reducedMotion: false };
 const SECRET = 'zx81-very-secret-session';
 
 function refusal(input: Partial<AdvancedInput>): AdvancedProblem {
@@ -39,6 +40,7 @@ describe('advancedFields', () => {
   it('sends every option chosen, trimmed where spaces cannot matter', () => {
     // Act
     const fields = advancedFields({
+      scale: 1,
       viewport: '1440x900',
       customWidth: '999',
       customHeight: '999',
@@ -87,12 +89,27 @@ describe('advancedFields', () => {
     expect(problem.message).toMatch(side === 'width' ? /width is a whole number of pixels from 320 to 3,840\.$/ : /height is a whole number of pixels from 240 to 2,160\.$/);
   });
 
+  it('refuses a phone viewport whose picture at 2× would pass the pixel limit, and takes the same at 1×', () => {
+    // Prepare: 3840 × 2160 at 2× is 33,177,600 image pixels; 3840 × 2048 is 31,457,280, the limit
+    const large = { viewport: 'custom', customWidth: '3840', customHeight: '2160' };
+
+    // Act
+    const problem = refusal({ ...large, scale: 2 });
+
+    // Assess
+    expect(problem.control).toEqual({ field: 'height' });
+    expect(problem.message).toBe('Drawn at 2× for a phone, a viewport has at most 7,864,320 pixels in all; 3840 × 2160 has 8,294,400.');
+    expect(advancedFields({ ...NONE, ...large, scale: 1 })).toEqual({ viewport: { width: 3840, height: 2160 } });
+    expect(advancedFields({ ...NONE, ...large, customHeight: '2048', scale: 2 })).toEqual({ viewport: { width: 3840, height: 2048 } });
+  });
+
   it.each([
     ['a value without a name', { cookies: [{ name: '', value: SECRET }] }, { field: 'cookies', row: 0, part: 'name' }],
     ['a name with a space', { cookies: [{ name: 'my session', value: SECRET }] }, { field: 'cookies', row: 0, part: 'name' }],
     ['a name too long', { cookies: [{ name: 'n'.repeat(MAX_NAME_LENGTH + 1), value: SECRET }] }, { field: 'cookies', row: 0, part: 'name' }],
     ['a value with a semicolon', { cookies: [{ name: 'a', value: '1' }, { name: 'b', value: `${SECRET};x` }] }, { field: 'cookies', row: 1, part: 'value' }],
-    ['a value too long', { cookies: [{ name: 'a', value: 'v'.repeat(MAX_VALUE_LENGTH + 1) }] }, { field: 'cookies', row: 0, part: 'value' }],
+    ['a name and value too long together', { cookies: [{ name: 'ab', value: 'v'.repeat(MAX_VALUE_LENGTH - 1) }] }, { field: 'cookies', row: 0, part: 'value' }],
+    ['a header value too long', { headers: [{ name: 'X-Team', value: 'v'.repeat(MAX_VALUE_LENGTH + 1) }] }, { field: 'headers', row: 0, part: 'value' }],
     ['the same cookie twice', { cookies: [{ name: 'a', value: '1' }, { name: 'a', value: SECRET }] }, { field: 'cookies', row: 1, part: 'name' }],
     ['a 51st cookie', { cookies: Array.from({ length: MAX_COOKIES + 1 }, (_, i) => ({ name: `c${i}`, value: SECRET })) }, { field: 'cookies', row: MAX_COOKIES, part: 'name' }],
     ['a header twice, in another case', { headers: [{ name: 'X-Team', value: '1' }, { name: 'x-team', value: SECRET }] }, { field: 'headers', row: 1, part: 'name' }],
@@ -125,7 +142,7 @@ describe('advancedFields', () => {
       MAX_NAME_LENGTH: schema.MAX_HEADER_NAME_LENGTH,
       MAX_VALUE_LENGTH: schema.MAX_HEADER_VALUE_LENGTH,
     });
-    expect([schema.MAX_COOKIE_NAME_LENGTH, schema.MAX_COOKIE_VALUE_LENGTH]).toEqual([MAX_NAME_LENGTH, MAX_VALUE_LENGTH]);
+    expect([schema.MAX_COOKIE_NAME_LENGTH, schema.MAX_COOKIE_VALUE_LENGTH, schema.MAX_CAPTURE_PIXELS]).toEqual([MAX_NAME_LENGTH, MAX_VALUE_LENGTH, MAX_CAPTURE_PIXELS]);
   });
 });
 
@@ -194,7 +211,7 @@ describe('a refused capture option in words', () => {
   const capture = (message: string) => explain({ status: 400, code: 'invalid_request', message, path: '/api/screenshot' });
 
   it.each([
-    ['Invalid viewport.width', 'The viewport size was refused.', /320–3,840 and height of 240–2,160 px/],
+    ['Invalid viewport.width', 'The viewport size was refused.', /320–3,840 and height of 240–2,160 px \(a phone's, drawn at 2×, at most 7,864,320 pixels in all\)/],
     ['Invalid headers.Host', 'The request header Host cannot be sent.', /cookies go under Cookies/],
     ['Invalid headers', 'One of the request headers was refused.', /under Advanced/],
     ['Invalid cookies[3].value', 'One of the cookies was refused.', /URL-encode/],

@@ -2,7 +2,7 @@
  * Every failure the editor can meet from the API, in words for people: what happened and what to
  * do. The envelope's own message and hint stay available as details for developers.
  */
-import { MAX_CSS_LENGTH, MAX_USER_AGENT_LENGTH, VIEWPORT_BOUNDS } from '../model/capture-request.ts';
+import { MAX_CAPTURE_PIXELS, MAX_CSS_LENGTH, MAX_USER_AGENT_LENGTH, VIEWPORT_BOUNDS } from '../model/capture-request.ts';
 
 /** The fields of an API failure this needs (an {@link ApiError} has them). */
 export interface Failure {
@@ -82,7 +82,7 @@ const { width, height } = VIEWPORT_BOUNDS;
 
 /** Each option of the capture form in words, for a refusal naming it. */
 const CAPTURE_FIELDS: Record<string, (rest: string) => Explanation> = {
-  viewport: () => ({ message: 'The viewport size was refused.', advice: `Under Advanced, choose a preset, or a custom width of ${n(width.min)}–${n(width.max)} and height of ${n(height.min)}–${n(height.max)} px.` }),
+  viewport: () => ({ message: 'The viewport size was refused.', advice: `Under Advanced, choose a preset, or a custom width of ${n(width.min)}–${n(width.max)} and height of ${n(height.min)}–${n(height.max)} px (a phone's, drawn at 2×, at most ${n(MAX_CAPTURE_PIXELS / 4)} pixels in all).` }),
   headers: (rest) => ({
     // A header's name is no secret (its value would be): naming it says which row to fix.
     message: /^\.[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(rest) ? `The request header ${rest.slice(1)} cannot be sent.` : 'One of the request headers was refused.',

@@ -11,6 +11,8 @@ export const MAX_NAME_LENGTH = 256;
 export const MAX_VALUE_LENGTH = 4096;
 export const MAX_USER_AGENT_LENGTH = 512;
 export const MAX_CSS_LENGTH = 20_000;
+/** Most image pixels one picture of the screen may have; a phone's viewport is drawn at 2×. */
+export const MAX_CAPTURE_PIXELS = 1920 * 16_384;
 
 export const VIEWPORT_PRESETS = [
   { id: '1280x800', width: 1280, height: 800 },
@@ -33,6 +35,8 @@ export interface Viewport {
 
 /** The Advanced controls' values as typed. */
 export interface AdvancedInput {
+  /** The device type's scale: the viewport is drawn at it. */
+  scale: number;
   viewport: string;
   customWidth: string;
   customHeight: string;
@@ -91,7 +95,15 @@ function viewportOf(input: AdvancedInput): Viewport | undefined {
     }
     return value;
   };
-  return { width: side('width', input.customWidth), height: side('height', input.customHeight) };
+  const viewport = { width: side('width', input.customWidth), height: side('height', input.customHeight) };
+  const most = Math.floor(MAX_CAPTURE_PIXELS / input.scale ** 2);
+  if (viewport.width * viewport.height > most) {
+    throw new AdvancedProblem(
+      `Drawn at ${input.scale}× for a phone, a viewport has at most ${count(most)} pixels in all; ${viewport.width} × ${viewport.height} has ${count(viewport.width * viewport.height)}.`,
+      { field: 'height' },
+    );
+  }
+  return viewport;
 }
 
 /** Rows with a name; a row left wholly blank is no row. */
@@ -111,7 +123,11 @@ function filledRows(rows: readonly NameValue[], field: 'cookies' | 'headers'): {
     const key = field === 'headers' ? row.name.toLowerCase() : row.name;
     if (seen.has(key)) throw new AdvancedProblem(`The ${kind} ${row.name} is listed twice.`, at('name'));
     seen.add(key);
-    if (row.value.length > MAX_VALUE_LENGTH) throw new AdvancedProblem(`The value of the ${kind} ${row.name} is longer than ${count(MAX_VALUE_LENGTH)} characters.`, at('value'));
+    // A browser drops a cookie whose name and value together pass the bound.
+    const length = row.value.length + (field === 'cookies' ? row.name.length : 0);
+    if (length > MAX_VALUE_LENGTH) {
+      throw new AdvancedProblem(`The ${field === 'cookies' ? 'name and value' : 'value'} of the ${kind} ${row.name} ${field === 'cookies' ? 'have' : 'has'} more than ${count(MAX_VALUE_LENGTH)} characters.`, at('value'));
+    }
     filled.push({ row, index });
   });
   return filled;

@@ -2,7 +2,7 @@
  * The Advanced options of the Web page tab beyond the selectors: viewport, cookie and header rows,
  * user agent, click, CSS and reduced motion. Cookies and headers live only in these controls.
  */
-import { byId, h } from '../dom.ts';
+import { byId, h, radioValue } from '../dom.ts';
 import { AdvancedProblem, CUSTOM_VIEWPORT, mergeRows, parseCookieHeader } from '../model/capture-request.ts';
 import type { AdvancedControl, AdvancedInput, NameValue } from '../model/capture-request.ts';
 
@@ -107,6 +107,7 @@ export function wireAdvanced(): void {
 
 export function readAdvancedInput(): AdvancedInput {
   return {
+    scale: radioValue(byId('panel-capture', HTMLFormElement), 'device') === 'mobile' ? 2 : 1,
     viewport: byId('capture-viewport', HTMLSelectElement).value,
     customWidth: byId('capture-viewport-width', HTMLInputElement).value,
     customHeight: byId('capture-viewport-height', HTMLInputElement).value,
