@@ -62,6 +62,17 @@ function tallPage(): string {
   return rows.join('');
 }
 
+/** A typical dashboard of one screen and a half: a customer table and a log, a few findings among many look-alikes. */
+function dashboardPage(): string {
+  const rows: string[] = [];
+  for (let i = 0; i < 40; i += 1) {
+    const contact = i % 4 === 0 ? `client${i}@example.com` : i % 4 === 1 ? `+44 20 7946 ${String(1000 + i).slice(-4)}` : `Order #${4155550000 + i}`;
+    rows.push(`<tr><td>${i}</td><td>Customer ${i}</td><td>${contact}</td><td>2024-03-${String((i % 28) + 1).padStart(2, '0')}</td><td>v1.${i}.0</td><td>$${(i * 37.5).toFixed(2)}</td></tr>`);
+  }
+  const log = Array.from({ length: 20 }, (_, i) => `<li>12:${String(i).padStart(2, '0')}:05 request from 198.51.100.${i} took ${20 + i} ms</li>`).join('');
+  return `<h1 style="margin:20px">Customers</h1><table style="margin:20px;border-collapse:collapse">${rows.join('')}</table><ul>${log}</ul>`;
+}
+
 export async function startRedactionPages(): Promise<RedactionPages> {
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -70,6 +81,7 @@ export async function startRedactionPages(): Promise<RedactionPages> {
     if (path === '/shapes') return html(res, shapesPage());
     if (path === '/frame') return html(res, '<p style="margin:10px">frame@example.com</p>');
     if (path === '/tall') return html(res, tallPage());
+    if (path === '/dashboard') return html(res, dashboardPage());
     res.writeHead(404).end();
   });
   server.on('connection', (socket) => {

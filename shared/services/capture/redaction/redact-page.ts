@@ -36,7 +36,7 @@ export async function redactPage(input: RedactInput): Promise<Redaction[]> {
     const text = await deadline.race(page.evaluate(pageText, state));
     const joined = joinTexts(text);
     const country = countryOfLanguage(text.lang);
-    const findings = await findSensitive(joined.text, input.kinds, country ? { defaultCountry: country } : {});
+    const findings = await deadline.race(findSensitive(joined.text, input.kinds, country ? { defaultCountry: country } : {}));
     if (findings.length === 0) return [];
     const parts = findings.map((finding) => partsOf(finding, joined, text.texts));
     const covered = await deadline.race(page.evaluate(coverFindings, state, parts));
