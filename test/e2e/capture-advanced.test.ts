@@ -31,8 +31,11 @@ async function capture(page: Page, path: string): Promise<Record<string, unknown
   await page.$eval('#capture-url', (input) => ((input as HTMLInputElement).value = ''));
   await page.type('#capture-url', `${site.origin}${path}`);
   const sent = page.waitForRequest((request) => request.url().endsWith('/api/screenshot') && request.method() === 'POST');
+  // The first capture of a runtime starts its browser: on a loaded machine, longer than the status wait alone allows.
+  const answered = page.waitForResponse((response) => response.url().endsWith('/api/screenshot'), SLOW);
   await page.click('#capture-submit');
   const body = JSON.parse((await sent).postData() ?? '{}') as Record<string, unknown>;
+  await answered;
   await waitForStatus(page, '#capture-status', 'Captured', '#source-error');
   return body;
 }
@@ -240,7 +243,11 @@ describe('the Advanced capture options', SLOW, () => {
       };
     });
 
-    // Assess
+    await page.click('#capture-headers .pair-remove');
+    const afterRemove = await page.evaluate(() => ({ headers: document.querySelectorAll('#capture-headers li').length, focused: document.activeElement?.id }));
+
+    // Assess: and a removed row leaves the focus on its Add button
     expect(layout).toEqual({ overflow: false, outside: [], small: [], unlabelled: [] });
+    expect(afterRemove).toEqual({ headers: 0, focused: 'capture-add-header' });
   });
 });

@@ -34,7 +34,7 @@ function field(className: string, placeholder: string, value: string): HTMLInput
 function addRow(kind: Kind, pair: NameValue = { name: '', value: '' }): HTMLLIElement {
   const list = byId(LIST_ID[kind], HTMLUListElement);
   const name = field('pair-name', kind === 'cookie' ? 'session' : 'X-Api-Key', pair.name);
-  const value = field('pair-value', kind === 'cookie' ? 'value' : 'value', pair.value);
+  const value = field('pair-value', 'value', pair.value);
   const remove = h('button', { type: 'button', class: 'pair-remove' }, '×');
   const item = h('li', { class: 'pair', 'data-kind': kind }, name, value, remove);
   remove.addEventListener('click', () => {
