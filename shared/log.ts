@@ -74,9 +74,11 @@ function write(level: Level, msg: string, fields: Record<string, unknown> = {}):
  * unless LOG_LEVEL is `silent`, so turning info lines off does not turn the metrics off.
  */
 export function writeRecord(record: Record<string, unknown>): void {
+  const shown = threshold() !== Infinity;
+  if (!shown && !tap) return;
   const line = JSON.stringify({ ...context.getStore(), ...(redact(record) as object) });
   tap?.(line);
-  if (threshold() !== Infinity) sink(line);
+  if (shown) sink(line);
 }
 
 export const log = {

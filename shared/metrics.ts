@@ -19,6 +19,7 @@ export const METRICS = {
   RateLimited: { unit: 'Count', dimensions: ['Operation'] },
   /** One per capture request: its answer's status and what produced it (`cache` for a hit). */
   Captures: { unit: 'Count', dimensions: ['Status', 'Strategy'] },
+  /** The capture cache's and the container's tweet cache's lookups. */
   CacheHits: { unit: 'Count', dimensions: ['Cache'] },
   CacheMisses: { unit: 'Count', dimensions: ['Cache'] },
   /** Full-page or element captures cut at the size limits. */

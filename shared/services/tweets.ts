@@ -5,6 +5,7 @@
 import type { TweetSettings } from '#shared/config.ts';
 import { HttpError, UpstreamFailedError } from '#shared/errors.ts';
 import { TtlCache } from '#shared/cache/ttl-cache.ts';
+import { emitMetrics } from '#shared/metrics.ts';
 import { SyndicationError } from '#shared/upstreams/syndication.ts';
 import type { SyndicationClient } from '#shared/upstreams/syndication.ts';
 
@@ -76,6 +77,7 @@ export function createTweetService(deps: TweetServiceDeps): TweetService {
     cacheControl: tweetCacheControl(deps.settings),
     async getTweet(id, signal) {
       const cached = cache.get(id);
+      emitMetrics([{ name: cached ? 'CacheHits' : 'CacheMisses', value: 1, dimensions: { Cache: 'tweet' } }]);
       if (cached) return cached;
       let pending = inFlight.get(id);
       if (!pending) {

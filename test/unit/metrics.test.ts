@@ -8,6 +8,7 @@ import { DEFAULT_METRICS_NAMESPACE, METRICS, emitMetrics, setMetricsClock } from
 import { withCaptureMetrics } from '#shared/services/capture/capture-metrics.ts';
 import type { ScreenshotRequest, ScreenshotResult, ScreenshotService } from '#shared/services/capture/screenshot-service.ts';
 import { exportImage } from '#shared/services/export.ts';
+import { createTweetService } from '#shared/services/tweets.ts';
 import type { LambdaContext, LambdaEvent, LambdaResult } from '#shared/route-types.ts';
 import { screenshotLike } from '../support/images.ts';
 
@@ -261,5 +262,20 @@ describe('exportImage', () => {
     expect(emfProblems(record)).toEqual([]);
     expect(record).toMatchObject({ Format: 'webp', ExportBytes: out.bytes.length });
     expect(record.ExportTime).toBeGreaterThan(0);
+  });
+});
+
+describe('the tweet service', () => {
+  it('counts a lookup of its cache as a miss, then as a hit', async () => {
+    // Prepare
+    const service = createTweetService({ client: { fetchTweet: async () => ({ kind: 'found', tweet: { id_str: '1' } }) }, settings: { cacheSeconds: 300, staleSeconds: 0 }, now: () => 0 });
+
+    // Act
+    await service.getTweet('1');
+    await service.getTweet('1');
+
+    // Assess
+    for (const record of records()) expect(emfProblems(record)).toEqual([]);
+    expect(points()).toEqual(['CacheHits Cache=tweet = 1', 'CacheMisses Cache=tweet = 1']);
   });
 });
