@@ -141,7 +141,7 @@ export class Operations extends Construct {
     const misses = this.easel('CacheMisses', { Cache: 'capture' });
     this.dashboard.addWidgets(
       graph('Captures by status and strategy', [this.search('Captures', 'Sum', 'captures')], [this.easel('TruncatedCaptures')]),
-      graph('Capture cache', [hits, misses], [new MathExpression({ expression: 'IF(hits + misses > 0, 100 * hits / (hits + misses), 0)', usingMetrics: { hits, misses }, label: 'hit ratio (%)', period: PERIOD })]),
+      graph('Cache hits and misses; the capture cache\'s hit ratio', [this.search('CacheHits', 'Sum', 'hits'), this.search('CacheMisses', 'Sum', 'misses')], [new MathExpression({ expression: 'IF(hits + misses > 0, 100 * hits / (hits + misses), 0)', usingMetrics: { hits, misses }, label: 'capture hit ratio (%)', period: PERIOD })]),
       graph('Exports: bytes (avg) and time (p95, ms)', [this.search('ExportBytes', 'Average', 'bytes')], [this.search('ExportTime', 'p95', 'ms')]),
     );
     this.dashboard.addWidgets(
