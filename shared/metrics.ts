@@ -32,7 +32,11 @@ export type MetricName = keyof typeof METRICS;
 type DimensionsOf<N extends MetricName> = Record<(typeof METRICS)[N]['dimensions'][number], string>;
 
 /** One value of a metric with the values of all its dimensions. */
-export type MetricPoint = { [N in MetricName]: { name: N; value: number } & ((typeof METRICS)[N]['dimensions'] extends readonly [] ? { dimensions?: undefined } : { dimensions: DimensionsOf<N> }) }[MetricName];
+export type MetricPoint = {
+  [N in MetricName]: { name: N; value: number } & ((typeof METRICS)[N]['dimensions'] extends readonly []
+    ? { dimensions?: undefined }
+    : { dimensions: DimensionsOf<N> });
+}[MetricName];
 
 /** The namespace when METRICS_NAMESPACE is unset; the stack sets it to its own name, one per stage. */
 export const DEFAULT_METRICS_NAMESPACE = 'Easel';

@@ -127,25 +127,51 @@ export class Operations extends Construct {
     const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: 8, height: 6 });
     this.dashboard.addWidgets(new TextWidget({ markdown: '## API (docs/deploy.md, "Metrics and the dashboard")', width: 24, height: 1 }));
     this.dashboard.addWidgets(
-      graph('Requests, 4xx, 5xx, 429', [api.metricCount({ period: PERIOD, statistic: 'Sum' }), api.metricClientError({ period: PERIOD, statistic: 'Sum' }), api.metricServerError({ period: PERIOD, statistic: 'Sum' }), this.tooManyRequests]),
-      graph('API latency (ms)', ['p50', 'p95', 'p99'].map((statistic) => api.metricLatency({ period: PERIOD, statistic }))),
+      graph('Requests, 4xx, 5xx, 429', [
+        api.metricCount({ period: PERIOD, statistic: 'Sum' }),
+        api.metricClientError({ period: PERIOD, statistic: 'Sum' }),
+        api.metricServerError({ period: PERIOD, statistic: 'Sum' }),
+        this.tooManyRequests,
+      ]),
+      graph(
+        'API latency (ms)',
+        ['p50', 'p95', 'p99'].map((statistic) => api.metricLatency({ period: PERIOD, statistic })),
+      ),
       graph('Route latency p95 in the function (ms)', [this.search('RouteLatency', 'p95', 'p95')]),
     );
     this.dashboard.addWidgets(
       graph('Auth refusals by code', [this.search('AuthRefusals', 'Sum', 'refusals')]),
-      graph('429 from the functions\' limits, by route', [this.search('RateLimited', 'Sum', 'rate-limited')]),
-      graph('Deletion queue', [deletionQueue.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' })], [deletionQueue.deadLetter.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })]),
+      graph("429 from the functions' limits, by route", [this.search('RateLimited', 'Sum', 'rate-limited')]),
+      graph(
+        'Deletion queue',
+        [deletionQueue.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' })],
+        [deletionQueue.deadLetter.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })],
+      ),
     );
     this.dashboard.addWidgets(new TextWidget({ markdown: '## Capture and export', width: 24, height: 1 }));
     const hits = this.easel('CacheHits', { Cache: 'capture' });
     const misses = this.easel('CacheMisses', { Cache: 'capture' });
     this.dashboard.addWidgets(
       graph('Captures by status and strategy', [this.search('Captures', 'Sum', 'captures')], [this.easel('TruncatedCaptures')]),
-      graph('Cache hits and misses; the capture cache\'s hit ratio', [this.search('CacheHits', 'Sum', 'hits'), this.search('CacheMisses', 'Sum', 'misses')], [new MathExpression({ expression: 'IF(hits + misses > 0, 100 * hits / (hits + misses), 0)', usingMetrics: { hits, misses }, label: 'capture hit ratio (%)', period: PERIOD })]),
+      graph(
+        "Cache hits and misses; the capture cache's hit ratio",
+        [this.search('CacheHits', 'Sum', 'hits'), this.search('CacheMisses', 'Sum', 'misses')],
+        [
+          new MathExpression({
+            expression: 'IF(hits + misses > 0, 100 * hits / (hits + misses), 0)',
+            usingMetrics: { hits, misses },
+            label: 'capture hit ratio (%)',
+            period: PERIOD,
+          }),
+        ],
+      ),
       graph('Exports: bytes (avg) and time (p95, ms)', [this.search('ExportBytes', 'Average', 'bytes')], [this.search('ExportTime', 'p95', 'ms')]),
     );
     this.dashboard.addWidgets(
-      graph('DynamoDB throttle events', Object.entries(tables).map(([name, table]) => this.throttleEvents(table, name))),
+      graph(
+        'DynamoDB throttle events',
+        Object.entries(tables).map(([name, table]) => this.throttleEvents(table, name)),
+      ),
     );
   }
 }

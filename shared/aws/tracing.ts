@@ -63,7 +63,10 @@ interface CallMetadata {
   attempts?: number;
 }
 
-function subsegment(trace: TraceHeader, call: { service: string; operation: string; input: unknown; startedAt: number; metadata?: CallMetadata; error?: unknown }): string {
+function subsegment(
+  trace: TraceHeader,
+  call: { service: string; operation: string; input: unknown; startedAt: number; metadata?: CallMetadata; error?: unknown },
+): string {
   const status = call.metadata?.httpStatusCode ?? (call.error === undefined ? undefined : 500);
   const table = (call.input as { TableName?: unknown } | undefined)?.TableName;
   const errorName = (call.error as { name?: unknown } | undefined)?.name;

@@ -10,7 +10,10 @@ import { QUEUES } from '#shared/resources.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
 import { newApp, removeCdkOutdirs } from '../support/cdk.ts';
 
-const CDK_JSON = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { watch?: { include: string[]; exclude: string[] }; context: Record<string, unknown> };
+const CDK_JSON = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as {
+  watch?: { include: string[]; exclude: string[] };
+  context: Record<string, unknown>;
+};
 const scratch = mkdtempSync(join(tmpdir(), 'easel-contributors-'));
 afterAll(() => {
   removeCdkOutdirs();
@@ -56,8 +59,29 @@ describe('cdk watch', () => {
 
   /** Every file of the repository that the synth reads: the app's modules and each function's bundle inputs. */
   const synthInputs = (() => {
-    const entries = ['infra/app.ts', 'infra/cdk-app.mjs', 'editor/build.ts', 'shared/docs/prerender-at-bundling.ts', 'infra/assets/clean-capture.ts', FALLBACK.handler, ...ROUTE_LIST.map((row) => row.handler), ...Object.values(QUEUES).map((queue) => queue.worker.handler)];
-    const { metafile } = buildSync({ absWorkingDir: PROJECT_ROOT, entryPoints: entries.map((entry) => join(PROJECT_ROOT, entry)), bundle: true, packages: 'external', platform: 'node', format: 'esm', write: false, outdir: join(scratch, 'watch'), metafile: true, logLevel: 'silent', loader: { '.css': 'empty', '.wasm': 'empty', '.svg': 'empty' } });
+    const entries = [
+      'infra/app.ts',
+      'infra/cdk-app.mjs',
+      'editor/build.ts',
+      'shared/docs/prerender-at-bundling.ts',
+      'infra/assets/clean-capture.ts',
+      FALLBACK.handler,
+      ...ROUTE_LIST.map((row) => row.handler),
+      ...Object.values(QUEUES).map((queue) => queue.worker.handler),
+    ];
+    const { metafile } = buildSync({
+      absWorkingDir: PROJECT_ROOT,
+      entryPoints: entries.map((entry) => join(PROJECT_ROOT, entry)),
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      outdir: join(scratch, 'watch'),
+      metafile: true,
+      logLevel: 'silent',
+      loader: { '.css': 'empty', '.wasm': 'empty', '.svg': 'empty' },
+    });
     return Object.keys(metafile.inputs).map((file) => relative(PROJECT_ROOT, join(PROJECT_ROOT, file)));
   })();
 
@@ -65,14 +89,23 @@ describe('cdk watch', () => {
     expect(watch.include.length).toBeGreaterThan(0);
   });
 
-  it('watches every file the synth reads, the functions\' code and the editor included', () => {
+  it("watches every file the synth reads, the functions' code and the editor included", () => {
     expect(synthInputs.length).toBeGreaterThan(100);
     expect(synthInputs.filter((file) => !watched(file))).toEqual([]);
     for (const file of ['package-lock.json', 'shared/routes.ts', 'functions/releases/list-releases.ts']) expect(watched(file), file).toBe(true);
   });
 
   it('ignores what no deploy reads: tests, docs, the bench, build output, dependencies (the control: these match no include or an exclude)', () => {
-    for (const file of ['test/unit/metrics.test.ts', 'docs/deploy.md', 'README.md', 'bench/cold-start.ts', 'bench-output/report.md', 'cdk.out/Easel.template.json', 'node_modules/aws-cdk-lib/package.json', 'infra/local/main.ts']) {
+    for (const file of [
+      'test/unit/metrics.test.ts',
+      'docs/deploy.md',
+      'README.md',
+      'bench/cold-start.ts',
+      'bench-output/report.md',
+      'cdk.out/Easel.template.json',
+      'node_modules/aws-cdk-lib/package.json',
+      'infra/local/main.ts',
+    ]) {
       expect(watched(file), file).toBe(false);
     }
   });

@@ -39,10 +39,10 @@ describe('traces', () => {
     for (const [id, fn] of functions) expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
   });
 
-  it('grants every role X-Ray\'s two write actions, the only statement on resource *', () => {
+  it("grants every role X-Ray's two write actions, the only statement on resource *", () => {
     const policies = ofType('AWS::IAM::Policy');
     const wildcard = policies.flatMap(([, policy]) =>
-      ((policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement).filter((statement) => statement.Resource === '*'),
+      (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement.filter((statement) => statement.Resource === '*'),
     );
     expect(wildcard).toHaveLength(ofType('AWS::Lambda::Function').length);
     for (const statement of wildcard) expect([statement.Action].flat().sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
@@ -51,13 +51,13 @@ describe('traces', () => {
 });
 
 describe('metrics and the dashboard', () => {
-  it('gives every function the stack\'s name as its metrics namespace', () => {
+  it("gives every function the stack's name as its metrics namespace", () => {
     for (const [id, fn] of ofType('AWS::Lambda::Function')) {
       expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.METRICS_NAMESPACE, id).toBe('Easel');
     }
   });
 
-  it('counts the API\'s 429s, the edge\'s included, from the access log', () => {
+  it("counts the API's 429s, the edge's included, from the access log", () => {
     template.hasResourceProperties('AWS::Logs::MetricFilter', {
       LogGroupName: { Ref: logicalId(stack.apiAccessLogs) },
       FilterPattern: '{ $.status = "429" }',
@@ -65,9 +65,10 @@ describe('metrics and the dashboard', () => {
     });
   });
 
-  it('shows every metric the functions write, the API\'s requests, 4xx, 5xx, 429 and latency, and the deletion queue\'s age', () => {
+  it("shows every metric the functions write, the API's requests, 4xx, 5xx, 429 and latency, and the deletion queue's age", () => {
     for (const name of Object.keys(METRICS)) expect(dashboardBody, name).toMatch(new RegExp(`\\b${name}\\b`));
-    for (const name of ['"Count"', '"4xx"', '"5xx"', '"Latency"', '"ApiTooManyRequests"', '"ApproximateAgeOfOldestMessage"', '"ReadThrottleEvents"']) expect(dashboardBody).toContain(name);
+    for (const name of ['"Count"', '"4xx"', '"5xx"', '"Latency"', '"ApiTooManyRequests"', '"ApproximateAgeOfOldestMessage"', '"ReadThrottleEvents"'])
+      expect(dashboardBody).toContain(name);
   });
 
   it('is a control: a metric nobody writes is not on the dashboard', () => {
@@ -78,7 +79,12 @@ describe('metrics and the dashboard', () => {
 describe('alarms added for operations', () => {
   it('alarm on the share of 429 and of 4xx answers, judged only above a minimum of requests', () => {
     const tooMany = alarmNamed('ApiTooManyRequestsRate');
-    expect(tooMany).toMatchObject({ Threshold: OPERATIONS_THRESHOLDS.tooManyRequestsPercent, EvaluationPeriods: 2, DatapointsToAlarm: 2, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(tooMany).toMatchObject({
+      Threshold: OPERATIONS_THRESHOLDS.tooManyRequestsPercent,
+      EvaluationPeriods: 2,
+      DatapointsToAlarm: 2,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
     expect(JSON.stringify(tooMany.Metrics)).toContain(`IF(requests >= ${OPERATIONS_THRESHOLDS.minimumRequests}, 100 * part / requests, 0)`);
     expect(JSON.stringify(tooMany.Metrics)).toContain('ApiTooManyRequests');
     const clientErrors = alarmNamed('ApiClientErrorRate');
@@ -94,7 +100,7 @@ describe('alarms added for operations', () => {
     }
   });
 
-  it('alarm when the deletion queue\'s oldest message is too old', () => {
+  it("alarm when the deletion queue's oldest message is too old", () => {
     expect(alarmNamed('DeletionQueueBacklog')).toMatchObject({
       MetricName: 'ApproximateAgeOfOldestMessage',
       Namespace: 'AWS/SQS',

@@ -17,7 +17,7 @@ const metricLinesOf = (requestId: string) =>
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((line) => line._aws !== undefined && line.requestId === requestId);
 
-describe('the local runtime\'s metric lines', () => {
+describe("the local runtime's metric lines", () => {
   it.each([
     ['/openapi.json', 200, { Operation: 'getOpenApi' }],
     ['/api/v1/releases', 401, { Operation: 'listReleases', AuthRefusals: 1, Code: 'unauthorized' }],
@@ -33,6 +33,11 @@ describe('the local runtime\'s metric lines', () => {
     // One record per set of dimension values: a refusal's count is apart from the route's latency.
     const records = metricLinesOf(requestId);
     expect(records.length).toBe('AuthRefusals' in fields ? 2 : 1);
-    expect(Object.assign({}, ...records)).toMatchObject({ ...fields, status, RouteLatency: expect.any(Number), _aws: { CloudWatchMetrics: [expect.objectContaining({ Namespace: 'Easel' })] } });
+    expect(Object.assign({}, ...records)).toMatchObject({
+      ...fields,
+      status,
+      RouteLatency: expect.any(Number),
+      _aws: { CloudWatchMetrics: [expect.objectContaining({ Namespace: 'Easel' })] },
+    });
   });
 });

@@ -43,14 +43,17 @@ beforeEach(() => {
 
 afterEach(() => {
   setTraceSender(undefined);
-  for (const [name, value] of [['_X_AMZN_TRACE_ID', saved.trace], ['AWS_XRAY_DAEMON_ADDRESS', saved.daemon]] as const) {
+  for (const [name, value] of [
+    ['_X_AMZN_TRACE_ID', saved.trace],
+    ['AWS_XRAY_DAEMON_ADDRESS', saved.daemon],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
 });
 
 describe('parseTraceHeader', () => {
-  it('reads Lambda\'s trace header, and refuses one without a root or a parent', () => {
+  it("reads Lambda's trace header, and refuses one without a root or a parent", () => {
     expect(parseTraceHeader(TRACE)).toEqual({ root: '1-67891233-abcdef012345678912345678', parent: '53995c3f42cd8ad8', sampled: true });
     expect(parseTraceHeader('Root=1-67891233-abcdef012345678912345678;Sampled=1')).toBeUndefined();
     expect(parseTraceHeader(undefined)).toBeUndefined();
@@ -58,7 +61,7 @@ describe('parseTraceHeader', () => {
 });
 
 describe('traceAwsCalls', () => {
-  it('sends one subsegment per call, under the invocation\'s segment, with the operation, table and request id', async () => {
+  it("sends one subsegment per call, under the invocation's segment, with the operation, table and request id", async () => {
     // Prepare
     answers = [{ status: 200, body: { Item: { id: { S: 'x' } } } }];
     const client = dynamoDocumentClient(settings());
@@ -123,7 +126,7 @@ describe('traceAwsCalls', () => {
     expect(client.middlewareStack.identify().some((entry) => entry.includes('easelXRaySubsegment'))).toBe(false);
   });
 
-  it('writes the daemon\'s header and the document to AWS_XRAY_DAEMON_ADDRESS over UDP', async () => {
+  it("writes the daemon's header and the document to AWS_XRAY_DAEMON_ADDRESS over UDP", async () => {
     // Prepare: a stand-in daemon on loopback.
     setTraceSender(undefined);
     const daemon = createSocket('udp4');

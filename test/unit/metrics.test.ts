@@ -13,7 +13,35 @@ import type { LambdaContext, LambdaEvent, LambdaResult } from '#shared/route-typ
 import { screenshotLike } from '../support/images.ts';
 
 /** CloudWatch's units (PutMetricData's list, which EMF takes). */
-const CLOUDWATCH_UNITS = new Set(['Seconds', 'Microseconds', 'Milliseconds', 'Bytes', 'Kilobytes', 'Megabytes', 'Gigabytes', 'Terabytes', 'Bits', 'Kilobits', 'Megabits', 'Gigabits', 'Terabits', 'Percent', 'Count', 'Bytes/Second', 'Kilobytes/Second', 'Megabytes/Second', 'Gigabytes/Second', 'Terabytes/Second', 'Bits/Second', 'Kilobits/Second', 'Megabits/Second', 'Gigabits/Second', 'Terabits/Second', 'Count/Second', 'None']);
+const CLOUDWATCH_UNITS = new Set([
+  'Seconds',
+  'Microseconds',
+  'Milliseconds',
+  'Bytes',
+  'Kilobytes',
+  'Megabytes',
+  'Gigabytes',
+  'Terabytes',
+  'Bits',
+  'Kilobits',
+  'Megabits',
+  'Gigabits',
+  'Terabits',
+  'Percent',
+  'Count',
+  'Bytes/Second',
+  'Kilobytes/Second',
+  'Megabytes/Second',
+  'Gigabytes/Second',
+  'Terabytes/Second',
+  'Bits/Second',
+  'Kilobits/Second',
+  'Megabits/Second',
+  'Gigabits/Second',
+  'Terabits/Second',
+  'Count/Second',
+  'None',
+]);
 
 interface Emf {
   _aws: { Timestamp: number; CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[] };
@@ -39,7 +67,8 @@ function emfProblems(record: Record<string, unknown>): string[] {
       if (!CLOUDWATCH_UNITS.has(metric.Unit)) problems.push(`unit ${metric.Unit} of ${metric.Name}`);
       const value = record[metric.Name];
       const values = Array.isArray(value) ? value : [value];
-      if (values.length === 0 || values.length > 100 || !values.every((item) => typeof item === 'number' && Number.isFinite(item))) problems.push(`value of ${metric.Name}`);
+      if (values.length === 0 || values.length > 100 || !values.every((item) => typeof item === 'number' && Number.isFinite(item)))
+        problems.push(`value of ${metric.Name}`);
     }
   }
   return problems;
@@ -74,7 +103,10 @@ const points = () =>
   records()
     .flatMap((record) =>
       record._aws.CloudWatchMetrics.flatMap((directive) =>
-        directive.Metrics.map((metric) => `${metric.Name} ${directive.Dimensions[0]!.map((name) => `${name}=${String(record[name])}`).join(',')} = ${JSON.stringify(record[metric.Name])}`),
+        directive.Metrics.map(
+          (metric) =>
+            `${metric.Name} ${directive.Dimensions[0]!.map((name) => `${name}=${String(record[name])}`).join(',')} = ${JSON.stringify(record[metric.Name])}`,
+        ),
       ),
     )
     .sort();
@@ -82,10 +114,13 @@ const points = () =>
 describe('emitMetrics', () => {
   it('writes one valid EMF record with the namespace, the dimensions, the units and the values', () => {
     // Act
-    emitMetrics([
-      { name: 'RouteLatency', value: 12.5, dimensions: { Operation: 'listReleases' } },
-      { name: 'RateLimited', value: 1, dimensions: { Operation: 'listReleases' } },
-    ], { requestId: 'req-1' });
+    emitMetrics(
+      [
+        { name: 'RouteLatency', value: 12.5, dimensions: { Operation: 'listReleases' } },
+        { name: 'RateLimited', value: 1, dimensions: { Operation: 'listReleases' } },
+      ],
+      { requestId: 'req-1' },
+    );
 
     // Assess
     expect(records()).toHaveLength(1);
@@ -101,12 +136,11 @@ describe('emitMetrics', () => {
     expect(record).toMatchObject({ Operation: 'listReleases', RouteLatency: 12.5, RateLimited: 1, requestId: 'req-1' });
   });
 
-  it('is a control: the checker refuses a record whose dimension has no value or whose unit is not CloudWatch\'s', () => {
+  it("is a control: the checker refuses a record whose dimension has no value or whose unit is not CloudWatch's", () => {
     // Assess
-    expect(emfProblems({ _aws: { Timestamp: 1, CloudWatchMetrics: [{ Namespace: 'E', Dimensions: [['Operation']], Metrics: [{ Name: 'X', Unit: 'ms' }] }] }, X: 1 })).toEqual([
-      'dimension Operation has no string value',
-      'unit ms of X',
-    ]);
+    expect(
+      emfProblems({ _aws: { Timestamp: 1, CloudWatchMetrics: [{ Namespace: 'E', Dimensions: [['Operation']], Metrics: [{ Name: 'X', Unit: 'ms' }] }] }, X: 1 }),
+    ).toEqual(['dimension Operation has no string value', 'unit ms of X']);
   });
 
   it('writes one record per set of dimension values, and keeps two values of one metric apart', () => {
@@ -128,10 +162,15 @@ describe('emitMetrics', () => {
     process.env.METRICS_NAMESPACE = 'Easel-dev';
 
     // Act
-    emitMetrics([{ name: 'ExportTime', value: Number.NaN, dimensions: { Format: 'png' } }, { name: 'TruncatedCaptures', value: 1 }]);
+    emitMetrics([
+      { name: 'ExportTime', value: Number.NaN, dimensions: { Format: 'png' } },
+      { name: 'TruncatedCaptures', value: 1 },
+    ]);
 
     // Assess
-    expect(records().map((record) => record._aws.CloudWatchMetrics.map((directive) => `${directive.Namespace} ${directive.Metrics[0]!.Name}`))).toEqual([['Easel-dev TruncatedCaptures']]);
+    expect(records().map((record) => record._aws.CloudWatchMetrics.map((directive) => `${directive.Namespace} ${directive.Metrics[0]!.Name}`))).toEqual([
+      ['Easel-dev TruncatedCaptures'],
+    ]);
   });
 
   it('is written with LOG_LEVEL=error, since alarms read it, and not with silent', () => {
@@ -180,13 +219,19 @@ describe('requestMetrics, the always-on middleware', () => {
   /** A stand-in for the boundary: renders a thrown error as a 429 or 500 answer. */
   const boundary: MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext> = {
     onError: (request) => {
-      request.response = { statusCode: request.error instanceof RateLimitedError ? 429 : 500, headers: { 'X-Request-Id': 'gw-id' }, body: '{}' } satisfies LambdaResult;
+      request.response = {
+        statusCode: request.error instanceof RateLimitedError ? 429 : 500,
+        headers: { 'X-Request-Id': 'gw-id' },
+        body: '{}',
+      } satisfies LambdaResult;
     },
   };
 
   it('times every answer of the route, success or error, under its operation id', async () => {
     // Prepare
-    const ok = middy<LambdaEvent, unknown, Error, LambdaContext>().use(requestMetrics({ operationId: 'listReleases', routeKey: 'GET /api/v1/releases', cors: 'public' })).handler(async () => ({ statusCode: 200, headers: { 'X-Request-Id': 'gw-id' }, body: '[]' }));
+    const ok = middy<LambdaEvent, unknown, Error, LambdaContext>()
+      .use(requestMetrics({ operationId: 'listReleases', routeKey: 'GET /api/v1/releases', cors: 'public' }))
+      .handler(async () => ({ statusCode: 200, headers: { 'X-Request-Id': 'gw-id' }, body: '[]' }));
     const limited = middy<LambdaEvent, unknown, Error, LambdaContext>()
       .use(requestMetrics({ operationId: 'capturePage', routeKey: 'POST /api/screenshot', cors: 'public' }))
       .use(boundary)
@@ -214,14 +259,30 @@ describe('requestMetrics, the always-on middleware', () => {
 
 describe('withCaptureMetrics', () => {
   const request: ScreenshotRequest = { url: 'https://example.com', deviceType: 'desktop', colorScheme: 'light', forceRefresh: false };
-  const result: ScreenshotResult = { png: new Uint8Array(1), url: 'https://example.com/', cached: false, strategy: 'local-chromium', deviceType: 'desktop', colorScheme: 'light' };
+  const result: ScreenshotResult = {
+    png: new Uint8Array(1),
+    url: 'https://example.com/',
+    cached: false,
+    strategy: 'local-chromium',
+    deviceType: 'desktop',
+    colorScheme: 'light',
+  };
   const answering = (answer: () => Promise<ScreenshotResult>): ScreenshotService => ({ capture: answer });
 
   it('counts a capture by status and strategy, the cache hit or miss, and a truncated page', async () => {
     // Act
-    await withCaptureMetrics(answering(async () => ({ ...result, cached: true })), 'local-chromium').capture(request);
-    await withCaptureMetrics(answering(async () => ({ ...result, extent: { truncated: true, capturedHeight: 16_384 } })), 'local-chromium').capture(request);
-    await withCaptureMetrics(answering(async () => result), 'local-chromium').capture({ ...request, forceRefresh: true });
+    await withCaptureMetrics(
+      answering(async () => ({ ...result, cached: true })),
+      'local-chromium',
+    ).capture(request);
+    await withCaptureMetrics(
+      answering(async () => ({ ...result, extent: { truncated: true, capturedHeight: 16_384 } })),
+      'local-chromium',
+    ).capture(request);
+    await withCaptureMetrics(
+      answering(async () => result),
+      'local-chromium',
+    ).capture({ ...request, forceRefresh: true });
 
     // Assess
     for (const record of records()) expect(emfProblems(record)).toEqual([]);
@@ -239,9 +300,12 @@ describe('withCaptureMetrics', () => {
     [new UpstreamTimeoutError('slow'), '408'],
     [new InvalidRequestError('bad', 'bad'), '400'],
     [new Error('crash'), '500'],
-  ])('counts a failed capture under its status and the backend\'s strategy, and rethrows it', async (error, status) => {
+  ])("counts a failed capture under its status and the backend's strategy, and rethrows it", async (error, status) => {
     // Act
-    const capture = withCaptureMetrics(answering(() => Promise.reject(error)), 'remote-cdp').capture(request);
+    const capture = withCaptureMetrics(
+      answering(() => Promise.reject(error)),
+      'remote-cdp',
+    ).capture(request);
 
     // Assess
     await expect(capture).rejects.toBe(error);
@@ -250,12 +314,15 @@ describe('withCaptureMetrics', () => {
 });
 
 describe('exportImage', () => {
-  it('writes the export\'s bytes and time by format', async () => {
+  it("writes the export's bytes and time by format", async () => {
     // Prepare
     const png = await screenshotLike(64, 48);
 
     // Act
-    const out = await exportImage({ maxResponseBytes: 6_000_000 }, { bytes: png, declaredType: 'image/png', fileName: 'a.png', format: 'webp', preset: 'medium' });
+    const out = await exportImage(
+      { maxResponseBytes: 6_000_000 },
+      { bytes: png, declaredType: 'image/png', fileName: 'a.png', format: 'webp', preset: 'medium' },
+    );
 
     // Assess
     const record = records().find((item) => item.ExportBytes !== undefined)!;
@@ -268,7 +335,11 @@ describe('exportImage', () => {
 describe('the tweet service', () => {
   it('counts a lookup of its cache as a miss, then as a hit', async () => {
     // Prepare
-    const service = createTweetService({ client: { fetchTweet: async () => ({ kind: 'found', tweet: { id_str: '1' } }) }, settings: { cacheSeconds: 300, staleSeconds: 0 }, now: () => 0 });
+    const service = createTweetService({
+      client: { fetchTweet: async () => ({ kind: 'found', tweet: { id_str: '1' } }) },
+      settings: { cacheSeconds: 300, staleSeconds: 0 },
+      now: () => 0,
+    });
 
     // Act
     await service.getTweet('1');
