@@ -181,7 +181,7 @@ export async function bench(): Promise<BenchTable[]> {
         rows,
         notes: [
           `Machine: ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores. Source: a ${DESKTOP.width}×${DESKTOP.height} capture of /docs opened as a file; ocean gradient, padding 64, medium shadow (the defaults); median of ${ROUNDS} interleaved runs after one warm-up each, each in a fresh tab.`,
-          'Annotated: 2 blur and 1 pixelate box, 2 rectangles, an ellipse, 2 arrows, a line, 2 highlights and 2 step markers, drawn with the mouse. Render (drawing in bands on OffscreenCanvases) and encode (the PNG writer: libpng\'s filter choice, the browser\'s zlib) are the worker\'s own timings; total is from the click to the file on disk; long tasks and frame gaps are the page\'s main thread.',
+          'Annotated: 2 blur and 1 pixelate box, 2 rectangles, an ellipse, 2 arrows, a line, 2 highlights and 2 step markers, drawn with the mouse. Render (drawing in bands on OffscreenCanvases) and encode (the PNG writer: libpng\'s filter choice, the browser\'s zlib) are the worker\'s own timings; total is from the click (once the preview shows the settings) to the file on disk; long tasks and frame gaps are the page\'s main thread.',
         ],
       },
     ];
