@@ -296,6 +296,17 @@ describe('withCaptureMetrics', () => {
     ]);
   });
 
+  it('counts no cache miss for a capture with cookies, which never looks the cache up', async () => {
+    // Act
+    await withCaptureMetrics(
+      answering(async () => result),
+      'local-chromium',
+    ).capture({ ...request, cookies: [{ name: 'session', value: 'v' }] });
+
+    // Assess
+    expect(points()).toEqual(['Captures Status=200,Strategy=local-chromium = 1']);
+  });
+
   it.each([
     [new UpstreamTimeoutError('slow'), '408'],
     [new InvalidRequestError('bad', 'bad'), '400'],

@@ -3,11 +3,12 @@ import { HttpError } from '#shared/errors.ts';
 import { emitMetrics } from '#shared/metrics.ts';
 import type { MetricPoint } from '#shared/metrics.ts';
 import type { Strategy } from '#shared/services/capture/browsers.ts';
+import { credentialsOf } from '#shared/services/capture/options.ts';
 import type { ScreenshotService } from '#shared/services/capture/screenshot-service.ts';
 
 /**
  * Counts each capture by its answer's status and strategy (`cache` for a hit; the backend's own on
- * a failure), the capture cache's hits and misses (a refresh looks nothing up) and truncations.
+ * a failure), the capture cache's hits and misses and truncations.
  */
 export function withCaptureMetrics(service: ScreenshotService, strategy: Strategy): ScreenshotService {
   return {
@@ -16,7 +17,8 @@ export function withCaptureMetrics(service: ScreenshotService, strategy: Strateg
         const result = await service.capture(request);
         const points: MetricPoint[] = [{ name: 'Captures', value: 1, dimensions: { Status: '200', Strategy: result.cached ? 'cache' : result.strategy } }];
         if (result.cached) points.push({ name: 'CacheHits', value: 1, dimensions: { Cache: 'capture' } });
-        else if (!request.forceRefresh) points.push({ name: 'CacheMisses', value: 1, dimensions: { Cache: 'capture' } });
+        // A refresh, or a capture with credentials (never cached), looks nothing up.
+        else if (!request.forceRefresh && !credentialsOf(request)) points.push({ name: 'CacheMisses', value: 1, dimensions: { Cache: 'capture' } });
         if (result.extent?.truncated) points.push({ name: 'TruncatedCaptures', value: 1 });
         emitMetrics(points);
         return result;
