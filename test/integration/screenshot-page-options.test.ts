@@ -20,12 +20,12 @@ const BUTTON = 300 * 120;
 
 describe('POST /api/screenshot: viewport', () => {
   it.each([
-    ['desktop', { width: 1440, height: 900 }, undefined, { width: 1440, height: 900 }],
-    ['mobile, at its scale 2', { width: 390, height: 844 }, undefined, { width: 780, height: 1688 }],
-    ['desktop at scale 2', { width: 1280, height: 800 }, 2, { width: 2560, height: 1600 }],
-  ])('captures %s at the viewport asked for', async (device, viewport, scale, size) => {
+    ['desktop', { deviceType: 'desktop', viewport: { width: 1440, height: 900 } }, { width: 1440, height: 900 }],
+    ['mobile, at its scale 2', { deviceType: 'mobile', viewport: { width: 390, height: 844 } }, { width: 780, height: 1688 }],
+    ['desktop at scale 2', { deviceType: 'desktop', viewport: { width: 1280, height: 800 }, scale: 2 }, { width: 2560, height: 1600 }],
+  ])('captures %s at the viewport asked for', async (_case, options, size) => {
     // Act
-    const response = await capture({ url: `${suite.pages.origin}/blank?viewport=${viewport.width}`, deviceType: device.split(',')[0]!.split(' ')[0], viewport, ...(scale ? { scale } : {}) });
+    const response = await capture({ url: `${suite.pages.origin}/blank?viewport=${options.viewport.width}`, ...options });
 
     // Assess
     expect(response.status).toBe(200);
