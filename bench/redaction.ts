@@ -1,0 +1,168 @@
+/** Redaction's added time: the same capture with and without `redact`, on a typical page and on a 12,000 px full page. */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ms, percentile } from './support/report.ts';
+import type { BenchTable } from './support/report.ts';
+import { build } from 'esbuild';
+import { bundleOptions } from '#infra/constructs/easel-function.ts';
+import type { BrowserBackend } from '#shared/services/capture/browsers.ts';
+import { startRedactionPages, TALL_PAGE_PX } from '../test/support/redaction-pages.ts';
+
+const TYPICAL_RUNS = 9;
+const TALL_RUNS = 3;
+const STEP_RUNS = 15;
+const COLD_RUNS = 7;
+const ALL = ['email', 'phone', 'card', 'secret', 'ip'] as const;
+
+/**
+ * The redaction step alone on a loaded page (read the text, detect in Node, cover), against the
+ * detection alone on the same text: what a capture with redact adds, without the capture's noise.
+ */
+async function stepTable(backend: BrowserBackend, origin: string): Promise<BenchTable> {
+  const { redactPage } = await import('#shared/services/capture/redaction/redact-page.ts');
+  const { findSensitive } = await import('#shared/services/capture/redaction/detect.ts');
+  const { collectText, pageText } = await import('#shared/services/capture/redact-in-page.ts');
+  const { joinTexts } = await import('#shared/services/capture/redaction/ranges.ts');
+  const { Deadline } = await import('#shared/services/capture/deadline.ts');
+  const rows: (string | number)[][] = [];
+  const lease = await backend.acquire();
+  const page = await lease.browser.newPage();
+  try {
+    await page.setViewport({ width: 1920, height: 1080 });
+    for (const target of [
+      { label: 'typical page (viewport)', path: '/dashboard', area: null },
+      { label: '12,000 px full page', path: '/tall', area: { x: 0, y: 0, width: 1920, height: TALL_PAGE_PX } },
+    ]) {
+      const step: number[] = [];
+      const detect: number[] = [];
+      let chars = 0;
+      for (let i = 0; i < STEP_RUNS + 2; i += 1) {
+        await page.goto(`${origin}${target.path}`, { waitUntil: 'load' });
+        const text = joinTexts(await page.evaluate(pageText, await page.evaluateHandle(collectText)));
+        chars = text.text.length;
+        let started = performance.now();
+        await findSensitive(text.text, ALL);
+        const detectMs = performance.now() - started;
+        const deadline = new Deadline(60_000);
+        started = performance.now();
+        await redactPage({ page, kinds: ALL, area: target.area, scale: 1, deadline });
+        const stepMs = performance.now() - started;
+        deadline.dispose();
+        // The first two warm the detectors and the page.
+        if (i >= 2) step.push(stepMs), detect.push(detectMs);
+      }
+      rows.push([target.label, STEP_RUNS, chars, ms(percentile(step, 50)), ms(percentile(step, 95)), ms(percentile(detect, 50)), ms(percentile(step, 50) - percentile(detect, 50))]);
+    }
+  } finally {
+    await page.close();
+    lease.release();
+  }
+  return {
+    title: 'Redaction step alone on a loaded page, all five kinds (ms)',
+    columns: ['page', 'runs', 'characters', 'step p50', 'step p95', 'detection in Node p50', 'in the page p50'],
+    rows,
+    notes: ['Step = read the text, detect, cover and measure the boxes (redactPage); in the page = step − detection: three evaluations and the DOM work.'],
+  };
+}
+
+/** The detectors as the capture bundle carries them: their import and first detection in a fresh process. */
+async function coldTable(dir: string): Promise<BenchTable> {
+  const outfile = join(dir, 'detect.mjs');
+  const built = await build({ ...bundleOptions('shared/services/capture/redaction/detect.ts', []), outfile, metafile: true, logLevel: 'silent' });
+  const probe = join(dir, 'probe.mjs');
+  await writeFile(
+    probe,
+    `const t0 = performance.now(); const { findSensitive } = await import(${JSON.stringify(outfile)}); const t1 = performance.now();
+await findSensitive('Mail jane@example.com, call +44 20 7946 0958, card 4111 1111 1111 1111, host 203.0.113.4', ${JSON.stringify(ALL)});
+const t2 = performance.now(); await findSensitive('Mail joe@example.org from 198.51.100.7', ${JSON.stringify(ALL)});
+console.log(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, secondMs: performance.now() - t2 }));`,
+  );
+  const runs = Array.from({ length: COLD_RUNS }, () => JSON.parse(execFileSync(process.execPath, [probe], { encoding: 'utf8' })) as Record<string, number>);
+  const at = (key: string) => ms(percentile(runs.map((run) => run[key]!), 50));
+  const kb = Math.round(Object.values(built.metafile.outputs)[0]!.bytes / 1024);
+  return {
+    title: `Redaction's detectors bundled (${kb} KB minified), fresh process, p50 of ${COLD_RUNS} (ms)`,
+    columns: ['import', 'first detection (rules set up)', 'next detection'],
+    rows: [[at('importMs'), at('firstMs'), at('secondMs')]],
+    notes: ['Paid once per container, by its first capture with redact; the capture bundle evaluates this code only then (a dynamic import).'],
+  };
+}
+
+export async function bench(): Promise<BenchTable[]> {
+  const pages = await startRedactionPages();
+  process.env.UNSAFE_TEST_LOOPBACK_PORTS = String(pages.port);
+  process.env.LOG_LEVEL = 'warn';
+  const dataDir = await mkdtemp(join(tmpdir(), 'easel-bench-'));
+  const { startLocal } = await import('#infra/local/runtime.ts');
+  const runtime = await startLocal({ port: 0, backendPorts: { dynamodb: 0, s3: 0, sqs: 0 }, dataDir, workers: false, env: { ...process.env } });
+  try {
+    const { browserBackend } = await import('#shared/wiring/capture.ts');
+    const { capturePng } = await import('#shared/services/capture/page-capture.ts');
+    const { DEFAULT_OPTIONS } = await import('#shared/services/capture/options.ts');
+    const { createTargetGuard } = await import('#shared/services/capture/target.ts');
+    const { cachingResolver, systemResolver } = await import('#shared/net/guard.ts');
+    const guard = createTargetGuard({ loopbackPorts: [pages.port] }, cachingResolver(systemResolver, 30_000));
+    const capture = async (path: string, options: object) => {
+      const lease = await browserBackend().acquire();
+      const started = performance.now();
+      const out = await capturePng(lease, { url: new URL(`${pages.origin}${path}`), deviceType: 'desktop', colorScheme: 'light', timeoutMs: 60_000, options: { ...DEFAULT_OPTIONS, ...options } }, guard);
+      return { ms: performance.now() - started, boxes: out.redactions?.length ?? 0 };
+    };
+
+    // The first capture with redact in a process loads the detectors.
+    await capture('/dashboard', {});
+    const cold = await coldTable(dataDir);
+    const steps = await stepTable(browserBackend(), pages.origin);
+    const first = await capture('/dashboard', { redact: ALL });
+    const rows: (string | number)[][] = [];
+    const pairs = [
+      { label: 'typical page (viewport, 1920×1080)', path: '/dashboard', options: {}, runs: TYPICAL_RUNS, goal: 50 },
+      { label: '12,000 px full page', path: '/tall', options: { fullPage: true }, runs: TALL_RUNS, goal: undefined },
+    ];
+    for (const pair of pairs) {
+      const without: number[] = [];
+      const withRedact: number[] = [];
+      let boxes = 0;
+      for (let i = 0; i < 2; i += 1) await capture(pair.path, pair.options);
+      // Interleaved against drift.
+      for (let i = 0; i < pair.runs; i += 1) {
+        without.push((await capture(pair.path, pair.options)).ms);
+        const redacted = await capture(pair.path, { ...pair.options, redact: ALL });
+        withRedact.push(redacted.ms);
+        boxes = redacted.boxes;
+      }
+      const [a, b] = [percentile(without, 50), percentile(withRedact, 50)];
+      const added = b - a;
+      rows.push([
+        pair.label,
+        pair.runs,
+        ms(a),
+        ms(b),
+        `${added >= 0 ? '+' : '−'}${ms(Math.abs(added))} (${(b / a).toFixed(2)}×)`,
+        boxes,
+        pair.goal === undefined ? 'measured' : `≤ +${pair.goal} ms`,
+        pair.goal === undefined ? '' : added <= pair.goal ? 'met' : 'MISSED',
+      ]);
+    }
+    return [
+      cold,
+      steps,
+      {
+        title: 'Redaction: the same capture through capturePng without and with redact (all five kinds), p50 ms',
+        columns: ['page', 'runs', 'without', 'with redact', 'added', 'boxes', 'goal', 'result'],
+        rows,
+        notes: [
+          `The first capture with redact in a process, which loads the detectors: ${ms(first.ms)} ms (${first.boxes} boxes).`,
+          'Pages: test/support/redaction-pages.ts (/dashboard: 40 table rows and a log, 10 e-mail addresses, 10 phone numbers,',
+          '20 IP addresses among order numbers, dates, versions and times; /tall: 300 rows, an address and an IP address in every tenth).',
+        ],
+      },
+    ];
+  } finally {
+    await runtime.stop();
+    await pages.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
