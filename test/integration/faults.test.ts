@@ -56,7 +56,8 @@ let pages: TargetPages;
 beforeAll(async () => {
   pages = await startTargetPages();
   process.env.UNSAFE_TEST_LOOPBACK_PORTS = String(pages.port);
-  runtime = await startTestRuntime();
+  // The deployed time-outs, which these cases are about, not the raised ones of test/support/env.ts.
+  runtime = await startTestRuntime({ env: { SDK_CONNECT_TIMEOUT_MS: '1000', SDK_REQUEST_TIMEOUT_MS: '2000' } });
   fixtures = await createFixtures(runtime);
 });
 

@@ -23,7 +23,8 @@ export interface TestRuntime extends LocalRuntime {
 export async function startTestRuntime(options: LocalOptions = {}): Promise<TestRuntime> {
   collectLogLines();
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'easel-test-')));
-  const env = { ...process.env };
+  // `options.env` adds to this process's environment rather than replacing it.
+  const env = { ...process.env, ...options.env };
   for (const name of HANDLER_SETTINGS) delete env[name];
   const drift: string[] = [];
   let checker: ContractChecker | undefined;
@@ -31,8 +32,8 @@ export async function startTestRuntime(options: LocalOptions = {}): Promise<Test
   const runtime = await startLocal({
     port: 0,
     backendPorts: { dynamodb: 0, s3: 0, sqs: 0 },
-    env,
     ...options,
+    env,
     observe: (exchange) => {
       options.observe?.(exchange);
       checker ??= contractChecker(baseUrl);
