@@ -40,7 +40,7 @@ const sparticuzConf = ({ dir, cacheDir }: { dir: string; cacheDir: string }) =>
   `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>${dir}</dir><cachedir>${cacheDir}</cachedir><config></config></fontconfig>\n`;
 
 const VARIANTS = [
-  'Open Sans alone (@sparticuz/chromium\'s one font)',
+  "Open Sans alone (@sparticuz/chromium's one font)",
   'capture fonts, the layer as shipped (links and its cache)',
   'capture fonts, no cache: fontconfig scans them',
   'capture fonts, warm fontconfig cache',
@@ -60,9 +60,12 @@ export async function bench(): Promise<BenchTable[]> {
   const layer = mkdtempSync(join(tmpdir(), 'easel-bench-layer-'));
   await buildFontLayer(layer, layer);
   const links = fontLinksFor(layer);
-  const shippedCaches = readdirSync(join(layer, SHIPPED_CACHE)).filter((name) => name.includes('.cache-')).map((name) => join(FONT_CACHE_DIR, name));
+  const shippedCaches = readdirSync(join(layer, SHIPPED_CACHE))
+    .filter((name) => name.includes('.cache-'))
+    .map((name) => join(FONT_CACHE_DIR, name));
   const made: string[] = [warmFontconfig, layer, links];
-  const launch = (fontconfig: string) => puppeteer.launch({ executablePath, headless: 'shell', args, defaultViewport: null, env: { ...process.env, FONTCONFIG_PATH: fontconfig } });
+  const launch = (fontconfig: string) =>
+    puppeteer.launch({ executablePath, headless: 'shell', args, defaultViewport: null, env: { ...process.env, FONTCONFIG_PATH: fontconfig } });
   const capture = async (browser: Browser, path: string) => {
     const page = await browser.newPage();
     try {
@@ -99,7 +102,10 @@ export async function bench(): Promise<BenchTable[]> {
 
   try {
     const coldRows: (string | number)[][] = [];
-    for (const [label, path] of [['Latin text page', '/latin'], ['page of every script and an emoji', '/scripts']] as const) {
+    for (const [label, path] of [
+      ['Latin text page', '/latin'],
+      ['page of every script and an emoji', '/scripts'],
+    ] as const) {
       await cold(WARM, path);
       const times: number[][] = VARIANTS.map(() => []);
       // Interleaved against drift.
@@ -109,7 +115,15 @@ export async function bench(): Promise<BenchTable[]> {
         const p50 = percentile(times[variant]!, 50);
         const goal = variant === SHIPPED && path === '/latin';
         const added = variant === 0 ? '' : `${p50 >= base ? '+' : '−'}${ms(Math.abs(p50 - base))}`;
-        coldRows.push([`${label}: ${name}`, COLD_RUNS, ms(p50), ms(percentile(times[variant]!, 95)), added, goal ? '≤ +100 ms' : '', goal ? (p50 - base <= 100 ? 'met' : 'MISSED') : '']);
+        coldRows.push([
+          `${label}: ${name}`,
+          COLD_RUNS,
+          ms(p50),
+          ms(percentile(times[variant]!, 95)),
+          added,
+          goal ? '≤ +100 ms' : '',
+          goal ? (p50 - base <= 100 ? 'met' : 'MISSED') : '',
+        ]);
       }
     }
 
@@ -117,7 +131,10 @@ export async function bench(): Promise<BenchTable[]> {
     const withFonts = await launch(fresh(SHIPPED));
     const warmRows: (string | number)[][] = [];
     try {
-      for (const [label, path] of [['Latin text page', '/latin'], ['page of every script and an emoji', '/scripts']] as const) {
+      for (const [label, path] of [
+        ['Latin text page', '/latin'],
+        ['page of every script and an emoji', '/scripts'],
+      ] as const) {
         for (let i = 0; i < 3; i += 1) for (const browser of [today, withFonts]) await capture(browser, path);
         const times: number[][] = [[], []];
         for (let run = 0; run < WARM_RUNS; run += 1) {
@@ -131,7 +148,15 @@ export async function bench(): Promise<BenchTable[]> {
         const goal = path === '/latin';
         warmRows.push(
           [`${label}: Open Sans alone`, WARM_RUNS, ms(base), ms(percentile(times[0]!, 95)), '', '', ''],
-          [`${label}: capture fonts`, WARM_RUNS, ms(fonts), ms(percentile(times[1]!, 95)), `${(fonts / base).toFixed(2)}×`, goal ? '≤ 1.03×' : '', goal ? (fonts / base <= 1.03 ? 'met' : 'MISSED') : ''],
+          [
+            `${label}: capture fonts`,
+            WARM_RUNS,
+            ms(fonts),
+            ms(percentile(times[1]!, 95)),
+            `${(fonts / base).toFixed(2)}×`,
+            goal ? '≤ 1.03×' : '',
+            goal ? (fonts / base <= 1.03 ? 'met' : 'MISSED') : '',
+          ],
         );
       }
     } finally {
@@ -158,7 +183,7 @@ export async function bench(): Promise<BenchTable[]> {
         rows: coldRows,
         notes: [
           'Each run launches Chromium with its own FONTCONFIG_PATH and an empty /tmp as a new Lambda container has; the shipped',
-          'layer\'s time includes making its links and copying its cache. The variants are interleaved run by run.',
+          "layer's time includes making its links and copying its cache. The variants are interleaved run by run.",
         ],
       },
       {

@@ -23,7 +23,10 @@ export async function bench(): Promise<BenchTable[]> {
     const call = async (body: Record<string, unknown>) => {
       client += 1;
       const started = performance.now();
-      const result = await handler(apiEvent({ method: 'POST', path: '/api/screenshot', body, sourceIp: `198.18.${client >> 8}.${client & 255}` }), lambdaContext());
+      const result = await handler(
+        apiEvent({ method: 'POST', path: '/api/screenshot', body, sourceIp: `198.18.${client >> 8}.${client & 255}` }),
+        lambdaContext(),
+      );
       if (result.statusCode !== 200) throw new Error(`handler answered ${result.statusCode}: ${result.body}`);
       return performance.now() - started;
     };

@@ -18,7 +18,20 @@ import { screenshotLike } from '../test/support/images.ts';
 import { median } from './lib/measure.ts';
 import { ms } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
-import { BUNDLES_DIR, COLD_CHILD, JSON_GOAL_MS, SHARED_KEY_NOTE, bundle, coldChildEnv, coldFigures, emptyHandler, eventFor, exportUpload, fixtureRequest, runChild } from './support/route-bundles.ts';
+import {
+  BUNDLES_DIR,
+  COLD_CHILD,
+  JSON_GOAL_MS,
+  SHARED_KEY_NOTE,
+  bundle,
+  coldChildEnv,
+  coldFigures,
+  emptyHandler,
+  eventFor,
+  exportUpload,
+  fixtureRequest,
+  runChild,
+} from './support/route-bundles.ts';
 import type { ChildResult, PlannedRequest, Row } from './support/route-bundles.ts';
 
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 5);
@@ -49,16 +62,18 @@ export async function bench(): Promise<BenchTable[]> {
     const childEnv = coldChildEnv(runtime);
 
     // Each route's request: the fixtures' by default, a real input where the row needs one.
-    const routes: Row[] = [...FULL_ROUTE_LIST.filter((row) => row.operationId !== 'capturePage'), { ...FALLBACK, operationId: 'fallback' } as unknown as Row].filter(
-      (row) => !ONLY || ONLY.includes(row.operationId),
-    );
+    const routes: Row[] = [
+      ...FULL_ROUTE_LIST.filter((row) => row.operationId !== 'capturePage'),
+      { ...FALLBACK, operationId: 'fallback' } as unknown as Row,
+    ].filter((row) => !ONLY || ONLY.includes(row.operationId));
     const cases: { row: Row; file: string; bytes: number; events: string; env?: NodeJS.ProcessEnv }[] = [];
     const upload = await exportUpload(png);
     for (const row of routes) {
       const built = await bundle(row);
       let request: PlannedRequest;
       if (row.operationId === 'postExport') request = { method: 'POST', path: row.path, ...upload };
-      else if (row.operationId === 'getImageProxy') request = { method: 'GET', path: row.path, query: `url=${encodeURIComponent('https://pbs.twimg.com/media/bench.png')}`, headers: {} };
+      else if (row.operationId === 'getImageProxy')
+        request = { method: 'GET', path: row.path, query: `url=${encodeURIComponent('https://pbs.twimg.com/media/bench.png')}`, headers: {} };
       else if (row.operationId === 'getTweet') request = { method: 'GET', path: `/api/tweet/${TWEET_ID}`, headers: {} };
       else if (row.operationId === 'getEditorAsset') {
         const script = readdirSync(join(dirname(built.file), 'editor')).find((name) => name.endsWith('.js'));
@@ -70,7 +85,13 @@ export async function bench(): Promise<BenchTable[]> {
       writeFileSync(events, JSON.stringify([eventFor(row, request), eventFor(row, request), eventFor(row, request)]));
       cases.push({ row, ...built, events });
       // What Node's own source maps would cost.
-      if (row.operationId === 'listReleases') cases.push({ row: { ...row, operationId: 'listReleases, --enable-source-maps' }, ...built, events, env: { ...childEnv, NODE_OPTIONS: '--enable-source-maps' } });
+      if (row.operationId === 'listReleases')
+        cases.push({
+          row: { ...row, operationId: 'listReleases, --enable-source-maps' },
+          ...built,
+          events,
+          env: { ...childEnv, NODE_OPTIONS: '--enable-source-maps' },
+        });
     }
     fixtures.close();
     const emptyEvents = join(scratch, 'empty.json');
@@ -84,7 +105,14 @@ export async function bench(): Promise<BenchTable[]> {
       const bareRun = await runChild(['-e', '0'], childEnv);
       if (round > 0) bare.push(bareRun.wallMs);
       for (const item of cases) {
-        const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=${item.row.operationId.replace(/\W+/g, '-')}-${round}.cpuprofile`, '--cpu-prof-interval=100'] : [];
+        const profile = PROFILE_DIR
+          ? [
+              '--cpu-prof',
+              `--cpu-prof-dir=${PROFILE_DIR}`,
+              `--cpu-prof-name=${item.row.operationId.replace(/\W+/g, '-')}-${round}.cpuprofile`,
+              '--cpu-prof-interval=100',
+            ]
+          : [];
         const result = await runChild([...profile, COLD_CHILD, item.file, item.events], item.env ?? childEnv);
         if (round > 0) results.set(item.row.operationId, [...(results.get(item.row.operationId) ?? []), result]);
       }
@@ -94,7 +122,18 @@ export async function bench(): Promise<BenchTable[]> {
       const runs = results.get(row.operationId)!;
       const figures = coldFigures(runs);
       const cold = figures.coldMs;
-      const isJson = ![EMPTY, 'listReleases, --enable-source-maps', 'postExport', 'getImageProxy', 'getHome', 'getEditorAsset', 'getDocs', 'getErrorDocs', 'getLlms', 'getLlmsFull'].includes(row.operationId);
+      const isJson = ![
+        EMPTY,
+        'listReleases, --enable-source-maps',
+        'postExport',
+        'getImageProxy',
+        'getHome',
+        'getEditorAsset',
+        'getDocs',
+        'getErrorDocs',
+        'getLlms',
+        'getLlmsFull',
+      ].includes(row.operationId);
       return [
         row.operationId,
         Math.round(bytes / 1024),
@@ -115,7 +154,23 @@ export async function bench(): Promise<BenchTable[]> {
     });
     const coldTable: BenchTable = {
       title: `Cold start per route: fresh Node ${process.versions.node} process, import + first invocation (median of ${ROUNDS})`,
-      columns: ['route', 'min. KB', 'import ms', '1st call ms', 'its requests', 'in flight ms', 'import + 1st call', 'its CPU ms', 'warm call ms', 'peak RSS MiB', 'status', 'process ms', 'process over bare', 'goal', 'result'],
+      columns: [
+        'route',
+        'min. KB',
+        'import ms',
+        '1st call ms',
+        'its requests',
+        'in flight ms',
+        'import + 1st call',
+        'its CPU ms',
+        'warm call ms',
+        'peak RSS MiB',
+        'status',
+        'process ms',
+        'process over bare',
+        'goal',
+        'result',
+      ],
       rows,
       notes: [
         `"import + 1st call": the cold start over a bare Node start, timed in the fresh process from before the import to the first call's answer; the goal applies to it.`,
@@ -124,8 +179,8 @@ export async function bench(): Promise<BenchTable[]> {
         `"its CPU ms": the CPU time the process spent in it (all threads), what a function with less than a full vCPU stretches (bench/cost.ts); "peak RSS": the process's high-water mark.`,
         `Bare \`node -e 0\`: ${ms(bareMs)} ms (median). "process ms" is spawn to exit as the parent sees it, less the two warm calls made after the cold one; "process over bare" subtracts the bare start,`,
         `so it also holds what an ES module entry and the harness cost with no route at all: the "${EMPTY}" row.`,
-        'Bundles built with the stack\'s esbuild options (bench-output/bundles/), no NODE_OPTIONS, as on Lambda (a logged stack is source-mapped then, shared/source-maps.ts).',
-        'Seeded credentials (an API key of every scope, an owner session); DynamoDB/S3 are the embedded backends on loopback. Status: the first call\'s answer',
+        "Bundles built with the stack's esbuild options (bench-output/bundles/), no NODE_OPTIONS, as on Lambda (a logged stack is source-mapped then, shared/source-maps.ts).",
+        "Seeded credentials (an API key of every scope, an owner session); DynamoDB/S3 are the embedded backends on loopback. Status: the first call's answer",
         '(a create or delete repeated in later processes may answer 409/404, still after its DynamoDB call). Goal applies to JSON routes.',
         SHARED_KEY_NOTE,
       ],
@@ -137,7 +192,12 @@ export async function bench(): Promise<BenchTable[]> {
     const captureBuilt = await bundle(captureRow);
     const captureEvents = join(scratch, 'capture.json');
     const captureEvent = () =>
-      eventFor(captureRow, { method: 'POST', path: captureRow.path, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ url: `${pages.origin}/plain?title=cold`, forceRefresh: true })) });
+      eventFor(captureRow, {
+        method: 'POST',
+        path: captureRow.path,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify({ url: `${pages.origin}/plain?title=cold`, forceRefresh: true })),
+      });
     writeFileSync(captureEvents, JSON.stringify([captureEvent(), captureEvent(), captureEvent()]));
     const captureEnv = { ...childEnv, CHROMIUM_SINGLE_PROCESS: 'true' };
     const whole: ChildResult[] = [];
@@ -167,7 +227,9 @@ export async function bench(): Promise<BenchTable[]> {
         ['parts, raw puppeteer in a fresh process: import @sparticuz/chromium + puppeteer-core', ms(median(parts.map((run) => run.importMs)))],
         ...PART_NAMES.map((name, index) => [`  ${name}`, part(index)]),
       ],
-      notes: [`Statuses of the handler's calls: ${[...new Set(whole.flatMap((run) => run.invocations.map((call) => call.status)))].join('/')}; a local page served on 127.0.0.1, 1920×1080 PNG.`],
+      notes: [
+        `Statuses of the handler's calls: ${[...new Set(whole.flatMap((run) => run.invocations.map((call) => call.status)))].join('/')}; a local page served on 127.0.0.1, 1920×1080 PNG.`,
+      ],
     };
     return [coldTable, captureTable];
   } finally {

@@ -169,7 +169,13 @@ export async function bench(): Promise<BenchTable[]> {
         label: 'export (1920×1080 PNG → JPEG, medium)',
         operationId: 'postExport',
         kind: 'export',
-        usage: { apiRequests: Math.ceil(upload.body.length / (512 * 1024)), readUnits: 0, writeUnits: 0, s3Puts: 0, note: `a ${Math.round(upload.body.length / 1024)} KB upload counts as ${Math.ceil(upload.body.length / (512 * 1024))} requests` },
+        usage: {
+          apiRequests: Math.ceil(upload.body.length / (512 * 1024)),
+          readUnits: 0,
+          writeUnits: 0,
+          s3Puts: 0,
+          note: `a ${Math.round(upload.body.length / 1024)} KB upload counts as ${Math.ceil(upload.body.length / (512 * 1024))} requests`,
+        },
       },
       {
         label: 'capture, cache miss (1920×1080 PNG of a local page)',
@@ -192,7 +198,12 @@ export async function bench(): Promise<BenchTable[]> {
         request = { method: 'POST', path: row.path, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) };
       } else {
         const planned = await requestFor(runtime.url, fixtures, row as Row & { operationId: OperationId });
-        request = { method: planned.method, path: planned.path, headers: credentialsFor(fixtures, row), body: planned.body === undefined ? undefined : Buffer.from(JSON.stringify(planned.body)) };
+        request = {
+          method: planned.method,
+          path: planned.path,
+          headers: credentialsFor(fixtures, row),
+          body: planned.body === undefined ? undefined : Buffer.from(JSON.stringify(planned.body)),
+        };
       }
       const events = join(scratch, `${workload.operationId}.json`);
       writeFileSync(events, JSON.stringify(Array.from({ length: 1 + WARM[workload.kind] }, () => eventFor(row, request))));
@@ -209,7 +220,9 @@ export async function bench(): Promise<BenchTable[]> {
       if (workload.kind === 'json') delete workload.pinned;
       if (workload.kind === 'export') {
         // The largest image accepted, flat to fit the body limit: decoding needs the same memory anyway.
-        const flat = await sharp({ create: { width: 8000, height: EXPORT_MAX_PIXELS / 8000, channels: 4, background: '#f4f5f7' } }).png().toBuffer();
+        const flat = await sharp({ create: { width: 8000, height: EXPORT_MAX_PIXELS / 8000, channels: 4, background: '#f4f5f7' } })
+          .png()
+          .toBuffer();
         const largest = await exportUpload(flat);
         const largestEvents = join(scratch, 'largest.json');
         writeFileSync(largestEvents, JSON.stringify([eventFor(row, { method: 'POST', path: row.path, ...largest })]));
@@ -234,7 +247,8 @@ export async function bench(): Promise<BenchTable[]> {
         p.cores.toFixed(2),
         ms(p.coldMs),
         ms(p.coldCpuMs),
-        Math.round(median(workload.runs!.map((run) => run.peakRssMiB))) + (workload.largestInputRssMiB ? ` (largest accepted image: ${Math.round(workload.largestInputRssMiB)})` : ''),
+        Math.round(median(workload.runs!.map((run) => run.peakRssMiB))) +
+          (workload.largestInputRssMiB ? ` (largest accepted image: ${Math.round(workload.largestInputRssMiB)})` : ''),
       ]),
       notes: [
         'CPU: all threads of the process, and for the capture the Chromium processes it started. Waiting: a call pinned to one core less its CPU time (export, capture), or the warm call less its CPU (JSON: one thread).',
@@ -251,7 +265,9 @@ export async function bench(): Promise<BenchTable[]> {
         const asGood = row.memory === pick || (warmAt(p, row.memory) <= 1.05 * warmAt(p, pick) && bill(row.memory).total <= 1.05 * bill(pick).total);
         return [
           workload.label.split(' (')[0]!,
-          ...CANDIDATES_MB.map((mb) => (mb < Math.max(HEADROOM * p.peakRssMiB, workload.floor?.mb ?? 0) ? '(too small)' : `${Math.round(warmAt(p, mb))} / ${Math.round(coldAt(p, mb))}`)),
+          ...CANDIDATES_MB.map((mb) =>
+            mb < Math.max(HEADROOM * p.peakRssMiB, workload.floor?.mb ?? 0) ? '(too small)' : `${Math.round(warmAt(p, mb))} / ${Math.round(coldAt(p, mb))}`,
+          ),
           `${Math.round(MB_PER_VCPU * p.cores)} MB`,
           `${Math.round((100 * bill(pick).waiting) / bill(pick).total)} %`,
           `${row.memory} MB`,
@@ -261,15 +277,34 @@ export async function bench(): Promise<BenchTable[]> {
       }),
       notes: [
         `Goal: the usual size nearest the CPU the function can use (one vCPU per ${MB_PER_VCPU} MB × the cores it keeps busy), smaller while its waiting would be over ${100 * WAITING_SHARE} % of the whole bill`,
-        `of a call, never below ${HEADROOM}× its peak RSS${profiles.some(({ workload }) => workload.floor) ? ` or its floor (${profiles.filter(({ workload }) => workload.floor).map(({ workload }) => `${workload.label.split(' (')[0]}: ${workload.floor!.mb} MB, ${workload.floor!.why}`).join('; ')})` : ''}.`,
+        `of a call, never below ${HEADROOM}× its peak RSS${
+          profiles.some(({ workload }) => workload.floor)
+            ? ` or its floor (${profiles
+                .filter(({ workload }) => workload.floor)
+                .map(({ workload }) => `${workload.label.split(' (')[0]}: ${workload.floor!.mb} MB, ${workload.floor!.why}`)
+                .join('; ')})`
+            : ''
+        }.`,
         'The configured memory meets the goal when it is the pick, or models as fast and as cheap within 5 %. "(too small)": under the floor or twice the peak RSS.',
-        'Cold starts are an upper bound: Lambda may give the init phase more CPU than the memory buys. Waits are loopback\'s, shorter than a region\'s: a function that waits',
+        "Cold starts are an upper bound: Lambda may give the init phase more CPU than the memory buys. Waits are loopback's, shorter than a region's: a function that waits",
         'longer in production (on DynamoDB across the network, on a page) has a larger waiting share, which can move its pick down.',
       ],
     };
     const costs: BenchTable = {
       title: `Cost per million calls at the configured memory and architecture (us-east-1 list prices noted ${PRICES.noted})`,
-      columns: ['function', 'memory, arch', 'billed ms', 'Lambda requests', 'Lambda GB-s', 'HTTP API', 'DynamoDB', 'S3', 'total', 'on x86_64', 'per 1,000 cold starts'],
+      columns: [
+        'function',
+        'memory, arch',
+        'billed ms',
+        'Lambda requests',
+        'Lambda GB-s',
+        'HTTP API',
+        'DynamoDB',
+        'S3',
+        'total',
+        'on x86_64',
+        'per 1,000 cold starts',
+      ],
       rows: profiles.map(({ workload, row, profile: p }) => {
         const arch = archOf(row);
         const billed = warmAt(p, row.memory);
@@ -277,7 +312,19 @@ export async function bench(): Promise<BenchTable[]> {
         const x86 = costPerMillion(workload.usage, billed, row.memory, 'x86_64');
         // Lambda bills the init phase too.
         const coldStart = ((row.memory / 1024) * (coldAt(p, row.memory) / 1000) * PRICES.gbSecond[arch] * 1000).toFixed(4);
-        return [workload.label, `${row.memory} MB ${arch}`, Math.ceil(billed), dollars(cost.lambdaRequests), dollars(cost.compute), dollars(cost.api), dollars(cost.dynamo), dollars(cost.s3), `**${dollars(cost.total)}**`, dollars(x86.total), `$${coldStart}`];
+        return [
+          workload.label,
+          `${row.memory} MB ${arch}`,
+          Math.ceil(billed),
+          dollars(cost.lambdaRequests),
+          dollars(cost.compute),
+          dollars(cost.api),
+          dollars(cost.dynamo),
+          dollars(cost.s3),
+          `**${dollars(cost.total)}**`,
+          dollars(x86.total),
+          `$${coldStart}`,
+        ];
       }),
       notes: [
         ...profiles.map(({ workload }) => `${workload.label}: ${workload.usage.note}.`),

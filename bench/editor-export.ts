@@ -147,7 +147,9 @@ export async function bench(): Promise<BenchTable[]> {
       for (const scenario of SCENARIOS) {
         const run = await exportOnce(browser, runtime.url, capture, work, scenario);
         if (run.violations.length > 0) throw new Error(`CSP violations during the export: ${run.violations.join(', ')}`);
-        process.stderr.write(`editor-export ${scenario.name}: ${PARTS.map((part) => `${part} ${Math.round(run[part])}`).join(', ')}, total ${Math.round(run.total)} ms, longest task ${Math.round(run.longestTask)} ms\n`);
+        process.stderr.write(
+          `editor-export ${scenario.name}: ${PARTS.map((part) => `${part} ${Math.round(run[part])}`).join(', ')}, total ${Math.round(run.total)} ms, longest task ${Math.round(run.longestTask)} ms\n`,
+        );
         runs.get(scenario)!.push(run);
       }
     }
@@ -177,11 +179,23 @@ export async function bench(): Promise<BenchTable[]> {
     return [
       {
         title: 'Editor export in the browser, PNG high, light browser frame: click to downloaded file (median)',
-        columns: ['export', 'total', 'render (worker)', 'encode (worker)', 'file', 'made in', 'longest long task', 'longest frame gap', 'annotated ÷ plain', 'goal', 'result'],
+        columns: [
+          'export',
+          'total',
+          'render (worker)',
+          'encode (worker)',
+          'file',
+          'made in',
+          'longest long task',
+          'longest frame gap',
+          'annotated ÷ plain',
+          'goal',
+          'result',
+        ],
         rows,
         notes: [
           `Machine: ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores. Source: a ${DESKTOP.width}×${DESKTOP.height} capture of /docs opened as a file; ocean gradient, padding 64, medium shadow (the defaults); median of ${ROUNDS} interleaved runs after one warm-up each, each in a fresh tab.`,
-          'Annotated: 2 blur and 1 pixelate box, 2 rectangles, an ellipse, 2 arrows, a line, 2 highlights and 2 step markers, drawn with the mouse. Render (drawing in bands on OffscreenCanvases) and encode (the PNG writer: libpng\'s filter choice, the browser\'s zlib) are the worker\'s own timings; total is from the click (once the preview shows the settings) to the file on disk; long tasks and frame gaps are the page\'s main thread.',
+          "Annotated: 2 blur and 1 pixelate box, 2 rectangles, an ellipse, 2 arrows, a line, 2 highlights and 2 step markers, drawn with the mouse. Render (drawing in bands on OffscreenCanvases) and encode (the PNG writer: libpng's filter choice, the browser's zlib) are the worker's own timings; total is from the click (once the preview shows the settings) to the file on disk; long tasks and frame gaps are the page's main thread.",
         ],
       },
     ];

@@ -32,7 +32,11 @@ async function multipartEvent(input: Buffer, type: string, format: ExportFormat,
   form.append('qualityPreset', qualityPreset);
   const request = new Request('http://bench/api/export', { method: 'POST', body: form });
   const body = Buffer.from(await request.arrayBuffer()).toString('base64');
-  return { ...apiEvent({ method: 'POST', path: '/api/export', headers: { 'content-type': request.headers.get('content-type')! } }), body, isBase64Encoded: true };
+  return {
+    ...apiEvent({ method: 'POST', path: '/api/export', headers: { 'content-type': request.headers.get('content-type')! } }),
+    body,
+    isBase64Encoded: true,
+  };
 }
 
 export async function bench(): Promise<BenchTable[]> {
@@ -51,7 +55,12 @@ export async function bench(): Promise<BenchTable[]> {
         const { run: time } = await interleaved(
           {
             run: async () => {
-              size = (await exportImage({ maxResponseBytes: LAMBDA_MAX_BINARY_BYTES }, { bytes: input.bytes, declaredType: input.type, fileName: 'x', format, preset })).bytes.length;
+              size = (
+                await exportImage(
+                  { maxResponseBytes: LAMBDA_MAX_BINARY_BYTES },
+                  { bytes: input.bytes, declaredType: input.type, fileName: 'x', format, preset },
+                )
+              ).bytes.length;
             },
           },
           ROUNDS,
@@ -61,12 +70,21 @@ export async function bench(): Promise<BenchTable[]> {
       rows.push(cells);
     }
   }
-  const presets: BenchTable = { title: 'Export presets: bytes and time through the service', columns: ['format', 'preset', 'screenshot (bytes, time)', 'photo (bytes, time)'], rows, notes: [inputNote] };
+  const presets: BenchTable = {
+    title: 'Export presets: bytes and time through the service',
+    columns: ['format', 'preset', 'screenshot (bytes, time)', 'photo (bytes, time)'],
+    rows,
+    notes: [inputNote],
+  };
 
   const { handler } = await import('#functions/export/post-export.ts');
   const overhead: (string | number)[][] = [];
   for (const input of inputs) {
-    for (const [format, preset] of [['jpeg', 'medium'], ['webp', 'medium'], ['png', 'high']] as const) {
+    for (const [format, preset] of [
+      ['jpeg', 'medium'],
+      ['webp', 'medium'],
+      ['png', 'high'],
+    ] as const) {
       const event = await multipartEvent(input.bytes, input.type, format, preset);
       const settings = EXPORT_PRESETS[format][preset];
       const result = await interleaved(
@@ -83,17 +101,37 @@ export async function bench(): Promise<BenchTable[]> {
       overhead.push([input.name, `${format} ${preset}`, ms(result.handler), ms(result.sharp), `${ratio.toFixed(2)}×`, ratio <= 1.1 ? 'met' : 'MISSED']);
     }
   }
-  const handlerTable: BenchTable = { title: 'Export handler (multipart parse, checks, base64) against raw sharp, same options', columns: ['input → output', 'handler', 'raw sharp', 'ratio', 'goal', 'result'], rows: overhead.map((row) => [`${row[0]} → ${row[1]}`, ...row.slice(2, 5), '≤ 1.10×', row[5]!]) };
+  const handlerTable: BenchTable = {
+    title: 'Export handler (multipart parse, checks, base64) against raw sharp, same options',
+    columns: ['input → output', 'handler', 'raw sharp', 'ratio', 'goal', 'result'],
+    rows: overhead.map((row) => [`${row[0]} → ${row[1]}`, ...row.slice(2, 5), '≤ 1.10×', row[5]!]),
+  };
 
   const medium = EXPORT_PRESETS.jpeg.medium;
   if (medium.format !== 'jpeg') throw new Error('the jpeg medium preset must be a JPEG encoder');
   const jpegRows: (string | number)[][] = [];
   for (const input of inputs) {
     const moz = await rawSharp(input.bytes, medium);
-    const turbo = await sharp(input.bytes).autoOrient().toColourspace('srgb').jpeg({ quality: medium.options.quality, chromaSubsampling: medium.options.chromaSubsampling }).toBuffer();
+    const turbo = await sharp(input.bytes)
+      .autoOrient()
+      .toColourspace('srgb')
+      .jpeg({ quality: medium.options.quality, chromaSubsampling: medium.options.chromaSubsampling })
+      .toBuffer();
     const saving = 1 - moz.length / turbo.length;
-    jpegRows.push([input.name, `q${medium.options.quality}`, kb(moz.length), kb(turbo.length), `${(saving * 100).toFixed(1)} %`, '≥ 20 %', saving >= 0.2 ? 'met' : 'MISSED']);
+    jpegRows.push([
+      input.name,
+      `q${medium.options.quality}`,
+      kb(moz.length),
+      kb(turbo.length),
+      `${(saving * 100).toFixed(1)} %`,
+      '≥ 20 %',
+      saving >= 0.2 ? 'met' : 'MISSED',
+    ]);
   }
-  const jpegTable: BenchTable = { title: 'JPEG medium (mozjpeg) against libjpeg-turbo at the same quality', columns: ['input', 'quality', 'mozjpeg (medium)', 'libjpeg-turbo', 'smaller by', 'goal', 'result'], rows: jpegRows };
+  const jpegTable: BenchTable = {
+    title: 'JPEG medium (mozjpeg) against libjpeg-turbo at the same quality',
+    columns: ['input', 'quality', 'mozjpeg (medium)', 'libjpeg-turbo', 'smaller by', 'goal', 'result'],
+    rows: jpegRows,
+  };
   return [presets, handlerTable, jpegTable];
 }

@@ -38,7 +38,8 @@ async function sameProcess(): Promise<Layout> {
   return {
     label: 'one process',
     upstream: { env: upstream.env, port: upstream.server.port },
-    connect: async (proxyUrl) => (client = createBenchClient({ proxyUrl, upstreamPort: upstream.server.port, caFile: upstream.env.UNSAFE_TEST_MEDIA_CA_FILE! })),
+    connect: async (proxyUrl) =>
+      (client = createBenchClient({ proxyUrl, upstreamPort: upstream.server.port, caFile: upstream.env.UNSAFE_TEST_MEDIA_CA_FILE! })),
     fetch: (job) => client!.fetch(job),
     close: async () => {
       client?.close();
@@ -54,7 +55,8 @@ async function separateProcesses(): Promise<Layout> {
   return {
     label: 'a process each',
     upstream,
-    connect: (proxyUrl) => ask(clientChild, { role: 'client', target: { proxyUrl, upstreamPort: upstream.port, caFile: upstream.env.UNSAFE_TEST_MEDIA_CA_FILE } }),
+    connect: (proxyUrl) =>
+      ask(clientChild, { role: 'client', target: { proxyUrl, upstreamPort: upstream.port, caFile: upstream.env.UNSAFE_TEST_MEDIA_CA_FILE } }),
     fetch: (job) => ask<FetchResult>(clientChild, { job }),
     close: async () => {
       for (const child of [clientChild, upstreamChild]) {
@@ -97,7 +99,15 @@ async function measure(start: () => Promise<Layout>): Promise<string[][]> {
           layout.label === 'one process'
             ? `${median(results.direct.map((r) => r.cpuMsPerMib)).toFixed(2)} / ${median(results.proxy.map((r) => r.cpuMsPerMib)).toFixed(2)} (all parties)`
             : `${median(results.direct.map((r) => r.cpuMsPerMib)).toFixed(2)} client / ${median(results.proxyCpu).toFixed(2)} proxy`;
-        rows.push([`${layout.label}; ${label}`, `${d.toFixed(0)} MB/s`, `${p.toFixed(0)} MB/s`, `${(p / d).toFixed(2)}×`, cpuNote, '≥ 0.8×', p / d >= 0.8 ? 'met' : 'MISSED']);
+        rows.push([
+          `${layout.label}; ${label}`,
+          `${d.toFixed(0)} MB/s`,
+          `${p.toFixed(0)} MB/s`,
+          `${(p / d).toFixed(2)}×`,
+          cpuNote,
+          '≥ 0.8×',
+          p / d >= 0.8 ? 'met' : 'MISSED',
+        ]);
       }
     } finally {
       await runtime.dispose();
@@ -113,7 +123,10 @@ export async function bench(): Promise<BenchTable[]> {
   const rows: string[][] = [];
   for (const name of Object.keys(LAYOUTS)) {
     const child = fork(SELF, [], { stdio: 'inherit', env: { ...process.env, BENCH_PROXY_LAYOUT: name } });
-    const [answer] = await Promise.all([new Promise<string[][]>((resolve) => child.once('message', (m) => resolve(m as string[][]))), new Promise((resolve) => child.once('exit', resolve))]);
+    const [answer] = await Promise.all([
+      new Promise<string[][]>((resolve) => child.once('message', (m) => resolve(m as string[][]))),
+      new Promise((resolve) => child.once('exit', resolve)),
+    ]);
     rows.push(...answer);
   }
   return [

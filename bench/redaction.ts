@@ -53,7 +53,15 @@ async function stepTable(backend: BrowserBackend, origin: string): Promise<Bench
         // The first two warm the detectors and the page.
         if (i >= 2) step.push(stepMs), detect.push(detectMs);
       }
-      rows.push([target.label, STEP_RUNS, chars, ms(percentile(step, 50)), ms(percentile(step, 95)), ms(percentile(detect, 50)), ms(percentile(step, 50) - percentile(detect, 50))]);
+      rows.push([
+        target.label,
+        STEP_RUNS,
+        chars,
+        ms(percentile(step, 50)),
+        ms(percentile(step, 95)),
+        ms(percentile(detect, 50)),
+        ms(percentile(step, 50) - percentile(detect, 50)),
+      ]);
     }
   } finally {
     await page.close();
@@ -80,7 +88,13 @@ const t2 = performance.now(); await findSensitive('Mail joe@example.org from 198
 console.log(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, secondMs: performance.now() - t2 }));`,
   );
   const runs = Array.from({ length: COLD_RUNS }, () => JSON.parse(execFileSync(process.execPath, [probe], { encoding: 'utf8' })) as Record<string, number>);
-  const at = (key: string) => ms(percentile(runs.map((run) => run[key]!), 50));
+  const at = (key: string) =>
+    ms(
+      percentile(
+        runs.map((run) => run[key]!),
+        50,
+      ),
+    );
   const kb = Math.round(Object.values(built.metafile.outputs)[0]!.bytes / 1024);
   return {
     title: `Redaction's detectors bundled (${kb} KB minified), fresh process, p50 of ${COLD_RUNS} (ms)`,
@@ -107,7 +121,11 @@ export async function bench(): Promise<BenchTable[]> {
     const capture = async (path: string, options: object) => {
       const lease = await browserBackend().acquire();
       const started = performance.now();
-      const out = await capturePng(lease, { url: new URL(`${pages.origin}${path}`), deviceType: 'desktop', colorScheme: 'light', timeoutMs: 60_000, options: { ...DEFAULT_OPTIONS, ...options } }, guard);
+      const out = await capturePng(
+        lease,
+        { url: new URL(`${pages.origin}${path}`), deviceType: 'desktop', colorScheme: 'light', timeoutMs: 60_000, options: { ...DEFAULT_OPTIONS, ...options } },
+        guard,
+      );
       return { ms: performance.now() - started, boxes: out.redactions?.length ?? 0 };
     };
 

@@ -66,7 +66,9 @@ function verdicts(area: string, table: BenchTable): (string | number)[][] {
 
 function machine(): string[] {
   const cpu = cpus();
-  const load = loadavg().map((value) => value.toFixed(2)).join(', ');
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
   let commit = 'unknown';
   try {
     commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();

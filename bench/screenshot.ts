@@ -68,7 +68,8 @@ async function bandsRight(png: Uint8Array): Promise<boolean> {
 async function noBanner(png: Uint8Array): Promise<boolean> {
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   for (let i = 0; i < data.length; i += info.channels) {
-    if (Math.abs(data[i]! - BANNER_COLOUR.r) <= 8 && Math.abs(data[i + 1]! - BANNER_COLOUR.g) <= 8 && Math.abs(data[i + 2]! - BANNER_COLOUR.b) <= 8) return false;
+    if (Math.abs(data[i]! - BANNER_COLOUR.r) <= 8 && Math.abs(data[i + 1]! - BANNER_COLOUR.g) <= 8 && Math.abs(data[i + 2]! - BANNER_COLOUR.b) <= 8)
+      return false;
   }
   return true;
 }
@@ -168,7 +169,10 @@ export async function bench(): Promise<BenchTable[]> {
     // with a lazy image and content loaded on scroll, which the handler waits for and raw puppeteer misses.
     const fullPageRows: (string | number)[][] = [];
     const bands = `${tall.origin}/bands?height=12000`;
-    const right = { handler: await bandsRight(Buffer.from((await call({ url: bands, fullPage: true, forceRefresh: true })).screenshot, 'base64')), raw: await bandsRight(await rawOnSharedBrowser(browserBackend(), bands, true)) };
+    const right = {
+      handler: await bandsRight(Buffer.from((await call({ url: bands, fullPage: true, forceRefresh: true })).screenshot, 'base64')),
+      raw: await bandsRight(await rawOnSharedBrowser(browserBackend(), bands, true)),
+    };
     for (const [label, longUrl] of [
       [`12,000 px page of bands (every row right: handler ${right.handler ? 'yes' : 'NO'}, raw ${right.raw ? 'yes' : 'NO'})`, bands],
       ['6,000 px plain page', `${pages.origin}/tall?height=6000`],
@@ -217,12 +221,15 @@ export async function bench(): Promise<BenchTable[]> {
     ] as const;
     const cleanCapture = async (target: URL, options: object) => {
       const lease = await browserBackend().acquire();
-      return timed(() => capturePng(lease, { url: target, deviceType: 'desktop', colorScheme: 'light', timeoutMs: 10_000, options: { ...DEFAULT_OPTIONS, ...options } }, guard));
+      return timed(() =>
+        capturePng(lease, { url: target, deviceType: 'desktop', colorScheme: 'light', timeoutMs: 10_000, options: { ...DEFAULT_OPTIONS, ...options } }, guard),
+      );
     };
     const plain = new URL(`${pages.origin}/plain?title=clean`);
     const cleanMs: number[][] = variants.map(() => []);
     for (let i = 0; i < 3; i += 1) for (const [, options] of variants) await cleanCapture(plain, options);
-    for (let i = 0; i < CLEAN_RUNS; i += 1) for (const [index, [, options]] of variants.entries()) cleanMs[index]!.push((await cleanCapture(plain, options)).ms);
+    for (let i = 0; i < CLEAN_RUNS; i += 1)
+      for (const [index, [, options]] of variants.entries()) cleanMs[index]!.push((await cleanCapture(plain, options)).ms);
     const bare = percentile(cleanMs[0]!, 50);
     let clean = 0;
     for (const name of Object.keys(CONSENT_PAGES)) {
@@ -237,7 +244,14 @@ export async function bench(): Promise<BenchTable[]> {
           const p50 = percentile(cleanMs[index]!, 50);
           const goal = index === 0 ? '' : '≤ +100 ms';
           const added = `${p50 >= bare ? '+' : '−'}${ms(Math.abs(p50 - bare))}`;
-          return [index === 0 ? label : `${label}: added`, CLEAN_RUNS, index === 0 ? ms(p50) : added, ms(percentile(cleanMs[index]!, 95)), goal, goal ? verdict(p50 - bare <= 100) : ''];
+          return [
+            index === 0 ? label : `${label}: added`,
+            CLEAN_RUNS,
+            index === 0 ? ms(p50) : added,
+            ms(percentile(cleanMs[index]!, 95)),
+            goal,
+            goal ? verdict(p50 - bare <= 100) : '',
+          ];
         }),
         ['corpus clean with blockBanners', corpusSize, `${clean}/${corpusSize}`, '', '100 %', verdict(clean === corpusSize)],
       ],
@@ -268,7 +282,11 @@ export async function bench(): Promise<BenchTable[]> {
           const lease = await browserBackend().acquire();
           try {
             const { ms: took, value } = await timed(() =>
-              capturePng(lease, { url: new URL(`${pages.origin}/wait/${fixture}`), deviceType: 'desktop', colorScheme: 'light', timeoutMs: 5000, wait: strategy.wait }, guard),
+              capturePng(
+                lease,
+                { url: new URL(`${pages.origin}/wait/${fixture}`), deviceType: 'desktop', colorScheme: 'light', timeoutMs: 5000, wait: strategy.wait },
+                guard,
+              ),
             );
             times.push(took);
             if (await isComplete(value.png)) complete += 1;

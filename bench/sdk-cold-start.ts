@@ -13,7 +13,18 @@ import { startTestRuntime } from '../test/support/local.ts';
 import { createFixtures } from '../test/support/route-requests.ts';
 import { ms } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
-import { COLD_CHILD, JSON_GOAL_MS, SHARED_KEY_NOTE, bundle, coldChildEnv, coldFigures, emptyHandler, eventFor, fixtureRequest, runChild } from './support/route-bundles.ts';
+import {
+  COLD_CHILD,
+  JSON_GOAL_MS,
+  SHARED_KEY_NOTE,
+  bundle,
+  coldChildEnv,
+  coldFigures,
+  emptyHandler,
+  eventFor,
+  fixtureRequest,
+  runChild,
+} from './support/route-bundles.ts';
 import type { ChildResult, PlannedRequest, Row } from './support/route-bundles.ts';
 
 const ROUNDS = Number(process.env.BENCH_SDK_COLD_ROUNDS ?? 10);
@@ -140,8 +151,23 @@ export async function bench(): Promise<BenchTable[]> {
       const verdict = (met: boolean) => (met && answered ? 'met' : 'MISSED');
       const ratio = easel.coldMs / cdk.coldMs;
       const failed = answered ? '' : ' (a first call not 2xx)';
-      goals.push([`${row.operationId}: (a)/(b) import + 1st call${failed}`, ms(easel.coldMs), ms(cdk.coldMs), ratio.toFixed(2), `≤ ${RATIO_GOAL}`, verdict(ratio <= RATIO_GOAL)]);
-      if (row.operationId === ROUTES[0]) goals.push([`${row.operationId}: (a) import + 1st call${failed}`, ms(easel.coldMs), '', `${ms(easel.coldMs)} ms`, `≤ ${JSON_GOAL_MS} ms`, verdict(easel.coldMs <= JSON_GOAL_MS)]);
+      goals.push([
+        `${row.operationId}: (a)/(b) import + 1st call${failed}`,
+        ms(easel.coldMs),
+        ms(cdk.coldMs),
+        ratio.toFixed(2),
+        `≤ ${RATIO_GOAL}`,
+        verdict(ratio <= RATIO_GOAL),
+      ]);
+      if (row.operationId === ROUTES[0])
+        goals.push([
+          `${row.operationId}: (a) import + 1st call${failed}`,
+          ms(easel.coldMs),
+          '',
+          `${ms(easel.coldMs)} ms`,
+          `≤ ${JSON_GOAL_MS} ms`,
+          verdict(easel.coldMs <= JSON_GOAL_MS),
+        ]);
     }
     const where = `Fresh Node ${process.versions.node} processes pinned to one core (${PINNED.join(' ')}), median of ${ROUNDS} interleaved rounds`;
     return [
@@ -155,7 +181,10 @@ export async function bench(): Promise<BenchTable[]> {
           `(b) bench-output/cdk-default/: built by aws-cdk-lib ${CDK_VERSION}'s NodejsFunction itself, runtime NODEJS_24_X and no bundling options: --bundle --platform=node --target=node24,`,
           `    no --format (so CJS, index.js), externals @aws-sdk/* and @smithy/* (cdk.json's @aws-cdk/aws-lambda-nodejs:sdkV3ExcludeSmithyPackages; @aws-sdk/* alone without it),`,
           `    not minified, no source map, esbuild's own main fields; the externals load from node_modules at run time (Lambda's runtime SDK in its place), not counted in "bundle KB".`,
-          ...[...cjsFailures].map(([reason, ids]) => `    ${ids.join(', ')}: the CJS bundle fails at import, so (b) is format: OutputFormat.ESM (index.mjs), every other option default: ${reason}`),
+          ...[...cjsFailures].map(
+            ([reason, ids]) =>
+              `    ${ids.join(', ')}: the CJS bundle fails at import, so (b) is format: OutputFormat.ESM (index.mjs), every other option default: ${reason}`,
+          ),
           `(c) an ES module whose handler does nothing, through the same child: the floor.`,
           `Each process imports the bundle and makes one call with seeded credentials against the embedded DynamoDB and S3; "status": its answers over the rounds.`,
           SHARED_KEY_NOTE,

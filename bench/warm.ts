@@ -84,10 +84,11 @@ export async function bench(): Promise<BenchTable[]> {
         .map(([name, count]) => `${name.replace(/Command$/, '')} ${count}`)
         .join(', ');
     };
-    const list = () => fetch(`${runtime.url}/api/v1/releases`, { headers: key }).then(async (response) => {
-      if (response.status !== 200) throw new Error(`list answered ${response.status}`);
-      return (await response.json()) as { releases: unknown[] };
-    });
+    const list = () =>
+      fetch(`${runtime.url}/api/v1/releases`, { headers: key }).then(async (response) => {
+        if (response.status !== 200) throw new Error(`list answered ${response.status}`);
+        return (await response.json()) as { releases: unknown[] };
+      });
     // A fresh key (never used, so not in the cache), then the same key again at once.
     const fresh = await fixtures.keyWithout('none-of-them');
     calls.clear();
@@ -101,7 +102,12 @@ export async function bench(): Promise<BenchTable[]> {
 
     const { ReleaseStore } = await import('#shared/store/releases.ts');
     const direct = new ReleaseStore({
-      dynamo: dynamoDocumentClient({ region: 'us-east-1', endpoint: runtime.env.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, ...SDK_LIMITS }),
+      dynamo: dynamoDocumentClient({
+        region: 'us-east-1',
+        endpoint: runtime.env.DYNAMODB_ENDPOINT,
+        credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+        ...SDK_LIMITS,
+      }),
       table: runtime.env.WORKSPACE_TABLE!,
     });
     // The service asks for one more than the page to know whether another page follows.
@@ -168,27 +174,60 @@ export async function bench(): Promise<BenchTable[]> {
       title: `Warm latency through the local server: concurrency ${CONNECTIONS}, ${SECONDS} s per run, median of ${ROUNDS} interleaved rounds`,
       columns: ['measurement', 'p50 ms', 'p99 ms', 'req/s', 'goal', 'result'],
       rows: [
-        [`GET /api/v1/releases (API key, one Query, page of ${page.releases.length})`, ms(routeP50), ms(median(routeRuns.map((run) => run.p99))), Math.round(median(routeRuns.map((run) => run.rps))), '', ''],
-        ['the same Query, straight to DynamoDB', ms(directP50), ms(median(directRuns.map((run) => run.p99))), Math.round(median(directRuns.map((run) => run.rps))), '', ''],
+        [
+          `GET /api/v1/releases (API key, one Query, page of ${page.releases.length})`,
+          ms(routeP50),
+          ms(median(routeRuns.map((run) => run.p99))),
+          Math.round(median(routeRuns.map((run) => run.rps))),
+          '',
+          '',
+        ],
+        [
+          'the same Query, straight to DynamoDB',
+          ms(directP50),
+          ms(median(directRuns.map((run) => run.p99))),
+          Math.round(median(directRuns.map((run) => run.rps))),
+          '',
+          '',
+        ],
         ['  route ÷ Query (p50)', `${ratio.toFixed(2)}×`, '', '', '≤ 2×', verdict(ratio <= 2)],
         [`GET /openapi.json (${Math.round(openapiBytes / 1024)} KB)`, ms(openapi.p50), ms(openapi.p99), Math.round(openapi.rps), '', ''],
-        ["  documentReply('openapi') per request, median of 200 (ms)", replyMs.toFixed(3), '', '', `< stringify ${stringifyMs.toFixed(2)} ms`, verdict(replyMs < stringifyMs / 10)],
-        [`GET /api/tweet/{id}, cached (upstream asked ${upstreamDuring} times in ${tweet.requests} requests)`, ms(tweet.p50), ms(tweet.p99), Math.round(tweet.rps), '0 upstream calls', verdict(upstreamDuring === 0)],
-        ['404 of the fallback route (the local server\'s floor)', ms(floor.p50), ms(floor.p99), Math.round(floor.rps), '', ''],
+        [
+          "  documentReply('openapi') per request, median of 200 (ms)",
+          replyMs.toFixed(3),
+          '',
+          '',
+          `< stringify ${stringifyMs.toFixed(2)} ms`,
+          verdict(replyMs < stringifyMs / 10),
+        ],
+        [
+          `GET /api/tweet/{id}, cached (upstream asked ${upstreamDuring} times in ${tweet.requests} requests)`,
+          ms(tweet.p50),
+          ms(tweet.p99),
+          Math.round(tweet.rps),
+          '0 upstream calls',
+          verdict(upstreamDuring === 0),
+        ],
+        ["404 of the fallback route (the local server's floor)", ms(floor.p50), ms(floor.p99), Math.round(floor.rps), '', ''],
       ],
       notes: [
-        'autocannon, the server and DynamoDB (dynalite) share this process and 2 cores: the route also pays the load generator\'s CPU,',
+        "autocannon, the server and DynamoDB (dynalite) share this process and 2 cores: the route also pays the load generator's CPU,",
         'so the ratio is an upper bound on what the route adds. The direct Query runs the same store code with a client of its own.',
       ],
     };
     const repeatFree = !/GetItem|BatchGetItem/.test(repeatCalls);
     const counts: BenchTable = {
-      title: 'DynamoDB calls made by GET /api/v1/releases (counted on the handlers\' client)',
+      title: "DynamoDB calls made by GET /api/v1/releases (counted on the handlers' client)",
       columns: ['request', 'calls', 'goal', 'result'],
       rows: [
         ['first request with a key not yet verified in this container', firstCalls, '', ''],
         ['the same key again, inside the cache window (AUTH_CACHE_TTL_MS)', repeatCalls, 'Query only', verdict(repeatFree)],
-        [`the load runs: ${routeRequests} answered requests over ${Math.round(wallMs / 1000)} s`, overRun, `key reads only per ${MAX_AUTH_CACHE_TTL_MS / 1000} s window`, verdict(keyReads <= windows * CONNECTIONS)],
+        [
+          `the load runs: ${routeRequests} answered requests over ${Math.round(wallMs / 1000)} s`,
+          overRun,
+          `key reads only per ${MAX_AUTH_CACHE_TTL_MS / 1000} s window`,
+          verdict(keyReads <= windows * CONNECTIONS),
+        ],
       ],
       notes: [
         'Queries exceed answered requests by the ones still in flight when each run stopped (up to 10 per run).',

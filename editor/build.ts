@@ -87,8 +87,12 @@ export async function buildEditor(outdir: string): Promise<EditorBuild> {
   files.sort((a, b) => a.file.localeCompare(b.file));
 
   const tags = [
-    ...files.filter((asset) => asset.file.endsWith('.css')).map((asset) => `<link rel="stylesheet" href="${ASSET_PATH}${asset.file}" integrity="${escapeAttribute(asset.integrity)}">`),
-    ...files.filter((asset) => asset.file.endsWith('.js') && !asset.worker).map((asset) => `<script type="module" src="${ASSET_PATH}${asset.file}" integrity="${escapeAttribute(asset.integrity)}"></script>`),
+    ...files
+      .filter((asset) => asset.file.endsWith('.css'))
+      .map((asset) => `<link rel="stylesheet" href="${ASSET_PATH}${asset.file}" integrity="${escapeAttribute(asset.integrity)}">`),
+    ...files
+      .filter((asset) => asset.file.endsWith('.js') && !asset.worker)
+      .map((asset) => `<script type="module" src="${ASSET_PATH}${asset.file}" integrity="${escapeAttribute(asset.integrity)}"></script>`),
   ].join('\n');
   const source = await readFile(join(SOURCE, PAGE_TEMPLATE), 'utf8');
   if (!source.includes(ASSETS_MARK)) throw new Error(`${PAGE_TEMPLATE} lacks the ${ASSETS_MARK} mark where the tags go`);

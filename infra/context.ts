@@ -14,7 +14,9 @@ function listContext(app: App, name: string): string[] | undefined {
   const value: unknown = app.node.tryGetContext(name);
   if (value === undefined || value === null || value === '') return undefined;
   if (Array.isArray(value)) return value.map(String);
-  return String(value).split(',').filter((item) => item.trim() !== '');
+  return String(value)
+    .split(',')
+    .filter((item) => item.trim() !== '');
 }
 
 function numberContext(app: App, name: string): number | undefined {
@@ -41,7 +43,8 @@ const STAGE = /^[A-Za-z][A-Za-z0-9]{0,24}$/;
 export function stackNameFromContext(app: App): string {
   const stage = stringContext(app, 'stage');
   if (stage === undefined) return BASE_STACK_NAME;
-  if (!STAGE.test(stage)) throw new Error(`Context stage must be a letter then up to 24 letters or digits (it names the stack, its dashboard and its metrics), got ${stage}`);
+  if (!STAGE.test(stage))
+    throw new Error(`Context stage must be a letter then up to 24 letters or digits (it names the stack, its dashboard and its metrics), got ${stage}`);
   return `${BASE_STACK_NAME}-${stage}`;
 }
 

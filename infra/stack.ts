@@ -96,9 +96,11 @@ const WORKER_ACCESS: Record<QueueName, ResourceAccess> = {
  */
 const ROUTE_AUTH_REASONS: Record<AuthKind, string> = {
   none: 'Anonymous by the API contract (capture, export, tweets, media proxy, docs, editor). Abuse is bounded by stage and route throttling and, for capture, a per-IP limit in the function; none of these routes reaches workspace data.',
-  apiKey: "Authenticated in the function: X-API-Key (looked up by SHA-256) or a session cookie, checked against the row's scope or permission (and, where the row names one, the plan's entitlement) by shared/http/auth.ts before any input is read.",
-  session: "Authenticated in the function: the session cookie (looked up by SHA-256, expiry checked) and the organization membership with the row's permission, by shared/http/auth.ts before any input is read; API keys are refused.",
-  internal: 'Authenticated in the function: the maintainers\' shared secret from Secrets Manager, compared in constant time, before any input is read.',
+  apiKey:
+    "Authenticated in the function: X-API-Key (looked up by SHA-256) or a session cookie, checked against the row's scope or permission (and, where the row names one, the plan's entitlement) by shared/http/auth.ts before any input is read.",
+  session:
+    "Authenticated in the function: the session cookie (looked up by SHA-256, expiry checked) and the organization membership with the row's permission, by shared/http/auth.ts before any input is read; API keys are refused.",
+  internal: "Authenticated in the function: the maintainers' shared secret from Secrets Manager, compared in constant time, before any input is read.",
 };
 
 const ORIGIN = /^https?:\/\/[^/\s]+$/;
@@ -219,11 +221,7 @@ export class EaselStack extends Stack {
     this.apiAccessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
     this.stage = this.defaultStage(props, routeThrottles, throttledRoutes);
 
-    this.alarms.add(
-      'ApiServerErrors',
-      this.api.metricServerError({ period: ALARM_PERIOD, statistic: 'Sum' }),
-      'The HTTP API answered with a 5xx status.',
-    );
+    this.alarms.add('ApiServerErrors', this.api.metricServerError({ period: ALARM_PERIOD, statistic: 'Sum' }), 'The HTTP API answered with a 5xx status.');
     this.alarms.add(
       'CaptureP95Duration',
       routeFunctions.get('capturePage')!.metricDuration({ period: ALARM_PERIOD, statistic: 'p95' }),

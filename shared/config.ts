@@ -126,7 +126,10 @@ function testMediaHosts(env: NodeJS.ProcessEnv, loopbackPorts: readonly number[]
   const hosts = new Map<string, number>();
   const raw = optional(env, 'UNSAFE_TEST_MEDIA_HOSTS');
   if (raw === undefined) return hosts;
-  for (const entry of raw.split(',').map((item) => item.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)) {
     const match = /^([a-z0-9.-]+)=127\.0\.0\.1:(\d{1,5})$/.exec(entry);
     // Refuse anything but a loopback target on an opted-in port: a typo must not reach another address.
     if (!match) throw new Error(`UNSAFE_TEST_MEDIA_HOSTS: expected host=127.0.0.1:port, got ${entry}`);
@@ -238,7 +241,8 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     throw new Error('UNSAFE_TEST_MEDIA_CA_FILE is only honoured together with UNSAFE_TEST_MEDIA_HOSTS');
   }
   const upstreamUrl = (optional(env, 'TWEET_UPSTREAM_URL') ?? 'https://cdn.syndication.twimg.com').replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]+$/.test(upstreamUrl)) throw new Error(`TWEET_UPSTREAM_URL must be an origin such as https://cdn.syndication.twimg.com, got ${upstreamUrl}`);
+  if (!/^https?:\/\/[^/]+$/.test(upstreamUrl))
+    throw new Error(`TWEET_UPSTREAM_URL must be an origin such as https://cdn.syndication.twimg.com, got ${upstreamUrl}`);
   return {
     publicBaseUrl,
     editorOrigins: (optional(env, 'EDITOR_ORIGINS') ?? '')

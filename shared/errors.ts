@@ -47,7 +47,8 @@ export const ERROR_CODES = {
     title: 'Not found',
     meaning:
       "No route has this path, or the resource (tweet, asset, organization) does not exist in this workspace. On a capture: no element matches the request's `selector` once the page is ready.",
-    resolve: 'Check the path against /openapi.json and the identifier against your workspace; for a capture, the selector against the page (or wait for it with `waitForSelector`).',
+    resolve:
+      'Check the path against /openapi.json and the identifier against your workspace; for a capture, the selector against the page (or wait for it with `waitForSelector`).',
   },
   method_not_allowed: {
     statuses: [405],
@@ -88,8 +89,7 @@ export const ERROR_CODES = {
   upstream_failed: {
     statuses: [500, 502],
     title: 'Upstream failed',
-    meaning:
-      'An outside service answered with an error or an unusable body: the capture failed, the tweet upstream failed, or a media host refused (502).',
+    meaning: 'An outside service answered with an error or an unusable body: the capture failed, the tweet upstream failed, or a media host refused (502).',
     resolve: 'Retry later; if it persists, the upstream is refusing this resource.',
   },
   internal_error: {

@@ -6,7 +6,13 @@ export function fingerprint(value: unknown): string {
     Array.isArray(input)
       ? input.map(canonical)
       : input && typeof input === 'object'
-        ? Object.fromEntries(Object.keys(input).sort().map((key) => [key, canonical((input as Record<string, unknown>)[key])]))
+        ? Object.fromEntries(
+            Object.keys(input)
+              .sort()
+              .map((key) => [key, canonical((input as Record<string, unknown>)[key])]),
+          )
         : input;
-  return createHash('sha256').update(JSON.stringify(canonical(value)) ?? 'undefined').digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(value)) ?? 'undefined')
+    .digest('hex');
 }

@@ -48,10 +48,11 @@ function descendants() {
   const below = new Set([process.pid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, fields] of stats) if (!below.has(pid) && below.has(Number(fields[1]))) {
-      below.add(pid);
-      grew = true;
-    }
+    for (const [pid, fields] of stats)
+      if (!below.has(pid) && below.has(Number(fields[1]))) {
+        below.add(pid);
+        grew = true;
+      }
   }
   below.delete(process.pid);
   return [...below].map((pid) => ({ pid, fields: stats.get(pid) }));

@@ -59,12 +59,17 @@ export function createBenchClient(target: { proxyUrl: string; upstreamPort: numb
   const once = (job: FetchJob) =>
     new Promise<number>((resolve, reject) => {
       if (job.via === 'proxy') {
-        httpGet(`${target.proxyUrl}/api/image-proxy?url=${encodeURIComponent(job.url)}`, { agent: httpAgent }, (res) => void drain(res).then(resolve, reject)).on('error', reject);
+        httpGet(
+          `${target.proxyUrl}/api/image-proxy?url=${encodeURIComponent(job.url)}`,
+          { agent: httpAgent },
+          (res) => void drain(res).then(resolve, reject),
+        ).on('error', reject);
         return;
       }
       const { host, pathname } = new URL(job.url);
-      httpsGet({ host: '127.0.0.1', port: target.upstreamPort, servername: host, headers: { host }, path: pathname, agent: httpsAgent }, (res) =>
-        void drain(res).then(resolve, reject),
+      httpsGet(
+        { host: '127.0.0.1', port: target.upstreamPort, servername: host, headers: { host }, path: pathname, agent: httpsAgent },
+        (res) => void drain(res).then(resolve, reject),
       ).on('error', reject);
     });
   return {

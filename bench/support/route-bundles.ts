@@ -28,10 +28,19 @@ export const SHARED_KEY_NOTE =
 /** Builds a route's bundle as the stack does; returns its path and minified size. */
 export async function bundle(row: Row): Promise<{ file: string; bytes: number }> {
   const file = join(BUNDLES_DIR, row.operationId, 'index.mjs');
-  await build({ ...bundleOptions(row.handler, row.nodeModules), sourcemap: BUNDLE.sourcemap, sourcesContent: BUNDLE.sourcesContent, outfile: file, logLevel: 'silent' });
+  await build({
+    ...bundleOptions(row.handler, row.nodeModules),
+    sourcemap: BUNDLE.sourcemap,
+    sourcesContent: BUNDLE.sourcesContent,
+    outfile: file,
+    logLevel: 'silent',
+  });
   // Beside the bundle, as the stack's command hooks put them: the built editor, the pre-rendered pages.
   if (row.editorAssets) execFileSync(process.execPath, [join(PROJECT_ROOT, 'editor', 'build.ts'), join(dirname(file), 'editor')], { stdio: 'ignore' });
-  if (row.prerendered) execFileSync(process.execPath, [join(PROJECT_ROOT, 'shared', 'docs', 'prerender-at-bundling.ts'), join(dirname(file), PRERENDERED_FOLDER)], { stdio: 'ignore' });
+  if (row.prerendered)
+    execFileSync(process.execPath, [join(PROJECT_ROOT, 'shared', 'docs', 'prerender-at-bundling.ts'), join(dirname(file), PRERENDERED_FOLDER)], {
+      stdio: 'ignore',
+    });
   return { file, bytes: statSync(file).size };
 }
 

@@ -47,7 +47,12 @@ export function showProblem(container: HTMLElement, error: unknown): void {
   container.replaceChildren(
     h('p', { class: 'problem-message' }, message),
     h('p', { class: 'problem-advice' }, advice),
-    h('details', { class: 'problem-details' }, h('summary', {}, 'Details'), h('p', { class: 'problem-api' }, `${error.status || 'No answer'} ${error.code}: ${details}`, ...reference)),
+    h(
+      'details',
+      { class: 'problem-details' },
+      h('summary', {}, 'Details'),
+      h('p', { class: 'problem-api' }, `${error.status || 'No answer'} ${error.code}: ${details}`, ...reference),
+    ),
   );
   container.dataset.code = error.code;
 }

@@ -257,9 +257,7 @@ export class Editor {
 
   /** What is exported, with the stored crop; undefined until there is a source. */
   composition(): Composition | undefined {
-    return this.source
-      ? { source: this.source, settings: this.settings, edits: this.edits, backgroundImage: this.backgroundImage }
-      : undefined;
+    return this.source ? { source: this.source, settings: this.settings, edits: this.edits, backgroundImage: this.backgroundImage } : undefined;
   }
 
   /** Where the preview last drew the content; undefined before the first drawing of a source. */

@@ -7,7 +7,11 @@ import { rateTableLimiter } from '#shared/wiring/rate-limit.ts';
 import * as routes from '#shared/routes/assets.ts';
 
 /** DELETE /api/v1/assets/{assetId}: auth has checked scope and entitlement; every attempt counts against the write quota. */
-export const handler = route(routes.deleteAsset, async ({ params, principal }) => {
-  await consumeQuota(rateTableLimiter(), { workspaceId: principal.workspaceId, plan: principal.plan, quota: 'api:write:minute' });
-  return requestDeletion(deletionRequestDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId });
-}, { authenticate });
+export const handler = route(
+  routes.deleteAsset,
+  async ({ params, principal }) => {
+    await consumeQuota(rateTableLimiter(), { workspaceId: principal.workspaceId, plan: principal.plan, quota: 'api:write:minute' });
+    return requestDeletion(deletionRequestDeps(), { workspaceId: principal.workspaceId, assetId: params.assetId });
+  },
+  { authenticate },
+);

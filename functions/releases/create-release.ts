@@ -7,11 +7,15 @@ import { releaseDeps } from '#shared/wiring/workspace.ts';
 import * as routes from '#shared/routes/releases.ts';
 
 /** POST /api/v1/releases: 201 created, or 200 with the release an earlier request with the same Idempotency-Key made. */
-export const handler = route(routes.createRelease, async ({ body, headers, principal }) => {
-  const { created, release } = await createRelease(releaseDeps(), {
-    workspaceId: principal.workspaceId,
-    body,
-    idempotencyKey: headers['idempotency-key'],
-  });
-  return created ? reply.json(release, 201) : reply.json(release, 200, { headers: { [REPLAYED_HEADER]: 'true' } });
-}, { authenticate });
+export const handler = route(
+  routes.createRelease,
+  async ({ body, headers, principal }) => {
+    const { created, release } = await createRelease(releaseDeps(), {
+      workspaceId: principal.workspaceId,
+      body,
+      idempotencyKey: headers['idempotency-key'],
+    });
+    return created ? reply.json(release, 201) : reply.json(release, 200, { headers: { [REPLAYED_HEADER]: 'true' } });
+  },
+  { authenticate },
+);

@@ -7,6 +7,7 @@ import * as routes from '#shared/routes/shell.ts';
 /** GET /api/v1/organizations: every organization of the user, with the role in each. */
 export const handler = route(
   routes.listOrganizations,
-  async ({ principal }) => listOrganizations({ store: userOrganizationsStore() }, { userId: principal.userId, activeOrganizationId: principal.activeOrganizationId }),
+  async ({ principal }) =>
+    listOrganizations({ store: userOrganizationsStore() }, { userId: principal.userId, activeOrganizationId: principal.activeOrganizationId }),
   { authenticate },
 );

@@ -36,7 +36,12 @@ export interface Command {
 
 const str = (values: Values, name: string): string | undefined => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
 const list = (value: string | undefined): string[] | undefined =>
-  value === undefined ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean);
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
 const num = (value: string | undefined, name: string): number | undefined => {
   if (value === undefined) return undefined;
   const parsed = Number(value);
@@ -90,16 +95,13 @@ export const COMMANDS: Record<string, Command> = {
           description: str(values, 'description'),
         }).filter(([, value]) => value !== undefined),
       );
-      const result = await createOrganization(
-        deps,
-        {
-          name: str(values, 'name')!,
-          plan: (str(values, 'plan') ?? 'free') as Plan,
-          status: str(values, 'status') as EntitlementStatus | undefined,
-          ownerUserId: str(values, 'owner'),
-          settings,
-        },
-      );
+      const result = await createOrganization(deps, {
+        name: str(values, 'name')!,
+        plan: (str(values, 'plan') ?? 'free') as Plan,
+        status: str(values, 'status') as EntitlementStatus | undefined,
+        ownerUserId: str(values, 'owner'),
+        settings,
+      });
       const { organization, workspace } = result;
       return {
         data: result,
@@ -120,16 +122,16 @@ export const COMMANDS: Record<string, Command> = {
       features: { type: 'string', description: 'Comma-separated features granted on top of the plan.' },
     },
     async run(values, deps) {
-      const entitlement = await setPlan(
-        deps,
-        {
-          organizationId: str(values, 'org')!,
-          plan: str(values, 'plan') as Plan | undefined,
-          status: str(values, 'status') as EntitlementStatus | undefined,
-          features: list(str(values, 'features')) as Feature[] | undefined,
-        },
-      );
-      return { data: { entitlement }, lines: [`plan ${entitlement.plan} (${entitlement.status})${entitlement.features.length ? `, extra features ${entitlement.features.join(', ')}` : ''}`] };
+      const entitlement = await setPlan(deps, {
+        organizationId: str(values, 'org')!,
+        plan: str(values, 'plan') as Plan | undefined,
+        status: str(values, 'status') as EntitlementStatus | undefined,
+        features: list(str(values, 'features')) as Feature[] | undefined,
+      });
+      return {
+        data: { entitlement },
+        lines: [`plan ${entitlement.plan} (${entitlement.status})${entitlement.features.length ? `, extra features ${entitlement.features.join(', ')}` : ''}`],
+      };
     },
   },
   'delete-org': {
@@ -141,7 +143,10 @@ export const COMMANDS: Record<string, Command> = {
     async run(values, deps) {
       const state = values.pending ? 'pending' : 'deleted';
       await deleteOrganization(deps, { organizationId: str(values, 'org')!, state });
-      return { data: { organizationId: str(values, 'org'), deletionState: state }, lines: [`organization ${str(values, 'org')} is ${state}; its keys are revoked`] };
+      return {
+        data: { organizationId: str(values, 'org'), deletionState: state },
+        lines: [`organization ${str(values, 'org')} is ${state}; its keys are revoked`],
+      };
     },
   },
   'add-member': {
@@ -166,19 +171,18 @@ export const COMMANDS: Record<string, Command> = {
       days: { type: 'string', description: 'Days until the invitation expires (default 7).' },
     },
     async run(values, deps) {
-      const invitation = await invite(
-        deps,
-        {
-          organizationId: str(values, 'org')!,
-          email: str(values, 'email')!,
-          role: (str(values, 'role') ?? 'member') as Role,
-          invitedBy: str(values, 'invited-by'),
-          days: num(str(values, 'days'), 'days'),
-        },
-      );
+      const invitation = await invite(deps, {
+        organizationId: str(values, 'org')!,
+        email: str(values, 'email')!,
+        role: (str(values, 'role') ?? 'member') as Role,
+        invitedBy: str(values, 'invited-by'),
+        days: num(str(values, 'days'), 'days'),
+      });
       return {
         data: { invitation },
-        lines: [`invitation ${invitation.invitationId}  ${invitation.email} as ${invitation.role}, expires ${new Date(invitation.expiresAt * 1000).toISOString()}`],
+        lines: [
+          `invitation ${invitation.invitationId}  ${invitation.email} as ${invitation.role}, expires ${new Date(invitation.expiresAt * 1000).toISOString()}`,
+        ],
       };
     },
   },
@@ -191,15 +195,12 @@ export const COMMANDS: Record<string, Command> = {
       'created-by': { type: 'string', description: 'Who asked for it (default admin-cli).' },
     },
     async run(values, deps) {
-      const { key, apiKey } = await issueApiKey(
-        deps,
-        {
-          organizationId: str(values, 'org')!,
-          name: str(values, 'name') ?? 'API key',
-          scopes: list(str(values, 'scopes')) as Scope[] | undefined,
-          createdBy: str(values, 'created-by'),
-        },
-      );
+      const { key, apiKey } = await issueApiKey(deps, {
+        organizationId: str(values, 'org')!,
+        name: str(values, 'name') ?? 'API key',
+        scopes: list(str(values, 'scopes')) as Scope[] | undefined,
+        createdBy: str(values, 'created-by'),
+      });
       return {
         data: { key, apiKey },
         lines: [
@@ -252,10 +253,11 @@ export const COMMANDS: Record<string, Command> = {
       hours: { type: 'string', description: 'Lifetime in hours (default SESSION_HOURS or 168).' },
     },
     async run(values, deps, env) {
-      const { token, session } = await createSession(
-        deps,
-        { user: str(values, 'user')!, organizationId: str(values, 'org'), hours: num(str(values, 'hours') ?? env.SESSION_HOURS, 'hours') },
-      );
+      const { token, session } = await createSession(deps, {
+        user: str(values, 'user')!,
+        organizationId: str(values, 'org'),
+        hours: num(str(values, 'hours') ?? env.SESSION_HOURS, 'hours'),
+      });
       return {
         data: { token, cookie: `${SESSION_COOKIE}=${token}`, httpsCookie: `${HOST_SESSION_COOKIE}=${token}`, session },
         lines: [
@@ -267,7 +269,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'end-sessions': {
-    summary: "End every session of a user (sign out everywhere).",
+    summary: 'End every session of a user (sign out everywhere).',
     options: { user: { type: 'string', description: 'User id or e-mail.', required: true } },
     async run(values, deps) {
       const ended = await endSessions(deps, { user: str(values, 'user')! });
@@ -282,10 +284,11 @@ export const COMMANDS: Record<string, Command> = {
       description: { type: 'string', description: 'What it is.' },
     },
     async run(values, deps) {
-      const surface = await createProductSurface(
-        deps,
-        { organizationId: str(values, 'org')!, name: str(values, 'name')!, description: str(values, 'description') },
-      );
+      const surface = await createProductSurface(deps, {
+        organizationId: str(values, 'org')!,
+        name: str(values, 'name')!,
+        description: str(values, 'description'),
+      });
       return { data: { productSurface: surface }, lines: [`product surface ${surface.productSurfaceId}  ${surface.name}`] };
     },
   },

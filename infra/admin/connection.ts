@@ -41,7 +41,11 @@ function target(env: NodeJS.ProcessEnv): Target {
   const given = env.DYNAMODB_ENDPOINT?.trim();
   const table = env[TABLES.workspace.env]?.trim() || undefined;
   if (given === 'aws') {
-    if (!table) throw new ConnectionSettingError('missing_setting', `${TABLES.workspace.env} is required with DYNAMODB_ENDPOINT=aws (the WorkspaceTableName output of the stack).`);
+    if (!table)
+      throw new ConnectionSettingError(
+        'missing_setting',
+        `${TABLES.workspace.env} is required with DYNAMODB_ENDPOINT=aws (the WorkspaceTableName output of the stack).`,
+      );
     return { endpoint: undefined, table, unreachableHint: 'Check the AWS credentials and region (DYNAMODB_ENDPOINT=aws).' };
   }
   if (given) return { endpoint: given, table, unreachableHint: `Check DYNAMODB_ENDPOINT, or unset it to reach the \`npm start\` of this folder.` };
@@ -58,12 +62,22 @@ function target(env: NodeJS.ProcessEnv): Target {
   const file = join(dataDir, ENDPOINTS_FILE);
   const recorded = readEndpoints(dataDir);
   const elsewhere = 'or, if it runs with another data folder, give this command the same EASEL_DATA_DIR (or DYNAMODB_PORT, or DYNAMODB_ENDPOINT).';
-  if (!recorded) throw new ConnectionSettingError('not_running', `No \`npm start\` runs on the data folder ${dataDir} (it has no ${ENDPOINTS_FILE}). Start one, ${elsewhere}`);
+  if (!recorded)
+    throw new ConnectionSettingError(
+      'not_running',
+      `No \`npm start\` runs on the data folder ${dataDir} (it has no ${ENDPOINTS_FILE}). Start one, ${elsewhere}`,
+    );
   if (!isRunning(recorded.pid)) {
-    throw new ConnectionSettingError('not_running', `The \`npm start\` recorded in ${file} (pid ${recorded.pid}) is no longer running. Start it again, ${elsewhere}`);
+    throw new ConnectionSettingError(
+      'not_running',
+      `The \`npm start\` recorded in ${file} (pid ${recorded.pid}) is no longer running. Start it again, ${elsewhere}`,
+    );
   }
   if (!recorded.dynamodb) {
-    throw new ConnectionSettingError('missing_setting', `The \`npm start\` of ${dataDir} uses DynamoDB on AWS: run this command with DYNAMODB_ENDPOINT=aws and ${TABLES.workspace.env}.`);
+    throw new ConnectionSettingError(
+      'missing_setting',
+      `The \`npm start\` of ${dataDir} uses DynamoDB on AWS: run this command with DYNAMODB_ENDPOINT=aws and ${TABLES.workspace.env}.`,
+    );
   }
   return {
     endpoint: recorded.dynamodb,
@@ -77,7 +91,8 @@ export function connect(env: NodeJS.ProcessEnv): Connection {
   const { endpoint, table = TABLES.workspace.localName, unreachableHint } = target(env);
   const region = env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || 'us-east-1';
   // The embedded backend accepts any credentials; the client only needs some to sign with.
-  const credentials = endpoint !== undefined && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE ? { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' } : undefined;
+  const credentials =
+    endpoint !== undefined && !env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE ? { accessKeyId: 'easel-local', secretAccessKey: 'easel-local' } : undefined;
   const dynamo = dynamoDocumentClient({
     region,
     endpoint,

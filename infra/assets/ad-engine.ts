@@ -12,12 +12,15 @@ import { FiltersEngine } from '@ghostery/adblocker';
 export const AD_LISTS = [2] as const;
 
 /** Rules a capture has no use for: scriptlets, JS/CSS injection, HTML filtering, redirects, popups, CSP. */
-const UNUSED = /#[$%?@]*[$%?]#|\$\$|#\?#|\$.*\b(redirect|redirect-rule|removeparam|csp|permissions|replace|header|popup|cookie|stealth|jsonprune|urltransform|hls|document)\b/;
+const UNUSED =
+  /#[$%?@]*[$%?]#|\$\$|#\?#|\$.*\b(redirect|redirect-rule|removeparam|csp|permissions|replace|header|popup|cookie|stealth|jsonprune|urltransform|hls|document)\b/;
 
 /** The raw filter text of AdGuard list `id`, as the package ships it inside its DNR ruleset. */
 export function rawList(id: number): string {
   const root = dirname(createRequire(import.meta.url).resolve('@adguard/dnr-rulesets/package.json'));
-  const ruleset = JSON.parse(readFileSync(join(root, 'dist', 'filters', 'declarative', `ruleset_${id}`, `ruleset_${id}.json`), 'utf8')) as [{ metadata: { rawFilterList: string } }];
+  const ruleset = JSON.parse(readFileSync(join(root, 'dist', 'filters', 'declarative', `ruleset_${id}`, `ruleset_${id}.json`), 'utf8')) as [
+    { metadata: { rawFilterList: string } },
+  ];
   return ruleset[0].metadata.rawFilterList;
 }
 

@@ -36,7 +36,7 @@ export class Alarms extends Construct {
   constructor(scope: Construct, id: string, target: AlarmTarget = {}) {
     super(scope, id);
     if (target.email !== undefined && target.topicArn !== undefined) {
-      throw new Error('Give one alarm target: alarmEmail (subscribed to the stack\'s topic) or alarmTopicArn (an existing topic), not both');
+      throw new Error("Give one alarm target: alarmEmail (subscribed to the stack's topic) or alarmTopicArn (an existing topic), not both");
     }
     if (target.email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(target.email)) {
       throw new Error(`alarmEmail must be an e-mail address, got ${target.email}`);

@@ -52,7 +52,8 @@ export class DataStores extends Construct {
     });
     Validations.of(this.accessLogs).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: 'This is the server access log bucket of the stack: logging it into itself would log every log delivery, and into another bucket only moves the question. Only S3 log delivery writes to it (bucket policy).',
+      reason:
+        'This is the server access log bucket of the stack: logging it into itself would log every log delivery, and into another bucket only moves the question. Only S3 log delivery writes to it (bucket policy).',
     });
     this.tables = mapRecord(TABLES, (name, def) => this.table(name, def));
     this.buckets = mapRecord(BUCKETS, (name, def) => this.bucket(name, def));
@@ -74,7 +75,11 @@ export class DataStores extends Construct {
   grant(grantee: IGrantable, access: ResourceAccess): void {
     for (const [name, actions] of entriesOf(access.tables ?? {})) {
       const table = this.tables[name];
-      this.allow(grantee, actions.map((action) => `dynamodb:${action}`), [table.tableArn]);
+      this.allow(
+        grantee,
+        actions.map((action) => `dynamodb:${action}`),
+        [table.tableArn],
+      );
       const indexes = TABLES[name].indexes.map((index) => `${table.tableArn}/index/${index.name}`);
       if (actions.includes('Query') && indexes.length > 0) this.allow(grantee, ['dynamodb:Query'], indexes);
     }
@@ -82,7 +87,11 @@ export class DataStores extends Construct {
       const bucket = this.buckets[name];
       const granted = new Set<string>();
       for (const [action, keyPrefixes] of entriesOf(byAction)) {
-        this.allow(grantee, [`s3:${action}`], keyPrefixes.map((prefix) => bucket.arnForObjects(`${prefix}*`)));
+        this.allow(
+          grantee,
+          [`s3:${action}`],
+          keyPrefixes.map((prefix) => bucket.arnForObjects(`${prefix}*`)),
+        );
         for (const prefix of keyPrefixes) granted.add(prefix);
       }
       for (const prefix of granted) this.acknowledgeKeyPrefix(grantee, bucket, prefix);

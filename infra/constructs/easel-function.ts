@@ -77,7 +77,11 @@ interface EntryNeeds {
 }
 const needsByEntry = new Map<string, EntryNeeds>();
 
-const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /**
  * What `entry`'s own code asks of its bundle, from the packages it imports. Where no SDK operation
@@ -89,8 +93,20 @@ const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier
 function entryNeeds(entry: string): EntryNeeds {
   let needs = needsByEntry.get(entry);
   if (needs === undefined) {
-    const { metafile } = buildSync({ absWorkingDir: PROJECT_ROOT, entryPoints: [join(PROJECT_ROOT, entry)], bundle: true, packages: 'external', platform: 'node', format: 'esm', write: false, metafile: true, logLevel: 'silent' });
-    const uses = Object.entries(metafile.inputs).flatMap(([file, input]) => input.imports.filter((imported) => imported.external).map((imported) => ({ file, name: packageOf(imported.path) })));
+    const { metafile } = buildSync({
+      absWorkingDir: PROJECT_ROOT,
+      entryPoints: [join(PROJECT_ROOT, entry)],
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const uses = Object.entries(metafile.inputs).flatMap(([file, input]) =>
+      input.imports.filter((imported) => imported.external).map((imported) => ({ file, name: packageOf(imported.path) })),
+    );
     const streams = ({ file, name }: { file: string; name: string }) => {
       if (!/^@(aws-sdk|smithy)\//.test(name) || WITHOUT_EVENT_STREAMS.has(name)) return false;
       const operations = EVENT_STREAM_OPERATIONS[name];

@@ -12,7 +12,10 @@ const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|LOCAL_CAPTURE_|CAPTURE
  * Placeholder credentials when a backend is embedded, which accepts any. `fonts`: the capture
  * fonts' folder, whose fonts.conf Chromium reads as on Lambda (infra/assets/fonts.ts).
  */
-export function handlerEnvironment(env: NodeJS.ProcessEnv, runtime: { url: string; endpoints: Endpoints; anyEmbedded: boolean; fonts: string }): Record<string, string> {
+export function handlerEnvironment(
+  env: NodeJS.ProcessEnv,
+  runtime: { url: string; endpoints: Endpoints; anyEmbedded: boolean; fonts: string },
+): Record<string, string> {
   const { dynamodb, s3, sqs } = runtime.endpoints;
   const handlerEnv: Record<string, string> = {
     PUBLIC_BASE_URL: env.PUBLIC_BASE_URL ?? runtime.url,

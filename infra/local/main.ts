@@ -75,7 +75,9 @@ const lines = [
   `  docs:       ${runtime.url}/docs   OpenAPI: ${runtime.url}/openapi.json`,
   ...(runtime.env.LOCAL_CAPTURE_PORTS ? [`  capture:    also loopback ports ${runtime.env.LOCAL_CAPTURE_PORTS} (LOCAL_CAPTURE_PORTS)`] : []),
   ...demo,
-  ...(runtime.env.INTERNAL_SECRET ? [`  internal:   X-Easel-Internal-Secret: ${runtime.env.INTERNAL_SECRET}  (for /internal/*; set INTERNAL_SECRET to fix it)`] : []),
+  ...(runtime.env.INTERNAL_SECRET
+    ? [`  internal:   X-Easel-Internal-Secret: ${runtime.env.INTERNAL_SECRET}  (for /internal/*; set INTERNAL_SECRET to fix it)`]
+    : []),
   '  Ctrl-C stops.',
 ];
 process.stderr.write(`${lines.join('\n')}\n`);

@@ -23,7 +23,8 @@ export function portFrom(env: NodeJS.ProcessEnv, variable: PortVariable): number
   const value = env[variable];
   if (value === undefined || value === '') return DEFAULT_PORTS[variable];
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new LocalSettingError(`${variable} must be a port number from 0 to 65535 (0 picks a free one), not ${JSON.stringify(value)}.`);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535)
+    throw new LocalSettingError(`${variable} must be a port number from 0 to 65535 (0 picks a free one), not ${JSON.stringify(value)}.`);
   return parsed;
 }
 

@@ -60,16 +60,13 @@ export async function seedDemo(store: IdentityStores, options: { sessionHours?: 
   const deps: AdminDeps = { store };
   for (const user of [DEMO.owner, DEMO.member]) await ensure(() => createUser(deps, user));
   const created = await ensure(() =>
-    createOrganization(
-      deps,
-      {
-        organizationId: DEMO.organizationId,
-        workspaceId: DEMO.workspaceId,
-        name: DEMO.name,
-        plan: DEMO.plan,
-        settings: { locale: 'en-US', timeZone: 'Europe/Paris', defaultPublishingTime: '09:30', description: 'Demo workspace seeded by npm start.' },
-      },
-    ),
+    createOrganization(deps, {
+      organizationId: DEMO.organizationId,
+      workspaceId: DEMO.workspaceId,
+      name: DEMO.name,
+      plan: DEMO.plan,
+      settings: { locale: 'en-US', timeZone: 'Europe/Paris', defaultPublishingTime: '09:30', description: 'Demo workspace seeded by npm start.' },
+    }),
   );
   await ensure(() => addMember(deps, { organizationId: DEMO.organizationId, user: DEMO.owner.userId, role: 'owner' }));
   await ensure(() => addMember(deps, { organizationId: DEMO.organizationId, user: DEMO.member.userId, role: 'member' }));
@@ -83,10 +80,12 @@ export async function seedDemo(store: IdentityStores, options: { sessionHours?: 
   }
   await endSessions(deps, { user: DEMO.owner.userId, origin: DEMO.origin });
   const { key, apiKey } = await issueApiKey(deps, { organizationId: DEMO.organizationId, name: 'Demo key (npm start)', createdBy: DEMO.origin });
-  const { token, session } = await createSession(
-    deps,
-    { user: DEMO.owner.userId, organizationId: DEMO.organizationId, origin: DEMO.origin, hours: options.sessionHours },
-  );
+  const { token, session } = await createSession(deps, {
+    user: DEMO.owner.userId,
+    organizationId: DEMO.organizationId,
+    origin: DEMO.origin,
+    hours: options.sessionHours,
+  });
   const organization = await store.getOrganization(DEMO.organizationId);
   return {
     organizationId: DEMO.organizationId,

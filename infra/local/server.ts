@@ -95,7 +95,11 @@ function dispatcher(
         // would any body over its own limit; in the cloud API Gateway refuses it first.
         if (tooLarge && !row?.body) {
           const envelope = toEnvelope(new PayloadTooLargeError(MAX_REQUEST_BYTES), publicBaseUrl);
-          result = { statusCode: envelope.status, headers: { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' }, body: JSON.stringify(envelope.body) };
+          result = {
+            statusCode: envelope.status,
+            headers: { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' },
+            body: JSON.stringify(envelope.body),
+          };
         } else {
           const event = toEvent({
             req,
@@ -136,11 +140,15 @@ export async function startServer(options: { host: string; port: number; configu
   const server = createServer((req, res) => dispatch(req, res));
   // Node answers what it cannot parse with a bare status line; answer with the envelope instead.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, () => publicBaseUrl));
-  await listenOn('PORT', httpPort, host, () =>
-    new Promise<void>((resolvePromise, reject) => {
-      server.once('error', reject);
-      server.listen(httpPort, host, () => resolvePromise());
-    }),
+  await listenOn(
+    'PORT',
+    httpPort,
+    host,
+    () =>
+      new Promise<void>((resolvePromise, reject) => {
+        server.once('error', reject);
+        server.listen(httpPort, host, () => resolvePromise());
+      }),
   );
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -31,7 +31,11 @@ export function loginSite(): Server {
       return void res.end();
     }
     if (url.pathname === '/dashboard' && signedIn) {
-      return page(res, 200, `<header style="box-sizing:border-box;height:120px;background:rgb(${DASHBOARD_COLOUR.join(',')});color:#fff;padding:24px"><h1>Welcome back, Ada</h1></header><main style="padding:24px">Release 4.2 is ready to ship.</main>`);
+      return page(
+        res,
+        200,
+        `<header style="box-sizing:border-box;height:120px;background:rgb(${DASHBOARD_COLOUR.join(',')});color:#fff;padding:24px"><h1>Welcome back, Ada</h1></header><main style="padding:24px">Release 4.2 is ready to ship.</main>`,
+      );
     }
     if (url.pathname === '/dashboard') {
       res.writeHead(302, { location: '/login' });

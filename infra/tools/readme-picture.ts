@@ -93,7 +93,9 @@ try {
   await page.click('#annotate-toolbar button[data-tool="select"]');
   await page.keyboard.press('Escape');
   await page.evaluate(AT_TOP);
-  await sharp(await page.screenshot()).webp({ quality: 80 }).toFile(OUTPUT);
+  await sharp(await page.screenshot())
+    .webp({ quality: 80 })
+    .toFile(OUTPUT);
   process.stdout.write(`${OUTPUT}\n`);
 } finally {
   await browser.close();

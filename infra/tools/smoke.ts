@@ -88,7 +88,8 @@ export function smokeChecks({ base, captureUrl, apiKey }: SmokeOptions): SmokeCh
       async run() {
         const path = `/smoke-check-${randomBytes(4).toString('hex')}`;
         const body = await expectJson(await request(`${base}${path}`), 404, `GET ${path}`);
-        if (body.code !== 'not_found' || body.status !== 404 || typeof body.documentation !== 'string') fail(`GET ${path}: not the 404 envelope: ${JSON.stringify(body).slice(0, 120)}`);
+        if (body.code !== 'not_found' || body.status !== 404 || typeof body.documentation !== 'string')
+          fail(`GET ${path}: not the 404 envelope: ${JSON.stringify(body).slice(0, 120)}`);
         const documentation = body.documentation as string;
         const page = await request(documentation, { headers: { accept: 'text/markdown' } });
         const text = await page.text();
@@ -115,7 +116,9 @@ export function smokeChecks({ base, captureUrl, apiKey }: SmokeOptions): SmokeCh
     {
       name: 'export',
       async run() {
-        const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 0, g: 160, b: 0 } } }).png().toBuffer();
+        const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 0, g: 160, b: 0 } } })
+          .png()
+          .toBuffer();
         const form = new FormData();
         form.append('image', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'smoke.png');
         form.append('format', 'webp');
@@ -178,7 +181,10 @@ if (import.meta.main) {
   }
   const base = (values.base ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
   const captureUrl = values['capture-url'] ?? 'https://example.com';
-  for (const [option, value] of [['--base', base], ['--capture-url', captureUrl]] as const) {
+  for (const [option, value] of [
+    ['--base', base],
+    ['--capture-url', captureUrl],
+  ] as const) {
     if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) {
       process.stderr.write(`${option} must be an http(s) URL, not ${JSON.stringify(value)}\n`);
       process.exit(2);

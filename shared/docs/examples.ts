@@ -63,9 +63,7 @@ function shell(value: string): string {
 export function curlExample(baseUrl: string, row: DocRoute): string {
   const params = row.params ? convert(row.params) : undefined;
   const paramValues = new Map(
-    params
-      ? properties(params.schema, params.defs).map((member) => [member.name, String(sampleValue(member.schema, params.defs, member.name))])
-      : [],
+    params ? properties(params.schema, params.defs).map((member) => [member.name, String(sampleValue(member.schema, params.defs, member.name))]) : [],
   );
   const path = row.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = paramValues.get(name);

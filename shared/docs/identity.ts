@@ -50,7 +50,11 @@ export function plansSection(depth: number): string {
     `Plans in ascending order: ${PLANS.map(code).join(' < ')}. A feature of a plan is included in every later plan. An operation that needs a feature the workspace's plan lacks answers 403 \`workspace_feature_not_entitled\` with \`currentPlan\`, \`requiredPlan\` and \`feature\`; one whose quota is used up answers 429 \`workspace_quota_exceeded\` with \`limit\` and \`quota\`.`,
     table(
       ['Feature', 'What it is', ...PLANS.map(code)],
-      FEATURE_LIST.map((feature) => [code(feature), text(FEATURES[feature].description), ...PLANS.map((plan) => (planFeatures(plan).includes(feature) ? YES : NO))]),
+      FEATURE_LIST.map((feature) => [
+        code(feature),
+        text(FEATURES[feature].description),
+        ...PLANS.map((plan) => (planFeatures(plan).includes(feature) ? YES : NO)),
+      ]),
     ),
     table(
       ['Quota', 'Counts', 'Window', ...PLANS.map(code)],

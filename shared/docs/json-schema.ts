@@ -122,7 +122,10 @@ function objectOf(schema: JsonSchema, defs: Record<string, JsonSchema>): JsonSch
   if (schema.type === 'object' || isSchema(schema.properties)) return schema;
   const options = schema.anyOf ?? schema.oneOf;
   if (!Array.isArray(options)) return undefined;
-  const objects = options.filter(isSchema).map((option) => deref(option, defs)).filter((option) => option.type === 'object');
+  const objects = options
+    .filter(isSchema)
+    .map((option) => deref(option, defs))
+    .filter((option) => option.type === 'object');
   return objects.length === 1 ? objects[0] : undefined;
 }
 
@@ -217,7 +220,7 @@ export function constraints(schema: JsonSchema, defs: Record<string, JsonSchema>
 }
 
 function literal(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined';
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined');
 }
 
 /** The description a schema carries (valibot's `v.description`), if any. */

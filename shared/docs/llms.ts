@@ -8,16 +8,8 @@ import { API_KEY_HEADER, PAGES, PRODUCT, SESSION_COOKIE, SUMMARY, absolute, publ
 import type { DocRoute } from '#shared/docs/catalog.ts';
 import { identitySections } from '#shared/docs/identity.ts';
 import { blocks, heading, link, withoutAnchors } from '#shared/docs/markdown.ts';
-import {
-  authenticationSection,
-  envelopeSections,
-  errorCodeSections,
-  errorCodesTable,
-  limitsSection,
-  operationsSection,
-} from '#shared/docs/reference.ts';
+import { authenticationSection, envelopeSections, errorCodeSections, errorCodesTable, limitsSection, operationsSection } from '#shared/docs/reference.ts';
 import { operationLinks } from '#shared/docs/render-site-pages.ts';
-
 
 function notes(baseUrl: string): string {
   return blocks(
@@ -30,31 +22,29 @@ function notes(baseUrl: string): string {
 /** The llms.txt overview: what Easel is, then links to the docs and to every operation. */
 export function llmsTxt(baseUrl: string, routes: readonly DocRoute[] = FULL_ROUTE_LIST): string {
   const rows = publicRoutes(routes);
-  return (
-    `${blocks(
-      heading(1, PRODUCT),
-      `> ${SUMMARY}`,
-      notes(baseUrl),
-      heading(2, 'Docs'),
-      [
-        `- ${link('API guide', absolute(baseUrl, PAGES.docs))}: authentication, every operation with parameters, responses, errors and an example, and the limits.`,
-        `- ${link('Error reference', absolute(baseUrl, PAGES.errors))}: the error envelope, the extended envelopes and every error code with how to resolve it.`,
-        `- ${link('OpenAPI 3.1 description', absolute(baseUrl, PAGES.openapi))}: the machine-readable interface, generated from the same route table.`,
-        `- ${link('Full reference', absolute(baseUrl, PAGES.llmsFull))}: everything in the guide and the error reference as one Markdown file.`,
-      ].join('\n'),
-      heading(2, 'Operations'),
-      'Grouped by tag; each links to its section of the API guide.',
-      operationLinks(baseUrl, rows, 3),
-      heading(2, 'Optional'),
-      [
-        `- ${link('Editor', absolute(baseUrl, PAGES.home))}: the screenshot editor in the browser; as Markdown, what it does and which operations it uses.`,
-        ...ERROR_CODE_LIST.map(
-          (errorCode) =>
-            `- ${link(`Error code \`${errorCode}\``, `${absolute(baseUrl, PAGES.errors)}#${errorCode}`)}: ${ERROR_CODES[errorCode].title} (HTTP ${ERROR_CODES[errorCode].statuses.join(', ')}).`,
-        ),
-      ].join('\n'),
-    )}\n`
-  );
+  return `${blocks(
+    heading(1, PRODUCT),
+    `> ${SUMMARY}`,
+    notes(baseUrl),
+    heading(2, 'Docs'),
+    [
+      `- ${link('API guide', absolute(baseUrl, PAGES.docs))}: authentication, every operation with parameters, responses, errors and an example, and the limits.`,
+      `- ${link('Error reference', absolute(baseUrl, PAGES.errors))}: the error envelope, the extended envelopes and every error code with how to resolve it.`,
+      `- ${link('OpenAPI 3.1 description', absolute(baseUrl, PAGES.openapi))}: the machine-readable interface, generated from the same route table.`,
+      `- ${link('Full reference', absolute(baseUrl, PAGES.llmsFull))}: everything in the guide and the error reference as one Markdown file.`,
+    ].join('\n'),
+    heading(2, 'Operations'),
+    'Grouped by tag; each links to its section of the API guide.',
+    operationLinks(baseUrl, rows, 3),
+    heading(2, 'Optional'),
+    [
+      `- ${link('Editor', absolute(baseUrl, PAGES.home))}: the screenshot editor in the browser; as Markdown, what it does and which operations it uses.`,
+      ...ERROR_CODE_LIST.map(
+        (errorCode) =>
+          `- ${link(`Error code \`${errorCode}\``, `${absolute(baseUrl, PAGES.errors)}#${errorCode}`)}: ${ERROR_CODES[errorCode].title} (HTTP ${ERROR_CODES[errorCode].statuses.join(', ')}).`,
+      ),
+    ].join('\n'),
+  )}\n`;
 }
 
 /** The full reference: authentication, every operation, the errors and the limits in one file. */

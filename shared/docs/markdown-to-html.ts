@@ -7,7 +7,6 @@ import type { Token, Tokens } from 'marked';
 import { PAGES, PRODUCT } from '#shared/docs/catalog.ts';
 import { escapeHtml } from '#shared/docs/escape.ts';
 
-
 // kramdown-style heading attribute, written by markdown.ts `heading(depth, title, id)`.
 const ANCHOR = /\s+\{#([A-Za-z0-9_.:-]+)\}\s*$/;
 

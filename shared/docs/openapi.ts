@@ -5,12 +5,7 @@
 import { config } from '#shared/config.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import { RECORD_SCHEMAS } from '#shared/docs/record-schemas.ts';
-import {
-  EntitlementErrorEnvelope,
-  ErrorEnvelope,
-  QuotaErrorEnvelope,
-  RateLimitErrorEnvelope,
-} from '#shared/schemas/errors.ts';
+import { EntitlementErrorEnvelope, ErrorEnvelope, QuotaErrorEnvelope, RateLimitErrorEnvelope } from '#shared/schemas/errors.ts';
 import type { AnySchema, ResponseSpec } from '#shared/route-types.ts';
 import {
   ALLOW_HEADER,
@@ -131,7 +126,8 @@ class Components {
     const componentOf = (name: string) => (name in RECORD_SCHEMAS ? name : `${owner}.${name}`);
     const target = (name: string) => `#/components/schemas/${componentOf(name)}`;
     // The converter emits every definition it was given; only those this schema reaches are published.
-    for (const name of reachedDefs(converted.schema, converted.defs)) this.schemas[componentOf(name)] ??= rewriteRefs(converted.defs[name], target) as JsonSchema;
+    for (const name of reachedDefs(converted.schema, converted.defs))
+      this.schemas[componentOf(name)] ??= rewriteRefs(converted.defs[name], target) as JsonSchema;
     return rewriteRefs(converted.schema, target) as JsonSchema;
   }
 

@@ -20,13 +20,25 @@ import {
   SettingsResponse,
 } from '#shared/schemas/identity.ts';
 import { Release, ReleaseList } from '#shared/schemas/releases.ts';
-import { CachePurgeResponse, MAX_CAPTURE_HEIGHT_PX, MAX_CAPTURE_PIXELS, MAX_DELAY_MS, MAX_HIDE_SELECTORS, ScreenshotResponse } from '#shared/schemas/screenshot.ts';
+import {
+  CachePurgeResponse,
+  MAX_CAPTURE_HEIGHT_PX,
+  MAX_CAPTURE_PIXELS,
+  MAX_DELAY_MS,
+  MAX_HIDE_SELECTORS,
+  ScreenshotResponse,
+} from '#shared/schemas/screenshot.ts';
 import { SourceApp } from '#shared/schemas/source-apps.ts';
 import { TweetErrorEnvelope, TweetFailureEnvelope, TweetResponse } from '#shared/schemas/tweets.ts';
 
 const text = (description: string, contentType: string) => ({ description, contentType });
 /** On the answer a repeated Idempotency-Key gets again. */
-const REPLAYED = { 'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key; absent otherwise.', schema: { type: 'string' as const } } };
+const REPLAYED = {
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key; absent otherwise.',
+    schema: { type: 'string' as const },
+  },
+};
 const KEYED =
   'With an `Idempotency-Key` (at most 128 characters, scoped to the workspace and the operation, remembered for 24 hours) a repeat of the same request gets the first answer again, status included, marked `Idempotent-Replayed: true`; another request with the key is refused with 400. A request that failed keeps nothing, so a retry with its key runs again.';
 const json = <S extends AnySchema>(description: string, schema: S) => ({ description, contentType: 'application/json', schema });
@@ -79,8 +91,15 @@ export const OPERATION_DOCS = {
         schema: TweetResponse,
         headers: { 'Cache-Control': { description: 'How long browsers and shared caches may keep the answer.', schema: { type: 'string' } } },
       },
-      404: { description: 'Not Found: `not_found`, no public tweet has this ID (unknown, deleted or private). The envelope plus `data: null`.', schema: TweetErrorEnvelope },
-      500: { description: 'Internal Server Error: `upstream_failed` when the tweet upstream fails, or `internal_error`. The envelope plus `data: null` for `upstream_failed`.', schema: TweetFailureEnvelope },
+      404: {
+        description: 'Not Found: `not_found`, no public tweet has this ID (unknown, deleted or private). The envelope plus `data: null`.',
+        schema: TweetErrorEnvelope,
+      },
+      500: {
+        description:
+          'Internal Server Error: `upstream_failed` when the tweet upstream fails, or `internal_error`. The envelope plus `data: null` for `upstream_failed`.',
+        schema: TweetFailureEnvelope,
+      },
     },
   },
   getImageProxy: {
@@ -90,8 +109,8 @@ export const OPERATION_DOCS = {
       '',
       '- Only https URLs on exactly those hosts (no subdomains, no other port, no user:password@); anything else is 403 `forbidden_domain`. Up to 3 redirects are followed, each target checked the same way, and the connected address must be public.',
       '- Only image/* and video/* responses are relayed, never SVG; other types are 502 `upstream_failed`, as is a refusal (4xx/5xx) by the media host. A host that cannot be reached or times out is 500 `upstream_failed`.',
-      '- Forwarded upstream: Accept, Range, If-None-Match, If-Modified-Since (no cookies or credentials; our own User-Agent). Returned: Content-Type, Content-Length, Cache-Control, ETag, Last-Modified, Accept-Ranges and Content-Range (206), plus `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src \'none\'; img-src data:; style-src \'unsafe-inline\'` and `Cross-Origin-Resource-Policy: cross-origin`.',
-      '- Size: the cap (20 MiB by default) is counted on the streamed bytes, whatever Content-Length says. The deployed API relays at most 4,500,000 bytes per response (Lambda\'s 6 MB payload limit, base64-encoded); a larger file is 502 `upstream_failed` with a hint: request a smaller image variant, or video in parts with a Range header.',
+      "- Forwarded upstream: Accept, Range, If-None-Match, If-Modified-Since (no cookies or credentials; our own User-Agent). Returned: Content-Type, Content-Length, Cache-Control, ETag, Last-Modified, Accept-Ranges and Content-Range (206), plus `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'; img-src data:; style-src 'unsafe-inline'` and `Cross-Origin-Resource-Policy: cross-origin`.",
+      "- Size: the cap (20 MiB by default) is counted on the streamed bytes, whatever Content-Length says. The deployed API relays at most 4,500,000 bytes per response (Lambda's 6 MB payload limit, base64-encoded); a larger file is 502 `upstream_failed` with a hint: request a smaller image variant, or video in parts with a Range header.",
     ].join('\n'),
     responses: {
       200: {
@@ -117,7 +136,7 @@ export const OPERATION_DOCS = {
       '',
       `Options: \`fullPage\` captures the whole page (scrolled through first, so lazy images and content loaded on scroll are there; sticky headers appear once), at most ${MAX_CAPTURE_HEIGHT_PX.toLocaleString('en')} image pixels tall and ${MAX_CAPTURE_PIXELS.toLocaleString('en')} pixels in all; a taller page is cut and the answer carries \`truncated: true\` and \`capturedHeight\`. \`selector\` captures the first matching element (none: 404 \`not_found\`). \`waitForSelector\` waits until a match is visible (never: 408 \`upstream_timeout\`). \`delay\` waits up to ${MAX_DELAY_MS.toLocaleString('en')} ms more. \`hideSelectors\` hides up to ${MAX_HIDE_SELECTORS} selectors' matches with an injected style sheet. \`scale\` (1, 2 or 3) sets the device scale factor. Selectors are CSS, handed to the page's querySelector as data, never run as script; an invalid one is 400 \`invalid_request\` before the page is loaded. A PNG too large for a response is recompressed to a palette; still too large is 500 \`upstream_failed\`.`,
       '',
-      'For the pages people ship: `viewport` sets the viewport size (the device type still decides mobile emulation, user agent and default scale), `userAgent` the user agent, `css` adds a style sheet (adopted, so only ever CSS), `click` clicks the first match once the page is ready and before `waitForSelector` (none: 404 `not_found`), and `reducedMotion` sends `prefers-reduced-motion: reduce` and finishes animations and transitions before the picture. A page behind a login takes `headers` (sent only to the target URL\'s origin; Host, Cookie, hop-by-hop, proxy and other forbidden headers are 400) and `cookies` (set for its host only); such a capture is never read from or written to the cache, and its credentials are never logged.',
+      "For the pages people ship: `viewport` sets the viewport size (the device type still decides mobile emulation, user agent and default scale), `userAgent` the user agent, `css` adds a style sheet (adopted, so only ever CSS), `click` clicks the first match once the page is ready and before `waitForSelector` (none: 404 `not_found`), and `reducedMotion` sends `prefers-reduced-motion: reduce` and finishes animations and transitions before the picture. A page behind a login takes `headers` (sent only to the target URL's origin; Host, Cookie, hop-by-hop, proxy and other forbidden headers are 400) and `cookies` (set for its host only); such a capture is never read from or written to the cache, and its credentials are never logged.",
       '',
       'Captures are cached per normalised URL, device type, colour scheme and options (1 hour unless configured); `cached` says whether this answer came from the cache, and `forceRefresh: true` captures again and replaces the entry. Every response to this operation, errors included, carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`.',
     ].join('\n'),
@@ -127,7 +146,8 @@ export const OPERATION_DOCS = {
   },
   purgeCache: {
     summary: 'Purge the capture cache',
-    description: 'Removes the cached captures of one URL (every device and colour scheme) or, with `all: true`, all of them. Needs the internal secret in `X-Easel-Internal-Secret`.',
+    description:
+      'Removes the cached captures of one URL (every device and colour scheme) or, with `all: true`, all of them. Needs the internal secret in `X-Easel-Internal-Secret`.',
     responses: { 200: { description: 'What was purged.', contentType: 'application/json', schema: CachePurgeResponse } },
   },
   listReleases: {
@@ -152,14 +172,12 @@ export const OPERATION_DOCS = {
   },
   createAssetUpload: {
     summary: 'Create a signed upload URL',
-    description:
-      `Creates a pending asset and a presigned PUT valid for 15 minutes. The URL is bound to the declared content type and size (and SHA-256 when given): send the returned headers with the PUT, then complete the upload. ${KEYED} A replayed URL may have expired: a new upload takes a new key.`,
+    description: `Creates a pending asset and a presigned PUT valid for 15 minutes. The URL is bound to the declared content type and size (and SHA-256 when given): send the returned headers with the PUT, then complete the upload. ${KEYED} A replayed URL may have expired: a new upload takes a new key.`,
     responses: { 201: { ...json('Where and how to upload.', AssetUploadInstructions), headers: REPLAYED } },
   },
   completeAssetUpload: {
     summary: 'Complete an upload',
-    description:
-      `Verifies the uploaded object (present, declared size and type, SHA-256 when declared — computed by the service) and marks the asset ready. Completing a ready asset again returns it unchanged. The body is optional. ${KEYED}`,
+    description: `Verifies the uploaded object (present, declared size and type, SHA-256 when declared — computed by the service) and marks the asset ready. Completing a ready asset again returns it unchanged. The body is optional. ${KEYED}`,
     responses: { 200: { ...json('The ready asset.', Asset), headers: REPLAYED } },
   },
   getAssetDownloadUrl: {
@@ -239,8 +257,7 @@ export const OPERATION_DOCS = {
   },
   getDocs: {
     summary: 'API guide',
-    description:
-      'Every operation with its authentication, limits and examples. HTML by default; Markdown when Accept includes text/markdown.',
+    description: 'Every operation with its authentication, limits and examples. HTML by default; Markdown when Accept includes text/markdown.',
     responses: { 200: text('The API guide.', 'text/html, text/markdown') },
   },
   getErrorDocs: {
@@ -263,7 +280,8 @@ export const OPERATION_DOCS = {
     summary: 'Full reference for language models',
     description: 'The full Markdown reference: every operation, its parameters, schemas and errors.',
     responses: { 200: text('Markdown reference.', 'text/markdown') },
-  },} satisfies Record<OperationId, OperationDoc>;
+  },
+} satisfies Record<OperationId, OperationDoc>;
 
 /** The rows of the route table with their documentation, in table order. */
 export const FULL_ROUTE_LIST: readonly (RouteDef & { operationId: OperationId })[] = ROUTE_LIST.map((row) => ({ ...row, ...OPERATION_DOCS[row.operationId] }));

@@ -37,7 +37,9 @@ function readPrerendered(file: string, baseUrl: string): string {
   try {
     return readFileSync(new URL(`./${PRERENDERED_FOLDER}/${file}`, import.meta.url), 'utf8').replaceAll(PLACEHOLDER_ORIGIN, baseUrl);
   } catch (error) {
-    throw new Error(`${file} is not beside this function's bundle (${PRERENDERED_FOLDER}/): its route needs \`prerendered\`, which writes it at bundling.`, { cause: error });
+    throw new Error(`${file} is not beside this function's bundle (${PRERENDERED_FOLDER}/): its route needs \`prerendered\`, which writes it at bundling.`, {
+      cause: error,
+    });
   }
 }
 

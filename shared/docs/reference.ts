@@ -3,14 +3,7 @@
  * and /llms-full.txt assemble their pages from.
  */
 import { toEnvelope } from '#shared/http/envelope.ts';
-import {
-  ERROR_CODES,
-  ERROR_CODE_LIST,
-  FeatureNotEntitledError,
-  InvalidUrlError,
-  QuotaExceededError,
-  RateLimitedError,
-} from '#shared/errors.ts';
+import { ERROR_CODES, ERROR_CODE_LIST, FeatureNotEntitledError, InvalidUrlError, QuotaExceededError, RateLimitedError } from '#shared/errors.ts';
 import type { ErrorCode, HttpError } from '#shared/errors.ts';
 import type { AnySchema, ResponseSpec } from '#shared/route-types.ts';
 import { EntitlementErrorEnvelope, ErrorEnvelope, QuotaErrorEnvelope, RateLimitErrorEnvelope } from '#shared/schemas/errors.ts';
@@ -44,7 +37,10 @@ export function operationAnchor(row: DocRoute): string {
 
 /** The anchor of a tag's section on /docs. */
 export function tagAnchor(tag: string): string {
-  return `tag-${tag.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+  return `tag-${tag
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}`;
 }
 
 function fence(language: string, content: string): string {
@@ -182,7 +178,10 @@ function requestBodyBlock(row: DocRoute): string | undefined {
   return blocks(
     `**Request body** (${notes.join(', ')})`,
     members.length > 0
-      ? table(['Field', 'Type', 'Required', 'Rules', 'Description'], members.map((field) => fieldRow(field, converted.defs)))
+      ? table(
+          ['Field', 'Type', 'Required', 'Rules', 'Description'],
+          members.map((field) => fieldRow(field, converted.defs)),
+        )
       : `Type: ${text(typeName(converted.schema, converted.defs))}.`,
   );
 }
@@ -198,7 +197,13 @@ function responsesBlock(row: DocRoute): string {
     const converted = spec.schema ? convert(spec.schema) : undefined;
     const members = converted ? fields(converted) : [];
     if (converted && members.length > 0) {
-      parts.push(list.join('\n'), table(['Field', 'Type', 'Required', 'Rules', 'Description'], members.map((field) => fieldRow(field, converted.defs))));
+      parts.push(
+        list.join('\n'),
+        table(
+          ['Field', 'Type', 'Required', 'Rules', 'Description'],
+          members.map((field) => fieldRow(field, converted.defs)),
+        ),
+      );
       list = [];
     }
   }

@@ -3,17 +3,7 @@
  * them pre-rendered and never load this module, which is most of their bundle.
  */
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
-import {
-  API_KEY_HEADER,
-  PAGES,
-  PRODUCT,
-  SESSION_COOKIE,
-  SUMMARY,
-  absolute,
-  authLabel,
-  publicRoutes,
-  tagsOf,
-} from '#shared/docs/catalog.ts';
+import { API_KEY_HEADER, PAGES, PRODUCT, SESSION_COOKIE, SUMMARY, absolute, authLabel, publicRoutes, tagsOf } from '#shared/docs/catalog.ts';
 import type { DocRoute } from '#shared/docs/catalog.ts';
 import { layout, renderMarkdown } from '#shared/docs/markdown-to-html.ts';
 import type { PageName, SitePage } from '#shared/docs/prerendered-files.ts';
@@ -67,7 +57,7 @@ export function editorSection(baseUrl: string, depth: number): string {
       '- **Compose.** Background (gradient presets, a solid colour, or none for transparency), padding, corner radius, shadow, an optional browser-window frame, aspect ratios of the usual social formats or free, and scale 1×, 2× or 3×. Every change redraws at once; the settings survive a reload and travel in the page address, so a link shares them.',
       `- **Export.** PNG, JPEG or WebP at high, medium or low quality through ${op('postExport', 'POST /api/export')}, downloaded with its size and dimensions shown, or copied to the clipboard as PNG. Signed in, or with an organization API key pasted into the page (kept in that tab's memory only), "Save to workspace" stores the export as an asset through ${op('createAssetUpload', 'POST /api/v1/assets/upload-url')}, the signed PUT and ${op('completeAssetUpload', 'POST /api/v1/assets/{assetId}/complete')}, and links it with ${op('getAssetDownloadUrl', 'GET /api/v1/assets/{assetId}/download-url')}.`,
     ].join('\n'),
-    'The page can call this origin or another one of the same deployment; calls with a session cookie from another origin need that origin in the deployment\'s editor origins. It loads nothing from third parties and runs under a strict Content-Security-Policy.',
+    "The page can call this origin or another one of the same deployment; calls with a session cookie from another origin need that origin in the deployment's editor origins. It loads nothing from third parties and runs under a strict Content-Security-Policy.",
   );
 }
 

@@ -102,7 +102,10 @@ export function acceptedEncodings(header: string | undefined): Set<string> {
 export function editorAsset(file: string, acceptEncoding: string | undefined, editor: LoadedEditor = loadEditor()): Reply {
   const entry = editor.assets.get(file);
   if (!entry) {
-    throw new NotFoundError(`No editor file ${file}`, 'Editor files are named after their content and change with every release: reload / to get the current names.');
+    throw new NotFoundError(
+      `No editor file ${file}`,
+      'Editor files are named after their content and change with every release: reload / to get the current names.',
+    );
   }
   const accepted = acceptedEncodings(acceptEncoding);
   const encoding = (['br', 'gzip'] as const).find((candidate) => entry.bodies[candidate] && accepted.has(candidate));

@@ -28,7 +28,9 @@ export function authenticate(options: AuthenticateOptions): HttpMiddleware {
   // Bookkeeping writes (a key's last-use stamp) end before the response leaves.
   const settle = async (): Promise<void> => {
     // Nothing to wait for when the authenticator could not start; its error is already the answer.
-    const auth = await Promise.resolve().then(authenticator).catch(() => undefined);
+    const auth = await Promise.resolve()
+      .then(authenticator)
+      .catch(() => undefined);
     await auth?.settle();
   };
   return {
@@ -61,7 +63,10 @@ function sessionToken(event: LambdaEvent): string | undefined {
 
 async function sessionOnly(permission: string | undefined, event: LambdaEvent, auth: Authenticator): Promise<SessionIdentity | SessionPrincipal> {
   if (event.headers?.['x-api-key'] !== undefined) {
-    throw new ForbiddenError(`This operation takes the ${SESSION_COOKIE} session cookie only; remove the X-API-Key header.`, 'API key sent to a session-only route');
+    throw new ForbiddenError(
+      `This operation takes the ${SESSION_COOKIE} session cookie only; remove the X-API-Key header.`,
+      'API key sent to a session-only route',
+    );
   }
   const token = sessionToken(event);
   if (!token) throw new UnauthorizedError({ hint: `Sign in: this operation needs the ${SESSION_COOKIE} session cookie.` });
@@ -72,7 +77,12 @@ async function sessionOnly(permission: string | undefined, event: LambdaEvent, a
   return member;
 }
 
-async function workspace(permission: string | undefined, event: LambdaEvent, auth: Authenticator, feature: ReturnType<typeof requiredFeatureOf>): Promise<Principal> {
+async function workspace(
+  permission: string | undefined,
+  event: LambdaEvent,
+  auth: Authenticator,
+  feature: ReturnType<typeof requiredFeatureOf>,
+): Promise<Principal> {
   const key = event.headers?.['x-api-key'];
   // A present key wins; the cookies are not even read.
   const token = key === undefined ? sessionToken(event) : undefined;

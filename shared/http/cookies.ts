@@ -32,7 +32,11 @@ function readCookies(event: LambdaEvent, name: string): string[] {
 export function readSessionCookie(event: LambdaEvent): SessionCookie {
   const tiers = isHttps(event) ? [[HOST_SESSION_COOKIE], [SECURE_SESSION_COOKIE, SESSION_COOKIE]] : [[SESSION_COOKIE]];
   for (const names of tiers) {
-    const found = names.flatMap((name) => readCookies(event, name).filter(Boolean).map((token) => ({ name, token })));
+    const found = names.flatMap((name) =>
+      readCookies(event, name)
+        .filter(Boolean)
+        .map((token) => ({ name, token })),
+    );
     if (found.length === 0) continue;
     if (new Set(found.map((item) => item.token)).size > 1) return { kind: 'ambiguous', names: [...new Set(found.map((item) => item.name))] };
     return { kind: 'token', name: found[0]!.name, token: found[0]!.token };

@@ -2,12 +2,12 @@ import { config } from '#shared/config.ts';
 import type { CorsPolicy, LambdaEvent, LambdaResult } from '#shared/route-types.ts';
 
 /** Headers a cross-origin caller may read (rate-limit and retry information, download names). */
-const EXPOSED = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, Idempotent-Replayed, Content-Disposition, Content-Length';
+const EXPOSED =
+  'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, Idempotent-Replayed, Content-Disposition, Content-Length';
 /** Request headers a cross-origin caller may send. */
 export const CORS_ALLOWED_HEADERS = ['content-type', 'x-api-key', 'idempotency-key', 'range'];
 
-const HTML_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 /** Case-insensitive header bag that keeps the casing of whoever set a header last. */

@@ -99,7 +99,11 @@ export function idempotency(options: IdempotencyOptions): HttpMiddleware {
     onError: async (request) => {
       const slot = (request.internal as IdempotencyInternal).idempotencySlot;
       // A failed request keeps nothing: a retry with the key runs again.
-      if (slot) await options.store().release(slot).catch(() => undefined);
+      if (slot)
+        await options
+          .store()
+          .release(slot)
+          .catch(() => undefined);
     },
   };
 }

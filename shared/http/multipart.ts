@@ -25,7 +25,14 @@ export interface MultipartLimits {
   headerPairs: number;
 }
 
-export const DEFAULT_MULTIPART_LIMITS: Omit<MultipartLimits, 'fileSize'> = { files: 4, fields: 16, parts: 20, fieldSize: 1024, fieldNameSize: 100, headerPairs: 20 };
+export const DEFAULT_MULTIPART_LIMITS: Omit<MultipartLimits, 'fileSize'> = {
+  files: 4,
+  fields: 16,
+  parts: 20,
+  fieldSize: 1024,
+  fieldNameSize: 100,
+  headerPairs: 20,
+};
 
 const HINT = 'Send the fields as multipart/form-data (e.g. curl -F field=value -F file=@path).';
 

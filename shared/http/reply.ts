@@ -20,12 +20,7 @@ export interface Reply {
   status: number;
   headers: Record<string, string>;
   cookies: string[];
-  body:
-    | { kind: 'json'; value: unknown }
-    | { kind: 'text'; value: string }
-    | { kind: 'binary'; value: Uint8Array }
-    | { kind: 'empty' }
-    | StreamBody;
+  body: { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'binary'; value: Uint8Array } | { kind: 'empty' } | StreamBody;
 }
 
 type Extra = { headers?: Record<string, string>; cookies?: string[] };

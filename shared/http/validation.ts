@@ -46,10 +46,7 @@ export function issueToError(issues: readonly v.BaseIssue<unknown>[], location: 
     return new UnsupportedValueError(`Unsupported value for ${field}`, `${field} must be one of: ${allowedValues(issue)}${got}.`);
   }
   if (URL_TYPES.has(issue.type)) {
-    return new InvalidUrlError(
-      `Invalid URL in ${field}`,
-      `${field} must be an absolute http:// or https:// URL (got ${JSON.stringify(issue.input)}).`,
-    );
+    return new InvalidUrlError(`Invalid URL in ${field}`, `${field} must be an absolute http:// or https:// URL (got ${JSON.stringify(issue.input)}).`);
   }
   return new InvalidRequestError(`Invalid ${field}`, `${field}: ${issue.message}`);
 }
@@ -88,10 +85,7 @@ function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
   if (bytes.length > spec.maxBytes) throw new PayloadTooLargeError(spec.maxBytes);
   const type = mediaTypeOf(event.headers?.['content-type']);
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-    throw new InvalidRequestError(
-      'Unsupported content type',
-      `Send the body as JSON with Content-Type: application/json (got ${type || 'no Content-Type'}).`,
-    );
+    throw new InvalidRequestError('Unsupported content type', `Send the body as JSON with Content-Type: application/json (got ${type || 'no Content-Type'}).`);
   }
   let text: string;
   try {

@@ -77,7 +77,8 @@ export class Authenticator {
 
   /** Unknown, malformed and revoked keys get the same 401. */
   async apiKey(secret: string): Promise<ApiKeyPrincipal> {
-    const refused = (cause: string) => new UnauthorizedError({ hint: 'The API key is not valid: it is unknown or revoked. Use an active organization API key.', cause });
+    const refused = (cause: string) =>
+      new UnauthorizedError({ hint: 'The API key is not valid: it is unknown or revoked. Use an active organization API key.', cause });
     if (!isApiKeyFormat(secret)) throw refused('malformed API key');
     const hash = hashSecret(secret);
     let record = this.keys.get(hash);

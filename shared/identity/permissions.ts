@@ -34,14 +34,7 @@ export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 export const RoleSchema = v.picklist(ROLES);
 
-const MEMBER: readonly Permission[] = [
-  'artifact:read',
-  'release:create',
-  'upload:sign',
-  'asset:write',
-  'organization:read',
-  'settings:read',
-];
+const MEMBER: readonly Permission[] = ['artifact:read', 'release:create', 'upload:sign', 'asset:write', 'organization:read', 'settings:read'];
 const ADMIN: readonly Permission[] = [
   ...MEMBER,
   'source:write',

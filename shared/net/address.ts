@@ -121,5 +121,8 @@ export function clientNetwork(address: string): string {
   if (!(parsed instanceof ipaddr.IPv6)) return bare;
   if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().toString();
   // Uncompressed: the rate counters' key format.
-  return `${parsed.parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
+  return `${parsed.parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
 }

@@ -15,7 +15,11 @@ export const createAssetUpload = /* @__PURE__ */ defineRow(() => ({
   permission: 'upload:sign',
   // The presigned PUT carries this function's credentials: staging prefix only. UpdateItem and
   // DeleteItem are the Idempotency-Key record's.
-  access: { tables: { workspace: [...AUTH_READS, 'PutItem', 'UpdateItem', 'DeleteItem'] }, buckets: { assets: { PutObject: [ASSETS.uploads] } }, apiKeyStamp: true },
+  access: {
+    tables: { workspace: [...AUTH_READS, 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    buckets: { assets: { PutObject: [ASSETS.uploads] } },
+    apiKeyStamp: true,
+  },
   tag: 'Assets',
   idempotent: true,
   headers: IdempotencyKeyHeaders,

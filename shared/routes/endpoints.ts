@@ -16,7 +16,12 @@ export const createRelease = { operationId: 'createRelease', method: 'POST', pat
 export const createSourceApp = { operationId: 'createSourceApp', method: 'POST', path: '/api/v1/source-apps', cors: 'editor' } as const;
 export const createAssetUpload = { operationId: 'createAssetUpload', method: 'POST', path: '/api/v1/assets/upload-url', cors: 'editor' } as const;
 export const completeAssetUpload = { operationId: 'completeAssetUpload', method: 'POST', path: '/api/v1/assets/{assetId}/complete', cors: 'editor' } as const;
-export const getAssetDownloadUrl = { operationId: 'getAssetDownloadUrl', method: 'GET', path: '/api/v1/assets/{assetId}/download-url', cors: 'editor' } as const;
+export const getAssetDownloadUrl = {
+  operationId: 'getAssetDownloadUrl',
+  method: 'GET',
+  path: '/api/v1/assets/{assetId}/download-url',
+  cors: 'editor',
+} as const;
 export const deleteAsset = { operationId: 'deleteAsset', method: 'DELETE', path: '/api/v1/assets/{assetId}', cors: 'editor' } as const;
 
 // The shell: a session only; editor origins with credentials.
@@ -24,12 +29,42 @@ export const getMe = { operationId: 'getMe', method: 'GET', path: '/api/v1/me', 
 export const getBootstrap = { operationId: 'getBootstrap', method: 'GET', path: '/api/v1/bootstrap', cors: 'editor' } as const;
 export const listOrganizations = { operationId: 'listOrganizations', method: 'GET', path: '/api/v1/organizations', cors: 'editor' } as const;
 export const getOrganization = { operationId: 'getOrganization', method: 'GET', path: '/api/v1/organizations/{organizationId}', cors: 'editor' } as const;
-export const listOrganizationMembers = { operationId: 'listOrganizationMembers', method: 'GET', path: '/api/v1/organizations/{organizationId}/members', cors: 'editor' } as const;
-export const listOrganizationInvitations = { operationId: 'listOrganizationInvitations', method: 'GET', path: '/api/v1/organizations/{organizationId}/invitations', cors: 'editor' } as const;
-export const getOrganizationSettings = { operationId: 'getOrganizationSettings', method: 'GET', path: '/api/v1/organizations/{organizationId}/settings', cors: 'editor' } as const;
-export const getOrganizationPermissions = { operationId: 'getOrganizationPermissions', method: 'GET', path: '/api/v1/organizations/{organizationId}/permissions', cors: 'editor' } as const;
-export const getOrganizationCapabilities = { operationId: 'getOrganizationCapabilities', method: 'GET', path: '/api/v1/organizations/{organizationId}/capabilities', cors: 'editor' } as const;
-export const activateOrganization = { operationId: 'activateOrganization', method: 'POST', path: '/api/v1/organizations/{organizationId}/activate', cors: 'editor' } as const;
+export const listOrganizationMembers = {
+  operationId: 'listOrganizationMembers',
+  method: 'GET',
+  path: '/api/v1/organizations/{organizationId}/members',
+  cors: 'editor',
+} as const;
+export const listOrganizationInvitations = {
+  operationId: 'listOrganizationInvitations',
+  method: 'GET',
+  path: '/api/v1/organizations/{organizationId}/invitations',
+  cors: 'editor',
+} as const;
+export const getOrganizationSettings = {
+  operationId: 'getOrganizationSettings',
+  method: 'GET',
+  path: '/api/v1/organizations/{organizationId}/settings',
+  cors: 'editor',
+} as const;
+export const getOrganizationPermissions = {
+  operationId: 'getOrganizationPermissions',
+  method: 'GET',
+  path: '/api/v1/organizations/{organizationId}/permissions',
+  cors: 'editor',
+} as const;
+export const getOrganizationCapabilities = {
+  operationId: 'getOrganizationCapabilities',
+  method: 'GET',
+  path: '/api/v1/organizations/{organizationId}/capabilities',
+  cors: 'editor',
+} as const;
+export const activateOrganization = {
+  operationId: 'activateOrganization',
+  method: 'POST',
+  path: '/api/v1/organizations/{organizationId}/activate',
+  cors: 'editor',
+} as const;
 
 // The site and the discovery documents.
 export const getHome = { operationId: 'getHome', method: 'GET', path: '/', cors: 'public' } as const;

@@ -29,7 +29,4 @@ export const EntitlementErrorEnvelope = v.pipe(
   v.title('EntitlementErrorEnvelope'),
 );
 
-export const QuotaErrorEnvelope = v.pipe(
-  v.object({ ...ErrorEnvelope.entries, limit: integer, quota: v.string() }),
-  v.title('QuotaErrorEnvelope'),
-);
+export const QuotaErrorEnvelope = v.pipe(v.object({ ...ErrorEnvelope.entries, limit: integer, quota: v.string() }), v.title('QuotaErrorEnvelope'));

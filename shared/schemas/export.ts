@@ -70,7 +70,10 @@ export const ExportRequest = v.object({
     `The image to recompress: one file part declared as image/png, image/jpeg or image/webp; the bytes must decode as the declared type. At most ${groupThousands(EXPORT_MAX_PIXELS)} pixels.`,
   ),
   format: v.pipe(v.picklist(EXPORT_FORMATS), v.description('Output format: png, jpeg or webp.')),
-  qualityPreset: v.pipe(v.picklist(QUALITY_PRESETS), v.description('Size/quality trade-off: high, medium or low (encoder settings in the operation description).')),
+  qualityPreset: v.pipe(
+    v.picklist(QUALITY_PRESETS),
+    v.description('Size/quality trade-off: high, medium or low (encoder settings in the operation description).'),
+  ),
 });
 export type ExportRequest = v.InferOutput<typeof ExportRequest>;
 

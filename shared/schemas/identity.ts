@@ -208,7 +208,9 @@ export const EntitlementView = v.object({
   status: EntitlementStatusSchema,
   features: v.pipe(v.array(FeatureSchema), v.description('Features included now (plan features plus extra grants).')),
   quotas: v.pipe(
-    v.object(Object.fromEntries(QUOTA_LIST.map((quota) => [quota, count(`Limit of ${quota}.`)])) as Record<(typeof QUOTA_LIST)[number], ReturnType<typeof count>>),
+    v.object(
+      Object.fromEntries(QUOTA_LIST.map((quota) => [quota, count(`Limit of ${quota}.`)])) as Record<(typeof QUOTA_LIST)[number], ReturnType<typeof count>>,
+    ),
     v.description('Quota limits of the plan.'),
   ),
 });

@@ -15,7 +15,9 @@ const TargetUrl = v.pipe(
 
 export const DeviceTypeSchema = v.pipe(
   v.picklist(['desktop', 'mobile']),
-  v.description('desktop: 1920×1080 viewport, PNG 1920×1080. mobile: 375×667 viewport at device scale factor 2 with touch and a phone user agent, PNG 750×1334.'),
+  v.description(
+    'desktop: 1920×1080 viewport, PNG 1920×1080. mobile: 375×667 viewport at device scale factor 2 with touch and a phone user agent, PNG 750×1334.',
+  ),
 );
 
 export const ColorSchemeSchema = v.pipe(v.picklist(['light', 'dark']), v.description('Sent to the page as the prefers-color-scheme media feature.'));
@@ -43,7 +45,9 @@ const Selector = (what: string) =>
     v.minLength(1),
     v.maxLength(MAX_SELECTOR_LENGTH),
     v.regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters'),
-    v.description(`${what} A CSS selector of at most ${MAX_SELECTOR_LENGTH} characters, as document.querySelector takes it; an invalid one is 400 invalid_request.`),
+    v.description(
+      `${what} A CSS selector of at most ${MAX_SELECTOR_LENGTH} characters, as document.querySelector takes it; an invalid one is 400 invalid_request.`,
+    ),
   );
 
 export const VIEWPORT_BOUNDS = { width: { min: 320, max: 3840 }, height: { min: 240, max: 2160 } } as const;
@@ -61,10 +65,36 @@ export const MAX_CSS_LENGTH = 20_000;
  * headers: none may be sent, so none can steer a request or smuggle one.
  */
 const FORBIDDEN_HEADERS = new Set([
-  'accept-charset', 'accept-encoding', 'access-control-request-headers', 'access-control-request-method', 'access-control-request-private-network',
-  'connection', 'content-length', 'cookie', 'cookie2', 'date', 'dnt', 'expect', 'forwarded', 'host', 'keep-alive', 'origin', 'referer',
-  'set-cookie', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'via', 'x-http-method', 'x-http-method-override', 'x-method-override',
-  'x-real-ip', 'true-client-ip', 'x-original-url', 'x-rewrite-url',
+  'accept-charset',
+  'accept-encoding',
+  'access-control-request-headers',
+  'access-control-request-method',
+  'access-control-request-private-network',
+  'connection',
+  'content-length',
+  'cookie',
+  'cookie2',
+  'date',
+  'dnt',
+  'expect',
+  'forwarded',
+  'host',
+  'keep-alive',
+  'origin',
+  'referer',
+  'set-cookie',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'via',
+  'x-http-method',
+  'x-http-method-override',
+  'x-method-override',
+  'x-real-ip',
+  'true-client-ip',
+  'x-original-url',
+  'x-rewrite-url',
 ]);
 const FORBIDDEN_PREFIXES = ['proxy-', 'sec-', 'x-forwarded-'];
 
@@ -80,8 +110,11 @@ const HeaderName = v.pipe(
   v.string(),
   v.minLength(1, 'a header name must not be empty'),
   v.maxLength(MAX_HEADER_NAME_LENGTH, `a header name has at most ${MAX_HEADER_NAME_LENGTH} characters`),
-  v.regex(TOKEN, 'a header name has only letters, digits and !#$%&\'*+-.^_`|~'),
-  v.check((name) => !isForbiddenHeader(name), 'this header is set by the browser or a proxy and cannot be sent (Host, Cookie, Content-Length, hop-by-hop, Proxy-*, Sec-*, X-Forwarded-* and the other headers a browser forbids); cookies go in the cookies field'),
+  v.regex(TOKEN, "a header name has only letters, digits and !#$%&'*+-.^_`|~"),
+  v.check(
+    (name) => !isForbiddenHeader(name),
+    'this header is set by the browser or a proxy and cannot be sent (Host, Cookie, Content-Length, hop-by-hop, Proxy-*, Sec-*, X-Forwarded-* and the other headers a browser forbids); cookies go in the cookies field',
+  ),
 );
 const HeaderValue = v.pipe(
   v.string('a header value is a string'),
@@ -96,13 +129,16 @@ const Cookie = v.pipe(
       v.string(),
       v.minLength(1, 'a cookie name must not be empty'),
       v.maxLength(MAX_COOKIE_NAME_LENGTH, `a cookie name has at most ${MAX_COOKIE_NAME_LENGTH} characters`),
-      v.regex(TOKEN, 'a cookie name has only letters, digits and !#$%&\'*+-.^_`|~'),
+      v.regex(TOKEN, "a cookie name has only letters, digits and !#$%&'*+-.^_`|~"),
     ),
     value: v.pipe(
       v.string('a cookie value is a string'),
       v.maxLength(MAX_COOKIE_VALUE_LENGTH, `a cookie value has at most ${MAX_COOKIE_VALUE_LENGTH} characters`),
       // RFC 6265 cookie-octet: no spaces, quotes, commas, semicolons or backslashes.
-      v.regex(/^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/, 'a cookie value has only printable ASCII without spaces, quotes, commas, semicolons or backslashes (encode it, e.g. URL-encode)'),
+      v.regex(
+        /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/,
+        'a cookie value has only printable ASCII without spaces, quotes, commas, semicolons or backslashes (encode it, e.g. URL-encode)',
+      ),
     ),
     path: v.optional(
       v.pipe(v.string(), v.maxLength(1024), v.regex(/^\/[^\u0000-\u001f\u007f;]*$/, 'a cookie path starts with / and has no semicolons or control characters')),
@@ -112,8 +148,11 @@ const Cookie = v.pipe(
     sameSite: v.optional(v.picklist(['Strict', 'Lax', 'None'])),
   }),
   v.check((cookie) => cookie.sameSite !== 'None' || cookie.secure === true, 'sameSite None needs secure: true (browsers refuse it otherwise)'),
-  v.check((cookie) => cookie.name.length + cookie.value.length <= MAX_COOKIE_VALUE_LENGTH, `a cookie's name and value have at most ${MAX_COOKIE_VALUE_LENGTH} characters together (browsers drop a longer one)`),
-  v.description('A cookie set for the target URL\'s host only (no domain can be given). path defaults to /.'),
+  v.check(
+    (cookie) => cookie.name.length + cookie.value.length <= MAX_COOKIE_VALUE_LENGTH,
+    `a cookie's name and value have at most ${MAX_COOKIE_VALUE_LENGTH} characters together (browsers drop a longer one)`,
+  ),
+  v.description("A cookie set for the target URL's host only (no domain can be given). path defaults to /."),
 );
 
 /**
@@ -131,7 +170,9 @@ export const CaptureOptionFields = {
     false,
   ),
   selector: v.optional(
-    Selector(`Captures only the box of the first element that matches, once the page is ready, below the fold too. At most ${MAX_CAPTURE_WIDTH_PX} × ${MAX_CAPTURE_HEIGHT_PX} image pixels and ${MAX_CAPTURE_PIXELS} pixels in all: a larger element is cut from its top left and the answer says truncated: true. Matching nothing is 404 not_found.`),
+    Selector(
+      `Captures only the box of the first element that matches, once the page is ready, below the fold too. At most ${MAX_CAPTURE_WIDTH_PX} × ${MAX_CAPTURE_HEIGHT_PX} image pixels and ${MAX_CAPTURE_PIXELS} pixels in all: a larger element is cut from its top left and the answer says truncated: true. Matching nothing is 404 not_found.`,
+    ),
   ),
   waitForSelector: v.optional(
     Selector('Takes the picture only once an element matching it exists and is visible; if none does within the capture time-out, 408 upstream_timeout.'),
@@ -162,14 +203,14 @@ export const CaptureOptionFields = {
     false,
   ),
   blockAds: v.optional(
-    v.pipe(v.boolean(), v.description('true blocks requests to ad and tracker hosts and hides ad slots, by the AdGuard Base list (EasyList + AdGuard English).')),
+    v.pipe(
+      v.boolean(),
+      v.description('true blocks requests to ad and tracker hosts and hides ad slots, by the AdGuard Base list (EasyList + AdGuard English).'),
+    ),
     false,
   ),
   scale: v.optional(
-    v.pipe(
-      v.picklist([1, 2, 3]),
-      v.description('Device scale factor: the PNG has this many pixels per CSS pixel. Default 1 for desktop, 2 for mobile.'),
-    ),
+    v.pipe(v.picklist([1, 2, 3]), v.description('Device scale factor: the PNG has this many pixels per CSS pixel. Default 1 for desktop, 2 for mobile.')),
   ),
   viewport: v.optional(
     v.pipe(
@@ -186,7 +227,10 @@ export const CaptureOptionFields = {
     v.pipe(
       v.record(HeaderName, HeaderValue),
       v.check((headers) => Object.keys(headers).length <= MAX_HEADERS, `at most ${MAX_HEADERS} headers`),
-      v.check((headers) => new Set(Object.keys(headers).map((name) => name.toLowerCase())).size === Object.keys(headers).length, 'each header name once (names are case-insensitive)'),
+      v.check(
+        (headers) => new Set(Object.keys(headers).map((name) => name.toLowerCase())).size === Object.keys(headers).length,
+        'each header name once (names are case-insensitive)',
+      ),
       v.description(
         `At most ${MAX_HEADERS} request headers (names up to ${MAX_HEADER_NAME_LENGTH} characters, values up to ${MAX_HEADER_VALUE_LENGTH}), sent only with requests to the target URL's origin (scheme, host and port), never to another origin the page loads. Host, Cookie, Content-Length, hop-by-hop, Proxy-*, Sec-*, X-Forwarded-* and the other headers a browser forbids are 400. A capture with headers is never read from or written to the cache.`,
       ),
@@ -214,17 +258,16 @@ export const CaptureOptionFields = {
     v.pipe(
       v.string(),
       v.maxLength(MAX_CSS_LENGTH),
-      v.description(`A style sheet of at most ${MAX_CSS_LENGTH} characters applied to the page before the picture, as an adopted style sheet: its text is only ever CSS, it cannot close a tag or run script.`),
+      v.description(
+        `A style sheet of at most ${MAX_CSS_LENGTH} characters applied to the page before the picture, as an adopted style sheet: its text is only ever CSS, it cannot close a tag or run script.`,
+      ),
     ),
   ),
   click: v.optional(
     Selector('Clicks the first element that matches once the page is ready, before waitForSelector and delay. Matching nothing is 404 not_found.'),
   ),
   reducedMotion: v.optional(
-    v.pipe(
-      v.boolean(),
-      v.description('true sends prefers-reduced-motion: reduce to the page and finishes CSS animations and transitions before the picture.'),
-    ),
+    v.pipe(v.boolean(), v.description('true sends prefers-reduced-motion: reduce to the page and finishes CSS animations and transitions before the picture.')),
     false,
   ),
   redact: RedactField,
@@ -234,10 +277,7 @@ export const ScreenshotRequest = v.strictObject({
   url: TargetUrl,
   deviceType: v.optional(DeviceTypeSchema, 'desktop'),
   colorScheme: v.optional(ColorSchemeSchema, 'light'),
-  forceRefresh: v.optional(
-    v.pipe(v.boolean(), v.description('true bypasses the cache, captures the page again and replaces the cached capture.')),
-    false,
-  ),
+  forceRefresh: v.optional(v.pipe(v.boolean(), v.description('true bypasses the cache, captures the page again and replaces the cached capture.')), false),
   ...CaptureOptionFields,
 });
 export type ScreenshotRequest = v.InferOutput<typeof ScreenshotRequest>;
@@ -245,11 +285,15 @@ export type ScreenshotRequest = v.InferOutput<typeof ScreenshotRequest>;
 /** What a capture did and found: the answer's `report` (docs/capture.md, "The report"). */
 export const CaptureReportSchema = v.pipe(
   v.object({
-    status: v.optional(v.pipe(v.number(), v.integer(), v.description("HTTP status of the page's document; 400 and over means the picture shows an error page."))),
+    status: v.optional(
+      v.pipe(v.number(), v.integer(), v.description("HTTP status of the page's document; 400 and over means the picture shows an error page.")),
+    ),
     challenge: v.optional(
       v.pipe(
         v.string(),
-        v.description('Set when the page is a bot challenge or block page rather than the page asked for: the vendor whose signature matched (cloudflare, datadome, perimeterx, imperva, akamai, aws-waf, captcha).'),
+        v.description(
+          'Set when the page is a bot challenge or block page rather than the page asked for: the vendor whose signature matched (cloudflare, datadome, perimeterx, imperva, akamai, aws-waf, captcha).',
+        ),
       ),
     ),
     consent: v.optional(
@@ -265,7 +309,9 @@ export const CaptureReportSchema = v.pipe(
     fontsReady: v.pipe(v.boolean(), v.description("true when the page's web fonts had all loaded when the picture was taken.")),
     requests: v.pipe(
       v.object({ total: v.pipe(v.number(), v.integer()), refused: v.pipe(v.number(), v.integer()), blockedAds: v.pipe(v.number(), v.integer()) }),
-      v.description("The page's requests: in all, refused by the address guard (private and other unreachable targets), and dropped as ads or trackers (blockAds)."),
+      v.description(
+        "The page's requests: in all, refused by the address guard (private and other unreachable targets), and dropped as ads or trackers (blockAds).",
+      ),
     ),
   }),
   v.description('What the capture did and found, measured when the picture was taken; cached with it.'),
@@ -282,7 +328,9 @@ export const ScreenshotResponse = v.object({
   truncated: v.optional(
     v.pipe(
       v.boolean(),
-      v.description('With fullPage or selector: true when the page (or the element) was larger than the maximum capture size and was cut there, keeping its top left.'),
+      v.description(
+        'With fullPage or selector: true when the page (or the element) was larger than the maximum capture size and was cut there, keeping its top left.',
+      ),
     ),
   ),
   capturedHeight: v.optional(

@@ -65,7 +65,11 @@ export async function createUpload(deps: AssetUrlDeps, input: { workspaceId: str
     uploadKey: `${UPLOAD_PREFIX}${input.workspaceId}/${assetId}`,
   });
   const checksum = sha256 ? Buffer.from(sha256, 'hex').toString('base64') : undefined;
-  const uploadUrl = await deps.urls.signUpload(item.uploadKey!, { contentType: item.contentType, bytes: item.bytes, ...(checksum ? { checksum } : {}) }, UPLOAD_URL_SECONDS);
+  const uploadUrl = await deps.urls.signUpload(
+    item.uploadKey!,
+    { contentType: item.contentType, bytes: item.bytes, ...(checksum ? { checksum } : {}) },
+    UPLOAD_URL_SECONDS,
+  );
   const headers: Record<string, string> = { 'Content-Type': item.contentType, 'Content-Length': String(item.bytes) };
   if (checksum) headers['x-amz-checksum-sha256'] = checksum;
   return {
@@ -111,10 +115,16 @@ export async function completeUpload(deps: AssetObjectDeps, input: { workspaceId
   const head = await deps.objects.head(uploadKey);
   if (!head) throw new InvalidRequestError('Upload not found', 'PUT the file to the uploadUrl with the returned headers before completing.');
   if (head.bytes !== item.bytes) {
-    throw new InvalidRequestError('Uploaded size differs', `The upload has ${head.bytes} bytes but ${item.bytes} were declared; upload the declared file again.`);
+    throw new InvalidRequestError(
+      'Uploaded size differs',
+      `The upload has ${head.bytes} bytes but ${item.bytes} were declared; upload the declared file again.`,
+    );
   }
   if (mediaTypeOf(head.contentType) !== item.contentType) {
-    throw new InvalidRequestError('Uploaded content type differs', `The upload was sent as ${head.contentType ?? 'no type'}; send it with Content-Type: ${item.contentType}.`);
+    throw new InvalidRequestError(
+      'Uploaded content type differs',
+      `The upload was sent as ${head.contentType ?? 'no type'}; send it with Content-Type: ${item.contentType}.`,
+    );
   }
   const expected = declared ?? item.sha256;
   const { sha256: actual, etag } = await deps.objects.sha256(uploadKey);
@@ -134,9 +144,9 @@ export async function completeUpload(deps: AssetObjectDeps, input: { workspaceId
   }
   if (uploadKey !== item.objectKey) {
     // The staging copy is no longer needed; the bucket's lifecycle removes it if this fails.
-    await deps.objects.delete(uploadKey).catch((error: unknown) =>
-      log.warn('staging upload not removed', { assetId: input.assetId, error: serializeError(error) }),
-    );
+    await deps.objects
+      .delete(uploadKey)
+      .catch((error: unknown) => log.warn('staging upload not removed', { assetId: input.assetId, error: serializeError(error) }));
   }
   return toAsset(ready);
 }
@@ -162,7 +172,8 @@ export async function requestDeletion(deps: DeletionRequestDeps, input: { worksp
   if (!item || item.status === 'deleted') throw notFound();
   if (inUse(item)) throw new ConflictError('Asset is in use', 'The asset is referenced (for example by a release); remove the reference before deleting it.');
   if (item.status === 'deleting') throw new ConflictError('Asset is already being deleted', 'The deletion is queued; the asset disappears shortly.');
-  if (item.status !== 'ready') throw new ConflictError('Asset is not ready for deletion', 'Complete or abandon the upload first; only ready assets can be deleted.');
+  if (item.status !== 'ready')
+    throw new ConflictError('Asset is not ready for deletion', 'Complete or abandon the upload first; only ready assets can be deleted.');
   if (!(await deps.assets.markDeleting(input.workspaceId, input.assetId, (deps.now?.() ?? new Date()).toISOString()))) {
     throw new ConflictError('Asset changed while deleting', 'The asset is in use or already being deleted; read it again before retrying.');
   }

@@ -160,7 +160,8 @@ export async function issueApiKey(
   input: { organizationId: string; name: string; scopes?: readonly Scope[]; createdBy?: string },
 ): Promise<{ key: string; apiKey: ApiKeyView }> {
   const organization = await requireOrganization(deps, input.organizationId);
-  if (organization.deletionState !== 'active') throw new InvalidRequestError('Organization is being deleted', 'Keys can only be issued for an active organization.');
+  if (organization.deletionState !== 'active')
+    throw new InvalidRequestError('Organization is being deleted', 'Keys can only be issued for an active organization.');
   const scopes = check(v.pipe(v.array(ScopeSchema), v.minLength(1, 'name at least one scope')), [...new Set(input.scopes ?? API_KEY_SCOPES)], 'scopes');
   const key = generateApiKey();
   const record: ApiKeyRecord = {
@@ -190,10 +191,7 @@ export async function listApiKeys(deps: AdminDeps, input: { organizationId: stri
 }
 
 /** Revokes a key named by its id (within an organization) or by the secret itself. */
-export async function revokeApiKey(
-  deps: AdminDeps,
-  input: { organizationId: string; keyId: string } | { key: string },
-): Promise<ApiKeyView> {
+export async function revokeApiKey(deps: AdminDeps, input: { organizationId: string; keyId: string } | { key: string }): Promise<ApiKeyView> {
   const record =
     'key' in input
       ? await deps.store.getApiKey(hashSecret(input.key))

@@ -70,7 +70,9 @@ export interface MediaProxyDeps {
 }
 
 function forbidden(url: string, why: string): ForbiddenDomainError {
-  return new ForbiddenDomainError(`${why} Only https URLs on ${MEDIA_HOSTS.join(', ')} (default port, no user:password@) are proxied; got ${url.slice(0, 200)}.`);
+  return new ForbiddenDomainError(
+    `${why} Only https URLs on ${MEDIA_HOSTS.join(', ')} (default port, no user:password@) are proxied; got ${url.slice(0, 200)}.`,
+  );
 }
 
 /**
@@ -141,7 +143,10 @@ function failure(error: unknown, host: string): HttpError {
  * The body counted as it streams: 502 past `limit` or off its Content-Length, 500 when no bytes
  * arrive for `idleMs` while the client reads (a slow client is not a stalled host).
  */
-export function limitBody(source: IncomingMessage, options: { limit: number; declared?: number; idleMs: number; host: string; tooLarge: () => HttpError }): Readable {
+export function limitBody(
+  source: IncomingMessage,
+  options: { limit: number; declared?: number; idleMs: number; host: string; tooLarge: () => HttpError },
+): Readable {
   let count = 0;
   let ended = false;
   let timer: NodeJS.Timeout | undefined;

@@ -32,7 +32,14 @@ function releaseAfter(workspaceId: string, cursor: string): string {
   const refused = () =>
     new InvalidRequestError('Invalid cursor', 'cursor must be the nextCursor of an earlier page of this list, unchanged; omit it for the first page.');
   const [version, releaseId, tag, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor) || rest.length > 0 || version !== CURSOR_VERSION || !releaseId || !UUID.test(releaseId) || tag !== listingTag(workspaceId)) {
+  if (
+    !/^[A-Za-z0-9_-]+$/.test(cursor) ||
+    rest.length > 0 ||
+    version !== CURSOR_VERSION ||
+    !releaseId ||
+    !UUID.test(releaseId) ||
+    tag !== listingTag(workspaceId)
+  ) {
     throw refused();
   }
   return releaseId;

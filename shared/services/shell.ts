@@ -110,7 +110,10 @@ export async function getOrganization(deps: ShellDeps<'getOrganization'>, input:
 }
 
 /** GET …/members: the roster, owners first, then by name. */
-export async function listMembers(deps: ShellDeps<'listMembers' | 'getUsers'>, input: { organizationId: string; member: Member }): Promise<v.InferOutput<typeof MembersResponse>> {
+export async function listMembers(
+  deps: ShellDeps<'listMembers' | 'getUsers'>,
+  input: { organizationId: string; member: Member },
+): Promise<v.InferOutput<typeof MembersResponse>> {
   requireActive(input.organizationId, input.member);
   const memberships = await deps.store.listMembers(input.organizationId);
   const users = new Map((await deps.store.getUsers(memberships.map((membership) => membership.userId))).map((user) => [user.userId, user]));
@@ -118,7 +121,14 @@ export async function listMembers(deps: ShellDeps<'listMembers' | 'getUsers'>, i
     .filter((membership) => users.has(membership.userId))
     .map((membership) => {
       const user = users.get(membership.userId)!;
-      return { userId: user.userId, name: user.name, email: user.email, avatarUrl: user.avatarUrl ?? null, role: membership.role, joinedAt: membership.createdAt };
+      return {
+        userId: user.userId,
+        name: user.name,
+        email: user.email,
+        avatarUrl: user.avatarUrl ?? null,
+        role: membership.role,
+        joinedAt: membership.createdAt,
+      };
     })
     .sort((a, b) => roleRank(a.role) - roleRank(b.role) || a.name.localeCompare(b.name));
   return { members };
@@ -177,10 +187,7 @@ export async function getBootstrap(deps: ShellDeps, input: { member: Member }): 
  * POST …/activate: a consistent membership check, then the switch is written while the rest of
  * the bootstrap is read (one round trip after the check). A session that ended meanwhile is 401.
  */
-export async function activateOrganization(
-  deps: ShellDeps,
-  input: { organizationId: string; session: SessionIdentity },
-): Promise<BootstrapResponse> {
+export async function activateOrganization(deps: ShellDeps, input: { organizationId: string; session: SessionIdentity }): Promise<BootstrapResponse> {
   const { organizationId, session } = input;
   const userPart = readUserPart(deps, session.userId);
   // Awaited below once the check passes; when it refuses, the outcome of these reads is not wanted.
@@ -191,7 +198,13 @@ export async function activateOrganization(
   if (organization.deletionState !== 'active') {
     throw new ForbiddenError(`Organization ${organizationId} is being deleted and cannot be activated; choose another from GET /api/v1/organizations.`);
   }
-  const member: Member = { userId: session.userId, organizationId, workspaceId: organization.workspaceId, role: membership.role, entitlement: organization.entitlement };
+  const member: Member = {
+    userId: session.userId,
+    organizationId,
+    workspaceId: organization.workspaceId,
+    role: membership.role,
+    entitlement: organization.entitlement,
+  };
   const [switched, bootstrap] = await Promise.all([
     deps.store.setActiveOrganization(session.tokenHash, organizationId),
     assembleBootstrap(deps, member, userPart, organization),

@@ -40,7 +40,15 @@ export class AssetObjectStore {
 
   async copy(from: string, to: string, contentType: string): Promise<string | undefined> {
     const copied = await guard(WHAT, () =>
-      this.s3.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: copySource(this.bucket, from), ContentType: contentType, MetadataDirective: 'REPLACE' })),
+      this.s3.send(
+        new CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: to,
+          CopySource: copySource(this.bucket, from),
+          ContentType: contentType,
+          MetadataDirective: 'REPLACE',
+        }),
+      ),
     );
     return copied.CopyObjectResult?.ETag;
   }

@@ -29,7 +29,12 @@ export class AssetUrlSigner {
   }
 
   signDownload(key: string, response: { contentType: string; disposition: string }, expiresIn: number): Promise<string> {
-    const command = new GetObjectCommand({ Bucket: this.bucket, Key: key, ResponseContentType: response.contentType, ResponseContentDisposition: response.disposition });
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ResponseContentType: response.contentType,
+      ResponseContentDisposition: response.disposition,
+    });
     return getSignedUrl(this.s3, command, { expiresIn });
   }
 }

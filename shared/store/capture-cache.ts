@@ -49,7 +49,12 @@ export interface CachedCapture {
 export interface CaptureCache {
   /** The live entry for the key, or undefined (missing, expired, or its object is gone). */
   get(key: CaptureKey, now?: number): Promise<CachedCapture | undefined>;
-  put(key: CaptureKey, capture: { png: Uint8Array; strategy: string; extent?: CaptureExtent; report?: CaptureReport; redactions?: Redaction[] }, ttlSeconds: number, now?: number): Promise<void>;
+  put(
+    key: CaptureKey,
+    capture: { png: Uint8Array; strategy: string; extent?: CaptureExtent; report?: CaptureReport; redactions?: Redaction[] },
+    ttlSeconds: number,
+    now?: number,
+  ): Promise<void>;
   /** Removes every entry of one normalised URL (all devices, schemes and options); returns how many existed. */
   purgeUrl(url: string): Promise<number>;
   purgeAll(): Promise<number>;
@@ -160,7 +165,14 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
         try {
           const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: item.objectKey }));
           const png = await object.Body!.transformToByteArray();
-          return { png, strategy: item.strategy, capturedAt: item.capturedAt, ...(item.extent ? { extent: item.extent } : {}), ...(item.report ? { report: item.report } : {}), ...(item.redactions ? { redactions: item.redactions } : {}) };
+          return {
+            png,
+            strategy: item.strategy,
+            capturedAt: item.capturedAt,
+            ...(item.extent ? { extent: item.extent } : {}),
+            ...(item.report ? { report: item.report } : {}),
+            ...(item.redactions ? { redactions: item.redactions } : {}),
+          };
         } catch (error) {
           // The bucket's lifecycle may have removed the object before the item expired: a miss.
           if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
@@ -194,7 +206,9 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
     // maintenance. The option-less keys are deleted by name too, whatever the Scan saw.
     purgeUrl: (url) =>
       guard('The capture cache', async () => {
-        const plain = DEVICES.flatMap((deviceType) => SCHEMES.map((colorScheme) => ({ pk: itemKey({ url, deviceType, colorScheme }), objectKey: objectKey({ url, deviceType, colorScheme }) })));
+        const plain = DEVICES.flatMap((deviceType) =>
+          SCHEMES.map((colorScheme) => ({ pk: itemKey({ url, deviceType, colorScheme }), objectKey: objectKey({ url, deviceType, colorScheme }) })),
+        );
         const variants = await itemsOfUrl(url);
         const entries = new Map([...plain, ...variants].map((entry) => [entry.pk, entry.objectKey]));
         await deleteObjects([...new Set(entries.values())]);
@@ -212,9 +226,7 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
         let purged = 0;
         let startKey: Record<string, unknown> | undefined;
         do {
-          const page = await dynamo.send(
-            new ScanCommand({ TableName: table, ProjectionExpression: 'pk, objectKey', ExclusiveStartKey: startKey }),
-          );
+          const page = await dynamo.send(new ScanCommand({ TableName: table, ProjectionExpression: 'pk, objectKey', ExclusiveStartKey: startKey }));
           const items = (page.Items ?? []) as Pick<Item, 'pk' | 'objectKey'>[];
           await deleteObjects(items.map((item) => item.objectKey).filter(Boolean));
           for (let start = 0; start < items.length; start += 25) {

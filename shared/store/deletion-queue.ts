@@ -14,7 +14,9 @@ export class DeletionQueue {
   /** Any failure is 503: whatever the reason, nothing would finish the deletion. */
   async enqueue(message: { workspaceId: string; assetId: string }): Promise<void> {
     try {
-      await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify({ workspaceId: message.workspaceId, assetId: message.assetId }) }));
+      await this.sqs.send(
+        new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify({ workspaceId: message.workspaceId, assetId: message.assetId }) }),
+      );
     } catch (error) {
       throw new UpstreamUnavailableError('The deletion queue is unavailable; retry shortly.', error);
     }

@@ -11,9 +11,7 @@ import { guard } from '#shared/store/outage.ts';
 const WHAT = 'The idempotency store';
 
 /** Pending while the first request runs; done with the answer it gave. */
-export type IdempotencyRecord =
-  | { state: 'pending'; requestHash: string }
-  | { state: 'done'; requestHash: string; status: number; body: string };
+export type IdempotencyRecord = { state: 'pending'; requestHash: string } | { state: 'done'; requestHash: string; status: number; body: string };
 
 /** Where a record lives: the workspace, the operation and the SHA-256 of the key. */
 export interface IdempotencySlot {
@@ -24,9 +22,7 @@ export interface IdempotencySlot {
 
 function toRecord(item: Record<string, unknown>): IdempotencyRecord {
   const requestHash = String(item.requestHash);
-  return item.state === 'done'
-    ? { state: 'done', requestHash, status: Number(item.status), body: String(item.body) }
-    : { state: 'pending', requestHash };
+  return item.state === 'done' ? { state: 'done', requestHash, status: Number(item.status), body: String(item.body) } : { state: 'pending', requestHash };
 }
 
 export class IdempotencyStore {

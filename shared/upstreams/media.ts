@@ -70,8 +70,7 @@ export function createMediaFetch(settings: MediaFetchSettings): MediaFetch {
       const mapped = settings.testHosts.get(hop.url.hostname);
       const port = mapped ?? 443;
       // A mapped host "resolves" to 127.0.0.1, and the guard still has to let that port through.
-      const lookup =
-        mapped === undefined ? guardedLookup(port, policy) : guardedLookup(port, policy, async () => [{ address: '127.0.0.1', family: 4 }]);
+      const lookup = mapped === undefined ? guardedLookup(port, policy) : guardedLookup(port, policy, async () => [{ address: '127.0.0.1', family: 4 }]);
       const req = request({
         host: hop.url.hostname,
         port,

@@ -6,9 +6,7 @@
 import { createRequire } from 'node:module';
 import type { IncomingMessage, request as HttpRequest } from 'node:http';
 
-export type SyndicationResult =
-  | { kind: 'found'; tweet: Record<string, unknown> }
-  | { kind: 'not-found'; reason: 'status-404' | 'empty' | 'tombstone' };
+export type SyndicationResult = { kind: 'found'; tweet: Record<string, unknown> } | { kind: 'not-found'; reason: 'status-404' | 'empty' | 'tombstone' };
 
 /** Raised for every upstream failure; the message says what went wrong (for logs, not clients). */
 export class SyndicationError extends Error {
@@ -110,7 +108,12 @@ function decode(coding: string, input: Buffer): Promise<Buffer> {
 
 /** Undoes the body's content codings, last applied first; a coding fetch does not know leaves the body as sent. */
 async function decodeBody(body: Buffer, contentEncoding: string | undefined): Promise<Buffer> {
-  const codings = contentEncoding ? contentEncoding.toLowerCase().split(',').map((coding) => coding.trim()) : [];
+  const codings = contentEncoding
+    ? contentEncoding
+        .toLowerCase()
+        .split(',')
+        .map((coding) => coding.trim())
+    : [];
   if (codings.length > MAX_CONTENT_CODINGS) throw new SyndicationError(`body has ${codings.length} content codings`);
   if (!codings.every((coding) => CODINGS.has(coding))) return body;
   for (const coding of codings.reverse()) {

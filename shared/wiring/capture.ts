@@ -77,7 +77,11 @@ export function warmUp(): Promise<void> {
   return browserBackend()
     .acquire()
     .then((lease) =>
-      capturePng(lease, { url: new URL('data:text/html,<title>warm-up</title>'), deviceType: 'desktop', colorScheme: 'light', timeoutMs: 10_000 }, targetGuard()),
+      capturePng(
+        lease,
+        { url: new URL('data:text/html,<title>warm-up</title>'), deviceType: 'desktop', colorScheme: 'light', timeoutMs: 10_000 },
+        targetGuard(),
+      ),
     )
     .then(
       () => undefined,

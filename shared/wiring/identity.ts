@@ -28,8 +28,7 @@ export function shellStore(): ShellStore {
   return shell;
 }
 
-export const rosterStore = (): Joined<[ReturnType<typeof membershipStore>, UserStore]> =>
-  (roster ??= joinStores(membershipStore(), userStore()));
+export const rosterStore = (): Joined<[ReturnType<typeof membershipStore>, UserStore]> => (roster ??= joinStores(membershipStore(), userStore()));
 
 export const userOrganizationsStore = (): Joined<[ReturnType<typeof membershipStore>, OrganizationStore]> =>
   (userOrganizations ??= joinStores(membershipStore(), organizationStore()));

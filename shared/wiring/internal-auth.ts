@@ -16,5 +16,4 @@ export async function readSecretString(arn: string): Promise<string> {
   return SecretString;
 }
 
-export const internalAuth = (options: Pick<InternalAuthOptions, 'operationId'>): HttpMiddleware =>
-  internalAuthWith({ ...options, read: readSecretString });
+export const internalAuth = (options: Pick<InternalAuthOptions, 'operationId'>): HttpMiddleware => internalAuthWith({ ...options, read: readSecretString });

@@ -12,5 +12,4 @@ let limiter: RateLimiter | undefined;
 /** One limiter for per-client rates and per-workspace quotas. */
 export const rateTableLimiter = (): RateLimiter => (limiter ??= createRateLimiter(dynamoCounterStore(dynamo, config().tables.rate)));
 
-export const rateLimit = (options: Omit<PerClientRateLimitOptions, 'limiter'>): HttpMiddleware =>
-  perClientRateLimit({ ...options, limiter: rateTableLimiter });
+export const rateLimit = (options: Omit<PerClientRateLimitOptions, 'limiter'>): HttpMiddleware => perClientRateLimit({ ...options, limiter: rateTableLimiter });

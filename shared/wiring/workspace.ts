@@ -13,8 +13,7 @@ let sourceApps: SourceAppDeps | undefined;
 export function releaseDeps(): ReleaseDeps {
   releases ??= {
     releases: new ReleaseStore({ dynamo, table: config().tables.workspace }),
-    productSurfaceExists: async (workspaceId, productSurfaceId) =>
-      (await productSurfaceStore().getProductSurface(workspaceId, productSurfaceId)) !== undefined,
+    productSurfaceExists: async (workspaceId, productSurfaceId) => (await productSurfaceStore().getProductSurface(workspaceId, productSurfaceId)) !== undefined,
   };
   return releases;
 }

@@ -35,11 +35,16 @@ beforeAll(async () => {
   const raw = Buffer.alloc(SOURCE.width * SOURCE.height * 3, 255);
   for (let y = 0; y < SOURCE.height; y += 1) {
     for (let x = 0; x < SOURCE.width; x += 1) {
-      if (inPattern(x, y) && (x % 4 < 2) !== (y % 6 < 3)) raw.fill(0, (y * SOURCE.width + x) * 3, (y * SOURCE.width + x) * 3 + 3);
+      if (inPattern(x, y) && x % 4 < 2 !== y % 6 < 3) raw.fill(0, (y * SOURCE.width + x) * 3, (y * SOURCE.width + x) * 3 + 3);
     }
   }
   sourcePng = join(workdir(), 'stripes.png');
-  await writeFile(sourcePng, await sharp(raw, { raw: { ...SOURCE, channels: 3 } }).png().toBuffer());
+  await writeFile(
+    sourcePng,
+    await sharp(raw, { raw: { ...SOURCE, channels: 3 } })
+      .png()
+      .toBuffer(),
+  );
 });
 
 interface View {
@@ -103,12 +108,17 @@ async function annotations(page: Page): Promise<Annotation[]> {
 }
 
 const selected = (page: Page) => page.$eval('#annotate-overlay', (overlay) => (overlay as HTMLElement).dataset.selected ?? null);
-const pressedTool = (page: Page) => page.$$eval('#annotate-toolbar button[data-tool][aria-pressed="true"]', (buttons) => buttons.map((button) => (button as HTMLElement).dataset.tool));
+const pressedTool = (page: Page) =>
+  page.$$eval('#annotate-toolbar button[data-tool][aria-pressed="true"]', (buttons) => buttons.map((button) => (button as HTMLElement).dataset.tool));
 const undoLabels = (page: Page) => page.$$eval('#annotate-undo, #annotate-redo', (buttons) => buttons.map((button) => button.getAttribute('aria-label')));
 
 /** Luminance of every pixel in a box of the exported image. */
 async function luminances(image: Buffer, box: { x: number; y: number; width: number; height: number }): Promise<{ values: number[]; rows: number[][] }> {
-  const { data, info } = await sharp(image).extract({ left: box.x, top: box.y, width: box.width, height: box.height }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(image)
+    .extract({ left: box.x, top: box.y, width: box.width, height: box.height })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const values: number[] = [];
   const rows: number[][] = [];
   for (let y = 0; y < info.height; y += 1) {
@@ -281,7 +291,17 @@ describe('annotating', SLOW, () => {
     expect(await undoLabels(page)).toEqual(['Undo (3/100)', 'Redo (0/100)']);
     // The list is the command table's rows with keys, then the page's notes on gestures.
     expect({ open: list.open, summary: list.summary }).toEqual({ open: true, summary: 'Keyboard shortcuts' });
-    expect(list.rows).toEqual(expect.arrayContaining(['D Pen', 'Shift+Ctrl/⌘+Z, Ctrl+Y Redo', 'C Crop', 'Ctrl/⌘+S Export and download', '0 Zoom to fit', '? Show or hide this list', 'Double-click Edit a text']));
+    expect(list.rows).toEqual(
+      expect.arrayContaining([
+        'D Pen',
+        'Shift+Ctrl/⌘+Z, Ctrl+Y Redo',
+        'C Crop',
+        'Ctrl/⌘+S Export and download',
+        '0 Zoom to fit',
+        '? Show or hide this list',
+        'Double-click Edit a text',
+      ]),
+    );
     expect(list.rows).toHaveLength(34);
     expect(await violations(page)).toEqual([]);
   });
@@ -317,9 +337,20 @@ describe('annotating', SLOW, () => {
       expectColour(await pixelOf(png, px((box!.x1 + box!.x2) / 2), px(box!.y1)), RED, 40);
       expectColour(await pixelOf(png, px((arrow!.x1 + arrow!.x2) / 2), px((arrow!.y1 + arrow!.y2) / 2)), RED, 40);
       // Blur: inside the box (its rim blends with the white around), no black or white stripe is left
-      const inner = (shape: ShapeAnnotation, inset: number) => ({ x: px(shape.x1 + inset), y: px(shape.y1 + inset), width: px(shape.x2 - inset) - px(shape.x1 + inset), height: px(shape.y2 - inset) - px(shape.y1 + inset) });
+      const inner = (shape: ShapeAnnotation, inset: number) => ({
+        x: px(shape.x1 + inset),
+        y: px(shape.y1 + inset),
+        width: px(shape.x2 - inset) - px(shape.x1 + inset),
+        height: px(shape.y2 - inset) - px(shape.y1 + inset),
+      });
       const blurred = await luminances(png, inner(blur!, 16));
-      const original = await luminances(await sharp(sourcePng).extract({ left: PATTERN_A.x + 16, top: PATTERN_A.y + 16, width: PATTERN_A.width - 32, height: PATTERN_A.height - 32 }).png().toBuffer(), { x: 0, y: 0, width: PATTERN_A.width - 32, height: PATTERN_A.height - 32 });
+      const original = await luminances(
+        await sharp(sourcePng)
+          .extract({ left: PATTERN_A.x + 16, top: PATTERN_A.y + 16, width: PATTERN_A.width - 32, height: PATTERN_A.height - 32 })
+          .png()
+          .toBuffer(),
+        { x: 0, y: 0, width: PATTERN_A.width - 32, height: PATTERN_A.height - 32 },
+      );
       expect(spread(original.values)).toBeGreaterThan(100);
       expect(spread(blurred.values)).toBeLessThan(10);
       expect(blurred.values.filter((value) => value < 60 || value > 200)).toEqual([]);

@@ -33,10 +33,28 @@ beforeAll(async () => {
   sourcePng = join(workdir(), 'source.png');
   backgroundPng = join(workdir(), 'backdrop.png');
   splitPng = join(workdir(), 'split.png');
-  await writeFile(sourcePng, await sharp({ create: { width: SOURCE.width, height: SOURCE.height, channels: 4, background: { ...rgb(SOURCE.rgb), alpha: 1 } } }).png().toBuffer());
-  await writeFile(backgroundPng, await sharp({ create: { width: 640, height: 480, channels: 3, background: rgb(BACKGROUND_RGB) } }).png().toBuffer());
-  const half = await sharp({ create: { width: 300, height: 400, channels: 3, background: rgb(RIGHT_RGB) } }).png().toBuffer();
-  await writeFile(splitPng, await sharp({ create: { width: 600, height: 400, channels: 3, background: rgb(LEFT_RGB) } }).composite([{ input: half, left: 300, top: 0 }]).png().toBuffer());
+  await writeFile(
+    sourcePng,
+    await sharp({ create: { width: SOURCE.width, height: SOURCE.height, channels: 4, background: { ...rgb(SOURCE.rgb), alpha: 1 } } })
+      .png()
+      .toBuffer(),
+  );
+  await writeFile(
+    backgroundPng,
+    await sharp({ create: { width: 640, height: 480, channels: 3, background: rgb(BACKGROUND_RGB) } })
+      .png()
+      .toBuffer(),
+  );
+  const half = await sharp({ create: { width: 300, height: 400, channels: 3, background: rgb(RIGHT_RGB) } })
+    .png()
+    .toBuffer();
+  await writeFile(
+    splitPng,
+    await sharp({ create: { width: 600, height: 400, channels: 3, background: rgb(LEFT_RGB) } })
+      .composite([{ input: half, left: 300, top: 0 }])
+      .png()
+      .toBuffer(),
+  );
 });
 
 async function openSource(page: Page): Promise<void> {
@@ -92,7 +110,13 @@ describe('the editor backgrounds', SLOW, () => {
     // The top-left corner lies 43% along the line (the canvas is wider than tall): a mix of the two.
     expectColour(await pixelOf(png, 1, 1), [133, 88, 142], 12);
     await page.waitForFunction(() => location.hash.includes('ga=45'));
-    expect(Object.fromEntries(new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)))).toMatchObject({ bg: 'gradient', g: 'custom', g1: 'e11d48', g2: '0ea5e9', ga: '45' });
+    expect(Object.fromEntries(new URLSearchParams((await page.evaluate(() => location.hash)).slice(1)))).toMatchObject({
+      bg: 'gradient',
+      g: 'custom',
+      g1: 'e11d48',
+      g2: '0ea5e9',
+      ga: '45',
+    });
     expect(await violations(page)).toEqual([]);
     await page.$eval('#compose-heading', (heading) => heading.scrollIntoView());
     await saveScreenshot(page, 'backgrounds-custom-gradient');
@@ -270,7 +294,9 @@ describe('the editor backgrounds', SLOW, () => {
     const png = await exportDownload(page, downloads);
 
     // Assess
-    expect(status).toBe('These settings ask for a background image, which this browser does not have: the default gradient shows until you choose, drop or paste one.');
+    expect(status).toBe(
+      'These settings ask for a background image, which this browser does not have: the default gradient shows until you choose, drop or paste one.',
+    );
     expect(await page.$eval('input[name="background"]:checked', (input) => (input as HTMLInputElement).value)).toBe('image');
     expectColour(await pixelOf(png, 1, 1), OCEAN_RGB, 16);
     expect(await page.$eval('#preview', (canvas) => canvas.getAttribute('aria-label'))).toContain('for want of a background image');
@@ -297,7 +323,11 @@ describe('the editor backgrounds', SLOW, () => {
     );
 
     const unnamed = await page.$$eval('#compose input, #compose button', (controls) =>
-      controls.filter((control) => !(control as HTMLInputElement).labels?.length && !control.getAttribute('aria-labelledby') && (control.textContent ?? '').trim() === '').map((control) => control.id),
+      controls
+        .filter(
+          (control) => !(control as HTMLInputElement).labels?.length && !control.getAttribute('aria-labelledby') && (control.textContent ?? '').trim() === '',
+        )
+        .map((control) => control.id),
     );
 
     // Assess
@@ -308,7 +338,9 @@ describe('the editor backgrounds', SLOW, () => {
     // The gradient's controls are hidden with an image background; their size is checked where they show.
     expect(sizes.filter((entry) => entry.small && !entry.id.startsWith('gradient-'))).toEqual([]);
     await page.click('input[name="background"][value="gradient"]');
-    const gradientSizes = await page.$$eval('#gradient-from, #gradient-to, #gradient-angle', (elements) => elements.map((element) => Math.min(element.getBoundingClientRect().width, element.getBoundingClientRect().height)));
+    const gradientSizes = await page.$$eval('#gradient-from, #gradient-to, #gradient-angle', (elements) =>
+      elements.map((element) => Math.min(element.getBoundingClientRect().width, element.getBoundingClientRect().height)),
+    );
     expect(Math.min(...gradientSizes)).toBeGreaterThanOrEqual(24);
   });
 });

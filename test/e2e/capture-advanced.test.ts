@@ -52,12 +52,15 @@ function everythingKept(page: Page): Promise<string> {
     for (const storage of [localStorage, sessionStorage]) {
       for (let index = 0; index < storage.length; index += 1) parts.push(`${storage.key(index)}=${storage.getItem(storage.key(index)!)}`);
     }
-    const request = <T>(ask: IDBRequest<T>) => new Promise<T>((resolve, reject) => Object.assign(ask, { onsuccess: () => resolve(ask.result), onerror: () => reject(ask.error) }));
+    const request = <T>(ask: IDBRequest<T>) =>
+      new Promise<T>((resolve, reject) => Object.assign(ask, { onsuccess: () => resolve(ask.result), onerror: () => reject(ask.error) }));
     for (const { name } of await indexedDB.databases()) {
       const db = await request(indexedDB.open(name!));
       for (const store of db.objectStoreNames) {
         const records = await request(db.transaction(store).objectStore(store).getAll());
-        parts.push(...records.map((record) => JSON.stringify(record, (_key, value: unknown) => (value instanceof Blob ? `blob of ${value.size} bytes` : value))));
+        parts.push(
+          ...records.map((record) => JSON.stringify(record, (_key, value: unknown) => (value instanceof Blob ? `blob of ${value.size} bytes` : value))),
+        );
       }
       db.close();
     }
@@ -91,7 +94,10 @@ describe('the Advanced capture options', SLOW, () => {
     await page.waitForSelector('html[data-ready="true"]');
 
     // Assess: sent, green, and nowhere but the request
-    expect(sent.cookies).toEqual([{ name: 'theme', value: 'dark' }, { name: 'session', value: SESSION_SECRET }]);
+    expect(sent.cookies).toEqual([
+      { name: 'theme', value: 'dark' },
+      { name: 'session', value: SESSION_SECRET },
+    ]);
     expectColour(signedIn, SIGNED_IN_RGB);
     expect(await text(page, '#capture-cookie-paste-status')).toBe('');
     expect(link).not.toContain(SESSION_SECRET);
@@ -118,7 +124,13 @@ describe('the Advanced capture options', SLOW, () => {
     // Assess: the menu page turns green only when its button is clicked
     expect(rows).toEqual([['session', SESSION_SECRET]]);
     expect(await text(page, '#capture-cookie-paste-status')).toBe('Cookies session added.');
-    expect(sent).toMatchObject({ click: '#open', userAgent: 'EaselE2E/1.0', css: 'button { outline: none }', reducedMotion: true, cookies: [{ name: 'session', value: SESSION_SECRET }] });
+    expect(sent).toMatchObject({
+      click: '#open',
+      userAgent: 'EaselE2E/1.0',
+      css: 'button { outline: none }',
+      reducedMotion: true,
+      cookies: [{ name: 'session', value: SESSION_SECRET }],
+    });
     expectColour(await centre(page), SIGNED_IN_RGB);
   });
 
@@ -163,7 +175,9 @@ describe('the Advanced capture options', SLOW, () => {
 
     // Assess
     expect(await text(page, '#source-error .problem-message')).toBe('The viewport width is a whole number of pixels from 320 to 3,840.');
-    expect(await page.evaluate(() => ({ focused: document.activeElement?.id, open: (document.getElementById('capture-advanced') as HTMLDetailsElement).open }))).toEqual({
+    expect(
+      await page.evaluate(() => ({ focused: document.activeElement?.id, open: (document.getElementById('capture-advanced') as HTMLDetailsElement).open })),
+    ).toEqual({
       focused: 'capture-viewport-width',
       open: true,
     });
@@ -232,11 +246,15 @@ describe('the Advanced capture options', SLOW, () => {
     await saveScreenshot(page, `editor-capture-advanced-sign-in-${width}`);
     const layout = await page.evaluate(() => {
       const panel = document.getElementById('sources')!.getBoundingClientRect();
-      const controls = [...document.querySelectorAll<HTMLElement>('#capture-advanced :is(input, select, textarea, button)')].filter((control) => control.offsetParent !== null);
+      const controls = [...document.querySelectorAll<HTMLElement>('#capture-advanced :is(input, select, textarea, button)')].filter(
+        (control) => control.offsetParent !== null,
+      );
       return {
         overflow: document.documentElement.scrollWidth > window.innerWidth,
         outside: controls.filter((control) => control.getBoundingClientRect().right > panel.right + 0.5).map((control) => control.id || control.className),
-        small: controls.filter((control) => control.getBoundingClientRect().height < 24 || control.getBoundingClientRect().width < 24).map((control) => control.id || control.className),
+        small: controls
+          .filter((control) => control.getBoundingClientRect().height < 24 || control.getBoundingClientRect().width < 24)
+          .map((control) => control.id || control.className),
         unlabelled: controls
           .filter((control) => control.tagName !== 'BUTTON' && !(control as HTMLInputElement).labels?.length && !control.getAttribute('aria-label'))
           .map((control) => control.id || control.className),

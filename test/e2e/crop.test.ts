@@ -8,7 +8,18 @@ import sharp from 'sharp';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveScreenshot } from '../support/browser.ts';
-import { countColour, expectColour, exportDownload, previewPixel, previewSettled, readout, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
+import {
+  countColour,
+  expectColour,
+  exportDownload,
+  previewPixel,
+  previewSettled,
+  readout,
+  SLOW,
+  text,
+  violations,
+  waitForStatus,
+} from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';
 import { AVATAR_RGB, PHOTO_RGB, startTweetStandIns, TWEET_ID } from './support/tweet-stand-ins.ts';
 
@@ -50,7 +61,12 @@ beforeAll(async () => {
     }
   }
   quadrants = join(workdir(), 'quadrants.png');
-  await writeFile(quadrants, await sharp(raw, { raw: { ...SOURCE, channels: 3 } }).png().toBuffer());
+  await writeFile(
+    quadrants,
+    await sharp(raw, { raw: { ...SOURCE, channels: 3 } })
+      .png()
+      .toBuffer(),
+  );
 });
 
 async function openQuadrants(viewport?: { width: number; height: number }) {
@@ -93,9 +109,12 @@ async function previewCount(page: Page, colour: readonly number[]): Promise<numb
   return page.$eval(
     '#preview',
     (canvas, [r, g, b]) => {
-      const { data } = (canvas as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, (canvas as HTMLCanvasElement).width, (canvas as HTMLCanvasElement).height);
+      const { data } = (canvas as HTMLCanvasElement)
+        .getContext('2d')!
+        .getImageData(0, 0, (canvas as HTMLCanvasElement).width, (canvas as HTMLCanvasElement).height);
       let count = 0;
-      for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i]! - r!) <= 24 && Math.abs(data[i + 1]! - g!) <= 24 && Math.abs(data[i + 2]! - b!) <= 24) count += 1;
+      for (let i = 0; i < data.length; i += 4)
+        if (Math.abs(data[i]! - r!) <= 24 && Math.abs(data[i + 1]! - g!) <= 24 && Math.abs(data[i + 2]! - b!) <= 24) count += 1;
       return count;
     },
     colour,
@@ -423,7 +442,13 @@ describe('the crop tool', SLOW, () => {
     const boxes = await page.$$eval('#crop-bar button, #crop-bar input, .crop-ratios label, .crop-handle, #crop-button', (elements) =>
       elements.map((element) => {
         const rect = element.getBoundingClientRect();
-        return { name: element.id || element.textContent || element.getAttribute('data-handle') || element.tagName, right: rect.right, bottom: rect.bottom, width: rect.width, height: rect.height };
+        return {
+          name: element.id || element.textContent || element.getAttribute('data-handle') || element.tagName,
+          right: rect.right,
+          bottom: rect.bottom,
+          width: rect.width,
+          height: rect.height,
+        };
       }),
     );
     await saveScreenshot(page, `crop-${name}`);

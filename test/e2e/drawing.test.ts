@@ -25,7 +25,12 @@ let sourcePng = '';
 
 beforeAll(async () => {
   sourcePng = join(workdir(), 'white.png');
-  await writeFile(sourcePng, await sharp({ create: { ...SOURCE, channels: 3, background: { r: 255, g: 255, b: 255 } } }).png().toBuffer());
+  await writeFile(
+    sourcePng,
+    await sharp({ create: { ...SOURCE, channels: 3, background: { r: 255, g: 255, b: 255 } } })
+      .png()
+      .toBuffer(),
+  );
 });
 
 interface View {
@@ -76,7 +81,8 @@ async function previewRed(page: Page, point: { x: number; y: number }, half: num
       const side = Math.round(2 * size * ratio);
       const data = preview.getContext('2d')!.getImageData(Math.round((px - rect.x - size) * ratio), Math.round((py - rect.y - size) * ratio), side, side).data;
       let count = 0;
-      for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i]! - red[0]!) < 40 && Math.abs(data[i + 1]! - red[1]!) < 40 && Math.abs(data[i + 2]! - red[2]!) < 40) count += 1;
+      for (let i = 0; i < data.length; i += 4)
+        if (Math.abs(data[i]! - red[0]!) < 40 && Math.abs(data[i + 1]! - red[1]!) < 40 && Math.abs(data[i + 2]! - red[2]!) < 40) count += 1;
       return count;
     },
     point.x,
@@ -121,7 +127,10 @@ describe('drawing', SLOW, () => {
 
     // Act: sixty samples along two waves, placed once (the preview does not move while drawing)
     const { view, left, top } = await placement(page);
-    const onPage = (p: { x: number; y: number }) => ({ x: left + view.box.x + (p.x - view.crop.x) * view.scale, y: top + view.box.y + (p.y - view.crop.y) * view.scale });
+    const onPage = (p: { x: number; y: number }) => ({
+      x: left + view.box.x + (p.x - view.crop.x) * view.scale,
+      y: top + view.box.y + (p.y - view.crop.y) * view.scale,
+    });
     const start = onPage(wave(0));
     await page.mouse.move(start.x, start.y);
     await page.mouse.down();
@@ -146,7 +155,14 @@ describe('drawing', SLOW, () => {
     expect(inPreview).toBeGreaterThan(0);
     // Assess: the file has the stroke where it was drawn (a crest and a trough), and no box around it
     const fileAt = (p: { x: number; y: number }) => pixelOf(png, Math.round((PADDING + p.x) * SCALE), Math.round((PADDING + p.y) * SCALE));
-    const redNear = async (p: { x: number; y: number }) => countColour(await sharp(png).extract({ left: Math.round((PADDING + p.x) * SCALE) - 8, top: Math.round((PADDING + p.y) * SCALE) - 8, width: 17, height: 17 }).toBuffer(), RED, 40);
+    const redNear = async (p: { x: number; y: number }) =>
+      countColour(
+        await sharp(png)
+          .extract({ left: Math.round((PADDING + p.x) * SCALE) - 8, top: Math.round((PADDING + p.y) * SCALE) - 8, width: 17, height: 17 })
+          .toBuffer(),
+        RED,
+        40,
+      );
     expect(await redNear(wave(0.125))).toBeGreaterThan(20);
     expect(await redNear(wave(0.375))).toBeGreaterThan(20);
     expectColour(await fileAt({ x: 300, y: 450 }), WHITE, 4);
@@ -246,7 +262,13 @@ describe('drawing', SLOW, () => {
     const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', spread: number) =>
       client.send('Input.dispatchTouchEvent', {
         type,
-        touchPoints: type === 'touchEnd' ? [] : [{ x: centre.x - spread, y: centre.y, id: 1 }, { x: centre.x + spread, y: centre.y, id: 2 }],
+        touchPoints:
+          type === 'touchEnd'
+            ? []
+            : [
+                { x: centre.x - spread, y: centre.y, id: 1 },
+                { x: centre.x + spread, y: centre.y, id: 2 },
+              ],
       });
 
     // Act: the fingers spread from 40 to 160 px apart
@@ -275,7 +297,11 @@ describe('drawing', SLOW, () => {
     const middle = await at(page, 800, 500);
     await page.mouse.move(middle.x, middle.y);
     await page.mouse.wheel({ deltaY: 80 });
-    await page.waitForFunction((y) => JSON.parse((document.getElementById('annotate-overlay') as HTMLElement).dataset.view!).box.y !== y, {}, before.view.box.y);
+    await page.waitForFunction(
+      (y) => JSON.parse((document.getElementById('annotate-overlay') as HTMLElement).dataset.view!).box.y !== y,
+      {},
+      before.view.box.y,
+    );
     const panned = await placement(page);
     await page.keyboard.press('r');
     const from = await at(page, 750, 450);
@@ -290,6 +316,12 @@ describe('drawing', SLOW, () => {
     const [box] = await annotations(page);
     expect(box).toMatchObject({ kind: 'rect' });
     const shape = box as { x1: number; y1: number; x2: number; y2: number };
-    for (const [value, expected] of [[shape.x1, 750], [shape.y1, 450], [shape.x2, 850], [shape.y2, 550]] as const) expect(Math.abs(value - expected)).toBeLessThan(1);
+    for (const [value, expected] of [
+      [shape.x1, 750],
+      [shape.y1, 450],
+      [shape.x2, 850],
+      [shape.y2, 550],
+    ] as const)
+      expect(Math.abs(value - expected)).toBeLessThan(1);
   });
 });

@@ -17,7 +17,19 @@ import * as admin from '#shared/services/identity-admin.ts';
 import { connect, type Connection } from '#infra/admin/connection.ts';
 import { freePort, saveScreenshot, startOriginProxy, type OriginProxy } from '../support/browser.ts';
 import { startTargetPages, type TargetPages } from '../support/target-pages.ts';
-import { countColour, expectColour, exportDownload, pixelOf, previewPixel, readout, shiftTotal, SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
+import {
+  countColour,
+  expectColour,
+  exportDownload,
+  pixelOf,
+  previewPixel,
+  readout,
+  shiftTotal,
+  SLOW,
+  text,
+  violations,
+  waitForStatus,
+} from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';
 import { AVATAR_RGB, AVATAR_URL, PHOTO_RGB, PHOTO_URL, startTweetStandIns, TWEET_ID, type TweetStandIns } from './support/tweet-stand-ins.ts';
 
@@ -34,7 +46,13 @@ let db: Connection;
 let apiKey = '';
 let sessionToken = '';
 let smallPng = '';
-const { runtime, browser, workdir, open: openEditor, track } = useEditorSuite({
+const {
+  runtime,
+  browser,
+  workdir,
+  open: openEditor,
+  track,
+} = useEditorSuite({
   name: 'editor',
   before: async () => {
     pages = await startTargetPages();
@@ -67,7 +85,12 @@ beforeAll(async () => {
   apiKey = (await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'e2e' })).key;
   sessionToken = (await admin.createSession(deps, { user: 'ada@example.com', organizationId: organization.organizationId })).token;
   smallPng = join(workdir(), 'small.png');
-  await writeFile(smallPng, await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 250, g: 200, b: 0, alpha: 1 } } }).png().toBuffer());
+  await writeFile(
+    smallPng,
+    await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 250, g: 200, b: 0, alpha: 1 } } })
+      .png()
+      .toBuffer(),
+  );
 });
 
 afterAll(() => db?.close());
@@ -210,7 +233,14 @@ describe('the editor', SLOW, () => {
     const status = await waitForStatus(page, '#capture-status', 'Captured', '#source-error');
 
     // Assess: the options reached the API; a 750×1334 phone capture lays out at 375×667
-    expect(JSON.parse((await sent).postData() ?? '')).toEqual({ url, deviceType: 'mobile', colorScheme: 'dark', forceRefresh: true, blockBanners: true, blockAds: true });
+    expect(JSON.parse((await sent).postData() ?? '')).toEqual({
+      url,
+      deviceType: 'mobile',
+      colorScheme: 'dark',
+      forceRefresh: true,
+      blockBanners: true,
+      blockAds: true,
+    });
     expect(status.replace(/\d+ captures left/, 'N captures left')).toBe(`Captured ${new URL(url).host} (mobile, dark). N captures left this minute.`);
     expect(await page.evaluate(() => (window as unknown as { sawProgress: boolean }).sawProgress)).toBe(true);
     // The server's time-out (CAPTURE_TIMEOUT_MS above), not a figure built into the page
@@ -218,7 +248,10 @@ describe('the editor', SLOW, () => {
     expect(timerTexts.filter((line) => line !== '')).toContainEqual(expect.stringMatching(/up to 20 s\.$/));
     expect(timerTexts.join(' ')).not.toContain('up to 15 s');
     expect(await page.$eval('#capture-progress', (element) => (element as HTMLElement).hidden)).toBe(true);
-    expect(await readout(page)).toEqual({ width: (375 + 2 * DEFAULTS.padding) * DEFAULTS.phoneScale, height: (667 + 2 * DEFAULTS.padding) * DEFAULTS.phoneScale });
+    expect(await readout(page)).toEqual({
+      width: (375 + 2 * DEFAULTS.padding) * DEFAULTS.phoneScale,
+      height: (667 + 2 * DEFAULTS.padding) * DEFAULTS.phoneScale,
+    });
     // The capture fills the middle of the preview, green as the page finally was.
     const size = await page.$eval('#preview', (canvas) => ({ width: (canvas as HTMLCanvasElement).width, height: (canvas as HTMLCanvasElement).height }));
     expectColour(await previewPixel(page, Math.round(size.width / 2), Math.round(size.height / 2)), [0, 160, 0]);
@@ -338,7 +371,13 @@ describe('the editor', SLOW, () => {
     await page.waitForSelector('#source-error .problem-api');
 
     // Assess
-    expect(JSON.parse(response.request().postData() ?? '')).toEqual({ url: `${pages.origin}/plain`, deviceType: 'desktop', colorScheme: 'light', forceRefresh: false, selector: '#nothing-here' });
+    expect(JSON.parse(response.request().postData() ?? '')).toEqual({
+      url: `${pages.origin}/plain`,
+      deviceType: 'desktop',
+      colorScheme: 'light',
+      forceRefresh: false,
+      selector: '#nothing-here',
+    });
     expect(response.status()).toBe(404);
     expect(envelope.hint).toContain('#nothing-here');
     expect(await text(page, '#source-error .problem-message')).toBe('Nothing on the page matches the element selector.');
@@ -366,7 +405,9 @@ describe('the editor', SLOW, () => {
 
     // Assess: the closed disclosure opened again on the field
     expect(await text(page, '#source-error .problem-message')).toBe('At most 20 selectors can be hidden; 21 are listed.');
-    expect(await page.evaluate(() => ({ focused: document.activeElement?.id, open: (document.getElementById('capture-advanced') as HTMLDetailsElement).open }))).toEqual({ focused: 'capture-hide', open: true });
+    expect(
+      await page.evaluate(() => ({ focused: document.activeElement?.id, open: (document.getElementById('capture-advanced') as HTMLDetailsElement).open })),
+    ).toEqual({ focused: 'capture-hide', open: true });
     expect(requests).toEqual([]);
   });
 
@@ -386,7 +427,9 @@ describe('the editor', SLOW, () => {
 
     // Assess: the media came through the mapped hosts, and the preview is still exportable
     expect(tweets.media.server.requests.map((request) => `https://${request.headers.host}${request.path}`).sort()).toEqual([AVATAR_URL, PHOTO_URL].sort());
-    expect(await page.$eval('#preview', (canvas) => new Promise((resolve) => (canvas as HTMLCanvasElement).toBlob((blob) => resolve(blob?.size ?? 0))))).toBeGreaterThan(0);
+    expect(
+      await page.$eval('#preview', (canvas) => new Promise((resolve) => (canvas as HTMLCanvasElement).toBlob((blob) => resolve(blob?.size ?? 0)))),
+    ).toBeGreaterThan(0);
     // Assess: the file decodes to the size the editor composed
     const composed = await readout(page);
     const metadata = await sharp(webp).metadata();
@@ -433,7 +476,10 @@ describe('the editor', SLOW, () => {
     expect(first).toEqual({ width: (300 + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (200 + 2 * DEFAULTS.padding) * DEFAULTS.scale });
     expect(copied).toEqual(first);
     expect(pasted).toBe(`Pasted image.png (${first.width} × ${first.height} px).`);
-    expect(await readout(page)).toEqual({ width: (first.width + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (first.height + 2 * DEFAULTS.padding) * DEFAULTS.scale });
+    expect(await readout(page)).toEqual({
+      width: (first.width + 2 * DEFAULTS.padding) * DEFAULTS.scale,
+      height: (first.height + 2 * DEFAULTS.padding) * DEFAULTS.scale,
+    });
   });
 
   it('takes an image dropped on the page', async () => {
@@ -523,10 +569,15 @@ describe('the editor', SLOW, () => {
     expect(download.status).toBe(200);
     expect(await page.$eval('#export-result', (element) => Number((element as HTMLElement).dataset.bytes))).toBe(bytes.length);
     expect((await sharp(bytes).metadata()).format).toBe('jpeg');
-    expect(await sharp(bytes).metadata()).toMatchObject({ width: (300 + 2 * DEFAULTS.padding) * DEFAULTS.scale, height: (200 + 2 * DEFAULTS.padding) * DEFAULTS.scale });
+    expect(await sharp(bytes).metadata()).toMatchObject({
+      width: (300 + 2 * DEFAULTS.padding) * DEFAULTS.scale,
+      height: (200 + 2 * DEFAULTS.padding) * DEFAULTS.scale,
+    });
     expect(await text(page, '#save-result')).toMatch(/^Saved easel\.jpg as asset [0-9a-f-]{36}\. Open the saved image \(link valid until .+\)\.$/);
     // Assess: the key is in none of the places that outlive the tab
-    const kept = await page.evaluate(() => [location.href, document.cookie, JSON.stringify({ ...localStorage }), JSON.stringify({ ...sessionStorage })].join(' '));
+    const kept = await page.evaluate(() =>
+      [location.href, document.cookie, JSON.stringify({ ...localStorage }), JSON.stringify({ ...sessionStorage })].join(' '),
+    );
     expect(kept).not.toContain(apiKey);
     expect(kept).not.toContain('easel_sk_');
   });
@@ -534,7 +585,14 @@ describe('the editor', SLOW, () => {
   it('saves from another origin with the session cookie, as EDITOR_ORIGINS allows', async () => {
     // Prepare: signed in on the API's host; the page comes from the second origin of the same site
     const downloadsContext = await openEditor(crossOrigin.origin);
-    await downloadsContext.context.setCookie({ name: 'easel.session_token', value: sessionToken, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
+    await downloadsContext.context.setCookie({
+      name: 'easel.session_token',
+      value: sessionToken,
+      domain: '127.0.0.1',
+      path: '/',
+      httpOnly: true,
+      sameSite: 'Lax',
+    });
     const { page } = downloadsContext;
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]');
@@ -577,7 +635,11 @@ describe('the editor', SLOW, () => {
     const firstTab = await page.evaluate(() => document.activeElement?.id);
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Tab');
-    const field = await page.evaluate(() => ({ id: document.activeElement?.id, outline: getComputedStyle(document.activeElement!).outlineStyle, width: getComputedStyle(document.activeElement!).outlineWidth }));
+    const field = await page.evaluate(() => ({
+      id: document.activeElement?.id,
+      outline: getComputedStyle(document.activeElement!).outlineStyle,
+      width: getComputedStyle(document.activeElement!).outlineWidth,
+    }));
     await page.keyboard.type(TWEET_ID);
     await page.keyboard.press('Enter');
     await waitForStatus(page, '#tweet-status', 'Loaded the tweet', '#source-error');
@@ -590,9 +652,11 @@ describe('the editor', SLOW, () => {
         // The preview's own tools scroll with it, so it cannot cover them.
         if (focused === document.body || focused.closest('.stage-column')) return '';
         // A radio button is drawn by the span after it.
-        const box = (focused.matches('input[type="radio"]') ? focused.nextElementSibling ?? focused : focused).getBoundingClientRect();
+        const box = (focused.matches('input[type="radio"]') ? (focused.nextElementSibling ?? focused) : focused).getBoundingClientRect();
         const stage = document.querySelector('.stage-column')!.getBoundingClientRect();
-        return box.top < stage.bottom - 1 && box.bottom > stage.top + 1 ? focused.id || `${focused.getAttribute('name')}=${(focused as HTMLInputElement).value}` : '';
+        return box.top < stage.bottom - 1 && box.bottom > stage.top + 1
+          ? focused.id || `${focused.getAttribute('name')}=${(focused as HTMLInputElement).value}`
+          : '';
       });
       if (covered) hidden.push(covered);
     }
@@ -644,7 +708,8 @@ describe('the editor', SLOW, () => {
         const rect = element.getBoundingClientRect();
         return { top: rect.top, width: rect.width, height: rect.height };
       });
-    const disabled = () => page.$$eval('#export-button, #copy-button, #save-button', (buttons) => buttons.map((button) => (button as HTMLButtonElement).disabled));
+    const disabled = () =>
+      page.$$eval('#export-button, #copy-button, #save-button', (buttons) => buttons.map((button) => (button as HTMLButtonElement).disabled));
 
     // Assess: no failed sign-in probe on load; nothing to export or save yet
     expect(await text(page, '#account-status')).toBe('Not signed in');

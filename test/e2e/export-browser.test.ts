@@ -46,19 +46,37 @@ beforeAll(async () => {
   const raw = Buffer.alloc(600 * 400 * 3);
   for (let i = 0; i < 600 * 400; i += 1) raw.fill(i % 2 === 0 ? 0 : 255, i * 3, i * 3 + 3);
   stripes = join(workdir(), 'stripes.png');
-  await writeFile(stripes, await sharp(raw, { raw: { width: 600, height: 400, channels: 3 } }).png().toBuffer());
+  await writeFile(
+    stripes,
+    await sharp(raw, { raw: { width: 600, height: 400, channels: 3 } })
+      .png()
+      .toBuffer(),
+  );
   wide = join(workdir(), 'wide.jpg');
   // Noise: a file far over the old 4.5 MB response cap, whatever the preset.
-  await writeFile(wide, await sharp({ create: { width: 9000, height: 6000, channels: 3, background: rgb(BANDS[2]), noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg({ quality: 90 }).toBuffer());
+  await writeFile(
+    wide,
+    await sharp({ create: { width: 9000, height: 6000, channels: 3, background: rgb(BANDS[2]), noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+      .jpeg({ quality: 90 })
+      .toBuffer(),
+  );
   const bands = await Promise.all(
     Array.from({ length: 20 }, async (_, index) => ({
-      input: await sharp({ create: { width: 1200, height: 1000, channels: 3, background: rgb(BANDS[index % 4]!) } }).png().toBuffer(),
+      input: await sharp({ create: { width: 1200, height: 1000, channels: 3, background: rgb(BANDS[index % 4]!) } })
+        .png()
+        .toBuffer(),
       left: 0,
       top: index * 1000,
     })),
   );
   tall = join(workdir(), 'tall.png');
-  await writeFile(tall, await sharp({ create: { width: 1200, height: 20000, channels: 3, background: rgb(BANDS[0]) } }).composite(bands).png().toBuffer());
+  await writeFile(
+    tall,
+    await sharp({ create: { width: 1200, height: 20000, channels: 3, background: rgb(BANDS[0]) } })
+      .composite(bands)
+      .png()
+      .toBuffer(),
+  );
 }, 120_000);
 
 async function openFile(page: Page, file: string): Promise<void> {
@@ -101,9 +119,18 @@ describe('the export in the browser', SLOW, () => {
     await openFile(page, desktop);
     await page.waitForSelector('#export-button[data-worker="ready"]');
     await own.dispose();
-    expect(await fetch(`${own.url}/`).then(() => 'reached', () => 'unreachable')).toBe('unreachable');
+    expect(
+      await fetch(`${own.url}/`).then(
+        () => 'reached',
+        () => 'unreachable',
+      ),
+    ).toBe('unreachable');
 
-    for (const [format, type] of [['png', 'png'], ['jpeg', 'jpeg'], ['webp', 'webp']] as const) {
+    for (const [format, type] of [
+      ['png', 'png'],
+      ['jpeg', 'jpeg'],
+      ['webp', 'webp'],
+    ] as const) {
       // Act
       await choose(page, format, 'high', 2);
       const file = await exportDownload(page, downloads);
@@ -129,12 +156,20 @@ describe('the export in the browser', SLOW, () => {
         const browserFile = format === 'png' && preset === 'high' ? pixels : await exportDownload(page, downloads);
         const serverFile = await serverExport(pixels, format, preset);
         expect((await sharp(browserFile).metadata()).width).toBe((await sharp(serverFile).metadata()).width);
-        sizes.push({ export: `${format} ${preset}`, browser: browserFile.length, server: serverFile.length, ratio: Number((browserFile.length / serverFile.length).toFixed(3)) });
+        sizes.push({
+          export: `${format} ${preset}`,
+          browser: browserFile.length,
+          server: serverFile.length,
+          ratio: Number((browserFile.length / serverFile.length).toFixed(3)),
+        });
       }
     }
 
     // Assess: every one within 10 % (the table says which failed, if any)
-    expect(sizes.filter((row) => row.ratio > 1.1), JSON.stringify(sizes)).toEqual([]);
+    expect(
+      sizes.filter((row) => row.ratio > 1.1),
+      JSON.stringify(sizes),
+    ).toEqual([]);
   });
 
   it('exports a 9000 × 6000 picture at 1× as JPEG, past the old 40 megapixels and in a file over 4.5 MB', { timeout: 180_000 }, async () => {
@@ -148,7 +183,11 @@ describe('the export in the browser', SLOW, () => {
 
     // Assess: the whole composition, in a file larger than /api/export may answer
     const metadata = await sharp(file).metadata();
-    expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({ format: 'jpeg', width: 9000 + 2 * PADDING, height: 6000 + 2 * PADDING });
+    expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({
+      format: 'jpeg',
+      width: 9000 + 2 * PADDING,
+      height: 6000 + 2 * PADDING,
+    });
     expect(file.length).toBeGreaterThan(4_500_000);
   });
 
@@ -187,7 +226,12 @@ describe('the export in the browser', SLOW, () => {
   it('says which scale it exported at when the chosen one is wider than a canvas, and the file has that scale', { timeout: 180_000 }, async () => {
     // Prepare: 9000 px wide, so 2× would be wider than a browser canvas
     const banner = join(workdir(), 'banner.png');
-    await writeFile(banner, await sharp({ create: { width: 9000, height: 100, channels: 3, background: rgb(BANDS[1]) } }).png().toBuffer());
+    await writeFile(
+      banner,
+      await sharp({ create: { width: 9000, height: 100, channels: 3, background: rgb(BANDS[1]) } })
+        .png()
+        .toBuffer(),
+    );
     const { page, downloads } = await open(runtime().url);
     await openFile(page, banner);
     await choose(page, 'jpeg', 'low', 2);
@@ -201,7 +245,10 @@ describe('the export in the browser', SLOW, () => {
     const metadata = await sharp(file).metadata();
     expect(made, status).toBeGreaterThan(1);
     expect(made).toBeLessThan(2);
-    expect({ width: metadata.width, height: metadata.height }).toEqual({ width: Math.round((9000 + 2 * PADDING) * made), height: Math.round((100 + 2 * PADDING) * made) });
+    expect({ width: metadata.width, height: metadata.height }).toEqual({
+      width: Math.round((9000 + 2 * PADDING) * made),
+      height: Math.round((100 + 2 * PADDING) * made),
+    });
     expect(metadata.width).toBeLessThanOrEqual(16_384);
   });
 

@@ -23,7 +23,9 @@ let sourcePng = '';
 
 beforeAll(async () => {
   sourcePng = join(workdir(), 'halves.png');
-  const right = await sharp({ create: { width: SOURCE.width / 2, height: SOURCE.height, channels: 3, background: rgb(RIGHT) } }).png().toBuffer();
+  const right = await sharp({ create: { width: SOURCE.width / 2, height: SOURCE.height, channels: 3, background: rgb(RIGHT) } })
+    .png()
+    .toBuffer();
   await writeFile(
     sourcePng,
     await sharp({ create: { ...SOURCE, channels: 3, background: rgb(LEFT) } })
@@ -48,7 +50,12 @@ async function exportFile(page: Page, downloads: string): Promise<{ png: Buffer;
   const png = await exportDownload(page, downloads);
   const encoder = await page.$eval('#export-result', (element) => (element as HTMLElement).dataset.encoder!);
   // Not decoded by the page: the size it shows is the composition's.
-  expect(await page.$eval('#export-result', (element) => ({ width: Number((element as HTMLElement).dataset.width), height: Number((element as HTMLElement).dataset.height) }))).toEqual(await readout(page));
+  expect(
+    await page.$eval('#export-result', (element) => ({
+      width: Number((element as HTMLElement).dataset.width),
+      height: Number((element as HTMLElement).dataset.height),
+    })),
+  ).toEqual(await readout(page));
   return { png, encoder };
 }
 
@@ -69,7 +76,7 @@ async function expectComposed(page: Page, png: Buffer): Promise<void> {
 }
 
 describe('the export encoder', SLOW, () => {
-  it('encodes the 3× export in the worker the build ships, and the file has the composition\'s size and pixels', async () => {
+  it("encodes the 3× export in the worker the build ships, and the file has the composition's size and pixels", async () => {
     // Prepare
     const { page, downloads, consoleErrors } = await open(runtime().url);
     const scripts: string[] = [];
@@ -87,7 +94,7 @@ describe('the export encoder', SLOW, () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  it('copies the 3× PNG to the clipboard through the worker, at the composition\'s size', async () => {
+  it("copies the 3× PNG to the clipboard through the worker, at the composition's size", async () => {
     // Prepare
     const { page, consoleErrors } = await open(runtime().url);
     const scripts: string[] = [];

@@ -33,10 +33,18 @@ const { runtime, workdir, open } = useEditorSuite({
 const files = { green: '', blue: '' };
 
 beforeAll(async () => {
-  for (const [name, colour] of [['green', GREEN], ['blue', BLUE]] as const) {
+  for (const [name, colour] of [
+    ['green', GREEN],
+    ['blue', BLUE],
+  ] as const) {
     files[name] = join(workdir(), `${name}.png`);
     const [r, g, b] = colour;
-    await writeFile(files[name], await sharp({ create: { ...SOURCE, channels: 3, background: { r, g, b } } }).png().toBuffer());
+    await writeFile(
+      files[name],
+      await sharp({ create: { ...SOURCE, channels: 3, background: { r, g, b } } })
+        .png()
+        .toBuffer(),
+    );
   }
 });
 
@@ -54,7 +62,10 @@ async function devicePoint(page: Page, x: number, y: number): Promise<{ x: numbe
     '#annotate-overlay',
     (overlay, sx, sy) => {
       const view = JSON.parse((overlay as HTMLElement).dataset.view!) as { box: { x: number; y: number }; scale: number; crop: { x: number; y: number } };
-      return { x: Math.round((view.box.x + (sx - view.crop.x) * view.scale) * devicePixelRatio), y: Math.round((view.box.y + (sy - view.crop.y) * view.scale) * devicePixelRatio) };
+      return {
+        x: Math.round((view.box.x + (sx - view.crop.x) * view.scale) * devicePixelRatio),
+        y: Math.round((view.box.y + (sy - view.crop.y) * view.scale) * devicePixelRatio),
+      };
     },
     x,
     y,
@@ -75,7 +86,8 @@ async function drawBox(page: Page, from: [number, number], to: [number, number])
   const [start, end] = [await devicePoint(page, ...from), await devicePoint(page, ...to)];
   await page.mouse.move(overlay.x + start.x / ratio, overlay.y + start.y / ratio);
   await page.mouse.down();
-  for (let step = 1; step <= 5; step += 1) await page.mouse.move(overlay.x + (start.x + ((end.x - start.x) * step) / 5) / ratio, overlay.y + (start.y + ((end.y - start.y) * step) / 5) / ratio);
+  for (let step = 1; step <= 5; step += 1)
+    await page.mouse.move(overlay.x + (start.x + ((end.x - start.x) * step) / 5) / ratio, overlay.y + (start.y + ((end.y - start.y) * step) / 5) / ratio);
   await page.mouse.up();
   await page.keyboard.press('Escape');
 }

@@ -23,7 +23,12 @@ let apiKey = '';
 
 beforeAll(async () => {
   image = join(workdir(), 'small.png');
-  await writeFile(image, await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 250, g: 200, b: 0 } } }).png().toBuffer());
+  await writeFile(
+    image,
+    await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 250, g: 200, b: 0 } } })
+      .png()
+      .toBuffer(),
+  );
   db = connect(runtime().env);
   const deps = { store: db.store };
   await admin.createUser(deps, { email: 'grace@example.com', name: 'Grace Hopper' });
@@ -61,8 +66,18 @@ async function openImage(page: Page): Promise<void> {
 
 describe('API failures in words for people', SLOW, () => {
   it.each([
-    ['a private address', 'http://127.0.0.1:9/', 'That address is on a private or local network, which Easel does not capture.', 'Capture a page that is public on the internet'],
-    ['an address with a password', 'https://ada:secret@example.com/', 'That is not a web address Easel can capture.', 'Enter a full address such as https://example.com'],
+    [
+      'a private address',
+      'http://127.0.0.1:9/',
+      'That address is on a private or local network, which Easel does not capture.',
+      'Capture a page that is public on the internet',
+    ],
+    [
+      'an address with a password',
+      'https://ada:secret@example.com/',
+      'That is not a web address Easel can capture.',
+      'Enter a full address such as https://example.com',
+    ],
   ])('says why the API refused %s and what to do, with the envelope under Details', async (_, url, sentence, advice) => {
     // Prepare
     const { page } = await open(runtime().url);
@@ -162,7 +177,12 @@ describe('Export on a phone', SLOW, () => {
       const button = document.getElementById('export-button')!.getBoundingClientRect();
       const preview = document.getElementById('stage')!.getBoundingClientRect();
       const hit = document.elementFromPoint(button.x + button.width / 2, button.y + button.height / 2);
-      return { scrollY, button: { top: button.top, bottom: button.bottom, left: button.left, right: button.right }, previewBottom: preview.bottom, hit: hit?.id };
+      return {
+        scrollY,
+        button: { top: button.top, bottom: button.bottom, left: button.left, right: button.right },
+        previewBottom: preview.bottom,
+        hit: hit?.id,
+      };
     });
     await saveScreenshot(page, 'messages-export-375');
     const file = await exportDownload(page, downloads);

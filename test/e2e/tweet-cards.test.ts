@@ -64,7 +64,13 @@ function payloads(): Record<string, string> {
   gif.id_str = GIF;
   gif.mediaDetails[0]!.type = 'animated_gif';
   delete gif.quoted_tweet;
-  return { [QUOTE]: tweetFixture(QUOTE), [CARD]: tweetFixture(CARD), [VIDEO]: tweetFixture(VIDEO), [SUMMARY]: JSON.stringify(summary), [GIF]: JSON.stringify(gif) };
+  return {
+    [QUOTE]: tweetFixture(QUOTE),
+    [CARD]: tweetFixture(CARD),
+    [VIDEO]: tweetFixture(VIDEO),
+    [SUMMARY]: JSON.stringify(summary),
+    [GIF]: JSON.stringify(gif),
+  };
 }
 
 let tweets: TweetStandIns;
@@ -117,8 +123,11 @@ async function colourBox(image: Buffer, colour: readonly number[], tolerance = 2
   for (let y = 0; y < info.height; y++) {
     for (let x = 0; x < info.width; x++) {
       const i = (y * info.width + x) * info.channels;
-      if (Math.abs(data[i]! - colour[0]!) > tolerance || Math.abs(data[i + 1]! - colour[1]!) > tolerance || Math.abs(data[i + 2]! - colour[2]!) > tolerance) continue;
-      box = box ? { left: Math.min(box.left, x), top: Math.min(box.top, y), right: Math.max(box.right, x), bottom: Math.max(box.bottom, y) } : { left: x, top: y, right: x, bottom: y };
+      if (Math.abs(data[i]! - colour[0]!) > tolerance || Math.abs(data[i + 1]! - colour[1]!) > tolerance || Math.abs(data[i + 2]! - colour[2]!) > tolerance)
+        continue;
+      box = box
+        ? { left: Math.min(box.left, x), top: Math.min(box.top, y), right: Math.max(box.right, x), bottom: Math.max(box.bottom, y) }
+        : { left: x, top: y, right: x, bottom: y };
     }
   }
   return box;

@@ -68,7 +68,9 @@ async function one(request: FuzzRequest): Promise<void> {
     const answer = await send(baseUrl, request, { timeoutMs: limit + 2_000, localAddress: loopback ? freshClient() : undefined });
     tally.add(answer, request.method);
     slowest = Math.max(slowest, answer.ms);
-    const problem = violation(request, answer) ?? (answer.ms > limit ? `${request.method} ${request.path.slice(0, 120)}: ${Math.round(answer.ms)} ms, over the route's ${limit} ms` : undefined);
+    const problem =
+      violation(request, answer) ??
+      (answer.ms > limit ? `${request.method} ${request.path.slice(0, 120)}: ${Math.round(answer.ms)} ms, over the route's ${limit} ms` : undefined);
     if (problem) problems.push(problem);
   } catch (error) {
     tally.add('lost');
@@ -81,9 +83,11 @@ const BATCH = 500;
 for (let batch = 0; sent < requests; batch++) {
   const list = fc.sample(requestArbitrary(context), { numRuns: Math.min(BATCH, requests - sent), seed: seed + batch });
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < list.length) await one(list[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < list.length) await one(list[next++]!);
+    }),
+  );
   sent += list.length;
   // Redrawn in place on a terminal; a log (CI, a file) gets one line per batch instead of a smear of \r.
   process.stderr.write(process.stderr.isTTY ? `\r${sent} / ${requests}` : `${sent} / ${requests}\n`);

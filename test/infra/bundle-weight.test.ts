@@ -15,7 +15,16 @@ const untouched = ROUTE_LIST.filter((row) => Object.values(row.access).every((gr
 describe('bundles of routes without AWS access', () => {
   it.each(untouched.map((row) => [row.operationId, row.handler] as const))('keeps the AWS SDK out of %s', async (_operationId, entry) => {
     // Act
-    const result = await build({ entryPoints: [entry], bundle: true, write: false, platform: 'node', format: 'esm', target: 'node24', metafile: true, logLevel: 'silent' });
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'esm',
+      target: 'node24',
+      metafile: true,
+      logLevel: 'silent',
+    });
 
     // Assess
     const sdk = Object.keys(result.metafile.inputs).filter((input) => input.includes('node_modules/@aws-sdk/'));
@@ -75,12 +84,7 @@ function budgetOf(clients: readonly Client[], nodeModules: readonly string[]): n
   return BUDGET_KB.json;
 }
 
-function fn(
-  name: string,
-  entry: string,
-  clients: Client[],
-  options: { row?: RouteRow; nodeModules?: readonly string[]; multipart?: boolean } = {},
-): Fn {
+function fn(name: string, entry: string, clients: Client[], options: { row?: RouteRow; nodeModules?: readonly string[]; multipart?: boolean } = {}): Fn {
   const { row, nodeModules = [], multipart = false } = options;
   return { name, entry, row, nodeModules, clients, multipart, budgetKb: budgetOf(clients, nodeModules) };
 }
@@ -122,12 +126,18 @@ async function buildAll(): Promise<void> {
     const metafile = result.metafile as Metafile;
     const output = Object.values(metafile.outputs).find((out) => out.entryPoint !== undefined)!;
     const bundle = result.outputFiles.find((file) => file.path.endsWith('.mjs'))!;
-    const imports = Object.fromEntries(Object.entries(metafile.inputs).map(([file, input]) => [file, input.imports.filter((i) => !i.external).map((i) => i.path)]));
-    const eventStreamStubKinds = Object.values(metafile.inputs).flatMap((input) => input.imports.filter((i) => i.path === EVENT_STREAM_STUB).map((i) => i.kind));
+    const imports = Object.fromEntries(
+      Object.entries(metafile.inputs).map(([file, input]) => [file, input.imports.filter((i) => !i.external).map((i) => i.path)]),
+    );
+    const eventStreamStubKinds = Object.values(metafile.inputs).flatMap((input) =>
+      input.imports.filter((i) => i.path === EVENT_STREAM_STUB).map((i) => i.kind),
+    );
     built.set(f.name, { bytes: bundle.contents.length, text: bundle.text, inputs: Object.keys(output.inputs), imports, eventStreamStubKinds });
   }
   const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-  const lines = FUNCTIONS.map((f) => `${f.name.padEnd(30)} ${kb(built.get(f.name)!.bytes).padStart(8)} KB  ≤ ${String(f.budgetKb).padStart(5)} KB  ${f.clients.join('+') || '-'}`);
+  const lines = FUNCTIONS.map(
+    (f) => `${f.name.padEnd(30)} ${kb(built.get(f.name)!.bytes).padStart(8)} KB  ≤ ${String(f.budgetKb).padStart(5)} KB  ${f.clients.join('+') || '-'}`,
+  );
   console.log(['Minified bundle sizes (as the stack builds them) beside their budgets:', ...lines].join('\n'));
 }
 
@@ -215,7 +225,7 @@ describe('bundle of each function', () => {
     expect(parser).toBe(f.multipart);
   });
 
-  it.each(FUNCTIONS.map((f) => [f.name, f] as const))('carries no operation\'s prose in %s: the documents are rendered at bundling', (_name, f) => {
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))("carries no operation's prose in %s: the documents are rendered at bundling", (_name, f) => {
     // Act
     const prose = built.get(f.name)!.inputs.includes('shared/docs/operations.ts');
 
@@ -262,27 +272,34 @@ describe('bundle of each function', () => {
 
   // On Lambda the credentials are in the environment (or at the container endpoint): the rest of
   // the SDK's default chain (profiles, SSO, web identity, instance metadata) stays out.
-  it.each(FUNCTIONS.map((f) => [f.name, f] as const))('leaves the SDK\'s full credential chain out of %s', (_name, f) => {
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))("leaves the SDK's full credential chain out of %s", (_name, f) => {
     // Act
-    const chain = built.get(f.name)!.inputs.filter((input) =>
-      /node_modules\/@(aws-sdk\/(credential-provider-(node|ini|sso|process|web-identity|login)|token-providers|nested-clients)|smithy\/credential-provider-imds)\//.test(input),
-    );
+    const chain = built
+      .get(f.name)!
+      .inputs.filter((input) =>
+        /node_modules\/@(aws-sdk\/(credential-provider-(node|ini|sso|process|web-identity|login)|token-providers|nested-clients)|smithy\/credential-provider-imds)\//.test(
+          input,
+        ),
+      );
 
     // Assess
     expect(chain).toEqual([]);
   });
 
-  it.each(FUNCTIONS.filter((f) => f.clients.includes('s3')).map((f) => [f.name, f] as const))('leaves out of %s the schemas of S3 operations it never sends', (_name, f) => {
-    // Act: the name of a structure only bucket analytics operations use.
-    const carried = built.get(f.name)!.text.includes('"AnalyticsConfiguration"');
+  it.each(FUNCTIONS.filter((f) => f.clients.includes('s3')).map((f) => [f.name, f] as const))(
+    'leaves out of %s the schemas of S3 operations it never sends',
+    (_name, f) => {
+      // Act: the name of a structure only bucket analytics operations use.
+      const carried = built.get(f.name)!.text.includes('"AnalyticsConfiguration"');
 
-    // Assess
-    expect(carried).toBe(false);
-  });
+      // Assess
+      expect(carried).toBe(false);
+    },
+  );
 
   // The SDK loads its event-stream code with import(), which makes esbuild run whole every SDK
   // module it shares at cold start; of the operations Easel sends, none streams events.
-  it.each(FUNCTIONS.map((f) => [f.name, f] as const))('leaves the SDK\'s event streams out of %s', (_name, f) => {
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))("leaves the SDK's event streams out of %s", (_name, f) => {
     // Act
     const eventStreams = built.get(f.name)!.inputs.some((input) => input.includes('node_modules/@smithy/core/dist-es/submodules/event-streams/'));
 

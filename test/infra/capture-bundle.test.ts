@@ -53,7 +53,9 @@ describe('the capture function bundle', () => {
     // A bundled copy would look for its bin folder next to index.mjs, where there is none.
     expect(code).not.toContain('setGraphicsMode');
     expect(code).not.toMatch(/from\s*"puppeteer-core"/);
-    expect(JSON.parse(readFileSync(join(asset, 'package.json'), 'utf8'))).toEqual({ dependencies: { '@sparticuz/chromium': '153.0.0', sharp: expect.any(String) } });
+    expect(JSON.parse(readFileSync(join(asset, 'package.json'), 'utf8'))).toEqual({
+      dependencies: { '@sparticuz/chromium': '153.0.0', sharp: expect.any(String) },
+    });
   });
 
   it('ships sharp with its linux-x64 binary, for recompressing a capture too large to answer', () => {
@@ -66,7 +68,7 @@ describe('the capture function bundle', () => {
     expect(existsSync(join(asset, 'node_modules', '@img', 'sharp-libvips-linux-x64', 'package.json'))).toBe(true);
   });
 
-  it('ships the ad engine and autoconsent\'s standalone build beside index.mjs, where clean captures read them', () => {
+  it("ships the ad engine and autoconsent's standalone build beside index.mjs, where clean captures read them", () => {
     // Prepare
     const engine = readFileSync(join(asset, AD_ENGINE_FILE));
 
@@ -93,10 +95,14 @@ describe('the capture function bundle', () => {
       }
     }
     expect(readdirSync(join(fonts, 'licences'))).toHaveLength(FONT_SOURCES.length);
-    expect(readdirSync(join(fonts, 'licences')).map((file) => readFileSync(join(fonts, 'licences', file), 'utf8')).every((text) => text.includes('SIL Open Font License, Version 1.1'))).toBe(true);
+    expect(
+      readdirSync(join(fonts, 'licences'))
+        .map((file) => readFileSync(join(fonts, 'licences', file), 'utf8'))
+        .every((text) => text.includes('SIL Open Font License, Version 1.1')),
+    ).toBe(true);
   });
 
-  it('stays with its fonts layer under Lambda\'s 250 MB unzipped limit', () => {
+  it("stays with its fonts layer under Lambda's 250 MB unzipped limit", () => {
     // Assess
     expect(bytesUnder(asset) + bytesUnder(fontsLayer)).toBeLessThan(LAMBDA_UNZIPPED_LIMIT);
   });

@@ -21,7 +21,7 @@ beforeAll(() => {
 afterAll(removeCdkOutdirs);
 
 describe('the capture fonts in the stack', () => {
-  it('makes one layer, for Node.js 24 on either architecture, under the fonts\' licence', () => {
+  it("makes one layer, for Node.js 24 on either architecture, under the fonts' licence", () => {
     // Assess
     template.resourceCountIs('AWS::Lambda::LayerVersion', 1);
     template.hasResourceProperties('AWS::Lambda::LayerVersion', {
@@ -38,7 +38,9 @@ describe('the capture fonts in the stack', () => {
     const capture = logicalId(stack.routeFunctions.get('capturePage')!);
 
     // Assess
-    const withLayer = Object.entries(functions).filter(([, fn]) => fn.Properties.Layers?.some((layer) => layer.Ref === layerId)).map(([id]) => id);
+    const withLayer = Object.entries(functions)
+      .filter(([, fn]) => fn.Properties.Layers?.some((layer) => layer.Ref === layerId))
+      .map(([id]) => id);
     expect(withLayer).toEqual([capture]);
     expect(functions[capture]!.Properties.Environment?.Variables?.FONTCONFIG_PATH).toBe(FONTS_MOUNT);
     const others = Object.entries(functions).filter(([id]) => id !== capture);
@@ -59,7 +61,12 @@ describe('fonts.conf', () => {
     expect(conf).toMatch(/<cachedir>\/tmp\/[^<]+<\/cachedir>/);
     expect(conf.match(/<dir[ >]/g)).toHaveLength(1);
     expect(conf).not.toMatch(/<include/);
-    for (const [generic, family] of [['sans-serif', 'Noto Sans'], ['serif', 'Noto Serif'], ['monospace', 'Noto Sans Mono'], ['emoji', 'Noto Color Emoji']]) {
+    for (const [generic, family] of [
+      ['sans-serif', 'Noto Sans'],
+      ['serif', 'Noto Serif'],
+      ['monospace', 'Noto Sans Mono'],
+      ['emoji', 'Noto Color Emoji'],
+    ]) {
       expect(conf).toContain(`<alias><family>${generic}</family><prefer><family>${family}</family>`);
     }
     expect(new Set(FONT_SOURCES.map((source) => source.family)).size).toBe(FONT_SOURCES.length);

@@ -7,7 +7,7 @@ import { PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
 
 const LAUNCHER = join(PROJECT_ROOT, 'infra', 'cdk-app.mjs');
 const PROJECT_NODE = realpathSync(join(PROJECT_ROOT, 'node_modules', 'node', 'bin', 'node'));
-const CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { app: string; context: Record<string, unknown> });
+const CONTEXT = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { app: string; context: Record<string, unknown> };
 const scratch = mkdtempSync(join(tmpdir(), 'easel-cdk-app-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -43,24 +43,32 @@ describe('infra/cdk-app.mjs, the app command of cdk.json', () => {
     expect(CONTEXT.app).toBe('node infra/cdk-app.mjs');
   });
 
-  it.each(RUNNERS)('synthesizes the stack when run by $name', ({ command }) => {
-    // Prepare: what the CLI hands the app — an output folder and the context (bundling skipped).
-    const outdir = mkdtempSync(join(scratch, 'out-'));
-    const env = { ...process.env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify({ ...CONTEXT.context, 'aws:cdk:bundling-stacks': [] }) };
+  it.each(RUNNERS)(
+    'synthesizes the stack when run by $name',
+    ({ command }) => {
+      // Prepare: what the CLI hands the app — an output folder and the context (bundling skipped).
+      const outdir = mkdtempSync(join(scratch, 'out-'));
+      const env = { ...process.env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify({ ...CONTEXT.context, 'aws:cdk:bundling-stacks': [] }) };
 
-    // Act
-    const result = spawnSync(command[0]!, [...command.slice(1), LAUNCHER], { env, encoding: 'utf8', cwd: PROJECT_ROOT });
+      // Act
+      const result = spawnSync(command[0]!, [...command.slice(1), LAUNCHER], { env, encoding: 'utf8', cwd: PROJECT_ROOT });
 
-    // Assess
-    expect(result.stderr).not.toContain('ERR_UNKNOWN_FILE_EXTENSION');
-    expect(result.status, result.stderr).toBe(0);
-    const template = JSON.parse(readFileSync(join(outdir, 'Easel.template.json'), 'utf8')) as { Resources: Record<string, { Type: string }> };
-    expect(Object.values(template.Resources).filter((resource) => resource.Type === 'AWS::Lambda::Function').length).toBeGreaterThan(10);
-  }, 60_000);
+      // Assess
+      expect(result.stderr).not.toContain('ERR_UNKNOWN_FILE_EXTENSION');
+      expect(result.status, result.stderr).toBe(0);
+      const template = JSON.parse(readFileSync(join(outdir, 'Easel.template.json'), 'utf8')) as { Resources: Record<string, { Type: string }> };
+      expect(Object.values(template.Resources).filter((resource) => resource.Type === 'AWS::Lambda::Function').length).toBeGreaterThan(10);
+    },
+    60_000,
+  );
 
   it('passes the exit status of a failing app through', () => {
     // Prepare: context the app refuses (an editor origin that is not an origin).
-    const env = { ...process.env, CDK_OUTDIR: mkdtempSync(join(scratch, 'out-')), CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [], editorOrigins: 'not a url' }) };
+    const env = {
+      ...process.env,
+      CDK_OUTDIR: mkdtempSync(join(scratch, 'out-')),
+      CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [], editorOrigins: 'not a url' }),
+    };
 
     // Act
     const result = spawnSync(RUNNERS[0]!.command[0]!, [...RUNNERS[0]!.command.slice(1), LAUNCHER], { env, encoding: 'utf8', cwd: PROJECT_ROOT });
@@ -82,6 +90,8 @@ describe('infra/cdk-app.mjs, the app command of cdk.json', () => {
     // Assess
     expect(result.status).toBe(1);
     expect(existsSync(join(checkout, 'node_modules'))).toBe(false);
-    expect(result.stderr).toBe(`Easel: ${join(checkout, 'node_modules', 'node', 'bin', 'node')} is missing: run \`npm ci\` in ${checkout} (without --ignore-scripts) before cdk.\n`);
+    expect(result.stderr).toBe(
+      `Easel: ${join(checkout, 'node_modules', 'node', 'bin', 'node')} is missing: run \`npm ci\` in ${checkout} (without --ignore-scripts) before cdk.\n`,
+    );
   });
 });

@@ -45,7 +45,9 @@ describe('the $default stage', () => {
 
   it('writes a JSON access log line per request, with request id, status, latency, route and source IP, to a log group kept 90 days', () => {
     // Prepare
-    const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0] as { Properties: { AccessLogSettings: { DestinationArn: unknown; Format: string } } };
+    const stage = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'))[0] as {
+      Properties: { AccessLogSettings: { DestinationArn: unknown; Format: string } };
+    };
     const { DestinationArn, Format } = stage.Properties.AccessLogSettings;
     const logGroupId = (DestinationArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
     // What API Gateway writes: every $context variable replaced by its value.
@@ -111,7 +113,11 @@ describe('alarm delivery', () => {
 
     // Assess
     template.resourceCountIs('AWS::SNS::Topic', 1);
-    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@easel.test', TopicArn: { Ref: logicalId(stack.alarms.topic) } });
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@easel.test',
+      TopicArn: { Ref: logicalId(stack.alarms.topic) },
+    });
     expect(warnings(stack)).toEqual([]);
   });
 
@@ -137,7 +143,9 @@ describe('alarm delivery', () => {
 
     // Assess
     expect(warnings(stack)).toEqual([
-      expect.objectContaining({ entry: expect.objectContaining({ data: expect.stringMatching(/-c alarmEmail=.*-c alarmTopicArn=.*\[ack: easel:noAlarmTarget\]/) }) }),
+      expect.objectContaining({
+        entry: expect.objectContaining({ data: expect.stringMatching(/-c alarmEmail=.*-c alarmTopicArn=.*\[ack: easel:noAlarmTarget\]/) }),
+      }),
     ]);
     expect(NO_ALARM_TARGET_WARNING).toBe('easel:noAlarmTarget');
   });

@@ -24,7 +24,7 @@ describe('the editor page function bundle', () => {
 
   afterAll(removeCdkOutdirs);
 
-  it('holds the built editor beside index.mjs: hashed files and the export worker\'s codecs, their compressed copies and the page template', () => {
+  it("holds the built editor beside index.mjs: hashed files and the export worker's codecs, their compressed copies and the page template", () => {
     // Assess: the WebAssembly ships with the function that serves /editor/{file}
     expect(manifest.files.map((entry) => entry.file.replace(/-[A-Z0-9]{8}\./, '-<hash>.')).sort()).toEqual([
       'editor-<hash>.css',
@@ -41,7 +41,9 @@ describe('the editor page function bundle', () => {
       expect(`sha384-${createHash('sha384').update(bytes).digest('base64')}`).toBe(entry.integrity);
       for (const suffix of ['.br', '.gz']) expect(existsSync(join(asset, 'editor', entry.file + suffix)), entry.file + suffix).toBe(true);
     }
-    expect(readdirSync(join(asset, 'editor')).sort()).toEqual(['index.html', 'manifest.json', ...manifest.files.flatMap((entry) => [entry.file, `${entry.file}.br`, `${entry.file}.gz`])].sort());
+    expect(readdirSync(join(asset, 'editor')).sort()).toEqual(
+      ['index.html', 'manifest.json', ...manifest.files.flatMap((entry) => [entry.file, `${entry.file}.br`, `${entry.file}.gz`])].sort(),
+    );
   });
 
   it('serves the page naming those files when the bundled handler runs', () => {
@@ -52,7 +54,8 @@ describe('the editor page function bundle', () => {
     expect(result.statusCode).toBe(200);
     expect(result.headers['Content-Security-Policy']).toContain("connect-src 'self' https://assets-bucket.s3.us-east-1.amazonaws.com; worker-src 'self';");
     // The worker is started by the page's script and fetches its codecs, so only the page's own script and stylesheet have tags.
-    for (const entry of manifest.files.filter((file) => !file.worker && !file.file.endsWith('.wasm'))) expect(result.body).toContain(`/editor/${entry.file}" integrity="${entry.integrity}"`);
+    for (const entry of manifest.files.filter((file) => !file.worker && !file.file.endsWith('.wasm')))
+      expect(result.body).toContain(`/editor/${entry.file}" integrity="${entry.integrity}"`);
     expect(manifest.files.filter((file) => file.worker)).toHaveLength(1);
   });
 });
@@ -74,7 +77,9 @@ describe('EaselStack and the editor', () => {
     const outdir = mkdtempSync(join(tmpdir(), 'easel-editor-stack-'));
     outdirs.push(outdir);
     const stack = new EaselStack(new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } }), 'Easel', { editorApiUrl });
-    const functions = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function')) as { Properties: { Environment?: { Variables?: Record<string, unknown> } } }[];
+    const functions = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function')) as {
+      Properties: { Environment?: { Variables?: Record<string, unknown> } };
+    }[];
     return functions.map((fn) => fn.Properties.Environment?.Variables?.EDITOR_API_URL);
   }
 

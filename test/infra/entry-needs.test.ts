@@ -5,7 +5,7 @@ import { bundleOptions } from '#infra/constructs/easel-function.ts';
 const STUB = /no-event-streams\.ts$/;
 
 describe('bundleOptions', () => {
-  it('keeps the SDK\'s event streams for code that names an operation streaming them', () => {
+  it("keeps the SDK's event streams for code that names an operation streaming them", () => {
     // Act
     const options = bundleOptions('test/fixtures/event-streams/entry.ts');
 

@@ -16,7 +16,14 @@ const capture = bundleOptions('functions/screenshot/capture-page.ts', ['@spartic
 // Every module whose functions run in the page, bundled together as the capture bundles them.
 const modules = ['in-page.ts', 'consent-in-page.ts', 'redact-in-page.ts'].map((file) => `export * from './${file}';`).join('\n');
 const stdin = { contents: modules, resolveDir: join(import.meta.dirname, '..', '..', 'shared', 'services', 'capture'), loader: 'ts' as const };
-await build({ ...bundleOptions('shared/services/capture/in-page.ts'), entryPoints: undefined, stdin, keepNames: capture.keepNames, outfile, logLevel: 'silent' });
+await build({
+  ...bundleOptions('shared/services/capture/in-page.ts'),
+  entryPoints: undefined,
+  stdin,
+  keepNames: capture.keepNames,
+  outfile,
+  logLevel: 'silent',
+});
 const text = readFileSync(outfile, 'utf8');
 const functions = Object.entries((await import(pathToFileURL(outfile).href)) as Record<string, unknown>).filter(
   (entry): entry is [string, (...args: never[]) => unknown] => typeof entry[1] === 'function',
@@ -25,7 +32,7 @@ const functions = Object.entries((await import(pathToFileURL(outfile).href)) as 
 const helper = /var ([\w$]+)=\([\w$]+,[\w$]+\)=>[\w$]+\([\w$]+,"name",\{value:/.exec(text)?.[1];
 
 describe('in-page functions as the capture bundle ships them', () => {
-  it('finds the bundle\'s name-keeping helper, so the check below can fail', () => {
+  it("finds the bundle's name-keeping helper, so the check below can fail", () => {
     expect(helper).toBeDefined();
     expect(functions.length).toBeGreaterThan(0);
   });

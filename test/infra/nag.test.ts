@@ -12,7 +12,9 @@ afterAll(removeCdkOutdirs);
 /** Unacknowledged findings of cdk-nag's AWS Solutions pack, as "severity rule path" lines. */
 function findings(scope: IConstruct): string[] {
   const report = new AwsSolutionsChecks().validateScope(scope);
-  return report.violations.flatMap((violation) => violation.violatingResources.map((resource) => `${violation.severity} ${violation.ruleName} ${resource.constructPath}`));
+  return report.violations.flatMap((violation) =>
+    violation.violatingResources.map((resource) => `${violation.severity} ${violation.ruleName} ${resource.constructPath}`),
+  );
 }
 
 /** Every acknowledgment in the tree: where it sits, which rule, why. */
@@ -28,10 +30,13 @@ function acknowledgments(scope: IConstruct): { path: string; id: string; reason:
 const configurations: [string, EaselStackProps][] = [
   ['an alarm e-mail', { alarmTarget: { email: 'ops@easel.test' } }],
   ['no alarm target', {}],
-  ['an existing alarm topic and internal secret', {
-    alarmTarget: { topicArn: 'arn:aws:sns:eu-west-1:123456789012:team-alarms' },
-    internalSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:easel-internal-AbCdEf',
-  }],
+  [
+    'an existing alarm topic and internal secret',
+    {
+      alarmTarget: { topicArn: 'arn:aws:sns:eu-west-1:123456789012:team-alarms' },
+      internalSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:easel-internal-AbCdEf',
+    },
+  ],
 ];
 
 describe('cdk-nag AwsSolutionsChecks', () => {
@@ -86,14 +91,15 @@ describe('cdk-nag AwsSolutionsChecks', () => {
       expect(broad).toEqual([]);
     });
 
-    it('name the exact resource of every IAM5 wildcard: key prefixes of buckets, or X-Ray\'s `*` on a function role\'s own policy', () => {
+    it("name the exact resource of every IAM5 wildcard: key prefixes of buckets, or X-Ray's `*` on a function role's own policy", () => {
       // Prepare
       const iam5 = acks.filter((ack) => ack.id.startsWith('AwsSolutions-IAM5'));
       const xray = iam5.filter((ack) => ack.id === 'AwsSolutions-IAM5[Resource::*]');
 
       // Assess
       expect(iam5.length).toBeGreaterThan(xray.length);
-      for (const ack of iam5.filter((item) => !xray.includes(item))) expect(ack.id).toMatch(/^AwsSolutions-IAM5\[Resource::<Data(Assets|Cache)Bucket[0-9A-F]{8}\.Arn>\/(uploads|workspaces|captures)\/\*\]$/);
+      for (const ack of iam5.filter((item) => !xray.includes(item)))
+        expect(ack.id).toMatch(/^AwsSolutions-IAM5\[Resource::<Data(Assets|Cache)Bucket[0-9A-F]{8}\.Arn>\/(uploads|workspaces|captures)\/\*\]$/);
       for (const ack of xray) expect(ack.path).toMatch(/^Easel\/\w+Role\/DefaultPolicy$/);
     });
 
@@ -103,9 +109,12 @@ describe('cdk-nag AwsSolutionsChecks', () => {
         ['AwsSolutions-APIG4', 'AwsSolutions-DDB3', 'AwsSolutions-IAM5', 'AwsSolutions-S1', 'AwsSolutions-SMG4'].sort(),
       );
       expect(acks.filter((ack) => ack.id === 'AwsSolutions-S1').map((ack) => ack.path)).toEqual([stack.data.accessLogs.node.path]);
-      expect(acks.filter((ack) => ack.id === 'AwsSolutions-DDB3').map((ack) => ack.path).sort()).toEqual(
-        [stack.data.tables.cache.node.path, stack.data.tables.rate.node.path].sort(),
-      );
+      expect(
+        acks
+          .filter((ack) => ack.id === 'AwsSolutions-DDB3')
+          .map((ack) => ack.path)
+          .sort(),
+      ).toEqual([stack.data.tables.cache.node.path, stack.data.tables.rate.node.path].sort());
     });
 
     it('give a reason a reviewer can check: a sentence or more', () => {
@@ -118,7 +127,12 @@ describe('cdk-nag AwsSolutionsChecks', () => {
       const routes = stack.node.findAll().filter((construct) => Stack.of(construct) === stack && construct.node.defaultChild?.constructor.name === 'CfnRoute');
 
       // Assess
-      expect(acks.filter((ack) => ack.id === 'AwsSolutions-APIG4').map((ack) => ack.path).sort()).toEqual(routes.map((route) => route.node.path).sort());
+      expect(
+        acks
+          .filter((ack) => ack.id === 'AwsSolutions-APIG4')
+          .map((ack) => ack.path)
+          .sort(),
+      ).toEqual(routes.map((route) => route.node.path).sort());
     });
   });
 });

@@ -14,7 +14,11 @@ const page = (name: 'home' | 'docs' | 'errors') => renderSitePage(name, ORIGIN);
 
 /** Each function that serves something rendered ahead of time: what it answers, for an Accept, and the file that holds it. */
 const CASES = [
-  { row: ROUTES.getHome, path: '/', answers: [{ accept: 'text/markdown', type: 'text/markdown; charset=utf-8', body: () => page('home').markdown, file: 'home.md' }] },
+  {
+    row: ROUTES.getHome,
+    path: '/',
+    answers: [{ accept: 'text/markdown', type: 'text/markdown; charset=utf-8', body: () => page('home').markdown, file: 'home.md' }],
+  },
   {
     row: ROUTES.getDocs,
     path: '/docs',
@@ -31,9 +35,21 @@ const CASES = [
       { accept: 'text/html', type: 'text/html; charset=utf-8', body: () => page('errors').html, file: 'errors.html' },
     ],
   },
-  { row: ROUTES.getOpenApi, path: '/openapi.json', answers: [{ accept: 'application/json', type: 'application/json; charset=utf-8', body: () => renderDocument('openapi', ORIGIN), file: 'openapi.json' }] },
-  { row: ROUTES.getLlms, path: '/llms.txt', answers: [{ accept: '*/*', type: 'text/markdown; charset=utf-8', body: () => renderDocument('llms', ORIGIN), file: 'llms.txt' }] },
-  { row: ROUTES.getLlmsFull, path: '/llms-full.txt', answers: [{ accept: '*/*', type: 'text/markdown; charset=utf-8', body: () => renderDocument('llmsFull', ORIGIN), file: 'llms-full.txt' }] },
+  {
+    row: ROUTES.getOpenApi,
+    path: '/openapi.json',
+    answers: [{ accept: 'application/json', type: 'application/json; charset=utf-8', body: () => renderDocument('openapi', ORIGIN), file: 'openapi.json' }],
+  },
+  {
+    row: ROUTES.getLlms,
+    path: '/llms.txt',
+    answers: [{ accept: '*/*', type: 'text/markdown; charset=utf-8', body: () => renderDocument('llms', ORIGIN), file: 'llms.txt' }],
+  },
+  {
+    row: ROUTES.getLlmsFull,
+    path: '/llms-full.txt',
+    answers: [{ accept: '*/*', type: 'text/markdown; charset=utf-8', body: () => renderDocument('llmsFull', ORIGIN), file: 'llms-full.txt' }],
+  },
 ];
 
 // Bundles each such function for real, as `cdk synth` does (esbuild, then the pre-rendering as a
@@ -53,10 +69,12 @@ describe.each(CASES.map((item) => [item.row.operationId, item] as const))('the %
     expect(readdirSync(join(asset, PRERENDERED_FOLDER)).sort()).toEqual(expected.sort());
   });
 
-  it('carries no renderer: neither marked, nor the schemas\' converter, nor the documents\' sources', () => {
+  it("carries no renderer: neither marked, nor the schemas' converter, nor the documents' sources", () => {
     const map = JSON.parse(readFileSync(join(asset, 'index.mjs.map'), 'utf8')) as { sources: string[] };
 
-    const renderers = map.sources.filter((source) => /node_modules\/(marked|@valibot\/to-json-schema)\/|shared\/docs\/(site|html|reference|operations|openapi|llms|render)\.ts$/.test(source));
+    const renderers = map.sources.filter((source) =>
+      /node_modules\/(marked|@valibot\/to-json-schema)\/|shared\/docs\/(site|html|reference|operations|openapi|llms|render)\.ts$/.test(source),
+    );
     expect(renderers).toEqual([]);
   });
 
@@ -95,8 +113,10 @@ describe.each(CASES.map((item) => [item.row.operationId, item] as const))('the %
 
 describe('the route table', () => {
   it('pre-renders for exactly the routes that serve a page or a document', () => {
-    expect(ROUTE_LIST.filter((row) => row.prerendered).map((row) => `${row.method} ${row.path}`).sort()).toEqual(
-      ['GET /', 'GET /docs', 'GET /docs/errors', 'GET /openapi.json', 'GET /llms.txt', 'GET /llms-full.txt'].sort(),
-    );
+    expect(
+      ROUTE_LIST.filter((row) => row.prerendered)
+        .map((row) => `${row.method} ${row.path}`)
+        .sort(),
+    ).toEqual(['GET /', 'GET /docs', 'GET /docs/errors', 'GET /openapi.json', 'GET /llms.txt', 'GET /llms-full.txt'].sort());
   });
 });

@@ -31,7 +31,6 @@ const BUCKET_NAMES = Object.keys(BUCKETS) as BucketName[];
 const QUEUE_NAMES = Object.keys(QUEUES) as QueueName[];
 const DATA_SERVICES = /^(dynamodb|s3|sqs):/;
 
-
 function actionsOf(statement: Statement): string[] {
   return Array.isArray(statement.Action) ? statement.Action : [statement.Action];
 }
@@ -41,9 +40,7 @@ function statementsOfRole(template: Template, roleId: string): Statement[] {
   const policies = Object.values(template.findResources('AWS::IAM::Policy')) as CfnResource[];
   const role = template.toJSON().Resources[roleId] as CfnResource;
   const documents = [
-    ...policies
-      .filter((policy) => JSON.stringify(policy.Properties?.Roles).includes(`"${roleId}"`))
-      .map((policy) => policy.Properties?.PolicyDocument),
+    ...policies.filter((policy) => JSON.stringify(policy.Properties?.Roles).includes(`"${roleId}"`)).map((policy) => policy.Properties?.PolicyDocument),
     ...((role.Properties!.Policies as { PolicyDocument: unknown }[] | undefined) ?? []).map((policy) => policy.PolicyDocument),
   ] as { Statement: Statement[] }[];
   return documents.flatMap((document) => document.Statement);
@@ -99,7 +96,7 @@ describe('EaselStack', () => {
       template.resourceCountIs('AWS::Lambda::Function', ROUTE_LIST.length + 1 + QUEUE_NAMES.length);
     });
 
-    it('runs every function on nodejs24.x with its own log group, without Node\'s load-time source maps', () => {
+    it("runs every function on nodejs24.x with its own log group, without Node's load-time source maps", () => {
       // Prepare
       const functions = Object.values(template.findResources('AWS::Lambda::Function')) as CfnResource[];
 
@@ -119,7 +116,10 @@ describe('EaselStack', () => {
     it('runs every function on arm64 but the capture function, whose Chromium ships x64 only', () => {
       // Prepare
       const capture = logicalId(stack.routeFunctions.get('capturePage')!);
-      const architectures = Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, (fn as CfnResource).Properties?.Architectures]);
+      const architectures = Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [
+        id,
+        (fn as CfnResource).Properties?.Architectures,
+      ]);
 
       // Assess
       expect(architectures.filter(([id]) => id !== capture).every(([, arch]) => JSON.stringify(arch) === '["arm64"]')).toBe(true);
@@ -170,30 +170,30 @@ describe('EaselStack', () => {
   describe('HTTP API', () => {
     it('declares one route per row, HEAD beside every GET, plus $default', () => {
       // Prepare
-      const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
-        (route) => (route as CfnResource).Properties?.RouteKey,
-      );
+      const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((route) => (route as CfnResource).Properties?.RouteKey);
 
       // Assess
       const heads = ROUTE_LIST.filter((row) => row.method === 'GET').map((row) => `HEAD ${row.path}`);
       expect(routeKeys.sort()).toEqual([...ROUTE_LIST.map((row) => `${row.method} ${row.path}`), ...heads, '$default'].sort());
     });
 
-    it.each(ROUTE_LIST.flatMap((row) => [[`${row.method} ${row.path}`, row.operationId] as const, ...(row.method === 'GET' ? [[`HEAD ${row.path}`, row.operationId] as const] : [])]))(
-      'sends %s to the function of its row',
-      (routeKey, operationId) => {
-        // Prepare
-        const route = Object.values(resources).find((resource) => resource.Properties?.RouteKey === routeKey);
-        const integrationId = JSON.stringify(route?.Properties?.Target).match(/"Ref":"([^"]+)"/)?.[1];
+    it.each(
+      ROUTE_LIST.flatMap((row) => [
+        [`${row.method} ${row.path}`, row.operationId] as const,
+        ...(row.method === 'GET' ? [[`HEAD ${row.path}`, row.operationId] as const] : []),
+      ]),
+    )('sends %s to the function of its row', (routeKey, operationId) => {
+      // Prepare
+      const route = Object.values(resources).find((resource) => resource.Properties?.RouteKey === routeKey);
+      const integrationId = JSON.stringify(route?.Properties?.Target).match(/"Ref":"([^"]+)"/)?.[1];
 
-        // Assess
-        expect(resources[integrationId!]?.Properties).toMatchObject({
-          IntegrationType: 'AWS_PROXY',
-          PayloadFormatVersion: '2.0',
-          IntegrationUri: { 'Fn::GetAtt': [logicalId(stack.routeFunctions.get(operationId)!), 'Arn'] },
-        });
-      },
-    );
+      // Assess
+      expect(resources[integrationId!]?.Properties).toMatchObject({
+        IntegrationType: 'AWS_PROXY',
+        PayloadFormatVersion: '2.0',
+        IntegrationUri: { 'Fn::GetAtt': [logicalId(stack.routeFunctions.get(operationId)!), 'Arn'] },
+      });
+    });
 
     it('sends $default to the fallback function', () => {
       // Prepare
@@ -267,7 +267,9 @@ describe('EaselStack', () => {
       // Prepare
       const id = logicalId(stack.data.accessLogs);
       const policy = Object.values(template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: id } } }))[0] as CfnResource;
-      const allows = (policy.Properties!.PolicyDocument as { Statement: (Statement & { Principal?: unknown })[] }).Statement.filter((statement) => statement.Effect === 'Allow');
+      const allows = (policy.Properties!.PolicyDocument as { Statement: (Statement & { Principal?: unknown })[] }).Statement.filter(
+        (statement) => statement.Effect === 'Allow',
+      );
 
       // Assess
       expect(resources[id]?.Properties).toMatchObject({
@@ -292,9 +294,7 @@ describe('EaselStack', () => {
       template.hasResourceProperties('AWS::S3::BucketPolicy', {
         Bucket: { Ref: logicalId(stack.data.buckets[name]) },
         PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          ]),
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
         },
       });
     });
@@ -445,7 +445,9 @@ describe('EaselStack', () => {
         stamp,
       ],
       activateOrganization: [...shellReads, 'dynamodb:UpdateItem workspace'],
-      ...Object.fromEntries(ROUTE_LIST.filter((row) => row.tag === 'Shell' && row.operationId !== 'activateOrganization').map((row) => [row.operationId, shellReads])),
+      ...Object.fromEntries(
+        ROUTE_LIST.filter((row) => row.tag === 'Shell' && row.operationId !== 'activateOrganization').map((row) => [row.operationId, shellReads]),
+      ),
     };
 
     it.each(ROUTE_LIST.map((row) => [row.operationId, expectedGrants[row.operationId] ?? []] as const))(
@@ -461,7 +463,9 @@ describe('EaselStack', () => {
 
     it('gives Scan to the one function that scans: the cache purge', () => {
       // Prepare
-      const scanners = ROUTE_LIST.filter((row) => dataGrantsOf(template, stack, roleIdOf(stack.routeFunctions.get(row.operationId)!)).some((grant) => grant.startsWith('dynamodb:Scan ')));
+      const scanners = ROUTE_LIST.filter((row) =>
+        dataGrantsOf(template, stack, roleIdOf(stack.routeFunctions.get(row.operationId)!)).some((grant) => grant.startsWith('dynamodb:Scan ')),
+      );
 
       // Assess
       expect(scanners.map((row) => row.operationId)).toEqual(['purgeCache']);
@@ -567,7 +571,11 @@ describe('EaselStack', () => {
 
     it.each(['UNSAFE_TEST_LOOPBACK_PORTS', 'LOCAL_CAPTURE_PORTS'])('never opens loopback to outbound fetches: no function has %s', (name) => {
       // Assess
-      expect(functions().filter(([, fn]) => name in variablesOf(fn)).map(([id]) => id)).toEqual([]);
+      expect(
+        functions()
+          .filter(([, fn]) => name in variablesOf(fn))
+          .map(([id]) => id),
+      ).toEqual([]);
     });
 
     it('installs @sparticuz/chromium and sharp beside the capture bundle instead of bundling them, on x86_64 with the memory Chromium needs', () => {
@@ -701,7 +709,12 @@ describe('EaselStack with a custom domain and editor origins', () => {
 
 describe('DataStores.grant', () => {
   const variants: [string, ResourceAccess, RegExp[], RegExp[]][] = [
-    ['reads on a table', { tables: { workspace: ['GetItem', 'Query'] } }, [/^dynamodb:GetItem$/, /^dynamodb:Query$/], [/^dynamodb:(Put|Update|Delete|BatchWrite|Scan|Describe)/]],
+    [
+      'reads on a table',
+      { tables: { workspace: ['GetItem', 'Query'] } },
+      [/^dynamodb:GetItem$/, /^dynamodb:Query$/],
+      [/^dynamodb:(Put|Update|Delete|BatchWrite|Scan|Describe)/],
+    ],
     ['one write on a table', { tables: { workspace: ['PutItem'] } }, [/^dynamodb:PutItem$/], [/^dynamodb:(Get|Query|Scan|Update|Delete|Batch)/]],
     ['reads on a bucket', { buckets: { assets: { GetObject: ['workspaces/'] } } }, [/^s3:GetObject$/], [/^s3:(Put|Delete|List)/]],
     ['puts on a bucket', { buckets: { assets: { PutObject: ['uploads/'] } } }, [/^s3:PutObject$/], [/^s3:(Get|Delete|List)/]],
@@ -720,7 +733,11 @@ describe('DataStores.grant', () => {
 
     // Assess
     const actions = statementsOfRole(Template.fromStack(stack), logicalId(role)).flatMap(actionsOf);
-    for (const pattern of present) expect(actions.some((action) => pattern.test(action)), `${pattern} in ${actions.join(' ')}`).toBe(true);
+    for (const pattern of present)
+      expect(
+        actions.some((action) => pattern.test(action)),
+        `${pattern} in ${actions.join(' ')}`,
+      ).toBe(true);
     for (const pattern of absent) expect(actions.filter((action) => pattern.test(action))).toEqual([]);
   });
 });

@@ -52,8 +52,9 @@ function asIfOn(npmConfig: Record<string, string>, act: () => void): void {
   try {
     act();
   } finally {
-    for (const [name, value] of Object.entries(saved)) if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
+    for (const [name, value] of Object.entries(saved))
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
   }
 }
 
@@ -127,19 +128,29 @@ describe('EaselFunction: native binaries it cannot ship', () => {
     const stack = new Stack(newApp(false), 'CaptureArm');
     const row = ROUTES.capturePage;
 
-    expect(() =>
-      new EaselFunction(stack, 'Capture', { entry: row.handler, memorySize: row.memory, timeout: row.timeout, environment: {}, description: 'arm capture', nodeModules: row.nodeModules, architecture: Architecture.ARM_64 }),
+    expect(
+      () =>
+        new EaselFunction(stack, 'Capture', {
+          entry: row.handler,
+          memorySize: row.memory,
+          timeout: row.timeout,
+          environment: {},
+          description: 'arm capture',
+          nodeModules: row.nodeModules,
+          architecture: Architecture.ARM_64,
+        }),
     ).toThrow('CaptureArm/Capture: @sparticuz/chromium ships binaries for x64 only, not arm64: keep this function on x86_64.');
   });
 
   it('finds an asset holding only the Mac build of sharp incomplete', () => {
     // Prepare: what a synth on a Mac shipped before the install was told the target platform.
-    for (const pkg of ['sharp-darwin-arm64', 'sharp-libvips-darwin-arm64']) mkdirSync(join(scratch, 'mac', 'node_modules', '@img', pkg, 'lib'), { recursive: true });
+    for (const pkg of ['sharp-darwin-arm64', 'sharp-libvips-darwin-arm64'])
+      mkdirSync(join(scratch, 'mac', 'node_modules', '@img', pkg, 'lib'), { recursive: true });
     writeFileSync(join(scratch, 'mac', 'node_modules', '@img', 'sharp-darwin-arm64', 'lib', 'sharp-darwin-arm64.node'), 'not for Linux');
 
     // Act + Assess
     expect(nativeProblems(join(scratch, 'mac'), ['sharp', 'valibot'], 'x64')).toEqual([
-      'no @img/sharp-linux-x64 (sharp\'s binary for Linux x64)',
+      "no @img/sharp-linux-x64 (sharp's binary for Linux x64)",
       'no @img/sharp-libvips-linux-x64 (libvips for Linux x64)',
     ]);
   });

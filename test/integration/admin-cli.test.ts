@@ -216,7 +216,10 @@ describe('npm run admin beside an npm start on other ports', () => {
     const stale = await mkdtemp(join(tmpdir(), 'easel-admin-'));
     const gone = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => gone.once('exit', resolve));
-    await writeFile(join(stale, 'endpoints.json'), JSON.stringify({ pid: gone.pid, url: 'http://127.0.0.1:9', dynamodb: 'http://127.0.0.1:9', workspaceTable: 'easel-workspace' }));
+    await writeFile(
+      join(stale, 'endpoints.json'),
+      JSON.stringify({ pid: gone.pid, url: 'http://127.0.0.1:9', dynamodb: 'http://127.0.0.1:9', workspaceTable: 'easel-workspace' }),
+    );
 
     // Act
     const { code, stderr } = await bare(['list-keys', '--org', 'x'], { EASEL_DATA_DIR: stale });

@@ -82,10 +82,16 @@ const CASES: AuthCase[] = [
     label: (row) => {
       const role = roleLacking(row);
       if (role) return `a session without the permission (${role} lacks ${row.permission})`;
-      return row.permission ? `a session of the least privileged role (every role holds ${row.permission})` : 'a session of the least privileged role (no permission needed)';
+      return row.permission
+        ? `a session of the least privileged role (every role holds ${row.permission})`
+        : 'a session of the least privileged role (no permission needed)';
     },
     headers: (fx, row) => cookie(fx.sessions[roleLacking(row) ?? 'member']),
-    expected: byAuth({ apiKey: (row) => (roleLacking(row) ? FORBIDDEN : 'success'), session: (row) => (roleLacking(row) ? FORBIDDEN : 'success'), internal: UNAUTHORIZED }),
+    expected: byAuth({
+      apiKey: (row) => (roleLacking(row) ? FORBIDDEN : 'success'),
+      session: (row) => (roleLacking(row) ? FORBIDDEN : 'success'),
+      internal: UNAUTHORIZED,
+    }),
   },
   {
     name: 'a session of a non-member',
@@ -103,7 +109,11 @@ const CASES: AuthCase[] = [
     }),
   },
   { name: 'an expired session', headers: (fx) => cookie(fx.sessions.expired), expected: () => UNAUTHORIZED },
-  { name: 'an API key on a shell route', headers: (fx) => ({ 'x-api-key': fx.a.key }), expected: byAuth({ apiKey: 'success', session: FORBIDDEN, internal: UNAUTHORIZED }) },
+  {
+    name: 'an API key on a shell route',
+    headers: (fx) => ({ 'x-api-key': fx.a.key }),
+    expected: byAuth({ apiKey: 'success', session: FORBIDDEN, internal: UNAUTHORIZED }),
+  },
   {
     name: 'the same session cookie twice',
     headers: (fx) => cookie(fx.sessions.owner, fx.sessions.owner),
@@ -122,12 +132,32 @@ const CASES: AuthCase[] = [
 /** Session cookies over https, on the rows that take sessions. */
 const HTTPS_CASES: { name: string; cookie(fx: Fixtures): string; expected: Expected }[] = [
   // The member's session is a real one: were it used, the rows a member may not call would answer 403.
-  { name: '__Host- cookie with an easel.session_token planted beside it', cookie: (fx) => `easel.session_token=${fx.sessions.member}; __Host-easel.session_token=${fx.sessions.owner}`, expected: 'success' },
-  { name: '__Host- cookie with a __Secure- cookie planted beside it', cookie: (fx) => `__Host-easel.session_token=${fx.sessions.owner}; __Secure-easel.session_token=${fx.sessions.member}`, expected: 'success' },
+  {
+    name: '__Host- cookie with an easel.session_token planted beside it',
+    cookie: (fx) => `easel.session_token=${fx.sessions.member}; __Host-easel.session_token=${fx.sessions.owner}`,
+    expected: 'success',
+  },
+  {
+    name: '__Host- cookie with a __Secure- cookie planted beside it',
+    cookie: (fx) => `__Host-easel.session_token=${fx.sessions.owner}; __Secure-easel.session_token=${fx.sessions.member}`,
+    expected: 'success',
+  },
   { name: 'easel.session_token alone (the contract name)', cookie: (fx) => `easel.session_token=${fx.sessions.owner}`, expected: 'success' },
-  { name: 'an expired __Host- cookie with a valid easel.session_token beside it', cookie: (fx) => `__Host-easel.session_token=${fx.sessions.expired}; easel.session_token=${fx.sessions.owner}`, expected: UNAUTHORIZED },
-  { name: '__Secure- and plain cookies with different tokens', cookie: (fx) => `__Secure-easel.session_token=${fx.sessions.owner}; easel.session_token=${fx.sessions.member}`, expected: UNAUTHORIZED },
-  { name: 'two __Host- cookies with different tokens', cookie: (fx) => `__Host-easel.session_token=${fx.sessions.owner}; __Host-easel.session_token=${fx.sessions.member}`, expected: UNAUTHORIZED },
+  {
+    name: 'an expired __Host- cookie with a valid easel.session_token beside it',
+    cookie: (fx) => `__Host-easel.session_token=${fx.sessions.expired}; easel.session_token=${fx.sessions.owner}`,
+    expected: UNAUTHORIZED,
+  },
+  {
+    name: '__Secure- and plain cookies with different tokens',
+    cookie: (fx) => `__Secure-easel.session_token=${fx.sessions.owner}; easel.session_token=${fx.sessions.member}`,
+    expected: UNAUTHORIZED,
+  },
+  {
+    name: 'two __Host- cookies with different tokens',
+    cookie: (fx) => `__Host-easel.session_token=${fx.sessions.owner}; __Host-easel.session_token=${fx.sessions.member}`,
+    expected: UNAUTHORIZED,
+  },
 ];
 
 let runtime: TestRuntime;
@@ -145,7 +175,10 @@ afterAll(async () => {
 
 function assess(row: Row, expected: Expected, status: number, body: unknown): void {
   if (expected === 'success') {
-    expect({ status, body }).toEqual({ status: expect.toSatisfy((value: number) => successStatuses(row).includes(value)), body: expect.not.objectContaining({ code: expect.any(String) }) });
+    expect({ status, body }).toEqual({
+      status: expect.toSatisfy((value: number) => successStatuses(row).includes(value)),
+      body: expect.not.objectContaining({ code: expect.any(String) }),
+    });
   } else {
     expect({ status, body }).toEqual({ status: expected.status, body: expectedEnvelope(runtime.url, expected.status, expected.code) });
   }
@@ -190,7 +223,11 @@ describe(`session cookies over https: ${SESSION_ROWS.length} rows × ${HTTPS_CAS
   const handlers = new Map<string, Promise<HttpHandler>>();
   // The very modules the local server loaded, so they share its configuration and clients.
   const handlerOf = (row: Row) => {
-    if (!handlers.has(row.handler)) handlers.set(row.handler, import(pathToFileURL(resolve(row.handler)).href).then((module: { handler: HttpHandler }) => module.handler));
+    if (!handlers.has(row.handler))
+      handlers.set(
+        row.handler,
+        import(pathToFileURL(resolve(row.handler)).href).then((module: { handler: HttpHandler }) => module.handler),
+      );
     return handlers.get(row.handler)!;
   };
   const cells = SESSION_ROWS.flatMap((row) => HTTPS_CASES.map((kase) => [`${row.method} ${row.path}`, kase.name, row, kase] as const));
@@ -199,7 +236,13 @@ describe(`session cookies over https: ${SESSION_ROWS.length} rows × ${HTTPS_CAS
     // Prepare
     const request = await requestFor(runtime.url, fixtures, row);
     const pathParameters = parametersOf(row.path, request.path);
-    const event = apiEvent({ method: row.method, path: request.path, body: request.body, pathParameters, headers: { 'x-forwarded-proto': 'https', cookie: kase.cookie(fixtures) } });
+    const event = apiEvent({
+      method: row.method,
+      path: request.path,
+      body: request.body,
+      pathParameters,
+      headers: { 'x-forwarded-proto': 'https', cookie: kase.cookie(fixtures) },
+    });
 
     // Act
     const result = await (await handlerOf(row))(event, lambdaContext({ getRemainingTimeInMillis: () => row.timeout * 1000 }));
@@ -208,4 +251,3 @@ describe(`session cookies over https: ${SESSION_ROWS.length} rows × ${HTTPS_CAS
     assess(row, kase.expected, result.statusCode ?? 0, JSON.parse(result.body ?? 'null'));
   });
 });
-

@@ -127,7 +127,7 @@ describe('POST /internal/cache/purge', () => {
     expect(response.body).toEqual({ ...envelope(401, 'unauthorized'), hint: 'This maintenance route needs the internal secret in X-Easel-Internal-Secret.' });
   });
 
-  it("purges every device and scheme of one URL, however the URL is spelled, and nothing else", async () => {
+  it('purges every device and scheme of one URL, however the URL is spelled, and nothing else', async () => {
     // Prepare
     const path = `/page-${randomUUID()}`;
     const url = `https://example.com${path}`;

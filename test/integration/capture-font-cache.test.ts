@@ -61,7 +61,7 @@ afterAll(() => {
   rmSync(layer, { recursive: true, force: true });
 });
 
-describe('the fonts layer\'s fontconfig cache', () => {
+describe("the fonts layer's fontconfig cache", () => {
   it('ships one cache, for the links folder its manifest names, which the build leaves behind it', () => {
     // Assess
     expect(cacheName).toMatch(/^[0-9a-f]{32}-le64\.cache-\d+$/);
@@ -70,7 +70,7 @@ describe('the fonts layer\'s fontconfig cache', () => {
     expect(existsSync(links)).toBe(false);
   });
 
-  it('is read by a fresh container\'s Chromium, unchanged, and the fonts draw through the links', async () => {
+  it("is read by a fresh container's Chromium, unchanged, and the fonts draw through the links", async () => {
     // Prepare
     freshContainer();
     linkFonts(layer);

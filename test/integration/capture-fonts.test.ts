@@ -53,14 +53,17 @@ describe('POST /api/screenshot: fonts', () => {
     expect(notdef.ink).toBeGreaterThan(0);
   });
 
-  it.each(FONT_PROBES.map((probe, index) => [probe.id, probe.text, index] as const))('draws %s (%s) with a glyph: not blank, not the .notdef box', async (_id, _text, index) => {
-    // Act
-    const box = await boxPixels(png, boxAt(index));
+  it.each(FONT_PROBES.map((probe, index) => [probe.id, probe.text, index] as const))(
+    'draws %s (%s) with a glyph: not blank, not the .notdef box',
+    async (_id, _text, index) => {
+      // Act
+      const box = await boxPixels(png, boxAt(index));
 
-    // Assess
-    expect(box.ink).toBeGreaterThan(40);
-    expect(difference(box, notdef)).toBeGreaterThan(0.02);
-  });
+      // Assess
+      expect(box.ink).toBeGreaterThan(40);
+      expect(difference(box, notdef)).toBeGreaterThan(0.02);
+    },
+  );
 
   it('draws the emoji in colour', async () => {
     // Act
@@ -87,6 +90,10 @@ describe('POST /api/screenshot: fonts', () => {
     // Assess
     expect(used).toEqual(Object.fromEntries(FONT_PROBES.map((probe) => [probe.id, [probe.family]])));
     const shipped = new Set(FONT_SOURCES.map((source) => source.family));
-    expect(Object.values(used).flat().filter((family) => !shipped.has(family))).toEqual([]);
+    expect(
+      Object.values(used)
+        .flat()
+        .filter((family) => !shipped.has(family)),
+    ).toEqual([]);
   });
 });

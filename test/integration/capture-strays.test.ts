@@ -34,7 +34,12 @@ beforeAll(async () => {
   strays = await startStrayPages();
   forbidden = await startListener();
   // The remote browser is launched as an operator would, with our command line and no egress proxy.
-  remote = await puppeteer.launch({ executablePath: await chromium.executablePath(), headless: 'shell', args: await chromiumArgs({ singleProcess: false }), ignoreDefaultArgs: true });
+  remote = await puppeteer.launch({
+    executablePath: await chromium.executablePath(),
+    headless: 'shell',
+    args: await chromiumArgs({ singleProcess: false }),
+    ignoreDefaultArgs: true,
+  });
   backends['local, multi-process'] = local(false);
   backends['local, single-process'] = local(true);
   backends.remote = new RemoteBrowser({ endpoint: remote.wsEndpoint(), connectTimeoutMs: 5_000, protocolTimeoutMs: 20_000 });
@@ -80,7 +85,13 @@ describe.each(BACKENDS)('a capture on the %s backend', (name) => {
     const before = { reports: strays.reports.length, ran: strays.ran.length, connections: forbidden.connections };
 
     // Act: #done shows once the page knows what became of each
-    const shot = await service.capture({ url: `${strays.origin}${strays.path(forbidden.origin)}`, deviceType: 'desktop', colorScheme: 'light', forceRefresh: true, waitForSelector: '#done' });
+    const shot = await service.capture({
+      url: `${strays.origin}${strays.path(forbidden.origin)}`,
+      deviceType: 'desktop',
+      colorScheme: 'light',
+      forceRefresh: true,
+      waitForSelector: '#done',
+    });
 
     // Assess: blockWorkers left the page neither worker nor window
     expect(shot.cached).toBe(false);

@@ -99,13 +99,16 @@ describe('clean captures: consent dialogs', () => {
     expect(await count(png, BANNER_COLOUR)).toBe(0);
   });
 
-  it.each(['onetrust', 'cookiebot', 'didomi', 'usercentrics', 'quantcast'])('opts out of the %s dialog with autoconsent itself, not the fallback', async (name) => {
-    // Act
-    const { consent } = await captureClean(browser, `${pages.origin}/consent/${name}`, { blockBanners: true });
+  it.each(['onetrust', 'cookiebot', 'didomi', 'usercentrics', 'quantcast'])(
+    'opts out of the %s dialog with autoconsent itself, not the fallback',
+    async (name) => {
+      // Act
+      const { consent } = await captureClean(browser, `${pages.origin}/consent/${name}`, { blockBanners: true });
 
-    // Assess
-    expect(consent).toBe('done');
-  });
+      // Assess
+      expect(consent).toBe('done');
+    },
+  );
 
   it('shows the dialog without blockBanners', async () => {
     // Act
@@ -173,9 +176,9 @@ describe('clean captures: consent rules', () => {
   const names = (url: string) => (JSON.parse(consentRulesFor(cachedConsentAsset().rules, new URL(url))) as { r: [number, string][] }).r.map((rule) => rule[1]);
 
   it.each([
-    ['its own site\'s rules', 'https://www.reddit.com/r/all', ['reddit.com'], ['twitter']],
+    ["its own site's rules", 'https://www.reddit.com/r/all', ['reddit.com'], ['twitter']],
     ['them over http and without www too', 'http://reddit.com/', ['reddit.com'], ['twitter']],
-    ['no site\'s rules on a site without any', 'http://127.0.0.1:8080/', [], ['reddit.com', 'twitter']],
+    ["no site's rules on a site without any", 'http://127.0.0.1:8080/', [], ['reddit.com', 'twitter']],
   ])('hands a page the generic rules and %s', (_case, url, present, absent) => {
     // Act
     const rules = names(url);

@@ -64,7 +64,9 @@ describe('concurrency', () => {
     const client = freshClient();
 
     // Act
-    const responses = await inOneWindow(CAPTURE_RULE.windowSeconds, () => burst(100, () => call(runtime.url, '/api/screenshot', { body: { url }, from: client })));
+    const responses = await inOneWindow(CAPTURE_RULE.windowSeconds, () =>
+      burst(100, () => call(runtime.url, '/api/screenshot', { body: { url }, from: client })),
+    );
 
     // Assess: the counts
     expect(statuses(responses)).toEqual({ 200: CAPTURE_RULE.limit, 429: 100 - CAPTURE_RULE.limit });
@@ -89,7 +91,9 @@ describe('concurrency', () => {
     expect(pages.hits.length).toBe(hits);
     expect(collectedLogLines().filter((line) => line.includes('"msg":"page captured"')).length).toBe(captures);
     const windowStart = Number(reset) - CAPTURE_RULE.windowSeconds * 1000;
-    const { Item } = await dynamo.send(new GetCommand({ TableName: runtime.env.RATE_TABLE, Key: { pk: `capturePage#ip#${client}#${windowStart}` }, ConsistentRead: true }));
+    const { Item } = await dynamo.send(
+      new GetCommand({ TableName: runtime.env.RATE_TABLE, Key: { pk: `capturePage#ip#${client}#${windowStart}` }, ConsistentRead: true }),
+    );
     expect(Item?.hits).toBe(CAPTURE_RULE.limit);
   });
 

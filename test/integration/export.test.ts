@@ -59,7 +59,11 @@ describe('POST /api/export', () => {
     ['an unknown preset', () => form({ format: 'png', qualityPreset: 'best' }, { bytes: photo, type: 'image/jpeg' }), 'unsupported_value'],
     ['an image declared as GIF', () => form({ format: 'png', qualityPreset: 'high' }, { bytes: photo, type: 'image/gif' }), 'unsupported_value'],
     ['JPEG bytes declared as PNG', () => form({ format: 'png', qualityPreset: 'high' }, { bytes: photo, type: 'image/png' }), 'invalid_request'],
-    ['bytes that are no image', () => form({ format: 'png', qualityPreset: 'high' }, { bytes: Buffer.from('%PDF-1.7 not an image'), type: 'image/png' }), 'invalid_request'],
+    [
+      'bytes that are no image',
+      () => form({ format: 'png', qualityPreset: 'high' }, { bytes: Buffer.from('%PDF-1.7 not an image'), type: 'image/png' }),
+      'invalid_request',
+    ],
     ['the image as a text field', () => form({ image: 'iVBORw0KGgo=', format: 'png', qualityPreset: 'high' }), 'invalid_request'],
   ])('answers %s with 400 %s', async (_case, build, code) => {
     const response = await post(build());

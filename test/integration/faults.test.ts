@@ -103,7 +103,11 @@ function expectUnavailable(cell: Cell, outcome: Outcome): void {
   // A rate-limited route still says its limit, with nothing left, when it cannot count.
   const rule = cell.row.extensions?.['x-easel-rate-limit'] as { limit: number } | undefined;
   if (rule) {
-    expect(outcome.response.headers).toMatchObject({ 'x-ratelimit-limit': String(rule.limit), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': expect.stringMatching(/^\d+$/) });
+    expect(outcome.response.headers).toMatchObject({
+      'x-ratelimit-limit': String(rule.limit),
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': expect.stringMatching(/^\d+$/),
+    });
   }
   // The data-access layer gave up, not Lambda's time-out.
   expect(outcome.response.body.hint).not.toBe(ROUTE_TIMEOUT_HINT);
@@ -111,7 +115,10 @@ function expectUnavailable(cell: Cell, outcome: Outcome): void {
 }
 
 function expectSuccess(cell: Cell, response: ClientResponse): void {
-  expect({ status: response.status, code: response.body?.code }).toEqual({ status: expect.toSatisfy((status: number) => successStatuses(cell.row).includes(status)), code: undefined });
+  expect({ status: response.status, code: response.body?.code }).toEqual({
+    status: expect.toSatisfy((status: number) => successStatuses(cell.row).includes(status)),
+    code: undefined,
+  });
 }
 
 /** A listener on the backend's port that accepts connections and never answers: a hung service. */
@@ -152,7 +159,9 @@ describe.each(BACKENDS)('with the embedded %s stopped', (backend) => {
   });
 
   const unavailable = rows.filter((row) => !UNAFFECTED[row.operationId]?.[backend]).map((row) => [label(row), row] as const);
-  const unaffected = rows.filter((row) => UNAFFECTED[row.operationId]?.[backend]).map((row) => [label(row), UNAFFECTED[row.operationId]![backend]!, row] as const);
+  const unaffected = rows
+    .filter((row) => UNAFFECTED[row.operationId]?.[backend])
+    .map((row) => [label(row), UNAFFECTED[row.operationId]![backend]!, row] as const);
 
   it.each(unavailable)('answers %s with 503 upstream_unavailable within its time-out', (_label, row) => {
     const cell = cells.find((item) => item.row === row)!;
@@ -201,7 +210,10 @@ describe('an asset whose deletion cannot be queued', () => {
     const accepted = await send(runtime.url, cell!.request, cell!.headers);
 
     // Assess
-    expect(refused).toMatchObject({ status: 503, body: { ...expectedEnvelope(runtime.url, 503, 'upstream_unavailable'), hint: 'The deletion queue is unavailable; retry shortly.' } });
+    expect(refused).toMatchObject({
+      status: 503,
+      body: { ...expectedEnvelope(runtime.url, 503, 'upstream_unavailable'), hint: 'The deletion queue is unavailable; retry shortly.' },
+    });
     expect([download.status, bytes.status]).toEqual([200, 200]);
     expect(accepted).toMatchObject({ status: 202, body: { status: 'deleting' } });
   });
@@ -212,26 +224,30 @@ describe('with a backend silent (accepting connections, never answering)', () =>
   it.each([
     ['dynamodb', ['dynamodb']],
     ['s3 and sqs', ['s3', 'sqs']],
-  ] as const)('answers every row that needs %s with 503 upstream_unavailable from the time limits of the clients, before the route time-out', async (_name, silent) => {
-    // Prepare
-    const rows = silent.flatMap((backend) => rowsNeeding(backend).filter((row) => !UNAFFECTED[row.operationId]?.[backend]));
-    const cells = await prepare([...new Set(rows)]);
-    const hung = await Promise.all(
-      silent.map(async (backend) => {
-        const embedded = runtime.embedded[backend]!;
-        await embedded.stop();
-        const listener = await silence(embedded.port);
-        return async () => {
-          await listener.close();
-          await embedded.start();
-        };
-      }),
-    );
+  ] as const)(
+    'answers every row that needs %s with 503 upstream_unavailable from the time limits of the clients, before the route time-out',
+    async (_name, silent) => {
+      // Prepare
+      const rows = silent.flatMap((backend) => rowsNeeding(backend).filter((row) => !UNAFFECTED[row.operationId]?.[backend]));
+      const cells = await prepare([...new Set(rows)]);
+      const hung = await Promise.all(
+        silent.map(async (backend) => {
+          const embedded = runtime.embedded[backend]!;
+          await embedded.stop();
+          const listener = await silence(embedded.port);
+          return async () => {
+            await listener.close();
+            await embedded.start();
+          };
+        }),
+      );
 
-    // Act
-    const outcomes = await sendAll(cells).finally(() => Promise.all(hung.map((restore) => restore())));
+      // Act
+      const outcomes = await sendAll(cells).finally(() => Promise.all(hung.map((restore) => restore())));
 
-    // Assess
-    for (const cell of cells) expectUnavailable(cell, outcomes.get(cell)!);
-  }, 60_000);
+      // Assess
+      for (const cell of cells) expectUnavailable(cell, outcomes.get(cell)!);
+    },
+    60_000,
+  );
 });

@@ -50,7 +50,10 @@ const upload = (fileName: string) => ({ bytes: png.length, contentType: 'image/p
 describe('Idempotency-Key on the workspace POSTs', () => {
   it.each([
     ['POST /api/v1/source-apps', async () => ({ path: '/api/v1/source-apps', first: app('CI'), other: app('Other'), status: 201, id: 'id' })],
-    ['POST /api/v1/assets/upload-url', async () => ({ path: '/api/v1/assets/upload-url', first: upload('a.png'), other: upload('b.png'), status: 201, id: 'assetId' })],
+    [
+      'POST /api/v1/assets/upload-url',
+      async () => ({ path: '/api/v1/assets/upload-url', first: upload('a.png'), other: upload('b.png'), status: 201, id: 'assetId' }),
+    ],
     [
       'POST /api/v1/assets/{assetId}/complete',
       async () => ({ path: `/api/v1/assets/${await uploadedAsset()}/complete`, first: {}, other: { sha256: 'a'.repeat(64) }, status: 200, id: 'assetId' }),

@@ -41,7 +41,9 @@ describe('API keys and organization changes', () => {
   it('gives a key issued during a plan change the new plan', async () => {
     // Prepare
     const { organization } = await admin.createOrganization({ store: db.store }, { name: 'Upgrade', plan: 'free', ownerUserId: 'owner@example.com' });
-    const store = interrupted(db.store, () => admin.setPlan({ store: db.store }, { organizationId: organization.organizationId, plan: 'pro' }).then(() => undefined));
+    const store = interrupted(db.store, () =>
+      admin.setPlan({ store: db.store }, { organizationId: organization.organizationId, plan: 'pro' }).then(() => undefined),
+    );
     // Act
     const { key } = await admin.issueApiKey({ store }, { organizationId: organization.organizationId, name: 'racing' });
     // Assess
@@ -58,7 +60,9 @@ describe('API keys and organization changes', () => {
 
   it('copies a plan change to every key of the organization', async () => {
     const { organization } = await admin.createOrganization({ store: db.store }, { name: 'Many keys', plan: 'free', ownerUserId: 'owner@example.com' });
-    const issued = await Promise.all([1, 2, 3].map((n) => admin.issueApiKey({ store: db.store }, { organizationId: organization.organizationId, name: `k${n}` })));
+    const issued = await Promise.all(
+      [1, 2, 3].map((n) => admin.issueApiKey({ store: db.store }, { organizationId: organization.organizationId, name: `k${n}` })),
+    );
     await admin.setPlan({ store: db.store }, { organizationId: organization.organizationId, plan: 'business' });
     for (const { key } of issued) expect((await db.store.getApiKey(hashSecret(key)))?.entitlement.plan).toBe('business');
   });

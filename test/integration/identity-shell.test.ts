@@ -57,8 +57,14 @@ beforeAll(async () => {
     await admin.createUser(deps, { email: email!, name: name! });
   }
   const org = async (name: string, plan: 'free' | 'pro', owner: string) =>
-    (await admin.createOrganization(deps, { name, plan, ownerUserId: owner, settings: { locale: 'de-DE', timeZone: 'Europe/Berlin', defaultPublishingTime: '08:15', description: `${name} workspace` } })).organization
-      .organizationId;
+    (
+      await admin.createOrganization(deps, {
+        name,
+        plan,
+        ownerUserId: owner,
+        settings: { locale: 'de-DE', timeZone: 'Europe/Berlin', defaultPublishingTime: '08:15', description: `${name} workspace` },
+      })
+    ).organization.organizationId;
   ids.a = await org('Alpha', 'pro', 'alice@example.com');
   ids.b = await org('Bravo', 'free', 'dave@example.com');
   ids.e = await org('Echo', 'pro', 'alice@example.com');
@@ -86,7 +92,15 @@ beforeAll(async () => {
     ['expired', alice.userId, ids.a, Math.floor(Date.now() / 1000) - 1],
   ] as const) {
     const token = generateSessionToken();
-    await db.store.putSession({ sessionId: newId('ses'), tokenHash: hashSecret(token), userId, activeOrganizationId, createdAt: new Date().toISOString(), expiresAt, origin: 'test' });
+    await db.store.putSession({
+      sessionId: newId('ses'),
+      tokenHash: hashSecret(token),
+      userId,
+      activeOrganizationId,
+      createdAt: new Date().toISOString(),
+      expiresAt,
+      origin: 'test',
+    });
     cookies[name] = `easel.session_token=${token}`;
   }
 });
@@ -249,12 +263,15 @@ describe('shell operations: refusals', () => {
     },
   );
 
-  it.each(['listOrganizationMembers', 'listOrganizationInvitations'] as const)('answers %s with 403 for a member without the permission', async (operationId) => {
-    const { status, body } = await callShell(operationId, { cookie: cookies.bob });
-    expect(status).toBe(403);
-    expect(body).toEqual(envelope(403, 'forbidden'));
-    expect(body.hint).toMatch(/does not grant the permission (member|invitation):read/);
-  });
+  it.each(['listOrganizationMembers', 'listOrganizationInvitations'] as const)(
+    'answers %s with 403 for a member without the permission',
+    async (operationId) => {
+      const { status, body } = await callShell(operationId, { cookie: cookies.bob });
+      expect(status).toBe(403);
+      expect(body).toEqual(envelope(403, 'forbidden'));
+      expect(body.hint).toMatch(/does not grant the permission (member|invitation):read/);
+    },
+  );
 });
 
 describe('activating an organization', () => {
@@ -320,7 +337,11 @@ describe('API keys on the embedded backends', () => {
 
   beforeAll(() => {
     read = route(row({ operationId: 'probeRead' }), async ({ principal }) => ({ principal }), { authenticate });
-    remove = route(row({ operationId: 'probeDelete', method: 'DELETE', permission: 'asset:write', extensions: entitlementExtension('asset:delete') }), async () => ({ ok: true }), { authenticate });
+    remove = route(
+      row({ operationId: 'probeDelete', method: 'DELETE', permission: 'asset:write', extensions: entitlementExtension('asset:delete') }),
+      async () => ({ ok: true }),
+      { authenticate },
+    );
   });
 
   it('resolves a key to its organization and has recorded its last use when the response leaves', async () => {
@@ -403,7 +424,9 @@ describe('API keys on the embedded backends', () => {
 
   it('stores the key under its hash only', async () => {
     const { key } = await admin.issueApiKey(deps, { organizationId: ids.a, name: 'hashed' });
-    const { Item } = await (await import('#shared/wiring/dynamo.ts')).dynamo.send(new GetCommand({ TableName: runtime.env.WORKSPACE_TABLE, Key: keys.apiKey(hashSecret(key)) }));
+    const { Item } = await (await import('#shared/wiring/dynamo.ts')).dynamo.send(
+      new GetCommand({ TableName: runtime.env.WORKSPACE_TABLE, Key: keys.apiKey(hashSecret(key)) }),
+    );
     expect(Item?.keyHash).toBe(hashSecret(key));
     expect(JSON.stringify(Item)).not.toContain(key);
   });

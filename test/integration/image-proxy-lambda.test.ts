@@ -27,7 +27,10 @@ beforeAll(async () => {
   runtime = await startTestRuntime({ streaming: false });
   upstream.on('https://pbs.twimg.com/media/photo.jpg', { headers: { 'content-type': 'image/jpeg', 'content-length': String(PHOTO.length) }, body: PHOTO });
   upstream.on('https://video.twimg.com/big.mp4', { headers: { 'content-type': 'video/mp4', 'content-length': String(OVER) }, body: bytes(OVER) });
-  upstream.on('https://video.twimg.com/big-chunked.mp4', { headers: { 'content-type': 'video/mp4' }, chunks: Array.from({ length: 70 }, (_, i) => bytes(65_536, i)) });
+  upstream.on('https://video.twimg.com/big-chunked.mp4', {
+    headers: { 'content-type': 'video/mp4' },
+    chunks: Array.from({ length: 70 }, (_, i) => bytes(65_536, i)),
+  });
 });
 
 afterAll(async () => {

@@ -52,7 +52,12 @@ beforeAll(async () => {
     const [start, end] = [Number(range[1]), Number(range[2])];
     return {
       status: 206,
-      headers: { 'content-type': 'video/mp4', 'content-length': String(end - start + 1), 'accept-ranges': 'bytes', 'content-range': `bytes ${start}-${end}/${VIDEO.length}` },
+      headers: {
+        'content-type': 'video/mp4',
+        'content-length': String(end - start + 1),
+        'accept-ranges': 'bytes',
+        'content-range': `bytes ${start}-${end}/${VIDEO.length}`,
+      },
       body: VIDEO.subarray(start, end + 1),
     };
   });
@@ -63,11 +68,20 @@ beforeAll(async () => {
   upstream.on('https://pbs.twimg.com/downgrade', { status: 302, headers: { location: 'http://pbs.twimg.com/media/photo.png' } });
   for (let hop = 1; hop <= 4; hop++) upstream.on(`https://abs.twimg.com/loop${hop}`, { status: 302, headers: { location: `/loop${hop + 1}` } });
   upstream.on('https://pbs.twimg.com/page.html', { headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<script>alert(document.domain)</script>' });
-  upstream.on('https://pbs.twimg.com/vector.svg', { headers: { 'content-type': 'image/svg+xml' }, body: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' });
+  upstream.on('https://pbs.twimg.com/vector.svg', {
+    headers: { 'content-type': 'image/svg+xml' },
+    body: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+  });
   upstream.on('https://pbs.twimg.com/script.js', { headers: { 'content-type': 'application/javascript' }, body: 'alert(1)' });
   upstream.on('https://pbs.twimg.com/untyped', { headers: {}, body: 'what am I' });
-  upstream.on('https://pbs.twimg.com/declared-huge.jpg', { headers: { 'content-type': 'image/jpeg', 'content-length': String(CAP + 1) }, body: bytes(CAP + 1) });
-  upstream.on('https://pbs.twimg.com/endless.jpg', { headers: { 'content-type': 'image/jpeg' }, chunks: Array.from({ length: 40 }, (_, i) => bytes(16_384, i)) });
+  upstream.on('https://pbs.twimg.com/declared-huge.jpg', {
+    headers: { 'content-type': 'image/jpeg', 'content-length': String(CAP + 1) },
+    body: bytes(CAP + 1),
+  });
+  upstream.on('https://pbs.twimg.com/endless.jpg', {
+    headers: { 'content-type': 'image/jpeg' },
+    chunks: Array.from({ length: 40 }, (_, i) => bytes(16_384, i)),
+  });
   upstream.on('https://pbs.twimg.com/liar.jpg', {
     // Declares 1 KB, then keeps sending past the cap: the bytes, not the header, must decide.
     raw: (socket) => {

@@ -41,9 +41,7 @@ describe('local runtime persistence', () => {
     // Act: a clean start forgets everything
     const third = await startTestRuntime({ dataDir, clean: true });
     try {
-      const { Item } = await clients(third.env).dynamo.send(
-        new GetCommand({ TableName: third.env.WORKSPACE_TABLE, Key: { pk: 'KEEP', sk: 'ME' } }),
-      );
+      const { Item } = await clients(third.env).dynamo.send(new GetCommand({ TableName: third.env.WORKSPACE_TABLE, Key: { pk: 'KEEP', sk: 'ME' } }));
       expect(Item).toBeUndefined();
     } finally {
       await third.stop();

@@ -22,7 +22,15 @@ async function holdPort(): Promise<number> {
 
 /** Runs `npm start`'s entry point with each port free (0) unless given, and no demo seed. */
 function npmStart(settings: Record<string, string>): Promise<ScriptResult> {
-  return runScript('infra/local/main.ts', [], { EASEL_DATA_DIR: dataDir, EASEL_SEED: '0', PORT: '0', DYNAMODB_PORT: '0', S3_PORT: '0', SQS_PORT: '0', ...settings });
+  return runScript('infra/local/main.ts', [], {
+    EASEL_DATA_DIR: dataDir,
+    EASEL_SEED: '0',
+    PORT: '0',
+    DYNAMODB_PORT: '0',
+    S3_PORT: '0',
+    SQS_PORT: '0',
+    ...settings,
+  });
 }
 
 describe('npm start on a busy port', () => {

@@ -22,7 +22,6 @@ afterAll(async () => {
   await runtime?.dispose();
 });
 
-
 describe('local runtime backends', () => {
   it.each(['workspace', 'cache', 'rate'] as const)('reads back an item written to the %s table', async (table) => {
     // Prepare

@@ -37,7 +37,11 @@ function raw(request: string | Buffer): Promise<RawResponse> {
       const [statusLine = '', ...lines] = head.split('\r\n');
       const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
       const length = Number(headers['content-length'] ?? NaN);
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: Number.isNaN(length) ? rest.join('\r\n\r\n') : Buffer.from(rest.join('\r\n\r\n')).subarray(0, length).toString() });
+      resolve({
+        status: Number(statusLine.split(' ')[1]),
+        headers,
+        body: Number.isNaN(length) ? rest.join('\r\n\r\n') : Buffer.from(rest.join('\r\n\r\n')).subarray(0, length).toString(),
+      });
     };
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
@@ -59,7 +63,10 @@ function raw(request: string | Buffer): Promise<RawResponse> {
 
 function post(path: string, contentType: string, body: string | Buffer): string | Buffer {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
-  return Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${contentType}\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`), bytes]);
+  return Buffer.concat([
+    Buffer.from(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${contentType}\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`),
+    bytes,
+  ]);
 }
 
 const part = (name: string, value: string, file = false) =>
@@ -137,7 +144,10 @@ describe('requests the HTTP parser refuses', () => {
   it.each([
     ['Content-Length: 0 followed by a body', 'POST /api/export HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\nhello there\r\n\r\n'],
     ['a malformed chunk size', 'POST /api/export HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'],
-    ['both Content-Length and Transfer-Encoding', 'POST /api/export HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+    [
+      'both Content-Length and Transfer-Encoding',
+      'POST /api/export HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ],
     ['a request line that is not HTTP', 'HELLO WORLD\r\n\r\n'],
     ['a header without a colon', 'GET /llms.txt HTTP/1.1\r\nHost: localhost\r\nnonsense\r\n\r\n'],
   ])('answers %s with 400 in the envelope', async (_case, request) => {

@@ -36,7 +36,16 @@ async function npmStart(): Promise<{ npm: ChildProcess; stderr: () => string; re
   const dataDir = mkdtempSync(join(tmpdir(), 'easel-npm-start-'));
   const npm = spawn('npm', ['start'], {
     cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? tmpdir(), EASEL_DATA_DIR: dataDir, EASEL_SEED: '0', PORT: '0', DYNAMODB_PORT: '0', S3_PORT: '0', SQS_PORT: '0' },
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME ?? tmpdir(),
+      EASEL_DATA_DIR: dataDir,
+      EASEL_SEED: '0',
+      PORT: '0',
+      DYNAMODB_PORT: '0',
+      S3_PORT: '0',
+      SQS_PORT: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so that a signal reaches npm alone, as `kill <pid>` from elsewhere does.
     detached: true,

@@ -82,7 +82,10 @@ describe('POST /api/screenshot: failures', () => {
 
     // Assess
     expect(response.status).toBe(500);
-    expect(response.body).toEqual({ ...envelope(500, 'upstream_failed'), hint: expect.stringMatching(/^The page could not be loaded \(net::ERR_[A-Z_]+\)\.$/) });
+    expect(response.body).toEqual({
+      ...envelope(500, 'upstream_failed'),
+      hint: expect.stringMatching(/^The page could not be loaded \(net::ERR_[A-Z_]+\)\.$/),
+    });
   });
 
   it('relaunches the browser when it was killed between captures', async () => {

@@ -110,7 +110,12 @@ describe('POST /api/screenshot: selector', () => {
 
     // Assess
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ ...envelope(400, 'invalid_request'), hint, error: expect.stringMatching(/^Invalid /), message: expect.stringMatching(/^Invalid /) });
+    expect(response.body).toEqual({
+      ...envelope(400, 'invalid_request'),
+      hint,
+      error: expect.stringMatching(/^Invalid /),
+      message: expect.stringMatching(/^Invalid /),
+    });
     expect(suite.pages.hits.filter((hit) => hit.path === '/plain?title=never-loaded').length).toBe(before);
   });
 });

@@ -78,7 +78,10 @@ describe('POST /api/screenshot: userAgent', () => {
 describe('POST /api/screenshot: css', () => {
   it('applies the style sheet before the picture', async () => {
     // Act
-    const response = await capture({ url: `${suite.pages.origin}/blank?run=css`, css: 'body { background: rgb(0, 160, 0) !important } h1 { visibility: hidden }' });
+    const response = await capture({
+      url: `${suite.pages.origin}/blank?run=css`,
+      css: 'body { background: rgb(0, 160, 0) !important } h1 { visibility: hidden }',
+    });
 
     // Assess
     expect(response.status).toBe(200);
@@ -139,7 +142,12 @@ describe('POST /api/screenshot: click', () => {
 
     // Assess
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ ...envelope(400, 'invalid_request'), error: 'Invalid click', message: 'Invalid click', hint: 'click is not a valid CSS selector: "button[".' });
+    expect(response.body).toEqual({
+      ...envelope(400, 'invalid_request'),
+      error: 'Invalid click',
+      message: 'Invalid click',
+      hint: 'click is not a valid CSS selector: "button[".',
+    });
     expect(suite.pages.hits.filter((hit) => hit.path === '/click?run=never-loaded')).toEqual([]);
   });
 });

@@ -66,7 +66,10 @@ describe('POST /api/screenshot: redact, on the corpus', () => {
       const band = CORPUS_BANDS[i]!;
       const inBand = boxes.filter((box) => box.y + box.height / 2 >= band.top * scale && box.y + box.height / 2 < (band.top + band.height) * scale);
       // A private key is a box per line; anything else one box.
-      expect({ entry: entry.name, kinds: inBand.map((box) => box.kind) }).toEqual({ entry: entry.name, kinds: entry.kind ? Array(entry.line.split('\n').length).fill(entry.kind) : [] });
+      expect({ entry: entry.name, kinds: inBand.map((box) => box.kind) }).toEqual({
+        entry: entry.name,
+        kinds: entry.kind ? Array(entry.line.split('\n').length).fill(entry.kind) : [],
+      });
     });
     // Monospace: a one-line finding's box is as wide as its characters (advances are fractional at scale 2).
     const charWidth = boxes[0]!.width / CORPUS.find((entry) => entry.kind)!.secret!.length;
@@ -74,7 +77,10 @@ describe('POST /api/screenshot: redact, on the corpus', () => {
       if (!entry.kind || entry.line.includes('\n')) continue;
       const middle = (b: Redaction) => b.y + b.height / 2;
       const box = boxes.find((b) => middle(b) >= CORPUS_BANDS[i]!.top * scale && middle(b) < (CORPUS_BANDS[i]!.top + CORPUS_BANDS[i]!.height) * scale)!;
-      expect({ entry: entry.name, width: Math.abs(box.width - entry.secret!.length * charWidth) <= 2 * scale + entry.secret!.length * charWidth * 0.005 }).toEqual({ entry: entry.name, width: true });
+      expect({
+        entry: entry.name,
+        width: Math.abs(box.width - entry.secret!.length * charWidth) <= 2 * scale + entry.secret!.length * charWidth * 0.005,
+      }).toEqual({ entry: entry.name, width: true });
     }
     for (const box of boxes) expect({ box, notBlack: notBlack(after, box) }).toEqual({ box, notBlack: 0 });
     // Every line without a finding is untouched. At scale 2 glyph advances are fractional, and the
@@ -82,7 +88,8 @@ describe('POST /api/screenshot: redact, on the corpus', () => {
     // apart: those lines are compared at scale 1 only.
     CORPUS.forEach((entry, i) => {
       const band = { from: CORPUS_BANDS[i]!.top * scale, to: (CORPUS_BANDS[i]!.top + CORPUS_BANDS[i]!.height) * scale };
-      if (entry.kind === null || scale === 1) expect({ entry: entry.name, changed: changedOutside(before, after, boxes, band) }).toEqual({ entry: entry.name, changed: 0 });
+      if (entry.kind === null || scale === 1)
+        expect({ entry: entry.name, changed: changedOutside(before, after, boxes, band) }).toEqual({ entry: entry.name, changed: 0 });
     });
     if (scale === 1) expect(changedOutside(before, after, boxes)).toBe(0);
     // Control: without redact the same boxes hold the text.

@@ -88,7 +88,14 @@ describe('POST /api/screenshot with an unreachable remote browser', () => {
 
     // Assess
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ screenshot: png.toString('base64'), url, cached: true, strategy: 'remote-cdp', deviceType: 'desktop', colorScheme: 'light' });
+    expect(response.body).toEqual({
+      screenshot: png.toString('base64'),
+      url,
+      cached: true,
+      strategy: 'remote-cdp',
+      deviceType: 'desktop',
+      colorScheme: 'light',
+    });
   });
 
   it('refuses a private target with 400 before trying the remote browser', async () => {

@@ -10,7 +10,9 @@ import { useRuntimeWithPages } from '../support/capture-suite.ts';
 import { serveOnLoopback } from '../support/loopback-server.ts';
 
 const ARTICLE = `<p>${'A paragraph of an ordinary article about release notes and the screenshots in them. '.repeat(40)}</p>`;
-const image = await sharp({ create: { width: 40, height: 40, channels: 3, background: { r: 0, g: 90, b: 200 } } }).png().toBuffer();
+const image = await sharp({ create: { width: 40, height: 40, channels: 3, background: { r: 0, g: 90, b: 200 } } })
+  .png()
+  .toBuffer();
 
 /** The pages; a refused address is one port the guard never opens. */
 function pageAt(path: string, refused: string): { status: number; body: string } | undefined {
@@ -18,7 +20,10 @@ function pageAt(path: string, refused: string): { status: number; body: string }
   switch (path) {
     case '/images':
       // Two images on the first screen (one broken), one far below it.
-      return { status: 200, body: `<body style="margin:0;height:5000px">${img('/image.png', 10)}${img('/missing.png', 80)}${img('/image.png?below', 4000)}</body>` };
+      return {
+        status: 200,
+        body: `<body style="margin:0;height:5000px">${img('/image.png', 10)}${img('/missing.png', 80)}${img('/image.png?below', 4000)}</body>`,
+      };
     case '/refused':
       return { status: 200, body: `<body>${img(`${refused}/tracker.png`, 10)}</body>` };
     case '/gone':
@@ -29,7 +34,10 @@ function pageAt(path: string, refused: string): { status: number; body: string }
       return { status: 200, body: `<body>${ARTICLE}<form><div class="g-recaptcha"></div></form></body>` };
     case '/font':
       // A web font asked for after load, whose file never arrives (before load it would hold the load event).
-      return { status: 200, body: `<body>Text in a late font<script>addEventListener('load', () => { const face = new FontFace('Late', 'url(/late.woff2)'); document.fonts.add(face); face.load(); })</script></body>` };
+      return {
+        status: 200,
+        body: `<body>Text in a late font<script>addEventListener('load', () => { const face = new FontFace('Late', 'url(/late.woff2)'); document.fonts.add(face); face.load(); })</script></body>`,
+      };
     case '/captcha':
       return { status: 200, body: '<body><div class="h-captcha"></div><p>Verify you are human.</p></body>' };
     default:

@@ -31,7 +31,9 @@ let origin: string;
 let page: Page;
 
 beforeAll(async () => {
-  const image = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 0, g: 0, b: 255 } } }).png().toBuffer();
+  const image = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 0, g: 0, b: 255 } } })
+    .png()
+    .toBuffer();
   server = createServer((req, res) => {
     if (req.url?.startsWith('/image.png')) return void res.writeHead(200, { 'content-type': 'image/png' }).end(image);
     res.writeHead(200, { 'content-type': 'text/html' }).end(LONG_PAGE);
@@ -54,7 +56,7 @@ beforeEach(async () => {
 afterEach(() => page.close());
 
 describe('scrollThrough', () => {
-  it('loads every lazy image and fires every observer on the way, not only the last screen\'s', async () => {
+  it("loads every lazy image and fires every observer on the way, not only the last screen's", async () => {
     // Prepare
     await page.goto(`${origin}/long`, { waitUntil: 'load' });
 
@@ -63,16 +65,20 @@ describe('scrollThrough', () => {
     await page.waitForFunction('[...document.images].every((image) => image.complete)', { timeout: 5_000 });
 
     // Assess
-    expect(await page.evaluate('({ seen: window.seen, loaded: [...document.images].filter((image) => image.naturalWidth > 0).length, top: scrollY })')).toEqual({
-      seen: PLACES.length,
-      loaded: PLACES.length,
-      top: 0,
-    });
+    expect(await page.evaluate('({ seen: window.seen, loaded: [...document.images].filter((image) => image.naturalWidth > 0).length, top: scrollY })')).toEqual(
+      {
+        seen: PLACES.length,
+        loaded: PLACES.length,
+        top: 0,
+      },
+    );
   });
 
   it('hands back an opaque page when the page fades :root in and out', async () => {
     // Prepare
-    await page.setContent('<style>html { transition: opacity 2s } body { margin: 0; height: 3000px } div { height: 3000px; background: rgb(0, 0, 255) }</style><div></div>');
+    await page.setContent(
+      '<style>html { transition: opacity 2s } body { margin: 0; height: 3000px } div { height: 3000px; background: rgb(0, 0, 255) }</style><div></div>',
+    );
 
     // Act
     const height = await page.evaluate(scrollThrough, 16_384);

@@ -118,7 +118,12 @@ describe('POST /api/screenshot: cookies', () => {
 
     // Assess
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ ...expectedEnvelope(suite.runtime.url, 400, 'invalid_request'), error: 'Invalid cookies', message: 'Invalid cookies', hint: expect.stringContaining('127.0.0.1') });
+    expect(response.body).toEqual({
+      ...expectedEnvelope(suite.runtime.url, 400, 'invalid_request'),
+      error: 'Invalid cookies',
+      message: 'Invalid cookies',
+      hint: expect.stringContaining('127.0.0.1'),
+    });
     expect(response.body.hint).not.toContain(PASS.cookie[1]);
   });
 });

@@ -33,8 +33,7 @@ afterAll(async () => {
   delete process.env.UNSAFE_TEST_LOOPBACK_PORTS;
 });
 
-const capture = (body: unknown, from = freshClient(), headers: Record<string, string> = {}) =>
-  call(runtime.url, '/api/screenshot', { body, from, headers });
+const capture = (body: unknown, from = freshClient(), headers: Record<string, string> = {}) => call(runtime.url, '/api/screenshot', { body, from, headers });
 
 const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
 

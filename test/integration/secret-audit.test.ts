@@ -34,7 +34,9 @@ describe('the secret audit of test runtimes', () => {
     const lookalike = generateApiKey();
     await dynamo.send(new PutCommand({ TableName: runtime.env.WORKSPACE_TABLE, Item: { pk: 'PLANT', sk: 'KEY', note: `key ${key}`, other: lookalike } }));
     await s3.send(new PutObjectCommand({ Bucket: runtime.env.ASSETS_BUCKET, Key: 'plant/session.txt', Body: `session ${token}` }));
-    const { MessageId } = await sqs.send(new SendMessageCommand({ QueueUrl: runtime.env.DELETION_QUEUE_URL, MessageBody: JSON.stringify({ secret: internalSecret }) }));
+    const { MessageId } = await sqs.send(
+      new SendMessageCommand({ QueueUrl: runtime.env.DELETION_QUEUE_URL, MessageBody: JSON.stringify({ secret: internalSecret }) }),
+    );
     log.debug('planted', { detail: `a client sent ${lookalike}` });
     for (const client of [dynamo, s3, sqs]) client.destroy();
 

@@ -82,7 +82,11 @@ describe('npm run smoke', () => {
     // Assess
     const checks = lines.slice(1, -1).map(parts);
     expect(checks.map(([status]) => status)).toEqual(['ok', 'ok', 'ok', 'skip', 'ok', 'skip']);
-    expect(checks[3]).toEqual(['skip', 'capture', `this machine cannot reach http://127.0.0.1:${port}/ (ECONNREFUSED); pass --capture-url to capture another page`]);
+    expect(checks[3]).toEqual([
+      'skip',
+      'capture',
+      `this machine cannot reach http://127.0.0.1:${port}/ (ECONNREFUSED); pass --capture-url to capture another page`,
+    ]);
     expect(checks[5]).toEqual(['skip', 'releases (EASEL_API_KEY)', 'EASEL_API_KEY is not set']);
     expect(lines.at(-1)).toBe('4 ok, 2 skipped, 0 failed');
     expect(code).toBe(0);

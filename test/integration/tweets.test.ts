@@ -184,9 +184,13 @@ describe('GET /api/tweet/{id} for what a tweet card draws', () => {
   it('passes a video through with its type, poster and duration, also on the tweet it quotes', async () => {
     const data = await tweet(VIDEO);
 
-    expect(data.mediaDetails).toMatchObject([{ type: 'video', media_url_https: expect.stringMatching(/^https:\/\/pbs\.twimg\.com\/ext_tw_video_thumb\//), video_info: { duration_millis: 8833 } }]);
+    expect(data.mediaDetails).toMatchObject([
+      { type: 'video', media_url_https: expect.stringMatching(/^https:\/\/pbs\.twimg\.com\/ext_tw_video_thumb\//), video_info: { duration_millis: 8833 } },
+    ]);
     expect(data.video).toMatchObject({ poster: data.mediaDetails[0].media_url_https, durationMs: 8833 });
-    expect(data.quoted_tweet.mediaDetails).toMatchObject([{ type: 'video', media_url_https: expect.stringMatching(/^https:\/\/pbs\.twimg\.com\/amplify_video_thumb\//) }]);
+    expect(data.quoted_tweet.mediaDetails).toMatchObject([
+      { type: 'video', media_url_https: expect.stringMatching(/^https:\/\/pbs\.twimg\.com\/amplify_video_thumb\//) },
+    ]);
   });
 
   it.each([QUOTE, CARD, VIDEO])('relays through the media proxy every image the editor draws for tweet %s', async (id) => {

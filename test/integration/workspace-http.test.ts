@@ -28,7 +28,11 @@ beforeAll(async () => {
   dynamo = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', endpoint: runtime.env.DYNAMODB_ENDPOINT, credentials }));
   await admin.createUser(deps, { email: 'owner@example.com', name: 'Owner' });
   await admin.createUser(deps, { email: 'member@example.com', name: 'Member' });
-  for (const [name, plan] of [['a', 'pro'], ['b', 'pro'], ['free', 'free']] as const) {
+  for (const [name, plan] of [
+    ['a', 'pro'],
+    ['b', 'pro'],
+    ['free', 'free'],
+  ] as const) {
     const { organization } = await admin.createOrganization(deps, { name: `Org ${name}`, plan, ownerUserId: 'owner@example.com' });
     org[name].id = organization.organizationId;
     org[name].workspaceId = organization.workspaceId;
@@ -65,14 +69,17 @@ async function call(path: string, { method = 'GET', key, cookie, body, headers =
 const envelope = (status: number, code: string) => expectedEnvelope(runtime.url, status, code);
 
 async function readyAsset(key = org.a.key, bytes = png) {
-  const created = await call('/api/v1/assets/upload-url', { method: 'POST', key, body: { bytes: bytes.length, contentType: 'image/png', fileName: 'shot.png' } });
+  const created = await call('/api/v1/assets/upload-url', {
+    method: 'POST',
+    key,
+    body: { bytes: bytes.length, contentType: 'image/png', fileName: 'shot.png' },
+  });
   expect(created.status).toBe(201);
   const { 'Content-Length': _length, ...headers } = created.body.headers as Record<string, string>;
   expect((await fetch(created.body.uploadUrl, { method: 'PUT', headers, body: bytes })).status).toBe(200);
   expect((await call(`/api/v1/assets/${created.body.assetId}/complete`, { method: 'POST', key })).status).toBe(200);
   return created.body.assetId as string;
 }
-
 
 describe('assets over HTTP', () => {
   it('creates, uploads, completes, downloads identical bytes, deletes, and the worker removes the object', async () => {
@@ -104,12 +111,15 @@ describe('assets over HTTP', () => {
     expect(bytes).toEqual(png);
     expect(deleted).toMatchObject({ status: 202, body: { assetId: created.body.assetId, status: 'deleting' } });
     const record = await waitFor(async () => {
-      const { Item } = await dynamo.send(
-        new GetCommand({ TableName: runtime.env.WORKSPACE_TABLE, Key: keys.asset(org.a.workspaceId, created.body.assetId) }),
-      );
+      const { Item } = await dynamo.send(new GetCommand({ TableName: runtime.env.WORKSPACE_TABLE, Key: keys.asset(org.a.workspaceId, created.body.assetId) }));
       return Item?.status === 'deleted' ? Item : undefined;
     });
-    const s3 = new S3Client({ region: 'us-east-1', endpoint: runtime.env.S3_ENDPOINT, forcePathStyle: true, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const s3 = new S3Client({
+      region: 'us-east-1',
+      endpoint: runtime.env.S3_ENDPOINT,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     await expect(s3.send(new HeadObjectCommand({ Bucket: runtime.env.ASSETS_BUCKET, Key: record.objectKey }))).rejects.toMatchObject({ name: 'NotFound' });
     expect((await call(`/api/v1/assets/${created.body.assetId}/download-url`)).status).toBe(404);
   });
@@ -181,7 +191,9 @@ describe('assets over HTTP', () => {
     const { organization } = await admin.createOrganization(deps, { name: 'Quota', plan: 'pro', ownerUserId: 'owner@example.com' });
     const key = (await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'quota' })).key;
     // Act: every attempt counts, whatever the asset (these do not exist)
-    const responses = await inOneWindow(60, () => Promise.all(Array.from({ length: 130 }, () => call(`/api/v1/assets/${randomUUID()}`, { method: 'DELETE', key }))));
+    const responses = await inOneWindow(60, () =>
+      Promise.all(Array.from({ length: 130 }, () => call(`/api/v1/assets/${randomUUID()}`, { method: 'DELETE', key }))),
+    );
     // Assess
     expect(responses.filter((response) => response.status === 404)).toHaveLength(120);
     const refused = responses.filter((response) => response.status === 429);
@@ -196,7 +208,9 @@ describe('releases over HTTP', () => {
 
   it('creates one release for 50 concurrent requests with one Idempotency-Key', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 50 }, () => call('/api/v1/releases', { method: 'POST', key: org.b.key, body: release, headers: { 'idempotency-key': 'concurrent-1' } })),
+      Array.from({ length: 50 }, () =>
+        call('/api/v1/releases', { method: 'POST', key: org.b.key, body: release, headers: { 'idempotency-key': 'concurrent-1' } }),
+      ),
     );
     expect(responses.filter((response) => response.status === 201)).toHaveLength(1);
     expect(responses.filter((response) => response.status === 200)).toHaveLength(49);
@@ -228,7 +242,9 @@ describe('releases over HTTP', () => {
     const key = (await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'pager' })).key;
     for (let batch = 0; batch < 105; batch += 15) {
       const created = await Promise.all(
-        Array.from({ length: Math.min(15, 105 - batch) }, (_, i) => call('/api/v1/releases', { method: 'POST', key, body: { ...release, title: `r${batch + i}` } })),
+        Array.from({ length: Math.min(15, 105 - batch) }, (_, i) =>
+          call('/api/v1/releases', { method: 'POST', key, body: { ...release, title: `r${batch + i}` } }),
+        ),
       );
       expect(created.map((response) => response.status)).toEqual(created.map(() => 201));
     }
@@ -275,7 +291,10 @@ describe('releases over HTTP', () => {
 describe('source apps over HTTP', () => {
   it('registers a source app with the generic provider by default', async () => {
     const response = await call('/api/v1/source-apps', { method: 'POST', body: { name: 'GitHub', allowedHosts: ['https://github.com'] } });
-    expect(response).toMatchObject({ status: 201, body: { id: expect.any(String), name: 'GitHub', provider: 'generic', allowedHosts: ['https://github.com'] } });
+    expect(response).toMatchObject({
+      status: 201,
+      body: { id: expect.any(String), name: 'GitHub', provider: 'generic', allowedHosts: ['https://github.com'] },
+    });
   });
 });
 
@@ -306,7 +325,12 @@ describe('workspace request problems', () => {
     ['POST', '/api/v1/releases', 'invalid_request', { title: '', benefitStatement: 'b' }],
     ['POST', '/api/v1/releases', 'invalid_request', { title: 't', benefitStatement: 'b', description: 'Hi <script>alert(1)</script>' }],
     ['POST', '/api/v1/releases', 'invalid_url', { title: 't', benefitStatement: 'b', sourceUrls: ['ftp://example.com/x'] }],
-    ['POST', '/api/v1/releases', 'invalid_request', { title: 't', benefitStatement: 'b', sourceUrls: Array.from({ length: 21 }, (_, i) => `https://e.example/${i}`) }],
+    [
+      'POST',
+      '/api/v1/releases',
+      'invalid_request',
+      { title: 't', benefitStatement: 'b', sourceUrls: Array.from({ length: 21 }, (_, i) => `https://e.example/${i}`) },
+    ],
     ['POST', '/api/v1/releases', 'invalid_request', { title: 't', benefitStatement: 'b', extra: true }],
     ['POST', '/api/v1/source-apps', 'invalid_request', { name: 'n', allowedHosts: [] }],
     ['POST', '/api/v1/source-apps', 'invalid_url', { name: 'n', allowedHosts: ['not a uri'] }],
@@ -323,7 +347,11 @@ describe('workspace request problems', () => {
   });
 
   it('refuses an Idempotency-Key longer than 128 characters', async () => {
-    const response = await call('/api/v1/releases', { method: 'POST', body: { title: 't', benefitStatement: 'b' }, headers: { 'idempotency-key': 'k'.repeat(129) } });
+    const response = await call('/api/v1/releases', {
+      method: 'POST',
+      body: { title: 't', benefitStatement: 'b' },
+      headers: { 'idempotency-key': 'k'.repeat(129) },
+    });
     expect(response).toMatchObject({ status: 400, body: envelope(400, 'invalid_request') });
   });
 });

@@ -65,7 +65,6 @@ async function put(url: string, headers: Record<string, string>, body: Buffer) {
   expect(response.status).toBe(200);
 }
 
-
 describe('asset services', () => {
   it('uploads, completes, downloads the same bytes, and deletes through the queue worker', async () => {
     // Prepare
@@ -147,9 +146,7 @@ describe('release services', () => {
 
   it('creates exactly one release for 50 concurrent requests with one Idempotency-Key', async () => {
     const workspaceId = `ws-${randomUUID()}`;
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => releases.createRelease(releaseDeps, { workspaceId, body, idempotencyKey: 'key-1' })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => releases.createRelease(releaseDeps, { workspaceId, body, idempotencyKey: 'key-1' })));
     expect(results.filter((result) => result.created)).toHaveLength(1);
     expect(new Set(results.map((result) => result.release.id)).size).toBe(1);
     const { Items = [] } = await aws.dynamo.send(
@@ -165,9 +162,11 @@ describe('release services', () => {
   it('refuses a repeated Idempotency-Key with a different body', async () => {
     const workspaceId = `ws-${randomUUID()}`;
     await releases.createRelease(releaseDeps, { workspaceId, body, idempotencyKey: 'key-2' });
-    await expect(
-      releases.createRelease(releaseDeps, { workspaceId, body: { ...body, title: 'Other' }, idempotencyKey: 'key-2' }),
-    ).rejects.toMatchObject({ status: 400, code: 'invalid_request', message: 'Idempotency-Key reused with a different body' });
+    await expect(releases.createRelease(releaseDeps, { workspaceId, body: { ...body, title: 'Other' }, idempotencyKey: 'key-2' })).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      message: 'Idempotency-Key reused with a different body',
+    });
   });
 
   it('scopes Idempotency-Keys to the workspace', async () => {
@@ -210,7 +209,9 @@ describe('release services', () => {
     const workspaceId = `ws-${randomUUID()}`;
     for (const title of ['a', 'b']) await releases.createRelease(releaseDeps, { workspaceId, body: { ...body, title } });
 
-    expect(await releases.listReleases(releaseDeps, { workspaceId, limit: 2 })).toEqual({ releases: [expect.objectContaining({ title: 'b' }), expect.objectContaining({ title: 'a' })] });
+    expect(await releases.listReleases(releaseDeps, { workspaceId, limit: 2 })).toEqual({
+      releases: [expect.objectContaining({ title: 'b' }), expect.objectContaining({ title: 'a' })],
+    });
   });
 
   it.each([
@@ -234,7 +235,10 @@ describe('release services', () => {
     expect(nextCursor).toEqual(expect.any(String));
 
     // Act + Assess
-    await expect(releases.listReleases(releaseDeps, { workspaceId: `ws-${randomUUID()}`, limit: 1, cursor: nextCursor })).rejects.toMatchObject({ status: 400, message: 'Invalid cursor' });
+    await expect(releases.listReleases(releaseDeps, { workspaceId: `ws-${randomUUID()}`, limit: 1, cursor: nextCursor })).rejects.toMatchObject({
+      status: 400,
+      message: 'Invalid cursor',
+    });
   });
 
   it('refuses a product surface of another workspace', async () => {
@@ -268,7 +272,16 @@ describe('deletion worker', () => {
     await aws.sqs.send(new SendMessageCommand({ QueueUrl: queue.QueueUrl, MessageBody: JSON.stringify({ workspaceId, assetId }) }));
     const failing = { assets: new AssetStore({ dynamo: aws.dynamo, table }), objects: new AssetObjectStore({ s3: aws.s3, bucket: 'no-such-bucket' }) };
     const worker = batchHandler({ name: 'asset deletion', body: DeletionMessage }, async (message) => ({ outcome: await deleteAssetObject(failing, message) }));
-    const poller = { client: admin, queueUrl: queue.QueueUrl!, queueArn: '', region: 'us-east-1', batchSize: 10, timeoutSeconds: 5, functionName: 'test', worker };
+    const poller = {
+      client: admin,
+      queueUrl: queue.QueueUrl!,
+      queueArn: '',
+      region: 'us-east-1',
+      batchSize: 10,
+      timeoutSeconds: 5,
+      functionName: 'test',
+      worker,
+    };
     // Act: receive until the queue has redriven the message
     const inDlq = await waitFor(async () => {
       await pollOnce(poller);

@@ -66,10 +66,13 @@ export async function startOriginProxy(target: string, paths: readonly string[])
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not served from this origin');
       return;
     }
-    const forward = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: 'GET', headers: { ...req.headers, host: upstream.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = request(
+      { host: upstream.hostname, port: upstream.port, path: req.url, method: 'GET', headers: { ...req.headers, host: upstream.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => res.destroy());
     forward.end();
   });

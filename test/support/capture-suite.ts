@@ -6,7 +6,9 @@ import { startTestRuntime, type TestRuntime } from './local.ts';
  * For a test file whose captures reach local pages: starts the pages `start` serves, opens their
  * port to captures (UNSAFE_TEST_LOOPBACK_PORTS), then a runtime; stops both after the file.
  */
-export function useRuntimeWithPages<P extends { port: number; close(): Promise<void> }>(start: () => Promise<P>): { readonly runtime: TestRuntime; readonly pages: P } {
+export function useRuntimeWithPages<P extends { port: number; close(): Promise<void> }>(
+  start: () => Promise<P>,
+): { readonly runtime: TestRuntime; readonly pages: P } {
   let runtime: TestRuntime | undefined;
   let pages: P | undefined;
   beforeAll(async () => {

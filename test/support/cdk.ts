@@ -89,7 +89,11 @@ export function deployedEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEn
  * Calls the bundled handler of `asset` with a GET of `path` in a process of its own, as Lambda
  * would load it, with the environment `env` (see {@link deployedEnv}).
  */
-export function invokeBundledGet(asset: string, request: { path: string; accept: string }, env: NodeJS.ProcessEnv): { statusCode: number; headers: Record<string, string>; body: string } {
+export function invokeBundledGet(
+  asset: string,
+  request: { path: string; accept: string },
+  env: NodeJS.ProcessEnv,
+): { statusCode: number; headers: Record<string, string>; body: string } {
   const event = {
     version: '2.0',
     routeKey: `GET ${request.path}`,

@@ -129,7 +129,9 @@ export interface CleanPages {
 
 const page = (res: ServerResponse, body: string) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  res.end(`<!doctype html><html><head><meta charset="utf-8"><title>corpus</title></head><body style="margin:0;background:rgb(0,160,0)"><h1>Article</h1>${body}</body></html>`);
+  res.end(
+    `<!doctype html><html><head><meta charset="utf-8"><title>corpus</title></head><body style="margin:0;background:rgb(0,160,0)"><h1>Article</h1>${body}</body></html>`,
+  );
 };
 
 /** /consent/<name>, /leftovers/<name>, /ads (an image from the ad host and an AdSense-style slot), /first-party-ads (an ad the list names by path), /plain. */

@@ -39,7 +39,14 @@ export function call(baseUrl: string, path: string, options: CallOptions = {}): 
   const sentAt = Date.now();
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: options.method ?? (payload === undefined ? 'GET' : 'POST'), headers, localAddress: options.from ?? freshClient() },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: options.method ?? (payload === undefined ? 'GET' : 'POST'),
+        headers,
+        localAddress: options.from ?? freshClient(),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -47,7 +47,9 @@ export function contractChecker(publicBaseUrl: string): ContractChecker {
     Array.isArray(schema)
       ? schema.map(rebase)
       : schema && typeof schema === 'object'
-        ? Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' ? `openapi${value}` : rebase(value)]))
+        ? Object.fromEntries(
+            Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' ? `openapi${value}` : rebase(value)]),
+          )
         : schema;
   const validator = (key: string, schema: Json): ValidateFunction => {
     let validate = compiled.get(key);
@@ -76,7 +78,8 @@ export function contractChecker(publicBaseUrl: string): ContractChecker {
       }
 
       // Answers of the fallback (404, 405, preflight) and of unlisted routes: errors must be the envelope.
-      const operation: Json | undefined = match.kind === 'route' && match.route.listed ? document.paths[match.route.path]?.[match.route.method.toLowerCase()] : undefined;
+      const operation: Json | undefined =
+        match.kind === 'route' && match.route.listed ? document.paths[match.route.path]?.[match.route.method.toLowerCase()] : undefined;
       if (!operation) {
         if (exchange.status >= 400 && parsed !== undefined) return verdict(validator('ErrorEnvelope', envelope), parsed, `${where} (no published operation)`);
         if (exchange.status >= 400 && body && !json) return `${where}: an error answer that is not the JSON envelope (${type || 'no Content-Type'})`;

@@ -73,7 +73,9 @@ export const FONT_PAGE = [
   '</style></head><body>',
   ...FONT_PROBES.map((probe, index) => cell(probe.id, boxAt(index), probe.text, probe.lang, probe.generic)),
   cell('notdef', NOTDEF_BOX, NOTDEF, 'en'),
-  ...Object.entries(MONO_RUNS).map(([name, text]) => cell(`run-${name}`, MONO_BOXES[name as keyof typeof MONO_RUNS], text, 'en').replace('<div ', '<div class="run" ')),
+  ...Object.entries(MONO_RUNS).map(([name, text]) =>
+    cell(`run-${name}`, MONO_BOXES[name as keyof typeof MONO_RUNS], text, 'en').replace('<div ', '<div class="run" '),
+  ),
   '</body></html>',
 ].join('');
 
@@ -81,7 +83,10 @@ export const FONT_PAGE = [
 export const LATIN_PAGE = [
   '<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:40px;font-size:18px">',
   '<h1>Release notes</h1>',
-  ...Array.from({ length: 6 }, (_, index) => `<p><b>Change ${index + 1}.</b> ${'The quick brown fox jumps over the lazy dog, then checks the capture once more. '.repeat(6)}</p>`),
+  ...Array.from(
+    { length: 6 },
+    (_, index) => `<p><b>Change ${index + 1}.</b> ${'The quick brown fox jumps over the lazy dog, then checks the capture once more. '.repeat(6)}</p>`,
+  ),
   '<pre><code>const capture = await screenshot({ url, fullPage: true });</code></pre>',
   '</body></html>',
 ].join('');

@@ -27,7 +27,9 @@ export async function startFuzzEnvironment(): Promise<FuzzEnvironment> {
     req.url?.includes(`id=${TWEET_ID}&`) ? { headers: { 'content-type': 'application/json' }, body: tweetFixture(TWEET_ID) } : { status: 404, body: '{}' },
   );
   const media = await startMediaUpstream();
-  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#36c' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#36c' } })
+    .png()
+    .toBuffer();
   for (const url of ['https://pbs.twimg.com/media/fuzz.png', 'https://video.twimg.com/fuzz.mp4']) {
     media.on(url, { headers: { 'content-type': url.endsWith('.png') ? 'image/png' : 'video/mp4', 'content-length': String(png.length) }, body: png });
   }

@@ -40,7 +40,10 @@ export interface FuzzRequest {
 }
 
 /** A valid 1×1 PNG, for file parts that should decode. */
-const PNG_1x1 = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e25bb5460000000049454e44ae426082', 'hex');
+const PNG_1x1 = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e25bb5460000000049454e44ae426082',
+  'hex',
+);
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 const printable = fc.string({ unit: fc.constantFrom(...' !"#$%&\'()*+,-./0123456789:;<=>?@ABCXYZabcxyz[\\]^_`{|}~'.split('')), maxLength: 40 });
@@ -48,13 +51,35 @@ const anyText = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
-  fc.constantFrom('', ' ', '0', '-1', '1e309', 'null', 'true', '[]', '{}', '%', '%00', '%ff', '..', '../../etc/passwd', '<script>', '__proto__', 'constructor', '😀'),
-  fc.integer({ min: 0, max: 9 }).map((power) => 'x'.repeat(Math.min(10 ** power , 60_000))),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e309',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    '%',
+    '%00',
+    '%ff',
+    '..',
+    '../../etc/passwd',
+    '<script>',
+    '__proto__',
+    'constructor',
+    '😀',
+  ),
+  fc.integer({ min: 0, max: 9 }).map((power) => 'x'.repeat(Math.min(10 ** power, 60_000))),
 );
 
 /** A path segment: valid-looking, odd, or hostile; percent-encoded as a client would send it. */
 const segment = (valid: string[]) =>
-  fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...(valid.length > 0 ? valid : ['x'])) }, { weight: 2, arbitrary: anyText.map((text) => encodeURIComponent(text).slice(0, 3000) || '%20') });
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...(valid.length > 0 ? valid : ['x'])) },
+    { weight: 2, arbitrary: anyText.map((text) => encodeURIComponent(text).slice(0, 3000) || '%20') },
+  );
 
 const UUIDS = ['0198a1b2-0000-7000-8000-000000000000', '00000000-0000-0000-0000-000000000000'];
 
@@ -68,13 +93,15 @@ function pathFor(row: Row, context: FuzzContext): fc.Arbitrary<string> {
   const names = [...row.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
   // Without a tweet stand-in, a well-formed id would send the server to the real upstream.
   const offline = (name: string, value: string) => (name === 'id' && !context.tweetIds && /^\d+$/.test(value) ? `x${value}` : value);
-  return fc.tuple(fc.tuple(...names.map((name) => segment(values[name] ?? []).map((value) => offline(name, value)))), fc.constantFrom('', '', '', '/', '//')).map(([params, suffix]) => {
-    let path = row.path;
-    names.forEach((name, index) => {
-      path = path.replace(`{${name}}`, params[index]!);
+  return fc
+    .tuple(fc.tuple(...names.map((name) => segment(values[name] ?? []).map((value) => offline(name, value)))), fc.constantFrom('', '', '', '/', '//'))
+    .map(([params, suffix]) => {
+      let path = row.path;
+      names.forEach((name, index) => {
+        path = path.replace(`{${name}}`, params[index]!);
+      });
+      return `${path}${suffix}`;
     });
-    return `${path}${suffix}`;
-  });
 }
 
 /** Capture targets: a local page when one is given, else only URLs refused before any fetch. */
@@ -98,8 +125,18 @@ function captureUrl(context: FuzzContext): fc.Arbitrary<unknown> {
 }
 
 function mediaUrl(context: FuzzContext): fc.Arbitrary<string> {
-  const refused = fc.constantFrom('http://pbs.twimg.com/media/x.jpg', 'https://evil.example/x.jpg', 'https://pbs.twimg.com.evil.example/x.jpg', 'https://user@pbs.twimg.com/x', 'https://pbs.twimg.com:8443/x', 'javascript:alert(1)', '');
-  const allowed = context.mediaHosts ? [fc.constantFrom('https://pbs.twimg.com/media/fuzz.png', 'https://video.twimg.com/fuzz.mp4', 'https://pbs.twimg.com/media/fuzz.png#x')] : [];
+  const refused = fc.constantFrom(
+    'http://pbs.twimg.com/media/x.jpg',
+    'https://evil.example/x.jpg',
+    'https://pbs.twimg.com.evil.example/x.jpg',
+    'https://user@pbs.twimg.com/x',
+    'https://pbs.twimg.com:8443/x',
+    'javascript:alert(1)',
+    '',
+  );
+  const allowed = context.mediaHosts
+    ? [fc.constantFrom('https://pbs.twimg.com/media/fuzz.png', 'https://video.twimg.com/fuzz.mp4', 'https://pbs.twimg.com/media/fuzz.png#x')]
+    : [];
   return fc.oneof(refused, ...allowed, anyText);
 }
 
@@ -123,14 +160,39 @@ function jsonBody(context: FuzzContext): fc.Arbitrary<string | Buffer> {
     all: fc.oneof(fc.boolean(), fc.jsonValue({ maxDepth: 1 })),
   };
   const named = fc
-    .dictionary(fc.oneof(fc.constantFrom(...Object.keys(fields)), fc.constantFrom('__proto__', 'constructor', 'prototype', 'extra')), fc.constant(null), { maxKeys: 6 })
-    .chain((keys) => fc.record(Object.fromEntries(Object.keys(keys).map((key) => [key, Object.hasOwn(fields, key) ? fields[key]! : fc.jsonValue({ maxDepth: 2 })])) as Record<string, fc.Arbitrary<unknown>>))
+    .dictionary(fc.oneof(fc.constantFrom(...Object.keys(fields)), fc.constantFrom('__proto__', 'constructor', 'prototype', 'extra')), fc.constant(null), {
+      maxKeys: 6,
+    })
+    .chain((keys) =>
+      fc.record(
+        Object.fromEntries(Object.keys(keys).map((key) => [key, Object.hasOwn(fields, key) ? fields[key]! : fc.jsonValue({ maxDepth: 2 })])) as Record<
+          string,
+          fc.Arbitrary<unknown>
+        >,
+      ),
+    )
     .map((value) => JSON.stringify(value));
   const deep = fc.integer({ min: 10, max: 20_000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth));
-  const prototype = fc.constantFrom('{"__proto__":{"admin":true},"title":"t","benefitStatement":"b"}', '{"constructor":{"prototype":{"x":1}}}', '{"url":"http://127.0.0.1/","__proto__":null}');
-  const invalidUtf8 = fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.concat([Buffer.from('{"title":"'), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from(bytes), Buffer.from('"}')]));
-  const huge = fc.integer({ min: 1, max: 200 }).map((kb) => JSON.stringify({ title: 'x'.repeat(kb * 1024), benefitStatement: 'b', url: `https://e.example/${'a'.repeat(kb)}` }));
-  return fc.oneof({ weight: 5, arbitrary: named }, fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? 'null'), deep, prototype, invalidUtf8, huge, anyText);
+  const prototype = fc.constantFrom(
+    '{"__proto__":{"admin":true},"title":"t","benefitStatement":"b"}',
+    '{"constructor":{"prototype":{"x":1}}}',
+    '{"url":"http://127.0.0.1/","__proto__":null}',
+  );
+  const invalidUtf8 = fc
+    .uint8Array({ maxLength: 200 })
+    .map((bytes) => Buffer.concat([Buffer.from('{"title":"'), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from(bytes), Buffer.from('"}')]));
+  const huge = fc
+    .integer({ min: 1, max: 200 })
+    .map((kb) => JSON.stringify({ title: 'x'.repeat(kb * 1024), benefitStatement: 'b', url: `https://e.example/${'a'.repeat(kb)}` }));
+  return fc.oneof(
+    { weight: 5, arbitrary: named },
+    fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? 'null'),
+    deep,
+    prototype,
+    invalidUtf8,
+    huge,
+    anyText,
+  );
 }
 
 const BOUNDARY = 'fuzzBoundary42';
@@ -153,7 +215,9 @@ const multipartBody: fc.Arbitrary<Buffer> = fc
   .map(([parts, shape, cut]) => {
     const chunks = parts.map(([name, value, file, type]) =>
       Buffer.concat([
-        Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"${file ? '; filename="f.png"' : ''}\r\n${file && type ? `Content-Type: ${type}\r\n` : ''}\r\n`),
+        Buffer.from(
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"${file ? '; filename="f.png"' : ''}\r\n${file && type ? `Content-Type: ${type}\r\n` : ''}\r\n`,
+        ),
         file && value === 'png' ? PNG_1x1 : Buffer.from(value),
         Buffer.from('\r\n'),
       ]),
@@ -173,13 +237,29 @@ function headersFor(row: Row | undefined, context: FuzzContext): fc.Arbitrary<Re
     printable,
   );
   const cookie = fc.oneof(
-    ...(session ? [fc.constant(session), fc.constant(`${session}; ${session}`), fc.constant(`easel.session_token=easel_st_planted; ${session}`), fc.constant(`__Host-${session}`)] : []),
+    ...(session
+      ? [
+          fc.constant(session),
+          fc.constant(`${session}; ${session}`),
+          fc.constant(`easel.session_token=easel_st_planted; ${session}`),
+          fc.constant(`__Host-${session}`),
+        ]
+      : []),
     fc.constantFrom('easel.session_token=', 'easel.session_token=easel_st_x', '=;;;=', '__Secure-easel.session_token=a; easel.session_token=b'),
     printable,
   );
   const contentType = fc.oneof(
     fc.constant(row?.body?.contentType === 'multipart/form-data' ? `multipart/form-data; boundary=${BOUNDARY}` : 'application/json'),
-    fc.constantFrom('application/json', 'application/vnd.x+json', 'text/plain', 'multipart/form-data', `multipart/form-data; boundary=${BOUNDARY}`, 'multipart/form-data; boundary=', 'application/x-www-form-urlencoded', ''),
+    fc.constantFrom(
+      'application/json',
+      'application/vnd.x+json',
+      'text/plain',
+      'multipart/form-data',
+      `multipart/form-data; boundary=${BOUNDARY}`,
+      'multipart/form-data; boundary=',
+      'application/x-www-form-urlencoded',
+      '',
+    ),
     printable,
   );
   return fc.record(
@@ -227,18 +307,33 @@ function validBody(row: Row, context: FuzzContext): fc.Arbitrary<Buffer | undefi
   switch (row.operationId) {
     case 'capturePage':
       return json(
-        fc.record({
-          url: context.pageOrigin ? fc.constantFrom(`${context.pageOrigin}/plain?title=fuzz`, `${context.pageOrigin}/scheme`, 'http://10.1.2.3/') : fc.constant('http://10.1.2.3/'),
-          deviceType: fc.constantFrom('desktop', 'mobile'),
-          colorScheme: fc.constantFrom('light', 'dark'),
-          // Mostly from the cache: a new capture costs a browser page load.
-          forceRefresh: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-        }, { requiredKeys: ['url'] }),
+        fc.record(
+          {
+            url: context.pageOrigin
+              ? fc.constantFrom(`${context.pageOrigin}/plain?title=fuzz`, `${context.pageOrigin}/scheme`, 'http://10.1.2.3/')
+              : fc.constant('http://10.1.2.3/'),
+            deviceType: fc.constantFrom('desktop', 'mobile'),
+            colorScheme: fc.constantFrom('light', 'dark'),
+            // Mostly from the cache: a new capture costs a browser page load.
+            forceRefresh: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+          },
+          { requiredKeys: ['url'] },
+        ),
       );
     case 'createRelease':
-      return json(fc.record({ title: text, benefitStatement: text, description: fc.option(text, { nil: undefined }), sourceUrls: fc.constant(['https://a.example/x']) }, { requiredKeys: ['title', 'benefitStatement'] }));
+      return json(
+        fc.record(
+          { title: text, benefitStatement: text, description: fc.option(text, { nil: undefined }), sourceUrls: fc.constant(['https://a.example/x']) },
+          { requiredKeys: ['title', 'benefitStatement'] },
+        ),
+      );
     case 'createSourceApp':
-      return json(fc.record({ name: text, allowedHosts: fc.constant(['https://a.example']), provider: fc.constantFrom('generic', 'github') }, { requiredKeys: ['name', 'allowedHosts'] }));
+      return json(
+        fc.record(
+          { name: text, allowedHosts: fc.constant(['https://a.example']), provider: fc.constantFrom('generic', 'github') },
+          { requiredKeys: ['name', 'allowedHosts'] },
+        ),
+      );
     case 'createAssetUpload':
       return json(fc.record({ bytes: fc.integer({ min: 1, max: 52_428_800 }), contentType: fc.constantFrom('image/png', 'video/mp4'), fileName: text }));
     case 'completeAssetUpload':
@@ -246,13 +341,17 @@ function validBody(row: Row, context: FuzzContext): fc.Arbitrary<Buffer | undefi
     case 'purgeCache':
       return json(fc.oneof(fc.constant({ all: true }), fc.constant({ url: 'https://example.com/' })));
     case 'postExport':
-      return fc.tuple(fc.constantFrom('png', 'jpeg', 'webp'), fc.constantFrom('high', 'medium', 'low')).map(([format, preset]) =>
-        Buffer.concat([
-          Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
-          PNG_1x1,
-          Buffer.from(`\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="format"\r\n\r\n${format}\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="qualityPreset"\r\n\r\n${preset}\r\n--${BOUNDARY}--\r\n`),
-        ]),
-      );
+      return fc
+        .tuple(fc.constantFrom('png', 'jpeg', 'webp'), fc.constantFrom('high', 'medium', 'low'))
+        .map(([format, preset]) =>
+          Buffer.concat([
+            Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="image"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
+            PNG_1x1,
+            Buffer.from(
+              `\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="format"\r\n\r\n${format}\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="qualityPreset"\r\n\r\n${preset}\r\n--${BOUNDARY}--\r\n`,
+            ),
+          ]),
+        );
     default:
       return fc.constant(undefined);
   }

@@ -43,7 +43,9 @@ export async function screenshotLike(width = 1920, height = 1080, seed = 1): Pro
   parts.push(`<text x="${left}" y="110" font-family="DejaVu Sans, sans-serif" font-size="30" font-weight="bold" fill="#1f2328">${escapeXml(line(4))}</text>`);
   let y = 150;
   while (y < height * 0.55) {
-    parts.push(`<text x="${left}" y="${y}" font-family="DejaVu Sans, sans-serif" font-size="16" fill="#1f2328">${escapeXml(line(Math.max(4, Math.floor(contentWidth / 70))))}</text>`);
+    parts.push(
+      `<text x="${left}" y="${y}" font-family="DejaVu Sans, sans-serif" font-size="16" fill="#1f2328">${escapeXml(line(Math.max(4, Math.floor(contentWidth / 70))))}</text>`,
+    );
     y += 26;
   }
   parts.push(
@@ -56,7 +58,9 @@ export async function screenshotLike(width = 1920, height = 1080, seed = 1): Pro
   const codeHeight = Math.max(60, height - y - 40);
   parts.push(`<rect x="${left}" y="${y}" width="${contentWidth / 2 - 10}" height="${codeHeight}" rx="6" fill="#0d1117"/>`);
   for (let row = y + 28; row < y + codeHeight - 10; row += 22) {
-    parts.push(`<text x="${left + 16}" y="${row}" font-family="DejaVu Sans Mono, monospace" font-size="14" fill="${next() > 0.5 ? '#7ee787' : '#e6edf3'}">${escapeXml(`const ${line(1)} = ${line(2).replace(/ /g, '.')}();`)}</text>`);
+    parts.push(
+      `<text x="${left + 16}" y="${row}" font-family="DejaVu Sans Mono, monospace" font-size="14" fill="${next() > 0.5 ? '#7ee787' : '#e6edf3'}">${escapeXml(`const ${line(1)} = ${line(2).replace(/ /g, '.')}();`)}</text>`,
+    );
   }
   const chartLeft = left + contentWidth / 2 + 10;
   const bars = 14;
@@ -76,12 +80,14 @@ async function field(width: number, height: number, cell: number, next: () => nu
   const h = Math.max(2, Math.ceil(height / cell));
   const coarse = Buffer.alloc(w * h);
   for (let i = 0; i < coarse.length; i++) coarse[i] = Math.floor(next() * 256);
-  return sharp(coarse, { raw: { width: w, height: h, channels: 1 } })
-    .resize(width, height, { kernel: 'cubic', fit: 'fill' })
-    // sharp outputs sRGB (three channels) unless told to keep the one band.
-    .extractChannel(0)
-    .raw()
-    .toBuffer();
+  return (
+    sharp(coarse, { raw: { width: w, height: h, channels: 1 } })
+      .resize(width, height, { kernel: 'cubic', fit: 'fill' })
+      // sharp outputs sRGB (three channels) unless told to keep the one band.
+      .extractChannel(0)
+      .raw()
+      .toBuffer()
+  );
 }
 
 /**
@@ -96,7 +102,7 @@ export async function photoLikeRaw(width = 1920, height = 1080, seed = 7): Promi
   );
   const out = Buffer.alloc(width * height * 3);
   const horizon = Math.floor(height * 0.45);
-  const clamp = (value: number) => (value < 0 ? 0 : Math.min(value , 255));
+  const clamp = (value: number) => (value < 0 ? 0 : Math.min(value, 255));
   for (let y = 0, i = 0; y < height; y++) {
     const sky = y < horizon;
     for (let x = 0; x < width; x++, i++) {
@@ -116,7 +122,9 @@ export async function photoLikeRaw(width = 1920, height = 1080, seed = 7): Promi
 /** A photo-like JPEG (camera-style quality 92), the usual shape of a photo upload. */
 export async function photoLike(width = 1920, height = 1080, seed = 7): Promise<Buffer> {
   const raw = await photoLikeRaw(width, height, seed);
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .toBuffer();
 }
 
 /** Camera-style EXIF with a GPS position, the metadata an export must never pass on. */
@@ -156,7 +164,12 @@ export function pngBombHeader(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, deflate, no interlace
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(1024))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** An RGB colour. */

@@ -15,8 +15,15 @@ export interface CorpusEntry {
 }
 
 // Built from parts, so no scanner mistakes this file for a leak.
-const PEM_BODY = ['MIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu', 'KUpRKfFLfRYC9AIKjbJTWit+CqvjWYzvQwECAwEAAQJAIJLixBy2qpFoS4DSmoEm', 'o3qGy0t6z09AIJtH+5OeRV1be+N4cDYJKffGzDa88vQENZiRm0GRq6a+HPGQMd2k', 'TQIhAKMSvzIBnni7ot/OSie2TmJLY4SwTQAevXysE2RbFDYdAiEBCUEaRQnMnbp7'].join('\n');
-const JWT = ['eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkphbmUgRG9lIn0', 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c'].join('.');
+const PEM_BODY = [
+  'MIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu',
+  'KUpRKfFLfRYC9AIKjbJTWit+CqvjWYzvQwECAwEAAQJAIJLixBy2qpFoS4DSmoEm',
+  'o3qGy0t6z09AIJtH+5OeRV1be+N4cDYJKffGzDa88vQENZiRm0GRq6a+HPGQMd2k',
+  'TQIhAKMSvzIBnni7ot/OSie2TmJLY4SwTQAevXysE2RbFDYdAiEBCUEaRQnMnbp7',
+].join('\n');
+const JWT = ['eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', 'eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkphbmUgRG9lIn0', 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c'].join(
+  '.',
+);
 const GITHUB = ['ghp', 'wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx'].join('_');
 const SLACK = ['xoxb', '123456789012', '1234567890123', 'AbCdEfGhIjKlMnOpQrStUvWx'].join('-');
 const NPM = ['npm', 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789'].join('_');
@@ -61,8 +68,18 @@ export const CORPUS: CorpusEntry[] = [
   { name: 'an AWS access key id', line: `aws_access_key_id = ${AWS}`, secret: AWS, kind: 'secret' },
   { name: 'a JWT', line: `token: ${JWT}`, secret: JWT, kind: 'secret' },
   { name: 'a bearer token', line: 'Authorization: Bearer 7fc3a1e9b2d84c6f9e0a5b1d3c7e2f48', secret: '7fc3a1e9b2d84c6f9e0a5b1d3c7e2f48', kind: 'secret' },
-  { name: 'a connection string with a password', line: 'DATABASE_URL=postgres://app:s3cretPa55@db.internal:5432/app', secret: 'postgres://app:s3cretPa55@db.internal:5432/app', kind: 'secret' },
-  { name: 'a private key', line: `-----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY}\n-----END RSA PRIVATE KEY-----`, secret: `-----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY}\n-----END RSA PRIVATE KEY-----`, kind: 'secret' },
+  {
+    name: 'a connection string with a password',
+    line: 'DATABASE_URL=postgres://app:s3cretPa55@db.internal:5432/app',
+    secret: 'postgres://app:s3cretPa55@db.internal:5432/app',
+    kind: 'secret',
+  },
+  {
+    name: 'a private key',
+    line: `-----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY}\n-----END RSA PRIVATE KEY-----`,
+    secret: `-----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY}\n-----END RSA PRIVATE KEY-----`,
+    kind: 'secret',
+  },
   { name: 'a git commit hash', line: 'commit 9fceb02d0ae598e95dc970b74767f19372d61af8', kind: null },
   { name: 'a UUID', line: 'Request id 0191f3a4-7b2c-7e3d-9a4b-5c6d7e8f9012', kind: null },
   { name: 'the word Bearer in prose', line: 'The bearer of this card is welcome', kind: null },

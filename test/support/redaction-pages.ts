@@ -31,11 +31,15 @@ const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;
 
 const html = (res: ServerResponse, body: string) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><style>body{margin:0;background:#fff;color:#123;font:16px/20px monospace}</style></head><body>${body}</body></html>`);
+  res.end(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><style>body{margin:0;background:#fff;color:#123;font:16px/20px monospace}</style></head><body>${body}</body></html>`,
+  );
 };
 
 function corpusPage(): string {
-  return CORPUS.map((entry, i) => `<div style="position:absolute;left:20px;top:${CORPUS_BANDS[i]!.top}px;white-space:pre">${escape(entry.line)}</div>`).join('');
+  return CORPUS.map((entry, i) => `<div style="position:absolute;left:20px;top:${CORPUS_BANDS[i]!.top}px;white-space:pre">${escape(entry.line)}</div>`).join(
+    '',
+  );
 }
 
 /** One of each shape; every finding is an e-mail address or a card, so the test knows what to expect. */
@@ -56,7 +60,8 @@ function shapesPage(): string {
 function tallPage(): string {
   const rows: string[] = [];
   for (let i = 0; i < TALL_PAGE_PX / 40; i += 1) {
-    const cell = i % 10 === 0 ? `customer-${i}@example.com, 203.0.113.${i % 250}` : `Order ${100000 + i} shipped 2024-03-${String((i % 28) + 1).padStart(2, '0')}`;
+    const cell =
+      i % 10 === 0 ? `customer-${i}@example.com, 203.0.113.${i % 250}` : `Order ${100000 + i} shipped 2024-03-${String((i % 28) + 1).padStart(2, '0')}`;
     rows.push(`<div style="height:40px;border-bottom:1px solid #ddd;box-sizing:border-box;padding:10px 20px">Row ${i}: ${cell}</div>`);
   }
   return rows.join('');
@@ -67,7 +72,9 @@ function dashboardPage(): string {
   const rows: string[] = [];
   for (let i = 0; i < 40; i += 1) {
     const contact = i % 4 === 0 ? `client${i}@example.com` : i % 4 === 1 ? `+44 20 7946 ${String(1000 + i).slice(-4)}` : `Order #${4155550000 + i}`;
-    rows.push(`<tr><td>${i}</td><td>Customer ${i}</td><td>${contact}</td><td>2024-03-${String((i % 28) + 1).padStart(2, '0')}</td><td>v1.${i}.0</td><td>$${(i * 37.5).toFixed(2)}</td></tr>`);
+    rows.push(
+      `<tr><td>${i}</td><td>Customer ${i}</td><td>${contact}</td><td>2024-03-${String((i % 28) + 1).padStart(2, '0')}</td><td>v1.${i}.0</td><td>$${(i * 37.5).toFixed(2)}</td></tr>`,
+    );
   }
   const log = Array.from({ length: 20 }, (_, i) => `<li>12:${String(i).padStart(2, '0')}:05 request from 198.51.100.${i} took ${20 + i} ms</li>`).join('');
   return `<h1 style="margin:20px">Customers</h1><table style="margin:20px;border-collapse:collapse">${rows.join('')}</table><ul>${log}</ul>`;

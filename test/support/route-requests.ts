@@ -105,7 +105,10 @@ export async function createFixtures(runtime: Pick<LocalRuntime, 'env'>): Promis
     const scopes = API_KEY_SCOPES.filter((scope) => scope !== permission) as Scope[];
     const cacheKey = scopes.join(',');
     if (!partial.has(cacheKey)) {
-      partial.set(cacheKey, admin.issueApiKey(deps, { organizationId: a.organizationId, name: `without ${permission}`, scopes }).then((issued) => issued.key));
+      partial.set(
+        cacheKey,
+        admin.issueApiKey(deps, { organizationId: a.organizationId, name: `without ${permission}`, scopes }).then((issued) => issued.key),
+      );
     }
     return partial.get(cacheKey)!;
   };

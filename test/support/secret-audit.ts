@@ -82,7 +82,10 @@ function textOf(value: AttributeValue | undefined): string {
   if (value.NS) return value.NS.join('\n');
   if (value.BS) return value.BS.map((item) => Buffer.from(item).toString('latin1')).join('\n');
   if (value.L) return value.L.map(textOf).join('\n');
-  if (value.M) return Object.entries(value.M).map(([name, item]) => `${name}\n${textOf(item)}`).join('\n');
+  if (value.M)
+    return Object.entries(value.M)
+      .map(([name, item]) => `${name}\n${textOf(item)}`)
+      .join('\n');
   return '';
 }
 

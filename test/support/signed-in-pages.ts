@@ -103,12 +103,24 @@ export async function startSignedInPages(): Promise<SignedInPages> {
     switch (url.pathname) {
       case '/header':
         // ?also=<url>: one more image, from wherever the test says (an address the guard refuses).
-        return html(res, fill(headers[PASS.header[0].toLowerCase()] === PASS.header[1], reachOut(second, `header-${run}`) + (url.searchParams.has('also') ? `<img src="${url.searchParams.get('also')}">` : '')));
+        return html(
+          res,
+          fill(
+            headers[PASS.header[0].toLowerCase()] === PASS.header[1],
+            reachOut(second, `header-${run}`) + (url.searchParams.has('also') ? `<img src="${url.searchParams.get('also')}">` : ''),
+          ),
+        );
       case '/cookie':
         return html(res, fill(hasCookie(headers), reachOut(second, `cookie-${run}`)));
       case '/agent':
         // Green only when the request and navigator.userAgent both say it; black when only the request does.
-        return html(res, fill(headers['user-agent'] === PASS.userAgent, `<script>if (${JSON.stringify(headers['user-agent'] === PASS.userAgent)} && navigator.userAgent !== ${JSON.stringify(PASS.userAgent)}) document.getElementById('fill').style.background = 'black';</script>`));
+        return html(
+          res,
+          fill(
+            headers['user-agent'] === PASS.userAgent,
+            `<script>if (${JSON.stringify(headers['user-agent'] === PASS.userAgent)} && navigator.userAgent !== ${JSON.stringify(PASS.userAgent)}) document.getElementById('fill').style.background = 'black';</script>`,
+          ),
+        );
       case '/click':
         return html(res, CLICK_PAGE);
       case '/motion':

@@ -8,7 +8,7 @@ import type { LoopbackServer } from './loopback-server.ts';
 
 /** Band `index`'s colour: no two of the first 64 alike, none white, black or the layout page's. */
 export function bandColour(index: number): Colour {
-  return [(index * 53 + 20) % 200 + 30, (index * 97 + 40) % 200 + 30, (index * 151 + 80) % 200 + 30];
+  return [((index * 53 + 20) % 200) + 30, ((index * 97 + 40) % 200) + 30, ((index * 151 + 80) % 200) + 30];
 }
 
 const rgb = (colour: Colour) => `rgb(${colour.join(',')})`;
@@ -18,7 +18,10 @@ export const LAYOUT_COLOURS = { header: [255, 0, 0], hero: [0, 0, 255], footer: 
 export const LAYOUT = { header: 60, footer: 40, below: 11_000 } as const;
 
 const bands = (height: number, band: number) =>
-  Array.from({ length: Math.ceil(height / band) }, (_, index) => `<div style="height:${Math.min(band, height - index * band)}px;background:${rgb(bandColour(index))}"></div>`).join('');
+  Array.from(
+    { length: Math.ceil(height / band) },
+    (_, index) => `<div style="height:${Math.min(band, height - index * band)}px;background:${rgb(bandColour(index))}"></div>`,
+  ).join('');
 
 /** The page at `path`, or undefined. */
 function page(path: string, query: URLSearchParams): string | undefined {

@@ -248,15 +248,14 @@ export async function startTargetPages(): Promise<TargetPages> {
       // `height` CSS pixels tall, green at the top and blue at the bottom.
       case '/tall': {
         const height = Number(q.get('height') ?? 30_000);
-        return html(
-          res,
-          `<body style="margin:0;height:${height}px;background:linear-gradient(${GREEN} 50%, ${css(OPTION_COLOURS.lazyImage)} 50%)"></body>`,
-        );
+        return html(res, `<body style="margin:0;height:${height}px;background:linear-gradient(${GREEN} 50%, ${css(OPTION_COLOURS.lazyImage)} 50%)"></body>`);
       }
       // A 16×16 PNG of the colour `c` ("r,g,b").
       case '/colour.png': {
         const [r, g, b] = (q.get('c') ?? '0,0,0').split(',').map(Number);
-        const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: r!, g: g!, b: b! } } }).png().toBuffer();
+        const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: { r: r!, g: g!, b: b! } } })
+          .png()
+          .toBuffer();
         res.writeHead(200, { 'content-type': 'image/png' });
         return void res.end(png);
       }

@@ -121,7 +121,25 @@ export function createMediaCertificate(): TestCertificate {
   try {
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=easel-test-media', '-addext', `subjectAltName=${names}`, '-keyout', keyFile, '-out', certFile],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=easel-test-media',
+        '-addext',
+        `subjectAltName=${names}`,
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+      ],
       { stdio: 'pipe' },
     );
   } catch (error) {

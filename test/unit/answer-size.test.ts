@@ -26,7 +26,11 @@ function children(): number[] {
 
 /** Random pixels: nothing a palette can compress, and minutes of libimagequant at full size. */
 async function noise(width: number, height: number): Promise<Uint8Array> {
-  return new Uint8Array(await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer());
+  return new Uint8Array(
+    await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+      .png({ compressionLevel: 1 })
+      .toBuffer(),
+  );
 }
 
 async function refusal(work: Promise<unknown>): Promise<Record<string, unknown>> {
@@ -49,7 +53,11 @@ const OUT_OF_TIME = {
 describe('fitResponse', () => {
   it('returns a PNG within the limit unchanged', async () => {
     // Prepare
-    const png = new Uint8Array(await sharp({ create: { width: 64, height: 64, channels: 3, background: '#08f' } }).png().toBuffer());
+    const png = new Uint8Array(
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: '#08f' } })
+        .png()
+        .toBuffer(),
+    );
 
     // Act + Assess
     expect(await fitResponse(png, { budgetMs: 0 })).toBe(png);
@@ -68,7 +76,11 @@ describe('fitResponse', () => {
       pixels[i + 1] = 255 - base - (next() & 7);
       pixels[i + 2] = (base * 3 + (next() & 7)) & 0xff;
     }
-    const png = new Uint8Array(await sharp(pixels, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer());
+    const png = new Uint8Array(
+      await sharp(pixels, { raw: { width, height, channels: 3 } })
+        .png({ compressionLevel: 1 })
+        .toBuffer(),
+    );
     expect(png.byteLength).toBeGreaterThan(MAX_PNG_BYTES);
 
     // Act
@@ -85,13 +97,21 @@ describe('fitResponse', () => {
     const width = 1920;
     const height = 5200;
     const pixels = randomBytes(width * height).map((byte) => (byte & 15) * 17);
-    const png = new Uint8Array(await sharp(pixels, { raw: { width, height, channels: 1 } }).toColourspace('srgb').png({ compressionLevel: 1 }).toBuffer());
+    const png = new Uint8Array(
+      await sharp(pixels, { raw: { width, height, channels: 1 } })
+        .toColourspace('srgb')
+        .png({ compressionLevel: 1 })
+        .toBuffer(),
+    );
 
     // Act
     const answer = await refusal(fitResponse(png, { budgetMs: 120_000 }));
 
     // Assess
-    expect(answer).toEqual({ ...OUT_OF_TIME, hint: `The capture is larger than a response can carry (${MAX_PNG_BYTES} bytes of PNG, even as a palette image); capture without fullPage, at a lower scale, or one element with selector.` });
+    expect(answer).toEqual({
+      ...OUT_OF_TIME,
+      hint: `The capture is larger than a response can carry (${MAX_PNG_BYTES} bytes of PNG, even as a palette image); capture without fullPage, at a lower scale, or one element with selector.`,
+    });
     expect(children()).toEqual([]);
   });
 

@@ -65,7 +65,12 @@ describe('deletion worker', () => {
     expect(retry).toEqual({ batchItemFailures: [] });
     expect(storage.commandCalls(DeleteObjectCommand)).toHaveLength(2);
     expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual(
-      Array(2).fill(expect.objectContaining({ ConditionExpression: 'attribute_exists(pk) AND #status = :deleting', ExpressionAttributeValues: expect.objectContaining({ ':deleted': 'deleted' }) })),
+      Array(2).fill(
+        expect.objectContaining({
+          ConditionExpression: 'attribute_exists(pk) AND #status = :deleting',
+          ExpressionAttributeValues: expect.objectContaining({ ':deleted': 'deleted' }),
+        }),
+      ),
     );
   });
 

@@ -21,7 +21,14 @@ afterAll(() => ddb.restore());
 
 const EDITOR = 'https://editor.easel.test';
 const row = (overrides: Partial<RouteDef>): RouteDef =>
-  testRoute({ path: '/api/v1/probe', auth: 'session', cors: 'editor', access: { tables: { workspace: ['GetItem', 'BatchGetItem', 'Query'] } }, errors: [401, 403, 503], ...overrides });
+  testRoute({
+    path: '/api/v1/probe',
+    auth: 'session',
+    cors: 'editor',
+    access: { tables: { workspace: ['GetItem', 'BatchGetItem', 'Query'] } },
+    errors: [401, 403, 503],
+    ...overrides,
+  });
 
 // Each handler returns the principal it was given, so a test sees what the middleware resolved.
 const echo = async ({ principal }: { principal: unknown }) => ({ principal });
@@ -40,7 +47,14 @@ const workspace = route(
   { authenticate },
 );
 const deletion = route(
-  row({ operationId: 'probeDelete', method: 'DELETE', auth: 'apiKey', permission: 'asset:write', access: { tables: { workspace: ['GetItem', 'BatchGetItem'] }, apiKeyStamp: true }, extensions: entitlementExtension('asset:delete') }),
+  row({
+    operationId: 'probeDelete',
+    method: 'DELETE',
+    auth: 'apiKey',
+    permission: 'asset:write',
+    access: { tables: { workspace: ['GetItem', 'BatchGetItem'] }, apiKeyStamp: true },
+    extensions: entitlementExtension('asset:delete'),
+  }),
   echo,
   { authenticate },
 );
@@ -82,7 +96,16 @@ function storedSession(role: 'owner' | 'admin' | 'member'): string {
   // A fresh organization per session keeps the container's member cache out of the way.
   const organizationId = newId('org');
   ddb.on(GetCommand, { Key: keys.session(hash) }).resolves({
-    Item: { ...keys.session(hash), sessionId: 'ses_1', tokenHash: hash, userId: 'usr_1', activeOrganizationId: organizationId, createdAt: '2026-01-01T00:00:00.000Z', expiresAt: 4_000_000_000, origin: 'test' },
+    Item: {
+      ...keys.session(hash),
+      sessionId: 'ses_1',
+      tokenHash: hash,
+      userId: 'usr_1',
+      activeOrganizationId: organizationId,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      expiresAt: 4_000_000_000,
+      origin: 'test',
+    },
   });
   ddb.on(BatchGetCommand).callsFake((input: { RequestItems: Record<string, { Keys: { pk: string; sk: string }[] }> }) => {
     const [table, request] = Object.entries(input.RequestItems)[0]!;
@@ -90,7 +113,15 @@ function storedSession(role: 'owner' | 'admin' | 'member'): string {
     return {
       Responses: {
         [table]: [
-          { ...keys.organization(organizationId), organizationId, name: 'A', workspaceId: 'ws_a', entitlement: { plan: 'free', status: 'active', features: [] }, deletionState: 'active', createdAt: '2026-01-01T00:00:00.000Z' },
+          {
+            ...keys.organization(organizationId),
+            organizationId,
+            name: 'A',
+            workspaceId: 'ws_a',
+            entitlement: { plan: 'free', status: 'active', features: [] },
+            deletionState: 'active',
+            createdAt: '2026-01-01T00:00:00.000Z',
+          },
           { ...keys.membership(organizationId, 'usr_1'), organizationId, workspaceId: 'ws_a', userId: 'usr_1', role, createdAt: '2026-01-01T00:00:00.000Z' },
         ],
       },
@@ -287,7 +318,12 @@ describe('auth middleware: dependency down', () => {
 describe('route(): features a row combines', () => {
   // Rows typed with their literal features, as the route table's are: the compiler asks for each middleware.
   const upload = {
-    ...row({ operationId: 'probeUpload', method: 'POST', permission: 'asset:write', access: { tables: { workspace: ['GetItem', 'BatchGetItem'] }, apiKeyStamp: true } }),
+    ...row({
+      operationId: 'probeUpload',
+      method: 'POST',
+      permission: 'asset:write',
+      access: { tables: { workspace: ['GetItem', 'BatchGetItem'] }, apiKeyStamp: true },
+    }),
     auth: 'apiKey',
     body: { contentType: 'multipart/form-data', schema: v.strictObject({ note: v.string() }), maxBytes: 2048 },
   } as const;
@@ -371,5 +407,6 @@ describe('route(): features a row combines', () => {
 });
 
 // A row's handler that leaves out the middleware of one of its features does not compile.
+const formRow = { ...row({}), auth: 'apiKey', body: { contentType: 'multipart/form-data', schema: v.unknown(), maxBytes: 1 } } as const;
 // @ts-expect-error the row takes multipart/form-data: its handler passes multipartBody too
-export const formWithoutParser = () => route({ ...row({}), auth: 'apiKey', body: { contentType: 'multipart/form-data', schema: v.unknown(), maxBytes: 1 } } as const, async () => ({}), { authenticate });
+export const formWithoutParser = () => route(formRow, async () => ({}), { authenticate });

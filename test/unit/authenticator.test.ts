@@ -142,7 +142,11 @@ describe('Authenticator.apiKey', () => {
     const revoked = generateApiKey();
     fake.apiKeys.set(hashSecret(revoked), keyRecord(revoked, { revokedAt: '2026-01-02T00:00:00Z' }));
 
-    const refusal = (key: string) => auth.apiKey(key).then(() => expect.unreachable(), (error: UnauthorizedError) => error);
+    const refusal = (key: string) =>
+      auth.apiKey(key).then(
+        () => expect.unreachable(),
+        (error: UnauthorizedError) => error,
+      );
     const a = await refusal(generateApiKey());
     const b = await refusal(revoked);
 

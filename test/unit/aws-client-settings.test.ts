@@ -29,7 +29,10 @@ const { secretsManagerClient } = await import('#shared/aws/secrets-manager.ts');
 const folder = mkdtempSync(join(tmpdir(), 'easel-aws-config-'));
 const CONFIG_FILE = join(folder, 'config');
 const CREDENTIALS_FILE = join(folder, 'credentials');
-writeFileSync(CONFIG_FILE, '[default]\nuse_fips_endpoint = true\nuse_dualstack_endpoint = true\nsdk_ua_app_id = from-config-file\nendpoint_url = http://127.0.0.1:9\n');
+writeFileSync(
+  CONFIG_FILE,
+  '[default]\nuse_fips_endpoint = true\nuse_dualstack_endpoint = true\nsdk_ua_app_id = from-config-file\nendpoint_url = http://127.0.0.1:9\n',
+);
 writeFileSync(CREDENTIALS_FILE, '[default]\naws_access_key_id = from-credentials-file\naws_secret_access_key = from-credentials-file\n');
 vi.stubEnv('AWS_CONFIG_FILE', CONFIG_FILE);
 vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', CREDENTIALS_FILE);

@@ -18,7 +18,9 @@ describe('error classes in a bundle built as the stack builds it', () => {
     const outfile = join(dir, 'index.mjs');
     await build({ ...bundleOptions(ENTRY), outfile, logLevel: 'silent' });
     const exports = (await import(pathToFileURL(outfile).href)) as Record<string, unknown>;
-    bundled = Object.fromEntries(Object.entries(exports).filter((entry): entry is [string, ErrorClass] => typeof entry[1] === 'function' && entry[1].prototype instanceof Error));
+    bundled = Object.fromEntries(
+      Object.entries(exports).filter((entry): entry is [string, ErrorClass] => typeof entry[1] === 'function' && entry[1].prototype instanceof Error),
+    );
   });
 
   it('minifies names, as every function without a package that reads them does', () => {

@@ -41,7 +41,15 @@ function refusal(body: unknown): { status: number; code: string; message: string
 }
 
 const headers = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`X-Header-${i}`, 'v'.repeat(MAX_HEADER_VALUE_LENGTH)]));
-const cookies = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `c${i}`, value: 'v'.repeat(MAX_COOKIE_VALUE_LENGTH - 4), path: '/app', secure: true, httpOnly: true, sameSite: 'None' }));
+const cookies = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    name: `c${i}`,
+    value: 'v'.repeat(MAX_COOKIE_VALUE_LENGTH - 4),
+    path: '/app',
+    secure: true,
+    httpOnly: true,
+    sameSite: 'None',
+  }));
 
 describe('ScreenshotRequest: issue 32 fields', () => {
   it('accepts every field at its bounds, and all of them together fit the route body limit', () => {
@@ -93,7 +101,11 @@ describe('ScreenshotRequest: issue 32 fields', () => {
     ['a cookie name and value longer together than a browser keeps', { cookies: [{ name: 'n'.repeat(200), value: 'v'.repeat(4000) }] }, 'cookies[0]'],
     ['a cookie with a domain', { cookies: [{ name: 'session', value: SECRET, domain: 'example.com' }] }, 'Remove cookies[0].domain'],
     ['a cookie path not starting with /', { cookies: [{ name: 'session', value: SECRET, path: 'app' }] }, 'cookies[0].path'],
-    ['a cookie with sameSite None but not secure', { cookies: [{ name: 'session', value: SECRET, sameSite: 'None' }] }, 'cookies[0]: sameSite None needs secure'],
+    [
+      'a cookie with sameSite None but not secure',
+      { cookies: [{ name: 'session', value: SECRET, sameSite: 'None' }] },
+      'cookies[0]: sameSite None needs secure',
+    ],
     ['a userAgent over 512 characters', { userAgent: 'u'.repeat(MAX_USER_AGENT_LENGTH + 1) }, 'userAgent'],
     ['an empty userAgent', { userAgent: '' }, 'userAgent'],
     ['a userAgent with a line break', { userAgent: 'Acme\r\nX-Other: 1' }, 'userAgent'],
@@ -121,9 +133,36 @@ describe('ScreenshotRequest: issue 32 fields', () => {
   });
 
   it.each([
-    'Host', 'host', 'Cookie', 'Cookie2', 'Content-Length', 'Connection', 'Transfer-Encoding', 'Upgrade', 'Keep-Alive', 'TE', 'Trailer',
-    'Proxy-Authorization', 'Proxy-Connection', 'Sec-Fetch-Site', 'sec-ch-ua', 'X-Forwarded-For', 'X-Forwarded-Host', 'Forwarded', 'Origin', 'Referer',
-    'Accept-Encoding', 'Accept-Charset', 'Access-Control-Request-Method', 'Date', 'DNT', 'Expect', 'Set-Cookie', 'Via', 'X-HTTP-Method-Override', 'X-Real-IP',
+    'Host',
+    'host',
+    'Cookie',
+    'Cookie2',
+    'Content-Length',
+    'Connection',
+    'Transfer-Encoding',
+    'Upgrade',
+    'Keep-Alive',
+    'TE',
+    'Trailer',
+    'Proxy-Authorization',
+    'Proxy-Connection',
+    'Sec-Fetch-Site',
+    'sec-ch-ua',
+    'X-Forwarded-For',
+    'X-Forwarded-Host',
+    'Forwarded',
+    'Origin',
+    'Referer',
+    'Accept-Encoding',
+    'Accept-Charset',
+    'Access-Control-Request-Method',
+    'Date',
+    'DNT',
+    'Expect',
+    'Set-Cookie',
+    'Via',
+    'X-HTTP-Method-Override',
+    'X-Real-IP',
   ])('refuses the header %s, which a browser or a proxy sets, naming it', (name) => {
     // Act
     const error = refusal({ ...URL_ONLY, headers: { Authorization: 'Bearer t', [name]: SECRET } });
@@ -142,7 +181,11 @@ describe('ScreenshotRequest: issue 32 fields', () => {
 describe('credentials and the cache key', () => {
   it('keeps headers and cookies out of the capture options, so out of the cache key', () => {
     // Prepare
-    const request = parseWith(ScreenshotRequest, { ...URL_ONLY, headers: { Authorization: `Bearer ${SECRET}` }, cookies: [{ name: 's', value: SECRET }] }, 'body');
+    const request = parseWith(
+      ScreenshotRequest,
+      { ...URL_ONLY, headers: { Authorization: `Bearer ${SECRET}` }, cookies: [{ name: 's', value: SECRET }] },
+      'body',
+    );
 
     // Act
     const options = captureOptionsOf(request);

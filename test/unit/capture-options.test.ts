@@ -27,7 +27,18 @@ describe('ScreenshotRequest options', () => {
     const parsed = parseWith(ScreenshotRequest, URL_ONLY, 'body');
 
     // Assess
-    expect(parsed).toEqual({ url: 'https://example.com/', deviceType: 'desktop', colorScheme: 'light', forceRefresh: false, fullPage: false, delay: 0, hideSelectors: [], blockBanners: false, blockAds: false, reducedMotion: false });
+    expect(parsed).toEqual({
+      url: 'https://example.com/',
+      deviceType: 'desktop',
+      colorScheme: 'light',
+      forceRefresh: false,
+      fullPage: false,
+      delay: 0,
+      hideSelectors: [],
+      blockBanners: false,
+      blockAds: false,
+      reducedMotion: false,
+    });
   });
 
   it('accepts every option at its bounds', () => {

@@ -30,7 +30,18 @@ describe('signIn', () => {
     const { page, traffic, set, sent } = standIns();
 
     // Act
-    await signIn(page, traffic, { headers: { Authorization: `Bearer ${SECRET}` }, cookies: [{ name: 's', value: SECRET }, { name: 't', value: 'v', path: '/app', httpOnly: true }] }, TARGET);
+    await signIn(
+      page,
+      traffic,
+      {
+        headers: { Authorization: `Bearer ${SECRET}` },
+        cookies: [
+          { name: 's', value: SECRET },
+          { name: 't', value: 'v', path: '/app', httpOnly: true },
+        ],
+      },
+      TARGET,
+    );
 
     // Assess
     expect(sent).toEqual([{ origin: 'https://app.example.com:8443', headers: { Authorization: `Bearer ${SECRET}` } }]);
@@ -57,7 +68,17 @@ describe('signIn', () => {
     const { page, traffic } = standIns((cookie) => cookie.name !== 'secure-one');
 
     // Act
-    const error = await signIn(page, traffic, { cookies: [{ name: 's', value: 'v' }, { name: 'secure-one', value: SECRET, secure: true }] }, TARGET).catch((caught: unknown) => caught);
+    const error = await signIn(
+      page,
+      traffic,
+      {
+        cookies: [
+          { name: 's', value: 'v' },
+          { name: 'secure-one', value: SECRET, secure: true },
+        ],
+      },
+      TARGET,
+    ).catch((caught: unknown) => caught);
 
     // Assess
     expect(error).toBeInstanceOf(HttpError);

@@ -73,7 +73,11 @@ describe('createTargetGuard', () => {
 
   it('answers 500 upstream_failed when DNS itself fails', async () => {
     const guard = createTargetGuard(policy, resolver({ 'flaky.example': dnsError('EAI_AGAIN') }));
-    expect(await errorOf(guard.assertCapturable(new URL('http://flaky.example/')))).toEqual({ status: 500, code: 'upstream_failed', hint: expect.stringContaining('EAI_AGAIN') });
+    expect(await errorOf(guard.assertCapturable(new URL('http://flaky.example/')))).toEqual({
+      status: 500,
+      code: 'upstream_failed',
+      hint: expect.stringContaining('EAI_AGAIN'),
+    });
   });
 
   it.each(['ws://example.com/', 'ftp://example.com/', 'chrome://settings/', 'file:///etc/hosts'])('never lets a page request %s', async (url) => {
@@ -112,7 +116,10 @@ describe('cachingResolver', () => {
   });
 
   it('does not remember a failed look-up', async () => {
-    const upstream = vi.fn<(host: string) => Promise<{ address: string; family: number }[]>>().mockRejectedValueOnce(dnsError('EAI_AGAIN')).mockResolvedValue([{ address: '93.184.215.14', family: 4 }]);
+    const upstream = vi
+      .fn<(host: string) => Promise<{ address: string; family: number }[]>>()
+      .mockRejectedValueOnce(dnsError('EAI_AGAIN'))
+      .mockResolvedValue([{ address: '93.184.215.14', family: 4 }]);
     const resolve = cachingResolver(upstream, 60_000);
     await expect(resolve('example.com')).rejects.toThrow('EAI_AGAIN');
     await expect(resolve('example.com')).resolves.toEqual([{ address: '93.184.215.14', family: 4 }]);
@@ -175,7 +182,14 @@ describe('capture configuration', () => {
 
   it('defaults to a 15 s time-out, a 1 h cache, the bundled multi-process Chromium and no secret', () => {
     const cfg = parseConfig(base);
-    expect(cfg.capture).toEqual({ timeoutMs: 15_000, remoteEndpoint: undefined, chromiumPath: undefined, singleProcess: false, prelaunch: false, localPorts: [] });
+    expect(cfg.capture).toEqual({
+      timeoutMs: 15_000,
+      remoteEndpoint: undefined,
+      chromiumPath: undefined,
+      singleProcess: false,
+      prelaunch: false,
+      localPorts: [],
+    });
     expect(cfg.cacheTtlSeconds).toBe(3_600);
     expect(cfg.internalSecret).toBeUndefined();
   });
@@ -194,7 +208,11 @@ describe('capture configuration', () => {
       CHROMIUM_PATH: '/usr/bin/chromium',
       INTERNAL_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:easel-AbCdEf',
     });
-    expect(cfg.capture).toMatchObject({ timeoutMs: 8_000, remoteEndpoint: 'wss://browser.internal:3000/devtools/browser/abc', chromiumPath: '/usr/bin/chromium' });
+    expect(cfg.capture).toMatchObject({
+      timeoutMs: 8_000,
+      remoteEndpoint: 'wss://browser.internal:3000/devtools/browser/abc',
+      chromiumPath: '/usr/bin/chromium',
+    });
     expect(cfg.cacheTtlSeconds).toBe(86_400);
     expect(cfg.internalSecret).toEqual({ arn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:easel-AbCdEf' });
   });

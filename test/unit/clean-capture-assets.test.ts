@@ -30,18 +30,24 @@ describe('clean-capture assets', () => {
   });
 
   it.each([
-    ['the page\'s own script', 'https://news.example.com/app.js', 'script'],
+    ["the page's own script", 'https://news.example.com/app.js', 'script'],
     ['the captured document, whatever its address', 'https://pagead2.googlesyndication.com/pagead/imgad?id=1', 'document'],
   ])('write an engine that lets through %s', (_name, url, resourceType) => {
     expect(isAd(engine, { url, sourceUrl: page, resourceType })).toBe(false);
   });
 
   it('write an engine that hides AdSense slots', () => {
-    const { styles } = engine.getCosmeticsFilters({ url: page, hostname: 'news.example.com', domain: 'example.com', classes: ['adsbygoogle'], getBaseRules: true });
+    const { styles } = engine.getCosmeticsFilters({
+      url: page,
+      hostname: 'news.example.com',
+      domain: 'example.com',
+      classes: ['adsbygoogle'],
+      getBaseRules: true,
+    });
     expect(styles).toContain('ins.adsbygoogle[data-ad-client]');
   });
 
-  it('copy autoconsent\'s standalone build, rules included', () => {
+  it("copy autoconsent's standalone build, rules included", () => {
     const script = readFileSync(join(folder, AUTOCONSENT_FILE), 'utf8');
     expect(script).toContain('autoconsentStandalone');
     expect(script).toContain('onetrust-banner-sdk');

@@ -25,7 +25,13 @@ describe('parseConfig: tweet and media proxy settings', () => {
     const config = parseConfig(BASE);
 
     expect(config.tweets).toEqual({ upstreamUrl: 'https://cdn.syndication.twimg.com', timeoutMs: 4000, cacheSeconds: 300, staleSeconds: 3600 });
-    expect(config.mediaProxy).toEqual({ maxBytes: 20 * 1024 * 1024, connectTimeoutMs: 3000, readTimeoutMs: 10_000, unsafeTestHosts: new Map(), unsafeTestCa: undefined });
+    expect(config.mediaProxy).toEqual({
+      maxBytes: 20 * 1024 * 1024,
+      connectTimeoutMs: 3000,
+      readTimeoutMs: 10_000,
+      unsafeTestHosts: new Map(),
+      unsafeTestCa: undefined,
+    });
   });
 
   it('reads overrides and trims a trailing slash from the upstream URL', () => {
@@ -54,8 +60,16 @@ describe('parseConfig: tweet and media proxy settings', () => {
 
   it.each([
     ['a mapped port that is not opted in', { UNSAFE_TEST_MEDIA_HOSTS: 'pbs.twimg.com=127.0.0.1:8443' }, /not in UNSAFE_TEST_LOOPBACK_PORTS/],
-    ['a host off the allowlist', { UNSAFE_TEST_LOOPBACK_PORTS: '8443', UNSAFE_TEST_MEDIA_HOSTS: 'example.com=127.0.0.1:8443' }, /not an allowlisted media host/],
-    ['a target other than 127.0.0.1', { UNSAFE_TEST_LOOPBACK_PORTS: '8443', UNSAFE_TEST_MEDIA_HOSTS: 'pbs.twimg.com=10.0.0.5:8443' }, /expected host=127\.0\.0\.1:port/],
+    [
+      'a host off the allowlist',
+      { UNSAFE_TEST_LOOPBACK_PORTS: '8443', UNSAFE_TEST_MEDIA_HOSTS: 'example.com=127.0.0.1:8443' },
+      /not an allowlisted media host/,
+    ],
+    [
+      'a target other than 127.0.0.1',
+      { UNSAFE_TEST_LOOPBACK_PORTS: '8443', UNSAFE_TEST_MEDIA_HOSTS: 'pbs.twimg.com=10.0.0.5:8443' },
+      /expected host=127\.0\.0\.1:port/,
+    ],
     ['a CA without a mapping', { UNSAFE_TEST_MEDIA_CA_FILE: caFile }, /only honoured together with UNSAFE_TEST_MEDIA_HOSTS/],
     ['an upstream URL with a path', { TWEET_UPSTREAM_URL: 'https://cdn.syndication.twimg.com/tweet-result' }, /must be an origin/],
     ['a public base URL with a path', { PUBLIC_BASE_URL: 'https://api.easel.test/prod' }, /PUBLIC_BASE_URL must be an origin/],
@@ -94,7 +108,9 @@ describe('parseConfig: test-only settings on Lambda', () => {
     ['a local endpoint', { DYNAMODB_ENDPOINT: 'http://127.0.0.1:4567' }],
     ['LOG_LEVEL=debug', { LOG_LEVEL: 'debug' }],
   ])('refuses them on Lambda whatever else the environment says (%s)', (_case, extra) => {
-    expect(() => parseConfig({ ...BASE, ...ON_LAMBDA, ...extra, UNSAFE_TEST_LOOPBACK_PORTS: '8080' })).toThrow(/UNSAFE_TEST_LOOPBACK_PORTS is a test-only setting/);
+    expect(() => parseConfig({ ...BASE, ...ON_LAMBDA, ...extra, UNSAFE_TEST_LOOPBACK_PORTS: '8080' })).toThrow(
+      /UNSAFE_TEST_LOOPBACK_PORTS is a test-only setting/,
+    );
   });
 
   it('accepts them off Lambda, where the tests and the bench use them', () => {
@@ -151,7 +167,10 @@ describe('cold start on Lambda with a test-only setting', () => {
 describe('parseConfig: AWS call time-outs', () => {
   it('keeps the fail-fast limits by default and takes raised ones within bounds', () => {
     expect(parseConfig(BASE).sdkTimeouts).toEqual({ connectionTimeoutMs: 1_000, requestTimeoutMs: 2_000 });
-    expect(parseConfig({ ...BASE, SDK_CONNECT_TIMEOUT_MS: '10000', SDK_REQUEST_TIMEOUT_MS: '8000' }).sdkTimeouts).toEqual({ connectionTimeoutMs: 10_000, requestTimeoutMs: 8_000 });
+    expect(parseConfig({ ...BASE, SDK_CONNECT_TIMEOUT_MS: '10000', SDK_REQUEST_TIMEOUT_MS: '8000' }).sdkTimeouts).toEqual({
+      connectionTimeoutMs: 10_000,
+      requestTimeoutMs: 8_000,
+    });
     expect(() => parseConfig({ ...BASE, SDK_REQUEST_TIMEOUT_MS: '60000' })).toThrow('SDK_REQUEST_TIMEOUT_MS must be an integer from 500 to 10000, got 60000');
   });
 });

@@ -32,9 +32,17 @@ describe('the contract check of test runtimes', () => {
     ['a body of the wrong shape', exchange({ body: json({ releases: 'none' }) }), /does not match the published schema: \/releases must be array/],
     ['a status the operation does not document', exchange({ status: 302, body: undefined }), /status not documented for listReleases/],
     ['an error that is not the envelope', exchange({ status: 400, body: json({ message: 'bad' }) }), /does not match the published schema/],
-    ['a fallback error that is not JSON', exchange({ path: '/nope', status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Not Found') }), /not the JSON envelope/],
+    [
+      'a fallback error that is not JSON',
+      exchange({ path: '/nope', status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Not Found') }),
+      /not the JSON envelope/,
+    ],
     ['a body that is not JSON under a JSON type', exchange({ body: Buffer.from('{oops') }), /not JSON/],
-    ['a content type the operation does not document', exchange({ headers: { 'content-type': 'text/html' }, body: Buffer.from('<p>') }), /Content-Type text\/html not among application\/json/],
+    [
+      'a content type the operation does not document',
+      exchange({ headers: { 'content-type': 'text/html' }, body: Buffer.from('<p>') }),
+      /Content-Type text\/html not among application\/json/,
+    ],
   ])('reports %s', (_case, answer, problem) => {
     expect(checker.check(answer)).toMatch(problem);
   });

@@ -33,7 +33,10 @@ interface PackageUse {
   runtime: boolean;
 }
 
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+};
 const dependencies = new Set(Object.keys(manifest.dependencies ?? {}));
 const declared = new Set([...dependencies, ...Object.keys(manifest.devDependencies ?? {})]);
 
@@ -107,7 +110,11 @@ async function packageUses(): Promise<PackageUse[]> {
   return files.flatMap((file) => {
     const source = readFileSync(join(ROOT, file), 'utf8');
     const runtime = new Set([...(parsed.get(file) ?? []), ...matches(source, RUNTIME_LOADS)].map(packageOf).filter((name) => name !== undefined));
-    const types = new Set(matches(source, TYPE_REFERENCES).map(packageOf).filter((name): name is string => name !== undefined && !runtime.has(name)));
+    const types = new Set(
+      matches(source, TYPE_REFERENCES)
+        .map(packageOf)
+        .filter((name): name is string => name !== undefined && !runtime.has(name)),
+    );
     return [...[...runtime].map((name) => ({ file, name, runtime: true })), ...[...types].map((name) => ({ file, name, runtime: false }))];
   });
 }
@@ -128,9 +135,12 @@ describe('declared imports', () => {
     expect(packageOf(specifier)).toBe(name);
   });
 
-  it.each(['node:fs', 'fs/promises', '#shared/http/route.ts', '../support/event.ts', '/abs/path.js', 'data:text/javascript,export {}'])('names no package for %j', (specifier) => {
-    expect(packageOf(specifier)).toBeUndefined();
-  });
+  it.each(['node:fs', 'fs/promises', '#shared/http/route.ts', '../support/event.ts', '/abs/path.js', 'data:text/javascript,export {}'])(
+    'names no package for %j',
+    (specifier) => {
+      expect(packageOf(specifier)).toBeUndefined();
+    },
+  );
 
   it.each([
     ["createRequire(import.meta.url)('s3rver/lib/models/account.js')", 's3rver/lib/models/account.js'],

@@ -5,9 +5,7 @@ import { code, heading, link, table, text, withoutAnchors } from '#shared/docs/m
 describe('docs markdown', () => {
   it('escapes every character of schema-derived text that could start markup', () => {
     expect(text('a_b *c* [d](e) <f> | ~g~ & `h`')).toBe('a\\_b \\*c\\* \\[d\\](e) \\<f\\> \\| \\~g\\~ \\& \\`h\\`');
-    expect(marked.parseInline(text('<img src=x onerror=alert(1)> [x](javascript:1)'))).toBe(
-      '&lt;img src=x onerror=alert(1)&gt; [x](javascript:1)',
-    );
+    expect(marked.parseInline(text('<img src=x onerror=alert(1)> [x](javascript:1)'))).toBe('&lt;img src=x onerror=alert(1)&gt; [x](javascript:1)');
   });
 
   it('fences a code span longer than any backtick run inside it', () => {

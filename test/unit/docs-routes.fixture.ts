@@ -40,10 +40,7 @@ export const FIXTURE_ROUTES: DocRoute[] = [
     description: 'Captures a live web page as a base64 PNG.',
     body: { contentType: 'application/json', schema: ScreenshotRequest, maxBytes: 8192 },
     responses: {
-      200: json(
-        'The capture.',
-        v.object({ screenshot: v.string(), url: v.pipe(v.string(), v.url()), cached: v.boolean() }),
-      ),
+      200: json('The capture.', v.object({ screenshot: v.string(), url: v.pipe(v.string(), v.url()), cached: v.boolean() })),
     },
     errors: [400, 405, 408, 429, 500, 503],
     extensions: { 'x-easel-rate-limit': { limit: 20, windowSeconds: 60 } },

@@ -14,7 +14,9 @@ const TEMPLATE_IMPORT = /\bimport\(\s*`/;
 describe('dynamic imports', () => {
   it('never take a template literal', () => {
     // Prepare
-    const files = execFileSync('git', ['ls-files', '-z', '--', '*.ts', '*.mts', '*.js', '*.mjs'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+    const files = execFileSync('git', ['ls-files', '-z', '--', '*.ts', '*.mts', '*.js', '*.mjs'], { cwd: PROJECT_ROOT, encoding: 'utf8' })
+      .split('\0')
+      .filter(Boolean);
 
     // Act
     const offenders = files.filter((file) => {

@@ -1,13 +1,34 @@
 /** The annotation tools' geometry, run in Node: hit-testing, handles, resizing, moving, nudging, step numbers. */
 import { describe, expect, it } from 'vitest';
-import { boundsOf, handleAt, handlesOf, hitTest, moved, nextStepNumber, nudgeOf, renumberSteps, resized, snapAngle, topmostAt } from '#editor/src/model/annotation-geometry.ts';
+import {
+  boundsOf,
+  handleAt,
+  handlesOf,
+  hitTest,
+  moved,
+  nextStepNumber,
+  nudgeOf,
+  renumberSteps,
+  resized,
+  snapAngle,
+  topmostAt,
+} from '#editor/src/model/annotation-geometry.ts';
 import type { Measure } from '#editor/src/model/annotation-geometry.ts';
 import type { Annotation, ShapeAnnotation, StepAnnotation, TextAnnotation } from '#editor/src/model/edits.ts';
 
 /** Every character half the font size wide. */
 const measure: Measure = (text, font) => text.length * (Number(/(\d+(?:\.\d+)?)px/.exec(font)![1]) / 2);
 
-const shape = (kind: ShapeAnnotation['kind'], x1: number, y1: number, x2: number, y2: number, id: string = kind): ShapeAnnotation => ({ id, kind, x1, y1, x2, y2, color: '#ff3b30', width: 4 });
+const shape = (kind: ShapeAnnotation['kind'], x1: number, y1: number, x2: number, y2: number, id: string = kind): ShapeAnnotation => ({
+  id,
+  kind,
+  x1,
+  y1,
+  x2,
+  y2,
+  color: '#ff3b30',
+  width: 4,
+});
 const text: TextAnnotation = { id: 'text', kind: 'text', x: 100, y: 50, text: 'Hello\nworld!', color: '#111111', size: 20, weight: 700 };
 const step = (id: string, n: number): StepAnnotation => ({ id, kind: 'step', x: 40, y: 40, n, color: '#007aff', size: 32 });
 

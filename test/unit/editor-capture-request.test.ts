@@ -19,7 +19,18 @@ import {
 import type { AdvancedInput } from '#editor/src/model/capture-request.ts';
 import { explain, refusedField } from '#editor/src/io/problem-text.ts';
 
-const NONE: AdvancedInput = { scale: 1, viewport: 'device', customWidth: '', customHeight: '', cookies: [], headers: [], userAgent: '', click: '', css: '', reducedMotion: false };
+const NONE: AdvancedInput = {
+  scale: 1,
+  viewport: 'device',
+  customWidth: '',
+  customHeight: '',
+  cookies: [],
+  headers: [],
+  userAgent: '',
+  click: '',
+  css: '',
+  reducedMotion: false,
+};
 const SECRET = 'zx81-very-secret-session';
 
 function refusal(input: Partial<AdvancedInput>): AdvancedProblem {
@@ -44,7 +55,10 @@ describe('advancedFields', () => {
       viewport: '1440x900',
       customWidth: '999',
       customHeight: '999',
-      cookies: [{ name: ' session ', value: ` ${SECRET} ` }, { name: '', value: '' }],
+      cookies: [
+        { name: ' session ', value: ` ${SECRET} ` },
+        { name: '', value: '' },
+      ],
       headers: [{ name: 'Authorization', value: 'Bearer abc' }],
       userAgent: ' EaselBot/1.0 ',
       click: ' button.menu ',
@@ -86,7 +100,9 @@ describe('advancedFields', () => {
 
     // Assess
     expect(problem.control).toEqual({ field: side });
-    expect(problem.message).toMatch(side === 'width' ? /width is a whole number of pixels from 320 to 3,840\.$/ : /height is a whole number of pixels from 240 to 2,160\.$/);
+    expect(problem.message).toMatch(
+      side === 'width' ? /width is a whole number of pixels from 320 to 3,840\.$/ : /height is a whole number of pixels from 240 to 2,160\.$/,
+    );
   });
 
   it('refuses a phone viewport whose picture at 2× would pass the pixel limit, and takes the same at 1×', () => {
@@ -107,15 +123,50 @@ describe('advancedFields', () => {
     ['a value without a name', { cookies: [{ name: '', value: SECRET }] }, { field: 'cookies', row: 0, part: 'name' }],
     ['a name with a space', { cookies: [{ name: 'my session', value: SECRET }] }, { field: 'cookies', row: 0, part: 'name' }],
     ['a name too long', { cookies: [{ name: 'n'.repeat(MAX_NAME_LENGTH + 1), value: SECRET }] }, { field: 'cookies', row: 0, part: 'name' }],
-    ['a value with a semicolon', { cookies: [{ name: 'a', value: '1' }, { name: 'b', value: `${SECRET};x` }] }, { field: 'cookies', row: 1, part: 'value' }],
+    [
+      'a value with a semicolon',
+      {
+        cookies: [
+          { name: 'a', value: '1' },
+          { name: 'b', value: `${SECRET};x` },
+        ],
+      },
+      { field: 'cookies', row: 1, part: 'value' },
+    ],
     ['a name and value too long together', { cookies: [{ name: 'ab', value: 'v'.repeat(MAX_VALUE_LENGTH - 1) }] }, { field: 'cookies', row: 0, part: 'value' }],
     ['a header value too long', { headers: [{ name: 'X-Team', value: 'v'.repeat(MAX_VALUE_LENGTH + 1) }] }, { field: 'headers', row: 0, part: 'value' }],
-    ['the same cookie twice', { cookies: [{ name: 'a', value: '1' }, { name: 'a', value: SECRET }] }, { field: 'cookies', row: 1, part: 'name' }],
-    ['a 51st cookie', { cookies: Array.from({ length: MAX_COOKIES + 1 }, (_, i) => ({ name: `c${i}`, value: SECRET })) }, { field: 'cookies', row: MAX_COOKIES, part: 'name' }],
-    ['a header twice, in another case', { headers: [{ name: 'X-Team', value: '1' }, { name: 'x-team', value: SECRET }] }, { field: 'headers', row: 1, part: 'name' }],
+    [
+      'the same cookie twice',
+      {
+        cookies: [
+          { name: 'a', value: '1' },
+          { name: 'a', value: SECRET },
+        ],
+      },
+      { field: 'cookies', row: 1, part: 'name' },
+    ],
+    [
+      'a 51st cookie',
+      { cookies: Array.from({ length: MAX_COOKIES + 1 }, (_, i) => ({ name: `c${i}`, value: SECRET })) },
+      { field: 'cookies', row: MAX_COOKIES, part: 'name' },
+    ],
+    [
+      'a header twice, in another case',
+      {
+        headers: [
+          { name: 'X-Team', value: '1' },
+          { name: 'x-team', value: SECRET },
+        ],
+      },
+      { field: 'headers', row: 1, part: 'name' },
+    ],
     ['a Cookie header', { headers: [{ name: 'Cookie', value: `s=${SECRET}` }] }, { field: 'headers', row: 0, part: 'name' }],
     ['a header value with a line break', { headers: [{ name: 'X-Team', value: `${SECRET}\r\nHost: evil` }] }, { field: 'headers', row: 0, part: 'value' }],
-    ['a 21st header', { headers: Array.from({ length: MAX_HEADERS + 1 }, (_, i) => ({ name: `X-H${i}`, value: SECRET })) }, { field: 'headers', row: MAX_HEADERS, part: 'name' }],
+    [
+      'a 21st header',
+      { headers: Array.from({ length: MAX_HEADERS + 1 }, (_, i) => ({ name: `X-H${i}`, value: SECRET })) },
+      { field: 'headers', row: MAX_HEADERS, part: 'name' },
+    ],
   ])('refuses %s before sending, pointing at the row, without repeating the value', (_case, input, control) => {
     // Act
     const problem = refusal(input);
@@ -142,18 +193,58 @@ describe('advancedFields', () => {
       MAX_NAME_LENGTH: schema.MAX_HEADER_NAME_LENGTH,
       MAX_VALUE_LENGTH: schema.MAX_HEADER_VALUE_LENGTH,
     });
-    expect([schema.MAX_COOKIE_NAME_LENGTH, schema.MAX_COOKIE_VALUE_LENGTH, schema.MAX_CAPTURE_PIXELS]).toEqual([MAX_NAME_LENGTH, MAX_VALUE_LENGTH, MAX_CAPTURE_PIXELS]);
+    expect([schema.MAX_COOKIE_NAME_LENGTH, schema.MAX_COOKIE_VALUE_LENGTH, schema.MAX_CAPTURE_PIXELS]).toEqual([
+      MAX_NAME_LENGTH,
+      MAX_VALUE_LENGTH,
+      MAX_CAPTURE_PIXELS,
+    ]);
   });
 });
 
 describe('parseCookieHeader', () => {
   it.each([
-    ['Cookie: a=1; b=2', [{ name: 'a', value: '1' }, { name: 'b', value: '2' }]],
-    ['cookie:a=1;b=2;', [{ name: 'a', value: '1' }, { name: 'b', value: '2' }]],
-    ['a=1; b=2', [{ name: 'a', value: '1' }, { name: 'b', value: '2' }]],
-    ['token=abc==; q="quoted"', [{ name: 'token', value: 'abc==' }, { name: 'q', value: 'quoted' }]],
-    ['Cookie: a=1\nCookie: b=2', [{ name: 'a', value: '1' }, { name: 'b', value: '2' }]],
-    ['a=; =orphan; flag; b=2', [{ name: 'a', value: '' }, { name: 'b', value: '2' }]],
+    [
+      'Cookie: a=1; b=2',
+      [
+        { name: 'a', value: '1' },
+        { name: 'b', value: '2' },
+      ],
+    ],
+    [
+      'cookie:a=1;b=2;',
+      [
+        { name: 'a', value: '1' },
+        { name: 'b', value: '2' },
+      ],
+    ],
+    [
+      'a=1; b=2',
+      [
+        { name: 'a', value: '1' },
+        { name: 'b', value: '2' },
+      ],
+    ],
+    [
+      'token=abc==; q="quoted"',
+      [
+        { name: 'token', value: 'abc==' },
+        { name: 'q', value: 'quoted' },
+      ],
+    ],
+    [
+      'Cookie: a=1\nCookie: b=2',
+      [
+        { name: 'a', value: '1' },
+        { name: 'b', value: '2' },
+      ],
+    ],
+    [
+      'a=; =orphan; flag; b=2',
+      [
+        { name: 'a', value: '' },
+        { name: 'b', value: '2' },
+      ],
+    ],
     ['nothing here', []],
   ])('reads %j', (text, cookies) => {
     expect(parseCookieHeader(text)).toEqual(cookies);
@@ -163,13 +254,24 @@ describe('parseCookieHeader', () => {
 describe('mergeRows', () => {
   it('replaces a row of the same name, adds the others after the filled rows, and drops blank rows', () => {
     // Prepare
-    const rows = [{ name: 'a', value: 'old' }, { name: '', value: '' }, { name: 'keep', value: 'k' }];
+    const rows = [
+      { name: 'a', value: 'old' },
+      { name: '', value: '' },
+      { name: 'keep', value: 'k' },
+    ];
 
     // Act
-    const merged = mergeRows(rows, [{ name: 'a', value: 'new' }, { name: 'b', value: '2' }]);
+    const merged = mergeRows(rows, [
+      { name: 'a', value: 'new' },
+      { name: 'b', value: '2' },
+    ]);
 
     // Assess
-    expect(merged).toEqual([{ name: 'a', value: 'new' }, { name: 'keep', value: 'k' }, { name: 'b', value: '2' }]);
+    expect(merged).toEqual([
+      { name: 'a', value: 'new' },
+      { name: 'keep', value: 'k' },
+      { name: 'b', value: '2' },
+    ]);
     expect(rows[0]).toEqual({ name: 'a', value: 'old' });
   });
 });
@@ -203,7 +305,9 @@ describe('capturedSource', () => {
   });
 
   it('describes a phone capture at its density without a viewport', () => {
-    expect(capturedSource({ deviceType: 'mobile', colorScheme: 'dark' }, 'https://example.com/').description).toBe('capture of https://example.com/ (mobile, dark)');
+    expect(capturedSource({ deviceType: 'mobile', colorScheme: 'dark' }, 'https://example.com/').description).toBe(
+      'capture of https://example.com/ (mobile, dark)',
+    );
   });
 });
 
@@ -211,7 +315,11 @@ describe('a refused capture option in words', () => {
   const capture = (message: string) => explain({ status: 400, code: 'invalid_request', message, path: '/api/screenshot' });
 
   it.each([
-    ['Invalid viewport.width', 'The viewport size was refused.', /320–3,840 and height of 240–2,160 px \(a phone's, drawn at 2×, at most 7,864,320 pixels in all\)/],
+    [
+      'Invalid viewport.width',
+      'The viewport size was refused.',
+      /320–3,840 and height of 240–2,160 px \(a phone's, drawn at 2×, at most 7,864,320 pixels in all\)/,
+    ],
     ['Invalid headers.Host', 'The request header Host cannot be sent.', /cookies go under Cookies/],
     ['Invalid headers', 'One of the request headers was refused.', /under Advanced/],
     ['Invalid cookies[3].value', 'One of the cookies was refused.', /URL-encode/],

@@ -5,7 +5,15 @@ import type { KeyInput } from '#editor/src/actions/commands.ts';
 import { editorCommands } from '#editor/src/actions/editor-commands.ts';
 import type { CommandHost } from '#editor/src/actions/editor-commands.ts';
 
-const key = (k: string, extra: Partial<KeyInput> = {}): KeyInput => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, focus: 'page', ...extra });
+const key = (k: string, extra: Partial<KeyInput> = {}): KeyInput => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  focus: 'page',
+  ...extra,
+});
 
 function host(overrides: Partial<CommandHost> = {}): CommandHost {
   const state = { tool: 'select', open: false };

@@ -118,7 +118,14 @@ describe('crop handles with a ratio', () => {
 
   it.each<Handle>(['nw', 'n', 'ne', 'e', 'se', 's', 'sw', 'w'])('keeps 16:9 exactly, in whole pixels, dragging the %s handle outwards', (handle) => {
     // Act
-    const rect = resizeCrop(start, handle, handle.includes('w') ? -64 : handle.includes('e') ? 64 : 0, handle.includes('n') ? -36 : handle.includes('s') ? 36 : 0, SOURCE, SIXTEEN_NINE);
+    const rect = resizeCrop(
+      start,
+      handle,
+      handle.includes('w') ? -64 : handle.includes('e') ? 64 : 0,
+      handle.includes('n') ? -36 : handle.includes('s') ? 36 : 0,
+      SOURCE,
+      SIXTEEN_NINE,
+    );
 
     // Assess: one 16:9 step of 64 × 36 bigger, the held sides in place
     expect(rect.width * 9).toBe(rect.height * 16);
@@ -181,13 +188,24 @@ describe('crop fields without a ratio', () => {
     let crop: Rect = { x: 0, y: 0, ...source };
 
     // Act
-    for (const [field, value] of [['x', 600], ['y', 60], ['width', 960], ['height', 540]] as const) crop = setCropField(crop, field, value, source);
+    for (const [field, value] of [
+      ['x', 600],
+      ['y', 60],
+      ['width', 960],
+      ['height', 540],
+    ] as const)
+      crop = setCropField(crop, field, value, source);
 
     // Assess
     expect(crop).toEqual({ x: 600, y: 60, width: 960, height: 540 });
   });
 
   it('shortens a ratio crop by whole steps when a typed x leaves less room', () => {
-    expect(setCropField({ x: 0, y: 0, width: 960, height: 540 }, 'x', 200, { width: 1000, height: 600 }, SIXTEEN_NINE)).toEqual({ x: 200, y: 0, width: 800, height: 450 });
+    expect(setCropField({ x: 0, y: 0, width: 960, height: 540 }, 'x', 200, { width: 1000, height: 600 }, SIXTEEN_NINE)).toEqual({
+      x: 200,
+      y: 0,
+      width: 800,
+      height: 450,
+    });
   });
 });

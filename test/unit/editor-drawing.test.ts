@@ -1,7 +1,16 @@
 /** The editor's document transitions, pen arithmetic and zoom arithmetic, in Node. */
 import { describe, expect, it } from 'vitest';
 import type { Measure } from '#editor/src/model/annotation-geometry.ts';
-import { addAnnotation, adjacentAnnotation, clampToPicture, duplicateAnnotation, removeAnnotation, replaceAnnotation, restyled, styleOf } from '#editor/src/model/editor-model.ts';
+import {
+  addAnnotation,
+  adjacentAnnotation,
+  clampToPicture,
+  duplicateAnnotation,
+  removeAnnotation,
+  replaceAnnotation,
+  restyled,
+  styleOf,
+} from '#editor/src/model/editor-model.ts';
 import { annotationFrom } from '#editor/src/model/edits.ts';
 import type { Annotation, Edits, PenAnnotation, ShapeAnnotation, StepAnnotation } from '#editor/src/model/edits.ts';
 import { distanceToStroke, penBox, simplify } from '#editor/src/model/pen.ts';
@@ -75,7 +84,13 @@ describe('pen strokes', () => {
     expect(line).toEqual([straight[0], straight[49]]);
     expect(curve.length).toBeGreaterThan(10);
     expect(curve.length).toBeLessThan(60);
-    for (const p of wave) expect(distanceToStroke(curve.flatMap((q) => [q.x, q.y]), p)).toBeLessThanOrEqual(0.5 + 1e-9);
+    for (const p of wave)
+      expect(
+        distanceToStroke(
+          curve.flatMap((q) => [q.x, q.y]),
+          p,
+        ),
+      ).toBeLessThanOrEqual(0.5 + 1e-9);
   });
 
   it('reads a kept stroke back, and drops one whose points are odd in number or not numbers', () => {

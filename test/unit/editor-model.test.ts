@@ -47,7 +47,9 @@ describe('editor settings', () => {
   });
 
   it('writes short, readable parameters for a shared link', () => {
-    expect(settingsToParams(custom).toString()).toBe('bg=solid&g=custom&c=112233&g1=aabbcc&g2=010203&ga=270&bl=12&pad=120&r=20&sh=strong&fr=dark&ar=9x16&x=3&f=webp&q=low');
+    expect(settingsToParams(custom).toString()).toBe(
+      'bg=solid&g=custom&c=112233&g1=aabbcc&g2=010203&ga=270&bl=12&pad=120&r=20&sh=strong&fr=dark&ar=9x16&x=3&f=webp&q=low',
+    );
   });
 
   it.each([
@@ -73,7 +75,17 @@ describe('editor settings', () => {
     const settings = settingsFrom(new URLSearchParams('bg=gradient&g=grape&c=112233&pad=96&r=20&sh=soft&fr=light&ar=1x1&x=3&f=png&q=high'));
 
     // Assess
-    expect(settings).toEqual({ ...DEFAULT_SETTINGS, gradient: 'grape', color: '#112233', padding: 96, radius: 20, shadow: 'soft', frame: 'light', ratio: '1x1', scale: 3 });
+    expect(settings).toEqual({
+      ...DEFAULT_SETTINGS,
+      gradient: 'grape',
+      color: '#112233',
+      padding: 96,
+      radius: 20,
+      shadow: 'soft',
+      frame: 'light',
+      ratio: '1x1',
+      scale: 3,
+    });
   });
 
   it('reads a custom gradient and an image background with its blur', () => {
@@ -207,9 +219,12 @@ describe('tweet references', () => {
     expect(tweetIdFrom(input)).toBe(id);
   });
 
-  it.each(['', 'hello', 'https://x.com/SamuelSusla', 'https://x.com/status/12345678901234567890123', '12345678901234567890123'])('finds no id in %j', (input) => {
-    expect(tweetIdFrom(input)).toBeUndefined();
-  });
+  it.each(['', 'hello', 'https://x.com/SamuelSusla', 'https://x.com/status/12345678901234567890123', '12345678901234567890123'])(
+    'finds no id in %j',
+    (input) => {
+      expect(tweetIdFrom(input)).toBeUndefined();
+    },
+  );
 });
 
 describe('tweet card content', () => {
@@ -244,8 +259,12 @@ describe('tweet card content', () => {
   });
 
   it('lists photos in their medium variant, and falls back to a video poster', () => {
-    expect(tweetView(fixture('1641086480675225601')).photos).toEqual([{ url: 'https://pbs.twimg.com/media/FsZNOgcWAAEQtrd.jpg?name=medium', width: 1995, height: 896 }]);
-    expect(tweetView(fixture('1642958447120646144')).photos).toEqual([expect.objectContaining({ url: expect.stringMatching(/^https:\/\/pbs\.twimg\.com\/.*thumb/) })]);
+    expect(tweetView(fixture('1641086480675225601')).photos).toEqual([
+      { url: 'https://pbs.twimg.com/media/FsZNOgcWAAEQtrd.jpg?name=medium', width: 1995, height: 896 },
+    ]);
+    expect(tweetView(fixture('1642958447120646144')).photos).toEqual([
+      expect.objectContaining({ url: expect.stringMatching(/^https:\/\/pbs\.twimg\.com\/.*thumb/) }),
+    ]);
   });
 
   it('marks blue and legacy verified authors', () => {

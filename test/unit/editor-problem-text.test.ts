@@ -7,16 +7,19 @@ const ROUTES = ['/api/screenshot', '/api/tweet/20', '/api/image-proxy?url=x', '/
 const FALLBACK = explain({ status: 418, code: 'no_such_code', message: '' }).message;
 
 describe('explain', () => {
-  it.each(ERROR_CODE_LIST.flatMap((code) => ROUTES.map((path) => [code, path] as const)))('gives %s on %s its own sentence and advice, without API words', (code, path) => {
-    // Act
-    const { message, advice } = explain({ status: 400, code, message: 'Upstream request failed', path });
+  it.each(ERROR_CODE_LIST.flatMap((code) => ROUTES.map((path) => [code, path] as const)))(
+    'gives %s on %s its own sentence and advice, without API words',
+    (code, path) => {
+      // Act
+      const { message, advice } = explain({ status: 400, code, message: 'Upstream request failed', path });
 
-    // Assess
-    expect(message).not.toBe(FALLBACK);
-    expect(`${message} ${advice}`).not.toContain(code);
-    expect(message).toMatch(/^[A-Z“].*\.$/);
-    expect(advice).toMatch(/^[A-Z].*\.$/);
-  });
+      // Assess
+      expect(message).not.toBe(FALLBACK);
+      expect(`${message} ${advice}`).not.toContain(code);
+      expect(message).toMatch(/^[A-Z“].*\.$/);
+      expect(advice).toMatch(/^[A-Z].*\.$/);
+    },
+  );
 
   it.each([
     ['Malformed URL', 'That is not a web address Easel can capture.'],
@@ -27,8 +30,12 @@ describe('explain', () => {
   });
 
   it('points a rate-limited capture at the countdown, and names the wait elsewhere', () => {
-    expect(explain({ status: 429, code: 'rate_limited', message: '', path: '/api/screenshot', retryAfter: 41 }).advice).toBe('You can capture again when the countdown ends.');
-    expect(explain({ status: 429, code: 'workspace_quota_exceeded', message: '', path: '/api/v1/assets/upload-url', retryAfter: 41 }).advice).toMatch(/^Try again in 41 s,/);
+    expect(explain({ status: 429, code: 'rate_limited', message: '', path: '/api/screenshot', retryAfter: 41 }).advice).toBe(
+      'You can capture again when the countdown ends.',
+    );
+    expect(explain({ status: 429, code: 'workspace_quota_exceeded', message: '', path: '/api/v1/assets/upload-url', retryAfter: 41 }).advice).toMatch(
+      /^Try again in 41 s,/,
+    );
   });
 
   it('names the plan an entitlement needs, from the envelope', () => {
@@ -42,7 +49,9 @@ describe('explain', () => {
   });
 
   it('covers the failures the client itself makes: no answer, and an answer that is not an envelope', () => {
-    expect(explain({ status: 0, code: 'network_error', message: '', path: '/api/export' }).message).toBe('Easel could not be reached, so it could not convert the export.');
+    expect(explain({ status: 0, code: 'network_error', message: '', path: '/api/export' }).message).toBe(
+      'Easel could not be reached, so it could not convert the export.',
+    );
     expect(explain({ status: 502, code: 'unexpected_response', message: '' }).message).toContain('(HTTP 502)');
   });
 });

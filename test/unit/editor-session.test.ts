@@ -7,7 +7,10 @@ import { keepRecent, openedAgo, RECENT_LIMIT, sessionFrom, sourceId } from '#edi
 import { DEFAULT_SETTINGS, settingsFromStored } from '#editor/src/model/settings.ts';
 
 const BOX: Edits = { crop: null, annotations: [{ id: 'a1', kind: 'rect', x1: 1, y1: 2, x2: 30, y2: 40, color: '#ff3b30', width: 4 }] };
-const TEXT: Edits = { crop: { x: 0, y: 0, width: 100, height: 50 }, annotations: [{ id: 't1', kind: 'text', x: 5, y: 6, text: 'Hi', color: '#111111', size: 24, weight: 700 }] };
+const TEXT: Edits = {
+  crop: { x: 0, y: 0, width: 100, height: 50 },
+  annotations: [{ id: 't1', kind: 'text', x: 5, y: 6, text: 'Hi', color: '#111111', size: 24, weight: 700 }],
+};
 const snapshot = (edits: Edits, padding = 64) => ({ settings: { ...DEFAULT_SETTINGS, padding }, edits });
 
 describe('History state', () => {
@@ -52,7 +55,10 @@ describe('sessionFrom', () => {
 
   it('leaves out a step that no longer reads, and keeps the rest', () => {
     // Prepare
-    const raw = { edits: BOX, history: { past: [snapshot(BOX), { settings: 'x', edits: BOX }, null, { settings: {}, edits: { annotations: 'no' } }], future: 'broken' } };
+    const raw = {
+      edits: BOX,
+      history: { past: [snapshot(BOX), { settings: 'x', edits: BOX }, null, { settings: {}, edits: { annotations: 'no' } }], future: 'broken' },
+    };
 
     // Act
     const session = sessionFrom(raw, 100);
@@ -69,7 +75,10 @@ describe('sessionFrom', () => {
 
 describe('editsFrom', () => {
   it('drops a broken annotation and a broken crop, keeping the rest', () => {
-    const raw = { crop: { x: 0, y: 0, width: -5, height: 10 }, annotations: [BOX.annotations[0], { id: 'x', kind: 'rect', color: '#000000' }, { kind: 'laser' }, TEXT.annotations[0]] };
+    const raw = {
+      crop: { x: 0, y: 0, width: -5, height: 10 },
+      annotations: [BOX.annotations[0], { id: 'x', kind: 'rect', color: '#000000' }, { kind: 'laser' }, TEXT.annotations[0]],
+    };
     expect(editsFrom(raw)).toEqual({ crop: null, annotations: [BOX.annotations[0], TEXT.annotations[0]] });
   });
 
@@ -100,7 +109,12 @@ describe('the recent list', () => {
   it('keeps the newest sources up to its limit and names the rest to delete', () => {
     const records = Array.from({ length: RECENT_LIMIT + 2 }, (_, n) => ({ id: `s${n}`, openedAt: n * 1000 }));
     const { kept, dropped } = keepRecent(records);
-    expect(kept.map((record) => record.id)).toEqual(records.slice(2).reverse().map((record) => record.id));
+    expect(kept.map((record) => record.id)).toEqual(
+      records
+        .slice(2)
+        .reverse()
+        .map((record) => record.id),
+    );
     expect(dropped.map((record) => record.id)).toEqual(['s1', 's0']);
   });
 
@@ -111,7 +125,13 @@ describe('the recent list', () => {
   });
 
   it('names a tweet card by its tweet, so the other theme is the same entry, and a page captured dark another', () => {
-    const card = (id: string, theme: string) => ({ kind: 'tweet', description: `Tweet by @easel, ${theme} card`, width: 550, height: 300, origin: { kind: 'tweet', view: { id } } });
+    const card = (id: string, theme: string) => ({
+      kind: 'tweet',
+      description: `Tweet by @easel, ${theme} card`,
+      width: 550,
+      height: 300,
+      origin: { kind: 'tweet', view: { id } },
+    });
     const capture = (scheme: string) => ({ kind: 'capture', description: `capture of https://example.com/ (desktop, ${scheme})`, width: 1280, height: 800 });
     expect(sourceId(card('20', 'dark'))).toBe(sourceId(card('20', 'light')));
     expect(sourceId(card('21', 'light'))).not.toBe(sourceId(card('20', 'light')));

@@ -56,7 +56,7 @@ describe('the editor build', () => {
     expect(built.manifest.files.filter((entry) => entry.worker).map((entry) => entry.file)).toEqual([expect.stringMatching(/^export-worker-[A-Z0-9]{8}\.js$/)]);
   });
 
-  it('names the worker\'s hashed file in the page\'s script, beside it, and nowhere in the page', async () => {
+  it("names the worker's hashed file in the page's script, beside it, and nowhere in the page", async () => {
     // Prepare
     const worker = built.manifest.files.find((entry) => entry.worker)!;
     const script = await readFile(join(dir, fileOf('.js').file), 'utf8');
@@ -134,7 +134,11 @@ describe('GET /editor/{file}', () => {
     const result = await asset(wasm.file);
 
     expect(result.statusCode).toBe(200);
-    expect(result.headers).toMatchObject({ 'Content-Type': 'application/wasm', 'Cache-Control': 'public, max-age=31536000, immutable', 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'" });
+    expect(result.headers).toMatchObject({
+      'Content-Type': 'application/wasm',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+    });
   });
 
   it('answers 404 with a hint for a name this build does not have, such as a previous release', async () => {
@@ -189,7 +193,12 @@ describe('GET /', () => {
 
     // Act
     const html = editorHtml(editor, 'https://api.example.com/v"1', 20_000);
-    const csp = editorCsp({ editor: { apiBaseUrl: 'https://api.example.com' }, endpoints: {}, buckets: { assets: 'bucket-1', cache: 'c' }, region: 'eu-west-1' });
+    const csp = editorCsp({
+      editor: { apiBaseUrl: 'https://api.example.com' },
+      endpoints: {},
+      buckets: { assets: 'bucket-1', cache: 'c' },
+      region: 'eu-west-1',
+    });
 
     // Assess
     expect(html).toContain('<meta name="easel-api-base" content="https://api.example.com/v&quot;1">');
@@ -199,7 +208,9 @@ describe('GET /', () => {
   });
 
   it('lets the page upload to the embedded S3 locally, path-style', () => {
-    expect(uploadOrigin({ endpoints: { s3: 'http://127.0.0.1:4568' }, buckets: { assets: 'easel-assets', cache: 'c' }, region: 'us-east-1' })).toBe('http://127.0.0.1:4568');
+    expect(uploadOrigin({ endpoints: { s3: 'http://127.0.0.1:4568' }, buckets: { assets: 'easel-assets', cache: 'c' }, region: 'us-east-1' })).toBe(
+      'http://127.0.0.1:4568',
+    );
   });
 
   it.each([

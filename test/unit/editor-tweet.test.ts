@@ -19,7 +19,13 @@ const text = (view: { runs: { text: string }[] }) => view.runs.map((run) => run.
 describe('tweet media', () => {
   it('reads a video from mediaDetails as a poster with its size and duration', () => {
     expect(tweetMedia(fixture(VIDEO))).toEqual([
-      { url: 'https://pbs.twimg.com/ext_tw_video_thumb/1674418210144391175/pu/img/fpH1A7ZG-HyKoPzi.jpg', width: 1300, height: 866, kind: 'video', durationMs: 8833 },
+      {
+        url: 'https://pbs.twimg.com/ext_tw_video_thumb/1674418210144391175/pu/img/fpH1A7ZG-HyKoPzi.jpg',
+        width: 1300,
+        height: 866,
+        kind: 'video',
+        durationMs: 8833,
+      },
     ]);
   });
 
@@ -29,7 +35,9 @@ describe('tweet media', () => {
     tweet.mediaDetails[0].type = 'animated_gif';
 
     // Act + Assess
-    expect(tweetMedia(tweet)).toStrictEqual([{ url: 'https://pbs.twimg.com/ext_tw_video_thumb/1674418210144391175/pu/img/fpH1A7ZG-HyKoPzi.jpg', width: 1300, height: 866, kind: 'gif' }]);
+    expect(tweetMedia(tweet)).toStrictEqual([
+      { url: 'https://pbs.twimg.com/ext_tw_video_thumb/1674418210144391175/pu/img/fpH1A7ZG-HyKoPzi.jpg', width: 1300, height: 866, kind: 'gif' },
+    ]);
   });
 
   it('keeps photos and posters in the order posted, photos in their medium variant, at most four', () => {
@@ -83,7 +91,12 @@ describe('link cards', () => {
     tweet.card.name = 'summary';
 
     // Act + Assess
-    expect(linkCard(tweet)).toEqual(expect.objectContaining({ layout: 'summary', image: { url: 'https://pbs.twimg.com/card_img/1639232954701594625/7ayIAMcm?format=png&name=600x600', width: 600, height: 315 } }));
+    expect(linkCard(tweet)).toEqual(
+      expect.objectContaining({
+        layout: 'summary',
+        image: { url: 'https://pbs.twimg.com/card_img/1639232954701594625/7ayIAMcm?format=png&name=600x600', width: 600, height: 315 },
+      }),
+    );
   });
 
   it('reads a player card as a large card whose image gets a play mark', () => {
@@ -96,7 +109,13 @@ describe('link cards', () => {
     };
 
     // Act + Assess
-    expect(linkCard(tweet)).toEqual({ layout: 'large', title: 'A talk', description: undefined, domain: 'beta.reactjs.org', image: { url: 'https://pbs.twimg.com/card_img/1/a?format=jpg&name=800x450', width: 800, height: 450, kind: 'video' } });
+    expect(linkCard(tweet)).toEqual({
+      layout: 'large',
+      title: 'A talk',
+      description: undefined,
+      domain: 'beta.reactjs.org',
+      image: { url: 'https://pbs.twimg.com/card_img/1/a?format=jpg&name=800x450', width: 800, height: 450, kind: 'video' },
+    });
   });
 
   it('takes the linked page’s host, without www., when the card names no domain', () => {
@@ -117,7 +136,7 @@ describe('link cards', () => {
 
   it('drops the card’s link from the end of the text, and keeps it where more text follows', () => {
     expect(text(tweetView(fixture(CARD)))).toBe(
-      '📰 I recently joined @reactjs! My inaugural project was porting @sophiebits\'s Tic Tac Toe tutorial to the new React docs. What would you like to see in the next, in the React tutorial?',
+      "📰 I recently joined @reactjs! My inaugural project was porting @sophiebits's Tic Tac Toe tutorial to the new React docs. What would you like to see in the next, in the React tutorial?",
     );
     expect(text(tweetView(fixture(MID_TEXT_CARD)))).toContain('reddit.com/r/technology/c…');
   });
@@ -154,7 +173,9 @@ describe('quoted tweets', () => {
     const quote = tweetView(fixture(VIDEO)).quote;
 
     expect(quote?.verified).toBe(true);
-    expect(quote?.photos).toEqual([expect.objectContaining({ kind: 'video', width: 1080, height: 1234, url: expect.stringContaining('/amplify_video_thumb/') })]);
+    expect(quote?.photos).toEqual([
+      expect.objectContaining({ kind: 'video', width: 1080, height: 1234, url: expect.stringContaining('/amplify_video_thumb/') }),
+    ]);
   });
 
   it('drops the quoted tweet’s address from the end of the text', () => {
@@ -163,7 +184,14 @@ describe('quoted tweets', () => {
     const end = Array.from(tweet.text as string).length;
     tweet.text += ' https://t.co/abc';
     tweet.display_text_range = [0, end + 17];
-    tweet.entities.urls = [{ url: 'https://t.co/abc', display_url: 'twitter.com/SamuelSusla/st…', expanded_url: 'https://twitter.com/SamuelSusla/status/1641086480675225601', indices: [end + 1, end + 17] }];
+    tweet.entities.urls = [
+      {
+        url: 'https://t.co/abc',
+        display_url: 'twitter.com/SamuelSusla/st…',
+        expanded_url: 'https://twitter.com/SamuelSusla/status/1641086480675225601',
+        indices: [end + 1, end + 17],
+      },
+    ];
 
     // Act + Assess
     expect(text(tweetView(tweet))).toMatch(/without extra setup!$/);
@@ -199,7 +227,11 @@ describe('card images', () => {
       'https://pbs.twimg.com/amplify_video_thumb/1652463740418400257/img/Qz_TVDMpFw67WtJo.jpg',
       undefined,
     ]);
-    expect(cardImageUrls(tweetView(fixture(CARD)))).toEqual([undefined, undefined, 'https://pbs.twimg.com/card_img/1639232954701594625/7ayIAMcm?format=png&name=800x419']);
+    expect(cardImageUrls(tweetView(fixture(CARD)))).toEqual([
+      undefined,
+      undefined,
+      'https://pbs.twimg.com/card_img/1639232954701594625/7ayIAMcm?format=png&name=800x419',
+    ]);
   });
 
   it.each([QUOTE, CARD, VIDEO])('asks only pbs.twimg.com, which the media proxy serves, for tweet %s', (id) => {

@@ -61,7 +61,10 @@ describe('exportImage', () => {
     // Prepare: sRGB (40, 200, 60) stored as Display P3 values, with the P3 profile attached.
     const pixels = Buffer.alloc(8 * 8 * 3);
     for (let i = 0; i < 64; i++) pixels.set([40, 200, 60], i * 3);
-    const p3 = await sharp(pixels, { raw: { width: 8, height: 8, channels: 3 } }).withIccProfile('p3').png().toBuffer();
+    const p3 = await sharp(pixels, { raw: { width: 8, height: 8, channels: 3 } })
+      .withIccProfile('p3')
+      .png()
+      .toBuffer();
     const stored = await sharp(p3).keepIccProfile().raw().toBuffer();
 
     const out = await exportImage(LIMITS, { bytes: p3, declaredType: 'image/png', fileName: 'p3.png', format: 'png', preset: 'high' });
@@ -81,7 +84,9 @@ describe('exportImage', () => {
     ['webp', 4],
     ['jpeg', 3],
   ] as const)('keeps transparency where %s can hold it (%i channels)', async (format, channels) => {
-    const transparent = await sharp({ create: { width: 16, height: 16, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const transparent = await sharp({ create: { width: 16, height: 16, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toBuffer();
 
     const out = await exportImage(LIMITS, { bytes: transparent, declaredType: 'image/png', fileName: 't.png', format, preset: 'high' });
 
@@ -114,7 +119,9 @@ describe('exportImage', () => {
     ['text declared as PNG', () => Buffer.from('hello, not an image'), 'image/png', /not a readable PNG/],
     ['a PNG cut in half', () => screenshot.subarray(0, Math.floor(screenshot.length / 2)), 'image/png', /not a readable PNG/],
   ])('refuses %s with invalid_request', async (_case, bytes, declaredType, hint) => {
-    const error = await exportImage(LIMITS, { bytes: bytes(), declaredType, fileName: 'x', format: 'webp', preset: 'medium' }).catch((caught: unknown) => caught);
+    const error = await exportImage(LIMITS, { bytes: bytes(), declaredType, fileName: 'x', format: 'webp', preset: 'medium' }).catch(
+      (caught: unknown) => caught,
+    );
 
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect(error).toMatchObject({ status: 400, code: 'invalid_request', hint: expect.stringMatching(hint) });
@@ -123,7 +130,9 @@ describe('exportImage', () => {
   it('refuses a decompression bomb from its header with 413', async () => {
     const bomb = pngBombHeader(100_000, 100_000);
 
-    const error = await exportImage(LIMITS, { bytes: bomb, declaredType: 'image/png', fileName: 'bomb.png', format: 'png', preset: 'high' }).catch((caught: unknown) => caught);
+    const error = await exportImage(LIMITS, { bytes: bomb, declaredType: 'image/png', fileName: 'bomb.png', format: 'png', preset: 'high' }).catch(
+      (caught: unknown) => caught,
+    );
 
     expect(error).toBeInstanceOf(ContentTooLargeError);
     expect(error).toMatchObject({ status: 413, code: 'invalid_request', extra: { limit: EXPORT_MAX_PIXELS } });
@@ -135,7 +144,9 @@ describe('exportImage', () => {
       .jpeg({ quality: 100 })
       .toBuffer();
 
-    const error = await exportImage(LIMITS, { bytes: noise, declaredType: 'image/jpeg', fileName: 'n.jpg', format: 'png', preset: 'high' }).catch((caught: unknown) => caught);
+    const error = await exportImage(LIMITS, { bytes: noise, declaredType: 'image/jpeg', fileName: 'n.jpg', format: 'png', preset: 'high' }).catch(
+      (caught: unknown) => caught,
+    );
 
     expect(error).toBeInstanceOf(ContentTooLargeError);
     expect(error).toMatchObject({ status: 413, message: 'Exported image too large', extra: { limit: 4_500_000 } });

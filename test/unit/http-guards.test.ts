@@ -102,7 +102,11 @@ describe("route(): auth 'internal'", () => {
 
   it('answers 503 upstream_unavailable when the secret cannot be read at all', async () => {
     // Prepare
-    const middleware = internalAuth({ operationId: 'x', source: { arn: 'arn:aws:secretsmanager:us-east-1:1:secret:s' }, read: () => Promise.reject(new Error('AccessDenied')) });
+    const middleware = internalAuth({
+      operationId: 'x',
+      source: { arn: 'arn:aws:secretsmanager:us-east-1:1:secret:s' },
+      read: () => Promise.reject(new Error('AccessDenied')),
+    });
     const handler = createHttpHandler({ operationId: 'x', routeKey: 'POST /x', cors: 'public' }, [middleware], async () => ({ ok: true }));
 
     // Act
@@ -127,7 +131,11 @@ describe('perClientRateLimit', () => {
   });
   const limiterOf = (consume: RateLimiter['consume']) => () => ({ consume });
   const build = (limiter: () => RateLimiter, fn: () => Promise<unknown> = async () => ({ ok: true })) =>
-    createHttpHandler({ operationId: 'capturePage', routeKey: 'POST /api/screenshot', cors: 'public' }, [perClientRateLimit({ operationId: 'capturePage', rule, limiter })], fn);
+    createHttpHandler(
+      { operationId: 'capturePage', routeKey: 'POST /api/screenshot', cors: 'public' },
+      [perClientRateLimit({ operationId: 'capturePage', rule, limiter })],
+      fn,
+    );
   const send = (handler: ReturnType<typeof build>, headers: Record<string, string> = {}) =>
     handler(apiEvent({ method: 'POST', path: '/api/screenshot', sourceIp: '203.0.113.7', headers }), lambdaContext());
   const RATE = { 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '12', 'X-RateLimit-Reset': '1795000020000' };
@@ -152,7 +160,12 @@ describe('perClientRateLimit', () => {
     ['an internal error', async () => Promise.reject(new InternalError()), 500],
   ])('puts the X-RateLimit-* headers on %s', async (_case, fn, status) => {
     // Act
-    const result = await send(build(limiterOf(async () => decision()), fn));
+    const result = await send(
+      build(
+        limiterOf(async () => decision()),
+        fn,
+      ),
+    );
 
     // Assess
     expect(result.statusCode).toBe(status);

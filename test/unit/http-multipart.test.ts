@@ -20,10 +20,14 @@ const row: RouteDef = testRoute({
   errors: [400, 413],
 });
 
-const echo = route({ ...row, operationId: 'upload' }, async ({ body }) => {
-  const { image, format } = body as unknown as { image: MultipartFile; format: string };
-  return { format, file: { filename: image.filename, mimetype: image.mimetype, text: image.content.toString('utf8') } };
-}, { multipartBody });
+const echo = route(
+  { ...row, operationId: 'upload' },
+  async ({ body }) => {
+    const { image, format } = body as unknown as { image: MultipartFile; format: string };
+    return { format, file: { filename: image.filename, mimetype: image.mimetype, text: image.content.toString('utf8') } };
+  },
+  { multipartBody },
+);
 
 /** A form encoded as fetch would send it, then delivered as API Gateway does: base64 with the browser's Content-Type. */
 async function formEvent(form: FormData, contentType?: string) {
@@ -56,14 +60,31 @@ const form = (parts: [string, string | Blob, string?][]) => {
 
 describe('route handler: multipart/form-data bodies', () => {
   it('passes text fields as strings and a file part as name, type and bytes', async () => {
-    const event = await formEvent(form([['image', new Blob(['PNGDATA'], { type: 'image/png' }), 'shot.png'], ['format', 'png']]));
+    const event = await formEvent(
+      form([
+        ['image', new Blob(['PNGDATA'], { type: 'image/png' }), 'shot.png'],
+        ['format', 'png'],
+      ]),
+    );
 
     expect(await call(event)).toEqual({ status: 200, body: { format: 'png', file: { filename: 'shot.png', mimetype: 'image/png', text: 'PNGDATA' } } });
   });
 
-  it('accepts a boundary with characters Middy\'s own check would refuse', async () => {
+  it("accepts a boundary with characters Middy's own check would refuse", async () => {
     const boundary = "x'()+_,.:=?y";
-    const body = [`--${boundary}`, 'Content-Disposition: form-data; name="format"', '', 'jpeg', `--${boundary}`, 'Content-Disposition: form-data; name="image"; filename="a.jpg"', 'Content-Type: image/jpeg', '', 'JPEG', `--${boundary}--`, ''].join('\r\n');
+    const body = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="format"',
+      '',
+      'jpeg',
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="image"; filename="a.jpg"',
+      'Content-Type: image/jpeg',
+      '',
+      'JPEG',
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
 
     const result = await call(rawEvent(body, `multipart/form-data; boundary="${boundary}"`));
 
@@ -72,14 +93,37 @@ describe('route handler: multipart/form-data bodies', () => {
 
   it.each([
     ['no image', () => form([['format', 'png']]), 'invalid_request', /^image is required/],
-    ['the image as a text field', () => form([['image', 'not a file'], ['format', 'png']]), 'invalid_request', /^image: image must be one file part/],
     [
-      'two images',
-      () => form([['image', new Blob(['A'], { type: 'image/png' }), 'a.png'], ['image', new Blob(['B'], { type: 'image/png' }), 'b.png'], ['format', 'png']]),
+      'the image as a text field',
+      () =>
+        form([
+          ['image', 'not a file'],
+          ['format', 'png'],
+        ]),
       'invalid_request',
       /^image: image must be one file part/,
     ],
-    ['a format outside the enum', () => form([['image', new Blob(['A'], { type: 'image/png' }), 'a.png'], ['format', 'gif']]), 'unsupported_value', /format must be one of: png, jpeg/],
+    [
+      'two images',
+      () =>
+        form([
+          ['image', new Blob(['A'], { type: 'image/png' }), 'a.png'],
+          ['image', new Blob(['B'], { type: 'image/png' }), 'b.png'],
+          ['format', 'png'],
+        ]),
+      'invalid_request',
+      /^image: image must be one file part/,
+    ],
+    [
+      'a format outside the enum',
+      () =>
+        form([
+          ['image', new Blob(['A'], { type: 'image/png' }), 'a.png'],
+          ['format', 'gif'],
+        ]),
+      'unsupported_value',
+      /format must be one of: png, jpeg/,
+    ],
   ])('answers %s with 400 %s', async (_case, build, code, hint) => {
     const result = await call(await formEvent(build()));
 
@@ -103,7 +147,12 @@ describe('route handler: multipart/form-data bodies', () => {
   });
 
   it('answers a body over the route limit with 413 and the limit', async () => {
-    const event = await formEvent(form([['image', new Blob([Buffer.alloc(4096, 1)], { type: 'image/png' }), 'big.png'], ['format', 'png']]));
+    const event = await formEvent(
+      form([
+        ['image', new Blob([Buffer.alloc(4096, 1)], { type: 'image/png' }), 'big.png'],
+        ['format', 'png'],
+      ]),
+    );
 
     expect(await call(event)).toEqual({ status: 413, body: { ...envelope(413, 'invalid_request'), limit: 2048 } });
   });

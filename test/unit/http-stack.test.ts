@@ -23,8 +23,7 @@ const base: RouteDef = testRoute({
 });
 
 const echo = route({ ...base, operationId: 'echo' }, async ({ body, query }) => ({ body, query }));
-const post = (options: Partial<Parameters<typeof apiEvent>[0]> = {}) =>
-  echo(apiEvent({ method: 'POST', path: '/api/things', ...options }), lambdaContext());
+const post = (options: Partial<Parameters<typeof apiEvent>[0]> = {}) => echo(apiEvent({ method: 'POST', path: '/api/things', ...options }), lambdaContext());
 
 let lines: string[];
 let restore: ReturnType<typeof setLogSink>;
@@ -51,14 +50,24 @@ describe('route handler: request problems', () => {
 
   it.each([
     ['malformed JSON', { body: '{"url":', headers: { 'content-type': 'application/json' } }, 'invalid_request', /not valid JSON/],
-    ['a wrong content type', { body: 'url=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 'invalid_request', /Content-Type: application\/json/],
+    [
+      'a wrong content type',
+      { body: 'url=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      'invalid_request',
+      /Content-Type: application\/json/,
+    ],
     ['no body', {}, 'invalid_request', /JSON body/],
     ['a JSON array', { body: [] }, 'invalid_request', /JSON object/],
     ['a missing field', { body: { deviceType: 'mobile' } }, 'invalid_request', /^url is required/],
     ['an extra field', { body: { url: 'https://example.com', extra: 1 } }, 'invalid_request', /Remove extra/],
     ['a wrongly typed item', { body: { url: 'https://example.com', tags: [1] } }, 'invalid_request', /^tags\[0\]/],
     ['a malformed URL', { body: { url: 'not a url' } }, 'invalid_url', /^url must be an absolute http/],
-    ['a value outside the enum', { body: { url: 'https://example.com', deviceType: 'tablet' } }, 'unsupported_value', /deviceType must be one of: desktop, mobile/],
+    [
+      'a value outside the enum',
+      { body: { url: 'https://example.com', deviceType: 'tablet' } },
+      'unsupported_value',
+      /deviceType must be one of: desktop, mobile/,
+    ],
     ['a bad query parameter', { body: { url: 'https://example.com' }, query: { limit: 'ten' } }, 'invalid_request', /^query parameter limit/],
   ])('answers %s with 400 and a hint naming the problem', async (_case, options, code, hint) => {
     const result = await post(options as never);
@@ -134,9 +143,7 @@ describe('route handler: headers', () => {
   });
 
   it('gives HTML a CSP that forbids scripts and framing', async () => {
-    const page = route({ ...base, method: 'GET', body: undefined, operationId: 'page' }, async () =>
-      reply.text('<h1>hi</h1>', 'text/html; charset=utf-8'),
-    );
+    const page = route({ ...base, method: 'GET', body: undefined, operationId: 'page' }, async () => reply.text('<h1>hi</h1>', 'text/html; charset=utf-8'));
     const result = await page(apiEvent({ path: '/api/things' }), lambdaContext());
     expect(result.headers?.['Content-Security-Policy']).toContain("default-src 'none'");
     expect(result.headers?.['Content-Security-Policy']).toContain("frame-ancestors 'none'");

@@ -85,15 +85,39 @@ describe('issueApiKey', () => {
 describe('createSession', () => {
   it('stores only the token hash, with an expiry in epoch seconds and the active organization', async () => {
     // Prepare
-    ddb.on(GetCommand, { Key: keys.user('usr_1') }).resolves({ Item: { ...keys.user('usr_1'), userId: 'usr_1', email: 'a@example.com', name: 'A', createdAt: NOW.toISOString() } });
-    ddb.on(BatchGetCommand).resolves({ Responses: { workspace: [ORG, { ...keys.membership('org_a', 'usr_1'), organizationId: 'org_a', workspaceId: 'ws_a', userId: 'usr_1', role: 'member', createdAt: NOW.toISOString() }] } });
+    ddb
+      .on(GetCommand, { Key: keys.user('usr_1') })
+      .resolves({ Item: { ...keys.user('usr_1'), userId: 'usr_1', email: 'a@example.com', name: 'A', createdAt: NOW.toISOString() } });
+    ddb
+      .on(BatchGetCommand)
+      .resolves({
+        Responses: {
+          workspace: [
+            ORG,
+            {
+              ...keys.membership('org_a', 'usr_1'),
+              organizationId: 'org_a',
+              workspaceId: 'ws_a',
+              userId: 'usr_1',
+              role: 'member',
+              createdAt: NOW.toISOString(),
+            },
+          ],
+        },
+      });
 
     // Act
     const { token, session } = await createSession(deps, { user: 'usr_1', organizationId: 'org_a', hours: 2 });
 
     // Assess
     const [item] = puts();
-    expect(item).toMatchObject({ ...keys.session(hashSecret(token)), tokenHash: hashSecret(token), userId: 'usr_1', activeOrganizationId: 'org_a', expiresAt: NOW.getTime() / 1000 + 7200 });
+    expect(item).toMatchObject({
+      ...keys.session(hashSecret(token)),
+      tokenHash: hashSecret(token),
+      userId: 'usr_1',
+      activeOrganizationId: 'org_a',
+      expiresAt: NOW.getTime() / 1000 + 7200,
+    });
     expect(JSON.stringify(item)).not.toContain(token);
     expect(session).not.toHaveProperty('tokenHash');
   });
@@ -120,8 +144,28 @@ describe('setPlan', () => {
   it('updates the organization, then copies the entitlement to each of its keys', async () => {
     ddb.on(QueryCommand).resolves({
       Items: [
-        { keyId: 'key_1', keyHash: 'h1', organizationId: 'org_a', workspaceId: 'ws_a', name: 'a', scopes: ['artifact:read'], entitlement: ORG.entitlement, createdBy: 't', createdAt: 'x' },
-        { keyId: 'key_2', keyHash: 'h2', organizationId: 'org_a', workspaceId: 'ws_a', name: 'b', scopes: ['artifact:read'], entitlement: ORG.entitlement, createdBy: 't', createdAt: 'y' },
+        {
+          keyId: 'key_1',
+          keyHash: 'h1',
+          organizationId: 'org_a',
+          workspaceId: 'ws_a',
+          name: 'a',
+          scopes: ['artifact:read'],
+          entitlement: ORG.entitlement,
+          createdBy: 't',
+          createdAt: 'x',
+        },
+        {
+          keyId: 'key_2',
+          keyHash: 'h2',
+          organizationId: 'org_a',
+          workspaceId: 'ws_a',
+          name: 'b',
+          scopes: ['artifact:read'],
+          entitlement: ORG.entitlement,
+          createdBy: 't',
+          createdAt: 'y',
+        },
       ],
     });
 
@@ -138,7 +182,19 @@ describe('setPlan', () => {
 describe('revokeApiKey', () => {
   it('finds the key by id within the organization and keeps the first revocation time', async () => {
     ddb.on(QueryCommand).resolves({
-      Items: [{ keyId: 'key_1', keyHash: 'h1', organizationId: 'org_a', workspaceId: 'ws_a', name: 'a', scopes: ['artifact:read'], entitlement: ORG.entitlement, createdBy: 't', createdAt: 'x' }],
+      Items: [
+        {
+          keyId: 'key_1',
+          keyHash: 'h1',
+          organizationId: 'org_a',
+          workspaceId: 'ws_a',
+          name: 'a',
+          scopes: ['artifact:read'],
+          entitlement: ORG.entitlement,
+          createdBy: 't',
+          createdAt: 'x',
+        },
+      ],
     });
 
     const revoked = await revokeApiKey(deps, { organizationId: 'org_a', keyId: 'key_1' });
@@ -176,7 +232,9 @@ describe('IdentityStore reads', () => {
     it('answers 503 after six attempts, backing off between them but not after the last', async () => {
       // Prepare: every BatchGetItem comes back with both keys unprocessed
       vi.useFakeTimers();
-      ddb.on(BatchGetCommand).callsFake((input: { RequestItems: Record<string, { Keys: unknown[] }> }) => ({ Responses: {}, UnprocessedKeys: input.RequestItems }));
+      ddb
+        .on(BatchGetCommand)
+        .callsFake((input: { RequestItems: Record<string, { Keys: unknown[] }> }) => ({ Responses: {}, UnprocessedKeys: input.RequestItems }));
       // Act
       const reading = store.getMemberContext('org_a', 'usr_1');
       const settled = reading.then(
@@ -195,16 +253,31 @@ describe('IdentityStore reads', () => {
     // Times as the services write them (Date#toISOString): far apart, a millisecond apart, and equal.
     const times = [
       ...Array.from({ length: 200 }, (_, i) => new Date(Date.UTC(1970, 0, 1) + ((i * 7_919_000_003_117) % 253_402_300_799_999)).toISOString()),
-      '2026-03-01T10:00:00.000Z', '2026-03-01T10:00:00.001Z', '2026-03-01T10:00:00.010Z', '2026-03-01T09:59:59.999Z', '2026-03-01T10:00:00.000Z',
-      '1999-12-31T23:59:59.999Z', '2000-01-01T00:00:00.000Z', '0001-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z', '2026-03-01T10:00:00.001Z',
+      '2026-03-01T10:00:00.000Z',
+      '2026-03-01T10:00:00.001Z',
+      '2026-03-01T10:00:00.010Z',
+      '2026-03-01T09:59:59.999Z',
+      '2026-03-01T10:00:00.000Z',
+      '1999-12-31T23:59:59.999Z',
+      '2000-01-01T00:00:00.000Z',
+      '0001-01-01T00:00:00.000Z',
+      '9999-12-31T23:59:59.999Z',
+      '2026-03-01T10:00:00.001Z',
     ];
     const byLocale = (ids: { createdAt: string; id: string }[]) => [...ids].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((item) => item.id);
 
     it('lists API keys in the order localeCompare gave, ties kept in table order', async () => {
       // Prepare
       const items = times.map((createdAt, i) => ({
-        keyId: `key_${i}`, keyHash: `h${i}`, organizationId: 'org_a', workspaceId: 'ws_a', name: `k${i}`, scopes: [],
-        entitlement: { plan: 'free', status: 'active', features: [] }, createdBy: 'usr_1', createdAt,
+        keyId: `key_${i}`,
+        keyHash: `h${i}`,
+        organizationId: 'org_a',
+        workspaceId: 'ws_a',
+        name: `k${i}`,
+        scopes: [],
+        entitlement: { plan: 'free', status: 'active', features: [] },
+        createdBy: 'usr_1',
+        createdAt,
       }));
       ddb.on(QueryCommand).resolves({ Items: items });
       // Act
@@ -216,12 +289,22 @@ describe('IdentityStore reads', () => {
     it('lists invitations in the order localeCompare gave, ties kept in table order', async () => {
       // Prepare
       const expiresAt = NOW.getTime() / 1000 + 3600;
-      const items = times.map((createdAt, i) => ({ invitationId: `inv_${i}`, organizationId: 'org_a', email: `p${i}@example.com`, role: 'member', status: 'pending', createdAt, expiresAt }));
+      const items = times.map((createdAt, i) => ({
+        invitationId: `inv_${i}`,
+        organizationId: 'org_a',
+        email: `p${i}@example.com`,
+        role: 'member',
+        status: 'pending',
+        createdAt,
+        expiresAt,
+      }));
       ddb.on(QueryCommand).resolves({ Items: items });
       // Act
       const listed = await store.listInvitations('org_a');
       // Assess
-      expect(listed.map((invitation) => invitation.invitationId)).toEqual(byLocale(items.map((item) => ({ createdAt: item.createdAt, id: item.invitationId }))));
+      expect(listed.map((invitation) => invitation.invitationId)).toEqual(
+        byLocale(items.map((item) => ({ createdAt: item.createdAt, id: item.invitationId }))),
+      );
     });
   });
 

@@ -121,7 +121,12 @@ describe('readSessionCookie', () => {
   it.each([
     ['two easel.session_token values over http', 'easel.session_token=a; easel.session_token=b', {}, ['easel.session_token']],
     ['two easel.session_token values over https', 'easel.session_token=a; easel.session_token=b', https, ['easel.session_token']],
-    ['__Secure- and plain names with different tokens', '__Secure-easel.session_token=a; easel.session_token=b', https, ['__Secure-easel.session_token', 'easel.session_token']],
+    [
+      '__Secure- and plain names with different tokens',
+      '__Secure-easel.session_token=a; easel.session_token=b',
+      https,
+      ['__Secure-easel.session_token', 'easel.session_token'],
+    ],
     ['two __Host- values', '__Host-easel.session_token=a; __Host-easel.session_token=b', https, ['__Host-easel.session_token']],
   ])('refuses %s as ambiguous', (_case, cookie, headers, names) => {
     expect(read(cookie, headers)).toEqual({ kind: 'ambiguous', names });
@@ -143,9 +148,12 @@ describe('readSessionCookie', () => {
     expect(read('easel.session_token=; easel.session_token=t')).toEqual({ kind: 'token', name: 'easel.session_token', token: 't' });
   });
 
-  it.each(['', 'easel.session_token=', 'other=1', 'xeasel.session_token=abc', 'easel.session_token', ';;=;', '=easel.session_token=abc', '\u0000\uffff;=;%'])('finds no token in %j', (cookie) => {
-    expect(readSessionCookie(apiEvent({ path: '/', headers: cookie ? { cookie } : {} }))).toEqual({ kind: 'none' });
-  });
+  it.each(['', 'easel.session_token=', 'other=1', 'xeasel.session_token=abc', 'easel.session_token', ';;=;', '=easel.session_token=abc', '\u0000\uffff;=;%'])(
+    'finds no token in %j',
+    (cookie) => {
+      expect(readSessionCookie(apiEvent({ path: '/', headers: cookie ? { cookie } : {} }))).toEqual({ kind: 'none' });
+    },
+  );
 });
 
 describe('sessionSetCookie', () => {

@@ -33,7 +33,12 @@ describe('OpenAPI: shell operations', () => {
     expect(schema.required.sort()).toEqual(['capabilities', 'counters', 'entitlements', 'membership', 'organization', 'organizations', 'user', 'workspace']);
     expect(named(schema.properties.membership).required.sort()).toEqual(['permissions', 'role']);
     expect(named(schema.properties.entitlements).required).toEqual(expect.arrayContaining(['plan', 'status', 'features']));
-    expect(named(named(schema.properties.workspace).properties.settings).required.sort()).toEqual(['defaultPublishingTime', 'description', 'locale', 'timeZone']);
+    expect(named(named(schema.properties.workspace).properties.settings).required.sort()).toEqual([
+      'defaultPublishingTime',
+      'description',
+      'locale',
+      'timeZone',
+    ]);
   });
 });
 

@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultProvider } from '#shared/wiring/lambda-credentials.ts';
 
-const KEYS = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI', 'AWS_PROFILE'];
+const KEYS = [
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+  'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+  'AWS_PROFILE',
+];
 
 function clearCredentialEnv(): void {
   for (const key of KEYS) vi.stubEnv(key, undefined);
@@ -33,7 +40,9 @@ describe('lambda credential provider', () => {
     clearCredentialEnv();
     const server = createServer((_request, response) => {
       response.setHeader('content-type', 'application/json');
-      response.end(JSON.stringify({ AccessKeyId: 'AKIACONTAINER', SecretAccessKey: 'secret', Token: 'token', Expiration: new Date(Date.now() + 3_600_000).toISOString() }));
+      response.end(
+        JSON.stringify({ AccessKeyId: 'AKIACONTAINER', SecretAccessKey: 'secret', Token: 'token', Expiration: new Date(Date.now() + 3_600_000).toISOString() }),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     vi.stubEnv('AWS_CONTAINER_CREDENTIALS_FULL_URI', `http://127.0.0.1:${(server.address() as AddressInfo).port}/credentials`);

@@ -191,13 +191,23 @@ describe('proxyMedia', () => {
   });
 
   it('answers a redirect to a malformed Location with 502 upstream_failed', async () => {
-    const error = await failureOf(proxyMedia(deps(async () => answer(302, { location: 'https://[pbs.twimg.com/b' })), request('https://pbs.twimg.com/a')));
+    const error = await failureOf(
+      proxyMedia(
+        deps(async () => answer(302, { location: 'https://[pbs.twimg.com/b' })),
+        request('https://pbs.twimg.com/a'),
+      ),
+    );
 
     expect(error).toMatchObject({ status: 502, code: 'upstream_failed', hint: 'The media host redirected to a malformed URL.' });
   });
 
   it('answers a redirect without Location with 502', async () => {
-    const error = await failureOf(proxyMedia(deps(async () => answer(301, {})), request('https://pbs.twimg.com/a')));
+    const error = await failureOf(
+      proxyMedia(
+        deps(async () => answer(301, {})),
+        request('https://pbs.twimg.com/a'),
+      ),
+    );
 
     expect(error).toMatchObject({ status: 502, code: 'upstream_failed' });
   });
@@ -261,7 +271,10 @@ describe('proxyMedia', () => {
       const second = await get();
       closeEveryConnection = true;
       await new Promise((resolve) => setTimeout(resolve, 10));
-      const third = await get().then(() => expect.unreachable('resolved'), (error: unknown) => error);
+      const third = await get().then(
+        () => expect.unreachable('resolved'),
+        (error: unknown) => error,
+      );
 
       // Assess: the second went out on the first's connection, was dropped, and went again on a new one.
       expect(first).toEqual({ status: 200, body: 'png!' });
@@ -288,7 +301,10 @@ describe('proxyMedia', () => {
 
     const error = await failureOf(proxyMedia(deps(fetch, 20_000_000), { ...request('https://video.twimg.com/v.mp4'), buffered: true }));
 
-    expect(error).toMatchObject({ status: 502, hint: expect.stringContaining("4500000 bytes, the most a response of this deployment can carry (Lambda's 6 MB payload limit") });
+    expect(error).toMatchObject({
+      status: 502,
+      hint: expect.stringContaining("4500000 bytes, the most a response of this deployment can carry (Lambda's 6 MB payload limit"),
+    });
   });
 });
 

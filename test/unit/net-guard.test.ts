@@ -43,18 +43,24 @@ describe('blockedReason', () => {
     expect(blockedReason(address)).toBe(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])('accepts the public address %s', (address) => {
-    expect(isPublicAddress(address)).toBe(true);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])(
+    'accepts the public address %s',
+    (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    },
+  );
 
   it('calls anything that is not an IP literal invalid', () => {
     expect(blockedReason('example.com')).toBe('invalid');
   });
 
-  it.each(['2130706433', '0x7f.1', '0177.0.0.1', '127.1', '::ffff:0x7f.0.0.1', '::ffff:0177.0.0.1'])('calls the non-decimal or short form %s invalid', (address) => {
-    // The URL parser rewrites these before the guard sees them; a raw one is refused, not reinterpreted.
-    expect(blockedReason(address)).toBe('invalid');
-  });
+  it.each(['2130706433', '0x7f.1', '0177.0.0.1', '127.1', '::ffff:0x7f.0.0.1', '::ffff:0177.0.0.1'])(
+    'calls the non-decimal or short form %s invalid',
+    (address) => {
+      // The URL parser rewrites these before the guard sees them; a raw one is refused, not reinterpreted.
+      expect(blockedReason(address)).toBe('invalid');
+    },
+  );
 });
 
 describe('resolvePublicTarget', () => {

@@ -88,7 +88,9 @@ describe('buildOpenApi', () => {
       });
     }
     const published = Object.values(document.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
-    const refused = listed.flatMap((row) => (row.refusedMethods ?? []).map((method) => `${row.operationId}Refuses${method[0]}${method.slice(1).toLowerCase()}`));
+    const refused = listed.flatMap((row) =>
+      (row.refusedMethods ?? []).map((method) => `${row.operationId}Refuses${method[0]}${method.slice(1).toLowerCase()}`),
+    );
     expect(published.sort()).toEqual([...listed.map((row) => row.operationId), ...refused].sort());
   });
 
@@ -219,7 +221,8 @@ describe('buildOpenApi', () => {
           expect(response.$ref, `${op.operationId} ${status}`).toMatch(/^#\/components\/responses\//);
           const schema = resolve(fixture, response).content['application/json'].schema;
           const refs = (schema.anyOf ?? [schema]).map((option: Json) => option.$ref);
-          for (const ref of refs) expect(ref).toMatch(/^#\/components\/schemas\/(ErrorEnvelope|RateLimitErrorEnvelope|QuotaErrorEnvelope|EntitlementErrorEnvelope)$/);
+          for (const ref of refs)
+            expect(ref).toMatch(/^#\/components\/schemas\/(ErrorEnvelope|RateLimitErrorEnvelope|QuotaErrorEnvelope|EntitlementErrorEnvelope)$/);
         }
       }
     }

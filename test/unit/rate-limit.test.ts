@@ -107,13 +107,12 @@ describe('createRateLimiter', () => {
     expect((await limiter.consume({ ...rule, now: late })).retryAfterSeconds).toBe(1);
   });
 
-  it.each([
-    [{ limit: 0, windowSeconds: 60 }],
-    [{ limit: 1.5, windowSeconds: 60 }],
-    [{ limit: 20, windowSeconds: 0 }],
-  ])('refuses the nonsensical rule %j', async (bad) => {
-    await expect(createRateLimiter(memoryStore()).consume({ key: 'k', ...bad, now: NOW })).rejects.toBeInstanceOf(RangeError);
-  });
+  it.each([[{ limit: 0, windowSeconds: 60 }], [{ limit: 1.5, windowSeconds: 60 }], [{ limit: 20, windowSeconds: 0 }]])(
+    'refuses the nonsensical rule %j',
+    async (bad) => {
+      await expect(createRateLimiter(memoryStore()).consume({ key: 'k', ...bad, now: NOW })).rejects.toBeInstanceOf(RangeError);
+    },
+  );
 });
 
 describe('windowOf and rateLimitHeaders', () => {

@@ -4,7 +4,8 @@ import type { RedactKind } from '#shared/schemas/redaction.ts';
 import { findSensitive, mergeFindings } from '#shared/services/capture/redaction/detect.ts';
 import { CORPUS } from '../support/redaction-corpus.ts';
 
-const found = async (text: string, kinds: readonly RedactKind[] = REDACT_KINDS) => (await findSensitive(text, kinds)).map((f) => `${f.kind}:${text.slice(f.start, f.end)}`);
+const found = async (text: string, kinds: readonly RedactKind[] = REDACT_KINDS) =>
+  (await findSensitive(text, kinds)).map((f) => `${f.kind}:${text.slice(f.start, f.end)}`);
 
 describe('findSensitive', () => {
   it('has a corpus of at least 40 lines, true and false positives of every kind', () => {
@@ -44,7 +45,13 @@ describe('findSensitive', () => {
 
 describe('mergeFindings', () => {
   it('joins overlapping findings under the kind of the longest', () => {
-    expect(mergeFindings([{ kind: 'ip', start: 20, end: 29 }, { kind: 'secret', start: 0, end: 40 }, { kind: 'email', start: 50, end: 60 }])).toEqual([
+    expect(
+      mergeFindings([
+        { kind: 'ip', start: 20, end: 29 },
+        { kind: 'secret', start: 0, end: 40 },
+        { kind: 'email', start: 50, end: 60 },
+      ]),
+    ).toEqual([
       { kind: 'secret', start: 0, end: 40 },
       { kind: 'email', start: 50, end: 60 },
     ]);

@@ -19,7 +19,12 @@ describe('joinTexts and partsOf', () => {
     const parts = partsOf({ kind: 'email', start: 6, end: 28 }, joined, page.texts);
 
     // Assess
-    expect(parts).toEqual({ parts: [{ target: 1, start: 0, end: 5 }, { target: 2, start: 0, end: 17 }] });
+    expect(parts).toEqual({
+      parts: [
+        { target: 1, start: 0, end: 5 },
+        { target: 2, start: 0, end: 17 },
+      ],
+    });
   });
 
   it('leaves a text the finding only touches at its edge out', () => {
@@ -53,7 +58,9 @@ describe('imageBoxes', () => {
       { finding: 1, x: 10, y: 2000, width: 40, height: 20 },
       { finding: 2, x: 10, y: 50, width: 0, height: 20 },
     ];
-    expect(imageBoxes(boxes, ['ip', 'card', 'phone'], { x: 0, y: 10, width: 100, height: 100 }, 1)).toEqual([{ kind: 'ip', x: 10, y: 0, width: 40, height: 15 }]);
+    expect(imageBoxes(boxes, ['ip', 'card', 'phone'], { x: 0, y: 10, width: 100, height: 100 }, 1)).toEqual([
+      { kind: 'ip', x: 10, y: 0, width: 40, height: 15 },
+    ]);
   });
 });
 

@@ -43,7 +43,10 @@ const sqs = stubbedSqs();
 const assets: AssetDeps = {
   assets: new AssetStore({ dynamo, table: 'workspace' }),
   objects: new AssetObjectStore({ s3, bucket: 'assets' }),
-  urls: new AssetUrlSigner({ s3: s3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' }, ...SDK_LIMITS }), bucket: 'assets' }),
+  urls: new AssetUrlSigner({
+    s3: s3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' }, ...SDK_LIMITS }),
+    bucket: 'assets',
+  }),
   deletionQueue: new DeletionQueue({ sqs, queueUrl: 'https://sqs.test/deletion' }),
 };
 const identity = identityStores({ dynamo, table: 'workspace' });
@@ -58,9 +61,29 @@ const reset = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRES
 type Fault = [string, () => Error];
 /** What the SDK's HTTP handler (@smithy/node-http-handler) throws when a time limit passes, and a socket's failures. */
 const handlerFaults = (): Fault[] => [
-  ['the request time-out', () => Object.assign(new Error('@smithy/node-http-handler - [ERROR] a request has exceeded the configured 2000 ms requestTimeout.'), { name: 'TimeoutError', code: 'ETIMEDOUT' })],
-  ['the connection time-out', () => Object.assign(new Error('@smithy/node-http-handler - the request socket did not establish a connection with the server within the configured timeout of 1000 ms.'), { name: 'TimeoutError' })],
-  ['the socket time-out', () => Object.assign(new Error('@smithy/node-http-handler - the request socket timed out after 5000 ms of inactivity (configured by client requestHandler).'), { name: 'TimeoutError' })],
+  [
+    'the request time-out',
+    () =>
+      Object.assign(new Error('@smithy/node-http-handler - [ERROR] a request has exceeded the configured 2000 ms requestTimeout.'), {
+        name: 'TimeoutError',
+        code: 'ETIMEDOUT',
+      }),
+  ],
+  [
+    'the connection time-out',
+    () =>
+      Object.assign(
+        new Error('@smithy/node-http-handler - the request socket did not establish a connection with the server within the configured timeout of 1000 ms.'),
+        { name: 'TimeoutError' },
+      ),
+  ],
+  [
+    'the socket time-out',
+    () =>
+      Object.assign(new Error('@smithy/node-http-handler - the request socket timed out after 5000 ms of inactivity (configured by client requestHandler).'), {
+        name: 'TimeoutError',
+      }),
+  ],
   ['a refused connection', refused],
   ['a dropped connection', reset],
 ];
@@ -78,7 +101,10 @@ const FAULTS: Record<'dynamodb' | 's3' | 'sqs', Fault[]> = {
     // As the SDK throws them after its last attempt.
     ['503 SlowDown', () => s3Error('SlowDown', 503, 'Please reduce your request rate.')],
     ['a 500 InternalError', () => s3Error('InternalError', 500, 'We encountered an internal error. Please try again.')],
-    ['a 400 RequestTimeout (idle upload)', () => s3Error('RequestTimeout', 400, 'Your socket connection to the server was not read from or written to within the timeout period.')],
+    [
+      'a 400 RequestTimeout (idle upload)',
+      () => s3Error('RequestTimeout', 400, 'Your socket connection to the server was not read from or written to within the timeout period.'),
+    ],
     ['a 503 without an error code', () => s3Error('Unknown', 503, 'S3 answered 503 without an error code')],
     ...handlerFaults(),
   ],
@@ -112,8 +138,16 @@ const CALLS: Record<'dynamodb' | 's3' | 'sqs', Call[]> = {
   dynamodb: [
     { name: 'verifying an API key', arrange: (fault) => ddb.on(GetCommand).rejects(fault), act: () => identity.getApiKey(generateApiKey()) },
     { name: 'reading a session', arrange: (fault) => ddb.on(GetCommand).rejects(fault), act: () => identity.getSession('ab'.repeat(32)) },
-    { name: 'reading a member and organization', arrange: (fault) => ddb.on(BatchGetCommand).rejects(fault), act: () => identity.getMemberContext('org_a', 'usr_a') },
-    { name: 'listing releases', arrange: (fault) => ddb.on(QueryCommand).rejects(fault), act: () => listReleases(releaseDeps, { workspaceId: 'ws_a', limit: 5 }) },
+    {
+      name: 'reading a member and organization',
+      arrange: (fault) => ddb.on(BatchGetCommand).rejects(fault),
+      act: () => identity.getMemberContext('org_a', 'usr_a'),
+    },
+    {
+      name: 'listing releases',
+      arrange: (fault) => ddb.on(QueryCommand).rejects(fault),
+      act: () => listReleases(releaseDeps, { workspaceId: 'ws_a', limit: 5 }),
+    },
     {
       name: 'creating a release with an Idempotency-Key',
       arrange: (fault) => ddb.on(PutCommand).rejects(fault),
@@ -122,9 +156,17 @@ const CALLS: Record<'dynamodb' | 's3' | 'sqs', Call[]> = {
     {
       name: 'creating a source app',
       arrange: (fault) => ddb.on(PutCommand).rejects(fault),
-      act: () => createSourceApp({ sourceApps: new SourceAppStore({ dynamo, table: 'workspace' }) }, { workspaceId: 'ws_a', body: { name: 'n', allowedHosts: ['https://a.test'], provider: 'generic' } }),
+      act: () =>
+        createSourceApp(
+          { sourceApps: new SourceAppStore({ dynamo, table: 'workspace' }) },
+          { workspaceId: 'ws_a', body: { name: 'n', allowedHosts: ['https://a.test'], provider: 'generic' } },
+        ),
     },
-    { name: 'counting a rate limit or quota', arrange: (fault) => ddb.on(UpdateCommand).rejects(fault), act: () => dynamoCounterStore(dynamo, 'rate').incrementBelow('k#0', 20, 1) },
+    {
+      name: 'counting a rate limit or quota',
+      arrange: (fault) => ddb.on(UpdateCommand).rejects(fault),
+      act: () => dynamoCounterStore(dynamo, 'rate').incrementBelow('k#0', 20, 1),
+    },
     {
       name: 'creating an upload',
       arrange: (fault) => ddb.on(PutCommand).rejects(fault),
@@ -172,7 +214,9 @@ const CALLS: Record<'dynamodb' | 's3' | 'sqs', Call[]> = {
     {
       name: 'reading a cached capture',
       arrange: (fault) => {
-        ddb.on(GetCommand).resolves({ Item: { pk: 'x', url: capture.url, objectKey: 'captures/x.png', strategy: 'local-chromium', capturedAt: 1, expiresAt: 4_000_000_000 } });
+        ddb
+          .on(GetCommand)
+          .resolves({ Item: { pk: 'x', url: capture.url, objectKey: 'captures/x.png', strategy: 'local-chromium', capturedAt: 1, expiresAt: 4_000_000_000 } });
         storage.on(GetObjectCommand).rejects(fault);
       },
       act: () => cache.get(capture),
@@ -237,7 +281,11 @@ describe('data access under SDK faults', () => {
     // Assess
     const updates = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
     expect(updates).toHaveLength(2);
-    expect(updates[1]).toMatchObject({ Key: keys.asset('ws_a', ASSET_ID), UpdateExpression: 'SET #status = :ready REMOVE deletionRequestedAt', ConditionExpression: '#status = :deleting' });
+    expect(updates[1]).toMatchObject({
+      Key: keys.asset('ws_a', ASSET_ID),
+      UpdateExpression: 'SET #status = :ready REMOVE deletionRequestedAt',
+      ConditionExpression: '#status = :deleting',
+    });
   });
 });
 
@@ -272,7 +320,11 @@ describe('purging captures when S3 deletes only some objects', () => {
 
     // Assess
     expect(outcome).toBeInstanceOf(UpstreamUnavailableError);
-    expect(outcome).toMatchObject({ status: 503, code: 'upstream_unavailable', hint: expect.stringContaining('1 cached capture object could not be deleted (SlowDown') });
+    expect(outcome).toMatchObject({
+      status: 503,
+      code: 'upstream_unavailable',
+      hint: expect.stringContaining('1 cached capture object could not be deleted (SlowDown'),
+    });
     expect(storage.commandCalls(DeleteObjectsCommand)).toHaveLength(3);
     expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
   });
@@ -304,6 +356,9 @@ describe('route handlers under SDK faults', () => {
 
     // Assess
     expect(result.statusCode).toBe(503);
-    expect(JSON.parse(result.body)).toEqual({ ...expectedEnvelope('http://easel.test', 503, 'upstream_unavailable'), hint: 'The workspace table is temporarily unavailable; retry with back-off.' });
+    expect(JSON.parse(result.body)).toEqual({
+      ...expectedEnvelope('http://easel.test', 503, 'upstream_unavailable'),
+      hint: 'The workspace table is temporarily unavailable; retry with back-off.',
+    });
   });
 });

@@ -20,7 +20,9 @@ function plain(value: unknown, seen = new Set<unknown>()): unknown {
 describe('literalTraitKeys', () => {
   it('writes a computed key named by a string constant of the module as that string', () => {
     // Prepare
-    const source = ['const _hH = "httpHeader";', 'const _e = "error";', 'export var A$ = [3, n0, _A, { [_hH]: _CT, [_e]: _c, [other]: 1 }, [], []];'].join('\n');
+    const source = ['const _hH = "httpHeader";', 'const _e = "error";', 'export var A$ = [3, n0, _A, { [_hH]: _CT, [_e]: _c, [other]: 1 }, [], []];'].join(
+      '\n',
+    );
 
     // Act
     const rewritten = literalTraitKeys(source);
@@ -30,7 +32,7 @@ describe('literalTraitKeys', () => {
   });
 });
 
-describe.each(LITERAL_KEY_PACKAGES)('the bundles\' copy of %s', (name) => {
+describe.each(LITERAL_KEY_PACKAGES)("the bundles' copy of %s", (name) => {
   const copy = literalKeysCopy(PROJECT_ROOT, name);
   const original = join(PROJECT_ROOT, 'node_modules', name);
 
@@ -53,7 +55,7 @@ describe.each(LITERAL_KEY_PACKAGES)('the bundles\' copy of %s', (name) => {
     expect(plain(ours)).toEqual(plain(theirs));
   });
 
-  it('is the package\'s version, with the rest of its ES modules as they are', () => {
+  it("is the package's version, with the rest of its ES modules as they are", () => {
     // Act
     const version = (dir: string) => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
     const client = (dir: string) => readFileSync(join(dir, 'dist-es', 'S3Client.js'), 'utf8');

@@ -48,7 +48,13 @@ const workspace = (id: string) => ({
 function fakeStore(): ShellStore {
   const organizations = [org('a'), org('b', { deletionState: 'pending' }), org('c', { deletionState: 'deleted' })];
   const users = [user('alice', 'Alice'), user('bob', 'Bob'), user('carol', 'Carol')];
-  const memberships = [membership('a', 'alice', 'owner'), membership('a', 'bob', 'member'), membership('a', 'carol', 'admin'), membership('b', 'alice', 'member'), membership('c', 'alice', 'owner')];
+  const memberships = [
+    membership('a', 'alice', 'owner'),
+    membership('a', 'bob', 'member'),
+    membership('a', 'carol', 'admin'),
+    membership('b', 'alice', 'member'),
+    membership('c', 'alice', 'owner'),
+  ];
   return {
     getUser: vi.fn(async (id) => users.find((item) => item.userId === id)),
     getUsers: vi.fn(async (ids) => users.filter((item) => ids.includes(item.userId))),
@@ -61,10 +67,21 @@ function fakeStore(): ShellStore {
     listMembershipsOfUser: vi.fn(async (id) => memberships.filter((item) => item.userId === id)),
     listMembers: vi.fn(async (id) => memberships.filter((item) => item.organizationId === id)),
     listInvitations: vi.fn(async () => [
-      { invitationId: 'inv_1', organizationId: 'a', email: 'dan@example.com', role: 'member' as const, status: 'pending' as const, createdAt: T, expiresAt: 1_767_830_400 },
+      {
+        invitationId: 'inv_1',
+        organizationId: 'a',
+        email: 'dan@example.com',
+        role: 'member' as const,
+        status: 'pending' as const,
+        createdAt: T,
+        expiresAt: 1_767_830_400,
+      },
     ]),
     getWorkspace: vi.fn(async (id) => workspace(id)),
-    getWorkspaceWithSurfaces: vi.fn(async (id) => ({ workspace: workspace(id), surfaces: [{ productSurfaceId: 'ps_1', workspaceId: id, name: 'Web', createdAt: T }] })),
+    getWorkspaceWithSurfaces: vi.fn(async (id) => ({
+      workspace: workspace(id),
+      surfaces: [{ productSurfaceId: 'ps_1', workspaceId: id, name: 'Web', createdAt: T }],
+    })),
     countMembers: vi.fn(async () => 3),
     countPendingInvitations: vi.fn(async () => 1),
     countActiveApiKeys: vi.fn(async () => 2),
@@ -72,7 +89,13 @@ function fakeStore(): ShellStore {
   };
 }
 
-const alice: Member = { userId: 'alice', organizationId: 'a', workspaceId: 'ws_a', role: 'owner', entitlement: { plan: 'pro', status: 'active', features: [] } };
+const alice: Member = {
+  userId: 'alice',
+  organizationId: 'a',
+  workspaceId: 'ws_a',
+  role: 'owner',
+  entitlement: { plan: 'pro', status: 'active', features: [] },
+};
 let store: ShellStore;
 beforeEach(() => {
   store = fakeStore();
@@ -147,7 +170,10 @@ describe('entitlementView and getCapabilities', () => {
   });
 
   it('derives the flags from the role and the plan and shows only plan, status and features', () => {
-    const result = getCapabilities({ organizationId: 'a', member: { ...alice, role: 'member', entitlement: { plan: 'free', status: 'active', features: [] } } });
+    const result = getCapabilities({
+      organizationId: 'a',
+      member: { ...alice, role: 'member', entitlement: { plan: 'free', status: 'active', features: [] } },
+    });
 
     expect(result.entitlements).toEqual({ plan: 'free', status: 'active', features: [] });
     expect(result.capabilities).toMatchObject({ canManageAssets: true, canDeleteAssets: false, canViewMembers: false, canManageBilling: false });
@@ -163,7 +189,11 @@ describe('getBootstrap', () => {
       user: { id: 'alice', name: 'Alice', email: 'alice@example.com', avatarUrl: null },
       organization: { id: 'a', name: 'A', workspaceId: 'ws_a' },
       membership: { role: 'owner', permissions: [...permissionsOf('owner')] },
-      workspace: { id: 'ws_a', settings: { locale: 'fr-FR', timeZone: 'Europe/Paris', defaultPublishingTime: '09:30', description: '' }, productSurfaces: [{ id: 'ps_1', name: 'Web', description: null }] },
+      workspace: {
+        id: 'ws_a',
+        settings: { locale: 'fr-FR', timeZone: 'Europe/Paris', defaultPublishingTime: '09:30', description: '' },
+        productSurfaces: [{ id: 'ps_1', name: 'Web', description: null }],
+      },
       entitlements: { plan: 'pro', status: 'active', features: ['asset:delete', 'release:scheduling'], quotas: { 'api:write:minute': 120 } },
       capabilities: { canDeleteAssets: true, canManageBilling: true },
       counters: { members: 3, pendingInvitations: 1, activeApiKeys: 2, productSurfaces: 1 },
@@ -171,7 +201,7 @@ describe('getBootstrap', () => {
     expect(result.organizations.map((item) => item.id)).toEqual(['a', 'b']);
   });
 
-  it('takes the active organization from the batch of the user\'s organizations instead of reading it again', async () => {
+  it("takes the active organization from the batch of the user's organizations instead of reading it again", async () => {
     await getBootstrap({ store }, { member: alice });
 
     expect(store.getOrganizations).toHaveBeenCalledTimes(1);
@@ -237,7 +267,9 @@ describe('activateOrganization', () => {
   it('reads the user and their organizations while the membership check is out, one round trip saved', async () => {
     let finishCheck!: () => void;
     const check = store.getMemberContext;
-    store.getMemberContext = vi.fn((...args: Parameters<typeof check>) => new Promise<Awaited<ReturnType<typeof check>>>((resolve) => (finishCheck = () => resolve(check(...args)))));
+    store.getMemberContext = vi.fn(
+      (...args: Parameters<typeof check>) => new Promise<Awaited<ReturnType<typeof check>>>((resolve) => (finishCheck = () => resolve(check(...args)))),
+    );
 
     const result = activateOrganization({ store }, { organizationId: 'a', session });
     await vi.waitFor(() => expect(store.getOrganizations).toHaveBeenCalled());
@@ -277,7 +309,10 @@ describe('activateOrganization', () => {
   });
 
   it.each(['b', 'c'])('refuses organization %s, which is being deleted, with 403', async (organizationId) => {
-    await expect(activateOrganization({ store }, { organizationId, session })).rejects.toMatchObject({ status: 403, hint: expect.stringContaining('being deleted') });
+    await expect(activateOrganization({ store }, { organizationId, session })).rejects.toMatchObject({
+      status: 403,
+      hint: expect.stringContaining('being deleted'),
+    });
     expect(store.setActiveOrganization).not.toHaveBeenCalled();
   });
 

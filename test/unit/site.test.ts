@@ -92,7 +92,20 @@ describe('site pages', () => {
   it('describes the envelope fields and every extended envelope on /docs/errors', async () => {
     const { body } = await call(getErrorDocs, '/docs/errors', { Accept: 'text/markdown' });
 
-    for (const field of ['error', 'code', 'message', 'hint', 'status', 'documentation', 'retryAfter', 'currentPlan', 'requiredPlan', 'feature', 'limit', 'quota']) {
+    for (const field of [
+      'error',
+      'code',
+      'message',
+      'hint',
+      'status',
+      'documentation',
+      'retryAfter',
+      'currentPlan',
+      'requiredPlan',
+      'feature',
+      'limit',
+      'quota',
+    ]) {
       expect(body).toContain(`| \`${field}\` |`);
     }
     expect(body).toContain(JSON.stringify(toEnvelope(new RateLimitedError({ limit: 20, windowSeconds: 60, retryAfter: 42, headers: {} }), BASE).body, null, 2));
@@ -136,9 +149,16 @@ describe('site pages', () => {
 
 describe('pre-rendered site pages', () => {
   // Deployed functions serve the pages rendered for the placeholder origin, with theirs put in.
-  it.each(PRERENDERED_PAGES.flatMap((name) =>
-    ['http://127.0.0.1:3000', 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com', 'https://api.example.com/easel', 'https://xn--bcher-kva.example:8443'].map((origin) => [name, origin] as const),
-  ))('renders %s for %s exactly as the origin put into the placeholder rendering', (name, origin) => {
+  it.each(
+    PRERENDERED_PAGES.flatMap((name) =>
+      [
+        'http://127.0.0.1:3000',
+        'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com',
+        'https://api.example.com/easel',
+        'https://xn--bcher-kva.example:8443',
+      ].map((origin) => [name, origin] as const),
+    ),
+  )('renders %s for %s exactly as the origin put into the placeholder rendering', (name, origin) => {
     const placeholder = renderSitePage(name, PLACEHOLDER_ORIGIN);
     const direct = renderSitePage(name, origin);
 
@@ -146,9 +166,13 @@ describe('pre-rendered site pages', () => {
     expect(placeholder.markdown.replaceAll(PLACEHOLDER_ORIGIN, origin)).toBe(direct.markdown);
   });
 
-  it.each((Object.keys(PRERENDERED_DOCUMENTS) as DocumentName[]).flatMap((name) =>
-    ['http://127.0.0.1:3000', 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com', 'https://xn--bcher-kva.example:8443'].map((origin) => [name, origin] as const),
-  ))('renders the %s document for %s exactly as the origin put into the placeholder rendering', (name, origin) => {
+  it.each(
+    (Object.keys(PRERENDERED_DOCUMENTS) as DocumentName[]).flatMap((name) =>
+      ['http://127.0.0.1:3000', 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com', 'https://xn--bcher-kva.example:8443'].map(
+        (origin) => [name, origin] as const,
+      ),
+    ),
+  )('renders the %s document for %s exactly as the origin put into the placeholder rendering', (name, origin) => {
     expect(renderDocument(name, PLACEHOLDER_ORIGIN).replaceAll(PLACEHOLDER_ORIGIN, origin)).toBe(renderDocument(name, origin));
   });
 

@@ -11,12 +11,21 @@ import { mapStack } from '#shared/source-maps.ts';
 mkdirSync(join(PROJECT_ROOT, 'test-output'), { recursive: true });
 const dir = mkdtempSync(join(PROJECT_ROOT, 'test-output', 'source-maps-'));
 /** The line of shared/config.ts that throws for a missing variable, as the source has it today. */
-const THROW_LINE = readFileSync(join(PROJECT_ROOT, 'shared', 'config.ts'), 'utf8').split('\n').findIndex((line) => line.includes('Missing required environment variable')) + 1;
+const THROW_LINE =
+  readFileSync(join(PROJECT_ROOT, 'shared', 'config.ts'), 'utf8')
+    .split('\n')
+    .findIndex((line) => line.includes('Missing required environment variable')) + 1;
 
 /** Builds the fixture as the stack builds a function (minified, names too, the map beside it) into `folder`. */
 async function bundleFixture(folder: string, sourcemap: boolean): Promise<string> {
   const outfile = join(dir, folder, 'index.mjs');
-  await build({ ...bundleOptions('test/fixtures/source-maps/entry.ts'), sourcemap: sourcemap && BUNDLE.sourcemap, sourcesContent: BUNDLE.sourcesContent, outfile, logLevel: 'silent' });
+  await build({
+    ...bundleOptions('test/fixtures/source-maps/entry.ts'),
+    sourcemap: sourcemap && BUNDLE.sourcemap,
+    sourcesContent: BUNDLE.sourcesContent,
+    outfile,
+    logLevel: 'silent',
+  });
   return outfile;
 }
 
@@ -26,7 +35,9 @@ async function bundleFixture(folder: string, sourcemap: boolean): Promise<string
  */
 function loggedIn(bundle: string): { stack?: string; message?: string } {
   const script = `const { loggedConfigError } = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.stdout.write(JSON.stringify(loggedConfigError()));`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_OPTIONS: '' }, encoding: 'utf8' })) as { stack?: string };
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_OPTIONS: '' }, encoding: 'utf8' })) as {
+    stack?: string;
+  };
 }
 
 describe('mapStack', () => {

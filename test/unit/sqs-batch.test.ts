@@ -9,8 +9,7 @@ import { setLogSink } from '#shared/log.ts';
 import { batchHandler } from '#shared/sqs/batch.ts';
 
 const Job = v.strictObject({ id: v.string() });
-const event = (...bodies: string[]): SQSEvent =>
-  ({ Records: bodies.map((body, index) => ({ messageId: `m-${index + 1}`, body })) }) as unknown as SQSEvent;
+const event = (...bodies: string[]): SQSEvent => ({ Records: bodies.map((body, index) => ({ messageId: `m-${index + 1}`, body })) }) as unknown as SQSEvent;
 
 let lines: Record<string, unknown>[];
 let restore: ReturnType<typeof setLogSink>;

@@ -73,7 +73,11 @@ describe('createSyndicationClient', () => {
   const client = (timeoutMs = 1_000) => createSyndicationClient({ upstreamUrl: upstream.url, timeoutMs });
   // The path and query the client asks for: the URL on an empty origin.
   const answer = (stub: StubAnswer) => upstream.on(tweetResultUrl('', ID), stub);
-  const failure = (promise: Promise<unknown>) => promise.then(() => expect.unreachable('resolved'), (caught: unknown) => caught);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => expect.unreachable('resolved'),
+      (caught: unknown) => caught,
+    );
 
   it('asks for JSON, offering the codings it decodes', async () => {
     // Prepare
@@ -210,7 +214,9 @@ describe('createSyndicationClient', () => {
         socket.on('data', () => {
           connections[index]! += 1;
           if (connections[index]! > 1 || failEveryFirst) return socket.resetAndDestroy();
-          socket.write(`HTTP/1.1 200 OK\r\nconnection: keep-alive\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(TWEET)}\r\n\r\n${TWEET}`);
+          socket.write(
+            `HTTP/1.1 200 OK\r\nconnection: keep-alive\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(TWEET)}\r\n\r\n${TWEET}`,
+          );
         });
       });
       await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));

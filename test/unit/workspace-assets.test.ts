@@ -24,7 +24,10 @@ const ASSET_ID = MOCK_ASSET_ID;
 const deps: AssetDeps = {
   assets: new AssetStore({ dynamo: stubbedDynamo(), table: 'workspace' }),
   objects: new AssetObjectStore({ s3: stubbedS3(), bucket: 'assets' }),
-  urls: new AssetUrlSigner({ s3: s3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' }, ...SDK_LIMITS }), bucket: 'assets' }),
+  urls: new AssetUrlSigner({
+    s3: s3Client({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' }, ...SDK_LIMITS }),
+    bucket: 'assets',
+  }),
   deletionQueue: new DeletionQueue({ sqs: stubbedSqs(), queueUrl: 'https://sqs.test/deletion' }),
 };
 
@@ -77,7 +80,7 @@ describe('createDownloadUrl', () => {
     expect(new URL(downloadUrl).searchParams.get('response-content-disposition')).toBe("attachment; filename*=UTF-8''it%27s%20%281%29%2A.png");
   });
 
-  it("answers 404 for an asset that is not in this workspace", async () => {
+  it('answers 404 for an asset that is not in this workspace', async () => {
     await expect(createDownloadUrl(deps, { workspaceId: 'ws_b', assetId: ASSET_ID })).rejects.toMatchObject({ status: 404, code: 'not_found' });
   });
 });

@@ -30,12 +30,9 @@ describe('PlainText', () => {
     // A browser reads `<` before a space as text, never as a tag.
     '< img src=x onerror=alert(1) >',
     '< / a >',
-  ])(
-    'accepts the plain text %j',
-    (description) => {
-      expect(v.safeParse(ReleaseCreate, release(description)).success).toBe(true);
-    },
-  );
+  ])('accepts the plain text %j', (description) => {
+    expect(v.safeParse(ReleaseCreate, release(description)).success).toBe(true);
+  });
 
   it.each([
     ['an open bracket followed by whitespace', `<${' '.repeat(59_999)}`],

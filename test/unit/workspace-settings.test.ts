@@ -17,14 +17,62 @@ function acceptedByDateTimeFormat(value: string): boolean {
 const PRIMARY = Intl.supportedValuesOf('timeZone');
 const OTHERS = [
   // Aliases and other spellings the constructor accepts
-  'UTC', 'utc', 'Utc', 'Etc/UTC', 'etc/utc', 'GMT', 'gmt', 'Etc/GMT', 'Etc/GMT+5', 'Etc/GMT-14', 'Etc/GMT+12', 'US/Pacific', 'us/pacific',
-  'Asia/Calcutta', 'Asia/Kolkata', 'Europe/Kiev', 'Europe/Kyiv', 'America/Buenos_Aires', 'America/Argentina/Buenos_Aires', 'EST', 'EST5EDT',
-  'Zulu', 'Universal', 'Etc/Zulu',
+  'UTC',
+  'utc',
+  'Utc',
+  'Etc/UTC',
+  'etc/utc',
+  'GMT',
+  'gmt',
+  'Etc/GMT',
+  'Etc/GMT+5',
+  'Etc/GMT-14',
+  'Etc/GMT+12',
+  'US/Pacific',
+  'us/pacific',
+  'Asia/Calcutta',
+  'Asia/Kolkata',
+  'Europe/Kiev',
+  'Europe/Kyiv',
+  'America/Buenos_Aires',
+  'America/Argentina/Buenos_Aires',
+  'EST',
+  'EST5EDT',
+  'Zulu',
+  'Universal',
+  'Etc/Zulu',
   // Offsets
-  '+05:30', '-08:00', '+0530', '+05', '-00:00', '+14:00', '+24:00', '+05:30:00', '+5:30',
+  '+05:30',
+  '-08:00',
+  '+0530',
+  '+05',
+  '-00:00',
+  '+14:00',
+  '+24:00',
+  '+05:30:00',
+  '+5:30',
   // Junk
-  '', ' ', ' UTC', 'UTC ', 'U TC', 'Z', 'Europe', 'Europe/', '/Paris', 'Europe//Paris', 'Europe/Paris/', 'Nope/Nope', 'Etc/Unknown', 'Factory',
-  'Etc/GMT+15', 'Etc/GMT-15', 'Europe/Paris\u0000', 'Europe/Pаris', 'UTC\n', '\u{1F600}', 'x'.repeat(300),
+  '',
+  ' ',
+  ' UTC',
+  'UTC ',
+  'U TC',
+  'Z',
+  'Europe',
+  'Europe/',
+  '/Paris',
+  'Europe//Paris',
+  'Europe/Paris/',
+  'Nope/Nope',
+  'Etc/Unknown',
+  'Factory',
+  'Etc/GMT+15',
+  'Etc/GMT-15',
+  'Europe/Paris\u0000',
+  'Europe/Pаris',
+  'UTC\n',
+  '\u{1F600}',
+  'x'.repeat(300),
 ];
 const CASES = [...new Set([...PRIMARY, ...PRIMARY.map((zone) => zone.toLowerCase()), ...PRIMARY.map((zone) => zone.toUpperCase()), ...OTHERS])];
 
@@ -81,7 +129,9 @@ describe('WorkspaceRecord', () => {
   });
 
   it('still refuses a stored item of the wrong shape', () => {
-    expect(v.is(WorkspaceRecord, { ...record('UTC'), settings: { locale: 'en-US', timeZone: 3, defaultPublishingTime: '09:00', description: '' } })).toBe(false);
+    expect(v.is(WorkspaceRecord, { ...record('UTC'), settings: { locale: 'en-US', timeZone: 3, defaultPublishingTime: '09:00', description: '' } })).toBe(
+      false,
+    );
     expect(v.is(WorkspaceRecord, { ...record('UTC'), settings: undefined })).toBe(false);
   });
 });

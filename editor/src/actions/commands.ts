@@ -65,7 +65,17 @@ export function matches(chord: string, input: KeyInput): boolean {
   return !input.ctrlKey && !input.metaKey;
 }
 
-const KEY_NAMES: Readonly<Record<string, string>> = { arrowleft: '←', arrowright: '→', arrowup: '↑', arrowdown: '↓', escape: 'Esc', delete: 'Delete', backspace: 'Backspace', enter: 'Enter', '-': '−' };
+const KEY_NAMES: Readonly<Record<string, string>> = {
+  arrowleft: '←',
+  arrowright: '→',
+  arrowup: '↑',
+  arrowdown: '↓',
+  escape: 'Esc',
+  delete: 'Delete',
+  backspace: 'Backspace',
+  enter: 'Enter',
+  '-': '−',
+};
 
 /** A chord as people read it: `Shift+Mod+Z` → `Shift+Ctrl/⌘+Z`. */
 export function formatChord(chord: string): string {

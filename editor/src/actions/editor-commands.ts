@@ -71,7 +71,14 @@ export function editorCommands(host: CommandHost): Command[] {
   }));
   // In the order the shortcut list shows them; where two share a key, the first enabled one runs.
   return [
-    { id: 'shortcuts.close', label: 'Close the shortcut list', keys: ['Escape'], keysLabel: '', enabled: host.shortcutsOpen, run: () => host.setShortcutsOpen(false) },
+    {
+      id: 'shortcuts.close',
+      label: 'Close the shortcut list',
+      keys: ['Escape'],
+      keysLabel: '',
+      enabled: host.shortcutsOpen,
+      run: () => host.setShortcutsOpen(false),
+    },
     ...tools,
     { id: 'undo', label: 'Undo', keys: ['Mod+Z'], enabled: () => host.canUndo() && idle(), run: host.undo },
     { id: 'redo', label: 'Redo', keys: ['Shift+Mod+Z', 'Ctrl+Y'], enabled: () => host.canRedo() && idle(), run: host.redo },
@@ -90,10 +97,31 @@ export function editorCommands(host: CommandHost): Command[] {
         if (step) host.nudge(step[0], step[1]);
       },
     },
-    { id: 'selection.previous', label: 'Select the previous annotation', keys: ['['], focus: NOT_ARROW_CONTROLS, enabled: () => host.hasAnnotations() && idle(), run: () => host.selectAdjacent(-1) },
-    { id: 'selection.next', label: 'Select the next annotation', keys: [']'], focus: NOT_ARROW_CONTROLS, enabled: () => host.hasAnnotations() && idle(), run: () => host.selectAdjacent(1) },
+    {
+      id: 'selection.previous',
+      label: 'Select the previous annotation',
+      keys: ['['],
+      focus: NOT_ARROW_CONTROLS,
+      enabled: () => host.hasAnnotations() && idle(),
+      run: () => host.selectAdjacent(-1),
+    },
+    {
+      id: 'selection.next',
+      label: 'Select the next annotation',
+      keys: [']'],
+      focus: NOT_ARROW_CONTROLS,
+      enabled: () => host.hasAnnotations() && idle(),
+      run: () => host.selectAdjacent(1),
+    },
     // Enter on a control is that control's; on the page or the preview it edits the selected text.
-    { id: 'selection.edit', label: 'Edit the selected text', keys: ['Enter'], focus: ['page'], enabled: () => host.selectionIsText() && idle(), run: host.editSelected },
+    {
+      id: 'selection.edit',
+      label: 'Edit the selected text',
+      keys: ['Enter'],
+      focus: ['page'],
+      enabled: () => host.selectionIsText() && idle(),
+      run: host.editSelected,
+    },
     { id: 'zoom.in', label: 'Zoom in', keys: ['+', '='], enabled: host.hasSource, run: () => host.zoom('in') },
     { id: 'zoom.out', label: 'Zoom out', keys: ['-'], enabled: host.hasSource, run: () => host.zoom('out') },
     { id: 'zoom.fit', label: 'Zoom to fit', keys: ['0'], enabled: host.hasSource, run: () => host.zoom('fit') },

@@ -32,7 +32,20 @@ function listShortcuts(commands: Commands, list: HTMLElement): void {
   const rows = commands
     .list()
     .filter((command) => keysOf(command) !== '')
-    .map((command) => h('div', {}, h('dt', {}, ...keysOf(command).split(', ').flatMap((keys, index) => [...(index > 0 ? [', '] : []), h('kbd', {}, keys)])), h('dd', {}, command.label)));
+    .map((command) =>
+      h(
+        'div',
+        {},
+        h(
+          'dt',
+          {},
+          ...keysOf(command)
+            .split(', ')
+            .flatMap((keys, index) => [...(index > 0 ? [', '] : []), h('kbd', {}, keys)]),
+        ),
+        h('dd', {}, command.label),
+      ),
+    );
   list.prepend(...rows);
 }
 
@@ -41,7 +54,15 @@ export function setupShortcuts(commands: Commands): void {
   if (list) listShortcuts(commands, list);
   document.addEventListener('keydown', (event) => {
     if (event.defaultPrevented || event.isComposing) return;
-    const input = { key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, shiftKey: event.shiftKey, altKey: event.altKey, repeat: event.repeat, focus: focusOf(event.target) };
+    const input = {
+      key: event.key,
+      ctrlKey: event.ctrlKey,
+      metaKey: event.metaKey,
+      shiftKey: event.shiftKey,
+      altKey: event.altKey,
+      repeat: event.repeat,
+      focus: focusOf(event.target),
+    };
     if (commands.dispatch(input)) event.preventDefault();
   });
 }

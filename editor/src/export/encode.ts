@@ -95,7 +95,10 @@ export function prepareExport(ready: (ready: boolean) => void): void {
 /** The composition at `scale` as a `format` file at `quality`. */
 export async function encodeComposition(composition: Composition, scale: number, format: FormatId, quality: QualityId): Promise<Encoded> {
   const target = exportWorker();
-  if (!target) throw new Error('This browser cannot draw in a worker, which the export needs: use a recent Chrome, Edge, Firefox (105 or later) or Safari (16.4 or later).');
+  if (!target)
+    throw new Error(
+      'This browser cannot draw in a worker, which the export needs: use a recent Chrome, Edge, Firefox (105 or later) or Safari (16.4 or later).',
+    );
   const scene = await sceneOf(composition, scale);
   return { ...(await inWorker(target, { scene, format, quality })), encoder: 'worker' };
 }

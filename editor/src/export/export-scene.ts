@@ -35,7 +35,13 @@ export type ExportReply = { id: number; blob: Blob; timings: ExportTimings } | {
 export async function sceneOf(composition: Composition, scale: number): Promise<Scene> {
   const { source, settings, edits, backgroundImage } = composition;
   const bitmap = source.bitmap ?? (await vectorBitmap(source, scale));
-  return { settings, edits, scale, source: { bitmap, width: source.width, height: source.height, title: source.title }, ...(backgroundImage ? { backgroundImage } : {}) };
+  return {
+    settings,
+    edits,
+    scale,
+    source: { bitmap, width: source.width, height: source.height, title: source.title },
+    ...(backgroundImage ? { backgroundImage } : {}),
+  };
 }
 
 /** A source drawn with paths and text (a tweet card), drawn once at the export's scale. */

@@ -82,22 +82,42 @@ const { width, height } = VIEWPORT_BOUNDS;
 
 /** Each option of the capture form in words, for a refusal naming it. */
 const CAPTURE_FIELDS: Record<string, (rest: string) => Explanation> = {
-  viewport: () => ({ message: 'The viewport size was refused.', advice: `Under Advanced, choose a preset, or a custom width of ${n(width.min)}–${n(width.max)} and height of ${n(height.min)}–${n(height.max)} px (a phone's, drawn at 2×, at most ${n(MAX_CAPTURE_PIXELS / 4)} pixels in all).` }),
+  viewport: () => ({
+    message: 'The viewport size was refused.',
+    advice: `Under Advanced, choose a preset, or a custom width of ${n(width.min)}–${n(width.max)} and height of ${n(height.min)}–${n(height.max)} px (a phone's, drawn at 2×, at most ${n(MAX_CAPTURE_PIXELS / 4)} pixels in all).`,
+  }),
   headers: (rest) => ({
     // A header's name is no secret (its value would be): naming it says which row to fix.
     message: /^\.[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(rest) ? `The request header ${rest.slice(1)} cannot be sent.` : 'One of the request headers was refused.',
-    advice: 'Check the headers under Advanced: Host, Cookie, Content-Length and the headers a browser or proxy sets itself are refused, and cookies go under Cookies.',
+    advice:
+      'Check the headers under Advanced: Host, Cookie, Content-Length and the headers a browser or proxy sets itself are refused, and cookies go under Cookies.',
   }),
   cookies: () => ({
     message: 'One of the cookies was refused.',
-    advice: 'Check the cookies under Advanced: a name has letters, digits and a few symbols only, and a value no spaces, quotes, commas, semicolons or backslashes (URL-encode it).',
+    advice:
+      'Check the cookies under Advanced: a name has letters, digits and a few symbols only, and a value no spaces, quotes, commas, semicolons or backslashes (URL-encode it).',
   }),
-  userAgent: () => ({ message: 'The user agent was refused.', advice: `Under Advanced, use one line of at most ${MAX_USER_AGENT_LENGTH} characters, or clear it.` }),
+  userAgent: () => ({
+    message: 'The user agent was refused.',
+    advice: `Under Advanced, use one line of at most ${MAX_USER_AGENT_LENGTH} characters, or clear it.`,
+  }),
   css: () => ({ message: 'The CSS was refused.', advice: `Under Advanced, keep it to ${n(MAX_CSS_LENGTH)} characters, or clear it.` }),
-  click: () => ({ message: 'The click selector is not a CSS selector the page understands.', advice: 'Check it under Advanced; it looks like button.open-menu.' }),
-  selector: () => ({ message: 'The element selector is not a CSS selector the page understands.', advice: 'Check it under Advanced; it looks like main article.' }),
-  waitForSelector: () => ({ message: 'The wait-for selector is not a CSS selector the page understands.', advice: 'Check it under Advanced; it looks like #app .loaded.' }),
-  hideSelectors: () => ({ message: 'One of the hide selectors is not a CSS selector the page understands.', advice: 'Check them under Advanced; they look like .chat-widget, #newsletter.' }),
+  click: () => ({
+    message: 'The click selector is not a CSS selector the page understands.',
+    advice: 'Check it under Advanced; it looks like button.open-menu.',
+  }),
+  selector: () => ({
+    message: 'The element selector is not a CSS selector the page understands.',
+    advice: 'Check it under Advanced; it looks like main article.',
+  }),
+  waitForSelector: () => ({
+    message: 'The wait-for selector is not a CSS selector the page understands.',
+    advice: 'Check it under Advanced; it looks like #app .loaded.',
+  }),
+  hideSelectors: () => ({
+    message: 'One of the hide selectors is not a CSS selector the page understands.',
+    advice: 'Check them under Advanced; they look like .chat-widget, #newsletter.',
+  }),
   delay: () => ({ message: 'The delay was refused.', advice: 'Under Advanced, use a whole number of milliseconds from 0 to 10,000.' }),
 };
 
@@ -108,7 +128,10 @@ function notFound(failure: Failure, activity: Activity): Explanation {
       if (/\bclick selector\b/i.test(failure.message)) {
         return { message: 'Nothing on the page matches the click selector.', advice: 'Check the click selector under Advanced, or clear it.' };
       }
-      return { message: 'Nothing on the page matches the element selector.', advice: 'Check the selector under Advanced, or clear it to capture the whole page.' };
+      return {
+        message: 'Nothing on the page matches the element selector.',
+        advice: 'Check the selector under Advanced, or clear it to capture the whole page.',
+      };
     case 'tweet':
       return { message: 'There is no tweet at that address: it may be deleted, private or mistyped.', advice: 'Check the link or id and try again.' };
     case 'save':
@@ -121,7 +144,10 @@ function notFound(failure: Failure, activity: Activity): Explanation {
 function upstreamFailed(activity: Activity): Explanation {
   switch (activity) {
     case 'capture':
-      return { message: 'The page could not be captured: the site failed to load or answered with an error.', advice: 'Check that the address opens in your browser, then try again.' };
+      return {
+        message: 'The page could not be captured: the site failed to load or answered with an error.',
+        advice: 'Check that the address opens in your browser, then try again.',
+      };
     case 'tweet':
       return { message: 'X did not give Easel this tweet.', advice: 'Try again in a minute; if it keeps failing, check that the tweet is public.' };
     case 'media':
@@ -141,7 +167,12 @@ function invalidRequest(failure: Failure, activity: Activity): Explanation {
   if (activity === 'capture') {
     const named = refusedField(failure.message);
     const words = named && Object.hasOwn(CAPTURE_FIELDS, named.field) ? CAPTURE_FIELDS[named.field] : undefined;
-    return words?.(named!.rest) ?? { message: 'One of the capture options was refused.', advice: 'Check the options under Advanced; the details below name the field.' };
+    return (
+      words?.(named!.rest) ?? {
+        message: 'One of the capture options was refused.',
+        advice: 'Check the options under Advanced; the details below name the field.',
+      }
+    );
   }
   return { message: `The editor sent a request Easel could not read, so it could not ${DOING[activity]}.`, advice: 'Reload the page and try again.' };
 }
@@ -159,7 +190,9 @@ export function explain(failure: Failure, now: Date = new Date()): Explanation {
         advice: 'Try again in a minute; a proxy or the network may be having trouble.',
       };
     case 'invalid_url':
-      return activity === 'capture' ? invalidUrl(failure) : { message: 'One of the tweet’s images has an address Easel cannot load.', advice: 'Try another tweet.' };
+      return activity === 'capture'
+        ? invalidUrl(failure)
+        : { message: 'One of the tweet’s images has an address Easel cannot load.', advice: 'Try another tweet.' };
     case 'invalid_request':
       return invalidRequest(failure, activity);
     case 'unsupported_value':
@@ -170,9 +203,15 @@ export function explain(failure: Failure, now: Date = new Date()): Explanation {
         advice: 'Sign in, or paste an organization API key under Save to workspace; a revoked or expired key no longer works.',
       };
     case 'forbidden':
-      return { message: `You are not allowed to ${DOING[activity]}.`, advice: 'Use an API key with the asset:write scope, or ask an owner of the organization for the permission.' };
+      return {
+        message: `You are not allowed to ${DOING[activity]}.`,
+        advice: 'Use an API key with the asset:write scope, or ask an owner of the organization for the permission.',
+      };
     case 'forbidden_domain':
-      return { message: 'One of the tweet’s images is on a host Easel does not fetch from.', advice: 'Try another tweet; only images on X’s own media hosts are shown.' };
+      return {
+        message: 'One of the tweet’s images is on a host Easel does not fetch from.',
+        advice: 'Try another tweet; only images on X’s own media hosts are shown.',
+      };
     case 'not_found':
       return notFound(failure, activity);
     case 'method_not_allowed':
@@ -184,13 +223,22 @@ export function explain(failure: Failure, now: Date = new Date()): Explanation {
     case 'workspace_feature_not_entitled':
       return {
         message: 'Your workspace’s plan does not include this.',
-        advice: typeof extra.requiredPlan === 'string' ? `Ask an owner of the organization to move to the ${extra.requiredPlan} plan.` : 'Ask an owner of the organization to upgrade the plan.',
+        advice:
+          typeof extra.requiredPlan === 'string'
+            ? `Ask an owner of the organization to move to the ${extra.requiredPlan} plan.`
+            : 'Ask an owner of the organization to upgrade the plan.',
       };
     case 'workspace_quota_exceeded':
-      return { message: 'Your workspace has used its quota for now.', advice: `Try again ${inTime(failure.retryAfter)}, or ask an owner to move to a larger plan.` };
+      return {
+        message: 'Your workspace has used its quota for now.',
+        advice: `Try again ${inTime(failure.retryAfter)}, or ask an owner to move to a larger plan.`,
+      };
     case 'upstream_timeout':
       return activity === 'capture'
-        ? { message: 'The page took too long to load.', advice: 'Try again; if it keeps happening, turn off Full page, or clear Wait for selector under Advanced if that element never shows.' }
+        ? {
+            message: 'The page took too long to load.',
+            advice: 'Try again; if it keeps happening, turn off Full page, or clear Wait for selector under Advanced if that element never shows.',
+          }
         : { message: `Easel waited too long to ${DOING[activity]}.`, advice: 'Try again in a minute.' };
     case 'upstream_unavailable':
       return { message: `Easel is briefly unable to ${DOING[activity]}.`, advice: 'Try again in a minute.' };

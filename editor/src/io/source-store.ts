@@ -58,7 +58,10 @@ export class SourceStore {
   /** Newest first. */
   async recent(): Promise<StoredSource[]> {
     const all = await (await this.db()).getAll('sources');
-    return keepRecent(all.filter((record) => record.origin !== undefined), Number.MAX_SAFE_INTEGER).kept;
+    return keepRecent(
+      all.filter((record) => record.origin !== undefined),
+      Number.MAX_SAFE_INTEGER,
+    ).kept;
   }
 
   async session(id: string): Promise<unknown> {
@@ -97,7 +100,11 @@ export class SourceStore {
     try {
       await (await this.db()).put('sessions', { id, edits: session.edits, history: session.history });
     } catch (error) {
-      throw error instanceof StorageError ? error : new StorageError(isQuota(error) ? 'This browser has no room left to keep your undo steps.' : 'The browser refused to keep your edits.', { cause: error });
+      throw error instanceof StorageError
+        ? error
+        : new StorageError(isQuota(error) ? 'This browser has no room left to keep your undo steps.' : 'The browser refused to keep your edits.', {
+            cause: error,
+          });
     }
   }
 

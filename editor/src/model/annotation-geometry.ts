@@ -210,7 +210,13 @@ export function resized(start: Annotation, handle: Handle, p: Point, measure: Me
     }
     case 'pen': {
       const from = penBox(start.points);
-      const to = resized({ id: '', kind: 'rect', x1: from.x, y1: from.y, x2: from.x + from.width, y2: from.y + from.height, color: '', width: 0 }, handle, p, measure, square);
+      const to = resized(
+        { id: '', kind: 'rect', x1: from.x, y1: from.y, x2: from.x + from.width, y2: from.y + from.height, color: '', width: 0 },
+        handle,
+        p,
+        measure,
+        square,
+      );
       return { ...start, points: rescaled(start.points, from, shapeBox(to as ShapeAnnotation)) };
     }
     default: {
@@ -245,7 +251,12 @@ export function moved<T extends Annotation>(annotation: T, dx: number, dy: numbe
 /** An arrow key's nudge: one pixel, ten with Shift. */
 export function nudgeOf(key: string, shift: boolean): Point | undefined {
   const step = shift ? 10 : 1;
-  const offsets: Record<string, Point> = { ArrowLeft: { x: -step, y: 0 }, ArrowRight: { x: step, y: 0 }, ArrowUp: { x: 0, y: -step }, ArrowDown: { x: 0, y: step } };
+  const offsets: Record<string, Point> = {
+    ArrowLeft: { x: -step, y: 0 },
+    ArrowRight: { x: step, y: 0 },
+    ArrowUp: { x: 0, y: -step },
+    ArrowDown: { x: 0, y: step },
+  };
   return offsets[key];
 }
 

@@ -7,12 +7,12 @@ import type { Rect } from './layout.ts';
 /** Drawn from (x1, y1) to (x2, y2); for boxes, the corners. */
 export interface ShapeAnnotation {
   id: string;
-  kind: 'arrow' | 'line' | 'rect' | 'ellipse' | 'highlight' | 'blur' | 'pixelate';
+  kind: 'arrow' | 'line' | 'rect' | 'ellipse' | 'highlight' | 'blur' | 'pixelate' | 'solid';
   x1: number;
   y1: number;
   x2: number;
   y2: number;
-  /** #rrggbb; redactions ignore it. */
+  /** #rrggbb; redactions (blur, pixelate, solid) ignore it. */
   color: string;
   /** Stroke width in layout pixels. */
   width: number;
@@ -67,7 +67,7 @@ export function contentSize(source: { width: number; height: number }, edits: Ed
   return edits.crop ? { width: edits.crop.width, height: edits.crop.height } : { width: source.width, height: source.height };
 }
 
-const SHAPE_KINDS: readonly string[] = ['arrow', 'line', 'rect', 'ellipse', 'highlight', 'blur', 'pixelate'] satisfies ShapeAnnotation['kind'][];
+const SHAPE_KINDS: readonly string[] = ['arrow', 'line', 'rect', 'ellipse', 'highlight', 'blur', 'pixelate', 'solid'] satisfies ShapeAnnotation['kind'][];
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const text = (value: unknown): value is string => typeof value === 'string';
 
@@ -85,11 +85,15 @@ export function annotationFrom(raw: unknown): Annotation | undefined {
   if (typeof a !== 'object' || a === null || !text(a.id) || !text(a.color)) return undefined;
   if (SHAPE_KINDS.includes(a.kind as string)) {
     const { x1, y1, x2, y2, width } = a;
-    return finite(x1) && finite(y1) && finite(x2) && finite(y2) && finite(width) ? { id: a.id, kind: a.kind as ShapeAnnotation['kind'], x1, y1, x2, y2, color: a.color, width } : undefined;
+    return finite(x1) && finite(y1) && finite(x2) && finite(y2) && finite(width)
+      ? { id: a.id, kind: a.kind as ShapeAnnotation['kind'], x1, y1, x2, y2, color: a.color, width }
+      : undefined;
   }
   if (a.kind === 'text') {
     const { x, y, size } = a;
-    return finite(x) && finite(y) && finite(size) && text(a.text) ? { id: a.id, kind: 'text', x, y, text: a.text, color: a.color, size, weight: a.weight === 400 ? 400 : 700 } : undefined;
+    return finite(x) && finite(y) && finite(size) && text(a.text)
+      ? { id: a.id, kind: 'text', x, y, text: a.text, color: a.color, size, weight: a.weight === 400 ? 400 : 700 }
+      : undefined;
   }
   if (a.kind === 'step') {
     const { x, y, n, size } = a;

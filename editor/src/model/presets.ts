@@ -79,7 +79,6 @@ export function resolvedScale(scale: Scale, density: number | undefined): number
   return scale === 'auto' ? (density ?? VECTOR_SCALE) : scale;
 }
 
-
 /** With the file extension the API names them with. */
 export const FORMATS = [
   { id: 'png', name: 'PNG', type: 'image/png', extension: 'png' },

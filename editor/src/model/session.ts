@@ -50,7 +50,10 @@ export function snapshotFrom(raw: unknown): Snapshot | undefined {
 
 function snapshotsFrom(raw: unknown, limit: number): Snapshot[] {
   if (!Array.isArray(raw)) return [];
-  return raw.map(snapshotFrom).filter((snapshot) => snapshot !== undefined).slice(-limit);
+  return raw
+    .map(snapshotFrom)
+    .filter((snapshot) => snapshot !== undefined)
+    .slice(-limit);
 }
 
 /**

@@ -191,7 +191,16 @@ export function tweetMedia(tweet: Json): TweetPhoto[] {
 }
 
 /** Variants, best first: about 800 px wide is sharp at 2× and small for the proxy; a summary wants the thumbnail crop. */
-const LARGE_CARD_IMAGES = ['photo_image_full_size_large', 'summary_photo_image_large', 'thumbnail_image_large', 'player_image_large', 'photo_image_full_size', 'summary_photo_image', 'thumbnail_image', 'player_image'];
+const LARGE_CARD_IMAGES = [
+  'photo_image_full_size_large',
+  'summary_photo_image_large',
+  'thumbnail_image_large',
+  'player_image_large',
+  'photo_image_full_size',
+  'summary_photo_image',
+  'thumbnail_image',
+  'player_image',
+];
 const SUMMARY_CARD_IMAGES = ['thumbnail_image_large', 'thumbnail_image', 'summary_photo_image', 'thumbnail_image_small', 'player_image'];
 
 /** The link card of a tweet; undefined for cards without a title (polls, Spaces, apps), which the card leaves out. */

@@ -61,7 +61,11 @@ async function decode(blob: Blob): Promise<ImageBitmap> {
   }
   const factor = MAX_SIDE / Math.max(bitmap.width, bitmap.height);
   if (factor >= 1) return bitmap;
-  const smaller = await createImageBitmap(bitmap, { resizeWidth: Math.round(bitmap.width * factor), resizeHeight: Math.round(bitmap.height * factor), resizeQuality: 'high' });
+  const smaller = await createImageBitmap(bitmap, {
+    resizeWidth: Math.round(bitmap.width * factor),
+    resizeHeight: Math.round(bitmap.height * factor),
+    resizeQuality: 'high',
+  });
   bitmap.close();
   return smaller;
 }
@@ -226,7 +230,8 @@ export function setupBackgroundImage(editor: Editor): void {
       // Storage switched off or an unreadable image: as if there were none.
     }
     if (wanted && !editor.backgroundImage) {
-      status.textContent = 'These settings ask for a background image, which this browser does not have: the default gradient shows until you choose, drop or paste one.';
+      status.textContent =
+        'These settings ask for a background image, which this browser does not have: the default gradient shows until you choose, drop or paste one.';
     }
   })();
 }

@@ -3,7 +3,7 @@
  * user agent, click, CSS and reduced motion. Cookies and headers live only in these controls.
  */
 import { byId, h, radioValue } from '../dom.ts';
-import { AdvancedProblem, CUSTOM_VIEWPORT, mergeRows, parseCookieHeader } from '../model/capture-request.ts';
+import { type AdvancedProblem, CUSTOM_VIEWPORT, mergeRows, parseCookieHeader } from '../model/capture-request.ts';
 import type { AdvancedControl, AdvancedInput, NameValue } from '../model/capture-request.ts';
 
 type Kind = 'cookie' | 'header';
@@ -120,7 +120,13 @@ export function readAdvancedInput(): AdvancedInput {
   };
 }
 
-const FIELD_ID = { width: 'capture-viewport-width', height: 'capture-viewport-height', userAgent: 'capture-user-agent', click: 'capture-click', css: 'capture-css' } as const;
+const FIELD_ID = {
+  width: 'capture-viewport-width',
+  height: 'capture-viewport-height',
+  userAgent: 'capture-user-agent',
+  click: 'capture-click',
+  css: 'capture-css',
+} as const;
 
 /** The control a refusal names, to focus. */
 export function controlOf(problem: AdvancedProblem): HTMLElement {

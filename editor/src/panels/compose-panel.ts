@@ -36,13 +36,22 @@ export function setupComposePanel(editor: Editor): void {
     const colour = h('span', { class: 'swatch-colour', 'aria-hidden': 'true' });
     // CSSOM, not a style attribute: the CSP allows no inline styles.
     colour.style.backgroundImage = background;
-    gradients.append(h('label', { class: 'swatch' }, h('input', { type: 'radio', name: 'gradient', value: id }), colour, h('span', { class: 'swatch-name' }, name)));
+    gradients.append(
+      h('label', { class: 'swatch' }, h('input', { type: 'radio', name: 'gradient', value: id }), colour, h('span', { class: 'swatch-name' }, name)),
+    );
     return colour;
   };
   for (const gradient of GRADIENTS) swatch(gradient.id, gradient.name, cssGradient(gradient));
   const customSwatch = swatch(CUSTOM_GRADIENT, 'Custom', '');
   for (const scale of SCALES) {
-    scales.append(h('label', {}, h('input', { type: 'radio', name: 'scale', value: String(scale) }), h('span', {}, scaleName(scale), h('small', { 'data-scale': String(scale) }, '\u00a0'))));
+    scales.append(
+      h(
+        'label',
+        {},
+        h('input', { type: 'radio', name: 'scale', value: String(scale) }),
+        h('span', {}, scaleName(scale), h('small', { 'data-scale': String(scale) }, '\u00a0')),
+      ),
+    );
   }
   fillSelect(shadow, SHADOWS);
   fillSelect(frame, FRAMES);

@@ -116,7 +116,14 @@ export function setupExportPanel(editor: Editor): void {
     lastUrl = URL.createObjectURL(result.blob);
     const link = h('a', { href: lastUrl, download: result.name }, 'Download again');
     exportResult.replaceChildren(`${describe(result)} `, link);
-    Object.assign(exportResult.dataset, { name: result.name, bytes: String(result.blob.size), width: String(result.width), height: String(result.height), encoder: result.encoder, scale: String(result.scale) });
+    Object.assign(exportResult.dataset, {
+      name: result.name,
+      bytes: String(result.blob.size),
+      width: String(result.width),
+      height: String(result.height),
+      encoder: result.encoder,
+      scale: String(result.scale),
+    });
     return lastUrl;
   };
 
@@ -171,7 +178,9 @@ export function setupExportPanel(editor: Editor): void {
         h('a', { href: url, download: result.name }).click();
         const chosen = resolvedScale(editor.settings.scale, editor.source?.density);
         exportStatus.textContent =
-          result.scale < chosen ? `Exported and downloaded at ${result.scale}×, the largest scale that can be made (${chosen}× would be too large):` : 'Exported and downloaded:';
+          result.scale < chosen
+            ? `Exported and downloaded at ${result.scale}×, the largest scale that can be made (${chosen}× would be too large):`
+            : 'Exported and downloaded:';
       } catch (error) {
         exportStatus.textContent = 'The export failed.';
         showProblem(exportError, error);
@@ -232,7 +241,13 @@ export function setupExportPanel(editor: Editor): void {
           method: 'POST',
           credentials: 'workspace',
           headers: json,
-          body: JSON.stringify({ bytes: result.blob.size, contentType: result.type, fileName: result.name, classification: 'export', ...(sha256 ? { sha256 } : {}) }),
+          body: JSON.stringify({
+            bytes: result.blob.size,
+            contentType: result.type,
+            fileName: result.name,
+            classification: 'export',
+            ...(sha256 ? { sha256 } : {}),
+          }),
         });
         // Browsers set Content-Length themselves and refuse to be told it.
         const headers = Object.fromEntries(Object.entries(upload.headers).filter(([name]) => name.toLowerCase() !== 'content-length'));
@@ -241,8 +256,15 @@ export function setupExportPanel(editor: Editor): void {
           throw new Error(`The storage service refused the upload${put ? ` (HTTP ${put.status})` : ''}; try saving again.`);
         }
         saveStatus.textContent = 'Verifying…';
-        await editor.api.json(`/api/v1/assets/${upload.assetId}/complete`, { method: 'POST', credentials: 'workspace', headers: json, body: JSON.stringify(sha256 ? { sha256 } : {}) });
-        const download = await editor.api.json<{ downloadUrl: string; expiresAt: string }>(`/api/v1/assets/${upload.assetId}/download-url`, { credentials: 'workspace' });
+        await editor.api.json(`/api/v1/assets/${upload.assetId}/complete`, {
+          method: 'POST',
+          credentials: 'workspace',
+          headers: json,
+          body: JSON.stringify(sha256 ? { sha256 } : {}),
+        });
+        const download = await editor.api.json<{ downloadUrl: string; expiresAt: string }>(`/api/v1/assets/${upload.assetId}/download-url`, {
+          credentials: 'workspace',
+        });
         const until = new Date(download.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
         saveResult.replaceChildren(
           `Saved ${result.name} as asset ${upload.assetId}. `,

@@ -16,7 +16,13 @@ import { tweetSource } from '../render/tweet-card.ts';
 async function sourceFrom(record: StoredSource, proxy: (url: string) => string): Promise<Source> {
   const { origin } = record;
   if (origin.kind === 'tweet') return (await tweetSource(origin.view, origin.theme, proxy)).source;
-  return bitmapSource(origin.blob, { kind: record.kind, density: origin.density, title: record.title, description: record.description, address: origin.address });
+  return bitmapSource(origin.blob, {
+    kind: record.kind,
+    density: origin.density,
+    title: record.title,
+    description: record.description,
+    address: origin.address,
+  });
 }
 
 function recordOf(source: Source & { origin: NonNullable<Source['origin']> }, openedAt: number): StoredSource {
@@ -93,7 +99,11 @@ class RecentSources {
             h('span', { class: 'recent-name' }, record.description),
             h('span', { class: 'recent-when' }, openedAgo(record.openedAt, now)),
           ),
-          h('button', { type: 'button', class: 'recent-remove', 'aria-label': `Remove ${record.description} from recent sources`, title: 'Remove from recent sources' }, '×'),
+          h(
+            'button',
+            { type: 'button', class: 'recent-remove', 'aria-label': `Remove ${record.description} from recent sources`, title: 'Remove from recent sources' },
+            '×',
+          ),
         ),
       ),
     );

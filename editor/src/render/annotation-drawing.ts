@@ -195,7 +195,8 @@ function deviceBox(ctx: CanvasRenderingContext2D, box: Box): { x: number; y: num
 function scratch(width: number, height: number): CanvasRenderingContext2D {
   const w = Math.max(1, Math.ceil(width));
   const h = Math.max(1, Math.ceil(height));
-  if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(w, h).getContext('2d', { willReadFrequently: true }) as unknown as CanvasRenderingContext2D;
+  if (typeof OffscreenCanvas === 'function')
+    return new OffscreenCanvas(w, h).getContext('2d', { willReadFrequently: true }) as unknown as CanvasRenderingContext2D;
   const canvas = document.createElement('canvas');
   canvas.width = w;
   canvas.height = h;
@@ -250,7 +251,17 @@ function redact(ctx: CanvasRenderingContext2D, shape: ShapeAnnotation, redraw: (
     }
     ctx.imageSmoothingEnabled = true;
     ctx.imageSmoothingQuality = 'high';
-    ctx.drawImage(blurred.canvas, 0, 0, blurred.canvas.width, blurred.canvas.height, device.x - margin, device.y - margin, blurred.canvas.width * factor, blurred.canvas.height * factor);
+    ctx.drawImage(
+      blurred.canvas,
+      0,
+      0,
+      blurred.canvas.width,
+      blurred.canvas.height,
+      device.x - margin,
+      device.y - margin,
+      blurred.canvas.width * factor,
+      blurred.canvas.height * factor,
+    );
   }
   ctx.restore();
 }

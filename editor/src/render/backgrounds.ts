@@ -14,7 +14,8 @@ export const FALLBACK_GRADIENT: Gradient = GRADIENTS.find((entry) => entry.id ==
 
 /** The preset, or the user's two colours at their angle. */
 export function gradientOf(settings: Pick<Settings, 'gradient' | 'gradientFrom' | 'gradientTo' | 'gradientAngle'>): Gradient {
-  if (settings.gradient === CUSTOM_GRADIENT) return { id: CUSTOM_GRADIENT, name: 'Custom', angle: settings.gradientAngle, stops: [settings.gradientFrom, settings.gradientTo] };
+  if (settings.gradient === CUSTOM_GRADIENT)
+    return { id: CUSTOM_GRADIENT, name: 'Custom', angle: settings.gradientAngle, stops: [settings.gradientFrom, settings.gradientTo] };
   return GRADIENTS.find((entry) => entry.id === settings.gradient) ?? FALLBACK_GRADIENT;
 }
 

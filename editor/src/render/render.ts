@@ -162,7 +162,12 @@ function outlineShadow(ctx: CanvasRenderingContext2D, box: Rect, radius: number,
   ctx.save();
   // Whole pixels inside the rounded corners: a clip on whole pixels needs no anti-aliasing mask.
   const inset = Math.ceil(radius) + 1;
-  const inner = { x: Math.ceil(box.x) + inset, y: Math.ceil(box.y) + inset, width: Math.floor(box.width) - 2 * inset, height: Math.floor(box.height) - 2 * inset };
+  const inner = {
+    x: Math.ceil(box.x) + inset,
+    y: Math.ceil(box.y) + inset,
+    width: Math.floor(box.width) - 2 * inset,
+    height: Math.floor(box.height) - 2 * inset,
+  };
   ctx.beginPath();
   ctx.rect(x, y, right - x, bottom - y);
   if (inner.width > 0 && inner.height > 0) ctx.rect(inner.x, inner.y, inner.width, inner.height);

@@ -5,7 +5,7 @@ import type { TweetView } from '../model/tweet.ts';
 
 /** What a source is made from, kept in the browser so a reload or the recent list can make it again. */
 export type SourceOrigin =
-  | { kind: 'bitmap'; blob: Blob; density: number; /** A capture's page. */ address?: string }
+  | { kind: 'bitmap'; blob: Blob; density: number /** A capture's page. */; address?: string }
   | { kind: 'tweet'; view: TweetView; theme: CardTheme };
 
 export interface Source {

@@ -132,16 +132,23 @@ function photoTiles(area: Rect, count: number): Rect[] {
   const half = (width - PHOTO_GAP) / 2;
   const halfHeight = (height - PHOTO_GAP) / 2;
   if (count === 1) return [area];
-  if (count === 2) return [
-    { x, y, width: half, height },
-    { x: x + half + PHOTO_GAP, y, width: half, height },
-  ];
-  if (count === 3) return [
-    { x, y, width: half, height },
-    { x: x + half + PHOTO_GAP, y, width: half, height: halfHeight },
-    { x: x + half + PHOTO_GAP, y: y + halfHeight + PHOTO_GAP, width: half, height: halfHeight },
-  ];
-  return [0, 1, 2, 3].map((n) => ({ x: x + (n % 2) * (half + PHOTO_GAP), y: y + Math.floor(n / 2) * (halfHeight + PHOTO_GAP), width: half, height: halfHeight }));
+  if (count === 2)
+    return [
+      { x, y, width: half, height },
+      { x: x + half + PHOTO_GAP, y, width: half, height },
+    ];
+  if (count === 3)
+    return [
+      { x, y, width: half, height },
+      { x: x + half + PHOTO_GAP, y, width: half, height: halfHeight },
+      { x: x + half + PHOTO_GAP, y: y + halfHeight + PHOTO_GAP, width: half, height: halfHeight },
+    ];
+  return [0, 1, 2, 3].map((n) => ({
+    x: x + (n % 2) * (half + PHOTO_GAP),
+    y: y + Math.floor(n / 2) * (halfHeight + PHOTO_GAP),
+    width: half,
+    height: halfHeight,
+  }));
 }
 
 /** A photo's height at `width`, its shape kept within `min`–`max` height per width. */
@@ -222,4 +229,3 @@ export function cardLayout(ctx: CanvasRenderingContext2D, view: TweetView): Card
   const height = Math.ceil(footerTop + 20 + (hasCounts ? 46 : 0) + PAD - 4);
   return { height, lines, textTop, photos, photoArea, card, quote, footerTop };
 }
-

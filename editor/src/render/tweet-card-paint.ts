@@ -32,7 +32,15 @@ export function fill(ctx: CanvasRenderingContext2D, image: HTMLImageElement | un
   }
 }
 
-export function avatarCircle(ctx: CanvasRenderingContext2D, image: HTMLImageElement | undefined, x: number, y: number, size: number, initial: string, colours: Colours): void {
+export function avatarCircle(
+  ctx: CanvasRenderingContext2D,
+  image: HTMLImageElement | undefined,
+  x: number,
+  y: number,
+  size: number,
+  initial: string,
+  colours: Colours,
+): void {
   ctx.save();
   ctx.beginPath();
   ctx.arc(x + size / 2, y + size / 2, size / 2, 0, Math.PI * 2);
@@ -134,7 +142,14 @@ export function tweetDate(date: Date): string {
   return `${parts.hour}:${parts.minute} ${parts.dayPeriod} · ${parts.month} ${parts.day}, ${parts.year}`;
 }
 
-export function drawQuote(ctx: CanvasRenderingContext2D, quote: QuotedTweet, layout: QuoteLayout, avatar: HTMLImageElement | undefined, photo: HTMLImageElement | undefined, colours: Colours): void {
+export function drawQuote(
+  ctx: CanvasRenderingContext2D,
+  quote: QuotedTweet,
+  layout: QuoteLayout,
+  avatar: HTMLImageElement | undefined,
+  photo: HTMLImageElement | undefined,
+  colours: Colours,
+): void {
   const { box } = layout;
   const left = box.x + BOX_PAD;
   avatarCircle(ctx, avatar, left, box.y + BOX_PAD, QUOTE_AVATAR, quote.name || quote.handle || '?', colours);
@@ -170,7 +185,13 @@ export function drawQuote(ctx: CanvasRenderingContext2D, quote: QuotedTweet, lay
   outline(ctx, box, colours.border);
 }
 
-export function drawLinkCard(ctx: CanvasRenderingContext2D, card: LinkCard, layout: LinkCardLayout, image: HTMLImageElement | undefined, colours: Colours): void {
+export function drawLinkCard(
+  ctx: CanvasRenderingContext2D,
+  card: LinkCard,
+  layout: LinkCardLayout,
+  image: HTMLImageElement | undefined,
+  colours: Colours,
+): void {
   const { box } = layout;
   if (layout.image) {
     ctx.save();
@@ -204,4 +225,3 @@ export function drawLinkCard(ctx: CanvasRenderingContext2D, card: LinkCard, layo
   }
   outline(ctx, box, colours.border);
 }
-

@@ -34,7 +34,18 @@ export function icon(name: string): SVGSVGElement | undefined {
   const parts = ICONS[name];
   if (!parts) return undefined;
   const svg = document.createElementNS(SVG, 'svg');
-  for (const [key, value] of Object.entries({ viewBox: '0 0 24 24', width: '20', height: '20', fill: 'none', stroke: 'currentColor', 'stroke-width': '2', 'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'aria-hidden': 'true', focusable: 'false' })) {
+  for (const [key, value] of Object.entries({
+    viewBox: '0 0 24 24',
+    width: '20',
+    height: '20',
+    fill: 'none',
+    stroke: 'currentColor',
+    'stroke-width': '2',
+    'stroke-linecap': 'round',
+    'stroke-linejoin': 'round',
+    'aria-hidden': 'true',
+    focusable: 'false',
+  })) {
     svg.setAttribute(key, value);
   }
   for (const [tag, attributes] of parts) {

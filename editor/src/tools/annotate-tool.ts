@@ -4,11 +4,36 @@
  */
 import { drawHover, drawSelection } from './annotate-overlay.ts';
 import { TextField } from './annotate-text.ts';
-import { handleAt, isDrawn, isLineKind, moved, nextStepNumber, normalised, resized, snapAngle, squareCorner, TEXT_LINE_HEIGHT, topmostAt } from '../model/annotation-geometry.ts';
+import {
+  handleAt,
+  isDrawn,
+  isLineKind,
+  moved,
+  nextStepNumber,
+  normalised,
+  resized,
+  snapAngle,
+  squareCorner,
+  TEXT_LINE_HEIGHT,
+  topmostAt,
+} from '../model/annotation-geometry.ts';
 import type { Handle, Measure, Point } from '../model/annotation-geometry.ts';
 import { byId } from '../dom.ts';
 import type { Editor } from '../editor.ts';
-import { addAnnotation, adjacentAnnotation, clampPoint, clampToPicture, duplicateAnnotation, findAnnotation, onPicture, removeAnnotation, replaceAnnotation, restyled, stepSize, styleOf } from '../model/editor-model.ts';
+import {
+  addAnnotation,
+  adjacentAnnotation,
+  clampPoint,
+  clampToPicture,
+  duplicateAnnotation,
+  findAnnotation,
+  onPicture,
+  removeAnnotation,
+  replaceAnnotation,
+  restyled,
+  stepSize,
+  styleOf,
+} from '../model/editor-model.ts';
 import type { AnnotationStyle } from '../model/editor-model.ts';
 import type { Annotation, PenAnnotation, ShapeAnnotation, TextAnnotation } from '../model/edits.ts';
 import { flatten, simplify } from '../model/pen.ts';
@@ -44,7 +69,18 @@ function newId(): string {
   return `a${Date.now().toString(36)}${counter.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-const CURSORS: Record<Handle, string> = { start: 'move', end: 'move', nw: 'nwse-resize', se: 'nwse-resize', ne: 'nesw-resize', sw: 'nesw-resize', n: 'ns-resize', s: 'ns-resize', e: 'ew-resize', w: 'ew-resize' };
+const CURSORS: Record<Handle, string> = {
+  start: 'move',
+  end: 'move',
+  nw: 'nwse-resize',
+  se: 'nwse-resize',
+  ne: 'nesw-resize',
+  sw: 'nesw-resize',
+  n: 'ns-resize',
+  s: 'ns-resize',
+  e: 'ew-resize',
+  w: 'ew-resize',
+};
 
 type Drag =
   | { type: 'draw'; id: string; kind: ShapeAnnotation['kind']; start: Point; client: Point; drawn: boolean }
@@ -121,7 +157,8 @@ export class Annotator {
     const annotation = this.selection();
     if (annotation) {
       const next = restyled(annotation, change);
-      if (JSON.stringify(next) !== JSON.stringify(annotation)) this.editor.edit(replaceAnnotation(this.editor.edits, next), { merge: `style-${annotation.id}-${Object.keys(change).join()}` });
+      if (JSON.stringify(next) !== JSON.stringify(annotation))
+        this.editor.edit(replaceAnnotation(this.editor.edits, next), { merge: `style-${annotation.id}-${Object.keys(change).join()}` });
     }
     this.notify();
   }
@@ -251,7 +288,14 @@ export class Annotator {
       this.startDrag(event, { type: 'pen', id: newId(), samples: [p] });
     } else if (SHAPE_TOOLS.has(tool)) {
       this.select(undefined);
-      this.startDrag(event, { type: 'draw', id: newId(), kind: tool as ShapeAnnotation['kind'], start: p, client: { x: event.clientX, y: event.clientY }, drawn: false });
+      this.startDrag(event, {
+        type: 'draw',
+        id: newId(),
+        kind: tool as ShapeAnnotation['kind'],
+        start: p,
+        client: { x: event.clientX, y: event.clientY },
+        drawn: false,
+      });
     }
   }
 
@@ -281,7 +325,10 @@ export class Annotator {
       this.editor.draft(findAnnotation(edits, drag.id) ? replaceAnnotation(edits, pen) : addAnnotation(edits, pen));
       if (this.selected !== drag.id) this.select(drag.id);
     } else {
-      const next = drag.type === 'move' ? moved(drag.original, raw.x - drag.start.x, raw.y - drag.start.y) : resized(drag.original, drag.handle, raw, measureText, event.shiftKey);
+      const next =
+        drag.type === 'move'
+          ? moved(drag.original, raw.x - drag.start.x, raw.y - drag.start.y)
+          : resized(drag.original, drag.handle, raw, measureText, event.shiftKey);
       this.editor.draft(replaceAnnotation(edits, next));
     }
   }
@@ -295,7 +342,16 @@ export class Annotator {
   private drawShape(drag: Extract<Drag, { type: 'draw' }>, p: Point, event: PointerEvent): void {
     if (!drag.drawn && Math.hypot(event.clientX - drag.client.x, event.clientY - drag.client.y) < MIN_DRAG) return;
     const end = event.shiftKey ? (isLineKind(drag.kind) ? snapAngle(drag.start, p) : squareCorner(drag.start, p)) : p;
-    const shape = normalised<ShapeAnnotation>({ id: drag.id, kind: drag.kind, x1: drag.start.x, y1: drag.start.y, x2: end.x, y2: end.y, color: this.style.color, width: this.style.width });
+    const shape = normalised<ShapeAnnotation>({
+      id: drag.id,
+      kind: drag.kind,
+      x1: drag.start.x,
+      y1: drag.start.y,
+      x2: end.x,
+      y2: end.y,
+      color: this.style.color,
+      width: this.style.width,
+    });
     // Lines keep their direction: (x1, y1) is where the drag began.
     const next = isLineKind(drag.kind) ? { ...shape, x1: drag.start.x, y1: drag.start.y, x2: end.x, y2: end.y } : shape;
     const edits = this.editor.edits;

@@ -14,6 +14,7 @@ const KIND_NAMES: Record<Annotation['kind'], string> = {
   highlight: 'Highlight',
   blur: 'Blur',
   pixelate: 'Pixelation',
+  solid: 'Solid box',
   text: 'Text',
   step: 'Step marker',
 };
@@ -77,7 +78,9 @@ export function setupAnnotateToolbar(editor: Editor, annotator: Annotator): void
     const selection = annotator.selection();
     if (selection?.id === announced) return;
     announced = selection?.id;
-    status.textContent = selection ? `${KIND_NAMES[selection.kind]}${selection.kind === 'step' ? ` ${selection.n}` : ''} selected: arrow keys move it, Delete removes it.` : '';
+    status.textContent = selection
+      ? `${KIND_NAMES[selection.kind]}${selection.kind === 'step' ? ` ${selection.n}` : ''} selected: arrow keys move it, Delete removes it.`
+      : '';
   });
 
   const undo = byId('annotate-undo', HTMLButtonElement);

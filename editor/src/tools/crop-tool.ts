@@ -37,14 +37,28 @@ function buildCropDom(stage: HTMLElement) {
   const hole = h('div', { class: 'crop-hole' });
   const size = h('span', { class: 'crop-size', 'aria-hidden': 'true' });
   const handles = HANDLES.map((handle) => h('span', { class: 'crop-handle', 'data-handle': handle, 'aria-hidden': 'true' }));
-  const boxAttributes = { class: 'crop-box', id: 'crop-box', tabindex: '0', role: 'group', 'aria-roledescription': 'crop area', 'aria-describedby': 'crop-help' };
+  const boxAttributes = {
+    class: 'crop-box',
+    id: 'crop-box',
+    tabindex: '0',
+    role: 'group',
+    'aria-roledescription': 'crop area',
+    'aria-describedby': 'crop-help',
+  };
   const box = h('div', boxAttributes, h('span', { class: 'crop-grid', 'aria-hidden': 'true' }), size, ...handles);
   const overlay = h('div', { class: 'crop-overlay', id: 'crop-overlay', hidden: true }, h('div', { class: 'crop-shade', 'aria-hidden': 'true' }, hole), box);
   stage.append(overlay);
 
   const ratioGroup = h('fieldset', { class: 'segmented crop-ratios' }, h('legend', { class: 'visually-hidden' }, 'Crop ratio'));
   for (const ratio of CROP_RATIOS) {
-    ratioGroup.append(h('label', {}, h('input', { type: 'radio', name: 'crop-ratio', value: ratio.id, 'aria-label': ratio.terms ? `${ratio.label} ratio` : 'Free ratio' }), h('span', {}, ratio.label)));
+    ratioGroup.append(
+      h(
+        'label',
+        {},
+        h('input', { type: 'radio', name: 'crop-ratio', value: ratio.id, 'aria-label': ratio.terms ? `${ratio.label} ratio` : 'Free ratio' }),
+        h('span', {}, ratio.label),
+      ),
+    );
   }
   const inputs = new Map<CropField, HTMLInputElement>();
   const fields = h('div', { class: 'crop-fields' });
@@ -58,7 +72,15 @@ function buildCropDom(stage: HTMLElement) {
   const apply = h('button', { type: 'button', id: 'crop-apply', class: 'primary', 'aria-keyshortcuts': 'Enter' }, 'Apply');
   const status = h('p', { class: 'visually-hidden', id: 'crop-status', 'aria-live': 'polite' });
   const help = h('p', { class: 'visually-hidden', id: 'crop-help' }, 'Arrow keys move the crop, with Shift by 10 pixels. Enter applies it, Escape cancels.');
-  const bar = h('div', { class: 'crop-bar', id: 'crop-bar', role: 'group', 'aria-label': 'Crop', hidden: true }, ratioGroup, fields, h('div', { class: 'crop-actions' }, reset, cancel, apply), status, help);
+  const bar = h(
+    'div',
+    { class: 'crop-bar', id: 'crop-bar', role: 'group', 'aria-label': 'Crop', hidden: true },
+    ratioGroup,
+    fields,
+    h('div', { class: 'crop-actions' }, reset, cancel, apply),
+    status,
+    help,
+  );
   stage.after(bar);
   return { button, hole, size, box, overlay, ratioGroup, inputs, reset, cancel, apply, status, bar };
 }
@@ -121,7 +143,14 @@ class CropTool {
       },
       // Buttons and other fields keep their own Enter; the crop's fields apply what was typed.
       { id: 'crop.apply', label: 'Apply the crop', keys: ['Enter'], focus: ['page', 'crop-field'], enabled: () => this.active, run: () => this.applyTyped() },
-      { id: 'crop.cancel', label: 'Cancel the crop', keys: ['Escape'], focus: ['page', 'control', 'arrows', 'crop-field'], enabled: () => this.active, run: () => this.end(false) },
+      {
+        id: 'crop.cancel',
+        label: 'Cancel the crop',
+        keys: ['Escape'],
+        focus: ['page', 'control', 'arrows', 'crop-field'],
+        enabled: () => this.active,
+        run: () => this.end(false),
+      },
       { id: 'crop.reset', label: 'Reset the crop', enabled: () => this.active, run: () => this.resetCrop() },
       {
         id: 'crop.nudge',

@@ -23,7 +23,11 @@ export function setupZoom(editor: Editor, annotator: Annotator): Zoom {
     const view = editor.currentView();
     if (!view) return undefined;
     const box = overlay.getBoundingClientRect();
-    return { composition: { width: view.composition.width / view.scale, height: view.composition.height / view.scale }, area: { width: box.width, height: box.height }, box };
+    return {
+      composition: { width: view.composition.width / view.scale, height: view.composition.height / view.scale },
+      area: { width: box.width, height: box.height },
+      box,
+    };
   };
 
   const zoomTo = (zoom: number, at?: { x: number; y: number }) => {
@@ -88,7 +92,14 @@ function bindZoomButtons(editor: Editor, toolbar: HTMLElement): HTMLElement {
 }
 
 /** A middle-button drag pans; two fingers pinch and pan (the first finger's drawing is dropped). */
-function bindPointerPan(stage: HTMLElement, area: HTMLElement, annotator: Annotator, panBy: (dx: number, dy: number) => void, zoomTo: (zoom: number, at: { x: number; y: number }) => void, current: () => number): void {
+function bindPointerPan(
+  stage: HTMLElement,
+  area: HTMLElement,
+  annotator: Annotator,
+  panBy: (dx: number, dy: number) => void,
+  zoomTo: (zoom: number, at: { x: number; y: number }) => void,
+  current: () => number,
+): void {
   const touches = new Map<number, { x: number; y: number }>();
   let middle: { x: number; y: number } | undefined;
   const pair = () => {

@@ -73,5 +73,8 @@ export async function hideAdSlots(engine: FiltersEngine, page: Page): Promise<vo
     getExtendedRules: false,
   });
   // One evaluation: addStyleTag would add a handle transfer and wait for the sheet's load event.
-  if (styles) await page.evaluate(`(document.head ?? document.documentElement).append(Object.assign(document.createElement('style'), { textContent: ${JSON.stringify(styles)} }))`);
+  if (styles)
+    await page.evaluate(
+      `(document.head ?? document.documentElement).append(Object.assign(document.createElement('style'), { textContent: ${JSON.stringify(styles)} }))`,
+    );
 }

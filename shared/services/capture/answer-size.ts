@@ -58,9 +58,14 @@ export async function fitResponse(png: Uint8Array, options: FitOptions): Promise
   }
   if (run.code === 0) return run.stdout;
   if (run.code === NOTHING_FITS) {
-    throw new UpstreamFailedError({ hint: `The capture is larger than a response can carry (${MAX_PNG_BYTES} bytes of PNG, even as a palette image); ${HINT}` });
+    throw new UpstreamFailedError({
+      hint: `The capture is larger than a response can carry (${MAX_PNG_BYTES} bytes of PNG, even as a palette image); ${HINT}`,
+    });
   }
-  throw new UpstreamFailedError({ hint: 'The capture could not be recompressed; retry later.', cause: new Error(`quantiser exited ${run.code}: ${run.stderr.slice(-500)}`) });
+  throw new UpstreamFailedError({
+    hint: 'The capture could not be recompressed; retry later.',
+    cause: new Error(`quantiser exited ${run.code}: ${run.stderr.slice(-500)}`),
+  });
 }
 
 interface Run {

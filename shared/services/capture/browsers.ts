@@ -210,14 +210,16 @@ export class RemoteBrowser implements BrowserBackend {
 
   private async connect(): Promise<Browser> {
     let timer: NodeJS.Timeout | undefined;
-    const connecting = puppeteer.connect({ browserWSEndpoint: this.options.endpoint, defaultViewport: null, protocolTimeout: this.options.protocolTimeoutMs }).then(async (browser) => {
-      // No egress proxy sits in front of a remote browser: workers and popups must be held here.
-      await containStrays(browser).catch(async (error: unknown) => {
-        await browser.disconnect().catch(() => undefined);
-        throw error;
+    const connecting = puppeteer
+      .connect({ browserWSEndpoint: this.options.endpoint, defaultViewport: null, protocolTimeout: this.options.protocolTimeoutMs })
+      .then(async (browser) => {
+        // No egress proxy sits in front of a remote browser: workers and popups must be held here.
+        await containStrays(browser).catch(async (error: unknown) => {
+          await browser.disconnect().catch(() => undefined);
+          throw error;
+        });
+        return browser;
       });
-      return browser;
-    });
     try {
       const browser = await Promise.race([
         connecting,
@@ -232,7 +234,12 @@ export class RemoteBrowser implements BrowserBackend {
       return browser;
     } catch (error) {
       // A connection that completes after we gave up must not linger.
-      connecting.then((late) => late.disconnect(), () => undefined).catch(() => undefined);
+      connecting
+        .then(
+          (late) => late.disconnect(),
+          () => undefined,
+        )
+        .catch(() => undefined);
       // The endpoint URL may embed a token: log the host only.
       log.warn('remote browser unreachable', { host: new URL(this.options.endpoint).host, error: serializeError(error) });
       throw new UpstreamUnavailableError('The remote capture browser cannot be reached; retry later.', error);

@@ -64,7 +64,9 @@ const matches = (pattern: string, urls: string[]) => {
 /** The same address over http and https, with and without www: where a site commonly redirects. */
 function siteAddresses(url: URL): string[] {
   const host = url.hostname.replace(/^www\./, '');
-  return ['https', 'http'].flatMap((scheme) => [host, `www.${host}`].map((name) => `${scheme}://${name}${url.port ? `:${url.port}` : ''}${url.pathname}${url.search}`));
+  return ['https', 'http'].flatMap((scheme) =>
+    [host, `www.${host}`].map((name) => `${scheme}://${name}${url.port ? `:${url.port}` : ''}${url.pathname}${url.search}`),
+  );
 }
 
 const shared = new WeakMap<IndexedCMPRuleset, string>();

@@ -117,14 +117,18 @@ export function consentStep(step: ConsentStep): ConsentOutcome | string {
     const dims = (alpha > 0 && alpha < 1) || style.backdropFilter !== 'none';
     if (!dims || element.innerText.trim() !== '') continue;
     // What it holds without text must not show either: a picture or a control is content.
-    if ([...element.querySelectorAll('img,svg,video,canvas,iframe,object,embed,input,select,textarea,button')].some((part) => part.checkVisibility(look))) continue;
+    if ([...element.querySelectorAll('img,svg,video,canvas,iframe,object,embed,input,select,textarea,button')].some((part) => part.checkVisibility(look)))
+      continue;
     backdrops.push(element);
   }
   for (const backdrop of backdrops) {
     backdrop.style.setProperty('display', 'none', 'important');
     cleared.push('backdrop');
   }
-  for (const [name, element] of [['html', root.documentElement], ['body', root.body]] as const) {
+  for (const [name, element] of [
+    ['html', root.documentElement],
+    ['body', root.body],
+  ] as const) {
     const style = page.getComputedStyle(element);
     const overflow = style.overflowY === 'hidden' || style.overflowY === 'clip';
     const fixed = style.position === 'fixed';

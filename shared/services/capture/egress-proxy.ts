@@ -30,7 +30,17 @@ export interface EgressProxy {
 }
 
 // Headers that describe one hop, not the message (RFC 9110 §7.6.1); never forwarded.
-const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const named = String(headers.connection ?? '')
@@ -63,7 +73,11 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       return first;
     } catch (error) {
       refused += 1;
-      log.info('egress refused', { host: url.hostname, port: portOf(url), reason: error instanceof BlockedTargetError ? error.reason : (error as Error).message });
+      log.info('egress refused', {
+        host: url.hostname,
+        port: portOf(url),
+        reason: error instanceof BlockedTargetError ? error.reason : (error as Error).message,
+      });
       return undefined;
     }
   };

@@ -143,7 +143,11 @@ export async function scrollThrough(maxHeight: number): Promise<number> {
   veil.insertRule(':root { opacity: 0 !important; transition: none !important; }', 0);
   root.adoptedStyleSheets = [...root.adoptedStyleSheets, veil];
   try {
-    for (let top = page.innerHeight; top < Math.min(Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0), maxHeight); top += page.innerHeight) {
+    for (
+      let top = page.innerHeight;
+      top < Math.min(Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0), maxHeight);
+      top += page.innerHeight
+    ) {
       page.scrollTo({ top, left: 0, behavior: 'instant' });
       await new Promise<void>((resolve) => {
         page.setTimeout(resolve, 100);
@@ -198,7 +202,9 @@ export function pageFacts(shown: Box | null, signs: ChallengeSign[]): { images: 
   // A form's captcha is not a challenge page; one that is most of a short page is.
   const short = (root.body?.innerText.length ?? 0) < 1_000;
   const challenge = signs.find(
-    (sign) => (!sign.short || short) && ((sign.title !== undefined && root.title.startsWith(sign.title)) || (sign.selector !== undefined && root.querySelector(sign.selector) !== null)),
+    (sign) =>
+      (!sign.short || short) &&
+      ((sign.title !== undefined && root.title.startsWith(sign.title)) || (sign.selector !== undefined && root.querySelector(sign.selector) !== null)),
   );
   return { images: { found, loaded }, fontsReady: root.fonts.status === 'loaded', ...(challenge ? { challenge: challenge.name } : {}) };
 }

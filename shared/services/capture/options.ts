@@ -6,7 +6,20 @@ import type { DeviceType } from '#shared/services/capture/devices.ts';
 
 export type CaptureOptions = Pick<
   ScreenshotRequest,
-  'fullPage' | 'selector' | 'waitForSelector' | 'delay' | 'hideSelectors' | 'scale' | 'blockBanners' | 'blockAds' | 'viewport' | 'userAgent' | 'css' | 'click' | 'reducedMotion' | 'redact'
+  | 'fullPage'
+  | 'selector'
+  | 'waitForSelector'
+  | 'delay'
+  | 'hideSelectors'
+  | 'scale'
+  | 'blockBanners'
+  | 'blockAds'
+  | 'viewport'
+  | 'userAgent'
+  | 'css'
+  | 'click'
+  | 'reducedMotion'
+  | 'redact'
 >;
 
 /** What signs the capture in: never cached, logged or part of a key. */
@@ -15,7 +28,20 @@ export type CaptureCredentials = Pick<ScreenshotRequest, 'headers' | 'cookies'>;
 export const DEFAULT_OPTIONS: CaptureOptions = { fullPage: false, delay: 0, hideSelectors: [], blockBanners: false, blockAds: false, reducedMotion: false };
 
 const OPTION_NAMES = [
-  'fullPage', 'selector', 'waitForSelector', 'delay', 'hideSelectors', 'scale', 'blockBanners', 'blockAds', 'viewport', 'userAgent', 'css', 'click', 'reducedMotion', 'redact',
+  'fullPage',
+  'selector',
+  'waitForSelector',
+  'delay',
+  'hideSelectors',
+  'scale',
+  'blockBanners',
+  'blockAds',
+  'viewport',
+  'userAgent',
+  'css',
+  'click',
+  'reducedMotion',
+  'redact',
 ] as const satisfies readonly (keyof CaptureOptions)[];
 
 /** The options of a request, over the defaults: what a capture runs with. */

@@ -161,7 +161,8 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     page.on('popup', (popup) => void popup?.close().catch(ignore));
     const options = request.options ?? DEFAULT_OPTIONS;
     const device = deviceFor(request.deviceType, options);
-    const agent = options.userAgent === undefined ? userAgentFor(request.deviceType, await deadline.race(versionOf(lease.browser))) : { userAgent: options.userAgent };
+    const agent =
+      options.userAgent === undefined ? userAgentFor(request.deviceType, await deadline.race(versionOf(lease.browser))) : { userAgent: options.userAgent };
     // Independent CDP calls, sent together rather than one round trip after another.
     [traffic.clean] = await deadline.race(
       Promise.all([
@@ -185,18 +186,32 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     const response = await deadline.race(page.goto(request.url.href, { waitUntil: wait.kind === 'lifecycle' ? wait.event : 'load', timeout: 0 }));
     const loaded = traffic.seen;
     // A full page with nothing to do before its scroll-through settles once, after it.
-    const settleAfterScroll = wait.kind === 'settle' && options.fullPage && !options.blockBanners && !options.blockAds && options.waitForSelector === undefined && options.delay === 0;
-    if (wait.kind === 'settle' && !settleAfterScroll) await deadline.race(settle(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+    const settleAfterScroll =
+      wait.kind === 'settle' && options.fullPage && !options.blockBanners && !options.blockAds && options.waitForSelector === undefined && options.delay === 0;
+    if (wait.kind === 'settle' && !settleAfterScroll)
+      await deadline.race(settle(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
     const cleaned = await deadline.race(traffic.clean.settle(Math.max(0, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
     await prepareView(page, traffic, options, deadline);
     if (options.waitForSelector !== undefined) await deadline.race(waitVisible(page, options.waitForSelector, deadline, request.timeoutMs));
     if (options.delay > 0) await deadline.race(new Promise((resolve) => setTimeout(resolve, options.delay)));
     if (options.hideSelectors.length > 0) await deadline.race(page.evaluate(hideMatches, options.hideSelectors));
     await stillMotion(page, options, deadline);
-    const picture = await photograph(page, traffic, options, device, deadline, settleAfterScroll ? { since: loaded, orInFlight: true } : { since: traffic.seen, orInFlight: false });
+    const picture = await photograph(
+      page,
+      traffic,
+      options,
+      device,
+      deadline,
+      settleAfterScroll ? { since: loaded, orInFlight: true } : { since: traffic.seen, orInFlight: false },
+    );
     const requests = { total: traffic.seen, refused: traffic.refused, blockedAds: traffic.blockedAds };
     const report = await captureReport({ page, area: picture.area, deadline, status: response?.status(), consent: cleaned.consent?.result, requests });
-    return { png: picture.png, ...(picture.extent ? { extent: picture.extent } : {}), report, ...(picture.redactions ? { redactions: picture.redactions } : {}) };
+    return {
+      png: picture.png,
+      ...(picture.extent ? { extent: picture.extent } : {}),
+      report,
+      ...(picture.redactions ? { redactions: picture.redactions } : {}),
+    };
   } catch (error) {
     throw await classify(error, lease, request, guard, traffic);
   } finally {
@@ -229,7 +244,10 @@ function deviceFor(type: DeviceType, options: CaptureOptions): DeviceProfile {
 async function assertSelectors(page: Page, options: Partial<CaptureOptions>): Promise<void> {
   const selectors = selectorsOf(options);
   if (selectors.length === 0) return;
-  const invalid = await page.evaluate(firstInvalidSelector, selectors.map((entry) => entry.selector));
+  const invalid = await page.evaluate(
+    firstInvalidSelector,
+    selectors.map((entry) => entry.selector),
+  );
   const entry = selectors[invalid];
   if (entry) throw new InvalidRequestError(`Invalid ${entry.field}`, `${entry.field} is not a valid CSS selector: ${JSON.stringify(entry.selector)}.`);
 }
@@ -256,7 +274,10 @@ async function classify(error: unknown, lease: BrowserLease, request: CaptureReq
     return new InvalidUrlError('Redirect to a refused target', `The page redirected to ${url.hostname}, refused: ${verdict.reason}.`, error);
   }
   if (error instanceof CaptureTimeout || (error as Error).name === 'TimeoutError') {
-    return new UpstreamTimeoutError(`The page did not finish loading within the ${request.timeoutMs} ms capture time-out; retry later or capture a lighter page.`, error);
+    return new UpstreamTimeoutError(
+      `The page did not finish loading within the ${request.timeoutMs} ms capture time-out; retry later or capture a lighter page.`,
+      error,
+    );
   }
   if (!lease.browser.connected) {
     return lease.strategy === 'remote-cdp'

@@ -98,7 +98,14 @@ async function redact(page: Page, options: CaptureOptions, area: Clip | null, sc
  * most the maximum height, then settled if the page made requests since `settled.since`, or still
  * has some in flight when `orInFlight`) or one element's box.
  */
-export async function photograph(page: Page, traffic: Traffic, options: CaptureOptions, device: DeviceProfile, deadline: Deadline, settled: { since: number; orInFlight: boolean }): Promise<Picture> {
+export async function photograph(
+  page: Page,
+  traffic: Traffic,
+  options: CaptureOptions,
+  device: DeviceProfile,
+  deadline: Deadline,
+  settled: { since: number; orInFlight: boolean },
+): Promise<Picture> {
   const scale = device.deviceScaleFactor;
   if (options.selector !== undefined) {
     const box = await deadline.race(page.evaluate(documentBox, options.selector));
@@ -120,7 +127,8 @@ export async function photograph(page: Page, traffic: Traffic, options: CaptureO
   const most = capped({ x: 0, y: 0, width: device.width, height: Number.MAX_SAFE_INTEGER }, scale).clip.height;
   const pageHeight = await deadline.race(page.evaluate(scrollThrough, most));
   // What the scroll started loading (lazy images, the next page of a feed), if anything.
-  if (traffic.seen !== settled.since || (settled.orInFlight && traffic.busy)) await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+  if (traffic.seen !== settled.since || (settled.orInFlight && traffic.busy))
+    await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
   const { clip, extent } = capped({ x: 0, y: 0, width: device.width, height: Math.max(1, pageHeight) }, scale);
   const covered = await redact(page, options, clip, scale, deadline);
   return { png: await shoot(page, clip, scale, deadline), extent, area: clip, ...covered };

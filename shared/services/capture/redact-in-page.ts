@@ -165,15 +165,25 @@ export function pageText(state: PageTextState): PageText {
  */
 export function coverFindings(state: PageTextState, findings: FindingParts[]): { boxes: CoverBox[]; viewport: Rect } {
   const top = (globalThis as unknown as DomWindow & { document: DomDocument }).document.defaultView!;
-  const STYLE = 'all:unset!important;background:#000!important;color:transparent!important;-webkit-text-fill-color:transparent!important;text-shadow:none!important;opacity:1!important;filter:none!important;';
+  const STYLE =
+    'all:unset!important;background:#000!important;color:transparent!important;-webkit-text-fill-color:transparent!important;text-shadow:none!important;opacity:1!important;filter:none!important;';
   const covered: { finding: number; element: DomElement; field: boolean }[] = [];
   // From the end of each text node back, so splitting leaves the offsets still to do in place.
-  const parts = findings.flatMap((finding, index) => finding.parts.map((part) => ({ ...part, finding: index }))).sort((a, b) => a.target - b.target || b.start - a.start);
+  const parts = findings
+    .flatMap((finding, index) => finding.parts.map((part) => ({ ...part, finding: index })))
+    .sort((a, b) => a.target - b.target || b.start - a.start);
   for (const part of parts) {
     const target = state.targets[part.target]!;
     if (state.fields[part.target]) {
       const field = target as DomElement;
-      for (const [name, value] of [['background', '#000'], ['color', 'transparent'], ['-webkit-text-fill-color', 'transparent'], ['text-shadow', 'none'], ['caret-color', 'transparent']]) field.style.setProperty(name!, value!, 'important');
+      for (const [name, value] of [
+        ['background', '#000'],
+        ['color', 'transparent'],
+        ['-webkit-text-fill-color', 'transparent'],
+        ['text-shadow', 'none'],
+        ['caret-color', 'transparent'],
+      ])
+        field.style.setProperty(name!, value!, 'important');
       covered.push({ finding: part.finding, element: field, field: true });
       continue;
     }

@@ -13,13 +13,21 @@ import type { Clip } from '#shared/services/capture/photograph.ts';
 export const CHALLENGE_SIGNS: readonly ChallengeSign[] = [
   { name: 'cloudflare', title: 'Just a moment...' },
   { name: 'cloudflare', title: 'Attention Required! | Cloudflare' },
-  { name: 'cloudflare', selector: '#challenge-form, #challenge-running, #cf-challenge-running, #cf-please-wait, .cf-browser-verification, #challenge-error-text' },
+  {
+    name: 'cloudflare',
+    selector: '#challenge-form, #challenge-running, #cf-challenge-running, #cf-please-wait, .cf-browser-verification, #challenge-error-text',
+  },
   { name: 'datadome', selector: 'iframe[src*="captcha-delivery.com"], iframe[src*="geo.captcha-delivery"]' },
   { name: 'perimeterx', selector: '#px-captcha, #px-captcha-wrapper' },
   { name: 'imperva', selector: 'iframe[src*="_Incapsula_Resource"], iframe[id="main-iframe"][src*="Incapsula"]' },
   { name: 'akamai', title: 'Access Denied', short: true },
   { name: 'aws-waf', selector: '#captcha-container script[src*="awswaf"], script[src*="captcha.awswaf.com"]', short: true },
-  { name: 'captcha', selector: 'iframe[src*="hcaptcha.com"], iframe[src*="/recaptcha/api2/anchor"], iframe[src*="challenges.cloudflare.com"], .h-captcha, .g-recaptcha, .cf-turnstile', short: true },
+  {
+    name: 'captcha',
+    selector:
+      'iframe[src*="hcaptcha.com"], iframe[src*="/recaptcha/api2/anchor"], iframe[src*="challenges.cloudflare.com"], .h-captcha, .g-recaptcha, .cf-turnstile',
+    short: true,
+  },
 ];
 
 export interface ReportInput {

@@ -103,7 +103,16 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
 
       if (!request.forceRefresh && !credentials) {
         const hit = await bestEffort('read', () => deps.cache.get(cacheKey));
-        if (hit) return { ...key, png: hit.png, cached: true, strategy: hit.strategy as Strategy, ...(hit.extent ? { extent: hit.extent } : {}), ...(hit.report ? { report: hit.report } : {}), ...(hit.redactions ? { redactions: hit.redactions } : {}) };
+        if (hit)
+          return {
+            ...key,
+            png: hit.png,
+            cached: true,
+            strategy: hit.strategy as Strategy,
+            ...(hit.extent ? { extent: hit.extent } : {}),
+            ...(hit.report ? { report: hit.report } : {}),
+            ...(hit.redactions ? { redactions: hit.redactions } : {}),
+          };
       }
 
       // Before any browser work, so a refused target never costs a capture; redirects and
@@ -135,7 +144,10 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
       const redactions = shot.redactions ? { redactions: shot.redactions } : {};
       // A page covered in findings would outgrow a cache item: such a capture is answered, not kept.
       const cacheable = !credentials && (shot.redactions?.length ?? 0) <= MAX_CACHED_REDACTIONS;
-      if (cacheable) await bestEffort('write', () => deps.cache.put(cacheKey, { png, strategy: lease.strategy, ...extent, report: shot.report, ...redactions }, deps.cacheTtlSeconds));
+      if (cacheable)
+        await bestEffort('write', () =>
+          deps.cache.put(cacheKey, { png, strategy: lease.strategy, ...extent, report: shot.report, ...redactions }, deps.cacheTtlSeconds),
+        );
       return { ...key, png, cached: false, strategy: lease.strategy, ...extent, report: shot.report, ...redactions };
     },
   };

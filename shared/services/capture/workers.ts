@@ -36,7 +36,11 @@ async function contain(browserSession: CDPSession, target: CDPSession, info: Pro
   try {
     // Fetch on the target's own session sees what the page's interception never does: its
     // navigation, a worker's script, its fetches and imports (not WebSockets: see docs/security.md).
-    target.on('Fetch.requestPaused', (event: Protocol.Fetch.RequestPausedEvent) => void target.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(ignore));
+    target.on(
+      'Fetch.requestPaused',
+      (event: Protocol.Fetch.RequestPausedEvent) =>
+        void target.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'BlockedByClient' }).catch(ignore),
+    );
     await target.send('Fetch.enable', { patterns: [{ urlPattern: '*' }] });
     log.info('capture target contained', { type: info.type, popup: info.type === 'page' });
   } catch (error) {

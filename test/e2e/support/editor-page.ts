@@ -67,7 +67,8 @@ export function editorOpener(browser: () => Browser, workdir: () => string) {
 export const violations = (page: Page) => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
 export const shiftTotal = (page: Page) => page.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((sum, value) => sum + value, 0));
 export const text = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? '');
-export const readout = (page: Page) => page.$eval('#readout', (element) => ({ width: Number((element as HTMLElement).dataset.width), height: Number((element as HTMLElement).dataset.height) }));
+export const readout = (page: Page) =>
+  page.$eval('#readout', (element) => ({ width: Number((element as HTMLElement).dataset.width), height: Number((element as HTMLElement).dataset.height) }));
 
 /** Waits for a status line to start with `prefix`, failing fast with the page's problem text if one shows. */
 export async function waitForStatus(page: Page, selector: string, prefix: string, problem: string): Promise<string> {
@@ -117,7 +118,8 @@ export async function countColour(image: Buffer, colour: readonly number[], tole
   const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   let count = 0;
   for (let i = 0; i < data.length; i += info.channels) {
-    if (Math.abs(data[i]! - colour[0]!) <= tolerance && Math.abs(data[i + 1]! - colour[1]!) <= tolerance && Math.abs(data[i + 2]! - colour[2]!) <= tolerance) count += 1;
+    if (Math.abs(data[i]! - colour[0]!) <= tolerance && Math.abs(data[i + 1]! - colour[1]!) <= tolerance && Math.abs(data[i + 2]! - colour[2]!) <= tolerance)
+      count += 1;
   }
   return count;
 }
@@ -128,7 +130,10 @@ export async function pixelOf(image: Buffer, x: number, y: number): Promise<numb
 }
 
 export function expectColour(actual: number[], expected: readonly number[], tolerance = 12): void {
-  expect(actual.every((value, index) => Math.abs(value - expected[index]!) <= tolerance), `${actual} ≈ ${expected}`).toBe(true);
+  expect(
+    actual.every((value, index) => Math.abs(value - expected[index]!) <= tolerance),
+    `${actual} ≈ ${expected}`,
+  ).toBe(true);
 }
 
 export function rgb([r, g, b]: readonly number[]) {

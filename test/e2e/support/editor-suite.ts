@@ -28,7 +28,10 @@ export function useEditorSuite({ name, before, runtimeOptions }: EditorSuiteOpti
   let browser: Browser | undefined;
   let workdir = '';
   let teardown: (() => Promise<void>) | void;
-  const editors = editorOpener(() => browser!, () => workdir);
+  const editors = editorOpener(
+    () => browser!,
+    () => workdir,
+  );
 
   beforeAll(async () => {
     teardown = await before?.();

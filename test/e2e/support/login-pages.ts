@@ -16,7 +16,10 @@ const page = (colour: readonly number[], body = '') =>
 const signedIn = (request: IncomingMessage) => (request.headers.cookie ?? '').split(/;\s*/).includes(`session=${SESSION_SECRET}`);
 
 // Clicking #open turns the page green, as a menu opened by a click would change it.
-const MENU = page(SIGNED_OUT_RGB, '<button id="open" style="width:200px;height:60px">Open</button><script>document.getElementById("open").addEventListener("click",()=>{document.body.style.background="rgb(0,160,0)";document.documentElement.style.background="rgb(0,160,0)"})</script>');
+const MENU = page(
+  SIGNED_OUT_RGB,
+  '<button id="open" style="width:200px;height:60px">Open</button><script>document.getElementById("open").addEventListener("click",()=>{document.body.style.background="rgb(0,160,0)";document.documentElement.style.background="rgb(0,160,0)"})</script>',
+);
 
 export function startLoginPages(): Promise<LoopbackServer> {
   return serveOnLoopback((request, response) => {

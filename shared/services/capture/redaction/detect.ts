@@ -22,7 +22,8 @@ export interface DetectOptions {
 }
 
 // RFC 5322's dot-atom, as people write addresses; the domain needs a dot and a letter TLD.
-const EMAIL = /(?<![\w.%+-])[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+([A-Za-z]{2,24})(?![\w-])/g;
+const EMAIL =
+  /(?<![\w.%+-])[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+([A-Za-z]{2,24})(?![\w-])/g;
 // Asset names such as logo@2x.png look like addresses; no TLD is a file type.
 const FILE_TYPES = new Set(['png', 'jpg', 'jpeg', 'gif', 'svg', 'webp', 'avif', 'ico', 'css', 'js', 'json', 'html', 'pdf']);
 
@@ -55,7 +56,7 @@ function emails(text: string): Finding[] {
 
 // Runs of digits and the separators numbers are written with, on one line: libphonenumber's
 // search over a whole page costs tens of ms, over these alone next to nothing.
-const PHONE_CANDIDATE = /\+?[\d(][\d \t\u00a0().\/-]{5,40}\d/g;
+const PHONE_CANDIDATE = /\+?[\d(][\d \t\u00a0()./-]{5,40}\d/g;
 
 function phones(text: string, defaultCountry: CountryCode): Finding[] {
   const found: Finding[] = [];
@@ -65,7 +66,8 @@ function phones(text: string, defaultCountry: CountryCode): Finding[] {
     for (const number of findPhoneNumbersInText(candidate[0], { defaultCountry })) {
       const start = candidate.index + number.startsAt;
       const end = candidate.index + number.endsAt;
-      if (PHONE_SHAPE.test(text.slice(start, end)) && !GLUED.test(text[start - 1] ?? ' ') && !GLUED.test(text[end] ?? ' ')) found.push({ kind: 'phone', start, end });
+      if (PHONE_SHAPE.test(text.slice(start, end)) && !GLUED.test(text[start - 1] ?? ' ') && !GLUED.test(text[end] ?? ' '))
+        found.push({ kind: 'phone', start, end });
     }
   }
   return found;
