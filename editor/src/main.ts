@@ -13,6 +13,7 @@ import { setupComposePanel } from './panels/compose-panel.ts';
 import { setupCropTool } from './tools/crop-tool.ts';
 import { setupExportPanel } from './panels/export-panel.ts';
 import { setupRecentSources } from './panels/recent-sources.ts';
+import { setupRedactPanel } from './panels/redact-panel.ts';
 import { setupShortcuts } from './actions/shortcuts.ts';
 import { setupSourcePanel } from './panels/source-panel.ts';
 import { setupZoom } from './tools/zoom-control.ts';
@@ -59,6 +60,7 @@ editor.commands.register(
 );
 setupSourcePanel(editor);
 setupRecentSources(editor);
+setupRedactPanel(editor, annotator);
 setupComposePanel(editor);
 setupExportPanel(editor);
 setupCropTool(editor);

@@ -17,9 +17,9 @@ export const MIN_TEXT_SIZE = 8;
 export const MIN_STEP_SIZE = 12;
 export const MAX_SIZE = 400;
 
-const BOX_KINDS: ReadonlySet<string> = new Set(['rect', 'ellipse', 'highlight', 'blur', 'pixelate']);
+const BOX_KINDS: ReadonlySet<string> = new Set(['rect', 'ellipse', 'highlight', 'blur', 'pixelate', 'solid']);
 
-export function isBoxKind(kind: string): kind is 'rect' | 'ellipse' | 'highlight' | 'blur' | 'pixelate' {
+export function isBoxKind(kind: string): kind is 'rect' | 'ellipse' | 'highlight' | 'blur' | 'pixelate' | 'solid' {
   return BOX_KINDS.has(kind);
 }
 
@@ -28,7 +28,7 @@ export function isLineKind(kind: string): kind is 'arrow' | 'line' {
 }
 
 export function isRedaction(annotation: Annotation): boolean {
-  return annotation.kind === 'blur' || annotation.kind === 'pixelate';
+  return annotation.kind === 'blur' || annotation.kind === 'pixelate' || annotation.kind === 'solid';
 }
 
 export function textFont(annotation: Pick<TextAnnotation, 'size' | 'weight'>): string {

@@ -117,7 +117,10 @@ function filledRows(rows: readonly NameValue[], field: 'cookies' | 'headers'): {
     const at = (part: 'name' | 'value') => ({ field, row: index, part });
     if (row.name === '') throw new AdvancedProblem(`The ${kind} in row ${index + 1} has a value but no name.`, at('name'));
     if (row.name.length > MAX_NAME_LENGTH || !TOKEN.test(row.name)) {
-      throw new AdvancedProblem(`The ${kind} name in row ${index + 1} may have only letters, digits and !#$%&'*+-.^_\`|~, up to ${MAX_NAME_LENGTH}.`, at('name'));
+      throw new AdvancedProblem(
+        `The ${kind} name in row ${index + 1} may have only letters, digits and !#$%&'*+-.^_\`|~, up to ${MAX_NAME_LENGTH}.`,
+        at('name'),
+      );
     }
     // Header names are case-insensitive; cookie names are not.
     const key = field === 'headers' ? row.name.toLowerCase() : row.name;
@@ -126,7 +129,10 @@ function filledRows(rows: readonly NameValue[], field: 'cookies' | 'headers'): {
     // A browser drops a cookie whose name and value together pass the bound.
     const length = row.value.length + (field === 'cookies' ? row.name.length : 0);
     if (length > MAX_VALUE_LENGTH) {
-      throw new AdvancedProblem(`The ${field === 'cookies' ? 'name and value' : 'value'} of the ${kind} ${row.name} ${field === 'cookies' ? 'have' : 'has'} more than ${count(MAX_VALUE_LENGTH)} characters.`, at('value'));
+      throw new AdvancedProblem(
+        `The ${field === 'cookies' ? 'name and value' : 'value'} of the ${kind} ${row.name} ${field === 'cookies' ? 'have' : 'has'} more than ${count(MAX_VALUE_LENGTH)} characters.`,
+        at('value'),
+      );
     }
     filled.push({ row, index });
   });
@@ -135,10 +141,19 @@ function filledRows(rows: readonly NameValue[], field: 'cookies' | 'headers'): {
 
 function cookiesOf(rows: readonly NameValue[]): NameValue[] {
   const filled = filledRows(rows, 'cookies');
-  if (filled.length > MAX_COOKIES) throw new AdvancedProblem(`At most ${MAX_COOKIES} cookies can be sent; ${filled.length} are listed.`, { field: 'cookies', row: filled[MAX_COOKIES]!.index, part: 'name' });
+  if (filled.length > MAX_COOKIES)
+    throw new AdvancedProblem(`At most ${MAX_COOKIES} cookies can be sent; ${filled.length} are listed.`, {
+      field: 'cookies',
+      row: filled[MAX_COOKIES]!.index,
+      part: 'name',
+    });
   for (const { row, index } of filled) {
     if (!COOKIE_VALUE.test(row.value)) {
-      throw new AdvancedProblem(`The value of the cookie ${row.name} has a space, quote, comma, semicolon or backslash; URL-encode it.`, { field: 'cookies', row: index, part: 'value' });
+      throw new AdvancedProblem(`The value of the cookie ${row.name} has a space, quote, comma, semicolon or backslash; URL-encode it.`, {
+        field: 'cookies',
+        row: index,
+        part: 'value',
+      });
     }
   }
   return filled.map(({ row }) => row);
@@ -146,13 +161,19 @@ function cookiesOf(rows: readonly NameValue[]): NameValue[] {
 
 function headersOf(rows: readonly NameValue[]): Record<string, string> {
   const filled = filledRows(rows, 'headers');
-  if (filled.length > MAX_HEADERS) throw new AdvancedProblem(`At most ${MAX_HEADERS} headers can be sent; ${filled.length} are listed.`, { field: 'headers', row: filled[MAX_HEADERS]!.index, part: 'name' });
+  if (filled.length > MAX_HEADERS)
+    throw new AdvancedProblem(`At most ${MAX_HEADERS} headers can be sent; ${filled.length} are listed.`, {
+      field: 'headers',
+      row: filled[MAX_HEADERS]!.index,
+      part: 'name',
+    });
   const headers: Record<string, string> = {};
   for (const { row, index } of filled) {
     if (row.name.toLowerCase() === 'cookie') {
       throw new AdvancedProblem('Cookies go under Cookies: paste the Cookie header there.', { field: 'headers', row: index, part: 'name' });
     }
-    if (!HEADER_VALUE.test(row.value)) throw new AdvancedProblem(`The value of the header ${row.name} has a line break or control character.`, { field: 'headers', row: index, part: 'value' });
+    if (!HEADER_VALUE.test(row.value))
+      throw new AdvancedProblem(`The value of the header ${row.name} has a line break or control character.`, { field: 'headers', row: index, part: 'value' });
     headers[row.name] = row.value;
   }
   return headers;
@@ -172,12 +193,15 @@ export function advancedFields(input: AdvancedInput): AdvancedFields {
   if (Object.keys(headers).length > 0) fields.headers = headers;
   const userAgent = input.userAgent.trim();
   if (userAgent.length > MAX_USER_AGENT_LENGTH || CONTROL_CHARACTER.test(userAgent)) {
-    throw new AdvancedProblem(`The user agent is one line of at most ${MAX_USER_AGENT_LENGTH} characters; this one has ${count(userAgent.length)}.`, { field: 'userAgent' });
+    throw new AdvancedProblem(`The user agent is one line of at most ${MAX_USER_AGENT_LENGTH} characters; this one has ${count(userAgent.length)}.`, {
+      field: 'userAgent',
+    });
   }
   if (userAgent !== '') fields.userAgent = userAgent;
   const click = input.click.trim();
   if (click !== '') fields.click = click;
-  if (input.css.length > MAX_CSS_LENGTH) throw new AdvancedProblem(`The CSS has ${count(input.css.length)} characters; at most ${count(MAX_CSS_LENGTH)} can be sent.`, { field: 'css' });
+  if (input.css.length > MAX_CSS_LENGTH)
+    throw new AdvancedProblem(`The CSS has ${count(input.css.length)} characters; at most ${count(MAX_CSS_LENGTH)} can be sent.`, { field: 'css' });
   if (input.css.trim() !== '') fields.css = input.css;
   if (input.reducedMotion) fields.reducedMotion = true;
   return fields;
@@ -195,7 +219,10 @@ export function parseCookieHeader(text: string): NameValue[] {
       const equals = part.indexOf('=');
       if (equals < 0) continue;
       const name = part.slice(0, equals).trim();
-      const value = part.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1');
+      const value = part
+        .slice(equals + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
       if (name !== '') cookies.push({ name, value });
     }
   }
@@ -225,5 +252,25 @@ export function capturedSource(request: { deviceType: 'desktop' | 'mobile'; colo
     title: answeredUrl.replace(/^https?:\/\//, ''),
     description: `capture of ${answeredUrl} (${framing})`,
     address: answeredUrl,
+  };
+}
+
+/**
+ * The framing of a capture reopened from the Recent list, read back from what {@link capturedSource}
+ * kept, so it can be captured again the same way; the options sent to sign in were never kept.
+ */
+export function framingOf(kept: { address: string; description: string }): {
+  url: string;
+  deviceType: 'desktop' | 'mobile';
+  colorScheme: 'light' | 'dark';
+  viewport?: Viewport;
+} {
+  const parts = /\(([^()]*)\)$/.exec(kept.description)?.[1]?.split(', ') ?? [];
+  const size = /^(\d+)×(\d+)$/.exec(parts[2] ?? '');
+  return {
+    url: kept.address,
+    deviceType: parts[0] === 'mobile' ? 'mobile' : 'desktop',
+    colorScheme: parts[1] === 'dark' ? 'dark' : 'light',
+    ...(size ? { viewport: { width: Number(size[1]), height: Number(size[2]) } } : {}),
   };
 }

@@ -6,9 +6,11 @@ import type { CaptureOptions } from './capture-options.ts';
 import { byId, clearProblem, isAbort, radioValue, setBusy, showProblem } from '../dom.ts';
 import type { Editor } from '../editor.ts';
 import { capturedSource } from '../model/capture-request.ts';
+import type { RedactionBox } from '../model/redaction.ts';
+import type { Source } from '../render/sources.ts';
 import { base64ToBlob, bitmapSource } from '../render/sources.ts';
 
-interface ScreenshotResponse {
+export interface ScreenshotResponse {
   screenshot: string;
   url: string;
   cached: boolean;
@@ -17,13 +19,29 @@ interface ScreenshotResponse {
   /** With fullPage only: the page was taller than a capture may be, and was cut at capturedHeight (CSS px). */
   truncated?: boolean;
   capturedHeight?: number;
+  /** With redact: the boxes over what was found, in image pixels. */
+  redactions?: RedactionBox[];
 }
 
-interface CaptureRequest extends CaptureOptions {
+export interface CaptureRequest extends CaptureOptions {
   url: string;
   deviceType: 'desktop' | 'mobile';
   colorScheme: 'light' | 'dark';
   forceRefresh: boolean;
+}
+
+/**
+ * The request that made each captured source, in this tab's memory only (it may carry cookies):
+ * redaction captures the same page again the same way.
+ */
+const requests = new WeakMap<Source, CaptureRequest>();
+
+export function captureRequestOf(source: Source): CaptureRequest | undefined {
+  return requests.get(source);
+}
+
+export function rememberCaptureRequest(source: Source, request: CaptureRequest): void {
+  requests.set(source, request);
 }
 
 /** A URL as typed: `example.com/page` means https. */
@@ -175,6 +193,7 @@ export class CaptureForm {
     const remaining = response.headers.get('X-RateLimit-Remaining');
     const body = (await response.json()) as ScreenshotResponse;
     const source = await bitmapSource(base64ToBlob(body.screenshot, 'image/png'), capturedSource(request, body.url));
+    rememberCaptureRequest(source, request);
     this.editor.setSource(source);
     // The host, not the whole address, which can be any length: the status line has a fixed height.
     const cut = body.truncated ? ` Cut at ${(body.capturedHeight ?? source.height).toLocaleString('en')} px, the limit.` : '';

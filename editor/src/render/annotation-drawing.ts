@@ -7,6 +7,8 @@ import type { Annotation, PenAnnotation, ShapeAnnotation, StepAnnotation, TextAn
 export const PIXEL_BLOCK = 12;
 export const BLUR_RADIUS = 9;
 export const HIGHLIGHT_ALPHA = 0.4;
+/** A solid redaction's fill, the capture's own (docs/capture.md, "Redaction"). */
+export const SOLID_COLOUR = '#000000';
 
 /**
  * `redraw` paints the source again (into any context with the same transform), for redactions
@@ -204,7 +206,7 @@ function scratch(width: number, height: number): CanvasRenderingContext2D {
 }
 
 /**
- * Paints the source under the box again, pixelated or blurred, in whole device pixels (so no
+ * Covers the box solid, or paints the source under it again pixelated or blurred, in whole device pixels (so no
  * anti-aliased edge lets an original pixel through). Blocks are sized in device pixels from the
  * transform, so a 3× export is as coarse as the preview.
  */
@@ -219,7 +221,11 @@ function redact(ctx: CanvasRenderingContext2D, shape: ShapeAnnotation, redraw: (
   ctx.clip();
   // Nothing of the original may show through where the source is transparent.
   ctx.clearRect(device.x, device.y, device.width, device.height);
-  if (shape.kind === 'pixelate') {
+  if (shape.kind === 'solid') {
+    // Opaque: nothing of the source is drawn under it at all.
+    ctx.fillStyle = SOLID_COLOUR;
+    ctx.fillRect(device.x, device.y, device.width, device.height);
+  } else if (shape.kind === 'pixelate') {
     const block = Math.max(2, Math.round(PIXEL_BLOCK * device.scale));
     const small = scratch(device.width / block, device.height / block);
     small.setTransform(m.a / block, m.b / block, m.c / block, m.d / block, (m.e - device.x) / block, (m.f - device.y) / block);

@@ -1,0 +1,102 @@
+/**
+ * The "Redact sensitive data" action's plain logic: which sources it runs on, the capture's boxes
+ * as redaction annotations, which picture becomes the source, and the line that sums it up.
+ */
+import type { Annotation, Edits, ShapeAnnotation } from './edits.ts';
+
+/** The kinds of POST /api/screenshot's `redact` (shared/schemas/redaction.ts; a unit test holds them equal). */
+export const REDACT_KINDS = ['email', 'phone', 'card', 'secret', 'ip'] as const;
+export type RedactKind = (typeof REDACT_KINDS)[number];
+
+/** The answer's `redactions`: one box per line fragment of a finding, in image pixels of the PNG. */
+export interface RedactionBox {
+  kind: RedactKind;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** What a redaction annotation covers with: the review switches between them. */
+export type RedactionStyle = 'solid' | 'pixelate' | 'blur';
+export const REDACTION_STYLES: readonly RedactionStyle[] = ['solid', 'pixelate', 'blur'];
+
+export const KIND_LABELS: Readonly<Record<RedactKind, { one: string; many: string; control: string }>> = {
+  email: { one: 'e-mail address', many: 'e-mail addresses', control: 'E-mail addresses' },
+  phone: { one: 'phone number', many: 'phone numbers', control: 'Phone numbers' },
+  card: { one: 'card number', many: 'card numbers', control: 'Card numbers' },
+  secret: { one: 'API key', many: 'API keys', control: 'API keys, tokens and private keys' },
+  ip: { one: 'IP address', many: 'IP addresses', control: 'IP addresses' },
+};
+
+export const NEEDS_CAPTURE = "Finding sensitive text needs a captured page: the editor reads the page's text, not the picture's pixels.";
+
+/** Enabled for a captured page with its address; otherwise why not, in words for people. */
+export function redactAvailability(source: { kind: string; address?: string } | undefined): { enabled: boolean; reason: string } {
+  if (!source) return { enabled: false, reason: 'Capture a web page first.' };
+  if (source.kind !== 'capture' || !source.address) return { enabled: false, reason: NEEDS_CAPTURE };
+  return { enabled: true, reason: '' };
+}
+
+/** The kinds kept in local storage, in the API's order; unknown or missing ones fall back to all. */
+export function kindsFrom(stored: string | null): RedactKind[] {
+  if (stored === null) return [...REDACT_KINDS];
+  const wanted = new Set(stored.split(',').map((kind) => kind.trim()));
+  return REDACT_KINDS.filter((kind) => wanted.has(kind));
+}
+
+/**
+ * One solid redaction per box, in the source's layout pixels (image pixels over the density:
+ * a phone capture is drawn at 2). A box of no area is left out.
+ */
+export function redactionAnnotations(boxes: readonly RedactionBox[], density: number, newId: () => string): ShapeAnnotation[] {
+  return boxes
+    .filter((box) => box.width > 0 && box.height > 0)
+    .map((box) => ({
+      id: newId(),
+      kind: 'solid' as const,
+      x1: box.x / density,
+      y1: box.y / density,
+      x2: (box.x + box.width) / density,
+      y2: (box.y + box.height) / density,
+      color: '#000000',
+      width: 0,
+    }));
+}
+
+/**
+ * The redacted capture's picture replaces the source only when it is laid out otherwise (another
+ * size): the boxes then belong to it, and its text is covered already. The same size means the
+ * same layout, so the boxes go over the picture the user has been editing.
+ */
+export function keepsSource(current: { width: number; height: number }, redacted: { width: number; height: number }): boolean {
+  return current.width === redacted.width && current.height === redacted.height;
+}
+
+/** The edits with the boxes added after the rest, as one change (so one undo step). */
+export function withRedactions(edits: Edits, added: readonly Annotation[]): Edits {
+  return { ...edits, annotations: [...edits.annotations, ...added] };
+}
+
+/** Every redaction among `ids` (or all of them) switched to `style`; the same edits when nothing changes. */
+export function restyleRedactions(edits: Edits, style: RedactionStyle, ids?: ReadonlySet<string>): Edits {
+  let changed = false;
+  const annotations = edits.annotations.map((annotation) => {
+    if (!isRedactionKind(annotation.kind) || annotation.kind === style || (ids && !ids.has(annotation.id))) return annotation;
+    changed = true;
+    return { ...annotation, kind: style } as ShapeAnnotation;
+  });
+  return changed ? { ...edits, annotations } : edits;
+}
+
+export function isRedactionKind(kind: string): kind is RedactionStyle {
+  return (REDACTION_STYLES as readonly string[]).includes(kind);
+}
+
+/** "Found 3 e-mail addresses, 1 API key — review the boxes", counted in boxes, in the API's order of kinds. */
+export function redactionSummary(boxes: readonly Pick<RedactionBox, 'kind'>[]): string {
+  if (boxes.length === 0) return 'Found nothing to redact.';
+  const counts = REDACT_KINDS.map((kind) => [kind, boxes.filter((box) => box.kind === kind).length] as const).filter(([, n]) => n > 0);
+  const parts = counts.map(([kind, n]) => `${n} ${n === 1 ? KIND_LABELS[kind].one : KIND_LABELS[kind].many}`);
+  return `Found ${parts.join(', ')} — review the boxes.`;
+}

@@ -1,0 +1,191 @@
+/**
+ * The Redact panel: the "Redact sensitive data" command (the same page captured again with
+ * `redact`), the kinds it asks for, and the review of its boxes as solid, pixelated or blurred.
+ */
+import { byId, clearProblem, h, isBusy, setBusy, showProblem } from '../dom.ts';
+import type { Editor } from '../editor.ts';
+import { capturedSource, framingOf } from '../model/capture-request.ts';
+import type { Annotation } from '../model/edits.ts';
+import type { RedactionStyle } from '../model/redaction.ts';
+import {
+  isRedactionKind,
+  KIND_LABELS,
+  keepsSource,
+  kindsFrom,
+  REDACT_KINDS,
+  REDACTION_STYLES,
+  redactAvailability,
+  redactionAnnotations,
+  redactionSummary,
+  restyleRedactions,
+  withRedactions,
+} from '../model/redaction.ts';
+import type { Source } from '../render/sources.ts';
+import { base64ToBlob, bitmapSource } from '../render/sources.ts';
+import type { CaptureRequest, ScreenshotResponse } from './capture-form.ts';
+import { captureRequestOf, rememberCaptureRequest } from './capture-form.ts';
+
+/** The kinds asked for, kept like the other settings in this browser's local storage. */
+const KINDS_KEY = 'easel.editor.redact';
+const STYLE_NAMES: Readonly<Record<RedactionStyle, string>> = { solid: 'Solid', pixelate: 'Pixelate', blur: 'Blur' };
+
+/** What the panel needs of the annotate tool: its selection, and word of changes to it. */
+export interface SelectionSource {
+  selection(): Annotation | undefined;
+  onUpdate(listener: () => void): void;
+}
+
+let counter = 0;
+function newId(): string {
+  counter += 1;
+  return `r${Date.now().toString(36)}${counter.toString(36)}`;
+}
+
+function addressOf(source: Source | undefined): string | undefined {
+  return source?.origin?.kind === 'bitmap' ? source.origin.address : undefined;
+}
+
+/** The request that made the source, or, for one reopened from the Recent list, its page and framing. */
+function requestFor(source: Source, address: string): CaptureRequest {
+  return captureRequestOf(source) ?? { ...framingOf({ address, description: source.description }), forceRefresh: false };
+}
+
+function readKinds(): string | null {
+  try {
+    return localStorage.getItem(KINDS_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function setupRedactPanel(editor: Editor, annotator: SelectionSource): void {
+  const button = byId('redact-button', HTMLButtonElement);
+  const status = byId('redact-status', HTMLParagraphElement);
+  const note = byId('redact-note', HTMLParagraphElement);
+  const problem = byId('redact-error', HTMLDivElement);
+  const kindsBox = byId('redact-kinds', HTMLFieldSetElement);
+  const chosen = new Set(kindsFrom(readKinds()));
+  const boxes = REDACT_KINDS.map((kind) =>
+    h('input', { type: 'checkbox', name: 'redact-kind', value: kind, id: `redact-kind-${kind}`, checked: chosen.has(kind) }),
+  );
+  kindsBox.append(...boxes.map((box, index) => h('label', { class: 'check' }, box, ` ${KIND_LABELS[REDACT_KINDS[index]!].control}`)));
+  const kinds = () => boxes.filter((box) => box.checked).map((box) => box.value);
+  kindsBox.addEventListener('change', () => {
+    try {
+      localStorage.setItem(KINDS_KEY, kinds().join(','));
+    } catch {
+      // Storage can be full or switched off; the boxes still say what is asked for.
+    }
+    refresh();
+  });
+
+  let running = false;
+  const available = () => redactAvailability(editor.source && { kind: editor.source.kind, address: addressOf(editor.source) });
+  editor.commands.register({
+    id: 'redact',
+    label: 'Redact sensitive data',
+    keys: ['Shift+R'],
+    enabled: () => available().enabled && !running && kinds().length > 0,
+    run: () => void redact(),
+  });
+  button.addEventListener('click', () => {
+    if (!isBusy(button)) editor.commands.run('redact');
+  });
+
+  async function redact(): Promise<void> {
+    const source = editor.source;
+    const address = addressOf(source);
+    if (!source || !address) return;
+    const request = requestFor(source, address);
+    running = true;
+    clearProblem(problem);
+    note.textContent = '';
+    setBusy(button, true);
+    status.textContent = 'Finding sensitive text…';
+    editor.busy('Finding sensitive text in the page…');
+    try {
+      const response = await editor.api.call('/api/screenshot', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ ...request, redact: kinds() }),
+      });
+      const body = (await response.json()) as ScreenshotResponse;
+      if (editor.source !== source) {
+        status.textContent = 'Another source was opened meanwhile: nothing was redacted.';
+        return;
+      }
+      await apply(source, request, body);
+    } catch (error) {
+      status.textContent = 'Could not look for sensitive text.';
+      showProblem(problem, error);
+    } finally {
+      running = false;
+      setBusy(button, false);
+      editor.busy(undefined);
+      refresh();
+    }
+  }
+
+  /** Adds the boxes as one undo step, over the picture as it is when the page laid out the same. */
+  async function apply(source: Source, request: CaptureRequest, body: ScreenshotResponse): Promise<void> {
+    const found = body.redactions ?? [];
+    if (found.length === 0) {
+      status.textContent = redactionSummary(found);
+      return;
+    }
+    const redacted = await bitmapSource(base64ToBlob(body.screenshot, 'image/png'), capturedSource(request, body.url));
+    const pixels = (of: Source) => ({ width: of.bitmap?.width ?? 0, height: of.bitmap?.height ?? 0 });
+    let target = source;
+    if (keepsSource(pixels(source), pixels(redacted))) {
+      redacted.bitmap?.close();
+    } else {
+      rememberCaptureRequest(redacted, request);
+      editor.setSource(redacted);
+      target = redacted;
+      note.textContent = 'The page laid out differently this time, so its redacted capture replaced the picture: the text under the boxes is gone from it.';
+    }
+    const added = redactionAnnotations(found, target.density ?? 1, newId);
+    editor.edit(withRedactions(editor.edits, added));
+    status.textContent = redactionSummary(found);
+  }
+
+  // The review: the selected box, or every box when none is selected, covered another way.
+  const styleLabel = byId('redact-style-label', HTMLSpanElement);
+  const styleButtons = REDACTION_STYLES.map((style) =>
+    h('button', { type: 'button', class: 'redact-style-button', 'data-style': style, 'aria-pressed': 'false' }, STYLE_NAMES[style]),
+  );
+  byId('redact-styles', HTMLDivElement).append(...styleButtons);
+  const targets = (): Set<string> | undefined => {
+    const selected = annotator.selection();
+    return selected && isRedactionKind(selected.kind) ? new Set([selected.id]) : undefined;
+  };
+  for (const styleButton of styleButtons) {
+    styleButton.addEventListener('click', () => {
+      const next = restyleRedactions(editor.edits, styleButton.dataset.style as RedactionStyle, targets());
+      if (next !== editor.edits) editor.edit(next);
+    });
+  }
+
+  let shown: Source | undefined;
+  function refresh(): void {
+    const { enabled, reason } = available();
+    button.disabled = !editor.commands.isEnabled('redact') && !running;
+    button.title = enabled ? 'Capture the page again with its sensitive text covered, and show each box' : reason;
+    if (editor.source !== shown) {
+      // A new source: the last run's lines were about the one before.
+      shown = editor.source;
+      note.textContent = '';
+      if (!running) status.textContent = enabled ? '' : reason;
+    }
+    const ids = targets();
+    const covered = editor.edits.annotations.filter((annotation) => isRedactionKind(annotation.kind) && (!ids || ids.has(annotation.id)));
+    styleLabel.textContent = ids ? 'Cover the selected box with' : 'Cover every box with';
+    for (const styleButton of styleButtons) {
+      styleButton.disabled = covered.length === 0;
+      styleButton.setAttribute('aria-pressed', String(covered.length > 0 && covered.every((annotation) => annotation.kind === styleButton.dataset.style)));
+    }
+  }
+  editor.onChange(refresh);
+  annotator.onUpdate(refresh);
+  refresh();
+}
