@@ -51,7 +51,10 @@ async function stepTable(backend: BrowserBackend, origin: string): Promise<Bench
         const stepMs = performance.now() - started;
         deadline.dispose();
         // The first two warm the detectors and the page.
-        if (i >= 2) step.push(stepMs), detect.push(detectMs);
+        if (i >= 2) {
+          step.push(stepMs);
+          detect.push(detectMs);
+        }
       }
       rows.push([
         target.label,

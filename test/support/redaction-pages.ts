@@ -19,15 +19,15 @@ export const LINE_PX = 20;
 export const CORPUS_TOP = 10;
 
 /** Each corpus entry's band, in CSS px from the top of the page. */
-export const CORPUS_BANDS = CORPUS.reduce<{ top: number; height: number }[]>((bands, entry) => {
-  const last = bands.at(-1);
-  const top = last ? last.top + last.height : CORPUS_TOP;
-  return [...bands, { top, height: entry.line.split('\n').length * LINE_PX + 10 }];
-}, []);
+export const CORPUS_BANDS: { top: number; height: number }[] = [];
+for (const entry of CORPUS) {
+  const last = CORPUS_BANDS.at(-1);
+  CORPUS_BANDS.push({ top: last ? last.top + last.height : CORPUS_TOP, height: entry.line.split('\n').length * LINE_PX + 10 });
+}
 
 export const TALL_PAGE_PX = 12_000;
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const html = (res: ServerResponse, body: string) => {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -37,9 +37,9 @@ const html = (res: ServerResponse, body: string) => {
 };
 
 function corpusPage(): string {
-  return CORPUS.map((entry, i) => `<div style="position:absolute;left:20px;top:${CORPUS_BANDS[i]!.top}px;white-space:pre">${escape(entry.line)}</div>`).join(
-    '',
-  );
+  return CORPUS.map(
+    (entry, i) => `<div style="position:absolute;left:20px;top:${CORPUS_BANDS[i]!.top}px;white-space:pre">${escapeHtml(entry.line)}</div>`,
+  ).join('');
 }
 
 /** One of each shape; every finding is an e-mail address or a card, so the test knows what to expect. */

@@ -107,7 +107,12 @@ export function collectText(): PageTextState {
         if (SKIP.has(name)) skip = true;
         else if (name === 'textarea' || name === 'select' || (name === 'input' && !NOT_TEXT.has(element.type ?? ''))) {
           const value = name === 'select' ? (element.selectedOptions?.[0]?.text ?? '') : (element.value ?? '');
-          if (value.trim()) state.texts.push(value), state.separators.push('\n'), state.fields.push(true), state.targets.push(element);
+          if (value.trim()) {
+            state.texts.push(value);
+            state.separators.push('\n');
+            state.fields.push(true);
+            state.targets.push(element);
+          }
           lastBlock = undefined;
           skip = true;
         } else {
@@ -137,7 +142,10 @@ export function collectText(): PageTextState {
         if (!/\S/.test(text.data)) {
           if (pending === '') pending = ' ';
         } else {
-          state.texts.push(text.data), state.separators.push(pending), state.fields.push(false), state.targets.push(text);
+          state.texts.push(text.data);
+          state.separators.push(pending);
+          state.fields.push(false);
+          state.targets.push(text);
           pending = '';
         }
       }
