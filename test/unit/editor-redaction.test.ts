@@ -58,8 +58,8 @@ describe('redactionAnnotations', () => {
 
   it('makes one solid box per answered box, in layout pixels, leaving out a box of no area', () => {
     expect(redactionAnnotations(boxes, 1, ids())).toEqual([
-      { id: 'r1', kind: 'solid', x1: 100, y1: 40, x2: 280, y2: 60, color: '#000000', width: 0 },
-      { id: 'r2', kind: 'solid', x1: 20, y1: 200, x2: 320, y2: 218, color: '#000000', width: 0 },
+      { id: 'r1', kind: 'solid', x1: 100, y1: 40, x2: 280, y2: 60, color: '#000000', width: 4 },
+      { id: 'r2', kind: 'solid', x1: 20, y1: 200, x2: 320, y2: 218, color: '#000000', width: 4 },
     ]);
   });
 

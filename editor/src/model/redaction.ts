@@ -60,7 +60,8 @@ export function redactionAnnotations(boxes: readonly RedactionBox[], density: nu
       x2: (box.x + box.width) / density,
       y2: (box.y + box.height) / density,
       color: '#000000',
-      width: 0,
+      // Unused by a redaction, but selecting one shows it in the stroke list: the toolbar's default.
+      width: 4,
     }));
 }
 

@@ -88,9 +88,13 @@ export function setupRedactPanel(editor: Editor, annotator: SelectionSource): vo
     enabled: () => available().enabled && !running && kinds().length > 0,
     run: () => void redact(),
   });
-  button.addEventListener('click', () => {
-    if (!isBusy(button)) editor.commands.run('redact');
-  });
+  // The panel's button and the toolbar's run the same row.
+  const buttons = [button, byId('redact-tool-button', HTMLButtonElement)];
+  for (const each of buttons) {
+    each.addEventListener('click', () => {
+      if (!isBusy(each)) editor.commands.run('redact');
+    });
+  }
 
   async function redact(): Promise<void> {
     const source = editor.source;
@@ -100,7 +104,7 @@ export function setupRedactPanel(editor: Editor, annotator: SelectionSource): vo
     running = true;
     clearProblem(problem);
     note.textContent = '';
-    setBusy(button, true);
+    for (const each of buttons) setBusy(each, true);
     status.textContent = 'Finding sensitive text…';
     editor.busy('Finding sensitive text in the page…');
     try {
@@ -120,7 +124,7 @@ export function setupRedactPanel(editor: Editor, annotator: SelectionSource): vo
       showProblem(problem, error);
     } finally {
       running = false;
-      setBusy(button, false);
+      for (const each of buttons) setBusy(each, false);
       editor.busy(undefined);
       refresh();
     }
@@ -169,8 +173,11 @@ export function setupRedactPanel(editor: Editor, annotator: SelectionSource): vo
   let shown: Source | undefined;
   function refresh(): void {
     const { enabled, reason } = available();
-    button.disabled = !editor.commands.isEnabled('redact') && !running;
-    button.title = enabled ? 'Capture the page again with its sensitive text covered, and show each box' : reason;
+    const why = !enabled ? reason : kinds().length === 0 ? 'Tick at least one kind of text to find.' : '';
+    for (const each of buttons) {
+      each.disabled = !editor.commands.isEnabled('redact') && !running;
+      each.title = why || 'Capture the page again with its sensitive text covered, and show each box (Shift+R)';
+    }
     if (editor.source !== shown) {
       // A new source: the last run's lines were about the one before.
       shown = editor.source;
