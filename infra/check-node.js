@@ -3,7 +3,7 @@
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
   console.error(
-    `Easel needs Node >= 24 but is running on ${process.version}. ` + 'Run `npm ci` (without --ignore-scripts) so that node_modules/.bin/node is installed.',
+    `Easel needs Node >= 24 but is running on ${process.version}. Run \`npm ci\` (without --ignore-scripts) so that node_modules/.bin/node is installed.`,
   );
   process.exit(1);
 }

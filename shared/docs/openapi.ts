@@ -163,7 +163,10 @@ class Components {
 function reachedDefs(schema: JsonSchema, defs: Record<string, JsonSchema>): Set<string> {
   const reached = new Set<string>();
   const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
     if (typeof value !== 'object' || value === null) return;
     for (const [key, item] of Object.entries(value)) {
       const name = key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/') ? item.slice(8) : undefined;

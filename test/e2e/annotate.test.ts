@@ -19,7 +19,6 @@ const PATTERN_A = { x: 40, y: 40, width: 240, height: 120 };
 const PATTERN_B = { x: 320, y: 40, width: 240, height: 120 };
 const PADDING = 64;
 const RED = [255, 59, 48] as const;
-const BLUE = [0, 122, 255] as const;
 /** Pixelation blocks, in source pixels (annotation-drawing.ts). */
 const PIXEL_BLOCK = 12;
 
@@ -154,7 +153,7 @@ describe('annotating', SLOW, () => {
     const drawn: { kind: string; pressed: (string | undefined)[]; selected: boolean }[] = [];
 
     // Act: each shape tool by its key, one drag each
-    for (const [index, [key, kind]] of kinds.entries()) {
+    for (const [index, [key]] of kinds.entries()) {
       await press(page, key);
       // Clear of the last shape's handles, which would resize it instead
       const y = 150 + index * 24;
@@ -174,7 +173,7 @@ describe('annotating', SLOW, () => {
     const all = await annotations(page);
 
     // Assess
-    expect(drawn).toEqual(kinds.map(([key, kind]) => ({ kind, pressed: [kind], selected: true })));
+    expect(drawn).toEqual(kinds.map(([, kind]) => ({ kind, pressed: [kind], selected: true })));
     const shapes = all.filter((annotation): annotation is ShapeAnnotation => 'x1' in annotation);
     expect(shapes.map((shape) => [shape.kind, Math.round(shape.x1), Math.round(shape.x2)])).toEqual(kinds.map(([, kind]) => [kind, 345, 560]));
     expect(all.find((annotation) => annotation.kind === 'text')).toMatchObject({ text: 'Look here', color: '#ff3b30', size: 24, weight: 700 });

@@ -88,23 +88,21 @@ describe('createSession', () => {
     ddb
       .on(GetCommand, { Key: keys.user('usr_1') })
       .resolves({ Item: { ...keys.user('usr_1'), userId: 'usr_1', email: 'a@example.com', name: 'A', createdAt: NOW.toISOString() } });
-    ddb
-      .on(BatchGetCommand)
-      .resolves({
-        Responses: {
-          workspace: [
-            ORG,
-            {
-              ...keys.membership('org_a', 'usr_1'),
-              organizationId: 'org_a',
-              workspaceId: 'ws_a',
-              userId: 'usr_1',
-              role: 'member',
-              createdAt: NOW.toISOString(),
-            },
-          ],
-        },
-      });
+    ddb.on(BatchGetCommand).resolves({
+      Responses: {
+        workspace: [
+          ORG,
+          {
+            ...keys.membership('org_a', 'usr_1'),
+            organizationId: 'org_a',
+            workspaceId: 'ws_a',
+            userId: 'usr_1',
+            role: 'member',
+            createdAt: NOW.toISOString(),
+          },
+        ],
+      },
+    });
 
     // Act
     const { token, session } = await createSession(deps, { user: 'usr_1', organizationId: 'org_a', hours: 2 });
