@@ -40,18 +40,22 @@ let site: LoopbackServer;
 const { runtime, workdir, open } = useEditorSuite({
   name: 'redact',
   before: async () => {
-    site = await serveOnLoopback((_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(PAGE);
+    let loads = 0;
+    site = await serveOnLoopback((request, response) => {
+      const html = (body: string) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+      // Taller at each load: a full page captured again is laid out otherwise.
+      if (request.url === '/growing') return void html(PAGE.replace('</body>', `<div style="height:${1000 + 200 * ((loads += 1))}px"></div></body>`));
+      html(PAGE);
     });
     Object.assign(process.env, { UNSAFE_TEST_LOOPBACK_PORTS: String(site.port), CAPTURE_TIMEOUT_MS: '25000' });
     return () => site.close();
   },
 });
 
-async function capture(page: Page): Promise<void> {
+async function capture(page: Page, path = '/secrets'): Promise<void> {
   await page.click('#tab-capture');
   await page.$eval('#capture-url', (input) => ((input as HTMLInputElement).value = ''));
-  await page.type('#capture-url', `${site.origin}/secrets`);
+  await page.type('#capture-url', `${site.origin}${path}`);
   const answered = page.waitForResponse((response) => response.url().endsWith('/api/screenshot'), SLOW);
   await page.click('#capture-submit');
   await answered;
@@ -59,13 +63,20 @@ async function capture(page: Page): Promise<void> {
   await previewSettled(page);
 }
 
-/** Runs the action by the panel's button, unless given another way (the toolbar's button, the key). */
-async function redact(page: Page, start = () => page.click('#redact-button')): Promise<string> {
-  const sent = page.waitForRequest((request) => request.url().endsWith('/api/screenshot') && request.method() === 'POST');
+/**
+ * Runs the action by the panel's button, unless given another way (the toolbar's button), and
+ * checks it asks for the same page as the source's capture (`sent`), with every kind.
+ */
+async function redact(
+  page: Page,
+  start = () => page.click('#redact-button'),
+  sent: Record<string, unknown> = { url: `${site.origin}/secrets` },
+): Promise<string> {
+  const request = page.waitForRequest((candidate) => candidate.url().endsWith('/api/screenshot') && candidate.method() === 'POST');
   await start();
-  const body = JSON.parse((await sent).postData() ?? '{}') as Record<string, unknown>;
+  const body = JSON.parse((await request).postData() ?? '{}') as Record<string, unknown>;
   expect(body).toMatchObject({
-    url: `${site.origin}/secrets`,
+    ...sent,
     deviceType: 'desktop',
     colorScheme: 'light',
     redact: ['email', 'phone', 'card', 'secret', 'ip'],
@@ -157,6 +168,31 @@ describe('Redact sensitive data', SLOW, () => {
     const why = "Finding sensitive text needs a captured page: the editor reads the page's text, not the picture's pixels.";
     expect(await text(page, '#redact-status')).toBe(why);
     expect(await page.$eval('#redact-button', (button) => button.getAttribute('title'))).toBe(why);
+    // The kinds are kept like the settings: one unticked stays so after a reload.
+    await page.click('#redact-kind-ip');
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    expect(await page.$$eval('input[name="redact-kind"]', (inputs) => inputs.map((input) => (input as HTMLInputElement).checked))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it('replaces the source with the redacted capture when the page is laid out otherwise, and says so', async () => {
+    const { page } = await open(runtime().url);
+    await page.click('#capture-full-page');
+    await capture(page, '/growing');
+    const before = await page.$eval('#readout', (element) => Number((element as HTMLElement).dataset.height));
+    expect(await redact(page, undefined, { url: `${site.origin}/growing`, fullPage: true })).toBe('Found 2 e-mail addresses, 1 API key — review the boxes.');
+    expect(await text(page, '#redact-note')).toMatch(/^The page laid out differently this time/);
+    const after = await page.$eval('#readout', (element) => Number((element as HTMLElement).dataset.height));
+    expect(after - before).toBe(200);
+    // The boxes are the new source's only edits, one undo step on its own history.
+    expect((await annotations(page)).length).toBe(3);
+    expect(await page.$eval('#annotate-undo', (button) => button.getAttribute('aria-label'))).toBe('Undo (1/100)');
   });
 
   it('covers the e-mails and the key where they are, switches one to pixelate, removes one and undoes, and exports them unreadable', async () => {
