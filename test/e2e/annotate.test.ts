@@ -295,13 +295,14 @@ describe('annotating', SLOW, () => {
         'D Pen',
         'Shift+Ctrl/⌘+Z, Ctrl+Y Redo',
         'C Crop',
+        'Shift+R Redact sensitive data',
         'Ctrl/⌘+S Export and download',
         '0 Zoom to fit',
         '? Show or hide this list',
         'Double-click Edit a text',
       ]),
     );
-    expect(list.rows).toHaveLength(34);
+    expect(list.rows).toHaveLength(35);
     expect(await violations(page)).toEqual([]);
   });
 
