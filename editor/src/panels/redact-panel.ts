@@ -88,13 +88,10 @@ export function setupRedactPanel(editor: Editor, annotator: SelectionSource): vo
     enabled: () => available().enabled && !running && kinds().length > 0,
     run: () => void redact(),
   });
-  // The panel's button and the toolbar's run the same row.
-  const buttons = [button, byId('redact-tool-button', HTMLButtonElement)];
-  for (const each of buttons) {
-    each.addEventListener('click', () => {
-      if (!isBusy(each)) editor.commands.run('redact');
-    });
-  }
+  // The button and Shift+R run the same row. No toolbar button: the toolbar has no room left at laptop widths.
+  button.addEventListener('click', () => {
+    if (!isBusy(button)) editor.commands.run('redact');
+  });
 
   async function redact(): Promise<void> {
     const source = editor.source;
@@ -104,7 +101,7 @@ export function setupRedactPanel(editor: Editor, annotator: SelectionSource): vo
     running = true;
     clearProblem(problem);
     note.textContent = '';
-    for (const each of buttons) setBusy(each, true);
+    setBusy(button, true);
     status.textContent = 'Finding sensitive text…';
     editor.busy('Finding sensitive text in the page…');
     try {
@@ -119,12 +116,14 @@ export function setupRedactPanel(editor: Editor, annotator: SelectionSource): vo
         return;
       }
       await apply(source, request, body);
+      // Run by its key, the panel may be out of view; the preview stays in view beside or above it.
+      status.closest('section')?.scrollIntoView({ block: 'nearest' });
     } catch (error) {
       status.textContent = 'Could not look for sensitive text.';
       showProblem(problem, error);
     } finally {
       running = false;
-      for (const each of buttons) setBusy(each, false);
+      setBusy(button, false);
       editor.busy(undefined);
       refresh();
     }
@@ -174,10 +173,8 @@ export function setupRedactPanel(editor: Editor, annotator: SelectionSource): vo
   function refresh(): void {
     const { enabled, reason } = available();
     const why = !enabled ? reason : kinds().length === 0 ? 'Tick at least one kind of text to find.' : '';
-    for (const each of buttons) {
-      each.disabled = !editor.commands.isEnabled('redact') && !running;
-      each.title = why || 'Capture the page again with its sensitive text covered, and show each box (Shift+R)';
-    }
+    button.disabled = !editor.commands.isEnabled('redact') && !running;
+    button.title = why || 'Capture the page again with its sensitive text covered, and show each box (Shift+R)';
     if (editor.source !== shown) {
       // A new source: the last run's lines were about the one before.
       shown = editor.source;
