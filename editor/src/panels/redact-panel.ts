@@ -58,82 +58,126 @@ function readKinds(): string | null {
   }
 }
 
+/** Wires the panel; its command row is registered in the editor's table. */
 export function setupRedactPanel(editor: Editor, annotator: SelectionSource): void {
-  const button = byId('redact-button', HTMLButtonElement);
-  const status = byId('redact-status', HTMLParagraphElement);
-  const note = byId('redact-note', HTMLParagraphElement);
-  const problem = byId('redact-error', HTMLDivElement);
-  const kindsBox = byId('redact-kinds', HTMLFieldSetElement);
-  const chosen = new Set(kindsFrom(readKinds()));
-  const boxes = REDACT_KINDS.map((kind) =>
-    h('input', { type: 'checkbox', name: 'redact-kind', value: kind, id: `redact-kind-${kind}`, checked: chosen.has(kind) }),
-  );
-  kindsBox.append(...boxes.map((box, index) => h('label', { class: 'check' }, box, ` ${KIND_LABELS[REDACT_KINDS[index]!].control}`)));
-  const kinds = () => boxes.filter((box) => box.checked).map((box) => box.value);
-  kindsBox.addEventListener('change', () => {
-    try {
-      localStorage.setItem(KINDS_KEY, kinds().join(','));
-    } catch {
-      // Storage can be full or switched off; the boxes still say what is asked for.
+  new RedactPanel(editor, annotator);
+}
+
+class RedactPanel {
+  private readonly button = byId('redact-button', HTMLButtonElement);
+  private readonly status = byId('redact-status', HTMLParagraphElement);
+  private readonly note = byId('redact-note', HTMLParagraphElement);
+  private readonly problem = byId('redact-error', HTMLDivElement);
+  private readonly styleLabel = byId('redact-style-label', HTMLSpanElement);
+  private readonly boxes: HTMLInputElement[];
+  private readonly styleButtons: HTMLButtonElement[];
+  private running = false;
+  /** The source the status line speaks of. */
+  private shown: Source | undefined;
+  private readonly editor: Editor;
+  private readonly annotator: SelectionSource;
+
+  constructor(editor: Editor, annotator: SelectionSource) {
+    this.editor = editor;
+    this.annotator = annotator;
+    const chosen = new Set(kindsFrom(readKinds()));
+    this.boxes = REDACT_KINDS.map((kind) =>
+      h('input', { type: 'checkbox', name: 'redact-kind', value: kind, id: `redact-kind-${kind}`, checked: chosen.has(kind) }),
+    );
+    const kindsBox = byId('redact-kinds', HTMLFieldSetElement);
+    kindsBox.append(...this.boxes.map((box, index) => h('label', { class: 'check' }, box, ` ${KIND_LABELS[REDACT_KINDS[index]!].control}`)));
+    kindsBox.addEventListener('change', () => {
+      try {
+        localStorage.setItem(KINDS_KEY, this.kinds().join(','));
+      } catch {
+        // Storage can be full or switched off; the boxes still say what is asked for.
+      }
+      this.refresh();
+    });
+    editor.commands.register({
+      id: 'redact',
+      label: 'Redact sensitive data',
+      keys: ['Shift+R'],
+      enabled: () => this.available().enabled && !this.running && this.kinds().length > 0,
+      run: () => void this.redact(),
+    });
+    // The button and Shift+R run the same row. No toolbar button: the toolbar has no room left at laptop widths.
+    this.button.addEventListener('click', () => {
+      if (!isBusy(this.button)) editor.commands.run('redact');
+    });
+    // The review: the selected box, or every box when none is selected, covered another way.
+    this.styleButtons = REDACTION_STYLES.map((style) =>
+      h('button', { type: 'button', class: 'redact-style-button', 'data-style': style, 'aria-pressed': 'false' }, STYLE_NAMES[style]),
+    );
+    byId('redact-styles', HTMLDivElement).append(...this.styleButtons);
+    for (const styleButton of this.styleButtons) {
+      styleButton.addEventListener('click', () => {
+        const next = restyleRedactions(editor.edits, styleButton.dataset.style as RedactionStyle, this.targets());
+        if (next !== editor.edits) editor.edit(next);
+      });
     }
-    refresh();
-  });
+    editor.onChange(() => this.refresh());
+    annotator.onUpdate(() => this.refresh());
+    this.refresh();
+  }
 
-  let running = false;
-  const available = () => redactAvailability(editor.source && { kind: editor.source.kind, address: addressOf(editor.source) });
-  editor.commands.register({
-    id: 'redact',
-    label: 'Redact sensitive data',
-    keys: ['Shift+R'],
-    enabled: () => available().enabled && !running && kinds().length > 0,
-    run: () => void redact(),
-  });
-  // The button and Shift+R run the same row. No toolbar button: the toolbar has no room left at laptop widths.
-  button.addEventListener('click', () => {
-    if (!isBusy(button)) editor.commands.run('redact');
-  });
+  private kinds(): string[] {
+    return this.boxes.filter((box) => box.checked).map((box) => box.value);
+  }
 
-  async function redact(): Promise<void> {
+  private available() {
+    const source = this.editor.source;
+    return redactAvailability(source && { kind: source.kind, address: addressOf(source) });
+  }
+
+  /** The selected redaction, or undefined for every box. */
+  private targets(): Set<string> | undefined {
+    const selected = this.annotator.selection();
+    return selected && isRedactionKind(selected.kind) ? new Set([selected.id]) : undefined;
+  }
+
+  private async redact(): Promise<void> {
+    const { editor, status } = this;
     const source = editor.source;
     const address = addressOf(source);
     if (!source || !address) return;
     const request = requestFor(source, address);
-    running = true;
-    clearProblem(problem);
-    note.textContent = '';
-    setBusy(button, true);
+    this.running = true;
+    clearProblem(this.problem);
+    this.note.textContent = '';
+    setBusy(this.button, true);
     status.textContent = 'Finding sensitive text…';
     editor.busy('Finding sensitive text in the page…');
     try {
       const response = await editor.api.call('/api/screenshot', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ ...request, redact: kinds() }),
+        body: JSON.stringify({ ...request, redact: this.kinds() }),
       });
       const body = (await response.json()) as ScreenshotResponse;
       if (editor.source !== source) {
         status.textContent = 'Another source was opened meanwhile: nothing was redacted.';
         return;
       }
-      await apply(source, request, body);
+      await this.apply(source, request, body);
       // Run by its key, the panel may be out of view; the preview stays in view beside or above it.
       status.closest('section')?.scrollIntoView({ block: 'nearest' });
     } catch (error) {
       status.textContent = 'Could not look for sensitive text.';
-      showProblem(problem, error);
+      showProblem(this.problem, error);
     } finally {
-      running = false;
-      setBusy(button, false);
+      this.running = false;
+      setBusy(this.button, false);
       editor.busy(undefined);
-      refresh();
+      this.refresh();
     }
   }
 
   /** Adds the boxes as one undo step, over the picture as it is when the page laid out the same. */
-  async function apply(source: Source, request: CaptureRequest, body: ScreenshotResponse): Promise<void> {
+  private async apply(source: Source, request: CaptureRequest, body: ScreenshotResponse): Promise<void> {
     const found = body.redactions ?? [];
     if (found.length === 0) {
-      status.textContent = redactionSummary(found);
+      this.status.textContent = redactionSummary(found);
       return;
     }
     const redacted = await bitmapSource(base64ToBlob(body.screenshot, 'image/png'), capturedSource(request, body.url));
@@ -143,53 +187,33 @@ export function setupRedactPanel(editor: Editor, annotator: SelectionSource): vo
       redacted.bitmap?.close();
     } else {
       rememberCaptureRequest(redacted, request);
-      editor.setSource(redacted);
+      this.editor.setSource(redacted);
       target = redacted;
-      note.textContent = 'The page laid out differently this time, so its redacted capture replaced the picture: the text under the boxes is gone from it.';
+      this.note.textContent =
+        'The page laid out differently this time, so its redacted capture replaced the picture: the text under the boxes is gone from it.';
     }
-    const added = redactionAnnotations(found, target.density ?? 1, newId);
-    editor.edit(withRedactions(editor.edits, added));
-    status.textContent = redactionSummary(found);
+    this.editor.edit(withRedactions(this.editor.edits, redactionAnnotations(found, target.density ?? 1, newId)));
+    this.status.textContent = redactionSummary(found);
   }
 
-  // The review: the selected box, or every box when none is selected, covered another way.
-  const styleLabel = byId('redact-style-label', HTMLSpanElement);
-  const styleButtons = REDACTION_STYLES.map((style) =>
-    h('button', { type: 'button', class: 'redact-style-button', 'data-style': style, 'aria-pressed': 'false' }, STYLE_NAMES[style]),
-  );
-  byId('redact-styles', HTMLDivElement).append(...styleButtons);
-  const targets = (): Set<string> | undefined => {
-    const selected = annotator.selection();
-    return selected && isRedactionKind(selected.kind) ? new Set([selected.id]) : undefined;
-  };
-  for (const styleButton of styleButtons) {
-    styleButton.addEventListener('click', () => {
-      const next = restyleRedactions(editor.edits, styleButton.dataset.style as RedactionStyle, targets());
-      if (next !== editor.edits) editor.edit(next);
-    });
-  }
-
-  let shown: Source | undefined;
-  function refresh(): void {
-    const { enabled, reason } = available();
-    const why = !enabled ? reason : kinds().length === 0 ? 'Tick at least one kind of text to find.' : '';
-    button.disabled = !editor.commands.isEnabled('redact') && !running;
+  private refresh(): void {
+    const { editor, button } = this;
+    const { enabled, reason } = this.available();
+    const why = !enabled ? reason : this.kinds().length === 0 ? 'Tick at least one kind of text to find.' : '';
+    button.disabled = !editor.commands.isEnabled('redact') && !this.running;
     button.title = why || 'Capture the page again with its sensitive text covered, and show each box (Shift+R)';
-    if (editor.source !== shown) {
+    if (editor.source !== this.shown) {
       // A new source: the last run's lines were about the one before.
-      shown = editor.source;
-      note.textContent = '';
-      if (!running) status.textContent = enabled ? '' : reason;
+      this.shown = editor.source;
+      this.note.textContent = '';
+      if (!this.running) this.status.textContent = enabled ? '' : reason;
     }
-    const ids = targets();
+    const ids = this.targets();
     const covered = editor.edits.annotations.filter((annotation) => isRedactionKind(annotation.kind) && (!ids || ids.has(annotation.id)));
-    styleLabel.textContent = ids ? 'Cover the selected box with' : 'Cover every box with';
-    for (const styleButton of styleButtons) {
+    this.styleLabel.textContent = ids ? 'Cover the selected box with' : 'Cover every box with';
+    for (const styleButton of this.styleButtons) {
       styleButton.disabled = covered.length === 0;
       styleButton.setAttribute('aria-pressed', String(covered.length > 0 && covered.every((annotation) => annotation.kind === styleButton.dataset.style)));
     }
   }
-  editor.onChange(refresh);
-  annotator.onUpdate(refresh);
-  refresh();
 }
