@@ -263,7 +263,15 @@ describe('Redact sensitive data', SLOW, () => {
     const { page } = await open(runtime().url, { width: 375, height: 812 });
     await capture(page);
     expect(await redact(page)).toBe('Found 2 e-mail addresses, 1 API key — review the boxes.');
-    await page.$eval('.panel-redact', (panel) => panel.scrollIntoView({ block: 'center' }));
+    // The summary and the review buttons are in view, below the sticky preview and above the Export bar.
+    const visible = await page.$$eval('#redact-status, .redact-style-button', (elements) =>
+      elements.map((element) => {
+        const rect = element.getBoundingClientRect();
+        const top = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+        return element === top || element.contains(top);
+      }),
+    );
+    expect(visible).toEqual([true, true, true, true]);
     await saveScreenshot(page, 'editor-redact-375');
     // The panel fits the screen's width.
     const { left, right } = await page.$eval('.panel-redact', (panel) => {

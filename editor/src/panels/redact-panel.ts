@@ -160,8 +160,9 @@ class RedactPanel {
         return;
       }
       await this.apply(source, request, body);
-      // Run by its key, the panel may be out of view; the preview stays in view beside or above it.
-      status.closest('section')?.scrollIntoView({ block: 'nearest' });
+      // Run by its key, the panel may be out of view: the summary and the review come into view,
+      // while the preview stays beside or (on a phone) above them.
+      this.styleLabel.parentElement?.scrollIntoView({ block: 'nearest' });
     } catch (error) {
       status.textContent = 'Could not look for sensitive text.';
       showProblem(this.problem, error);
