@@ -259,9 +259,18 @@ describe('Redact sensitive data', SLOW, () => {
     expect(flatBlocks(label, 0, 0).flat).toBeLessThan(flatBlocks(label, 0, 0).blocks);
   });
 
-  it('reads on a phone', async () => {
+  it('says when it finds nothing, adding no box and no undo step, and reads on a phone', async () => {
     const { page } = await open(runtime().url, { width: 375, height: 812 });
     await capture(page);
+    // Only card numbers, which the page has none of: nothing to cover.
+    for (const kind of ['email', 'phone', 'secret', 'ip']) await page.click(`#redact-kind-${kind}`);
+    const sent = page.waitForRequest((request) => request.url().endsWith('/api/screenshot') && request.method() === 'POST');
+    await page.click('#redact-button');
+    expect(JSON.parse((await sent).postData() ?? '{}')).toMatchObject({ redact: ['card'] });
+    expect(await waitForStatus(page, '#redact-status', 'Found', '#redact-error')).toBe('Found nothing to redact.');
+    expect(await annotations(page)).toEqual([]);
+    expect(await page.$eval('#annotate-undo', (button) => button.getAttribute('aria-label'))).toBe('Undo (0/100)');
+    for (const kind of ['email', 'phone', 'secret', 'ip']) await page.click(`#redact-kind-${kind}`);
     expect(await redact(page)).toBe('Found 2 e-mail addresses, 1 API key — review the boxes.');
     // The summary and the review buttons are in view, below the sticky preview and above the Export bar.
     const visible = await page.$$eval('#redact-status, .redact-style-button', (elements) =>
