@@ -1,5 +1,5 @@
 /**
- * `node infra/tools/login-site.ts [port]`: a tiny site behind a login, for the worked example of
+ * `npx node infra/tools/login-site.ts [port]`: a tiny site behind a login, for the worked example of
  * docs/capture.md ("Capturing a page behind a login"); 127.0.0.1:3210 unless told otherwise.
  */
 import { createServer } from 'node:http';
