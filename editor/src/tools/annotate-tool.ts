@@ -4,20 +4,8 @@
  */
 import { drawHover, drawSelection } from './annotate-overlay.ts';
 import { TextField } from './annotate-text.ts';
-import {
-  handleAt,
-  isDrawn,
-  isLineKind,
-  moved,
-  nextStepNumber,
-  normalised,
-  resized,
-  snapAngle,
-  squareCorner,
-  TEXT_LINE_HEIGHT,
-  topmostAt,
-} from '../model/annotation-geometry.ts';
-import type { Handle, Measure, Point } from '../model/annotation-geometry.ts';
+import { handleAt, isDrawn, moved, nextStepNumber, resized, TEXT_LINE_HEIGHT, topmostAt } from '../model/annotation-geometry.ts';
+import type { Point } from '../model/annotation-geometry.ts';
 import { byId } from '../dom.ts';
 import type { Editor } from '../editor.ts';
 import {
@@ -37,56 +25,21 @@ import {
 import type { AnnotationStyle } from '../model/editor-model.ts';
 import type { Annotation, PenAnnotation, ShapeAnnotation, TextAnnotation } from '../model/edits.ts';
 import { flatten, simplify } from '../model/pen.ts';
+import {
+  CURSORS,
+  DUPLICATE_OFFSET,
+  type Drag,
+  HANDLE_TOLERANCE,
+  MIN_DRAG,
+  measureText,
+  newId,
+  PEN_TOLERANCE,
+  PICK_TOLERANCE,
+  SHAPE_TOOLS,
+  shapeOfDrag,
+} from './annotate-gestures.ts';
 
 export type { AnnotationStyle } from '../model/editor-model.ts';
-
-/** The tools that drag out a shape; text, step and pen have their own gestures. */
-const SHAPE_TOOLS: ReadonlySet<string> = new Set(['arrow', 'line', 'rect', 'ellipse', 'highlight', 'blur', 'pixelate']);
-
-/** In CSS pixels: how near a pointer must be to pick a shape or a handle, how far to drag before drawing, how far a pen sample may stray when thinned. */
-const PICK_TOLERANCE = 6;
-const HANDLE_TOLERANCE = 9;
-const MIN_DRAG = 4;
-const PEN_TOLERANCE = 0.75;
-/** In source pixels. */
-const DUPLICATE_OFFSET = 12;
-
-const measureContext = (() => {
-  let ctx: CanvasRenderingContext2D | undefined;
-  return () => (ctx ??= document.createElement('canvas').getContext('2d')!);
-})();
-
-/** Text width with the canvas's own metrics, as the composition draws it. */
-export const measureText: Measure = (text, font) => {
-  const ctx = measureContext();
-  ctx.font = font;
-  return ctx.measureText(text).width;
-};
-
-let counter = 0;
-function newId(): string {
-  counter += 1;
-  return `a${Date.now().toString(36)}${counter.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-}
-
-const CURSORS: Record<Handle, string> = {
-  start: 'move',
-  end: 'move',
-  nw: 'nwse-resize',
-  se: 'nwse-resize',
-  ne: 'nesw-resize',
-  sw: 'nesw-resize',
-  n: 'ns-resize',
-  s: 'ns-resize',
-  e: 'ew-resize',
-  w: 'ew-resize',
-};
-
-type Drag =
-  | { type: 'draw'; id: string; kind: ShapeAnnotation['kind']; start: Point; client: Point; drawn: boolean }
-  | { type: 'pen'; id: string; samples: Point[] }
-  | { type: 'move'; id: string; start: Point; original: Annotation }
-  | { type: 'resize'; id: string; handle: Handle; original: Annotation };
 
 /** The annotation tools' state: the selection and the style new annotations take. */
 export class Annotator {
@@ -341,19 +294,7 @@ export class Annotator {
 
   private drawShape(drag: Extract<Drag, { type: 'draw' }>, p: Point, event: PointerEvent): void {
     if (!drag.drawn && Math.hypot(event.clientX - drag.client.x, event.clientY - drag.client.y) < MIN_DRAG) return;
-    const end = event.shiftKey ? (isLineKind(drag.kind) ? snapAngle(drag.start, p) : squareCorner(drag.start, p)) : p;
-    const shape = normalised<ShapeAnnotation>({
-      id: drag.id,
-      kind: drag.kind,
-      x1: drag.start.x,
-      y1: drag.start.y,
-      x2: end.x,
-      y2: end.y,
-      color: this.style.color,
-      width: this.style.width,
-    });
-    // Lines keep their direction: (x1, y1) is where the drag began.
-    const next = isLineKind(drag.kind) ? { ...shape, x1: drag.start.x, y1: drag.start.y, x2: end.x, y2: end.y } : shape;
+    const next = shapeOfDrag(drag, p, event.shiftKey, this.style);
     const edits = this.editor.edits;
     if (drag.drawn) {
       this.editor.draft(replaceAnnotation(edits, next));
