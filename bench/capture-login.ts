@@ -1,9 +1,7 @@
 /** What the options of a signed-in capture cost through the handler, each against the same page captured without it. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ms, percentile } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
+import { withBenchRuntime } from './support/local-runtime.ts';
 import { apiEvent, lambdaContext } from '../test/support/event.ts';
 import { PASS, startSignedInPages } from '../test/support/signed-in-pages.ts';
 
@@ -11,12 +9,7 @@ const ROUNDS = 15;
 
 export async function bench(): Promise<BenchTable[]> {
   const pages = await startSignedInPages();
-  process.env.UNSAFE_TEST_LOOPBACK_PORTS = String(pages.port);
-  process.env.LOG_LEVEL = 'warn';
-  const dataDir = await mkdtemp(join(tmpdir(), 'easel-bench-'));
-  const { startLocal } = await import('#infra/local/runtime.ts');
-  const runtime = await startLocal({ port: 0, backendPorts: { dynamodb: 0, s3: 0, sqs: 0 }, dataDir, workers: false, env: { ...process.env } });
-  try {
+  return withBenchRuntime(pages, async () => {
     const { handler } = await import('#functions/screenshot/capture-page.ts');
     let client = 0;
     // A fresh source address per call: the bench measures capture, not the rate limit.
@@ -64,9 +57,5 @@ export async function bench(): Promise<BenchTable[]> {
         ],
       },
     ];
-  } finally {
-    await runtime.stop();
-    await pages.close();
-    await rm(dataDir, { recursive: true, force: true });
-  }
+  });
 }

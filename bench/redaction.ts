@@ -1,10 +1,10 @@
 /** Redaction's added time: the same capture with and without `redact`, on a typical page and on a 12,000 px full page. */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ms, percentile } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
+import { withBenchRuntime } from './support/local-runtime.ts';
 import { build } from 'esbuild';
 import { bundleOptions } from '#infra/constructs/easel-function.ts';
 import type { BrowserBackend } from '#shared/services/capture/browsers.ts';
@@ -109,12 +109,7 @@ console.log(JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, secondMs: perf
 
 export async function bench(): Promise<BenchTable[]> {
   const pages = await startRedactionPages();
-  process.env.UNSAFE_TEST_LOOPBACK_PORTS = String(pages.port);
-  process.env.LOG_LEVEL = 'warn';
-  const dataDir = await mkdtemp(join(tmpdir(), 'easel-bench-'));
-  const { startLocal } = await import('#infra/local/runtime.ts');
-  const runtime = await startLocal({ port: 0, backendPorts: { dynamodb: 0, s3: 0, sqs: 0 }, dataDir, workers: false, env: { ...process.env } });
-  try {
+  return withBenchRuntime(pages, async (dataDir) => {
     const { browserBackend } = await import('#shared/wiring/capture.ts');
     const { capturePng } = await import('#shared/services/capture/page-capture.ts');
     const { DEFAULT_OPTIONS } = await import('#shared/services/capture/options.ts');
@@ -181,9 +176,5 @@ export async function bench(): Promise<BenchTable[]> {
         ],
       },
     ];
-  } finally {
-    await runtime.stop();
-    await pages.close();
-    await rm(dataDir, { recursive: true, force: true });
-  }
+  });
 }
