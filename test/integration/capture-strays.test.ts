@@ -103,9 +103,10 @@ describe.each(BACKENDS)('a capture on the %s backend', (name) => {
 
 describe('containment of strays', () => {
   // Each layer alone: the browser's (every page of a backend) and blockWorkers' in the page. The
-  // browser alone does not hold a SharedWorker surely (docs/security.md): its row leaves it out.
+  // browser alone holds neither a SharedWorker's script nor a popup's document surely (docs/security.md):
+  // its row leaves the first out and lets the popup run, as long as nothing it asks for gets through.
   const layers = BACKENDS.flatMap((name) => [
-    [name, 'the browser alone', false, { sw: 'refused:TypeError', popup: 'closed' }] as const,
+    [name, 'the browser alone', false, { sw: 'refused:TypeError', popup: expect.stringMatching(/^(closed|ran)$/) }] as const,
     [name, 'blockWorkers', true, { sw: 'refused:SecurityError', shared: 'absent', popup: 'null' }] as const,
   ]);
   it.each(layers)('on the %s backend, %s lets no service worker, SharedWorker or popup reach anything', async (name, _layer, inPage, seen) => {
