@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/support/env.ts'],
+    // The editor, built once for every runtime the files start.
+    globalSetup: ['test/support/editor-build.ts'],
     // Integration files each start their own embedded backends; forks keep their module state apart.
     pool: 'forks',
     // Both cores: most files wait on a browser or a backend; vitest's default leaves one idle here.

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocal, type LocalOptions, type LocalRuntime } from '#infra/local/runtime.ts';
 import { contractChecker, type ContractChecker } from './contract.ts';
+import { SHARED_EDITOR_VARIABLE } from './editor-build.ts';
 import { auditedStop, collectLogLines } from './secret-audit.ts';
 
 const HANDLER_SETTINGS = ['PUBLIC_BASE_URL', 'DELETION_QUEUE_URL', 'DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'SQS_ENDPOINT', 'PORT'];
@@ -26,6 +27,9 @@ export async function startTestRuntime(options: LocalOptions = {}): Promise<Test
   // `options.env` adds to this process's environment rather than replacing it.
   const env = { ...process.env, ...options.env };
   for (const name of HANDLER_SETTINGS) delete env[name];
+  // The run's one build of the editor (./editor-build.ts), unless the test names its own.
+  const shared = process.env[SHARED_EDITOR_VARIABLE];
+  if (shared && !options.env?.EDITOR_ASSETS_DIR) env.EDITOR_ASSETS_DIR = shared;
   const drift: string[] = [];
   let checker: ContractChecker | undefined;
   let baseUrl = '';
