@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/expectations.ts';
 import { startTestRuntime } from '../support/local.ts';
 import { drawBox } from './support/annotating.ts';
 import { expectColour, exportDownload, pixelOf, readout, rgb, SLOW, waitForStatus } from './support/editor-page.ts';
@@ -39,44 +40,50 @@ async function captureDocs(): Promise<Buffer> {
   }
 }
 
+/** A PNG of `raw` RGB pixels. */
+const png = (raw: Buffer, width: number, height: number) =>
+  sharp(raw, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+
+/**
+ * Noise: a file far over the old 4.5 MB response cap, whatever the preset. One 1,024 px tile of it
+ * repeated, as a fresh 54-megapixel draw took most of a minute on a busy machine; a JPEG encoder
+ * gains nothing from the repeats. Strong enough for a 7 MB file at the low preset, not more: the
+ * browser's decode and encode take longer the more there is to code.
+ */
+async function noise(width: number, height: number): Promise<Buffer> {
+  const TILE = 1024;
+  const tile = await sharp({ create: { width: TILE, height: TILE, channels: 3, background: rgb(BANDS[2]), noise: { type: 'gaussian', mean: 128, sigma: 24 } } })
+    .raw()
+    .toBuffer();
+  return sharp(tile, { raw: { width: TILE, height: TILE, channels: 3 } })
+    .extend({ right: width - TILE, bottom: height - TILE, extendWith: 'repeat' })
+    .jpeg({ quality: 75 })
+    .toBuffer();
+}
+
 beforeAll(async () => {
   desktop = join(workdir(), 'desktop.png');
-  await writeFile(desktop, await captureDocs());
-  // One-pixel black and white columns: any original pixel left in a redaction shows as pure black or white.
-  const raw = Buffer.alloc(600 * 400 * 3);
-  for (let i = 0; i < 600 * 400; i += 1) raw.fill(i % 2 === 0 ? 0 : 255, i * 3, i * 3 + 3);
   stripes = join(workdir(), 'stripes.png');
-  await writeFile(
-    stripes,
-    await sharp(raw, { raw: { width: 600, height: 400, channels: 3 } })
-      .png()
-      .toBuffer(),
-  );
   wide = join(workdir(), 'wide.jpg');
-  // Noise: a file far over the old 4.5 MB response cap, whatever the preset.
-  await writeFile(
-    wide,
-    await sharp({ create: { width: 9000, height: 6000, channels: 3, background: rgb(BANDS[2]), noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
-      .jpeg({ quality: 90 })
-      .toBuffer(),
-  );
-  const bands = await Promise.all(
-    Array.from({ length: 20 }, async (_, index) => ({
-      input: await sharp({ create: { width: 1200, height: 1000, channels: 3, background: rgb(BANDS[index % 4]!) } })
-        .png()
-        .toBuffer(),
-      left: 0,
-      top: index * 1000,
-    })),
-  );
   tall = join(workdir(), 'tall.png');
-  await writeFile(
-    tall,
-    await sharp({ create: { width: 1200, height: 20000, channels: 3, background: rgb(BANDS[0]) } })
-      .composite(bands)
-      .png()
-      .toBuffer(),
-  );
+  // One-pixel black and white columns: any original pixel left in a redaction shows as pure black or white.
+  const columns = Buffer.alloc(600 * 400 * 3);
+  for (let i = 0; i < 600 * 400; i += 1) columns.fill(i % 2 === 0 ? 0 : 255, i * 3, i * 3 + 3);
+  const bands = Buffer.alloc(1200 * 20000 * 3);
+  for (let index = 0; index < 20; index += 1) {
+    const [r, g, b] = BANDS[index % 4]!;
+    const band = Buffer.from(Array.from({ length: 1200 }, () => [r, g, b]).flat());
+    for (let row = 0; row < 1000; row += 1) band.copy(bands, (index * 1000 + row) * 1200 * 3);
+  }
+  // Each its own: the page's capture in the browser while sharp's threads make the rest.
+  await Promise.all([
+    captureDocs().then((file) => writeFile(desktop, file)),
+    png(columns, 600, 400).then((file) => writeFile(stripes, file)),
+    noise(9000, 6000).then((file) => writeFile(wide, file)),
+    png(bands, 1200, 20000).then((file) => writeFile(tall, file)),
+  ]);
 }, 120_000);
 
 async function openFile(page: Page, file: string): Promise<void> {
@@ -96,7 +103,8 @@ async function exportLarge(page: Page, downloads: string): Promise<Buffer> {
   const done = `(document.getElementById('export-status')?.textContent ?? '').startsWith('Exported') || (document.getElementById('export-error')?.textContent ?? '') !== ''`;
   return exportDownload(page, downloads, async () => {
     await page.click('#export-button');
-    await page.waitForFunction(done, { timeout: 170_000 });
+    // Polled from here: one waitForFunction is one protocol call, cut off at the browser's protocolTimeout (60 s).
+    await waitFor(async () => ((await page.evaluate(done)) ? true : undefined), 170_000);
   });
 }
 
@@ -148,21 +156,27 @@ describe('the export in the browser', SLOW, () => {
     await choose(page, 'png', 'high', 2);
     const pixels = await exportDownload(page, downloads);
 
-    // Act
-    const sizes: { export: string; browser: number; server: number; ratio: number }[] = [];
+    // Act: each server export runs while the browser makes its own file, and the next
+    const exports: Promise<{ export: string; browser: Buffer; server: Buffer }>[] = [];
     for (const format of ['png', 'jpeg', 'webp']) {
       for (const preset of ['high', 'medium', 'low']) {
+        const server = serverExport(pixels, format, preset);
+        // Awaited below; until then a failure must not count as unhandled.
+        server.catch(() => {});
         await choose(page, format, preset, 2);
-        const browserFile = format === 'png' && preset === 'high' ? pixels : await exportDownload(page, downloads);
-        const serverFile = await serverExport(pixels, format, preset);
-        expect((await sharp(browserFile).metadata()).width).toBe((await sharp(serverFile).metadata()).width);
-        sizes.push({
-          export: `${format} ${preset}`,
-          browser: browserFile.length,
-          server: serverFile.length,
-          ratio: Number((browserFile.length / serverFile.length).toFixed(3)),
-        });
+        const browser = format === 'png' && preset === 'high' ? pixels : await exportDownload(page, downloads);
+        exports.push(server.then((file) => ({ export: `${format} ${preset}`, browser, server: file })));
       }
+    }
+    const sizes: { export: string; browser: number; server: number; ratio: number }[] = [];
+    for (const made of await Promise.all(exports)) {
+      expect((await sharp(made.browser).metadata()).width).toBe((await sharp(made.server).metadata()).width);
+      sizes.push({
+        export: made.export,
+        browser: made.browser.length,
+        server: made.server.length,
+        ratio: Number((made.browser.length / made.server.length).toFixed(3)),
+      });
     }
 
     // Assess: every one within 10 % (the table says which failed, if any)
