@@ -124,6 +124,28 @@ describe('POST /api/screenshot: redact, on the shapes text takes', () => {
   });
 });
 
+describe('POST /api/screenshot: redact, text that changes while the page settles', () => {
+  it('covers what the page shows at the picture, not what it showed when it loaded', async () => {
+    // Prepare: the detectors loaded, so the text is read ahead well before the page's fetch answers.
+    await capture({ url: `${suite.pages.origin}/shapes?key=warm`, redact: ['email'] });
+
+    // Act
+    const response = await capture({ url: `${suite.pages.origin}/late`, redact: ['email'] });
+
+    // Assess
+    expect(response.status).toBe(200);
+    const boxes = response.body.redactions as Redaction[];
+    // early@ at 20 px, the fetched late@ at 80 px, and the address joined once its parts are inline at 140 px.
+    expect(boxes.map((box) => ({ kind: box.kind, row: Math.floor(box.y / 60) }))).toEqual([
+      { kind: 'email', row: 0 },
+      { kind: 'email', row: 1 },
+      { kind: 'email', row: 2 },
+    ]);
+    const image = await pixels(response.body.screenshot);
+    for (const box of boxes) expect({ box, notBlack: notBlack(image, box) }).toEqual({ box, notBlack: 0 });
+  });
+});
+
 describe('POST /api/screenshot: redact, a 12,000 px full page', () => {
   it('covers the findings of every screen, down to the last', async () => {
     // Act

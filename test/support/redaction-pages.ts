@@ -80,6 +80,21 @@ function dashboardPage(): string {
   return `<h1 style="margin:20px">Customers</h1><table style="margin:20px;border-collapse:collapse">${rows.join('')}</table><ul>${log}</ul>`;
 }
 
+/**
+ * Text that changes while the capture settles, after redaction has read it ahead: a finding filled
+ * in from a slow fetch, and two blocks that become one inline run, joining an address.
+ */
+function latePage(): string {
+  return [
+    '<style>.apart span{display:block}</style>',
+    '<p style="position:absolute;left:20px;top:20px">early@example.com</p>',
+    '<p id="late" style="position:absolute;left:20px;top:80px">Loading</p>',
+    '<div id="joined" class="apart" style="position:absolute;left:20px;top:140px"><span>joined.user</span><span>@example.com</span></div>',
+    '<script>addEventListener("load", () => fetch("/late-text").then((r) => r.text()).then((text) => {',
+    'document.getElementById("late").textContent = text; document.getElementById("joined").className = ""; }));</script>',
+  ].join('');
+}
+
 export async function startRedactionPages(): Promise<RedactionPages> {
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -89,6 +104,8 @@ export async function startRedactionPages(): Promise<RedactionPages> {
     if (path === '/frame') return html(res, '<p style="margin:10px">frame@example.com</p>');
     if (path === '/tall') return html(res, tallPage());
     if (path === '/dashboard') return html(res, dashboardPage());
+    if (path === '/late') return html(res, latePage());
+    if (path === '/late-text') return void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('late@example.com'), 400);
     res.writeHead(404).end();
   });
   server.on('connection', (socket) => {

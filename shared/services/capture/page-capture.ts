@@ -16,7 +16,7 @@ import { firstInvalidSelector, hideMatches, isVisible } from '#shared/services/c
 import { DEFAULT_OPTIONS, selectorsOf } from '#shared/services/capture/options.ts';
 import type { CaptureCredentials, CaptureOptions } from '#shared/services/capture/options.ts';
 import { prepareView, signIn, stillMotion } from '#shared/services/capture/page-options.ts';
-import { photograph, SCREENSHOT_RESERVE_MS } from '#shared/services/capture/photograph.ts';
+import { photograph, readAheadFor, SCREENSHOT_RESERVE_MS } from '#shared/services/capture/photograph.ts';
 import { captureReport } from '#shared/services/capture/report.ts';
 import type { TargetGuard } from '#shared/services/capture/target.ts';
 import { SETTLE, settle, Traffic } from '#shared/services/capture/traffic.ts';
@@ -185,6 +185,8 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     const wait = request.wait ?? DEFAULT_WAIT;
     const response = await deadline.race(page.goto(request.url.href, { waitUntil: wait.kind === 'lifecycle' ? wait.event : 'load', timeout: 0 }));
     const loaded = traffic.seen;
+    // With redact, detection runs while the page settles, on the text as it is now.
+    const ahead = readAheadFor(page, options);
     // A full page with nothing to do before its scroll-through settles once, after it.
     const settleAfterScroll =
       wait.kind === 'settle' && options.fullPage && !options.blockBanners && !options.blockAds && options.waitForSelector === undefined && options.delay === 0;
@@ -203,6 +205,7 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
       device,
       deadline,
       settleAfterScroll ? { since: loaded, orInFlight: true } : { since: traffic.seen, orInFlight: false },
+      ahead,
     );
     const requests = { total: traffic.seen, refused: traffic.refused, blockedAds: traffic.blockedAds };
     const report = await captureReport({ page, area: picture.area, deadline, status: response?.status(), consent: cleaned.consent?.result, requests });

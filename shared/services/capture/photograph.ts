@@ -14,6 +14,7 @@ import { documentBox, scrollThrough } from '#shared/services/capture/in-page.ts'
 import type { CaptureOptions } from '#shared/services/capture/options.ts';
 import { SETTLE, settle } from '#shared/services/capture/traffic.ts';
 import type { Traffic } from '#shared/services/capture/traffic.ts';
+import type { ReadAhead } from '#shared/services/capture/redaction/redact-page.ts';
 
 /**
  * Image pixels one screenshot paints right on each side: the software GPU's largest texture.
@@ -84,13 +85,34 @@ export function capped(box: Clip, scale: number): { clip: Clip; extent: CaptureE
 }
 
 /**
- * With `redact`, covers what it finds on the page as it is about to be photographed (after the
- * scroll, so content it loaded is searched too). The detectors load on first use.
+ * With `redact`, reads and searches the page's text without changing it (a dynamic import: the
+ * detectors load on first use). Started while the page settles, it takes detection off the time
+ * before the picture; `redact` checks that the text is still the same.
  */
-async function redact(page: Page, options: CaptureOptions, area: Clip | null, scale: number, deadline: Deadline): Promise<{ redactions?: Redaction[] }> {
+export function readAheadFor(page: Page, options: CaptureOptions): Promise<ReadAhead | undefined> | undefined {
+  const kinds = options.redact;
+  if (!kinds?.length) return undefined;
+  return import('#shared/services/capture/redaction/redact-page.ts').then(
+    ({ readAhead }) => readAhead(page, kinds),
+    () => undefined,
+  );
+}
+
+/**
+ * With `redact`, covers what it finds on the page as it is about to be photographed (after the
+ * scroll, so content it loaded is searched too).
+ */
+async function redact(
+  page: Page,
+  options: CaptureOptions,
+  area: Clip | null,
+  scale: number,
+  deadline: Deadline,
+  ahead: Promise<ReadAhead | undefined> | undefined,
+): Promise<{ redactions?: Redaction[] }> {
   if (!options.redact?.length) return {};
   const { redactPage } = await import('#shared/services/capture/redaction/redact-page.ts');
-  return { redactions: await redactPage({ page, kinds: options.redact, area, scale, deadline }) };
+  return { redactions: await redactPage({ page, kinds: options.redact, area, scale, deadline, ...(ahead ? { ahead } : {}) }) };
 }
 
 /**
@@ -105,6 +127,7 @@ export async function photograph(
   device: DeviceProfile,
   deadline: Deadline,
   settled: { since: number; orInFlight: boolean },
+  ahead?: Promise<ReadAhead | undefined>,
 ): Promise<Picture> {
   const scale = device.deviceScaleFactor;
   if (options.selector !== undefined) {
@@ -117,11 +140,11 @@ export async function photograph(
       );
     }
     const { clip, extent } = capped(whole, scale);
-    const covered = await redact(page, options, clip, scale, deadline);
+    const covered = await redact(page, options, clip, scale, deadline, ahead);
     return { png: await shoot(page, clip, scale, deadline), extent, area: clip, ...covered };
   }
   if (!options.fullPage) {
-    const covered = await redact(page, options, null, scale, deadline);
+    const covered = await redact(page, options, null, scale, deadline, ahead);
     return { png: await deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false })), area: null, ...covered };
   }
   const most = capped({ x: 0, y: 0, width: device.width, height: Number.MAX_SAFE_INTEGER }, scale).clip.height;
@@ -130,6 +153,6 @@ export async function photograph(
   if (traffic.seen !== settled.since || (settled.orInFlight && traffic.busy))
     await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
   const { clip, extent } = capped({ x: 0, y: 0, width: device.width, height: Math.max(1, pageHeight) }, scale);
-  const covered = await redact(page, options, clip, scale, deadline);
+  const covered = await redact(page, options, clip, scale, deadline, ahead);
   return { png: await shoot(page, clip, scale, deadline), extent, area: clip, ...covered };
 }

@@ -170,8 +170,17 @@ export function pageText(state: PageTextState): PageText {
  * the text itself transparent, so the box is drawn where the text would be, in its stacking
  * context, and no glyph of it is; a form field gets a black background and transparent text.
  * Answers each box (one per line fragment) in document CSS px of the top page, and the viewport.
+ * Given the text the findings were found in (`foundIn`), changes nothing and answers null unless
+ * `state` reads the same: the same texts, separators, fields and language.
  */
-export function coverFindings(state: PageTextState, findings: FindingParts[]): { boxes: CoverBox[]; viewport: Rect } {
+export function coverFindings(state: PageTextState, findings: FindingParts[], foundIn?: PageText): { boxes: CoverBox[]; viewport: Rect } | null {
+  if (
+    foundIn &&
+    (foundIn.lang !== state.lang ||
+      foundIn.texts.length !== state.texts.length ||
+      !state.texts.every((text, i) => text === foundIn.texts[i] && state.separators[i] === foundIn.separators[i] && state.fields[i] === foundIn.fields[i]))
+  )
+    return null;
   const top = (globalThis as unknown as DomWindow & { document: DomDocument }).document.defaultView!;
   const STYLE =
     'all:unset!important;background:#000!important;color:transparent!important;-webkit-text-fill-color:transparent!important;text-shadow:none!important;opacity:1!important;filter:none!important;';
