@@ -3,6 +3,7 @@
  * request it answers in earnest, beside a bare `node -e 0`; capture apart, with its parts.
  */
 import '../test/support/env.ts';
+import { createSocket } from 'node:dgram';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -43,6 +44,24 @@ const PROFILE_DIR = process.env.BENCH_COLD_PROFILE;
 const PARTS = fileURLToPath(new URL('./support/capture-parts.ts', import.meta.url));
 const TWEET_ID = '1647619002162884609';
 const EMPTY = '(empty handler: the floor)';
+const UNSAMPLED = 'listReleases, traced, unsampled';
+const SAMPLED = 'listReleases, traced, sampled';
+
+/** A stand-in X-Ray daemon on loopback that counts what it receives. */
+async function startDaemon() {
+  const socket = createSocket('udp4');
+  let received = 0;
+  socket.on('message', () => (received += 1));
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return { port: socket.address().port, received: () => received, close: () => socket.close() };
+}
+
+/** What Lambda sets for a function with active tracing, the invocation sampled ('1') or not. */
+const tracedEnv = (daemon: { port: number }, sampled: '0' | '1') => ({
+  LAMBDA_TASK_ROOT: '/var/task',
+  AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemon.port}`,
+  _X_AMZN_TRACE_ID: `Root=1-67891233-abcdef012345678912345678;Parent=53995c3f42cd8ad8;Sampled=${sampled}`,
+});
 
 export async function bench(): Promise<BenchTable[]> {
   rmSync(BUNDLES_DIR, { recursive: true, force: true });
@@ -55,6 +74,7 @@ export async function bench(): Promise<BenchTable[]> {
   Object.assign(process.env, media.env, { TWEET_UPSTREAM_URL: syndication.url, LOG_LEVEL: 'silent' });
   process.env.UNSAFE_TEST_LOOPBACK_PORTS = `${media.server.port},${pages.port}`;
   const runtime = await startTestRuntime();
+  const daemon = await startDaemon();
   const scratch = mkdtempSync(join(tmpdir(), 'easel-cold-'));
   try {
     const fixtures = await createFixtures(runtime);
@@ -84,14 +104,13 @@ export async function bench(): Promise<BenchTable[]> {
       const events = join(scratch, `${row.operationId}.json`);
       writeFileSync(events, JSON.stringify([eventFor(row, request), eventFor(row, request), eventFor(row, request)]));
       cases.push({ row, ...built, events });
-      // What Node's own source maps would cost.
+      // What Node's own source maps would cost, and tracing as Lambda runs it: a daemon, the invocation sampled or not.
       if (row.operationId === 'listReleases')
-        cases.push({
-          row: { ...row, operationId: 'listReleases, --enable-source-maps' },
-          ...built,
-          events,
-          env: { ...childEnv, NODE_OPTIONS: '--enable-source-maps' },
-        });
+        cases.push(
+          { row: { ...row, operationId: 'listReleases, --enable-source-maps' }, ...built, events, env: { ...childEnv, NODE_OPTIONS: '--enable-source-maps' } },
+          { row: { ...row, operationId: UNSAMPLED }, ...built, events, env: { ...childEnv, ...tracedEnv(daemon, '0') } },
+          { row: { ...row, operationId: SAMPLED }, ...built, events, env: { ...childEnv, ...tracedEnv(daemon, '1') } },
+        );
     }
     fixtures.close();
     const emptyEvents = join(scratch, 'empty.json');
@@ -125,6 +144,7 @@ export async function bench(): Promise<BenchTable[]> {
       const isJson = ![
         EMPTY,
         'listReleases, --enable-source-maps',
+        SAMPLED,
         'postExport',
         'getImageProxy',
         'getHome',
@@ -182,6 +202,8 @@ export async function bench(): Promise<BenchTable[]> {
         "Bundles built with the stack's esbuild options (bench-output/bundles/), no NODE_OPTIONS, as on Lambda (a logged stack is source-mapped then, shared/source-maps.ts).",
         "Seeded credentials (an API key of every scope, an owner session); DynamoDB/S3 are the embedded backends on loopback. Status: the first call's answer",
         '(a create or delete repeated in later processes may answer 409/404, still after its DynamoDB call). Goal applies to JSON routes.',
+        `"${UNSAMPLED}" and "${SAMPLED}": as Lambda runs a traced function (a daemon's address, the trace header); the sampled process imports the X-Ray SDK`,
+        `in its first call and sends a subsegment per AWS call to a stand-in daemon, which received ${daemon.received()} datagrams in this run (a process exits at its last answer, before its last ones go out).`,
         SHARED_KEY_NOTE,
       ],
     };
@@ -234,6 +256,7 @@ export async function bench(): Promise<BenchTable[]> {
     return [coldTable, captureTable];
   } finally {
     await runtime.dispose();
+    daemon.close();
     await media.close();
     await syndication.close();
     await pages.close();

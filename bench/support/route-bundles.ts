@@ -1,11 +1,12 @@
 /** Route bundles built as the stack builds them, their events, and the fresh processes that run them. */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { BUNDLE, bundleOptions, PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
+import { XRAY_PACKAGE } from '#infra/assets/xray.ts';
+import { BUNDLE, bundleOptions, PROJECT_ROOT, xrayPackage } from '#infra/constructs/easel-function.ts';
 import { toEvent } from '#infra/local/apigw.ts';
 import { PRERENDERED_FOLDER } from '#shared/docs/prerendered-files.ts';
 import type { RouteDef } from '#shared/route-types.ts';
@@ -41,6 +42,8 @@ export async function bundle(row: Row): Promise<{ file: string; bytes: number }>
     execFileSync(process.execPath, [join(PROJECT_ROOT, 'shared', 'docs', 'prerender-at-bundling.ts'), join(dirname(file), PRERENDERED_FOLDER)], {
       stdio: 'ignore',
     });
+  // and the X-Ray SDK where the bundle may import it.
+  if (readFileSync(file, 'utf8').includes(XRAY_PACKAGE)) cpSync(xrayPackage(), join(dirname(file), 'node_modules', XRAY_PACKAGE), { recursive: true });
   return { file, bytes: statSync(file).size };
 }
 

@@ -13,6 +13,7 @@ import { FONTS_MOUNT } from '#infra/assets/fonts.ts';
 import { FontsLayer } from '#infra/constructs/fonts-layer.ts';
 import { cheapestCpu, installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } from '#infra/constructs/native-modules.ts';
 import { LITERAL_KEY_PACKAGES, literalKeysCopy } from '#infra/constructs/sdk-literal-keys.ts';
+import { writeXRayPackage } from '#infra/assets/xray.ts';
 import { PRERENDERED_FOLDER } from '#shared/docs/prerendered-files.ts';
 
 /** Repository root: handler entries in the route table and in QUEUES are relative to it. */
@@ -51,6 +52,8 @@ export const BUNDLE = {
   // On Lambda the credential chain stops at the environment; the rest is dead weight
   // (shared/wiring/lambda-credentials.ts).
   alias: { '@aws-sdk/credential-provider-node': join(PROJECT_ROOT, 'shared', 'wiring', 'lambda-credentials.ts'), ...builtinShims },
+  // Imported on a sampled invocation only, from its own minified file beside the bundle (xrayPackage()).
+  external: ['aws-xray-sdk-core'],
   // Tells shared/wiring/aws-clients.ts it runs on Lambda.
   define: { 'process.env.EASEL_LAMBDA_BUNDLE': '"true"' },
 } as const;
@@ -74,6 +77,8 @@ interface EntryNeeds {
   eventStreams: boolean;
   /** A package it imports reads class names, so minifying must keep them. */
   keepNames: boolean;
+  /** It traces AWS calls, so the X-Ray SDK goes beside the bundle (infra/assets/xray.ts). */
+  xray: boolean;
 }
 const needsByEntry = new Map<string, EntryNeeds>();
 
@@ -112,7 +117,11 @@ function entryNeeds(entry: string): EntryNeeds {
       const operations = EVENT_STREAM_OPERATIONS[name];
       return operations === undefined || operations.test(readFileSync(join(PROJECT_ROOT, file), 'utf8'));
     };
-    needs = { eventStreams: uses.some(streams), keepNames: uses.some(({ name }) => READS_CLASS_NAMES.has(name)) };
+    needs = {
+      eventStreams: uses.some(streams),
+      keepNames: uses.some(({ name }) => READS_CLASS_NAMES.has(name)),
+      xray: 'shared/aws/tracing.ts' in metafile.inputs,
+    };
     needsByEntry.set(entry, needs);
   }
   return needs;
@@ -141,7 +150,7 @@ export function bundleOptions(entry: string, nodeModules: readonly string[] = []
     keepNames: entryNeeds(entry).keepNames,
     alias: aliasOf(entry),
     define: { ...BUNDLE.define },
-    external: [...nodeModules],
+    external: [...nodeModules, ...BUNDLE.external],
     outfile: 'index.mjs',
   };
 }
@@ -170,8 +179,17 @@ export interface EaselFunctionProps {
   architecture?: Architecture;
 }
 
-/** Bundling hooks that add the built editor, pre-rendered pages and clean-capture files, run by this synth's Node (it strips types). */
-function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendered' | 'cleanCapture'>) {
+let xrayFolder: string | undefined;
+
+/** The X-Ray SDK's package folder, built once per synth under node_modules/.cache (infra/assets/xray.ts). */
+export function xrayPackage(): string {
+  const settings = { target: BUNDLE.target, mainFields: [...BUNDLE.mainFields], banner: { js: BUNDLE.banner }, minify: BUNDLE.minify };
+  xrayFolder ??= writeXRayPackage(join(PROJECT_ROOT, 'node_modules', '.cache', 'easel-xray'), settings);
+  return xrayFolder;
+}
+
+/** Bundling hooks that add the built editor, pre-rendered pages, clean-capture files and the X-Ray SDK, run by this synth's Node (it strips types). */
+function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendered' | 'cleanCapture'> & { xray: boolean }) {
   const node = (script: string, folder: string) => `"${process.execPath}" "${join(PROJECT_ROOT, script)}" "${folder}"`;
   return {
     beforeBundling: () => [],
@@ -180,6 +198,7 @@ function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendere
       ...(props.editorAssets ? [node('editor/build.ts', join(outputDir, 'editor'))] : []),
       ...(props.prerendered ? [node('shared/docs/prerender-at-bundling.ts', join(outputDir, PRERENDERED_FOLDER))] : []),
       ...(props.cleanCapture ? [node('infra/assets/clean-capture.ts', outputDir)] : []),
+      ...(props.xray ? [`mkdir -p "${join(outputDir, 'node_modules')}" && cp -R "${xrayPackage()}" "${join(outputDir, 'node_modules')}/"`] : []),
     ],
   };
 }
@@ -214,6 +233,7 @@ export class EaselFunction extends NodejsFunction {
     const built = Stack.of(scope).bundlingRequired ? bundleOptions(props.entry, props.nodeModules) : undefined;
     const alias = built?.alias ?? BUNDLE.alias;
     const keepNames = built?.keepNames ?? BUNDLE.keepNames;
+    const xray = built !== undefined && entryNeeds(props.entry).xray;
     super(scope, id, {
       role,
       entry: join(PROJECT_ROOT, props.entry),
@@ -243,7 +263,8 @@ export class EaselFunction extends NodejsFunction {
         // The SDK version the tests ran against, not the runtime's.
         bundleAwsSDK: true,
         ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules], environment: installEnvironment(cpu) } : {}),
-        ...(props.editorAssets || props.prerendered || props.cleanCapture ? { commandHooks: assetHooks(props) } : {}),
+        externalModules: [...BUNDLE.external],
+        ...(props.editorAssets || props.prerendered || props.cleanCapture || xray ? { commandHooks: assetHooks({ ...props, xray }) } : {}),
       },
     });
     // CDK's grant for active tracing; X-Ray's write actions take no resource but `*`.

@@ -11,6 +11,6 @@ export function dynamoDocumentClient(settings: AwsClientSettings): DynamoDBDocum
     accountIdEndpointMode: 'preferred',
     endpointDiscoveryEnabled: false,
   });
-  traceAwsCalls(client, 'DynamoDB');
+  traceAwsCalls(client);
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }

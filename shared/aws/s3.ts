@@ -17,7 +17,7 @@ export function s3Client(settings: AwsClientSettings): S3Client {
     useArnRegion: unset,
     sigv4aSigningRegionSet: unset,
   });
-  traceAwsCalls(client, 'S3');
+  traceAwsCalls(client);
   return client;
 }
 

@@ -4,6 +4,6 @@ import { traceAwsCalls } from '#shared/aws/tracing.ts';
 
 export function secretsManagerClient(settings: AwsClientSettings): SecretsManagerClient {
   const client = new SecretsManagerClient(clientConfig(settings));
-  traceAwsCalls(client, 'SecretsManager');
+  traceAwsCalls(client);
   return client;
 }

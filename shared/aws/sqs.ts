@@ -4,6 +4,6 @@ import { traceAwsCalls } from '#shared/aws/tracing.ts';
 
 export function sqsClient(settings: AwsClientSettings): SQSClient {
   const client = new SQSClient(clientConfig(settings));
-  traceAwsCalls(client, 'SQS');
+  traceAwsCalls(client);
   return client;
 }

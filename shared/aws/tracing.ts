@@ -1,13 +1,8 @@
 /**
- * Each AWS call as an X-Ray subsegment of the invocation's trace, sent to the X-Ray daemon Lambda
- * runs beside an actively traced function (docs/deploy.md, "Traces"). A few lines over UDP rather
- * than the X-Ray SDK, whose import alone would take most of a cold start (docs/performance.md).
+ * Each AWS call as an X-Ray subsegment, written and sent by the X-Ray SDK's own middleware (docs/deploy.md,
+ * "Traces"). The SDK is imported on the first call of a sampled invocation only: its import costs a cold start.
  */
-import type * as Crypto from 'node:crypto';
-import type * as Dgram from 'node:dgram';
-
-/** The daemon's wire format: this header line, then one segment document. */
-const DAEMON_HEADER = '{"format":"json","version":1}\n';
+import type * as XRay from 'aws-xray-sdk-core';
 
 export interface TraceHeader {
   root: string;
@@ -25,98 +20,63 @@ export function parseTraceHeader(value: string | undefined): TraceHeader | undef
   return { root, parent, sampled: fields.get('Sampled') === '1' };
 }
 
-type Next = (args: { input: object }) => Promise<{ output: object }>;
-/** What of an SDK v3 client this needs: its middleware stack. */
-export interface TraceableClient {
-  middlewareStack: {
-    add(middleware: (next: Next, context: { commandName?: string }) => Next, options: { step: 'initialize'; name: string; priority: 'high' }): void;
-  };
+type Next<I, O> = (args: { input: I; request: unknown }) => Promise<{ output: O; response: unknown }>;
+type Context = { clientName?: string; commandName?: string };
+type Middleware<I = object, O = object> = (next: Next<I, O>, context: Context) => Next<I, O>;
+
+/** What of an SDK v3 client this needs: its middleware stack and its configuration (the region). */
+export interface TraceableClient<I, O> {
+  middlewareStack: { add(middleware: Middleware<I, O>, options: { step: 'build'; name: string }): void };
+  config: object;
 }
 
-export type TraceSender = (document: string) => void;
+let loading: Promise<typeof XRay> | undefined;
 
-let sender: TraceSender | undefined;
-
-/** Replaces where documents go (tests); by default the daemon of AWS_XRAY_DAEMON_ADDRESS. */
-export function setTraceSender(next: TraceSender | undefined): TraceSender | undefined {
-  const previous = sender;
-  sender = next;
-  return previous;
-}
-
-/** The daemon's socket, opened on the first traced call; a lost datagram loses one subsegment, never the call. */
-function daemonSender(address: string): TraceSender {
-  const at = address.lastIndexOf(':');
-  const host = address.slice(0, at);
-  const port = Number(address.slice(at + 1));
-  const socket = (process.getBuiltinModule('node:dgram') as typeof Dgram).createSocket('udp4');
-  socket.unref();
-  socket.on('error', () => undefined);
-  return (document) => socket.send(DAEMON_HEADER + document, port, host, () => undefined);
-}
-
-const newId = () => (process.getBuiltinModule('node:crypto') as typeof Crypto).randomBytes(8).toString('hex');
-
-interface CallMetadata {
-  httpStatusCode?: number;
-  requestId?: string;
-  attempts?: number;
-}
-
-function subsegment(
-  trace: TraceHeader,
-  call: { service: string; operation: string; input: unknown; startedAt: number; metadata?: CallMetadata; error?: unknown },
-): string {
-  const status = call.metadata?.httpStatusCode ?? (call.error === undefined ? undefined : 500);
-  const table = (call.input as { TableName?: unknown } | undefined)?.TableName;
-  const errorName = (call.error as { name?: unknown } | undefined)?.name;
-  return JSON.stringify({
-    type: 'subsegment',
-    id: newId(),
-    trace_id: trace.root,
-    parent_id: trace.parent,
-    name: call.service,
-    namespace: 'aws',
-    start_time: call.startedAt / 1000,
-    end_time: Date.now() / 1000,
-    aws: {
-      operation: call.operation,
-      region: process.env.AWS_REGION,
-      request_id: call.metadata?.requestId,
-      retries: Math.max((call.metadata?.attempts ?? 1) - 1, 0),
-      ...(typeof table === 'string' ? { table_name: table } : {}),
-    },
-    ...(status === undefined ? {} : { http: { response: { status } } }),
-    ...(status !== undefined && status >= 400 && status < 500 ? { error: true } : {}),
-    ...(status === 429 || (typeof errorName === 'string' && /Throttl/.test(errorName)) ? { throttle: true } : {}),
-    ...(status !== undefined && status >= 500 ? { fault: true } : {}),
-  });
-}
+/** Imports the X-Ray SDK once per process; an object so tests can observe that it is not called. */
+export const xrayLoader = {
+  load: (): Promise<typeof XRay> => {
+    loading ??= import('aws-xray-sdk-core').then((module) => (module as unknown as { default?: typeof XRay }).default ?? module);
+    return loading;
+  },
+};
 
 /**
- * Adds the subsegment middleware to `client` when there is a daemon to send to (Lambda with
- * active tracing), so local runs and tests without a sender pay nothing. A call made outside a
- * sampled invocation, or one that sends nothing (a presigned URL), writes nothing.
+ * The middleware `captureAWSv3Client` would add to `client`: taken from the plugin it applies,
+ * so the call already under way is traced too (its handler chain is built before it runs).
  */
-export function traceAwsCalls(client: TraceableClient, service: string): void {
-  const address = process.env.AWS_XRAY_DAEMON_ADDRESS;
-  if (!sender && !address) return;
+function xrayMiddleware<I, O>(xray: typeof XRay, client: TraceableClient<I, O>): Middleware<I, O> {
+  let middleware: Middleware<I, O> | undefined;
+  const stack = {
+    remove: () => false,
+    use: (plugin: { applyToStack(stack: { add(m: Middleware<I, O>): void }): void }) => plugin.applyToStack({ add: (m) => (middleware = m) }),
+  };
+  xray.captureAWSv3Client({ middlewareStack: stack, config: client.config });
+  if (!middleware) throw new Error('aws-xray-sdk-core: captureAWSv3Client added no middleware');
+  return middleware;
+}
+
+/** Sampled by Lambda for this invocation, with a daemon to send to. */
+const sampled = (): boolean => process.env.AWS_XRAY_DAEMON_ADDRESS !== undefined && parseTraceHeader(process.env._X_AMZN_TRACE_ID)?.sampled === true;
+
+/**
+ * Hands each call of a sampled invocation to the X-Ray SDK's middleware, in the step where
+ * `captureAWSv3Client` puts it (after the request is built, around the retries). Where there is no
+ * daemon (the local runtime, tests) nothing is added; an unsampled call goes straight on.
+ */
+export function traceAwsCalls<I, O>(client: TraceableClient<I, O>): void {
+  if (process.env.AWS_XRAY_DAEMON_ADDRESS === undefined) return;
+  let handOver: Promise<Middleware<I, O> | undefined> | undefined;
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const trace = parseTraceHeader(process.env._X_AMZN_TRACE_ID);
-      const send = sender ?? (address ? (sender = daemonSender(address)) : undefined);
-      if (!trace?.sampled || !send) return next(args);
-      const call = { service, operation: (context.commandName ?? 'Unknown').replace(/Command$/, ''), input: args.input, startedAt: Date.now() };
-      try {
-        const result = await next(args);
-        const metadata = (result.output as { $metadata?: CallMetadata } | undefined)?.$metadata;
-        if (metadata?.httpStatusCode !== undefined) send(subsegment(trace, { ...call, metadata }));
-        return result;
-      } catch (error) {
-        send(subsegment(trace, { ...call, error, metadata: (error as { $metadata?: CallMetadata }).$metadata }));
-        throw error;
-      }
+      if (!sampled()) return next(args);
+      // A trace is never worth a failed call: without the SDK, calls go on untraced.
+      handOver ??= xrayLoader.load().then(
+        (xray) => xrayMiddleware(xray, client),
+        (error: unknown) => void process.emitWarning(`X-Ray SDK not loaded, AWS calls go untraced: ${String(error)}`),
+      );
+      const middleware = await handOver;
+      return middleware ? middleware(next, context)(args) : next(args);
     },
-    { step: 'initialize', name: 'easelXRaySubsegment', priority: 'high' },
+    { step: 'build', name: 'easelXRay' },
   );
 }

@@ -261,6 +261,17 @@ describe('bundle of each function', () => {
     expect(rows).toEqual(f.row ? [f.row.operationId] : []);
   });
 
+  // The X-Ray SDK costs a cold start to import: a function loads it from its own file on a sampled invocation only.
+  it.each(FUNCTIONS.map((f) => [f.name, f] as const))('leaves the X-Ray SDK out of %s, which imports it only if it has an AWS client', (_name, f) => {
+    // Act
+    const carried = built.get(f.name)!.inputs.some((input) => input.includes('node_modules/aws-xray-sdk-core/'));
+    const imported = built.get(f.name)!.text.includes('import("aws-xray-sdk-core")');
+
+    // Assess
+    expect(carried).toBe(false);
+    expect(imported).toBe(f.clients.length > 0);
+  });
+
   // An ES import of these builtins runs every lazy getter of their exports (node:http's loads undici).
   it.each(FUNCTIONS.map((f) => [f.name, f] as const))('imports no costly builtin as an ES module in %s', (_name, f) => {
     // Act
