@@ -340,7 +340,10 @@ export class Editor {
   }
 
   render(): void {
-    const ctx = this.canvas.getContext('2d');
+    // In memory, as the export's canvases: where the GPU is emulated (SwiftShader) a GPU canvas's
+    // drawing runs later on the GPU's threads, and after a series of edits it kept both cores busy
+    // for seconds, slowing an export clicked meanwhile by half.
+    const ctx = this.canvas.getContext('2d', { willReadFrequently: true });
     if (!ctx) return;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
