@@ -1,8 +1,55 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Unit files that share one module graph per worker (isolate: false), which saves each its own
+ * process start and imports. Only files that read no environment, touch no module-level state
+ * (the wiring, the SDK, config, log level), install no spies before imports and do not look at
+ * the process (its children, its timers): one that does stays isolated, as every file not named here.
+ */
+const SHARED_MODULES = [
+  'authenticator',
+  'capture-login-options',
+  'capture-options',
+  'capture-sign-in',
+  'clean-capture-assets',
+  'contract-check',
+  'docs-links',
+  'docs-markdown',
+  'dynamic-imports',
+  'editor-annotations',
+  'editor-capture-request',
+  'editor-commands',
+  'editor-crop',
+  'editor-document',
+  'editor-drawing',
+  'editor-history',
+  'editor-model',
+  'editor-problem-text',
+  'editor-redaction',
+  'editor-session',
+  'editor-tweet',
+  'egress-proxy',
+  'export',
+  'http-multipart',
+  'idempotency-middleware',
+  'identity-credentials',
+  'identity-docs',
+  'ids',
+  'media-proxy',
+  'net-guard',
+  'openapi-client',
+  'openapi-workspace',
+  'operation-docs',
+  'redaction-detect',
+  'redaction-layout',
+  'sdk-literal-keys',
+  'shell-services',
+  'tweets',
+  'workspace-schemas',
+].map((name) => `test/unit/${name}.test.ts`);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     setupFiles: ['test/support/env.ts'],
     // The editor, built once for every runtime the files start.
     globalSetup: ['test/support/editor-build.ts'],
@@ -15,5 +62,9 @@ export default defineConfig({
     // A poll waits for a browser or a queue: on a busy machine that is seconds, not vitest's default 1 s.
     expect: { poll: { timeout: 20_000 } },
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'unit-shared', include: SHARED_MODULES, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SHARED_MODULES] } },
+    ],
   },
 });
