@@ -41,7 +41,13 @@ function requestHash(event: LambdaEvent): string {
   } catch {
     // Not JSON: validation answers it; the bytes stand for it here.
   }
-  return fingerprint([event.requestContext.http.method, event.rawPath, body]);
+  try {
+    return fingerprint([event.requestContext.http.method, event.rawPath, body]);
+  } catch (error) {
+    // JSON nested deeper than the stack can walk (no route's schema takes it): its bytes stand for it.
+    if (!(error instanceof RangeError)) throw error;
+    return fingerprint([event.requestContext.http.method, event.rawPath, raw.toString('base64')]);
+  }
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

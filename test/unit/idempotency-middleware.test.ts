@@ -119,4 +119,16 @@ describe('idempotency middleware', () => {
 
     expect(replayOf(reordered.context)).toBeDefined();
   });
+
+  it('claims a body of JSON nested deeper than the stack can walk, and tells another body under the same key apart (found by the fuzzer)', async () => {
+    const store = memoryStore();
+    const middleware = idempotency({ operationId: 'createSourceApp', store: () => store });
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    expect(() => JSON.stringify(JSON.parse(deep))).toThrow(RangeError);
+
+    await middleware.before!(request(deep) as never);
+
+    expect(store.records.size).toBe(1);
+    await expect(middleware.before!(request(`[${deep}]`) as never)).rejects.toMatchObject({ status: 400, code: 'invalid_request' });
+  });
 });
