@@ -22,8 +22,7 @@ const EMULATED_GPU = new Set(['--ignore-gpu-blocklist', '--in-process-gpu', '--u
 
 /** Launches the e2e browser: headless shell, multi-process, web security on; `extra` flags added. */
 export async function launchBrowser(extra: readonly string[] = []): Promise<Browser> {
-  const flags = [...chromium.args.filter((flag) => !UNSAFE_CHROMIUM_FLAGS.has(flag) && flag !== '--single-process'), ...extra];
-  return launchWith(flags);
+  return launchWith([...desktopFlags(), ...extra]);
 }
 
 /**
@@ -31,9 +30,11 @@ export async function launchBrowser(extra: readonly string[] = []): Promise<Brow
  * does. The emulated GPU took about twice the CPU time for the same editor tests.
  */
 export async function launchEditorBrowser(): Promise<Browser> {
-  const flags = chromium.args.filter((flag) => !UNSAFE_CHROMIUM_FLAGS.has(flag) && flag !== '--single-process' && !EMULATED_GPU.has(flag));
-  return launchWith([...flags, '--disable-gpu']);
+  return launchWith([...desktopFlags().filter((flag) => !EMULATED_GPU.has(flag)), '--disable-gpu']);
 }
+
+/** The serverless flags less those no desktop browser runs with. */
+const desktopFlags = () => chromium.args.filter((flag) => !UNSAFE_CHROMIUM_FLAGS.has(flag) && flag !== '--single-process');
 
 async function launchWith(flags: string[]): Promise<Browser> {
   return puppeteer.launch({
