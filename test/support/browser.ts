@@ -12,29 +12,21 @@ import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import puppeteer from 'puppeteer-core';
 import type { Browser, Page } from 'puppeteer-core';
-import { UNSAFE_CHROMIUM_FLAGS } from '#shared/services/capture/browsers.ts';
+import { EMULATED_GPU_FLAGS, UNSAFE_CHROMIUM_FLAGS } from '#shared/services/capture/browsers.ts';
 
 /** Where the tests leave screenshots of the editor in use (git-ignored). */
 export const TEST_OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
 
-/** The serverless flags that emulate a GPU in software (SwiftShader), as the capture browser draws. */
-const EMULATED_GPU = new Set(['--ignore-gpu-blocklist', '--in-process-gpu', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader']);
-
-/** Launches the e2e browser: headless shell, multi-process, web security on; `extra` flags added. */
-export async function launchBrowser(extra: readonly string[] = []): Promise<Browser> {
-  return launchWith([...desktopFlags(), ...extra]);
-}
-
 /**
- * The editor's browser: as launchBrowser, drawing on the CPU as a browser without a usable GPU
- * does. The emulated GPU took about twice the CPU time for the same editor tests.
+ * Launches the e2e browser: headless shell, multi-process, web security on, drawing on the CPU as
+ * the capture browser does; `extra` flags added.
  */
-export async function launchEditorBrowser(): Promise<Browser> {
-  return launchWith([...desktopFlags().filter((flag) => !EMULATED_GPU.has(flag)), '--disable-gpu']);
+export async function launchBrowser(extra: readonly string[] = []): Promise<Browser> {
+  return launchWith([...desktopFlags(), '--disable-gpu', ...extra]);
 }
 
-/** The serverless flags less those no desktop browser runs with. */
-const desktopFlags = () => chromium.args.filter((flag) => !UNSAFE_CHROMIUM_FLAGS.has(flag) && flag !== '--single-process');
+/** The serverless flags less those no desktop browser runs with, and the emulated GPU's. */
+const desktopFlags = () => chromium.args.filter((flag) => !UNSAFE_CHROMIUM_FLAGS.has(flag) && !EMULATED_GPU_FLAGS.has(flag) && flag !== '--single-process');
 
 async function launchWith(flags: string[]): Promise<Browser> {
   return puppeteer.launch({

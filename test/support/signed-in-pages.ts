@@ -51,7 +51,7 @@ const reachOut = (second: string, from: string) =>
   `<script>fetch('${second}/probe?from=${from}-fetch', { mode: 'no-cors', credentials: 'include' }); fetch('/same?from=${from}');</script>`;
 
 // Red, turned green by a real click on the button; #opened appears a moment after it.
-const CLICK_PAGE = `${fill(false)}<button id="open" style="position:fixed;left:40px;top:40px;width:300px;height:120px">Open</button>
+const CLICK_PAGE = `${fill(false)}<button id="open" style="position:fixed;left:40px;top:40px;width:300px;height:120px;border-radius:0">Open</button>
 <script>document.getElementById('open').addEventListener('click', () => {
   document.getElementById('fill').style.background = '${colour(GREEN)}';
   setTimeout(() => { const d = document.createElement('div'); d.id = 'opened'; d.style.cssText = 'position:fixed;right:0;bottom:0;width:10px;height:10px;background:${colour(GREEN)}'; document.body.append(d); }, 300);

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '#shared/config.ts';
 import { HttpError } from '#shared/errors.ts';
 import { cachingResolver } from '#shared/net/guard.ts';
-import { UNSAFE_CHROMIUM_FLAGS, chromiumArgs } from '#shared/services/capture/browsers.ts';
+import { EMULATED_GPU_FLAGS, UNSAFE_CHROMIUM_FLAGS, chromiumArgs } from '#shared/services/capture/browsers.ts';
 import { DEVICES, imageSize, userAgentFor } from '#shared/services/capture/devices.ts';
 import { createTargetGuard, normaliseTargetUrl } from '#shared/services/capture/target.ts';
 
@@ -145,6 +145,16 @@ describe('chromiumArgs', () => {
         '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
       ]),
     );
+  });
+
+  it('draws on the CPU: no emulated-GPU flag, --disable-gpu instead', async () => {
+    // Act
+    const args = await chromiumArgs({ singleProcess: true });
+
+    // Assess
+    expect(args.filter((flag) => EMULATED_GPU_FLAGS.has(flag))).toEqual([]);
+    expect(args).not.toContain('--use-angle=swiftshader');
+    expect(args).toContain('--disable-gpu');
   });
 
   it('leaves --single-process out when contexts are wanted', async () => {

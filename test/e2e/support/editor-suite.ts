@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { LocalOptions } from '#infra/local/runtime.ts';
-import { launchEditorBrowser } from '../../support/browser.ts';
+import { launchBrowser } from '../../support/browser.ts';
 import { startTestRuntime, type TestRuntime } from '../../support/local.ts';
 import { editorOpener } from './editor-page.ts';
 
@@ -37,7 +37,7 @@ export function useEditorSuite({ name, before, runtimeOptions }: EditorSuiteOpti
     teardown = await before?.();
     runtime = await startTestRuntime(runtimeOptions?.());
     workdir = await mkdtemp(join(tmpdir(), `easel-e2e-${name}-`));
-    browser = await launchEditorBrowser();
+    browser = await launchBrowser();
   }, 120_000);
 
   afterEach(() => editors.closeAll());
