@@ -146,6 +146,23 @@ describe('POST /api/screenshot: redact, text that changes while the page settles
   });
 });
 
+describe('POST /api/screenshot: redact, text a script rewrites all the time', () => {
+  it('holds the page still from the last read of its text to the picture, so no address is drawn uncovered', async () => {
+    // Act
+    const response = await capture({ url: `${suite.pages.origin}/ticking`, redact: ['email'] });
+
+    // Assess: without the hold, the timer replaces the covered text with a new address before the picture.
+    expect(response.status).toBe(200);
+    const boxes = response.body.redactions as Redaction[];
+    expect(boxes.map((box) => box.kind)).toEqual(['email']);
+    const image = await pixels(response.body.screenshot);
+    expect(notBlack(image, boxes[0]!)).toBe(0);
+    let red = 0;
+    for (let i = 0; i < image.data.length; i += 3) if (image.data[i]! > 128 && image.data[i + 1]! < 96 && image.data[i + 2]! < 96) red += 1;
+    expect(red).toBe(0);
+  });
+});
+
 describe('POST /api/screenshot: redact, a 12,000 px full page', () => {
   it('covers the findings of every screen, down to the last', async () => {
     // Act

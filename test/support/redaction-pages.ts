@@ -95,6 +95,11 @@ function latePage(): string {
   ].join('');
 }
 
+/** An address in red whose text a timer rewrites every few ms, for as long as the page is open. */
+const TICKING_PAGE =
+  '<p id="tick" style="position:absolute;left:20px;top:20px;margin:0;font:16px monospace;color:#f00">tick0@example.com</p>' +
+  '<script>let n = 0; setInterval(() => { document.getElementById("tick").textContent = "tick" + ++n + "@example.com"; }, 1);</script>';
+
 export async function startRedactionPages(): Promise<RedactionPages> {
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -105,6 +110,7 @@ export async function startRedactionPages(): Promise<RedactionPages> {
     if (path === '/tall') return html(res, tallPage());
     if (path === '/dashboard') return html(res, dashboardPage());
     if (path === '/late') return html(res, latePage());
+    if (path === '/ticking') return html(res, TICKING_PAGE);
     if (path === '/late-text') return void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('late@example.com'), 400);
     res.writeHead(404).end();
   });

@@ -99,20 +99,25 @@ export function readAheadFor(page: Page, options: CaptureOptions): Promise<ReadA
 }
 
 /**
- * With `redact`, covers what it finds on the page as it is about to be photographed (after the
- * scroll, so content it loaded is searched too).
+ * The picture `take` makes; with `redact`, of the page with what it finds covered (after the
+ * scroll, so content it loaded is searched too). The page's scripts are stopped from the last
+ * read of its text to the picture, or a timer could replace covered text with new text in
+ * between; the page is closed after the capture, so they stay stopped.
  */
-async function redact(
+async function redacted(
   page: Page,
   options: CaptureOptions,
   area: Clip | null,
   scale: number,
   deadline: Deadline,
   ahead: Promise<ReadAhead | undefined> | undefined,
-): Promise<{ redactions?: Redaction[] }> {
-  if (!options.redact?.length) return {};
+  take: () => Promise<Uint8Array>,
+): Promise<{ png: Uint8Array; redactions?: Redaction[] }> {
+  if (!options.redact?.length) return { png: await take() };
   const { redactPage } = await import('#shared/services/capture/redaction/redact-page.ts');
-  return { redactions: await redactPage({ page, kinds: options.redact, area, scale, deadline, ...(ahead ? { ahead } : {}) }) };
+  await deadline.race(page.setJavaScriptEnabled(false));
+  const redactions = await redactPage({ page, kinds: options.redact, area, scale, deadline, ...(ahead ? { ahead } : {}) });
+  return { png: await take(), redactions };
 }
 
 /**
@@ -140,12 +145,11 @@ export async function photograph(
       );
     }
     const { clip, extent } = capped(whole, scale);
-    const covered = await redact(page, options, clip, scale, deadline, ahead);
-    return { png: await shoot(page, clip, scale, deadline), extent, area: clip, ...covered };
+    return { ...(await redacted(page, options, clip, scale, deadline, ahead, () => shoot(page, clip, scale, deadline))), extent, area: clip };
   }
   if (!options.fullPage) {
-    const covered = await redact(page, options, null, scale, deadline, ahead);
-    return { png: await deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false })), area: null, ...covered };
+    const viewport = () => deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false }));
+    return { ...(await redacted(page, options, null, scale, deadline, ahead, viewport)), area: null };
   }
   const most = capped({ x: 0, y: 0, width: device.width, height: Number.MAX_SAFE_INTEGER }, scale).clip.height;
   const pageHeight = await deadline.race(page.evaluate(scrollThrough, most));
@@ -153,6 +157,5 @@ export async function photograph(
   if (traffic.seen !== settled.since || (settled.orInFlight && traffic.busy))
     await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
   const { clip, extent } = capped({ x: 0, y: 0, width: device.width, height: Math.max(1, pageHeight) }, scale);
-  const covered = await redact(page, options, clip, scale, deadline, ahead);
-  return { png: await shoot(page, clip, scale, deadline), extent, area: clip, ...covered };
+  return { ...(await redacted(page, options, clip, scale, deadline, ahead, () => shoot(page, clip, scale, deadline))), extent, area: clip };
 }
