@@ -76,6 +76,18 @@ describe('POST /api/screenshot: failures', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS);
   });
 
+  it('answers 408 upstream_timeout naming the selector when waitForSelector never shows', async () => {
+    // Act
+    const response = await capture({ url: `${pages.origin}/plain?title=no-app`, waitForSelector: '#app' });
+
+    // Assess
+    expect(response.status).toBe(408);
+    expect(response.body).toEqual({
+      ...envelope(408, 'upstream_timeout'),
+      hint: `No element matching waitForSelector "#app" was visible within the ${TIMEOUT_MS} ms capture time-out; check the selector, or capture without it.`,
+    });
+  });
+
   it('answers 500 upstream_failed when the target does not accept the connection', async () => {
     // Act
     const response = await capture({ url: `http://127.0.0.1:${closedPort}/` });
