@@ -51,8 +51,8 @@ const SHARED_MODULES = [
 export default defineConfig({
   test: {
     setupFiles: ['test/support/env.ts'],
-    // The editor, built once for every runtime the files start.
-    globalSetup: ['test/support/editor-build.ts'],
+    // The editor, built once for every runtime the files start; a folder where files share bundled assets.
+    globalSetup: ['test/support/editor-build.ts', 'test/support/shared-assets.ts'],
     // Integration files each start their own embedded backends; forks keep their module state apart.
     pool: 'forks',
     // Both cores: most files wait on a browser or a backend; vitest's default leaves one idle here.

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EaselStack } from '#infra/stack.ts';
 import type { EditorManifest } from '#shared/editor/assets.ts';
 import { ROUTES, ROUTE_LIST } from '#shared/routes.ts';
-import { bundleRowAsset, deployedEnv, invokeBundledGet, removeCdkOutdirs } from '../support/cdk.ts';
+import { deployedEnv, invokeBundledGet, removeCdkOutdirs, sharedRowAsset } from '../support/cdk.ts';
 
 // Bundles the site function that serves / for real, as `cdk synth` does (esbuild, then the
 // editor build as a bundling hook), and looks inside the asset Lambda would receive.
@@ -16,9 +16,9 @@ describe('the editor page function bundle', () => {
   let asset: string;
   let manifest: EditorManifest;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     // Prepare + Act
-    asset = bundleRowAsset(ROUTES.getHome);
+    asset = await sharedRowAsset(ROUTES.getHome);
     manifest = JSON.parse(readFileSync(join(asset, 'editor', 'manifest.json'), 'utf8')) as EditorManifest;
   }, 120_000);
 

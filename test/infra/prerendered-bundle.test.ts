@@ -5,7 +5,7 @@ import { PRERENDERED_DOCUMENTS, PRERENDERED_FOLDER, PRERENDERED_PAGES } from '#s
 import { renderDocument } from '#shared/docs/render-discovery-documents.ts';
 import { renderSitePage } from '#shared/docs/render-site-pages.ts';
 import { ROUTES, ROUTE_LIST } from '#shared/routes.ts';
-import { bundleRowAsset, deployedEnv, invokeBundledGet, removeCdkOutdirs } from '../support/cdk.ts';
+import { deployedEnv, invokeBundledGet, removeCdkOutdirs, sharedRowAsset } from '../support/cdk.ts';
 
 const ORIGIN = 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com';
 const invoke = (asset: string, path: string, accept: string) => invokeBundledGet(asset, { path, accept }, deployedEnv({ PUBLIC_BASE_URL: ORIGIN }));
@@ -57,9 +57,9 @@ const CASES = [
 describe.each(CASES.map((item) => [item.row.operationId, item] as const))('the %s function bundle', (_name, { row, path, answers }) => {
   let asset: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     // Prepare + Act
-    asset = bundleRowAsset(row);
+    asset = await sharedRowAsset(row);
   }, 120_000);
 
   afterAll(removeCdkOutdirs);

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
@@ -11,6 +12,7 @@ import type { EaselFunctionProps } from '#infra/constructs/easel-function.ts';
 import type { RouteRow } from '#shared/route-types.ts';
 import { EaselStack } from '#infra/stack.ts';
 import type { EaselStackProps } from '#infra/stack.ts';
+import { SHARED_ASSETS_VARIABLE } from './shared-assets.ts';
 
 // The feature flags of cdk.json, so the template under test is the one `cdk synth` produces.
 const CDK_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
@@ -66,6 +68,41 @@ export function bundleRowAsset(row: RouteRow, props: Partial<EaselFunctionProps>
   const assets = readdirSync(outdir).filter((name) => name.startsWith('asset.') && existsSync(join(outdir, name, 'index.mjs')));
   if (assets.length !== 1) throw new Error(`Expected one function asset in ${outdir}, found ${assets.length}`);
   return join(outdir, assets[0]!);
+}
+
+/**
+ * The asset of `row` as {@link bundleRowAsset} makes it, bundled once per run whichever file asks
+ * first (the others wait for it), and copied into a folder of the caller's own, which it may change.
+ */
+export async function sharedRowAsset(row: RouteRow): Promise<string> {
+  const run = process.env[SHARED_ASSETS_VARIABLE];
+  if (!run) throw new Error(`${SHARED_ASSETS_VARIABLE} is not set: run the tests through vitest.config.ts (its globalSetup makes the folder)`);
+  const shared = join(run, row.operationId);
+  const [done, failed] = [join(shared, 'done'), join(shared, 'failed')];
+  let claimed = true;
+  try {
+    mkdirSync(shared);
+  } catch {
+    claimed = false;
+  }
+  if (claimed) {
+    try {
+      cpSync(bundleRowAsset(row), join(shared, 'asset'), { recursive: true });
+      writeFileSync(done, '');
+    } catch (error) {
+      writeFileSync(failed, String(error));
+      throw error;
+    }
+  }
+  // The file's hook timeout bounds the wait.
+  while (!existsSync(done)) {
+    if (existsSync(failed)) throw new Error(`Bundling ${row.operationId} failed in another test file: ${readFileSync(failed, 'utf8')}`);
+    await sleep(250);
+  }
+  const own = mkdtempSync(join(tmpdir(), 'easel-asset-test-'));
+  outdirs.push(own);
+  cpSync(join(shared, 'asset'), own, { recursive: true });
+  return own;
 }
 
 /** What every deployed function's environment holds, with stand-in values; `overrides` replaces any. */
