@@ -3,8 +3,10 @@
  * filter text, which @adguard/dnr-rulesets ships inside its rulesets, parsed by
  * @ghostery/adblocker; only the network and element-hiding rules a capture uses are kept.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FiltersEngine } from '@ghostery/adblocker';
 
@@ -15,12 +17,14 @@ export const AD_LISTS = [2] as const;
 const UNUSED =
   /#[$%?@]*[$%?]#|\$\$|#\?#|\$.*\b(redirect|redirect-rule|removeparam|csp|permissions|replace|header|popup|cookie|stealth|jsonprune|urltransform|hls|document)\b/;
 
+function rulesetFile(id: number): string {
+  const root = dirname(createRequire(import.meta.url).resolve('@adguard/dnr-rulesets/package.json'));
+  return join(root, 'dist', 'filters', 'declarative', `ruleset_${id}`, `ruleset_${id}.json`);
+}
+
 /** The raw filter text of AdGuard list `id`, as the package ships it inside its DNR ruleset. */
 export function rawList(id: number): string {
-  const root = dirname(createRequire(import.meta.url).resolve('@adguard/dnr-rulesets/package.json'));
-  const ruleset = JSON.parse(readFileSync(join(root, 'dist', 'filters', 'declarative', `ruleset_${id}`, `ruleset_${id}.json`), 'utf8')) as [
-    { metadata: { rawFilterList: string } },
-  ];
+  const ruleset = JSON.parse(readFileSync(rulesetFile(id), 'utf8')) as [{ metadata: { rawFilterList: string } }];
   return ruleset[0].metadata.rawFilterList;
 }
 
@@ -42,8 +46,34 @@ export function buildAdEngine(): Uint8Array {
 
 let built: Uint8Array | undefined;
 
-/** The engine built once per process, for the local runtime and tests. */
+/**
+ * The engine built once per process, for the local runtime and tests. Parsing the lists takes
+ * seconds, so it is also kept in the temporary folder under a hash of all it is made from (the
+ * lists, this file, the engine's version), for the next process to read.
+ */
 export function cachedAdEngine(): Uint8Array {
-  built ??= buildAdEngine();
+  built ??= readOrBuild();
   return built;
+}
+
+function readOrBuild(): Uint8Array {
+  const hash = createHash('sha256');
+  for (const id of AD_LISTS) hash.update(readFileSync(rulesetFile(id)));
+  hash.update(readFileSync(import.meta.filename));
+  hash.update(readFileSync(createRequire(import.meta.url).resolve('@ghostery/adblocker/package.json')));
+  const file = join(tmpdir(), `easel-ad-engine-${hash.digest('hex').slice(0, 16)}.bin`);
+  try {
+    return readFileSync(file);
+  } catch {
+    const engine = buildAdEngine();
+    // Renamed into place whole, so a process reading it at the same time never sees part of it.
+    const partial = `${file}.${process.pid}`;
+    try {
+      writeFileSync(partial, engine);
+      renameSync(partial, file);
+    } catch {
+      // Without a writable temporary folder each process builds its own.
+    }
+    return engine;
+  }
 }
