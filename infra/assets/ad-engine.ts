@@ -4,9 +4,8 @@
  * @ghostery/adblocker; only the network and element-hiding rules a capture uses are kept.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FiltersEngine } from '@ghostery/adblocker';
 
@@ -48,7 +47,7 @@ let built: Uint8Array | undefined;
 
 /**
  * The engine built once per process, for the local runtime and tests. Parsing the lists takes
- * seconds, so it is also kept in the temporary folder under a hash of all it is made from (the
+ * seconds, so it is also kept in node_modules/.cache/easel under a hash of all it is made from (the
  * lists, this file, the engine's version), for the next process to read.
  */
 export function cachedAdEngine(): Uint8Array {
@@ -61,7 +60,9 @@ function readOrBuild(): Uint8Array {
   for (const id of AD_LISTS) hash.update(readFileSync(rulesetFile(id)));
   hash.update(readFileSync(import.meta.filename));
   hash.update(readFileSync(createRequire(import.meta.url).resolve('@ghostery/adblocker/package.json')));
-  const file = join(tmpdir(), `easel-ad-engine-${hash.digest('hex').slice(0, 16)}.bin`);
+  // The project's own cache folder, as build tools keep theirs: no other user can write there, as one could in /tmp.
+  const folder = join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'easel');
+  const file = join(folder, `ad-engine-${hash.digest('hex').slice(0, 16)}.bin`);
   try {
     return readFileSync(file);
   } catch {
@@ -69,10 +70,11 @@ function readOrBuild(): Uint8Array {
     // Renamed into place whole, so a process reading it at the same time never sees part of it.
     const partial = `${file}.${process.pid}`;
     try {
+      mkdirSync(folder, { recursive: true });
       writeFileSync(partial, engine);
       renameSync(partial, file);
     } catch {
-      // Without a writable temporary folder each process builds its own.
+      // Without a writable cache folder each process builds its own.
     }
     return engine;
   }
