@@ -48,6 +48,12 @@ const SHARED_MODULES = [
   'workspace-schemas',
 ].map((name) => `test/unit/${name}.test.ts`);
 
+/**
+ * Infra files that build stacks in memory and only read them, sharing one module graph per worker
+ * as SHARED_MODULES do: the CDK loads, and its template validation engine starts, once per worker.
+ */
+const SHARED_INFRA = ['capture-fonts', 'edge', 'nag', 'operations', 'stack'].map((name) => `test/infra/${name}.test.ts`);
+
 export default defineConfig({
   test: {
     setupFiles: ['test/support/env.ts'],
@@ -64,7 +70,11 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'unit-shared', include: SHARED_MODULES, isolate: false } },
-      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SHARED_MODULES] } },
+      { extends: true, test: { name: 'infra-shared', include: SHARED_INFRA, isolate: false } },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...SHARED_MODULES, ...SHARED_INFRA] },
+      },
     ],
   },
 });
