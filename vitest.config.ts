@@ -49,10 +49,13 @@ const SHARED_MODULES = [
 ].map((name) => `test/unit/${name}.test.ts`);
 
 /**
- * Infra files that build stacks in memory and only read them, sharing one module graph per worker
- * as SHARED_MODULES do: the CDK loads, and its template validation engine starts, once per worker.
+ * Infra files that build stacks and bundles and read them, touching no environment, sharing one
+ * module graph per worker as SHARED_MODULES do: the CDK loads, and its template validation engine
+ * starts, once per worker.
  */
-const SHARED_INFRA = ['capture-fonts', 'edge', 'nag', 'operations', 'stack'].map((name) => `test/infra/${name}.test.ts`);
+const SHARED_INFRA = ['capture-bundle', 'capture-fonts', 'edge', 'editor-bundle', 'nag', 'operations', 'prerendered-bundle', 'stack'].map(
+  (name) => `test/infra/${name}.test.ts`,
+);
 
 export default defineConfig({
   test: {
