@@ -111,9 +111,17 @@ export function adoptStyleSheet(css: string): void {
   page.document.adoptedStyleSheets = [...page.document.adoptedStyleSheets, sheet];
 }
 
-/** Ends every running animation and transition at its end state; an endless one after one iteration. */
-export function finishAnimations(): number {
+/**
+ * Ends every running animation and transition at its end state; an endless one after one
+ * iteration. Two frames first (at most 250 ms where frames are throttled), so those the page
+ * starts from requestAnimationFrame after load exist by then (getAnimations flushes style).
+ */
+export async function finishAnimations(): Promise<number> {
   const page = globalThis as unknown as PageGlobal;
+  await new Promise<void>((resolve) => {
+    page.setTimeout(resolve, 250);
+    page.requestAnimationFrame(() => page.requestAnimationFrame(() => resolve()));
+  });
   const animations = page.document.getAnimations();
   for (const animation of animations) {
     try {
