@@ -202,7 +202,8 @@ export async function bench(): Promise<BenchTable[]> {
       columns: ['measurement', 'runs', 'p50', 'p95', 'goal', 'result'],
       rows: fullPageRows,
       notes: [
-        'Past 8,192 image px one screenshot repeats the top of the page: the handler paints such a page in tiles, raw puppeteer in one.',
+        'Past 8,192 image px a browser drawing through a GPU repeats the top in one screenshot: the handler paints such a page in tiles,',
+        'raw puppeteer in one (right here, where the browser draws on the CPU).',
         'The handler scrolls the page, transparent, a frame per screen to its end and back, then settles what that loaded:',
         'on the page with lazy content its capture holds the lazy image and the scroll-loaded block (100 ms late), which raw',
         'puppeteer, capturing after `load` without scrolling, misses. Raw puppeteer runs on the same browser, without interception.',

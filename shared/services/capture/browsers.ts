@@ -45,7 +45,7 @@ export const UNSAFE_CHROMIUM_FLAGS = new Set(['--disable-web-security', '--allow
 
 /**
  * @sparticuz/chromium's flags that draw pages through a GPU emulated in software (SwiftShader).
- * Replaced by --disable-gpu: Skia on the CPU draws the same page in ≈ 0.65× the time and past
+ * Replaced by --disable-gpu: Skia on the CPU draws the same page in 0.64–0.90× the time and past
  * 8,192 px in one pass (docs/capture.md, "Drawing"); WebGL still runs on SwiftShader.
  */
 export const EMULATED_GPU_FLAGS = new Set([
