@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import chromium from '@sparticuz/chromium';
 import puppeteer from 'puppeteer-core';
 import type { Browser, Page } from 'puppeteer-core';
-import { EMULATED_GPU_FLAGS, UNSAFE_CHROMIUM_FLAGS } from '#shared/services/capture/browsers.ts';
+import { safeChromiumFlags } from '#shared/services/capture/browsers.ts';
 
 /** Where the tests leave screenshots of the editor in use (git-ignored). */
 export const TEST_OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 'e2e');
@@ -22,11 +22,8 @@ export const TEST_OUTPUT = join(import.meta.dirname, '..', '..', 'test-output', 
  * the capture browser does; `extra` flags added.
  */
 export async function launchBrowser(extra: readonly string[] = []): Promise<Browser> {
-  return launchWith([...desktopFlags(), '--disable-gpu', ...extra]);
+  return launchWith([...safeChromiumFlags({ singleProcess: false }), ...extra]);
 }
-
-/** The serverless flags less those no desktop browser runs with, and the emulated GPU's. */
-const desktopFlags = () => chromium.args.filter((flag) => !UNSAFE_CHROMIUM_FLAGS.has(flag) && !EMULATED_GPU_FLAGS.has(flag) && flag !== '--single-process');
 
 async function launchWith(flags: string[]): Promise<Browser> {
   return puppeteer.launch({

@@ -89,8 +89,11 @@ export async function sharedRowAsset(row: RouteRow): Promise<string> {
   }
   if (claimed) {
     try {
-      cpSync(bundleRowAsset(row), join(shared, 'asset'), { recursive: true });
+      // The bundle's own folder is this file's; the others copy the shared one.
+      const asset = bundleRowAsset(row);
+      cpSync(asset, join(shared, 'asset'), { recursive: true });
       writeFileSync(done, '');
+      return asset;
     } catch (error) {
       writeFileSync(failed, String(error));
       throw error;

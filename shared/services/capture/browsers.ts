@@ -56,16 +56,21 @@ export const EMULATED_GPU_FLAGS = new Set([
   '--enable-unsafe-swiftshader',
 ]);
 
+/** @sparticuz/chromium's flags minus the unsafe and emulated-GPU ones, drawing on the CPU; --single-process only if asked. */
+export function safeChromiumFlags(options: { singleProcess: boolean }): string[] {
+  const flags = chromium.args.filter(
+    (flag) => !UNSAFE_CHROMIUM_FLAGS.has(flag) && !EMULATED_GPU_FLAGS.has(flag) && (options.singleProcess || flag !== '--single-process'),
+  );
+  return [...flags, '--disable-gpu'];
+}
+
 /**
  * The whole command line: puppeteer's and @sparticuz/chromium's flags, minus unsafe ones, drawing
  * on the CPU, plus those keeping all traffic on the egress proxy. Launch with
  * `ignoreDefaultArgs: true`, or puppeteer adds its defaults back, --disable-popup-blocking among them.
  */
 export async function chromiumArgs(options: { singleProcess: boolean; proxyUrl?: string }): Promise<string[]> {
-  const serverless = chromium.args.filter(
-    (flag) => !UNSAFE_CHROMIUM_FLAGS.has(flag) && !EMULATED_GPU_FLAGS.has(flag) && (options.singleProcess || flag !== '--single-process'),
-  );
-  serverless.push('--disable-gpu');
+  const serverless = safeChromiumFlags(options);
   // Keep the popup blocker where the browser has one. headless_shell has none (window.open still
   // answers a window): containStrays closes popups before their first request.
   const args = (await puppeteer.defaultArgs({ args: serverless, headless: 'shell' })).filter((flag) => flag !== '--disable-popup-blocking');
