@@ -6,6 +6,7 @@ import chromium from '@sparticuz/chromium';
 import puppeteer from 'puppeteer-core';
 import type { Browser } from 'puppeteer-core';
 import type { BrowserBackend } from '#shared/services/capture/browsers.ts';
+import { SETTLE } from '#shared/services/capture/settle.ts';
 import sharp from 'sharp';
 import { ms, percentile } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
@@ -266,10 +267,11 @@ export async function bench(): Promise<BenchTable[]> {
       { label: 'domcontentloaded', wait: { kind: 'lifecycle', event: 'domcontentloaded' } },
       { label: 'networkidle2', wait: { kind: 'lifecycle', event: 'networkidle2' } },
       { label: 'networkidle0', wait: { kind: 'lifecycle', event: 'networkidle0' } },
-      { label: 'load + quiet 0 ms', wait: { kind: 'settle', quietMs: 0, maxMs: 1000 } },
-      { label: 'load + quiet 25 ms', wait: { kind: 'settle', quietMs: 25, maxMs: 1000 } },
-      { label: 'load + quiet 50 ms (chosen)', wait: { kind: 'settle', quietMs: 50, maxMs: 1000 } },
-      { label: 'load + quiet 100 ms', wait: { kind: 'settle', quietMs: 100, maxMs: 1000 } },
+      { label: 'load + network quiet 50 ms', wait: { kind: 'load-quiet', quietMs: 50, maxMs: 1000 } },
+      { label: 'settle, quiet 0 ms', wait: { kind: 'settle', ...SETTLE, quietMs: 0 } },
+      { label: 'settle, quiet 25 ms', wait: { kind: 'settle', ...SETTLE, quietMs: 25 } },
+      { label: 'settle, quiet 50 ms (chosen)', wait: { kind: 'settle', ...SETTLE, quietMs: 50 } },
+      { label: 'settle, quiet 100 ms', wait: { kind: 'settle', ...SETTLE, quietMs: 100 } },
     ] as const;
     const fixtures = ['static', 'xhr', 'after-load', 'long-poll'];
     const waitRows: (string | number)[][] = [];

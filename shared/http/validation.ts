@@ -51,11 +51,40 @@ export function issueToError(issues: readonly v.BaseIssue<unknown>[], location: 
   return new InvalidRequestError(`Invalid ${field}`, `${field}: ${issue.message}`);
 }
 
+/** Keys valibot's records and objects skip without a word: a JavaScript object cannot hold them as data. */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The path of the first key of `value` (walked without recursion: bodies may nest deep) that
+ * validation would drop silently, so it is refused instead of lost.
+ */
+function unsafeKeyPath(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    for (const [key, child] of Object.entries(node)) {
+      const at = Array.isArray(node) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+      if (!Array.isArray(node) && UNSAFE_KEYS.has(key)) return at;
+      stack.push([child, at]);
+    }
+  }
+  return undefined;
+}
+
 export function parseWith<S extends v.GenericSchema>(schema: S, value: unknown, location: Location): v.InferOutput<S> {
   // valibot's object schemas accept arrays; a JSON body that is not an object is malformed, not incomplete.
   const wantsObject = schema.type === 'object' || schema.type === 'strict_object' || schema.type === 'loose_object';
   if (location === 'body' && wantsObject && (typeof value !== 'object' || value === null || Array.isArray(value))) {
     throw new InvalidRequestError('Body must be a JSON object', 'Send a JSON object, e.g. {"url": "https://example.com"}.');
+  }
+  const unsafe = location === 'body' ? unsafeKeyPath(value) : undefined;
+  if (unsafe !== undefined) {
+    const key = unsafe.slice(unsafe.lastIndexOf('.') + 1);
+    throw new InvalidRequestError(
+      `Invalid ${unsafe}`,
+      `${unsafe}: the key ${JSON.stringify(key)} cannot be taken as it is written; where case does not matter, as in a header name, write it in other letters (${JSON.stringify(key.replace(/[a-z]/, (letter) => letter.toUpperCase()))}).`,
+    );
   }
   const result = v.safeParse(schema, value, { abortPipeEarly: true });
   if (!result.success) throw issueToError(result.issues, location);

@@ -58,6 +58,11 @@ export const MAX_COOKIES = 50;
 export const MAX_COOKIE_NAME_LENGTH = 256;
 export const MAX_COOKIE_VALUE_LENGTH = 4096;
 export const MAX_USER_AGENT_LENGTH = 512;
+/**
+ * Bytes the headers and cookies may add to the request as sent: under what common servers take in
+ * one request head (nginx 8 KiB a line, Apache 8,190 bytes a field, Node.js 16 KiB in all).
+ */
+export const MAX_CREDENTIAL_BYTES = 8_192;
 export const MAX_CSS_LENGTH = 20_000;
 
 /**
@@ -232,7 +237,7 @@ export const CaptureOptionFields = {
         'each header name once (names are case-insensitive)',
       ),
       v.description(
-        `At most ${MAX_HEADERS} request headers (names up to ${MAX_HEADER_NAME_LENGTH} characters, values up to ${MAX_HEADER_VALUE_LENGTH}), sent only with requests to the target URL's origin (scheme, host and port), never to another origin the page loads. Host, Cookie, Content-Length, hop-by-hop, Proxy-*, Sec-*, X-Forwarded-* and the other headers a browser forbids are 400. A capture with headers is never read from or written to the cache.`,
+        `At most ${MAX_HEADERS} request headers (names up to ${MAX_HEADER_NAME_LENGTH} characters, values up to ${MAX_HEADER_VALUE_LENGTH}), sent only with requests to the target URL's origin (scheme, host and port), never to another origin the page loads. Host, Cookie, Content-Length, hop-by-hop, Proxy-*, Sec-*, X-Forwarded-* and the other headers a browser forbids are 400. Headers and cookies together are at most ${MAX_CREDENTIAL_BYTES} bytes as sent. A capture with headers is never read from or written to the cache.`,
       ),
     ),
   ),
@@ -241,7 +246,7 @@ export const CaptureOptionFields = {
       v.array(Cookie),
       v.maxLength(MAX_COOKIES, `at most ${MAX_COOKIES} cookies`),
       v.description(
-        `At most ${MAX_COOKIES} cookies { name, value, path?, secure?, httpOnly?, sameSite? }, set for the target URL's host only before the page loads. A capture with cookies is never read from or written to the cache.`,
+        `At most ${MAX_COOKIES} cookies { name, value, path?, secure?, httpOnly?, sameSite? }, set for the target URL's host only before the page loads; headers and cookies together are at most ${MAX_CREDENTIAL_BYTES} bytes as sent. A capture with cookies is never read from or written to the cache.`,
       ),
     ),
   ),
@@ -273,13 +278,35 @@ export const CaptureOptionFields = {
   redact: RedactField,
 };
 
-export const ScreenshotRequest = v.strictObject({
+/** What `headers` and `cookies` add to the request: `Name: value` and a line break each, and one Cookie header. */
+export function credentialBytes(credentials: { headers?: Record<string, string>; cookies?: { name: string; value: string }[] }): number {
+  const lines = Object.entries(credentials.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`);
+  const cookies = credentials.cookies?.length ? [`Cookie: ${credentials.cookies.map(({ name, value }) => `${name}=${value}`).join('; ')}\r\n`] : [];
+  // Names and values are ASCII by now (their own checks come first): one byte a character.
+  return [...lines, ...cookies].join('').length;
+}
+
+const ScreenshotFields = v.strictObject({
   url: TargetUrl,
   deviceType: v.optional(DeviceTypeSchema, 'desktop'),
   colorScheme: v.optional(ColorSchemeSchema, 'light'),
   forceRefresh: v.optional(v.pipe(v.boolean(), v.description('true bypasses the cache, captures the page again and replaces the cached capture.')), false),
   ...CaptureOptionFields,
 });
+
+const TOO_MANY_CREDENTIAL_BYTES = `headers and cookies together are at most ${MAX_CREDENTIAL_BYTES} bytes as sent (each header as "Name: value", the cookies as one Cookie header), under what common servers accept in one request`;
+
+export const ScreenshotRequest = v.pipe(
+  ScreenshotFields,
+  v.forward(
+    v.check((request) => credentialBytes({ headers: request.headers }) <= MAX_CREDENTIAL_BYTES, TOO_MANY_CREDENTIAL_BYTES),
+    ['headers'],
+  ),
+  v.forward(
+    v.check((request) => credentialBytes(request) <= MAX_CREDENTIAL_BYTES, TOO_MANY_CREDENTIAL_BYTES),
+    ['cookies'],
+  ),
+);
 export type ScreenshotRequest = v.InferOutput<typeof ScreenshotRequest>;
 
 /** What a capture did and found: the answer's `report` (docs/capture.md, "The report"). */
@@ -313,6 +340,27 @@ export const CaptureReportSchema = v.pipe(
         "The page's requests: in all, refused by the address guard (private and other unreachable targets), and dropped as ads or trackers (blockAds).",
       ),
     ),
+    settled: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          'true when, as the picture was taken, no request of the page was in flight and the page had no timer due within a second, no animation-frame callback and no DOM change for the quiet window (docs/capture.md, "Settling"). false: see pending.',
+        ),
+      ),
+    ),
+    pending: v.optional(
+      v.pipe(
+        v.object({
+          requests: v.pipe(
+            v.number(),
+            v.integer(),
+            v.description('Requests still in flight (a stalled font or image, a slow API), not counting streams, sockets and media.'),
+          ),
+          changing: v.pipe(v.boolean(), v.description('true when the page was still running timers or animation frames or changing its DOM.')),
+        }),
+        v.description('With settled false: what the page was still doing when the picture was taken, within the settling budget.'),
+      ),
+    ),
   }),
   v.description('What the capture did and found, measured when the picture was taken; cached with it.'),
 );
@@ -320,7 +368,13 @@ export type CaptureReport = v.InferOutput<typeof CaptureReportSchema>;
 
 export const ScreenshotResponse = v.object({
   screenshot: v.pipe(v.string(), v.description('Base64-encoded PNG bytes, without a data: URI prefix.')),
-  url: v.pipe(v.string(), v.url(), v.description('The normalised URL that was captured (the cache key, with deviceType and colorScheme).')),
+  url: v.pipe(
+    v.string(),
+    v.url(),
+    v.description(
+      'The URL of the document in the picture: the normalised URL asked for (the cache key, with deviceType and colorScheme), or where a redirect or a click took the page.',
+    ),
+  ),
   cached: v.pipe(v.boolean(), v.description('true when the image was served from the cache, false when the page was captured for this request.')),
   strategy: v.optional(StrategySchema),
   deviceType: v.optional(DeviceTypeSchema),

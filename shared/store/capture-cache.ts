@@ -40,6 +40,8 @@ export interface CachedCapture {
   strategy: string;
   /** Epoch milliseconds of the capture. */
   capturedAt: number;
+  /** The drawn document's address, where a redirect or a click took the page off the key's. */
+  drawnUrl?: string;
   extent?: CaptureExtent;
   report?: CaptureReport;
   redactions?: Redaction[];
@@ -49,12 +51,7 @@ export interface CachedCapture {
 export interface CaptureCache {
   /** The live entry for the key, or undefined (missing, expired, or its object is gone). */
   get(key: CaptureKey, now?: number): Promise<CachedCapture | undefined>;
-  put(
-    key: CaptureKey,
-    capture: { png: Uint8Array; strategy: string; extent?: CaptureExtent; report?: CaptureReport; redactions?: Redaction[] },
-    ttlSeconds: number,
-    now?: number,
-  ): Promise<void>;
+  put(key: CaptureKey, capture: Omit<CachedCapture, 'capturedAt'>, ttlSeconds: number, now?: number): Promise<void>;
   /** Removes every entry of one normalised URL (all devices, schemes and options); returns how many existed. */
   purgeUrl(url: string): Promise<number>;
   purgeAll(): Promise<number>;
@@ -107,6 +104,7 @@ interface Item {
   strategy: string;
   capturedAt: number;
   bytes: number;
+  drawnUrl?: string;
   extent?: CaptureExtent;
   report?: CaptureReport;
   redactions?: Redaction[];
@@ -169,6 +167,7 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
             png,
             strategy: item.strategy,
             capturedAt: item.capturedAt,
+            ...(item.drawnUrl ? { drawnUrl: item.drawnUrl } : {}),
             ...(item.extent ? { extent: item.extent } : {}),
             ...(item.report ? { report: item.report } : {}),
             ...(item.redactions ? { redactions: item.redactions } : {}),
@@ -192,6 +191,7 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
           strategy: capture.strategy,
           capturedAt: now,
           bytes: capture.png.byteLength,
+          ...(capture.drawnUrl ? { drawnUrl: capture.drawnUrl } : {}),
           ...(capture.extent ? { extent: capture.extent } : {}),
           ...(capture.report ? { report: capture.report } : {}),
           ...(capture.redactions ? { redactions: capture.redactions } : {}),

@@ -125,12 +125,12 @@ describe('POST /api/screenshot: waiting and hiding', () => {
     expect((await readPixels(response.body.screenshot)).count(OPTION_COLOURS.app)).toBe(400 * 300);
   });
 
-  it('waits delay milliseconds for an app that draws without a request', async () => {
-    // Prepare: without the delay the app has not drawn yet
-    const plain = await capture({ url: `${suite.pages.origin}/app?after=500` });
+  it('waits delay milliseconds for an app that draws without a request, later than settling waits', async () => {
+    // Prepare: its timer is due past settling's horizon, so without the delay the app has not drawn yet
+    const plain = await capture({ url: `${suite.pages.origin}/app?after=2500` });
 
     // Act
-    const delayed = await capture({ url: `${suite.pages.origin}/app?after=500`, delay: 1000 });
+    const delayed = await capture({ url: `${suite.pages.origin}/app?after=2500`, delay: 3000 });
 
     // Assess
     expect([plain.status, delayed.status]).toEqual([200, 200]);

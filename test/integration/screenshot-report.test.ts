@@ -76,7 +76,13 @@ describe('POST /api/screenshot: report', () => {
 
     // Assess
     expect(response.status).toBe(200);
-    expect(response.body.report).toEqual({ status: 200, images: { found: 2, loaded: 1 }, fontsReady: true, requests: { total: 4, refused: 0, blockedAds: 0 } });
+    expect(response.body.report).toEqual({
+      status: 200,
+      images: { found: 2, loaded: 1 },
+      fontsReady: true,
+      requests: { total: 4, refused: 0, blockedAds: 0 },
+      settled: true,
+    });
   });
 
   it('counts the image below the first screen too when the picture is the whole page', async () => {

@@ -71,7 +71,7 @@ describe('POST /api/screenshot: a capture', () => {
       strategy: 'local-chromium',
       deviceType: 'desktop',
       colorScheme: 'light',
-      report: { status: 200, images: { found: 0, loaded: 0 }, fontsReady: true, requests: { total: 1, refused: 0, blockedAds: 0 } },
+      report: { status: 200, images: { found: 0, loaded: 0 }, fontsReady: true, requests: { total: 1, refused: 0, blockedAds: 0 }, settled: true },
     });
     expect(pngSize(Buffer.from(response.body.screenshot, 'base64'))).toEqual({ width: 1920, height: 1080 });
   });
@@ -226,17 +226,17 @@ describe('POST /api/screenshot: refused targets', () => {
     // Assess
     expect(response.status).toBe(400);
     expect(response.body).toEqual(envelope(400, 'invalid_url'));
-    expect(response.body.hint).toMatch(/^The page redirected to .*, refused: (loopback|link-local) address\.$/);
+    expect(response.body.hint).toMatch(/^The page went to .*, refused: (loopback|link-local) address\.$/);
     expect(forbidden.connections).toBe(0);
   });
 
-  it('follows a redirect to an allowed page and names the requested URL', async () => {
+  it('follows a redirect to an allowed page and names the page it drew', async () => {
     // Act
     const response = await capture({ url: `${pages.origin}/redirect?to=/plain%3Ftitle%3Dredirected` });
 
     // Assess
     expect(response.status).toBe(200);
-    expect(response.body.url).toBe(`${pages.origin}/redirect?to=/plain%3Ftitle%3Dredirected`);
+    expect(response.body.url).toBe(`${pages.origin}/plain?title=redirected`);
     expect(pages.hits.some((hit) => hit.path === '/plain?title=redirected')).toBe(true);
   });
 

@@ -3,9 +3,9 @@
  * option sends (a header, a cookie, a user agent, a click, reduced motion). A second origin on
  * 127.0.0.2, same port, records what the pages' requests to it carried.
  */
-import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { listenPair } from './loopback-server.ts';
 
 /** What the options send; a page is green only with these. */
 export const PASS = {
@@ -71,20 +71,6 @@ const MOTION_PAGE = `<style>
 #spin { position: fixed; left: -50px; top: -50px; width: 10px; height: 10px; animation: spin 1s linear infinite; }
 </style><div id="a"></div><div id="t"></div><div id="m"></div><div id="spin"></div>
 <script>requestAnimationFrame(() => requestAnimationFrame(() => document.getElementById('t').classList.add('go')));</script>`;
-
-async function listenPair(handler: (origin: Hit['origin']) => Parameters<typeof createServer>[1]): Promise<{ servers: Server[]; port: number }> {
-  // The second origin takes the same port on 127.0.0.2, so one UNSAFE_TEST_LOOPBACK_PORTS opens both.
-  for (let attempt = 0; attempt < 10; attempt += 1) {
-    const target = createServer(handler('target'));
-    await new Promise<void>((resolve, reject) => target.once('error', reject).listen(0, '127.0.0.1', resolve));
-    const port = (target.address() as AddressInfo).port;
-    const second = createServer(handler('second'));
-    const bound = await new Promise<boolean>((resolve) => second.once('error', () => resolve(false)).listen(port, '127.0.0.2', () => resolve(true)));
-    if (bound) return { servers: [target, second], port };
-    await new Promise((resolve) => target.close(resolve));
-  }
-  throw new Error('no port free on both 127.0.0.1 and 127.0.0.2');
-}
 
 export async function startSignedInPages(): Promise<SignedInPages> {
   const hits: Hit[] = [];

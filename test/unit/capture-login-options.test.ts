@@ -10,9 +10,11 @@ import { HttpError } from '#shared/errors.ts';
 import { parseWith } from '#shared/http/validation.ts';
 import { capturePage } from '#shared/routes/screenshot.ts';
 import {
+  credentialBytes,
   MAX_COOKIE_NAME_LENGTH,
   MAX_COOKIE_VALUE_LENGTH,
   MAX_COOKIES,
+  MAX_CREDENTIAL_BYTES,
   MAX_CSS_LENGTH,
   MAX_HEADER_NAME_LENGTH,
   MAX_HEADER_VALUE_LENGTH,
@@ -40,11 +42,12 @@ function refusal(body: unknown): { status: number; code: string; message: string
   throw new Error('the body was accepted');
 }
 
-const headers = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`X-Header-${i}`, 'v'.repeat(MAX_HEADER_VALUE_LENGTH)]));
-const cookies = (count: number) =>
+const headers = (count: number, length = MAX_HEADER_VALUE_LENGTH) =>
+  Object.fromEntries(Array.from({ length: count }, (_, i) => [`X-Header-${i}`, 'v'.repeat(length)]));
+const cookies = (count: number, length = MAX_COOKIE_VALUE_LENGTH - 4) =>
   Array.from({ length: count }, (_, i) => ({
     name: `c${i}`,
-    value: 'v'.repeat(MAX_COOKIE_VALUE_LENGTH - 4),
+    value: 'v'.repeat(length),
     path: '/app',
     secure: true,
     httpOnly: true,
@@ -52,13 +55,13 @@ const cookies = (count: number) =>
   }));
 
 describe('ScreenshotRequest: issue 32 fields', () => {
-  it('accepts every field at its bounds, and all of them together fit the route body limit', () => {
-    // Prepare
+  it('accepts every field at its bounds, headers and cookies within their total, and all of them together fit the route body limit', () => {
+    // Prepare: as many headers and cookies as allowed, one header name and one value as long as allowed
     const body = {
       url: `https://example.com/${'p'.repeat(MAX_TARGET_URL_LENGTH - 21)}`,
       viewport: { width: 3840, height: 2160 },
-      headers: { ...headers(MAX_HEADERS - 1), ['A'.repeat(MAX_HEADER_NAME_LENGTH)]: 'v' },
-      cookies: cookies(MAX_COOKIES),
+      headers: { ...headers(MAX_HEADERS - 2, 8), 'X-Long': 'v'.repeat(MAX_HEADER_VALUE_LENGTH), ['A'.repeat(MAX_HEADER_NAME_LENGTH)]: 'v' },
+      cookies: cookies(MAX_COOKIES, 40),
       userAgent: 'u'.repeat(MAX_USER_AGENT_LENGTH),
       css: '"'.repeat(MAX_CSS_LENGTH),
       click: 'c'.repeat(MAX_SELECTOR_LENGTH),
@@ -70,6 +73,7 @@ describe('ScreenshotRequest: issue 32 fields', () => {
     const parsed = parseWith(ScreenshotRequest, body, 'body');
 
     // Assess: the style sheet is all quotes, the worst case for JSON escaping
+    expect(credentialBytes(body)).toBeLessThanOrEqual(MAX_CREDENTIAL_BYTES);
     expect(parsed).toMatchObject(body);
     expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThanOrEqual(capturePage.body!.maxBytes);
   });
@@ -83,6 +87,12 @@ describe('ScreenshotRequest: issue 32 fields', () => {
     ['a viewport without its height', { viewport: { width: 1440 } }, 'viewport.height'],
     ['a viewport with a field it does not know', { viewport: { width: 1440, height: 900, scale: 2 } }, 'viewport.scale'],
     ['21 headers', { headers: headers(MAX_HEADERS + 1) }, 'headers: at most 20 headers'],
+    ['headers past their total in bytes', { headers: headers(3) }, `headers: headers and cookies together are at most ${MAX_CREDENTIAL_BYTES} bytes`],
+    [
+      'cookies that take headers past their total',
+      { headers: headers(1), cookies: cookies(1) },
+      `cookies: headers and cookies together are at most ${MAX_CREDENTIAL_BYTES} bytes`,
+    ],
     ['a header name over 256 characters', { headers: { ['A'.repeat(MAX_HEADER_NAME_LENGTH + 1)]: 'v' } }, 'at most 256'],
     ['a header name with a space', { headers: { 'X Pass': SECRET } }, 'headers.X Pass'],
     ['an empty header name', { headers: { '': SECRET } }, 'headers.'],
@@ -92,7 +102,7 @@ describe('ScreenshotRequest: issue 32 fields', () => {
     ['a header value that is not a string', { headers: { 'X-Pass': 42 } }, 'headers.X-Pass: a header value is a string'],
     ['one header twice, in two cases', { headers: { 'X-Pass': SECRET, 'x-pass': SECRET } }, 'each header name once'],
     ['headers as an array', { headers: [['X-Pass', SECRET]] }, 'headers'],
-    ['51 cookies', { cookies: cookies(MAX_COOKIES + 1) }, 'cookies: at most 50 cookies'],
+    ['51 cookies', { cookies: cookies(MAX_COOKIES + 1, 1) }, 'cookies: at most 50 cookies'],
     ['a cookie without a value', { cookies: [{ name: 'session' }] }, 'cookies[0].value'],
     ['a cookie name over 256 characters', { cookies: [{ name: 'n'.repeat(MAX_COOKIE_NAME_LENGTH + 1), value: SECRET }] }, 'cookies[0].name'],
     ['a cookie name with an equals sign', { cookies: [{ name: 'a=b', value: SECRET }] }, 'cookies[0].name'],

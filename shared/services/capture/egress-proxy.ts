@@ -49,6 +49,13 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.includes(name)));
 }
 
+/**
+ * Header bytes either way, above Node's 16 KiB default: a capture's own headers and cookies reach
+ * the target, which answers for itself, and a large answer reaches the browser, which takes
+ * 256 KiB.
+ */
+const MAX_HEADER_BYTES = 256 * 1024;
+
 /** A CONNECT authority as a URL, so the check and the connection read one host and port. */
 function authorityUrl(authority: string | undefined): URL | undefined {
   const parts = /^(\[[0-9a-f:.]+\]|[a-z0-9._-]+):(\d{1,5})$/i.exec(authority ?? '');
@@ -110,6 +117,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         headers: endToEnd(req.headers),
         setHost: false,
         agent,
+        maxHeaderSize: MAX_HEADER_BYTES,
       },
       (response) => {
         res.writeHead(response.statusCode ?? 502, response.statusMessage, endToEnd(response.headers));
@@ -161,7 +169,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   };
 
   // A request that fails unexpectedly ends its own connection, never the process.
-  const server = createServer((req, res) => void forward(req, res).catch(() => req.socket.destroy()));
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => void forward(req, res).catch(() => req.socket.destroy()));
+  // Node's own answer to a request it cannot parse left Chromium waiting: end the connection, which it reports at once.
+  server.on('clientError', (_error: Error, socket: Duplex) => socket.destroy());
   server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => void tunnel(req, socket, head).catch(() => socket.destroy()));
   // A WebSocket over plain http through a proxy is a CONNECT tunnel; an Upgrade here is not Chromium.
   server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => socket.destroy());

@@ -31,6 +31,7 @@ interface PageImage extends PageElement {
   complete: boolean;
   naturalWidth: number;
   currentSrc: string;
+  src: string;
 }
 interface PageGlobal {
   document: {
@@ -52,6 +53,7 @@ interface PageGlobal {
   scrollTo(options: { top: number; left: number; behavior: 'instant' }): void;
   requestAnimationFrame(callback: () => void): number;
   setTimeout(callback: () => void, ms: number): number;
+  clearTimeout(id: number): void;
 }
 
 /** The index of the first selector querySelector refuses, or -1. */
@@ -118,10 +120,13 @@ export function adoptStyleSheet(css: string): void {
  */
 export async function finishAnimations(): Promise<number> {
   const page = globalThis as unknown as PageGlobal;
+  let timer = 0;
   await new Promise<void>((resolve) => {
-    page.setTimeout(resolve, 250);
+    timer = page.setTimeout(resolve, 250);
     page.requestAnimationFrame(() => page.requestAnimationFrame(() => resolve()));
   });
+  // Not left pending: settling counts the page's timers.
+  page.clearTimeout(timer);
   const animations = page.document.getAnimations();
   for (const animation of animations) {
     try {
@@ -135,39 +140,43 @@ export async function finishAnimations(): Promise<number> {
 }
 
 /**
- * Scrolls a screen at a time to the end of the page (or `maxHeight` CSS pixels), back to the top,
- * and returns the page's height. Each screen is held for one frame (100 ms where frames are
- * throttled), in whose update lazy loaders see it, and the last for one more, so their callbacks
- * have run; the top needs none, the picture's own frame follows. The page
- * is transparent meanwhile, without transitions either way: layout and intersection observers
- * run, but no screen on the way is painted, which the picture would otherwise wait behind. No
- * named inner functions: the bundler would name them through a helper the page does not have
+ * Scrolls a screen at a time from `from` to the end of the page (or `maxHeight` CSS pixels), back
+ * to the top, and returns the page's height. Each screen is held for one frame (100 ms where
+ * frames are throttled), in whose update lazy loaders see it, and the last for one more, so their
+ * callbacks have run; the top needs none, the picture's own frame follows. The page is transparent
+ * meanwhile, without transitions either way: layout and intersection observers run, but no screen
+ * on the way is painted, which the picture would otherwise wait behind. No named inner functions:
+ * the bundler would name them through a helper the page does not have
  * (test/infra/in-page-bundle.test.ts).
  */
-export async function scrollThrough(maxHeight: number): Promise<number> {
+export async function scrollThrough(maxHeight: number, from = 0): Promise<number> {
   const page = globalThis as unknown as PageGlobal;
   const root = page.document;
   const veil = new page.CSSStyleSheet();
   veil.insertRule(':root { opacity: 0 !important; transition: none !important; }', 0);
   root.adoptedStyleSheets = [...root.adoptedStyleSheets, veil];
+  // Timers of its own are cleared once they are not needed: settling counts the page's timers.
+  let timer = 0;
   try {
     for (
-      let top = page.innerHeight;
+      let top = Math.max(page.innerHeight, from);
       top < Math.min(Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0), maxHeight);
       top += page.innerHeight
     ) {
       page.scrollTo({ top, left: 0, behavior: 'instant' });
       await new Promise<void>((resolve) => {
-        page.setTimeout(resolve, 100);
+        timer = page.setTimeout(resolve, 100);
         // The task after a frame: its update has laid out this screen and run the observers on it.
         page.requestAnimationFrame(() => page.setTimeout(resolve, 0));
       });
+      page.clearTimeout(timer);
     }
     // Observers get their entries in a task after that update: a frame more, so the last screen's have run.
     await new Promise<void>((resolve) => {
-      page.setTimeout(resolve, 100);
+      timer = page.setTimeout(resolve, 100);
       page.requestAnimationFrame(() => page.requestAnimationFrame(resolve));
     });
+    page.clearTimeout(timer);
   } finally {
     // Opaque again at once: a transition of the page's on :root would fade it in from nothing.
     veil.deleteRule(0);
@@ -176,6 +185,12 @@ export async function scrollThrough(maxHeight: number): Promise<number> {
     root.adoptedStyleSheets = root.adoptedStyleSheets.filter((sheet) => sheet !== veil);
     page.scrollTo({ top: 0, left: 0, behavior: 'instant' });
   }
+  return Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0);
+}
+
+/** The page's height in CSS pixels: the larger of the root's and the body's. */
+export function pageHeight(): number {
+  const root = (globalThis as unknown as PageGlobal).document;
   return Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0);
 }
 
@@ -203,7 +218,8 @@ export function pageFacts(shown: Box | null, signs: ChallengeSign[]): { images: 
     const x = box.x + page.scrollX;
     const y = box.y + page.scrollY;
     const inside = x < area.x + area.width && y < area.y + area.height && x + box.width > area.x && y + box.height > area.y;
-    if (!image.currentSrc || box.width < 1 || box.height < 1 || !inside) continue;
+    // currentSrc stays empty until the image arrives: one still pending has only its src.
+    if (!(image.currentSrc || image.src) || box.width < 1 || box.height < 1 || !inside) continue;
     found += 1;
     if (image.complete && image.naturalWidth > 0) loaded += 1;
   }

@@ -19,16 +19,22 @@ import { prepareView, signIn, stillMotion } from '#shared/services/capture/page-
 import { photograph, readAheadFor, SCREENSHOT_RESERVE_MS } from '#shared/services/capture/photograph.ts';
 import { captureReport } from '#shared/services/capture/report.ts';
 import type { TargetGuard } from '#shared/services/capture/target.ts';
-import { SETTLE, settle, Traffic } from '#shared/services/capture/traffic.ts';
+import { quietAfterLoad, SETTLE, settle, watchPage } from '#shared/services/capture/settle.ts';
+import type { SettleParameters } from '#shared/services/capture/settle.ts';
+import { Traffic } from '#shared/services/capture/traffic.ts';
 import { blockWorkers } from '#shared/services/capture/workers.ts';
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
 import type { Redaction } from '#shared/schemas/redaction.ts';
 import type { CaptureExtent } from '#shared/store/capture-cache.ts';
 
-/** The service always settles; the alternatives exist so `npm run bench` can compare them. */
+/**
+ * The service always settles; the alternatives exist so `npm run bench` can compare them: the
+ * lifecycle events, and `load` then a quiet window of the network alone.
+ */
 export type WaitStrategy =
-  | { kind: 'settle'; quietMs: number; maxMs: number }
-  | { kind: 'lifecycle'; event: 'load' | 'domcontentloaded' | 'networkidle0' | 'networkidle2' };
+  | ({ kind: 'settle' } & SettleParameters)
+  | { kind: 'lifecycle'; event: 'load' | 'domcontentloaded' | 'networkidle0' | 'networkidle2' }
+  | { kind: 'load-quiet'; quietMs: number; maxMs: number };
 
 export const DEFAULT_WAIT: WaitStrategy = { kind: 'settle', ...SETTLE };
 
@@ -48,6 +54,8 @@ export interface CaptureRequest {
 
 export interface CaptureOutput {
   png: Uint8Array;
+  /** The drawn document's address: the target's, or where a redirect or a click took the page. */
+  url: string;
   /** Set for a full-page or element capture. */
   extent?: CaptureExtent;
   report: CaptureReport;
@@ -160,6 +168,7 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     // A window that slipped past the popup blocker is not intercepted: close it at once.
     page.on('popup', (popup) => void popup?.close().catch(ignore));
     const options = request.options ?? DEFAULT_OPTIONS;
+    const wait = request.wait ?? DEFAULT_WAIT;
     const device = deviceFor(request.deviceType, options);
     const agent =
       options.userAgent === undefined ? userAgentFor(request.deviceType, await deadline.race(versionOf(lease.browser))) : { userAgent: options.userAgent };
@@ -179,38 +188,36 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
         // Service workers could answer requests without them reaching interception.
         page.setBypassServiceWorker(true),
         blockWorkers(page),
+        wait.kind === 'settle' ? watchPage(page, wait) : undefined,
         page.setRequestInterception(true),
       ]),
     );
-    const wait = request.wait ?? DEFAULT_WAIT;
-    const response = await deadline.race(page.goto(request.url.href, { waitUntil: wait.kind === 'lifecycle' ? wait.event : 'load', timeout: 0 }));
-    const loaded = traffic.seen;
+    // Settling, not the load event, decides when the page is ready: one stalled font or image
+    // would hold `load` back for good. Only a document that never arrives is a time-out.
+    const waitUntil = wait.kind === 'lifecycle' ? wait.event : wait.kind === 'load-quiet' ? 'load' : 'domcontentloaded';
+    await deadline.race(page.goto(request.url.href, { waitUntil, timeout: 0 }));
+    if (wait.kind === 'load-quiet')
+      await deadline.race(quietAfterLoad(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
     // With redact, detection runs while the page settles, on the text as it is now.
     const ahead = readAheadFor(page, options);
-    // A full page with nothing to do before its scroll-through settles once, after it.
+    // A full page with nothing to do before its scroll-through settles after it only.
     const settleAfterScroll =
       wait.kind === 'settle' && options.fullPage && !options.blockBanners && !options.blockAds && options.waitForSelector === undefined && options.delay === 0;
-    if (wait.kind === 'settle' && !settleAfterScroll)
-      await deadline.race(settle(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+    if (wait.kind === 'settle' && !settleAfterScroll) await deadline.race(settle(page, traffic, deadline.remaining() - SCREENSHOT_RESERVE_MS, wait));
     const cleaned = await deadline.race(traffic.clean.settle(Math.max(0, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
     await prepareView(page, traffic, options, deadline);
+    // A click may have sent the page to an address the guard refused.
+    if (traffic.mainBlocked) throw refusedRedirect(traffic.mainBlocked);
     if (options.waitForSelector !== undefined) await deadline.race(waitVisible(page, options.waitForSelector, deadline, request.timeoutMs));
     if (options.delay > 0) await deadline.race(new Promise((resolve) => setTimeout(resolve, options.delay)));
     if (options.hideSelectors.length > 0) await deadline.race(page.evaluate(hideMatches, options.hideSelectors));
     await stillMotion(page, options, deadline);
-    const picture = await photograph(
-      page,
-      traffic,
-      options,
-      device,
-      deadline,
-      settleAfterScroll ? { since: loaded, orInFlight: true } : { since: traffic.seen, orInFlight: false },
-      ahead,
-    );
+    const picture = await photograph(page, traffic, options, device, deadline, ahead);
     const requests = { total: traffic.seen, refused: traffic.refused, blockedAds: traffic.blockedAds };
-    const report = await captureReport({ page, area: picture.area, deadline, status: response?.status(), consent: cleaned.consent?.result, requests });
+    const report = await captureReport({ page, traffic, area: picture.area, deadline, consent: cleaned.consent?.result, requests });
     return {
       png: picture.png,
+      url: drawnUrl(page, request.url),
       ...(picture.extent ? { extent: picture.extent } : {}),
       report,
       ...(picture.redactions ? { redactions: picture.redactions } : {}),
@@ -234,6 +241,22 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
         if (lease.isolation === 'reset') await retire(lease.browser);
       })
       .finally(() => lease.release());
+  }
+}
+
+function refusedRedirect({ url, verdict }: NonNullable<Traffic['mainBlocked']>, cause?: unknown): InvalidUrlError {
+  return new InvalidUrlError('Redirect to a refused target', `The page went to ${url.hostname}, refused: ${verdict.reason}.`, cause);
+}
+
+/** The address of the document in the picture, without its fragment; the target's if the page shows none of its own. */
+function drawnUrl(page: Page, target: URL): string {
+  try {
+    const url = new URL(page.url());
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return target.href;
+    url.hash = '';
+    return url.href;
+  } catch {
+    return target.href;
   }
 }
 
@@ -272,10 +295,7 @@ const PROXY_REFUSALS = /net::ERR_(TUNNEL_CONNECTION_FAILED|EMPTY_RESPONSE|CONNEC
 
 async function classify(error: unknown, lease: BrowserLease, request: CaptureRequest, guard: TargetGuard, traffic?: Traffic): Promise<HttpError> {
   if (error instanceof HttpError) return error;
-  if (traffic?.mainBlocked) {
-    const { url, verdict } = traffic.mainBlocked;
-    return new InvalidUrlError('Redirect to a refused target', `The page redirected to ${url.hostname}, refused: ${verdict.reason}.`, error);
-  }
+  if (traffic?.mainBlocked) return refusedRedirect(traffic.mainBlocked, error);
   if (error instanceof CaptureTimeout || (error as Error).name === 'TimeoutError') {
     return new UpstreamTimeoutError(
       `The page did not finish loading within the ${request.timeoutMs} ms capture time-out; retry later or capture a lighter page.`,

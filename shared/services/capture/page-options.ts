@@ -9,7 +9,7 @@ import type { Deadline } from '#shared/services/capture/deadline.ts';
 import { adoptStyleSheet, finishAnimations } from '#shared/services/capture/in-page.ts';
 import type { CaptureCredentials, CaptureOptions } from '#shared/services/capture/options.ts';
 import { SCREENSHOT_RESERVE_MS } from '#shared/services/capture/photograph.ts';
-import { SETTLE, settle } from '#shared/services/capture/traffic.ts';
+import { settle } from '#shared/services/capture/settle.ts';
 import type { Traffic } from '#shared/services/capture/traffic.ts';
 
 /**
@@ -43,7 +43,7 @@ export async function prepareView(page: Page, traffic: Traffic, options: Capture
   if (options.css) await deadline.race(page.evaluate(adoptStyleSheet, options.css));
   if (options.click === undefined) return;
   await deadline.race(click(page, options.click));
-  await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
+  await deadline.race(settle(page, traffic, deadline.remaining() - SCREENSHOT_RESERVE_MS));
 }
 
 /** A real click (scrolled into view, at the element's centre); 404 naming the selector when nothing can be clicked. */

@@ -10,9 +10,9 @@ import type { Redaction } from '#shared/schemas/redaction.ts';
 import type { CaptureExtent } from '#shared/store/capture-cache.ts';
 import type { Deadline } from '#shared/services/capture/deadline.ts';
 import type { DeviceProfile } from '#shared/services/capture/devices.ts';
-import { documentBox, scrollThrough } from '#shared/services/capture/in-page.ts';
+import { documentBox, pageHeight, scrollThrough } from '#shared/services/capture/in-page.ts';
 import type { CaptureOptions } from '#shared/services/capture/options.ts';
-import { SETTLE, settle } from '#shared/services/capture/traffic.ts';
+import { settle } from '#shared/services/capture/settle.ts';
 import type { Traffic } from '#shared/services/capture/traffic.ts';
 import type { ReadAhead } from '#shared/services/capture/redaction/redact-page.ts';
 
@@ -121,9 +121,8 @@ async function redacted(
 }
 
 /**
- * The picture the options ask for: the viewport, the page to its end (scrolled through first, at
- * most the maximum height, then settled if the page made requests since `settled.since`, or still
- * has some in flight when `orInFlight`) or one element's box.
+ * The picture the options ask for: the viewport, one element's box, or the page to its end
+ * (`wholePage`).
  */
 export async function photograph(
   page: Page,
@@ -131,7 +130,6 @@ export async function photograph(
   options: CaptureOptions,
   device: DeviceProfile,
   deadline: Deadline,
-  settled: { since: number; orInFlight: boolean },
   ahead?: Promise<ReadAhead | undefined>,
 ): Promise<Picture> {
   const scale = device.deviceScaleFactor;
@@ -151,11 +149,32 @@ export async function photograph(
     const viewport = () => deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false }));
     return { ...(await redacted(page, options, null, scale, deadline, ahead, viewport)), area: null };
   }
-  const most = capped({ x: 0, y: 0, width: device.width, height: Number.MAX_SAFE_INTEGER }, scale).clip.height;
-  const pageHeight = await deadline.race(page.evaluate(scrollThrough, most));
-  // What the scroll started loading (lazy images, the next page of a feed), if anything.
-  if (traffic.seen !== settled.since || (settled.orInFlight && traffic.busy))
-    await deadline.race(settle(page, traffic, SETTLE.quietMs, Math.min(SETTLE.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
-  const { clip, extent } = capped({ x: 0, y: 0, width: device.width, height: Math.max(1, pageHeight) }, scale);
+  const { height, growing } = await wholePage(page, traffic, device, deadline);
+  const { clip, extent } = capped({ x: 0, y: 0, width: device.width, height: Math.max(1, height) }, scale);
+  // A page still growing when time ran out is taller than the picture: cut, as past the maximum.
+  if (growing) extent.truncated = true;
   return { ...(await redacted(page, options, clip, scale, deadline, ahead, () => shoot(page, clip, scale, deadline))), extent, area: clip };
+}
+
+/** Time kept for one more round of scrolling and settling when the page grew. */
+const ROUND_RESERVE_MS = 500;
+
+/**
+ * The page's height once it stops growing: scrolled through (lazy content loads), settled, and
+ * measured again; while it grew, its new part is scrolled through and settled too, until it stops,
+ * reaches the maximum height or time runs out (`growing`).
+ */
+async function wholePage(page: Page, traffic: Traffic, device: DeviceProfile, deadline: Deadline): Promise<{ height: number; growing: boolean }> {
+  const most = capped({ x: 0, y: 0, width: device.width, height: Number.MAX_SAFE_INTEGER }, device.deviceScaleFactor).clip.height;
+  let from = 0;
+  let before = await deadline.race(page.evaluate(pageHeight));
+  for (;;) {
+    await deadline.race(page.evaluate(scrollThrough, most, from));
+    await deadline.race(settle(page, traffic, deadline.remaining() - SCREENSHOT_RESERVE_MS));
+    const height = await deadline.race(page.evaluate(pageHeight));
+    if (height <= before || before >= most) return { height, growing: false };
+    if (deadline.remaining() - SCREENSHOT_RESERVE_MS < ROUND_RESERVE_MS) return { height, growing: true };
+    from = before;
+    before = height;
+  }
 }

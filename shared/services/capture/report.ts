@@ -1,10 +1,12 @@
-/** The capture's report: what it did (consent, requests) and found (status, images, fonts, a bot challenge). */
+/** The capture's report: what it did (consent, requests) and found (status, images, fonts, a bot challenge, what was pending). */
 import type { Page } from 'puppeteer-core';
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
 import type { Deadline } from '#shared/services/capture/deadline.ts';
 import { pageFacts } from '#shared/services/capture/in-page.ts';
 import type { ChallengeSign } from '#shared/services/capture/in-page.ts';
 import type { Clip } from '#shared/services/capture/photograph.ts';
+import { pageState } from '#shared/services/capture/settle.ts';
+import type { Traffic } from '#shared/services/capture/traffic.ts';
 
 /**
  * Block and challenge pages of the bot managers most sites use, by the marks their pages carry
@@ -32,23 +34,28 @@ export const CHALLENGE_SIGNS: readonly ChallengeSign[] = [
 
 export interface ReportInput {
   page: Page;
+  /** The page's requests: the drawn document's status and what is still in flight. */
+  traffic: Traffic;
   /** What the picture covers, in document CSS px; null for the viewport. */
   area: Clip | null;
   deadline: Deadline;
-  status?: number;
   consent?: CaptureReport['consent'];
   requests: CaptureReport['requests'];
 }
 
 /** Read from the page once the picture is taken; it has not changed since. */
 export async function captureReport(input: ReportInput): Promise<CaptureReport> {
-  const facts = await input.deadline.race(input.page.evaluate(pageFacts, input.area, [...CHALLENGE_SIGNS]));
+  const [facts, state] = await input.deadline.race(
+    Promise.all([input.page.evaluate(pageFacts, input.area, [...CHALLENGE_SIGNS]), pageState(input.page, input.traffic)]),
+  );
+  const status = input.traffic.document?.status;
   return {
-    ...(input.status !== undefined ? { status: input.status } : {}),
+    ...(status !== undefined ? { status } : {}),
     ...(facts.challenge !== undefined ? { challenge: facts.challenge } : {}),
     ...(input.consent !== undefined ? { consent: input.consent } : {}),
     images: facts.images,
     fontsReady: facts.fontsReady,
     requests: input.requests,
+    ...state,
   };
 }

@@ -106,6 +106,7 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
         if (hit)
           return {
             ...key,
+            url: hit.drawnUrl ?? key.url,
             png: hit.png,
             cached: true,
             strategy: hit.strategy as Strategy,
@@ -142,13 +143,15 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
       const png = await fitResponse(shot.png, { budgetMs: answerBy - performance.now(), signal: request.signal });
       const extent = shot.extent ? { extent: shot.extent } : {};
       const redactions = shot.redactions ? { redactions: shot.redactions } : {};
+      // The answer names the document drawn; the cache stays keyed by the address asked for.
+      const drawnUrl = shot.url !== key.url ? { drawnUrl: shot.url } : {};
       // A page covered in findings would outgrow a cache item: such a capture is answered, not kept.
       const cacheable = !credentials && (shot.redactions?.length ?? 0) <= MAX_CACHED_REDACTIONS;
       if (cacheable)
         await bestEffort('write', () =>
-          deps.cache.put(cacheKey, { png, strategy: lease.strategy, ...extent, report: shot.report, ...redactions }, deps.cacheTtlSeconds),
+          deps.cache.put(cacheKey, { png, strategy: lease.strategy, ...drawnUrl, ...extent, report: shot.report, ...redactions }, deps.cacheTtlSeconds),
         );
-      return { ...key, png, cached: false, strategy: lease.strategy, ...extent, report: shot.report, ...redactions };
+      return { ...key, url: shot.url, png, cached: false, strategy: lease.strategy, ...extent, report: shot.report, ...redactions };
     },
   };
 }

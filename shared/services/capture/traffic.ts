@@ -1,16 +1,15 @@
-/** Every request of one captured page, decided by the target guard, and waiting until they settle. */
-import type { HTTPRequest, Page } from 'puppeteer-core';
+/** Every request of one captured page, decided by the target guard, and when they are all answered. */
+import type { HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import { log } from '#shared/log.ts';
 import type { CleanCapture } from '#shared/services/capture/clean-capture.ts';
 import { ignore } from '#shared/services/capture/deadline.ts';
 import type { TargetGuard, Verdict } from '#shared/services/capture/target.ts';
 
 /**
- * Loaded (docs/capture.md, "When the picture is taken"): `load`, then `quietMs` with nothing in
- * flight to catch data fetched right after it, capped at `maxMs` so an open long poll still gets
- * captured; then web fonts within the same budget.
+ * A request the server has not begun to answer in this long no longer holds the picture up (a
+ * stalled font or image); the page's own document always does.
  */
-export const SETTLE = { quietMs: 50, maxMs: 1_000 } as const;
+export const STALL_MS = 2_000;
 
 /** Requests that may stay open for the page's whole life; settling does not wait for them. */
 const OPEN_ENDED = new Set(['eventsource', 'websocket', 'ping', 'media']);
@@ -23,12 +22,17 @@ export class Traffic {
   refused = 0;
   blockedAds = 0;
   mainBlocked?: { url: URL; verdict: Exclude<Verdict, { allowed: true }> };
+  /** The last answer to a navigation of the page's main frame (its own, a redirect's, a click's). */
+  document?: { url: string; status: number };
   /** Ads and trackers to drop (blockAds), asked before the guard: it only ever removes a request. */
   clean?: CleanCapture;
   /** The request's headers, added only to requests to this origin after the guard allowed them. */
   private extra?: { origin: string; headers: [string, string][] };
-  private readonly inflight = new Set<HTTPRequest>();
+  /** Requests settling waits for: when each was sent, and whether its answer has begun. */
+  private readonly inflight = new Map<HTTPRequest, { sentAt: number; answered: boolean }>();
   private readonly listeners = new Set<() => void>();
+  /** When a request settling waits for last started or ended. */
+  private lastChange = performance.now();
   private readonly page: Page;
   private readonly guard: TargetGuard;
 
@@ -36,6 +40,7 @@ export class Traffic {
     this.page = page;
     this.guard = guard;
     page.on('request', (request) => void this.decide(request));
+    page.on('response', (response) => this.answered(response));
     page.on('requestfinished', (request) => this.settled(request));
     page.on('requestfailed', (request) => this.settled(request));
   }
@@ -59,7 +64,8 @@ export class Traffic {
     if (verdict.allowed) {
       this.origins.add(url.origin);
       if (!OPEN_ENDED.has(request.resourceType())) {
-        this.inflight.add(request);
+        // A navigation of the main frame is the document itself: never given up on as stalled.
+        this.inflight.set(request, { sentAt: performance.now(), answered: this.isDocument(request) });
         this.changed();
       }
       return void this.proceed(request, url).catch(ignore);
@@ -87,20 +93,56 @@ export class Traffic {
     return request.continue({ headers: Object.fromEntries([...own, ...this.extra.headers]) });
   }
 
+  private isDocument(request: HTTPRequest): boolean {
+    return request.isNavigationRequest() && request.frame() === this.page.mainFrame();
+  }
+
+  private answered(response: HTTPResponse): void {
+    const request = response.request();
+    const entry = this.inflight.get(request);
+    if (entry) entry.answered = true;
+    if (this.isDocument(request)) this.document = { url: response.url(), status: response.status() };
+  }
+
   private settled(request: HTTPRequest): void {
     if (this.inflight.delete(request)) this.changed();
   }
 
   private changed(): void {
+    this.lastChange = performance.now();
     for (const listener of this.listeners) listener();
   }
 
-  /** True while a request that settling waits for is in flight. */
-  get busy(): boolean {
-    return this.inflight.size > 0;
+  /** Requests settling waits for that are in flight, stalled ones included. */
+  get pending(): number {
+    return this.inflight.size;
   }
 
-  /** Resolves once nothing has been in flight for `quietMs`, or after `budgetMs` regardless. */
+  /**
+   * Requests in flight that still hold the picture up, when the next of them stalls, and (with
+   * none) since when nothing has: the last start or end of a request, or the last stall.
+   */
+  private holding(now: number): { count: number; nextStall: number; since: number } {
+    let count = 0;
+    let nextStall = Number.POSITIVE_INFINITY;
+    let since = this.lastChange;
+    for (const { sentAt, answered } of this.inflight.values()) {
+      if (!answered && now - sentAt >= STALL_MS) {
+        since = Math.max(since, sentAt + STALL_MS);
+        continue;
+      }
+      count += 1;
+      if (!answered) nextStall = Math.min(nextStall, sentAt + STALL_MS);
+    }
+    return { count, nextStall, since };
+  }
+
+  /** True while a request that settling waits for is in flight and not stalled. */
+  get busy(): boolean {
+    return this.holding(performance.now()).count > 0;
+  }
+
+  /** Resolves once nothing holding the picture up has been in flight for `quietMs`, or after `budgetMs` regardless. */
   quiet(quietMs: number, budgetMs: number): Promise<void> {
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout | undefined;
@@ -112,27 +154,15 @@ export class Traffic {
       };
       const check = () => {
         clearTimeout(timer);
-        if (this.inflight.size === 0) timer = setTimeout(done, quietMs);
+        const now = performance.now();
+        const { count, nextStall, since } = this.holding(now);
+        // Looked at again when the oldest unanswered request turns stalled.
+        if (count === 0) timer = setTimeout(done, Math.max(0, since + quietMs - now));
+        else if (Number.isFinite(nextStall)) timer = setTimeout(check, nextStall - now + 1);
       };
       const cap = setTimeout(done, budgetMs);
       this.listeners.add(check);
       check();
     });
   }
-}
-
-/** Waits until nothing is in flight for `quietMs` (at most `budgetMs`), then for web fonts within what is left. */
-export async function settle(page: Page, traffic: Traffic, quietMs: number, budgetMs: number): Promise<void> {
-  if (budgetMs <= 0) return;
-  const until = performance.now() + budgetMs;
-  await traffic.quiet(quietMs, budgetMs);
-  const left = until - performance.now();
-  if (left <= 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    // A string, not a function: this runs in the page, where `document` exists (it does not in Node's types).
-    page.evaluate('document.fonts.ready.then(() => true)').catch(ignore),
-    new Promise((resolve) => (timer = setTimeout(resolve, left))),
-  ]);
-  clearTimeout(timer);
 }

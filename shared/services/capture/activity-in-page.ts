@@ -1,0 +1,112 @@
+/**
+ * What the page still has to do, watched from inside it (conventions of in-page.ts): timers due
+ * soon, frame callbacks and DOM changes, so settling can wait for work that starts no request.
+ */
+
+/** The page's own work the watcher saw: pending timers and frames, and how long it has been still. */
+export interface PageActivity {
+  /** Timeouts due within the horizon and intervals that tick faster than it, still pending. */
+  timers: number;
+  /** Animation-frame callbacks requested and not yet run. */
+  frames: number;
+  /** Milliseconds since a timer or frame callback last ran or the DOM last changed. */
+  stillMs: number;
+}
+
+/** The slice of the page's globals the watcher uses; Node's types have no DOM. */
+type Callback = (...args: unknown[]) => unknown;
+type Scheduler = (callback: unknown, delay?: unknown, ...rest: unknown[]) => number;
+interface WatchedGlobal {
+  setTimeout: Scheduler;
+  setInterval: Scheduler;
+  clearTimeout(id?: number): void;
+  clearInterval(id?: number): void;
+  requestAnimationFrame(callback: unknown): number;
+  cancelAnimationFrame(id?: number): void;
+  performance: { now(): number };
+  document: object;
+  MutationObserver: new (callback: () => void) => { observe(node: object, options: object): void };
+}
+
+/**
+ * Installed before the page's scripts, in every document: wraps the timer and frame functions
+ * (as Proxies, so their names and lengths stay the page's) and observes the document. The state is
+ * read through a non-enumerable global named `key`. No named inner functions (in-page.ts).
+ */
+export function watchActivity(key: string, horizonMs: number): void {
+  const page = globalThis as unknown as WatchedGlobal & Record<string, unknown>;
+  if (Object.hasOwn(page, key)) return;
+  const timers = new Set<number>();
+  const frames = new Set<number>();
+  const state = { last: page.performance.now() };
+  // Wraps a callback so that running it counts as activity (and `after` forgets its id).
+  const wrap = {
+    ran(callback: unknown, after?: () => void): unknown {
+      if (typeof callback !== 'function') return callback;
+      return function (this: unknown, ...args: unknown[]) {
+        after?.();
+        state.last = page.performance.now();
+        return (callback as Callback).apply(this, args);
+      };
+    },
+  };
+  page.setTimeout = new Proxy(page.setTimeout, {
+    apply(target, self, args: unknown[]) {
+      if ((Number(args[1]) || 0) > horizonMs) return Reflect.apply(target, self, args);
+      let id = 0;
+      args[0] = wrap.ran(args[0], () => timers.delete(id));
+      id = Reflect.apply(target, self, args) as number;
+      timers.add(id);
+      return id;
+    },
+  });
+  page.setInterval = new Proxy(page.setInterval, {
+    apply(target, self, args: unknown[]) {
+      // An interval that ticks slower than the horizon is the page's rhythm, not work to wait for.
+      const tracked = (Number(args[1]) || 0) < horizonMs;
+      args[0] = wrap.ran(args[0]);
+      const id = Reflect.apply(target, self, args) as number;
+      if (tracked) timers.add(id);
+      return id;
+    },
+  });
+  for (const name of ['clearTimeout', 'clearInterval'] as const) {
+    page[name] = new Proxy(page[name], {
+      apply(target, self, args: unknown[]) {
+        timers.delete(Number(args[0]));
+        return Reflect.apply(target, self, args);
+      },
+    });
+  }
+  page.requestAnimationFrame = new Proxy(page.requestAnimationFrame, {
+    apply(target, self, args: unknown[]) {
+      let id = 0;
+      args[0] = wrap.ran(args[0], () => frames.delete(id));
+      id = Reflect.apply(target, self, args) as number;
+      frames.add(id);
+      return id;
+    },
+  });
+  page.cancelAnimationFrame = new Proxy(page.cancelAnimationFrame, {
+    apply(target, self, args: unknown[]) {
+      frames.delete(Number(args[0]));
+      return Reflect.apply(target, self, args);
+    },
+  });
+  new page.MutationObserver(() => {
+    state.last = page.performance.now();
+  }).observe(page.document, { subtree: true, childList: true, attributes: true, characterData: true });
+  // A method, not an arrow: the bundler names functions assigned to properties through a helper.
+  const reader = {
+    read(): PageActivity {
+      return { timers: timers.size, frames: frames.size, stillMs: page.performance.now() - state.last };
+    },
+  };
+  Object.defineProperty(page, key, { value: reader.read });
+}
+
+/** The watcher's reading, or null where it is missing (a document it was not installed in). */
+export function readActivity(key: string): PageActivity | null {
+  const read = (globalThis as unknown as Record<string, unknown>)[key];
+  return typeof read === 'function' ? (read as () => PageActivity)() : null;
+}

@@ -1,0 +1,107 @@
+/**
+ * When the picture is taken (docs/capture.md, "Settling"): once no request holds it up and the
+ * page's own work (timers due soon, frames, DOM changes) has stopped, within bounded budgets.
+ */
+import type { Page } from 'puppeteer-core';
+import { readActivity, watchActivity } from '#shared/services/capture/activity-in-page.ts';
+import type { PageActivity } from '#shared/services/capture/activity-in-page.ts';
+import { ignore } from '#shared/services/capture/deadline.ts';
+import type { Traffic } from '#shared/services/capture/traffic.ts';
+
+/**
+ * `quietMs` with nothing in flight and the page still; its own work may hold the picture up at
+ * most `activityMs`; a timer counts when due within `horizonMs`.
+ */
+export interface SettleParameters {
+  quietMs: number;
+  activityMs: number;
+  horizonMs: number;
+}
+
+export const SETTLE: Readonly<SettleParameters> = { quietMs: 50, activityMs: 2_000, horizonMs: 1_000 };
+
+/** The watcher's global, named so that a page's own names cannot meet it by chance. */
+const ACTIVITY_KEY = '__easelActivity';
+
+/** How the page was when settling ended: what the report's `settled` and `pending` say. */
+export interface SettleOutcome {
+  /** Nothing held the picture up: no request in flight for the quiet window and the page still. */
+  settled: boolean;
+  /** Requests still in flight, stalled ones included (open-ended streams are not counted). */
+  requests: number;
+  /** The page was still running timers or frame callbacks or changing its DOM. */
+  changing: boolean;
+}
+
+/** Before navigation: the watcher runs in every document of the page, before the page's scripts. */
+export async function watchPage(page: Page, parameters: SettleParameters = SETTLE): Promise<void> {
+  await page.evaluateOnNewDocument(watchActivity, ACTIVITY_KEY, parameters.horizonMs);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+/** Whether the page's own work has stopped: no timer or frame pending and still for `quietMs`. */
+const still = (activity: PageActivity | null, quietMs: number) =>
+  activity === null || (activity.timers === 0 && activity.frames === 0 && activity.stillMs >= quietMs);
+
+/**
+ * Waits until no request holds the picture up for `quietMs` and the page is still, within
+ * `budgetMs`, of which the page's own work may take at most `activityMs`; then for web fonts when
+ * no request stalled. Never throws: it says how the page was when it stopped waiting.
+ */
+export async function settle(page: Page, traffic: Traffic, budgetMs: number, parameters: SettleParameters = SETTLE): Promise<SettleOutcome> {
+  const { quietMs, activityMs } = parameters;
+  const end = performance.now() + Math.max(0, budgetMs);
+  let activityEnd = Number.POSITIVE_INFINITY;
+  let activity: PageActivity | null = null;
+  for (;;) {
+    const seen = traffic.seen;
+    await traffic.quiet(quietMs, end - performance.now());
+    if (traffic.busy || performance.now() >= end) break;
+    activity = await page.evaluate(readActivity, ACTIVITY_KEY).catch(() => null);
+    // Settled only if no request started while the page was read.
+    if (still(activity, quietMs) && traffic.seen === seen && !traffic.busy) {
+      await fonts(page, traffic, end);
+      return { settled: traffic.pending === 0, requests: traffic.pending, changing: false };
+    }
+    if (!still(activity, quietMs)) activityEnd = Math.min(activityEnd, performance.now() + activityMs);
+    if (performance.now() >= activityEnd) break;
+    // Read again once the page could have been still for the window, or a window on while it has work pending.
+    const wait = activity && activity.timers + activity.frames === 0 ? quietMs - activity.stillMs : quietMs;
+    await sleep(Math.min(Math.max(wait, 10), end - performance.now(), activityEnd - performance.now()));
+  }
+  activity = await page.evaluate(readActivity, ACTIVITY_KEY).catch(() => null);
+  return { settled: false, requests: traffic.pending, changing: !still(activity, quietMs) };
+}
+
+/** The network alone quiet for `quietMs` (at most `budgetMs`), then web fonts: what `npm run bench` compares settling with. */
+export async function quietAfterLoad(page: Page, traffic: Traffic, quietMs: number, budgetMs: number): Promise<void> {
+  const end = performance.now() + Math.max(0, budgetMs);
+  await traffic.quiet(quietMs, budgetMs);
+  await fonts(page, traffic, end);
+}
+
+/** How the page is now, for the report: settled, or what is still pending. */
+export async function pageState(
+  page: Page,
+  traffic: Traffic,
+  quietMs = SETTLE.quietMs,
+): Promise<{ settled: boolean; pending?: { requests: number; changing: boolean } }> {
+  const activity = await page.evaluate(readActivity, ACTIVITY_KEY).catch(() => null);
+  const changing = !still(activity, quietMs);
+  if (traffic.pending === 0 && !changing) return { settled: true };
+  return { settled: false, pending: { requests: traffic.pending, changing } };
+}
+
+/** The page's web fonts, within what is left; not when a request stalled (it may be a font). */
+async function fonts(page: Page, traffic: Traffic, end: number): Promise<void> {
+  const left = end - performance.now();
+  if (left <= 0 || traffic.pending > 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    // A string, not a function: this runs in the page, where `document` exists (it does not in Node's types).
+    page.evaluate('document.fonts.ready.then(() => true)').catch(ignore),
+    new Promise((resolve) => (timer = setTimeout(resolve, left))),
+  ]);
+  clearTimeout(timer);
+}
