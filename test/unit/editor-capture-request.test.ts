@@ -6,6 +6,7 @@ import {
   advancedFields,
   capturedSource,
   MAX_CAPTURE_PIXELS,
+  MAX_CREDENTIAL_BYTES,
   MAX_COOKIES,
   MAX_CSS_LENGTH,
   MAX_HEADERS,
@@ -163,6 +164,16 @@ describe('advancedFields', () => {
     ['a Cookie header', { headers: [{ name: 'Cookie', value: `s=${SECRET}` }] }, { field: 'headers', row: 0, part: 'name' }],
     ['a header value with a line break', { headers: [{ name: 'X-Team', value: `${SECRET}\r\nHost: evil` }] }, { field: 'headers', row: 0, part: 'value' }],
     [
+      'headers past the total in bytes',
+      { headers: [0, 1, 2].map((i) => ({ name: `X-H${i}`, value: 'v'.repeat(MAX_VALUE_LENGTH - 10) })) },
+      { field: 'headers', row: 2, part: 'value' },
+    ],
+    [
+      'a cookie that takes headers past the total',
+      { headers: [{ name: 'X-H', value: 'v'.repeat(MAX_VALUE_LENGTH) }], cookies: [{ name: 's', value: 'v'.repeat(MAX_VALUE_LENGTH - 10) }] },
+      { field: 'cookies', row: 0, part: 'value' },
+    ],
+    [
       'a 21st header',
       { headers: Array.from({ length: MAX_HEADERS + 1 }, (_, i) => ({ name: `X-H${i}`, value: SECRET })) },
       { field: 'headers', row: MAX_HEADERS, part: 'name' },
@@ -184,7 +195,16 @@ describe('advancedFields', () => {
   });
 
   it('keeps the bounds of the API schema, so the form refuses exactly what the API would', () => {
-    expect({ VIEWPORT_BOUNDS, MAX_COOKIES, MAX_HEADERS, MAX_USER_AGENT_LENGTH, MAX_CSS_LENGTH, MAX_NAME_LENGTH, MAX_VALUE_LENGTH }).toEqual({
+    expect({
+      VIEWPORT_BOUNDS,
+      MAX_COOKIES,
+      MAX_HEADERS,
+      MAX_USER_AGENT_LENGTH,
+      MAX_CSS_LENGTH,
+      MAX_NAME_LENGTH,
+      MAX_VALUE_LENGTH,
+      MAX_CREDENTIAL_BYTES,
+    }).toEqual({
       VIEWPORT_BOUNDS: schema.VIEWPORT_BOUNDS,
       MAX_COOKIES: schema.MAX_COOKIES,
       MAX_HEADERS: schema.MAX_HEADERS,
@@ -192,6 +212,7 @@ describe('advancedFields', () => {
       MAX_CSS_LENGTH: schema.MAX_CSS_LENGTH,
       MAX_NAME_LENGTH: schema.MAX_HEADER_NAME_LENGTH,
       MAX_VALUE_LENGTH: schema.MAX_HEADER_VALUE_LENGTH,
+      MAX_CREDENTIAL_BYTES: schema.MAX_CREDENTIAL_BYTES,
     });
     expect([schema.MAX_COOKIE_NAME_LENGTH, schema.MAX_COOKIE_VALUE_LENGTH, schema.MAX_CAPTURE_PIXELS]).toEqual([
       MAX_NAME_LENGTH,

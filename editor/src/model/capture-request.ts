@@ -9,6 +9,8 @@ export const MAX_HEADERS = 20;
 export const MAX_COOKIES = 50;
 export const MAX_NAME_LENGTH = 256;
 export const MAX_VALUE_LENGTH = 4096;
+/** Bytes headers and cookies add to the request together, as sent. */
+export const MAX_CREDENTIAL_BYTES = 8192;
 export const MAX_USER_AGENT_LENGTH = 512;
 export const MAX_CSS_LENGTH = 20_000;
 /** Most image pixels one picture of the screen may have; a phone's viewport is drawn at 2×. */
@@ -179,6 +181,20 @@ function headersOf(rows: readonly NameValue[]): Record<string, string> {
   return headers;
 }
 
+/** Headers and cookies within their total as sent ("Name: value" lines and one Cookie header), or the last row at fault named. */
+function assertCredentialsFit(headers: Record<string, string>, cookies: NameValue[], input: AdvancedInput): void {
+  const headerBytes = Object.entries(headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
+  const cookieBytes = cookies.length === 0 ? 0 : cookies.reduce((sum, { name, value }) => sum + name.length + value.length + 3, 8);
+  if (headerBytes + cookieBytes <= MAX_CREDENTIAL_BYTES) return;
+  const field = headerBytes > MAX_CREDENTIAL_BYTES || cookies.length === 0 ? 'headers' : 'cookies';
+  const rows = input[field];
+  const last = rows.findLastIndex((row) => row.name.trim() !== '');
+  throw new AdvancedProblem(
+    `Headers and cookies together are at most ${count(MAX_CREDENTIAL_BYTES)} bytes as sent; these have ${count(headerBytes + cookieBytes)}.`,
+    { field, row: last, part: 'value' },
+  );
+}
+
 /**
  * The request fields the Advanced controls ask for, only those away from the API's defaults.
  * @throws AdvancedProblem naming the control at fault
@@ -191,6 +207,7 @@ export function advancedFields(input: AdvancedInput): AdvancedFields {
   if (cookies.length > 0) fields.cookies = cookies;
   const headers = headersOf(input.headers);
   if (Object.keys(headers).length > 0) fields.headers = headers;
+  assertCredentialsFit(headers, cookies, input);
   const userAgent = input.userAgent.trim();
   if (userAgent.length > MAX_USER_AGENT_LENGTH || CONTROL_CHARACTER.test(userAgent)) {
     throw new AdvancedProblem(`The user agent is one line of at most ${MAX_USER_AGENT_LENGTH} characters; this one has ${count(userAgent.length)}.`, {
