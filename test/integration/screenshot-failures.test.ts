@@ -16,6 +16,7 @@ import type { TestRuntime } from '../support/local.ts';
 import { pngSize, startTargetPages } from '../support/target-pages.ts';
 import type { TargetPages } from '../support/target-pages.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
+import { readPixels } from '../support/images.ts';
 
 const TIMEOUT_MS = 4_000;
 
@@ -74,6 +75,16 @@ describe('POST /api/screenshot: failures', () => {
     expect(response.status).toBe(408);
     expect(response.body).toEqual({ ...envelope(408, 'upstream_timeout'), hint: expect.stringContaining(`${TIMEOUT_MS} ms capture time-out`) });
     expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS);
+  });
+
+  it('photographs a whole document whose parser a stalled script holds, 1 s before the time-out, and reports it pending', async () => {
+    // Act
+    const response = await capture({ url: `${pages.origin}/parser-stall?key=${randomUUID()}` });
+
+    // Assess: what was parsed before the script is drawn
+    expect(response.status).toBe(200);
+    expect(response.body.report).toMatchObject({ status: 200, settled: false, pending: { requests: 1 } });
+    expect((await readPixels(response.body.screenshot)).at(10, 10)).toEqual([0, 160, 0]);
   });
 
   it('answers 408 upstream_timeout naming the selector when waitForSelector never shows', async () => {

@@ -116,6 +116,12 @@ export async function startTargetPages(): Promise<TargetPages> {
       // Accepts the request and never answers it.
       case '/silent':
         return;
+      // The whole document arrives, but its parser waits for ever on a script that never does.
+      case '/parser-stall':
+        return html(
+          res,
+          `<body style="margin:0"><div style="height:300px;background:${GREEN}"></div><script src="/silent?script"></script><p>never parsed</p></body>`,
+        );
       // Different on every load: shows whether an answer came from the cache or a new capture.
       case '/counter': {
         const key = q.get('key') ?? '';

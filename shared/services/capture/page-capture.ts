@@ -195,7 +195,7 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     // Settling, not the load event, decides when the page is ready: one stalled font or image
     // would hold `load` back for good. Only a document that never arrives is a time-out.
     const waitUntil = wait.kind === 'lifecycle' ? wait.event : wait.kind === 'load-quiet' ? 'load' : 'domcontentloaded';
-    await deadline.race(page.goto(request.url.href, { waitUntil, timeout: 0 }));
+    await navigate(page, request.url, waitUntil, deadline, () => wait.kind === 'settle' && traffic?.document?.complete === true);
     if (wait.kind === 'load-quiet')
       await deadline.race(quietAfterLoad(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
     // With redact, detection runs while the page settles, on the text as it is now.
@@ -241,6 +241,24 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
         if (lease.isolation === 'reset') await retire(lease.browser);
       })
       .finally(() => lease.release());
+  }
+}
+
+/**
+ * To the target, until `waitUntil`; if that has not come 1 s before the time-out but `arrived()`
+ * (the whole document did, and a script it waits for stalls the parser), on with what is drawn.
+ * A document still arriving is a page loading too slowly: 408 at the time-out.
+ */
+async function navigate(page: Page, url: URL, waitUntil: 'load' | 'domcontentloaded' | 'networkidle0' | 'networkidle2', deadline: Deadline, arrived: () => boolean) {
+  const navigation = page.goto(url.href, { waitUntil, timeout: 0 });
+  // Left behind when the picture is taken without it; it ends with the page.
+  navigation.catch(ignore);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, deadline.remaining() - SCREENSHOT_RESERVE_MS))));
+  try {
+    if ((await deadline.race(Promise.race([navigation, late]))) === 'late' && !arrived()) await deadline.race(navigation);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -22,8 +22,8 @@ export class Traffic {
   refused = 0;
   blockedAds = 0;
   mainBlocked?: { url: URL; verdict: Exclude<Verdict, { allowed: true }> };
-  /** The last answer to a navigation of the page's main frame (its own, a redirect's, a click's). */
-  document?: { url: string; status: number };
+  /** The last answer to a navigation of the page's main frame (its own, a redirect's, a click's), and whether it has all arrived. */
+  document?: { url: string; status: number; complete: boolean };
   /** Ads and trackers to drop (blockAds), asked before the guard: it only ever removes a request. */
   clean?: CleanCapture;
   /** The request's headers, added only to requests to this origin after the guard allowed them. */
@@ -101,10 +101,11 @@ export class Traffic {
     const request = response.request();
     const entry = this.inflight.get(request);
     if (entry) entry.answered = true;
-    if (this.isDocument(request)) this.document = { url: response.url(), status: response.status() };
+    if (this.isDocument(request)) this.document = { url: response.url(), status: response.status(), complete: false };
   }
 
   private settled(request: HTTPRequest): void {
+    if (this.document && this.isDocument(request)) this.document.complete = true;
     if (this.inflight.delete(request)) this.changed();
   }
 
@@ -160,7 +161,7 @@ export class Traffic {
         if (count === 0) timer = setTimeout(done, Math.max(0, since + quietMs - now));
         else if (Number.isFinite(nextStall)) timer = setTimeout(check, nextStall - now + 1);
       };
-      const cap = setTimeout(done, budgetMs);
+      const cap = setTimeout(done, Math.max(0, budgetMs));
       this.listeners.add(check);
       check();
     });
