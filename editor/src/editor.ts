@@ -10,7 +10,7 @@ import type { Edits } from './model/edits.ts';
 import type { HistoryState } from './model/history.ts';
 import { exportProblem, exportSize } from './model/layout.ts';
 import type { Rect } from './model/layout.ts';
-import { FRAMES, resolvedScale } from './model/presets.ts';
+import { FRAMES, resolvedScale, scaleName } from './model/presets.ts';
 import type { Scale } from './model/presets.ts';
 import { planOf } from './render/composition.ts';
 import type { Composition } from './render/composition.ts';
@@ -386,7 +386,9 @@ export class Editor {
     }
     const size = this.exportSize()!;
     const problem = exportProblem(size);
-    this.readout.textContent = `Export: ${size.width} × ${size.height} px (${resolvedScale(this.settings.scale, this.source?.density)}×)${problem ? ' · too large' : ''}`;
+    // The scale Auto stands for: the line fits beside the shortcuts on a phone, and the Scale control says Auto.
+    const scale = scaleName(resolvedScale(this.settings.scale, source.density));
+    this.readout.textContent = `Export: ${size.width} × ${size.height} px (${scale})${problem ? ' · too large' : ''}`;
     this.readout.dataset.width = String(size.width);
     this.readout.dataset.height = String(size.height);
     const background = describeBackground(this.settings, this.backgroundImage !== undefined);
