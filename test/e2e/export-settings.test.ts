@@ -21,7 +21,9 @@ const { runtime, open } = useEditorSuite({
   name: 'export-settings',
   before: async () => {
     site = await serveOnLoopback((_request, response) => {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Plain</title><body style="background:#fff">A plain page');
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>Plain</title><body style="background:#fff">A plain page');
     });
     Object.assign(process.env, { UNSAFE_TEST_LOOPBACK_PORTS: String(site.port) });
     return () => site.close();

@@ -3,7 +3,19 @@ import { setupBackgroundImage } from './background-image.ts';
 import { cssGradient, gradientOf } from '../render/backgrounds.ts';
 import { byId, fillSelect, h, radioValue, setRadio } from '../dom.ts';
 import type { Editor } from '../editor.ts';
-import { CUSTOM_GRADIENT, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, SCALE_SETTINGS, scaleNote, scaleSettingName, SHADOWS } from '../model/presets.ts';
+import {
+  CUSTOM_GRADIENT,
+  FORMATS,
+  FRAMES,
+  GRADIENTS,
+  LIMITS,
+  QUALITIES,
+  RATIOS,
+  SCALE_SETTINGS,
+  scaleNote,
+  scaleSettingName,
+  SHADOWS,
+} from '../model/presets.ts';
 import { DEFAULT_SETTINGS, settingsFrom } from '../model/settings.ts';
 import type { Settings } from '../model/settings.ts';
 
