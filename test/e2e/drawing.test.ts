@@ -245,6 +245,7 @@ describe('drawing', SLOW, () => {
     // The select tool shows the handles it resizes by.
     await page.keyboard.press('v');
     const fitted = await placement(page);
+    const fittedLevel = await text(page, '#zoom-level');
     const fittedInk = await overlayInk(page, await at(page, 500, 300), 6);
 
     // Act: 100 % with the 1 key, then Ctrl+wheel up over the box's corner
@@ -266,13 +267,13 @@ describe('drawing', SLOW, () => {
     await page.waitForFunction((level) => document.getElementById('zoom-level')?.textContent !== level, {}, wheeledLevel);
     const out = await placement(page);
     await page.click('#zoom-fit');
-    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent === 'Fit');
+    await page.waitForFunction(() => document.getElementById('zoom-fit')?.getAttribute('aria-pressed') === 'true');
     const back = await placement(page);
     await page.keyboard.press('+');
-    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent !== 'Fit');
+    await page.waitForFunction(() => document.getElementById('zoom-fit')?.getAttribute('aria-pressed') === 'false');
     const plus = await placement(page);
     await page.keyboard.press('0');
-    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent === 'Fit');
+    await page.waitForFunction(() => document.getElementById('zoom-fit')?.getAttribute('aria-pressed') === 'true');
 
     // Assess: the picture grew on screen, the corner stayed under the pointer, the handle did not grow
     expect(fitted.view.scale).toBeLessThan(1);
@@ -286,7 +287,10 @@ describe('drawing', SLOW, () => {
     expect(out.view.scale).toBeCloseTo(wheeled.view.scale / 1.25, 3);
     expect(back.view.scale).toBeCloseTo(fitted.view.scale, 5);
     expect(plus.view.scale).toBeCloseTo(fitted.view.scale * 1.25, 3);
-    expect(await text(page, '#zoom-level')).toBe('Fit');
+    // The level is a figure when fitted too; the pressed Fit button says it fits.
+    expect(fittedLevel).toBe(`${Math.round(fitted.view.scale * 100)} %`);
+    expect(await text(page, '#zoom-level')).toBe(fittedLevel);
+    expect(await page.$eval('#zoom-fit', (button) => button.getAttribute('aria-pressed'))).toBe('true');
   });
 
   it('zooms in with a two-finger pinch, around the fingers', async () => {
@@ -311,7 +315,7 @@ describe('drawing', SLOW, () => {
     await touch('touchStart', 20);
     for (const spread of [30, 45, 60, 80]) await touch('touchMove', spread);
     await touch('touchEnd', 0);
-    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent !== 'Fit');
+    await page.waitForFunction(() => document.getElementById('zoom-fit')?.getAttribute('aria-pressed') === 'false');
     const after = await placement(page);
     const centreAfter = await at(page, 800, 500);
 

@@ -118,7 +118,7 @@ export function setupExportPanel(editor: Editor, beforeSave: SaveCheck = async (
     if (lastUrl) URL.revokeObjectURL(lastUrl);
     lastUrl = URL.createObjectURL(result.blob);
     const link = h('a', { href: lastUrl, download: result.name }, 'Download again');
-    exportResult.replaceChildren(`${describe(result)} `, link);
+    exportResult.replaceChildren(h('span', { class: 'result-text' }, describe(result)), ' ', link);
     Object.assign(exportResult.dataset, {
       name: result.name,
       bytes: String(result.blob.size),
