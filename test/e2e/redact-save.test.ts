@@ -154,6 +154,36 @@ describe('redaction before saving', SLOW, () => {
     expect(await redactions(tab)).toEqual([]);
   });
 
+  it('saves nothing while a redaction is under way, whose boxes the file would lack', async () => {
+    // Prepare: the redaction's capture held until the Save has answered
+    const tab = await captured();
+    const sent = uploads(tab);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await tab.setRequestInterception(true);
+    tab.on('request', (request) => {
+      if (request.isInterceptResolutionHandled()) return;
+      if (request.url().endsWith('/api/screenshot')) void held.then(() => request.continue());
+      else void request.continue();
+    });
+
+    // Act
+    await tab.click('#redact-button');
+    await tab.waitForFunction(() => document.getElementById('redact-status')?.textContent === 'Finding sensitive text…');
+    await tab.click('#save-button');
+    await tab.waitForFunction(() => document.getElementById('save-status')?.textContent?.startsWith('Not saved'), SLOW);
+    const said = await text(tab, '#save-status');
+    release();
+    await waitForStatus(tab, '#redact-status', 'Found', '#redact-error');
+
+    // Assess
+    expect(said).toBe('Not saved: the page is being searched for sensitive text; save once that ends.');
+    expect(sent).toEqual([]);
+    expect(await redactions(tab)).toEqual(['solid', 'solid']);
+  });
+
   it('saves a capture in which redaction finds nothing without asking', async () => {
     // Prepare
     const tab = await captured('/plain');

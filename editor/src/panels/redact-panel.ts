@@ -173,7 +173,9 @@ class RedactPanel {
   async beforeSave(): Promise<string | undefined> {
     const source = this.editor.source;
     const address = addressOf(source);
-    if (!source || !address || this.reviewed.has(source) || this.running || this.kinds().length === 0) return undefined;
+    // Saved while a redaction runs, the file would be made without its boxes.
+    if (this.running) return 'Not saved: the page is being searched for sensitive text; save once that ends.';
+    if (!source || !address || this.reviewed.has(source) || this.kinds().length === 0) return undefined;
     const found = await this.find(source, address, 'Looking for sensitive text before saving…');
     if (!found) return this.editor.source === source ? undefined : 'Not saved: another source was opened meanwhile.';
     const { request, body } = found;
