@@ -5,12 +5,11 @@ import { Commands } from './actions/commands.ts';
 import { byId } from './dom.ts';
 import { DocumentModel } from './model/document-model.ts';
 import type { Snapshot } from './model/document-model.ts';
-import { NO_EDITS } from './model/edits.ts';
 import type { Edits } from './model/edits.ts';
 import type { HistoryState } from './model/history.ts';
 import { exportProblem, exportSize } from './model/layout.ts';
 import type { Rect } from './model/layout.ts';
-import { FRAMES, resolvedScale } from './model/presets.ts';
+import { FRAMES, resolvedScale, scaleName } from './model/presets.ts';
 import type { Scale } from './model/presets.ts';
 import { planOf } from './render/composition.ts';
 import type { Composition } from './render/composition.ts';
@@ -20,33 +19,12 @@ import type { Settings } from './model/settings.ts';
 import type { Source } from './render/sources.ts';
 import { FIT, place } from './model/zoom.ts';
 import type { Viewport } from './model/zoom.ts';
+import { FRAGMENT_KEY, readEdits, readStorage, sourceKey, STORAGE_KEY, writeEdits, writeStorage } from './io/local-store.ts';
 
-const STORAGE_KEY = 'easel.editor.settings';
-/** Edits are kept per source, for the last few sources, so opening the same one again brings them back. */
-const EDITS_KEY = 'easel.editor.edits';
-const EDITS_KEPT = 12;
 /** Steps of undo kept; the page shows how many are left. */
 export const HISTORY_LIMIT = 100;
-/** The fragment this editor last wrote to the address, to tell its own from a shared link's. */
-const FRAGMENT_KEY = 'easel.editor.fragment';
 /** Room around the composition inside the preview box, in CSS pixels. */
 export const PREVIEW_MARGIN = 16;
-
-function readStorage(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function writeStorage(entries: Record<string, string>): void {
-  try {
-    for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
-  } catch {
-    // Storage can be full or switched off; the URL still carries the settings.
-  }
-}
 
 export type { Snapshot } from './model/document-model.ts';
 
@@ -65,32 +43,6 @@ export interface View {
 export interface ChangeOptions {
   /** Changes in a row under one key (a slider drag, a nudge) undo as one step. */
   merge?: string;
-}
-
-function sourceKey(source: Source): string {
-  return `${source.kind}|${source.description}|${source.width}x${source.height}`;
-}
-
-function readEdits(key: string): Edits {
-  try {
-    const all = JSON.parse(readStorage(EDITS_KEY) ?? '[]') as [string, Edits][];
-    const found = all.find(([entry]) => entry === key)?.[1];
-    return found && Array.isArray(found.annotations) ? { crop: found.crop ?? null, annotations: found.annotations } : NO_EDITS;
-  } catch {
-    return NO_EDITS;
-  }
-}
-
-function writeEdits(key: string, edits: Edits): void {
-  let all: [string, Edits][] = [];
-  try {
-    all = JSON.parse(readStorage(EDITS_KEY) ?? '[]') as [string, Edits][];
-  } catch {
-    // A broken entry is replaced.
-  }
-  const rest = all.filter(([entry]) => entry !== key);
-  const empty = edits.crop === null && edits.annotations.length === 0;
-  writeStorage({ [EDITS_KEY]: JSON.stringify((empty ? rest : [[key, edits], ...rest]).slice(0, EDITS_KEPT)) });
 }
 
 /** The page's one editor; listeners hear of every change. */
@@ -386,7 +338,9 @@ export class Editor {
     }
     const size = this.exportSize()!;
     const problem = exportProblem(size);
-    this.readout.textContent = `Export: ${size.width} × ${size.height} px (${resolvedScale(this.settings.scale, this.source?.density)}×)${problem ? ' · too large' : ''}`;
+    // The scale Auto stands for: the line fits beside the shortcuts on a phone, and the Scale control says Auto.
+    const scale = scaleName(resolvedScale(this.settings.scale, source.density));
+    this.readout.textContent = `Export: ${size.width} × ${size.height} px (${scale})${problem ? ' · too large' : ''}`;
     this.readout.dataset.width = String(size.width);
     this.readout.dataset.height = String(size.height);
     const background = describeBackground(this.settings, this.backgroundImage !== undefined);

@@ -60,9 +60,9 @@ editor.commands.register(
 );
 setupSourcePanel(editor);
 setupRecentSources(editor);
-setupRedactPanel(editor, annotator);
+const redaction = setupRedactPanel(editor, annotator);
 setupComposePanel(editor);
-setupExportPanel(editor);
+setupExportPanel(editor, redaction.beforeSave);
 setupCropTool(editor);
 setupAnnotateToolbar(editor, annotator);
 setupShortcuts(editor.commands);

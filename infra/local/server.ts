@@ -12,6 +12,7 @@ import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
 import { allowStreaming, streamOf } from '#shared/http/reply.ts';
 import { requestTarget, toContext, toEvent, writeResult } from '#infra/local/apigw.ts';
 import { listenOn } from '#infra/local/ports.ts';
+import { answerStartingPage } from '#infra/local/starting-page.ts';
 
 const matchRoute = routeMatcher(ROUTE_LIST);
 
@@ -35,7 +36,7 @@ export interface HttpHandlers {
 export interface LocalServer {
   url: string;
   publicBaseUrl: string;
-  /** Until then every request gets a bare 503. */
+  /** Until then a browser navigation gets a page that reloads itself, and any other request a bare 503. */
   serve(handlers: HttpHandlers, how: { streaming: boolean; observe?: (exchange: Exchange) => void }): void;
   stop(): Promise<void>;
 }
@@ -134,8 +135,8 @@ function dispatcher(
 export async function startServer(options: { host: string; port: number; configuredBaseUrl: string | undefined }): Promise<LocalServer> {
   const { host, port: httpPort, configuredBaseUrl } = options;
   let publicBaseUrl = configuredBaseUrl ?? 'http://127.0.0.1';
-  let dispatch: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
-    res.writeHead(503).end();
+  let dispatch: (req: IncomingMessage, res: ServerResponse) => void = (req, res) => {
+    if (!answerStartingPage(req, res)) res.writeHead(503).end();
   };
   const server = createServer((req, res) => dispatch(req, res));
   // Node answers what it cannot parse with a bare status line; answer with the envelope instead.

@@ -155,7 +155,7 @@ describe('annotating', SLOW, () => {
     // Act: each shape tool by its key, one drag each
     for (const [index, [key]] of kinds.entries()) {
       await press(page, key);
-      // Clear of the last shape's handles, which would resize it instead
+      // One below the other, so each can be told apart
       const y = 150 + index * 24;
       await drag(page, [345, y], [560, y + 10]);
       const last = (await annotations(page)).at(-1)!;

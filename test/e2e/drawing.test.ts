@@ -198,6 +198,40 @@ describe('drawing', SLOW, () => {
     expect(clamped[0]).toMatchObject({ kind: 'rect', x1: 1300, y1: 700, x2: SOURCE.width, y2: SOURCE.height });
   });
 
+  it('starts a new pixelate box on a selected blur’s corner rather than resizing the blur, as a new-shape tool does', async () => {
+    // Prepare: a blur, drawn and so selected, then the pixelate tool
+    const { page } = await openWhite();
+    await page.keyboard.press('b');
+    const drag = async (from: [number, number], to: [number, number]) => {
+      const a = await at(page, ...from);
+      const b = await at(page, ...to);
+      await page.mouse.move(a.x, a.y);
+      await page.mouse.down();
+      await page.mouse.move(b.x, b.y, { steps: 6 });
+      await page.mouse.up();
+    };
+    await drag([300, 200], [700, 500]);
+    const blur = (await annotations(page))[0]!;
+    const selectedBlur = await page.$eval('#annotate-overlay', (overlay) => (overlay as HTMLElement).dataset.selected);
+    await page.keyboard.press('p');
+
+    // Act: a drag from the blur's bottom-right corner
+    await drag([700, 500], [1000, 800]);
+    const after = await annotations(page);
+
+    // Assess: the blur as drawn, a pixelate box from its corner, one undo step each
+    const whole = (annotation: Annotation) => {
+      const shape = annotation as { kind: string; x1: number; y1: number; x2: number; y2: number };
+      return { kind: shape.kind, x1: Math.round(shape.x1), y1: Math.round(shape.y1), x2: Math.round(shape.x2), y2: Math.round(shape.y2) };
+    };
+    expect(selectedBlur).toBe(blur.id);
+    expect(after.map(whole)).toEqual([
+      { kind: 'blur', x1: 300, y1: 200, x2: 700, y2: 500 },
+      { kind: 'pixelate', x1: 700, y1: 500, x2: 1000, y2: 800 },
+    ]);
+    expect(await undoLabel(page)).toBe('Undo (2/100)');
+  });
+
   it('zooms to 100 % (1), in with Ctrl+wheel around the pointer, out (−), to fit (Fit, 0) and in (+), keeping the selection handles the same size on screen', async () => {
     // Prepare: a box selected at the fitted zoom
     const { page } = await openWhite();
@@ -208,7 +242,10 @@ describe('drawing', SLOW, () => {
     await page.mouse.down();
     await page.mouse.move(to.x, to.y, { steps: 6 });
     await page.mouse.up();
+    // The select tool shows the handles it resizes by.
+    await page.keyboard.press('v');
     const fitted = await placement(page);
+    const fittedLevel = await text(page, '#zoom-level');
     const fittedInk = await overlayInk(page, await at(page, 500, 300), 6);
 
     // Act: 100 % with the 1 key, then Ctrl+wheel up over the box's corner
@@ -230,13 +267,13 @@ describe('drawing', SLOW, () => {
     await page.waitForFunction((level) => document.getElementById('zoom-level')?.textContent !== level, {}, wheeledLevel);
     const out = await placement(page);
     await page.click('#zoom-fit');
-    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent === 'Fit');
+    await page.waitForFunction(() => document.getElementById('zoom-fit')?.getAttribute('aria-pressed') === 'true');
     const back = await placement(page);
     await page.keyboard.press('+');
-    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent !== 'Fit');
+    await page.waitForFunction(() => document.getElementById('zoom-fit')?.getAttribute('aria-pressed') === 'false');
     const plus = await placement(page);
     await page.keyboard.press('0');
-    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent === 'Fit');
+    await page.waitForFunction(() => document.getElementById('zoom-fit')?.getAttribute('aria-pressed') === 'true');
 
     // Assess: the picture grew on screen, the corner stayed under the pointer, the handle did not grow
     expect(fitted.view.scale).toBeLessThan(1);
@@ -250,7 +287,10 @@ describe('drawing', SLOW, () => {
     expect(out.view.scale).toBeCloseTo(wheeled.view.scale / 1.25, 3);
     expect(back.view.scale).toBeCloseTo(fitted.view.scale, 5);
     expect(plus.view.scale).toBeCloseTo(fitted.view.scale * 1.25, 3);
-    expect(await text(page, '#zoom-level')).toBe('Fit');
+    // The level is a figure when fitted too; the pressed Fit button says it fits.
+    expect(fittedLevel).toBe(`${Math.round(fitted.view.scale * 100)} %`);
+    expect(await text(page, '#zoom-level')).toBe(fittedLevel);
+    expect(await page.$eval('#zoom-fit', (button) => button.getAttribute('aria-pressed'))).toBe('true');
   });
 
   it('zooms in with a two-finger pinch, around the fingers', async () => {
@@ -275,7 +315,7 @@ describe('drawing', SLOW, () => {
     await touch('touchStart', 20);
     for (const spread of [30, 45, 60, 80]) await touch('touchMove', spread);
     await touch('touchEnd', 0);
-    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent !== 'Fit');
+    await page.waitForFunction(() => document.getElementById('zoom-fit')?.getAttribute('aria-pressed') === 'false');
     const after = await placement(page);
     const centreAfter = await at(page, 800, 500);
 

@@ -76,14 +76,20 @@ async function redact(
   await start();
   const body = JSON.parse((await request).postData() ?? '{}') as Record<string, unknown>;
   expect(body).toMatchObject({
-    ...sent,
     deviceType: 'desktop',
     colorScheme: 'light',
     redact: ['email', 'phone', 'card', 'secret', 'ip'],
+    ...sent,
   });
   const status = await waitForStatus(page, '#redact-status', 'Found', '#redact-error');
   await previewSettled(page);
   return status;
+}
+
+/** A click on a phone: first into the band between the sticky preview and the Export bar (the page's scroll padding), where a tap reaches it. */
+async function tap(page: Page, selector: string): Promise<void> {
+  await page.$eval(selector, (element) => element.scrollIntoView({ block: 'center' }));
+  await page.click(selector);
 }
 
 /** The action's key, where the focus is after a capture (the Capture button). */
@@ -260,18 +266,21 @@ describe('Redact sensitive data', SLOW, () => {
   });
 
   it('says when it finds nothing, adding no box and no undo step, and reads on a phone', async () => {
+    // A phone captures as a phone by default.
     const { page } = await open(runtime().url, { width: 375, height: 812 });
     await capture(page);
     // Only card numbers, which the page has none of: nothing to cover.
-    for (const kind of ['email', 'phone', 'secret', 'ip']) await page.click(`#redact-kind-${kind}`);
+    for (const kind of ['email', 'phone', 'secret', 'ip']) await tap(page, `#redact-kind-${kind}`);
     const sent = page.waitForRequest((request) => request.url().endsWith('/api/screenshot') && request.method() === 'POST');
-    await page.click('#redact-button');
+    await tap(page, '#redact-button');
     expect(JSON.parse((await sent).postData() ?? '{}')).toMatchObject({ redact: ['card'] });
     expect(await waitForStatus(page, '#redact-status', 'Found', '#redact-error')).toBe('Found nothing to redact.');
     expect(await annotations(page)).toEqual([]);
     expect(await page.$eval('#annotate-undo', (button) => button.getAttribute('aria-label'))).toBe('Undo (0/100)');
-    for (const kind of ['email', 'phone', 'secret', 'ip']) await page.click(`#redact-kind-${kind}`);
-    expect(await redact(page)).toBe('Found 2 e-mail addresses, 1 API key — review the boxes.');
+    for (const kind of ['email', 'phone', 'secret', 'ip']) await tap(page, `#redact-kind-${kind}`);
+    expect(await redact(page, undefined, { url: `${site.origin}/secrets`, deviceType: 'mobile' })).toBe(
+      'Found 2 e-mail addresses, 1 API key — review the boxes.',
+    );
     // The summary and the review buttons are in view, below the sticky preview and above the Export bar.
     const visible = await page.$$eval('#redact-status, .redact-style-button', (elements) =>
       elements.map((element) => {

@@ -14,6 +14,7 @@ import {
   topmostAt,
 } from '#editor/src/model/annotation-geometry.ts';
 import type { Measure } from '#editor/src/model/annotation-geometry.ts';
+import { pressGesture, showsHandles } from '#editor/src/model/editor-model.ts';
 import type { Annotation, ShapeAnnotation, StepAnnotation, TextAnnotation } from '#editor/src/model/edits.ts';
 
 /** Every character half the font size wide. */
@@ -170,5 +171,24 @@ describe('step markers', () => {
     // Assess
     expect(next).toBe(4);
     expect(renumbered.map((annotation) => (annotation.kind === 'step' ? `${annotation.id}${annotation.n}` : annotation.kind))).toEqual(['a1', 'arrow', 'c2']);
+  });
+});
+
+describe('a press on the preview', () => {
+  it.each([
+    ['select', { onHandle: true, onPicture: true }, 'resize'],
+    ['select', { onHandle: false, onPicture: true }, 'pick'],
+    ['select', { onHandle: false, onPicture: false }, 'pick'],
+    ['pixelate', { onHandle: true, onPicture: true }, 'draw'],
+    ['rect', { onHandle: true, onPicture: true }, 'draw'],
+    ['text', { onHandle: true, onPicture: true }, 'draw'],
+    ['pen', { onHandle: false, onPicture: false }, 'none'],
+  ] as const)('with the %s tool at %o starts %s', (tool, at, press) => {
+    // Act + Assess
+    expect(pressGesture(tool, at)).toBe(press);
+  });
+
+  it('shows the handles it would resize by only under the select tool', () => {
+    expect(['select', 'blur', 'arrow', 'crop'].map(showsHandles)).toEqual([true, false, false, false]);
   });
 });

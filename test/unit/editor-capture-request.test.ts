@@ -5,6 +5,7 @@ import {
   AdvancedProblem,
   advancedFields,
   capturedSource,
+  defaultDevice,
   MAX_CAPTURE_PIXELS,
   MAX_CREDENTIAL_BYTES,
   MAX_COOKIES,
@@ -367,5 +368,17 @@ describe('a refused capture option in words', () => {
   it('reads the field from the envelope message, and nothing from a message naming none', () => {
     expect(refusedField('Invalid cookies[0].value')).toEqual({ field: 'cookies', rest: '[0].value' });
     expect(refusedField('Body must be a JSON object')).toBeUndefined();
+  });
+});
+
+describe('defaultDevice', () => {
+  it.each([
+    [320, 'mobile'],
+    [375, 'mobile'],
+    [600, 'mobile'],
+    [601, 'desktop'],
+    [1440, 'desktop'],
+  ] as const)('starts a %i px wide screen on %s', (width, device) => {
+    expect(defaultDevice(width)).toBe(device);
   });
 });

@@ -40,6 +40,52 @@ describe('the document model', () => {
     expect(doc.undo()?.settings.padding).toBe(30);
   });
 
+  it.each([
+    ['format', { format: 'webp' }],
+    ['quality', { quality: 'low' }],
+    ['scale', { scale: 3 }],
+  ] as const)('takes no undo step for a change of export %s, and keeps the redo steps', (_name, change) => {
+    // Arrange: one step undone, so there is a step to redo
+    const { doc } = model();
+    doc.update({ padding: 10 });
+    doc.undo();
+
+    // Act
+    doc.update(change);
+
+    // Assess
+    expect({ undo: doc.history.undoSteps, redo: doc.history.redoSteps }).toEqual({ undo: 0, redo: 1 });
+    expect(doc.settings).toEqual({ ...DEFAULT_SETTINGS, ...change });
+  });
+
+  it('leaves the export settings as they are on undo and redo', () => {
+    // Arrange
+    const { doc } = model();
+    doc.update({ padding: 10 });
+    doc.edit({ annotations: [box('a')] });
+    doc.update({ format: 'jpeg', quality: 'medium', scale: 2 });
+
+    // Act
+    const undone = doc.undo();
+    const afterUndo = doc.settings;
+    doc.undo();
+    const redone = doc.redo();
+
+    // Assess
+    const chosen = { format: 'jpeg', quality: 'medium', scale: 2 };
+    expect(undone).toEqual({ settings: { ...DEFAULT_SETTINGS, padding: 10, ...chosen }, edits: { crop: null, annotations: [] } });
+    expect(afterUndo).toEqual({ ...DEFAULT_SETTINGS, padding: 10, ...chosen });
+    expect(redone?.settings).toEqual({ ...DEFAULT_SETTINGS, padding: 10, ...chosen });
+    expect(doc.settings).toEqual({ ...DEFAULT_SETTINGS, padding: 10, ...chosen });
+  });
+
+  it('records a change of the picture and the export settings together as one step, whose undo keeps the export settings', () => {
+    const { doc } = model();
+    doc.update({ padding: 0, format: 'webp' });
+    expect(doc.history.undoSteps).toBe(1);
+    expect(doc.undo()?.settings).toEqual({ ...DEFAULT_SETTINGS, format: 'webp' });
+  });
+
   it('shows a draft without an undo step, and records the whole gesture as one step when kept', () => {
     // Arrange
     const { doc } = model();

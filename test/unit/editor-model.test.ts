@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportProblem, exportSize, fit, fittingScale, layout } from '#editor/src/model/layout.ts';
-import { frameBarHeight, resolvedScale, scaleName } from '#editor/src/model/presets.ts';
+import { frameBarHeight, resolvedScale, scaleName, scaleNote, scaleSettingName } from '#editor/src/model/presets.ts';
 import { DEFAULT_SETTINGS, initialSettings, settingsFrom, settingsToParams } from '#editor/src/model/settings.ts';
 import type { Settings } from '#editor/src/model/settings.ts';
 import { largeAvatar, photoVariant, textRuns, tweetIdFrom, tweetView, unescapeHtml } from '#editor/src/model/tweet.ts';
@@ -161,6 +161,16 @@ describe('editor layout', () => {
 
   it('multiplies the canvas by the scale for the export', () => {
     expect(exportSize({ width: 678, height: 564 }, 3)).toEqual({ width: 2034, height: 1692 });
+  });
+
+  it('names Auto as a choice of its own, and says what it stands for once there is a source', () => {
+    const size = { width: 2048, height: 1208 };
+    expect(['auto', 0.5, 3].map((scale) => scaleSettingName(scale as 'auto' | 0.5 | 3))).toEqual(['Auto', '½×', '3×']);
+    expect(scaleNote('auto', 1, size)).toBe('Auto is 1× for this source: 2048 × 1208 px.');
+    expect(scaleNote('auto', undefined, size)).toBe('Auto is 2× for this source: 2048 × 1208 px.');
+    expect(scaleNote(2, 1, size)).toBe('2048 × 1208 px.');
+    expect(scaleNote('auto', undefined, undefined)).toBe('Auto: the source’s own pixels, never upscaled.');
+    expect(settingsToParams(settingsFrom(new URLSearchParams('x=auto'))).get('x')).toBe('auto');
   });
 
   it('offers ½×, which a link keeps and the export halves the canvas for', () => {

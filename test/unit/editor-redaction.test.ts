@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { capturedSource, framingOf } from '#editor/src/model/capture-request.ts';
 import { editsFrom, NO_EDITS } from '#editor/src/model/edits.ts';
 import {
+  exposedFindings,
   kindsFrom,
   keepsSource,
   NEEDS_CAPTURE,
@@ -131,5 +132,33 @@ describe('framingOf', () => {
       deviceType: 'desktop',
       colorScheme: 'light',
     });
+  });
+});
+
+describe('exposedFindings', () => {
+  const source = { width: 800, height: 600 };
+  const card = { kind: 'card' as const, x: 200, y: 100, width: 300, height: 40 };
+  const key = { kind: 'secret' as const, x: 200, y: 800, width: 400, height: 40 };
+
+  it('is every finding on the picture of a phone capture, in layout pixels, when nothing covers them', () => {
+    expect(exposedFindings([card, key], 2, NO_EDITS, source)).toEqual([card, key]);
+  });
+
+  it('leaves out a finding under a redaction of any style and one the crop cuts away', () => {
+    // Prepare: the card under a pixelate box (layout pixels: half the image's), the key below a crop of the top half
+    const edits = {
+      crop: { x: 0, y: 0, width: 800, height: 300 },
+      annotations: [{ id: 'p', kind: 'pixelate' as const, x1: 99.5, y1: 49.5, x2: 251, y2: 71, color: '#000000', width: 4 }],
+    };
+
+    // Act + Assess
+    expect(exposedFindings([card, key], 2, edits, source)).toEqual([]);
+    expect(exposedFindings([card, key], 2, { ...edits, crop: null }, source)).toEqual([key]);
+  });
+
+  it('counts a finding a box covers only in part, or a box of another kind covers, as shown', () => {
+    const rect = { id: 'r', kind: 'rect' as const, x1: 0, y1: 0, x2: 800, y2: 600, color: '#ff0000', width: 4 };
+    const half = { id: 'b', kind: 'blur' as const, x1: 100, y1: 50, x2: 180, y2: 70, color: '#000000', width: 4 };
+    expect(exposedFindings([card], 2, { crop: null, annotations: [rect, half] }, source)).toEqual([card]);
   });
 });

@@ -25,6 +25,14 @@ export const VIEWPORT_PRESETS = [
 export const DEVICE_VIEWPORT = 'device';
 export const CUSTOM_VIEWPORT = 'custom';
 
+/** A screen at most this wide (CSS pixels) is a phone's: the capture form starts on the Phone device there. */
+export const PHONE_SCREEN_MAX_WIDTH = 600;
+
+/** The device a capture starts with: the kind of screen it is asked from, whose user most likely wants that page. */
+export function defaultDevice(screenWidth: number): 'desktop' | 'mobile' {
+  return screenWidth <= PHONE_SCREEN_MAX_WIDTH ? 'mobile' : 'desktop';
+}
+
 export interface NameValue {
   name: string;
   value: string;

@@ -5,6 +5,7 @@
 import type { Edits } from './edits.ts';
 import { NO_EDITS } from './edits.ts';
 import { History } from './history.ts';
+import { samePicture, withExportSettings } from './settings.ts';
 import type { Settings } from './settings.ts';
 
 /** What undo goes back to. */
@@ -47,9 +48,17 @@ export class DocumentModel {
     this.history.clear();
   }
 
-  /** One undo step, or part of the run under `merge` (a slider drag, a run of nudges). */
+  /**
+   * One undo step, or part of the run under `merge` (a slider drag, a run of nudges). A change of
+   * export settings alone is none, and leaves the redo steps: it edits no part of the picture.
+   */
   update(settings: Partial<Settings>, merge?: string): Snapshot {
-    return this.record({ settings: { ...this.state.settings, ...settings }, edits: this.state.edits }, merge);
+    const next = { ...this.state.settings, ...settings };
+    if (samePicture(next, this.state.settings)) {
+      this.state = { ...this.state, settings: next };
+      return this.state;
+    }
+    return this.record({ settings: next, edits: this.state.edits }, merge);
   }
 
   edit(edits: Partial<Edits>, merge?: string): Snapshot {
@@ -62,17 +71,18 @@ export class DocumentModel {
     return next;
   }
 
-  /** The state gone back to, or undefined when there is no step. */
+  /** The state gone back to (with today's export settings), or undefined when there is no step. */
   undo(): Snapshot | undefined {
-    const previous = this.history.undo(this.state);
-    if (previous) this.state = previous;
-    return previous;
+    return this.travel(this.history.undo(this.state));
   }
 
   redo(): Snapshot | undefined {
-    const next = this.history.redo(this.state);
-    if (next) this.state = next;
-    return next;
+    return this.travel(this.history.redo(this.state));
+  }
+
+  private travel(step: Snapshot | undefined): Snapshot | undefined {
+    if (step) this.state = { ...step, settings: withExportSettings(step.settings, this.state.settings) };
+    return step && this.state;
   }
 
   /** Shows a gesture's edits without an undo step. */

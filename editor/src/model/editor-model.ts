@@ -79,6 +79,24 @@ export function clampPoint(p: { x: number; y: number }, picture: Rect): { x: num
   return { x: clampTo(p.x, picture.x, picture.x + picture.width), y: clampTo(p.y, picture.y, picture.y + picture.height) };
 }
 
+/** What a press on the preview starts. */
+export type Press = 'resize' | 'pick' | 'draw' | 'none';
+
+/**
+ * The select tool picks, moves and resizes; every other tool starts something new, even on the
+ * selection's handle, as in Excalidraw (transform handles only under its selection tool) and
+ * tldraw (a shape tool's press always starts a shape). Nothing starts in the margin.
+ */
+export function pressGesture(tool: string, at: { onHandle: boolean; onPicture: boolean }): Press {
+  if (tool === 'select') return at.onHandle ? 'resize' : 'pick';
+  return at.onPicture ? 'draw' : 'none';
+}
+
+/** Only the select tool resizes, so only it shows the selection's handles. */
+export function showsHandles(tool: string): boolean {
+  return tool === 'select';
+}
+
 /** Whether a point is on the picture (the source after its crop). */
 export function onPicture(p: { x: number; y: number }, picture: Rect): boolean {
   return p.x >= picture.x && p.x <= picture.x + picture.width && p.y >= picture.y && p.y <= picture.y + picture.height;

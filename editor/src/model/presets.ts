@@ -79,6 +79,18 @@ export function resolvedScale(scale: Scale, density: number | undefined): number
   return scale === 'auto' ? (density ?? VECTOR_SCALE) : scale;
 }
 
+/** As the scale control and the readout name a setting: Auto, ½×, 1×… */
+export function scaleSettingName(scale: Scale): string {
+  return scale === 'auto' ? 'Auto' : scaleName(scale);
+}
+
+/** The line under the scale control: what the chosen setting makes of this source, if there is one. */
+export function scaleNote(scale: Scale, density: number | undefined, size: { width: number; height: number } | undefined): string {
+  if (!size) return scale === 'auto' ? 'Auto: the source’s own pixels, never upscaled.' : `${scaleName(scale)} the source’s layout size.`;
+  const pixels = `${size.width} × ${size.height} px`;
+  return scale === 'auto' ? `Auto is ${scaleName(resolvedScale(scale, density))} for this source: ${pixels}.` : `${pixels}.`;
+}
+
 /** With the file extension the API names them with. */
 export const FORMATS = [
   { id: 'png', name: 'PNG', type: 'image/png', extension: 'png' },

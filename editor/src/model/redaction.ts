@@ -94,10 +94,39 @@ export function isRedactionKind(kind: string): kind is RedactionStyle {
   return (REDACTION_STYLES as readonly string[]).includes(kind);
 }
 
-/** "Found 3 e-mail addresses, 1 API key — review the boxes", counted in boxes, in the API's order of kinds. */
-export function redactionSummary(boxes: readonly Pick<RedactionBox, 'kind'>[]): string {
-  if (boxes.length === 0) return 'Found nothing to redact.';
+/** "3 e-mail addresses, 1 API key": counted in boxes, in the API's order of kinds. */
+export function findingsPhrase(boxes: readonly Pick<RedactionBox, 'kind'>[]): string {
   const counts = REDACT_KINDS.map((kind) => [kind, boxes.filter((box) => box.kind === kind).length] as const).filter(([, n]) => n > 0);
-  const parts = counts.map(([kind, n]) => `${n} ${n === 1 ? KIND_LABELS[kind].one : KIND_LABELS[kind].many}`);
-  return `Found ${parts.join(', ')} — review the boxes.`;
+  return counts.map(([kind, n]) => `${n} ${n === 1 ? KIND_LABELS[kind].one : KIND_LABELS[kind].many}`).join(', ');
+}
+
+/** "Found 3 e-mail addresses, 1 API key — review the boxes", or that there was nothing. */
+export function redactionSummary(boxes: readonly Pick<RedactionBox, 'kind'>[]): string {
+  return boxes.length === 0 ? 'Found nothing to redact.' : `Found ${findingsPhrase(boxes)} — review the boxes.`;
+}
+
+/**
+ * The findings a file of these edits would show: on the picture (the source after its crop) and
+ * not wholly under a redaction already there. Boxes in image pixels, edits in layout pixels.
+ */
+export function exposedFindings(boxes: readonly RedactionBox[], density: number, edits: Edits, source: { width: number; height: number }): RedactionBox[] {
+  const picture = edits.crop ?? { x: 0, y: 0, ...source };
+  const covers = edits.annotations.filter((annotation): annotation is ShapeAnnotation => isRedactionKind(annotation.kind));
+  // A redaction drawn by hand a fraction of a pixel short still counts.
+  const slack = 1;
+  return boxes.filter((box) => {
+    const x1 = box.x / density;
+    const y1 = box.y / density;
+    const x2 = (box.x + box.width) / density;
+    const y2 = (box.y + box.height) / density;
+    const shown = x2 > picture.x && x1 < picture.x + picture.width && y2 > picture.y && y1 < picture.y + picture.height;
+    const covered = covers.some(
+      (cover) =>
+        Math.min(cover.x1, cover.x2) - slack <= x1 &&
+        Math.max(cover.x1, cover.x2) + slack >= x2 &&
+        Math.min(cover.y1, cover.y2) - slack <= y1 &&
+        Math.max(cover.y1, cover.y2) + slack >= y2,
+    );
+    return box.width > 0 && box.height > 0 && shown && !covered;
+  });
 }

@@ -44,6 +44,23 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = {
   quality: 'high',
 };
 
+/**
+ * How the file is made, not what the picture is: changing one is no undo step, and undo and redo
+ * leave them as they are (document-model.ts).
+ */
+export const EXPORT_SETTINGS = ['scale', 'format', 'quality'] as const satisfies readonly (keyof Settings)[];
+
+/** Whether two settings draw the same picture: every field but the export settings alike. */
+export function samePicture(a: Readonly<Settings>, b: Readonly<Settings>): boolean {
+  return (Object.keys(a) as (keyof Settings)[]).every((name) => (EXPORT_SETTINGS as readonly string[]).includes(name) || a[name] === b[name]);
+}
+
+/** `snapshot` with the export settings of `current` (itself when they are alike). */
+export function withExportSettings(snapshot: Settings, current: Readonly<Settings>): Settings {
+  if (EXPORT_SETTINGS.every((name) => snapshot[name] === current[name])) return snapshot;
+  return { ...snapshot, scale: current.scale, format: current.format, quality: current.quality };
+}
+
 /** Short parameter names keep shared links readable. */
 const KEYS: Record<keyof Settings, string> = {
   background: 'bg',

@@ -3,9 +3,9 @@ import { ApiError } from '../io/api.ts';
 import { wireAdvanced } from './capture-advanced.ts';
 import { OptionError, readCaptureOptions } from './capture-options.ts';
 import type { CaptureOptions } from './capture-options.ts';
-import { byId, clearProblem, isAbort, radioValue, setBusy, showProblem } from '../dom.ts';
+import { byId, clearProblem, isAbort, radioValue, setBusy, setRadio, showProblem } from '../dom.ts';
 import type { Editor } from '../editor.ts';
-import { capturedSource } from '../model/capture-request.ts';
+import { capturedSource, defaultDevice } from '../model/capture-request.ts';
 import type { RedactionBox } from '../model/redaction.ts';
 import type { Source } from '../render/sources.ts';
 import { base64ToBlob, bitmapSource } from '../render/sources.ts';
@@ -92,6 +92,8 @@ export class CaptureForm {
   constructor(editor: Editor, problem: HTMLElement) {
     this.editor = editor;
     this.problem = problem;
+    // Before the first paint of the form's state; not kept, like the rest of the form.
+    setRadio(this.form, 'device', defaultDevice(window.innerWidth));
     wireAdvanced();
     this.cancel.addEventListener('click', () => this.capturing?.abort());
     this.form.addEventListener('submit', (event) => {
@@ -106,7 +108,7 @@ export class CaptureForm {
   /** The request as the form states it, or undefined with the field at fault focused and said why. */
   private read(): CaptureRequest | undefined {
     const refuse = (message: string) => {
-      showProblem(this.problem, new Error(message));
+      this.refused(new Error(message));
       this.url.focus();
       return undefined;
     };
@@ -118,7 +120,7 @@ export class CaptureForm {
       options = readCaptureOptions();
     } catch (error) {
       if (!(error instanceof OptionError)) throw error;
-      showProblem(this.problem, error);
+      this.refused(error);
       const disclosure = error.control.closest('details');
       if (disclosure) disclosure.open = true;
       error.control.focus();
@@ -131,6 +133,12 @@ export class CaptureForm {
       forceRefresh: byId('capture-refresh', HTMLInputElement).checked,
       ...options,
     };
+  }
+
+  /** Refused before sending: the status line stops speaking of the last capture, the problem box says why. */
+  private refused(error: Error): void {
+    this.status.textContent = 'Not captured: see what to change below.';
+    showProblem(this.problem, error);
   }
 
   private async capture(request: CaptureRequest): Promise<void> {

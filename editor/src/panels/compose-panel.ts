@@ -3,7 +3,19 @@ import { setupBackgroundImage } from './background-image.ts';
 import { cssGradient, gradientOf } from '../render/backgrounds.ts';
 import { byId, fillSelect, h, radioValue, setRadio } from '../dom.ts';
 import type { Editor } from '../editor.ts';
-import { CUSTOM_GRADIENT, FORMATS, FRAMES, GRADIENTS, LIMITS, QUALITIES, RATIOS, resolvedScale, scaleName, SCALES, SHADOWS } from '../model/presets.ts';
+import {
+  CUSTOM_GRADIENT,
+  FORMATS,
+  FRAMES,
+  GRADIENTS,
+  LIMITS,
+  QUALITIES,
+  RATIOS,
+  SCALE_SETTINGS,
+  scaleNote,
+  scaleSettingName,
+  SHADOWS,
+} from '../model/presets.ts';
 import { DEFAULT_SETTINGS, settingsFrom } from '../model/settings.ts';
 import type { Settings } from '../model/settings.ts';
 
@@ -12,6 +24,7 @@ export function setupComposePanel(editor: Editor): void {
   const form = byId('compose', HTMLFormElement);
   const gradients = byId('gradients', HTMLFieldSetElement);
   const scales = byId('scales', HTMLFieldSetElement);
+  const scaleLine = byId('scale-note', HTMLParagraphElement);
   const color = byId('solid-color', HTMLInputElement);
   const groups = { gradient: byId('bg-gradient', HTMLDivElement), solid: byId('bg-solid', HTMLDivElement), image: byId('bg-image', HTMLDivElement) };
   const gradientFrom = byId('gradient-from', HTMLInputElement);
@@ -43,15 +56,9 @@ export function setupComposePanel(editor: Editor): void {
   };
   for (const gradient of GRADIENTS) swatch(gradient.id, gradient.name, cssGradient(gradient));
   const customSwatch = swatch(CUSTOM_GRADIENT, 'Custom', '');
-  for (const scale of SCALES) {
-    scales.append(
-      h(
-        'label',
-        {},
-        h('input', { type: 'radio', name: 'scale', value: String(scale) }),
-        h('span', {}, scaleName(scale), h('small', { 'data-scale': String(scale) }, '\u00a0')),
-      ),
-    );
+  // Auto is a choice of its own: shown as the scale it stands for, a form read back would fix it there.
+  for (const scale of SCALE_SETTINGS) {
+    scales.append(h('label', {}, h('input', { type: 'radio', name: 'scale', value: String(scale) }), h('span', {}, scaleSettingName(scale))));
   }
   fillSelect(shadow, SHADOWS);
   fillSelect(frame, FRAMES);
@@ -81,8 +88,8 @@ export function setupComposePanel(editor: Editor): void {
     gradientAngleValue.value = `${settings.gradientAngle}°`;
     blur.value = String(settings.blur);
     blurValue.value = `${settings.blur} px`;
-    // Auto shows as the scale it stands for: the source's own pixels.
-    setRadio(form, 'scale', String(resolvedScale(settings.scale, editor.source?.density)));
+    setRadio(form, 'scale', String(settings.scale));
+    scaleLine.textContent = scaleNote(settings.scale, editor.source?.density, editor.exportSize());
     color.value = settings.color;
     padding.value = String(settings.padding);
     radius.value = String(settings.radius);
@@ -140,12 +147,10 @@ export function setupComposePanel(editor: Editor): void {
   editor.onChange(() => {
     // Undo and redo change the settings from outside the panel.
     show(editor.settings);
-    for (const scale of SCALES) {
-      const note = scales.querySelector<HTMLElement>(`small[data-scale="${scale}"]`);
-      if (!note) continue;
+    for (const scale of SCALE_SETTINGS) {
       const size = editor.exportSize(scale);
-      // A placeholder keeps the line's height before there is a size, so nothing moves when one arrives.
-      note.textContent = size ? `${size.width}×${size.height}` : '\u00a0';
+      const option = scales.querySelector<HTMLElement>(`input[value="${scale}"] + span`);
+      if (option) option.title = size ? `${size.width} × ${size.height} px` : '';
     }
   });
 

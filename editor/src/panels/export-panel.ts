@@ -65,8 +65,11 @@ async function sha256Hex(blob: Blob): Promise<string | undefined> {
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+/** What runs before Save uploads anything: why not to save, or undefined to go on. */
+export type SaveCheck = () => Promise<string | undefined>;
+
 /** Wires Export, Copy PNG and Save to workspace, and shows who saves. */
-export function setupExportPanel(editor: Editor): void {
+export function setupExportPanel(editor: Editor, beforeSave: SaveCheck = async () => undefined): void {
   const exportButton = byId('export-button', HTMLButtonElement);
   const copyButton = byId('copy-button', HTMLButtonElement);
   const saveButton = byId('save-button', HTMLButtonElement);
@@ -115,7 +118,7 @@ export function setupExportPanel(editor: Editor): void {
     if (lastUrl) URL.revokeObjectURL(lastUrl);
     lastUrl = URL.createObjectURL(result.blob);
     const link = h('a', { href: lastUrl, download: result.name }, 'Download again');
-    exportResult.replaceChildren(`${describe(result)} `, link);
+    exportResult.replaceChildren(h('span', { class: 'result-text' }, describe(result)), ' ', link);
     Object.assign(exportResult.dataset, {
       name: result.name,
       bytes: String(result.blob.size),
@@ -226,6 +229,11 @@ export function setupExportPanel(editor: Editor): void {
           throw new Error('Sign in, or paste an organization API key, to save to a workspace.');
         }
         editor.api.apiKey = apiKey.value.trim();
+        const refused = await beforeSave();
+        if (refused !== undefined) {
+          saveStatus.textContent = refused;
+          return;
+        }
         let result = last;
         if (!result || result.revision !== editor.revision) {
           saveStatus.textContent = 'Exporting…';

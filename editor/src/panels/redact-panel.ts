@@ -8,6 +8,8 @@ import { capturedSource, framingOf } from '../model/capture-request.ts';
 import type { Annotation } from '../model/edits.ts';
 import type { RedactionStyle } from '../model/redaction.ts';
 import {
+  exposedFindings,
+  findingsPhrase,
   isRedactionKind,
   KIND_LABELS,
   keepsSource,
@@ -24,6 +26,7 @@ import type { Source } from '../render/sources.ts';
 import { base64ToBlob, bitmapSource } from '../render/sources.ts';
 import type { CaptureRequest, ScreenshotResponse } from './capture-form.ts';
 import { captureRequestOf, rememberCaptureRequest } from './capture-form.ts';
+import { askBeforeSaving } from './save-warning.ts';
 
 /** The kinds asked for, kept like the other settings in this browser's local storage. */
 const KINDS_KEY = 'easel.editor.redact';
@@ -50,6 +53,11 @@ function requestFor(source: Source, address: string): CaptureRequest {
   return captureRequestOf(source) ?? { ...framingOf({ address, description: source.description }), forceRefresh: false };
 }
 
+/** A picture's pixels: the same as the redacted capture's means the page laid out the same. */
+function pixelsOf(source: Source): { width: number; height: number } {
+  return { width: source.bitmap?.width ?? 0, height: source.bitmap?.height ?? 0 };
+}
+
 function readKinds(): string | null {
   try {
     return localStorage.getItem(KINDS_KEY);
@@ -58,9 +66,10 @@ function readKinds(): string | null {
   }
 }
 
-/** Wires the panel; its command row is registered in the editor's table. */
-export function setupRedactPanel(editor: Editor, annotator: SelectionSource): void {
-  new RedactPanel(editor, annotator);
+/** Wires the panel, whose command row is registered in the editor's table; returns the check Save runs first. */
+export function setupRedactPanel(editor: Editor, annotator: SelectionSource): { beforeSave: () => Promise<string | undefined> } {
+  const panel = new RedactPanel(editor, annotator);
+  return { beforeSave: () => panel.beforeSave() };
 }
 
 class RedactPanel {
@@ -72,6 +81,8 @@ class RedactPanel {
   private readonly boxes: HTMLInputElement[];
   private readonly styleButtons: HTMLButtonElement[];
   private running = false;
+  /** Sources whose findings were reviewed: redacted, or saved anyway once asked. */
+  private readonly reviewed = new WeakSet<Source>();
   /** The source the status line speaks of. */
   private shown: Source | undefined;
   private readonly editor: Editor;
@@ -137,16 +148,68 @@ class RedactPanel {
   }
 
   private async redact(): Promise<void> {
-    const { editor, status } = this;
-    const source = editor.source;
+    const source = this.editor.source;
     const address = addressOf(source);
     if (!source || !address) return;
+    const found = await this.find(source, address, 'Finding sensitive text…');
+    if (!found) return;
+    try {
+      await this.apply(source, found.request, found.body);
+    } catch (error) {
+      this.status.textContent = 'Could not look for sensitive text.';
+      showProblem(this.problem, error);
+      return;
+    }
+    // Run by its key, the panel may be out of view: the summary and the review come into view,
+    // while the preview stays beside or (on a phone) above them.
+    this.styleLabel.parentElement?.scrollIntoView({ block: 'nearest' });
+  }
+
+  /**
+   * Before Save: a captured page in which redaction finds text the picture still shows is named
+   * in a dialog, which offers to redact first. Returns why not to save, or undefined to go on. A
+   * page already reviewed is not captured again; one that cannot be is saved, and the panel says so.
+   */
+  async beforeSave(): Promise<string | undefined> {
+    const source = this.editor.source;
+    const address = addressOf(source);
+    // Saved while a redaction runs, the file would be made without its boxes.
+    if (this.running) return 'Not saved: the page is being searched for sensitive text; save once that ends.';
+    if (!source || !address || this.reviewed.has(source) || this.kinds().length === 0) return undefined;
+    const found = await this.find(source, address, 'Looking for sensitive text before saving…');
+    if (!found) return this.editor.source === source ? undefined : 'Not saved: another source was opened meanwhile.';
+    const { request, body } = found;
+    const boxes = body.redactions ?? [];
+    const redacted = await bitmapSource(base64ToBlob(body.screenshot, 'image/png'), capturedSource(request, body.url));
+    const sameLayout = keepsSource(pixelsOf(source), pixelsOf(redacted));
+    redacted.bitmap?.close();
+    // Laid out otherwise, the boxes cannot be matched to the picture: every finding counts.
+    const exposed = sameLayout ? exposedFindings(boxes, source.density ?? 1, this.editor.edits, source) : boxes;
+    if (exposed.length === 0) {
+      this.status.textContent = boxes.length === 0 ? 'Found nothing to redact before saving.' : 'Everything found is covered or cropped away.';
+      this.reviewed.add(source);
+      return undefined;
+    }
+    this.status.textContent = `Found ${findingsPhrase(exposed)} uncovered before saving.`;
+    const choice = await askBeforeSaving(findingsPhrase(exposed));
+    if (choice === 'save') {
+      this.reviewed.add(source);
+      return undefined;
+    }
+    if (choice === 'cancel' || this.editor.source !== source) return 'Not saved.';
+    await this.apply(source, request, body);
+    return 'Not saved: review the redaction boxes, then save again.';
+  }
+
+  /** The page captured again with `redact`; undefined when that failed or another source was opened meanwhile (said in the panel). */
+  private async find(source: Source, address: string, doing: string): Promise<{ request: CaptureRequest; body: ScreenshotResponse } | undefined> {
+    const { editor, status } = this;
     const request = requestFor(source, address);
     this.running = true;
     clearProblem(this.problem);
     this.note.textContent = '';
     setBusy(this.button, true);
-    status.textContent = 'Finding sensitive text…';
+    status.textContent = doing;
     editor.busy('Finding sensitive text in the page…');
     try {
       const response = await editor.api.call('/api/screenshot', {
@@ -155,14 +218,8 @@ class RedactPanel {
         body: JSON.stringify({ ...request, redact: this.kinds() }),
       });
       const body = (await response.json()) as ScreenshotResponse;
-      if (editor.source !== source) {
-        status.textContent = 'Another source was opened meanwhile: nothing was redacted.';
-        return;
-      }
-      await this.apply(source, request, body);
-      // Run by its key, the panel may be out of view: the summary and the review come into view,
-      // while the preview stays beside or (on a phone) above them.
-      this.styleLabel.parentElement?.scrollIntoView({ block: 'nearest' });
+      if (editor.source === source) return { request, body };
+      status.textContent = 'Another source was opened meanwhile: nothing was redacted.';
     } catch (error) {
       status.textContent = 'Could not look for sensitive text.';
       showProblem(this.problem, error);
@@ -172,23 +229,25 @@ class RedactPanel {
       editor.busy(undefined);
       this.refresh();
     }
+    return undefined;
   }
 
   /** Adds the boxes as one undo step, over the picture as it is when the page laid out the same. */
   private async apply(source: Source, request: CaptureRequest, body: ScreenshotResponse): Promise<void> {
     const found = body.redactions ?? [];
+    this.reviewed.add(source);
     if (found.length === 0) {
       this.status.textContent = redactionSummary(found);
       return;
     }
     const redacted = await bitmapSource(base64ToBlob(body.screenshot, 'image/png'), capturedSource(request, body.url));
-    const pixels = (of: Source) => ({ width: of.bitmap?.width ?? 0, height: of.bitmap?.height ?? 0 });
     let target = source;
-    if (keepsSource(pixels(source), pixels(redacted))) {
+    if (keepsSource(pixelsOf(source), pixelsOf(redacted))) {
       redacted.bitmap?.close();
     } else {
       rememberCaptureRequest(redacted, request);
       this.editor.setSource(redacted);
+      this.reviewed.add(redacted);
       target = redacted;
       this.note.textContent =
         'The page laid out differently this time, so its redacted capture replaced the picture: the text under the boxes is gone from it.';

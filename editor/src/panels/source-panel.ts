@@ -72,6 +72,8 @@ function setupTweet(editor: Editor, problem: HTMLElement): void {
     clearProblem(problem);
     const id = tweetIdFrom(tweetRef.value);
     if (id === undefined) {
+      // The status must not keep speaking of the tweet before, as if this one had been loaded.
+      tweetStatus.textContent = 'Not loaded: see what to change below.';
       showProblem(problem, new Error('Enter a tweet’s address (https://x.com/user/status/123…) or its numeric id.'));
       tweetRef.focus();
       return;

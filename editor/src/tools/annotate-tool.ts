@@ -16,9 +16,11 @@ import {
   duplicateAnnotation,
   findAnnotation,
   onPicture,
+  pressGesture,
   removeAnnotation,
   replaceAnnotation,
   restyled,
+  showsHandles,
   stepSize,
   styleOf,
 } from '../model/editor-model.ts';
@@ -203,12 +205,17 @@ export class Annotator {
     this.overlay.classList.add('annotate-pointer-focus');
     this.overlay.focus({ preventScroll: true });
     const selection = this.selection();
-    const handle = selection ? handleAt(selection, p, HANDLE_TOLERANCE * this.perCssPixel(), measureText) : undefined;
-    if (selection && handle) this.startDrag(event, { type: 'resize', id: selection.id, handle, original: selection });
-    else if (this.editor.tool === 'select') this.pressSelect(event, p);
-    // A press in the margin around the picture draws nothing.
-    else if (onPicture(p, this.picture())) this.pressDraw(event, p);
+    const handle = selection ? this.handleUnder(selection, p) : undefined;
+    const press = pressGesture(this.editor.tool, { onHandle: handle !== undefined, onPicture: onPicture(p, this.picture()) });
+    if (press === 'resize') this.startDrag(event, { type: 'resize', id: selection!.id, handle: handle!, original: selection! });
+    else if (press === 'pick') this.pressSelect(event, p);
+    else if (press === 'draw') this.pressDraw(event, p);
     else this.select(undefined);
+  }
+
+  /** The selection's handle under `p`, where the tool shows handles. */
+  private handleUnder(selection: Annotation, p: Point) {
+    return showsHandles(this.editor.tool) ? handleAt(selection, p, HANDLE_TOLERANCE * this.perCssPixel(), measureText) : undefined;
   }
 
   private pressSelect(event: PointerEvent, p: Point): void {
@@ -332,7 +339,7 @@ export class Annotator {
     }
     const unit = this.perCssPixel();
     const selection = this.selection();
-    const handle = selection ? handleAt(selection, p, HANDLE_TOLERANCE * unit, measureText) : undefined;
+    const handle = selection ? this.handleUnder(selection, p) : undefined;
     const tool = this.editor.tool;
     const under = tool === 'select' && !handle ? topmostAt(this.editor.edits.annotations, p, PICK_TOLERANCE * unit, measureText) : undefined;
     const drawing = onPicture(p, this.picture()) ? (tool === 'text' ? 'text' : 'crosshair') : 'not-allowed';
@@ -379,6 +386,6 @@ export class Annotator {
     const hovered = this.hovered && this.hovered !== this.selected && !this.drag ? findAnnotation(this.editor.edits, this.hovered) : undefined;
     if (hovered) drawHover(ctx, view, hovered, measureText);
     const selection = this.selection();
-    if (selection) drawSelection(ctx, view, selection, measureText, !this.text.open);
+    if (selection) drawSelection(ctx, view, selection, measureText, showsHandles(this.editor.tool) && !this.text.open);
   }
 }

@@ -74,11 +74,14 @@ export function setupZoom(editor: Editor, annotator: Annotator): Zoom {
   bindPointerPan(stage, overlay, annotator, panBy, zoomTo, current);
 
   const label = bindZoomButtons(editor, toolbar);
+  const fit = byId('zoom-fit', HTMLButtonElement);
+  // The level is always a figure; the Fit button, pressed, says the preview fits.
   editor.onRender(() => {
     const view = editor.currentView();
-    const text = editor.viewport.zoom === 'fit' ? 'Fit' : `${Math.round(current() * 100)} %`;
+    const text = view ? `${Math.round(current() * 100)} %` : '100 %';
     if (label.textContent !== text) label.textContent = text;
     label.dataset.scale = view ? String(view.scale) : '';
+    fit.setAttribute('aria-pressed', String(editor.viewport.zoom === 'fit'));
   });
   return zoom;
 }
