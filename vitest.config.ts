@@ -35,6 +35,7 @@ const SHARED_MODULES = [
   'identity-credentials',
   'identity-docs',
   'ids',
+  'layers',
   'media-proxy',
   'net-guard',
   'openapi-client',
