@@ -31,7 +31,7 @@ export interface RouteInput<R> {
   /** API Gateway's view of the caller's address, never a client-supplied header. */
   sourceIp: string;
   requestId: string;
-  /** Aborted shortly before the Lambda times out. */
+  /** Aborted at the invocation's deadline, shortly before Lambda's time-out (http/deadline.ts). */
   signal: AbortSignal;
   event: LambdaEvent;
   context: LambdaContext;
@@ -140,7 +140,7 @@ export function route<R extends RouteRow>(row: R, fn: RouteFn<R>, ...[uses]: Use
   const { operationId } = row;
   const middlewares = [...middlewaresOf(row, uses ?? {}), validateInput(row)];
   const handler = createHttpHandler(
-    { operationId, routeKey: `${row.method} ${row.path}`, cors: row.cors, auth: row.auth, status: row.status },
+    { operationId, routeKey: `${row.method} ${row.path}`, cors: row.cors, auth: row.auth, status: row.status, errors: row.errors },
     middlewares,
     async (event, context, signal) =>
       replayOf(context) ??

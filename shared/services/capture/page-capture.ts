@@ -297,5 +297,6 @@ async function classify(error: unknown, lease: BrowserLease, request: CaptureReq
   return new UpstreamFailedError({
     hint: netError ? `The page could not be loaded (${netError}).` : 'The page could not be captured; retry later.',
     cause: error,
+    origin: 'target',
   });
 }
