@@ -31,7 +31,6 @@ const SHARED_MODULES = [
   'egress-proxy',
   'export',
   'http-multipart',
-  'idempotency-middleware',
   'identity-credentials',
   'identity-docs',
   'ids',

@@ -88,7 +88,7 @@ const FEATURES = [
     name: 'idempotency',
     declaredBy: (row): row is RouteRow & { idempotent: true } => row.idempotent === true,
     says: () => 'is idempotent',
-    options: (row) => ({ operationId: row.operationId, status: row.status }),
+    options: (row) => ({ operationId: row.operationId, status: row.status, timeoutSeconds: row.timeout }),
   }),
   feature({
     name: 'multipartBody',
