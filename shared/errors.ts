@@ -188,6 +188,20 @@ export class UnreadableRequestError extends HttpError {
   }
 }
 
+/** The local server's answer until its handlers have loaded. */
+export class ServerStartingError extends HttpError {
+  override readonly name: string = 'ServerStartingError';
+  constructor() {
+    super({
+      status: 503,
+      code: 'upstream_unavailable',
+      message: 'Service temporarily unavailable',
+      hint: 'The server is starting; retry in a moment.',
+      headers: { 'Retry-After': '1' },
+    });
+  }
+}
+
 /** 413 for content within the byte limit but too large to process or return (pixels, output size). */
 export class ContentTooLargeError extends HttpError {
   override readonly name: string = 'ContentTooLargeError';

@@ -15,13 +15,16 @@ export function isTextContent(contentType: string | undefined): boolean {
 }
 
 /** The socket peer, IPv4-mapped IPv6 unwrapped, as API Gateway reports it. */
-export function sourceIpOf(req: IncomingMessage): string {
+export function sourceIpOf(req: RequestLike): string {
   const address = req.socket.remoteAddress ?? '127.0.0.1';
   return address.startsWith('::ffff:') ? address.slice(7) : address;
 }
 
+/** What an event is made of: a request, or what the server could read of one. */
+export type RequestLike = Pick<IncomingMessage, 'url' | 'method' | 'headers' | 'httpVersion' | 'socket'>;
+
 export interface EventInput {
-  req: IncomingMessage;
+  req: RequestLike;
   body: Buffer;
   routeKey: string;
   pathParameters?: Record<string, string>;
