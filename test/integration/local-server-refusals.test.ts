@@ -4,14 +4,12 @@
  * a request id on the answer and its log line, and the security headers.
  */
 import { connect } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setLogTap } from '#shared/log.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_REQUEST_BYTES, startServer, type LocalServer } from '#infra/local/server.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
+import { useLogLines } from '../support/log-lines.ts';
 
 let server: LocalServer;
-let lines: Record<string, unknown>[] = [];
-let restoreTap: ReturnType<typeof setLogTap>;
 
 beforeAll(async () => {
   server = await startServer({ host: '127.0.0.1', port: 0, configuredBaseUrl: undefined });
@@ -21,14 +19,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-beforeEach(() => {
-  lines = [];
-  restoreTap = setLogTap((line) => lines.push(JSON.parse(line) as Record<string, unknown>));
-});
-
-afterEach(() => {
-  setLogTap(restoreTap);
-});
+const captured = useLogLines();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -45,7 +36,7 @@ function expectAlwaysOn(headers: Record<string, string>): void {
     'access-control-allow-origin': '*',
   });
   // Its log line carries the same id.
-  expect(lines.filter((line) => line.requestId === headers['x-request-id'] && typeof line.msg === 'string')).toHaveLength(1);
+  expect(captured.lines.filter((line) => line.requestId === headers['x-request-id'] && typeof line.msg === 'string')).toHaveLength(1);
 }
 
 /** Writes bytes to a fresh connection and reads the response until the server closes it. */
@@ -95,7 +86,7 @@ describe('the local server while it starts', () => {
     expect(response.headers.connection).toBe('close');
     expect(response.headers['content-length']).toBe(String(Buffer.byteLength(response.body)));
     expectAlwaysOn(response.headers);
-    expect(lines.find((line) => line.msg === 'request')).toMatchObject({ method: 'GET', path: '/llms.txt', status: 431, code: 'invalid_request' });
+    expect(captured.lines.find((line) => line.msg === 'request')).toMatchObject({ method: 'GET', path: '/llms.txt', status: 431, code: 'invalid_request' });
   });
 
   it('answers a HEAD the parser refuses with no body and the length its GET would have', async () => {
@@ -134,7 +125,7 @@ describe('the local server serving', () => {
     expect(response.status).toBe(500);
     expect(JSON.parse(response.body)).toEqual(expectedEnvelope(server.url, 500, 'internal_error'));
     expectAlwaysOn(response.headers);
-    expect(lines.filter((line) => line.level === 'error' || line.level === 'warn')).toEqual([
+    expect(captured.lines.filter((line) => line.level === 'error' || line.level === 'warn')).toEqual([
       expect.objectContaining({
         msg: 'request failed',
         requestId: response.headers['x-request-id'],

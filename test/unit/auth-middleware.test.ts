@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authenticate } from '#shared/wiring/auth.ts';
 import { multipartBody } from '#shared/http/multipart.ts';
 import { perClientRateLimit } from '#shared/http/rate-limit.ts';
@@ -11,7 +11,7 @@ import { entitlementExtension } from '#shared/identity/plans.ts';
 import type { Entitlement } from '#shared/identity/plans.ts';
 import { generateApiKey, generateSessionToken, hashSecret, newId } from '#shared/identity/credentials.ts';
 import { keys } from '#shared/store/keys.ts';
-import { setLogTap } from '#shared/log.ts';
+import { useLogLines } from '../support/log-lines.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
 import { testRoute } from '../support/routes.ts';
@@ -285,15 +285,7 @@ describe('auth middleware: workspace routes', () => {
 });
 
 describe('auth middleware: the reason of a refusal, in the request log line', () => {
-  let lines: Record<string, unknown>[] = [];
-  let restore: ReturnType<typeof setLogTap>;
-  beforeEach(() => {
-    lines = [];
-    restore = setLogTap((line) => lines.push(JSON.parse(line) as Record<string, unknown>));
-  });
-  afterEach(() => {
-    setLogTap(restore);
-  });
+  const captured = useLogLines();
 
   it.each([
     ['a key without the scope', () => ({ 'x-api-key': storedKey({ scopes: ['artifact:read'] }) }), 403, /^key key_\w+ lacks asset:write$/],
@@ -314,10 +306,10 @@ describe('auth middleware: the reason of a refusal, in the request log line', ()
 
     // Assess
     expect(result.statusCode).toBe(status);
-    const line = lines.find((logged) => logged.msg === 'request');
+    const line = captured.lines.find((entry) => entry.msg === 'request');
     expect(line).toMatchObject({ level: 'info', status, code: result.json.code, reason: expect.stringMatching(reason) });
     const secrets = [(sent as Record<string, string>)['x-api-key'], (sent as Record<string, string>).cookie?.split('=')[1]].filter(Boolean);
-    for (const secret of secrets) expect(JSON.stringify(lines)).not.toContain(secret);
+    for (const secret of secrets) expect(JSON.stringify(captured.lines)).not.toContain(secret);
   });
 });
 

@@ -9,12 +9,12 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEADLINE_RESERVE_MS } from '#shared/http/deadline.ts';
 import { route } from '#shared/http/route.ts';
 import { generateApiKey, hashSecret } from '#shared/identity/credentials.ts';
-import { setLogTap } from '#shared/log.ts';
 import { keys } from '#shared/store/keys.ts';
 import { authenticate } from '#shared/wiring/auth.ts';
 import { idempotency } from '#shared/wiring/idempotency.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
+import { useLogLines } from '../support/log-lines.ts';
 import { mockDynamo } from '../support/mock-dynamo.ts';
 import { testRoute } from '../support/routes.ts';
 
@@ -47,20 +47,16 @@ const handler = route(
   { authenticate, idempotency },
 );
 
-let lines: Record<string, unknown>[] = [];
-let restoreTap: ReturnType<typeof setLogTap>;
+const captured = useLogLines();
 /** Lets the held claim answer once the test is over. */
 let releaseClaim: () => void = () => undefined;
 
 beforeEach(() => {
-  lines = [];
   ran = false;
-  restoreTap = setLogTap((line) => lines.push(JSON.parse(line) as Record<string, unknown>));
 });
 
 afterEach(() => {
   releaseClaim();
-  setLogTap(restoreTap);
 });
 
 /** A key whose lookup answers after SLOW_MS, and a claim that answers only when the test ends. */
@@ -113,14 +109,14 @@ describe('the deadline of an invocation', () => {
       hint: 'The request took longer than this route allows; retry later.',
     });
     expect(result.headers).toMatchObject({ 'X-Request-Id': event.requestContext.requestId, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
-    expect(lines.find((line) => line.msg === 'request failed')).toMatchObject({
+    expect(captured.lines.find((line) => line.msg === 'request failed')).toMatchObject({
       level: 'error',
       operationId: 'probeDeadline',
       status: 503,
       origin: 'service',
       error: { name: 'DeadlineExceededError' },
     });
-    const metrics = lines.filter((line) => line._aws !== undefined);
+    const metrics = captured.lines.filter((line) => line._aws !== undefined);
     expect(metrics).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ DeadlineExceeded: 1, Operation: 'probeDeadline' }),

@@ -1,12 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeadlineExceededError } from '#shared/errors.ts';
 import { IDEMPOTENCY_TTL_SECONDS, idempotency } from '#shared/http/idempotency.ts';
 import { setPrincipal } from '#shared/http/principals.ts';
 import { replayOf } from '#shared/http/replay.ts';
 import type { Principal } from '#shared/identity/principal.ts';
-import { setLogTap } from '#shared/log.ts';
 import type { ClaimOutcome, IdempotencyClaim, IdempotencyRecord, IdempotencySlot, IdempotencyStore } from '#shared/store/idempotency.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
+import { useLogLines } from '../support/log-lines.ts';
 
 /** The store's contract in memory: a claim holds the slot until completed, released or past its expiry. */
 function memoryStore(script: { complete?: () => Promise<boolean>; release?: () => Promise<void> } = {}) {
@@ -52,22 +52,27 @@ const handClock = () => {
   return clock;
 };
 
-let lines: Record<string, unknown>[] = [];
-let restoreTap: ReturnType<typeof setLogTap>;
+/** The middleware over a memory store, on a clock that moves when the test moves it. */
+function onHandClock(script: Parameters<typeof memoryStore>[0] = {}, status: number | undefined = 201) {
+  const clock = handClock();
+  const store = memoryStore(script);
+  return { clock, store, middleware: idempotency({ operationId: 'createSourceApp', status, timeoutSeconds: 10, store: () => store, now: clock.read }) };
+}
 
-beforeEach(() => {
-  lines = [];
-  // The tap sees every line, whatever LOG_LEVEL the run has.
-  restoreTap = setLogTap((line) => lines.push(JSON.parse(line) as Record<string, unknown>));
-});
+/** Makes every claim of `store` move `clock` a second on, as a slow repeat's attempts would. */
+function eachClaimTakesASecond(store: ReturnType<typeof memoryStore>, clock: ReturnType<typeof handClock>): void {
+  const claim = store.claim;
+  store.claim = async (slot, attempt) => {
+    clock.now += 1_000;
+    return claim(slot, attempt);
+  };
+}
 
-afterEach(() => {
-  setLogTap(restoreTap);
-});
+const captured = useLogLines();
 
 /** The incidents counted so far, by kind. */
-const incidents = () => lines.filter((line) => line._aws !== undefined && 'IdempotencyIncidents' in line).map((line) => line.Incident);
-const logged = (level: string) => lines.filter((line) => line.level === level).map((line) => line.msg);
+const incidents = () => captured.lines.filter((line) => line._aws !== undefined && 'IdempotencyIncidents' in line).map((line) => line.Incident);
+const logged = (level: string) => captured.lines.filter((line) => line.level === level).map((line) => line.msg);
 
 describe('idempotency middleware', () => {
   it('lets the first request run, keeps its answer, and replays it to a repeat', async () => {
@@ -121,11 +126,7 @@ describe('idempotency middleware', () => {
     // Prepare: each attempt of the repeat takes a second
     const clock = handClock();
     const store = memoryStore();
-    const claim = store.claim;
-    store.claim = async (slot, attempt) => {
-      clock.now += 1_000;
-      return claim(slot, attempt);
-    };
+    eachClaimTakesASecond(store, clock);
     const middleware = idempotency({ operationId: 'createSourceApp', timeoutSeconds: 10, store: () => store, now: clock.read });
     await middleware.before!(request({ name: 'CI' }) as never);
 
@@ -139,9 +140,7 @@ describe('idempotency middleware', () => {
 
   it("leases a claim for the invocation's remaining time and keeps a stored answer for 24 hours", async () => {
     // Prepare
-    const clock = handClock();
-    const store = memoryStore();
-    const middleware = idempotency({ operationId: 'createSourceApp', status: 201, timeoutSeconds: 10, store: () => store, now: clock.read });
+    const { clock, store, middleware } = onHandClock();
     const first = request({ name: 'CI' }, 'k-1', 9_500);
 
     // Act
@@ -159,9 +158,7 @@ describe('idempotency middleware', () => {
 
   it('lets a retry take over the claim of a request that ended without an answer once its lease is over, logged and counted', async () => {
     // Prepare: the first request claims and never finishes (its invocation crashed or timed out)
-    const clock = handClock();
-    const store = memoryStore();
-    const middleware = idempotency({ operationId: 'createSourceApp', status: 201, timeoutSeconds: 10, store: () => store, now: clock.read });
+    const { clock, store, middleware } = onHandClock();
     const crashed = request({ name: 'CI' }, 'k-1', 10_000);
     await middleware.before!(crashed as never);
 
@@ -177,7 +174,7 @@ describe('idempotency middleware', () => {
     expect([...store.records.values()][0]).toMatchObject({ record: { state: 'done', body: '{"id":"app-9"}' }, owner: retry.event.requestContext.requestId });
     expect(incidents()).toEqual(['taken-over']);
     expect(logged('warn')).toEqual(['idempotency lease taken over: its first request ended without storing an answer']);
-    expect(lines.find((line) => line.level === 'warn')).toMatchObject({
+    expect(captured.lines.find((line) => line.level === 'warn')).toMatchObject({
       workspaceId: 'ws-1',
       operationId: 'createSourceApp',
       previousOwner: crashed.event.requestContext.requestId,
@@ -186,26 +183,20 @@ describe('idempotency middleware', () => {
 
   it("answers with the work's result when its answer cannot be stored, logged and counted, and a repeat within the lease waits rather than running again", async () => {
     // Prepare: the store fails to save the answer
-    const clock = handClock();
-    const store = memoryStore({ complete: () => Promise.reject(new Error('DynamoDB is down')) });
-    const middleware = idempotency({ operationId: 'createSourceApp', status: 201, timeoutSeconds: 10, store: () => store, now: clock.read });
+    const { clock, store, middleware } = onHandClock({ complete: () => Promise.reject(new Error('DynamoDB is down')) });
     const first = request({ name: 'CI' });
     await middleware.before!(first as never);
     first.response = { id: 'app-1' };
 
     // Act
     await middleware.after!(first as never);
-    const claim = store.claim;
-    store.claim = async (slot, attempt) => {
-      clock.now += 1_000;
-      return claim(slot, attempt);
-    };
+    eachClaimTakesASecond(store, clock);
     const repeat = middleware.before!(request({ name: 'CI' }) as never);
 
     // Assess
     expect(first.response).toEqual({ id: 'app-1' });
     expect(incidents()).toEqual(['unsaved']);
-    expect(lines.find((line) => line.level === 'error')).toMatchObject({
+    expect(captured.lines.find((line) => line.level === 'error')).toMatchObject({
       msg: 'idempotency answer not stored: a retry with this key after its lease runs the request again',
       error: { message: 'DynamoDB is down' },
     });
@@ -213,9 +204,7 @@ describe('idempotency middleware', () => {
   });
 
   it('counts an answer whose claim was taken over meanwhile as unsaved', async () => {
-    const clock = handClock();
-    const store = memoryStore();
-    const middleware = idempotency({ operationId: 'createSourceApp', status: 201, timeoutSeconds: 10, store: () => store, now: clock.read });
+    const { clock, middleware } = onHandClock();
     const slow = request({ name: 'CI' }, 'k-1', 10_000);
     await middleware.before!(slow as never);
     clock.now += 11_000;
@@ -225,14 +214,12 @@ describe('idempotency middleware', () => {
     await middleware.after!(slow as never);
 
     expect(incidents()).toEqual(['taken-over', 'unsaved']);
-    expect(lines.find((line) => line.level === 'error')).toMatchObject({ reason: 'the claim was taken over' });
+    expect(captured.lines.find((line) => line.level === 'error')).toMatchObject({ reason: 'the claim was taken over' });
   });
 
   it("logs and counts a claim it could not free, which a retry takes over at its lease's end", async () => {
     // Prepare
-    const clock = handClock();
-    const store = memoryStore({ release: () => Promise.reject(new Error('DynamoDB is down')) });
-    const middleware = idempotency({ operationId: 'createSourceApp', timeoutSeconds: 10, store: () => store, now: clock.read });
+    const { clock, middleware } = onHandClock({ release: () => Promise.reject(new Error('DynamoDB is down')) }, undefined);
     const failing = request({ name: 'CI' }, 'k-1', 10_000);
     await middleware.before!(failing as never);
 

@@ -1,17 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { log, serializeError, setLogTap, withoutUrlQueries } from '#shared/log.ts';
+import { describe, expect, it } from 'vitest';
+import { log, serializeError, withoutUrlQueries } from '#shared/log.ts';
+import { useLogLines } from '../support/log-lines.ts';
 
-let lines: Record<string, unknown>[] = [];
-let restore: ReturnType<typeof setLogTap>;
-
-beforeEach(() => {
-  lines = [];
-  restore = setLogTap((line) => lines.push(JSON.parse(line) as Record<string, unknown>));
-});
-
-afterEach(() => {
-  setLogTap(restore);
-});
+const captured = useLogLines();
 
 describe('log lines', () => {
   it('cut every URL before its query string and fragment: in the message, in fields and in an error, its cause and their stacks', () => {
@@ -27,7 +18,7 @@ describe('log lines', () => {
     });
 
     // Assess
-    const [line] = lines;
+    const [line] = captured.lines;
     expect(JSON.stringify(line)).not.toMatch(/s3cr3t|token|\?b=c|#d|#room/);
     expect(line).toMatchObject({
       msg: 'request failed for https://shop.example/a',
