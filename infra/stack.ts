@@ -62,10 +62,7 @@ export const DEFAULT_CAPTURE_P95_ALARM_MS = 20_000;
 /** The routes that reach what the caller names or an outside service, and whose failure that is (errors.ts, FailureOrigin). */
 export const OUTSIDE_FAILURES: Partial<Record<OperationId, 'target' | 'upstream'>> = { capturePage: 'target', getImageProxy: 'target', getTweet: 'upstream' };
 
-/**
- * Only API Gateway's own values: it does not escape variables, so caller-controlled text (path,
- * user agent) could break the JSON or forge fields.
- */
+/** Only API Gateway's own values: it does not escape variables, so caller-controlled text (path, user agent) could break the JSON or forge fields. */
 export const ACCESS_LOG_FIELDS = {
   requestId: '$context.requestId',
   requestTimeEpoch: '$context.requestTimeEpoch',

@@ -81,10 +81,7 @@ function write(level: Level, msg: string, fields: Record<string, unknown> = {}):
   if (shown) sink(line);
 }
 
-/**
- * A record of its own shape, such as an embedded-metric-format line (shared/metrics.ts): written
- * unless LOG_LEVEL is `silent`, so turning info lines off does not turn the metrics off.
- */
+/** A record of its own shape (an EMF metric line), written unless LOG_LEVEL is `silent`: info off keeps metrics on. */
 export function writeRecord(record: Record<string, unknown>): void {
   const shown = threshold() !== Infinity;
   if (!shown && !tap) return;

@@ -59,9 +59,8 @@ export function setMetricsClock(next: () => number): () => number {
 }
 
 /**
- * Writes the points as EMF records, one per distinct set of dimension values (a record holds one
- * value per dimension name); `properties` (e.g. the request id) go on each record, searchable in
- * Logs Insights but never dimensions.
+ * Writes the points as EMF records, one per set of dimension values; `properties` (the request id)
+ * go on each record, for Logs Insights, never as dimensions.
  */
 export function emitMetrics(points: readonly MetricPoint[], properties: Record<string, unknown> = {}): void {
   const groups = new Map<string, { dimensions: Record<string, string>; points: MetricPoint[] }>();

@@ -30,10 +30,7 @@ export interface EventInput {
   pathParameters?: Record<string, string>;
 }
 
-/**
- * Split by hand: `new URL('//x', base)` reads `//x` as a host and throws for `///`. An
- * absolute-form target (a proxy request) keeps its path.
- */
+/** Split by hand: `new URL('//x', base)` reads `//x` as a host and throws for `///`. An absolute-form target (a proxy request) keeps its path. */
 export function requestTarget(target: string | undefined): { path: string; query: string } {
   let raw = target ?? '/';
   if (!raw.startsWith('/')) {

@@ -1,7 +1,6 @@
 /**
- * One deadline per invocation, shortly before Lambda's time-out: every middleware's `before`, the
- * function and the rendering of its answer end by it, so a slow dependency anywhere in the chain
- * is answered with the envelope rather than API Gateway's bare 503.
+ * One deadline per invocation, shortly before Lambda's time-out, that every middleware's `before`
+ * and the function end by: a slow dependency anywhere gets the envelope, not API Gateway's bare 503.
  */
 import type { HttpMiddleware } from '#shared/http/middleware-types.ts';
 import type { LambdaContext } from '#shared/route-types.ts';
@@ -10,7 +9,7 @@ import type { LambdaContext } from '#shared/route-types.ts';
 export const DEADLINE_RESERVE_MS = 300;
 
 export interface Deadline {
-  /** Aborted at the deadline: for what can stop early (SDK calls, fetches, waits). */
+  /** Aborted at the deadline. */
   readonly signal: AbortSignal;
   /** `work`'s outcome, or the deadline's error when it passes first. */
   race<T>(work: Promise<T>): Promise<T>;
@@ -19,10 +18,7 @@ export interface Deadline {
 const NONE: Deadline = { signal: new AbortController().signal, race: (work) => work };
 const DEADLINE = Symbol('easel.deadline');
 
-/**
- * Starts the deadline from the invocation's remaining time; a context without one (a direct call)
- * gets none. `stop` when the invocation ends.
- */
+/** From the invocation's remaining time; a context without one (a direct call) gets none. */
 export function startDeadline(context: LambdaContext, exceeded: () => Error): Deadline & { stop(): void } {
   const remaining = context.getRemainingTimeInMillis?.();
   if (remaining === undefined) return { ...NONE, stop: () => undefined };

@@ -71,10 +71,9 @@ async function toResult(out: Reply, context: LambdaContext | undefined): Promise
   return stream ? withStream(result, stream) : result;
 }
 
-/** Why a request was refused (its error's cause, which never holds a secret), so a 4xx can be explained from the log. */
+/** Why a request was refused: its error's cause, which never holds a secret, cut short as it may quote the request. */
 function reasonOf(error: Error): string | undefined {
   const { cause } = error;
-  // A cause may quote the request (an Origin header): kept short.
   return (typeof cause === 'string' ? cause : cause instanceof Error ? cause.message : undefined)?.slice(0, 300);
 }
 
@@ -131,10 +130,9 @@ function invocationFields(event: LambdaEvent, context: LambdaContext | undefined
 }
 
 /**
- * The always-on middleware (always-on.ts), the boundary, then the route's own, all within the
- * invocation's deadline (deadline.ts). Reads the configuration at cold start, so a missing variable
- * fails the container, not a request; `publicBaseUrl` instead serves answers made before it loads
- * (the local server's own).
+ * The always-on middleware, the boundary, then the route's own, within the invocation's deadline. Reads
+ * the configuration at cold start, so a missing variable fails the container; `publicBaseUrl` serves
+ * answers made before it loads (the local server's own).
  */
 export function createHttpHandler(
   meta: HandlerMeta,

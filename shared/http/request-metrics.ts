@@ -10,7 +10,6 @@ export interface RequestOutcome {
   /** The row's operation id (the fallback's `fallback`): a short fixed list, so a fine dimension. */
   operationId: string;
   status: number;
-  /** The envelope's error code, when the answer is an error. */
   code?: string;
   /** Whose failure a 5xx answer reports; the service's when unknown. */
   origin?: FailureOrigin;
@@ -42,11 +41,7 @@ interface MetricsRequest {
   internal: object;
 }
 
-/**
- * The always-on middleware of {@link recordRequest}: outermost but the request id, so its time
- * covers every other middleware, and its `after` and `onError` read the answer as rendered, the
- * envelope included.
- */
+/** {@link recordRequest} for every answer as rendered, envelopes included; its time covers every other middleware. */
 export const requestMetrics: AlwaysOn = (meta) => {
   const record = (request: MetricsRequest) => {
     const result = request.response as LambdaResult | undefined;

@@ -46,9 +46,8 @@ export function routeOf(handler: unknown): string | undefined {
   return typeof handler === 'function' ? (handler as { [ROUTE_OF]?: string })[ROUTE_OF] : undefined;
 }
 
-/** A feature a row may declare, and what route() hands the middleware that serves it. */
+/** A feature a row may declare (`name` is its factory's key in route()'s last argument). */
 interface Feature<Name extends string, Row extends RouteRow, Options> {
-  /** The key of its middleware factory in route()'s last argument. */
   name: Name;
   /** Its type is what the compiler checks rows against. */
   declaredBy: (row: RouteRow) => row is Row;
@@ -60,10 +59,8 @@ interface Feature<Name extends string, Row extends RouteRow, Options> {
 const feature = <Name extends string, Row extends RouteRow, Options>(spec: Feature<Name, Row, Options>) => spec;
 
 /**
- * In run order: the rate limit counts even invalid requests; auth precedes reading the body, so an
- * unauthenticated caller learns nothing of its schema; an Idempotency-Key belongs to the caller's
- * workspace, so it is read after auth. Handlers pass the middlewares in, so a
- * function bundles only the clients its row needs.
+ * In run order: the rate limit counts even invalid requests; auth precedes the body, so a caller without
+ * credentials learns nothing of its schema; an Idempotency-Key is the workspace's, so it follows auth.
  */
 const FEATURES = [
   feature({

@@ -292,8 +292,7 @@ export async function proxyMedia(deps: MediaProxyDeps, request: ProxyRequest): P
     const out = responseHeaders(response.headers, contentType, status);
     let body = limitBody(response.body, { limit, declared, idleMs: deps.settings.readTimeoutMs, host: url.hostname, tooLarge: overLimit });
     if (declared === undefined) {
-      // No length to check up front: read it all (capped) so an oversize body still gets an
-      // envelope instead of a cut connection.
+      // No length to check up front: read it all (capped) so an oversize body still gets an envelope instead of a cut connection.
       const bytes = await collect(body, limit, overLimit);
       out['Content-Length'] = String(bytes.length);
       body = Readable.from([bytes]);
