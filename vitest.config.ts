@@ -31,10 +31,10 @@ const SHARED_MODULES = [
   'egress-proxy',
   'export',
   'http-multipart',
-  'idempotency-middleware',
   'identity-credentials',
   'identity-docs',
   'ids',
+  'layers',
   'media-proxy',
   'net-guard',
   'openapi-client',
@@ -53,7 +53,7 @@ const SHARED_MODULES = [
  * module graph per worker as SHARED_MODULES do: the CDK loads, and its template validation engine
  * starts, once per worker.
  */
-const SHARED_INFRA = ['capture-bundle', 'capture-fonts', 'edge', 'editor-bundle', 'nag', 'operations', 'prerendered-bundle', 'stack'].map(
+const SHARED_INFRA = ['capture-bundle', 'capture-fonts', 'docs-figures', 'edge', 'editor-bundle', 'nag', 'operations', 'prerendered-bundle', 'stack'].map(
   (name) => `test/infra/${name}.test.ts`,
 );
 

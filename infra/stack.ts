@@ -59,10 +59,10 @@ export const DEFAULT_THROTTLES = {
 /** Below capture's own time-out and API Gateway's, so slowness alarms before requests fail. */
 export const DEFAULT_CAPTURE_P95_ALARM_MS = 20_000;
 
-/**
- * Only API Gateway's own values: it does not escape variables, so caller-controlled text (path,
- * user agent) could break the JSON or forge fields.
- */
+/** The routes that reach what the caller names or an outside service, and whose failure that is (errors.ts, FailureOrigin). */
+export const OUTSIDE_FAILURES: Partial<Record<OperationId, 'target' | 'upstream'>> = { capturePage: 'target', getImageProxy: 'target', getTweet: 'upstream' };
+
+/** Only API Gateway's own values: it does not escape variables, so caller-controlled text (path, user agent) could break the JSON or forge fields. */
 export const ACCESS_LOG_FIELDS = {
   requestId: '$context.requestId',
   requestTimeEpoch: '$context.requestTimeEpoch',
@@ -221,7 +221,6 @@ export class EaselStack extends Stack {
     this.apiAccessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
     this.stage = this.defaultStage(props, routeThrottles, throttledRoutes);
 
-    this.alarms.add('ApiServerErrors', this.api.metricServerError({ period: ALARM_PERIOD, statistic: 'Sum' }), 'The HTTP API answered with a 5xx status.');
     this.alarms.add(
       'CaptureP95Duration',
       routeFunctions.get('capturePage')!.metricDuration({ period: ALARM_PERIOD, statistic: 'p95' }),
@@ -263,6 +262,11 @@ export class EaselStack extends Stack {
       tables: this.data.tables,
       deletionQueue: this.data.queues.deletion,
       alarms: this.alarms,
+      outside: entriesOf(OUTSIDE_FAILURES).map(([operationId, origin]) => ({
+        operationId,
+        origin,
+        invocations: routeFunctions.get(operationId)!.metricInvocations({ period: ALARM_PERIOD, statistic: 'Sum' }),
+      })),
     });
 
     this.outputs(publicBaseUrl);

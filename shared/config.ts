@@ -2,7 +2,6 @@
 import type * as Fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
-import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
 
 // require(), not import: an ES import of node:fs evaluates its `promises` getter, loading fs/promises at cold start.
 const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof Fs;
@@ -90,6 +89,19 @@ export interface CaptureConfig {
   /** LOCAL RUNS ONLY (LOCAL_CAPTURE_PORTS): loopback ports a capture may reach, so `npm start` can capture itself. */
   localPorts: readonly number[];
 }
+
+/**
+ * The SDK waits without limit by default; these give up on a dead service, back-off included, well
+ * inside the shortest route time-out, so callers get 503 `upstream_unavailable`, not Lambda's time-out.
+ */
+export const SDK_LIMITS = {
+  maxAttempts: 3,
+  connectionTimeoutMs: 1_000,
+  /** Until the response headers, a body's upload included. */
+  requestTimeoutMs: 2_000,
+  /** Longest silence while a response body streams. */
+  socketTimeoutMs: 5_000,
+} as const;
 
 /** Bounds of the capture time-out: long enough for a real page, short enough to answer before API Gateway's 30 s. */
 export const CAPTURE_TIMEOUT_BOUNDS = { min: 1_000, max: 25_000, default: 15_000 } as const;

@@ -103,6 +103,12 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as ErrorCode[];
 
+/**
+ * Whose failure an answer reports: the service's own (alarmed), a target the caller named (a page,
+ * a media file), an outside service Easel relies on (the tweet API), or the caller's own earlier request.
+ */
+export type FailureOrigin = 'service' | 'target' | 'upstream' | 'caller';
+
 export interface HttpErrorOptions {
   status: number;
   code: ErrorCode;
@@ -112,6 +118,8 @@ export interface HttpErrorOptions {
   extra?: Record<string, unknown>;
   headers?: Record<string, string>;
   cause?: unknown;
+  /** Default 'service': a failure nobody marked as outside is the service's. */
+  origin?: FailureOrigin;
 }
 
 /** An error with a public status, code, message and hint. `cause` is logged, never returned. */
@@ -122,6 +130,7 @@ export class HttpError extends Error {
   readonly hint: string;
   readonly extra: Record<string, unknown>;
   readonly headers: Record<string, string>;
+  readonly origin: FailureOrigin;
 
   constructor(options: HttpErrorOptions) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -130,6 +139,7 @@ export class HttpError extends Error {
     this.hint = options.hint;
     this.extra = options.extra ?? {};
     this.headers = options.headers ?? {};
+    this.origin = options.origin ?? 'service';
   }
 }
 
@@ -175,6 +185,20 @@ export class UnreadableRequestError extends HttpError {
   constructor(status: 400 | 408 | 431, hint: string, cause?: unknown) {
     const message = status === 431 ? 'Request headers too large' : status === 408 ? 'Request timed out' : 'Malformed HTTP request';
     super({ status, code: 'invalid_request', message, hint, cause, headers: { Connection: 'close' } });
+  }
+}
+
+/** The local server's answer until its handlers have loaded. */
+export class ServerStartingError extends HttpError {
+  override readonly name: string = 'ServerStartingError';
+  constructor() {
+    super({
+      status: 503,
+      code: 'upstream_unavailable',
+      message: 'Service temporarily unavailable',
+      hint: 'The server is starting; retry in a moment.',
+      headers: { 'Retry-After': '1' },
+    });
   }
 }
 
@@ -292,22 +316,28 @@ export class UpstreamTimeoutError extends HttpError {
 
 export class UpstreamUnavailableError extends HttpError {
   override readonly name: string = 'UpstreamUnavailableError';
-  constructor(hint = 'A dependency is temporarily unavailable; retry with back-off.', cause?: unknown) {
-    super({ status: 503, code: 'upstream_unavailable', message: 'Service temporarily unavailable', hint, cause });
+  constructor(hint = 'A dependency is temporarily unavailable; retry with back-off.', cause?: unknown, origin?: FailureOrigin) {
+    super({ status: 503, code: 'upstream_unavailable', message: 'Service temporarily unavailable', hint, cause, origin });
+  }
+}
+
+/** The invocation's deadline passed first: 503 where the route's contract lists it, else 500. */
+export class DeadlineExceededError extends HttpError {
+  override readonly name: string = 'DeadlineExceededError';
+  constructor(status: 500 | 503) {
+    super({
+      status,
+      code: status === 503 ? 'upstream_unavailable' : 'internal_error',
+      message: status === 503 ? 'Service temporarily unavailable' : 'Internal server error',
+      hint: 'The request took longer than this route allows; retry later.',
+    });
   }
 }
 
 export class UpstreamFailedError extends HttpError {
   override readonly name: string = 'UpstreamFailedError';
-  constructor(options: { status?: 500 | 502; hint: string; cause?: unknown; extra?: Record<string, unknown> }) {
-    super({
-      status: options.status ?? 500,
-      code: 'upstream_failed',
-      message: 'Upstream request failed',
-      hint: options.hint,
-      cause: options.cause,
-      extra: options.extra,
-    });
+  constructor(options: { status?: 500 | 502; hint: string; cause?: unknown; extra?: Record<string, unknown>; origin?: FailureOrigin }) {
+    super({ ...options, status: options.status ?? 500, code: 'upstream_failed', message: 'Upstream request failed' });
   }
 }
 

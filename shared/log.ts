@@ -1,4 +1,7 @@
-/** JSON logs, one per line; credential-like keys are redacted at any depth, so `log.info({ headers })` cannot leak. */
+/**
+ * JSON logs, one per line; credential-like keys are redacted at any depth, so `log.info({ headers })`
+ * cannot leak, and no URL keeps its query string or fragment.
+ */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mapStack } from '#shared/source-maps.ts';
 
@@ -31,7 +34,16 @@ function threshold(): number {
   return ORDER[level as Level] ?? ORDER.info;
 }
 
+// A URL's query string and fragment (up to whitespace or a quote) carry tokens: `…/reset?token=…`.
+const URL_TAIL = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]*)[?#][^\s"'<>]*/gi;
+
+/** `text` with every URL cut before its query string or fragment. */
+export function withoutUrlQueries(text: string): string {
+  return text.includes('://') ? text.replace(URL_TAIL, '$1') : text;
+}
+
 function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return withoutUrlQueries(value);
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return serializeError(value);
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
@@ -64,15 +76,12 @@ export function withLogContext<T>(fields: Record<string, unknown>, fn: () => T):
 function write(level: Level, msg: string, fields: Record<string, unknown> = {}): void {
   const shown = ORDER[level] >= threshold();
   if (!shown && !tap) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), msg, ...context.getStore(), ...(redact(fields) as object) });
+  const line = JSON.stringify({ level, time: new Date().toISOString(), msg: withoutUrlQueries(msg), ...context.getStore(), ...(redact(fields) as object) });
   tap?.(line);
   if (shown) sink(line);
 }
 
-/**
- * A record of its own shape, such as an embedded-metric-format line (shared/metrics.ts): written
- * unless LOG_LEVEL is `silent`, so turning info lines off does not turn the metrics off.
- */
+/** A record of its own shape (an EMF metric line), written unless LOG_LEVEL is `silent`: info off keeps metrics on. */
 export function writeRecord(record: Record<string, unknown>): void {
   const shown = threshold() !== Infinity;
   if (!shown && !tap) return;

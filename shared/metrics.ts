@@ -26,7 +26,13 @@ export const METRICS = {
   TruncatedCaptures: { unit: 'Count', dimensions: [] },
   ExportBytes: { unit: 'Bytes', dimensions: ['Format'] },
   ExportTime: { unit: 'Milliseconds', dimensions: ['Format'] },
-} as const satisfies Record<string, { unit: MetricUnit; dimensions: readonly string[] }>;
+  /** 5xx answers by whose failure they report (errors.ts, FailureOrigin); also summed per origin, which alarms read. */
+  ServerErrors: { unit: 'Count', dimensions: ['Origin', 'Operation'], rollups: [['Origin']] },
+  /** Answers given at the invocation's deadline (http/deadline.ts). */
+  DeadlineExceeded: { unit: 'Count', dimensions: ['Operation'] },
+  /** Idempotency-Key claims gone wrong: `unsaved`, `unreleased`, `taken-over` (http/idempotency.ts). */
+  IdempotencyIncidents: { unit: 'Count', dimensions: ['Incident'] },
+} as const satisfies Record<string, { unit: MetricUnit; dimensions: readonly string[]; rollups?: readonly (readonly string[])[] }>;
 
 export type MetricName = keyof typeof METRICS;
 type DimensionsOf<N extends MetricName> = Record<(typeof METRICS)[N]['dimensions'][number], string>;
@@ -53,9 +59,8 @@ export function setMetricsClock(next: () => number): () => number {
 }
 
 /**
- * Writes the points as EMF records, one per distinct set of dimension values (a record holds one
- * value per dimension name); `properties` (e.g. the request id) go on each record, searchable in
- * Logs Insights but never dimensions.
+ * Writes the points as EMF records, one per set of dimension values; `properties` (the request id)
+ * go on each record, for Logs Insights, never as dimensions.
  */
 export function emitMetrics(points: readonly MetricPoint[], properties: Record<string, unknown> = {}): void {
   const groups = new Map<string, { dimensions: Record<string, string>; points: MetricPoint[] }>();
@@ -75,11 +80,14 @@ export function emitMetrics(points: readonly MetricPoint[], properties: Record<s
       const before = values[point.name];
       values[point.name] = before === undefined ? point.value : [...(Array.isArray(before) ? before : [before]), point.value];
     }
-    const directives = [...new Set(grouped.map((point) => point.name))].map((name) => ({
-      Namespace: namespace,
-      Dimensions: [[...METRICS[name].dimensions]],
-      Metrics: [{ Name: name, Unit: METRICS[name].unit }],
-    }));
+    const directives = [...new Set(grouped.map((point) => point.name))].map((name) => {
+      const metric: { unit: MetricUnit; dimensions: readonly string[]; rollups?: readonly (readonly string[])[] } = METRICS[name];
+      return {
+        Namespace: namespace,
+        Dimensions: [metric.dimensions, ...(metric.rollups ?? [])].map((set) => [...set]),
+        Metrics: [{ Name: name, Unit: metric.unit }],
+      };
+    });
     writeRecord({ ...properties, _aws: { Timestamp: clock(), CloudWatchMetrics: directives }, ...dimensions, ...values });
   }
 }

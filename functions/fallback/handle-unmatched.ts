@@ -7,10 +7,7 @@ import * as endpoints from '#shared/routes/endpoints.ts';
 // Endpoints, not rows: the fallback needs no schemas.
 const matchRoute = routeMatcher(Object.values(endpoints));
 
-/**
- * API Gateway's $default route: CORS preflight for known paths, 405 with Allow for a known path
- * and another method, else 404.
- */
+/** API Gateway's $default route: CORS preflight for known paths, 405 with Allow for a known path and another method, else 404. */
 export const handler = createHttpHandler(
   {
     operationId: 'fallback',

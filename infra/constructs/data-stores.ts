@@ -41,8 +41,7 @@ export class DataStores extends Construct {
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    // Log delivery by bucket policy: BucketOwnerEnforced forbids the LogDeliveryWrite ACL. Set here
-    // too for apps without cdk.json's flag.
+    // Log delivery by bucket policy: BucketOwnerEnforced forbids the LogDeliveryWrite ACL. Set here too for apps without cdk.json's flag.
     this.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
     this.accessLogs = new Bucket(this, 'AccessLogsBucket', {
       ...PRIVATE_BUCKET,

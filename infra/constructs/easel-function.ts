@@ -19,10 +19,7 @@ import { PRERENDERED_FOLDER } from '#shared/docs/prerendered-files.ts';
 /** Repository root: handler entries in the route table and in QUEUES are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/**
- * Builtins whose ES module facade runs every lazy getter on import (node:http's loads undici):
- * bundles take them through a CommonJS shim, read property by property where used.
- */
+/** Builtins whose ES facade runs every lazy getter on import (node:http's loads undici): bundles reach them through CommonJS shims. */
 const VIA_REQUIRE = ['http', 'https', 'crypto', 'fs', 'fs/promises', 'process'];
 const builtinShims = Object.fromEntries(
   VIA_REQUIRE.flatMap((name) => {
@@ -39,18 +36,15 @@ const builtinShims = Object.fromEntries(
 export const BUNDLE = {
   target: 'node24',
   mainFields: ['module', 'main'],
-  // ESM bundles have no `require`; some CommonJS dependencies call it for Node built-ins. Not an
-  // ES import of node:module: building its ES facade costs each cold start ≈ 1 ms.
+  // ESM has no `require`, which some CommonJS dependencies call; an ES import of node:module would cost ≈ 1 ms.
   banner: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
   minify: true,
   // Only bundles with a package that reads class names keep them (entryNeeds()).
   keepNames: false,
-  // The logger maps stacks itself (shared/source-maps.ts): --enable-source-maps would scan every
-  // bundle at load, slowing each cold start (docs/performance.md).
+  // The logger maps stacks itself: --enable-source-maps would scan every bundle at each cold start.
   sourcemap: true,
   sourcesContent: false,
-  // On Lambda the credential chain stops at the environment; the rest is dead weight
-  // (shared/wiring/lambda-credentials.ts).
+  // On Lambda the credential chain stops at the environment (shared/wiring/lambda-credentials.ts).
   alias: { '@aws-sdk/credential-provider-node': join(PROJECT_ROOT, 'shared', 'wiring', 'lambda-credentials.ts'), ...builtinShims },
   // Imported on a sampled invocation only, from its own minified file beside the bundle (xrayPackage()).
   external: ['aws-xray-sdk-core'],
@@ -89,11 +83,8 @@ const packageOf = (specifier: string) =>
     .join('/');
 
 /**
- * What `entry`'s own code asks of its bundle, from the packages it imports. Where no SDK operation
- * it names streams events, the bundle leaves the SDK's event-stream code out: the SDK loads it with
- * import(), and for that esbuild wraps each SDK module it shares in an initialiser that runs whole
- * at every cold start, node:zlib and a CRC32 table included. Names are kept only where a package
- * reads them: keeping them costs each cold start one call per function of the bundle.
+ * What `entry`'s own code asks of its bundle: event streams and kept names cost every cold start, so
+ * only code that needs them gets them (docs/dependencies.md, "The AWS SDK, made light").
  */
 function entryNeeds(entry: string): EntryNeeds {
   let needs = needsByEntry.get(entry);
@@ -208,10 +199,8 @@ export const X_RAY_WILDCARD_REASON =
   'xray:PutTraceSegments and xray:PutTelemetryRecords, which CDK grants for Tracing.ACTIVE, support no resource-level permissions (IAM lists them with resource *); the statement holds only these two actions.';
 
 /**
- * One Lambda function with the project's defaults, on arm64 (cheaper) unless a native package
- * lacks arm64 binaries. A synth that cannot fetch those binaries fails rather than ship a function
- * that dies at cold start. The role may write only its own log group, unlike the managed
- * AWSLambdaBasicExecutionRole; routes add their grants.
+ * One Lambda function with the project's defaults, on arm64 unless a native package lacks it (a synth
+ * that cannot fetch its binaries fails). Its role writes only its own log group; routes add grants.
  */
 export class EaselFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: EaselFunctionProps) {
@@ -228,8 +217,7 @@ export class EaselFunction extends NodejsFunction {
       description: `Easel: ${props.description}`,
     });
     logGroup.grantWrite(role);
-    // The options the bench and tests build with; a synth that skips bundling (tests of the
-    // template) need not look into the code.
+    // As the bench and tests build; a synth that skips bundling (template tests) never reads the code.
     const built = Stack.of(scope).bundlingRequired ? bundleOptions(props.entry, props.nodeModules) : undefined;
     const alias = built?.alias ?? BUNDLE.alias;
     const keepNames = built?.keepNames ?? BUNDLE.keepNames;

@@ -8,6 +8,7 @@ import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { FailureOrigin } from '#shared/errors.ts';
 import { METRICS } from '#shared/metrics.ts';
 import type { MetricName } from '#shared/metrics.ts';
 import { ALARM_PERIOD } from '#infra/constructs/alarms.ts';
@@ -20,6 +21,8 @@ export const OPERATIONS_THRESHOLDS = {
   tooManyRequestsPercent: 5,
   /** Share of requests answered 4xx, over three periods in a row. */
   clientErrorPercent: 25,
+  /** Share of a route's requests failed by its target or upstream, over three periods in a row. */
+  outsideFailurePercent: 50,
   /** Rates are not judged below this many requests in a period: a handful of 404s is no trend. */
   minimumRequests: 20,
   /** Age of the deletion queue's oldest message: its worker is stuck or failing. */
@@ -35,6 +38,8 @@ export interface OperationsProps {
   tables: Record<string, ITable>;
   deletionQueue: { queue: IQueue; deadLetter: IQueue };
   alarms: Alarms;
+  /** The routes whose 5xx can be a target's or an upstream's failure, with their invocations. */
+  outside: readonly { operationId: string; origin: Exclude<FailureOrigin, 'service'>; invocations: IMetric }[];
 }
 
 const PERIOD = ALARM_PERIOD;
@@ -67,9 +72,9 @@ export class Operations extends Construct {
     return new Metric({ namespace: this.props.namespace, metricName: name, dimensionsMap: dimensions, period: PERIOD, statistic });
   }
 
-  /** Every series of `name`, whatever its dimension values (dashboards only: alarms cannot SEARCH). */
-  private search(name: MetricName, statistic: string, label: string): MathExpression {
-    const dimensions = [this.props.namespace, ...METRICS[name].dimensions].join(',');
+  /** Every series of `name` by `dimensions`, whatever their values (dashboards only: alarms cannot SEARCH). */
+  private search(name: MetricName, statistic: string, label: string, by: readonly string[] = METRICS[name].dimensions): MathExpression {
+    const dimensions = [this.props.namespace, ...by].join(',');
     return new MathExpression({ expression: `SEARCH('{${dimensions}} MetricName="${name}"', '${statistic}', ${PERIOD.toSeconds()})`, label, period: PERIOD });
   }
 
@@ -83,8 +88,41 @@ export class Operations extends Construct {
     });
   }
 
+  /** The highest share of the outside routes' requests that their target or upstream failed. */
+  private outsideFailureShare(): MathExpression {
+    const shares = Object.fromEntries(
+      this.props.outside.map(({ operationId, origin, invocations }, index) => [
+        `share${index}`,
+        new MathExpression({
+          // Ids are per alarm, not per expression.
+          expression: `IF(requests${index} >= ${OPERATIONS_THRESHOLDS.minimumRequests}, 100 * FILL(failed${index}, 0) / requests${index}, 0)`,
+          usingMetrics: { [`failed${index}`]: this.easel('ServerErrors', { Origin: origin, Operation: operationId }), [`requests${index}`]: invocations },
+          label: `${operationId}: ${origin} failures (%)`,
+          period: PERIOD,
+        }),
+      ]),
+    );
+    return new MathExpression({ expression: `MAX([${Object.keys(shares).join(', ')}])`, usingMetrics: shares, label: 'outside failures (%)', period: PERIOD });
+  }
+
   private addAlarms(): void {
     const { alarms, api, tables, deletionQueue } = this.props;
+    alarms.add(
+      'ServiceFaults',
+      this.easel('ServerErrors', { Origin: 'service' }),
+      "A function answered 5xx for a fault of the service's own (an internal error, its data stores, the capture browser, a deadline): not a target's or an upstream's failure.",
+    );
+    alarms.add(
+      'OutsideFailureRate',
+      this.outsideFailureShare(),
+      `At least ${OPERATIONS_THRESHOLDS.outsideFailurePercent} % of the requests of ${this.props.outside.map((route) => route.operationId).join(', ')} failed at their target or upstream for 15 minutes: the service's way out (egress, DNS) may be broken, or one caller sends failing targets.`,
+      { threshold: OPERATIONS_THRESHOLDS.outsideFailurePercent, evaluationPeriods: 3, datapointsToAlarm: 3 },
+    );
+    alarms.add(
+      'IdempotencyAnswersUnsaved',
+      this.easel('IdempotencyIncidents', { Incident: 'unsaved' }),
+      "A request's answer could not be stored for its Idempotency-Key: a retry with that key after the lease runs it again (the log line names the key's hash).",
+    );
     alarms.add(
       'ApiTooManyRequestsRate',
       this.shareOfRequests(this.tooManyRequests, '429 share of requests (%)'),
@@ -138,6 +176,15 @@ export class Operations extends Construct {
         ['p50', 'p95', 'p99'].map((statistic) => api.metricLatency({ period: PERIOD, statistic })),
       ),
       graph('Route latency p95 in the function (ms)', [this.search('RouteLatency', 'p95', 'p95')]),
+    );
+    this.dashboard.addWidgets(
+      graph(
+        '5xx by origin; answers at the deadline',
+        [this.search('ServerErrors', 'Sum', '5xx', ['Origin'])],
+        [this.search('DeadlineExceeded', 'Sum', 'deadline')],
+      ),
+      graph('Outside failures, highest share of a route (%)', [this.outsideFailureShare()]),
+      graph('Idempotency-Key incidents', [this.search('IdempotencyIncidents', 'Sum', 'incidents')]),
     );
     this.dashboard.addWidgets(
       graph('Auth refusals by code', [this.search('AuthRefusals', 'Sum', 'refusals')]),

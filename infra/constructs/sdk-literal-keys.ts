@@ -1,17 +1,12 @@
 /**
- * Copies of SDK clients whose schemas write their trait keys as literals, which lets esbuild leave
- * out the schemas of operations a function never sends. Bundles alias each package to its copy.
+ * Copies of SDK clients whose schemas write their trait keys as literals, so esbuild leaves out the
+ * schemas of operations a function never sends (docs/deploy.md, "Function bundles").
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-/**
- * Clients whose generated schemas key traits by constant (`{ [_hH]: _x }`): esbuild cannot tell
- * such a key has no side effect (evanw/esbuild#4373), so it keeps every schema, ≈ 56 KB of each S3
- * bundle. smithy-lang/smithy-typescript#1889 makes the same change in the SDK's code generator;
- * once a release carries it, this module goes.
- */
+/** Keyed by constant (`{ [_hH]: _x }`, evanw/esbuild#4373) until a release carries smithy-lang/smithy-typescript#1889. */
 export const LITERAL_KEY_PACKAGES = ['@aws-sdk/client-s3'] as const;
 
 /** Bumped when literalTraitKeys() changes, so that copies made by an older version are not reused. */
@@ -26,11 +21,7 @@ export function literalTraitKeys(source: string): string {
   });
 }
 
-/**
- * The copy of `name` (its package.json and ES modules, schemas rewritten) under the project's
- * node_modules/.cache, made once per package version: its own imports resolve from the project's
- * node_modules, as the package's do.
- */
+/** The copy of `name` under node_modules/.cache, once per version, so its imports resolve as the package's do. */
 export function literalKeysCopy(projectRoot: string, name: (typeof LITERAL_KEY_PACKAGES)[number]): string {
   const source = dirname(createRequire(join(projectRoot, 'package.json')).resolve(`${name}/package.json`));
   const { version } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { version: string };

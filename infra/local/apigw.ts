@@ -15,22 +15,22 @@ export function isTextContent(contentType: string | undefined): boolean {
 }
 
 /** The socket peer, IPv4-mapped IPv6 unwrapped, as API Gateway reports it. */
-export function sourceIpOf(req: IncomingMessage): string {
+export function sourceIpOf(req: RequestLike): string {
   const address = req.socket.remoteAddress ?? '127.0.0.1';
   return address.startsWith('::ffff:') ? address.slice(7) : address;
 }
 
+/** What an event is made of: a request, or what the server could read of one. */
+export type RequestLike = Pick<IncomingMessage, 'url' | 'method' | 'headers' | 'httpVersion' | 'socket'>;
+
 export interface EventInput {
-  req: IncomingMessage;
+  req: RequestLike;
   body: Buffer;
   routeKey: string;
   pathParameters?: Record<string, string>;
 }
 
-/**
- * Split by hand: `new URL('//x', base)` reads `//x` as a host and throws for `///`. An
- * absolute-form target (a proxy request) keeps its path.
- */
+/** Split by hand: `new URL('//x', base)` reads `//x` as a host and throws for `///`. An absolute-form target (a proxy request) keeps its path. */
 export function requestTarget(target: string | undefined): { path: string; query: string } {
   let raw = target ?? '/';
   if (!raw.startsWith('/')) {

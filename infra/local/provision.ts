@@ -63,8 +63,7 @@ async function createTable(client: DynamoDBClient, name: string, def: TableDef):
           : undefined,
     }),
   );
-  // TTL is declared in the CDK stack only: dynalite has no UpdateTimeToLive, and readers treat
-  // an expired item as absent anyway.
+  // TTL is declared in the CDK stack only: dynalite has no UpdateTimeToLive, and readers treat an expired item as absent anyway.
 }
 
 export async function ensureBucket(client: S3Client, name: string, def: BucketDef, corsOrigins: readonly string[]): Promise<void> {

@@ -1,9 +1,8 @@
 /** The local runtime's HTTP server: each request goes to its row's handler as API Gateway and Lambda would. */
-import { STATUS_CODES, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { toEnvelope } from '#shared/http/envelope.ts';
-import { PayloadTooLargeError, UnreadableRequestError } from '#shared/errors.ts';
+import { PayloadTooLargeError, ServerStartingError } from '#shared/errors.ts';
 import type { HttpHandler } from '#shared/http/handler.ts';
 import { routeMatcher } from '#shared/http/match.ts';
 import type { LambdaResult } from '#shared/route-types.ts';
@@ -12,6 +11,7 @@ import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
 import { allowStreaming, streamOf } from '#shared/http/reply.ts';
 import { requestTarget, toContext, toEvent, writeResult } from '#infra/local/apigw.ts';
 import { listenOn } from '#infra/local/ports.ts';
+import { type Refuse, answerUnreadable, localRefusals } from '#infra/local/refusals.ts';
 import { answerStartingPage } from '#infra/local/starting-page.ts';
 
 const matchRoute = routeMatcher(ROUTE_LIST);
@@ -36,7 +36,7 @@ export interface HttpHandlers {
 export interface LocalServer {
   url: string;
   publicBaseUrl: string;
-  /** Until then a browser navigation gets a page that reloads itself, and any other request a bare 503. */
+  /** Until then a browser navigation gets a page that reloads itself, and any other request 503 `upstream_unavailable`. */
   serve(handlers: HttpHandlers, how: { streaming: boolean; observe?: (exchange: Exchange) => void }): void;
   stop(): Promise<void>;
 }
@@ -56,34 +56,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ bytes: Buffer;
   });
 }
 
-/** Answers what Node's parser refused with the envelope, then closes: after a framing error nothing more can be trusted. */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, publicBaseUrl: () => string): void {
-  if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
-    socket.destroy();
-    return;
-  }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const hint =
-    status === 431
-      ? 'Send a shorter URL and fewer or shorter headers (at most 16 KB together).'
-      : status === 408
-        ? 'Send the whole request promptly.'
-        : `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}): check the request line, the headers and that Content-Length matches the body.`;
-  const envelope = toEnvelope(new UnreadableRequestError(status, hint, error), publicBaseUrl());
-  const body = JSON.stringify(envelope.body);
-  // The answer to a HEAD carries no body, even when the request could not be read whole.
-  const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${head ? '' : body}`,
-  );
-}
-
 function dispatcher(
   handlers: HttpHandlers,
-  how: { streaming: boolean; publicBaseUrl: string; observe?: (exchange: Exchange) => void },
+  how: { streaming: boolean; refuse: Refuse; observe?: (exchange: Exchange) => void },
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const { streaming, publicBaseUrl, observe } = how;
+  const { streaming, refuse, observe } = how;
   return (req, res) => {
     void (async () => {
       const method = (req.method ?? 'GET').toUpperCase();
@@ -95,12 +72,8 @@ function dispatcher(
         // A route that takes a body answers an oversized one itself (rate limit, headers), as it
         // would any body over its own limit; in the cloud API Gateway refuses it first.
         if (tooLarge && !row?.body) {
-          const envelope = toEnvelope(new PayloadTooLargeError(MAX_REQUEST_BYTES), publicBaseUrl);
-          result = {
-            statusCode: envelope.status,
-            headers: { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' },
-            body: JSON.stringify(envelope.body),
-          };
+          result = await refuse(req, new PayloadTooLargeError(MAX_REQUEST_BYTES));
+          result.headers = { ...result.headers, Connection: 'close' };
         } else {
           const event = toEvent({
             req,
@@ -113,9 +86,8 @@ function dispatcher(
           result = await handler(event, streaming ? allowStreaming(context) : context);
         }
       } catch (error) {
-        log.error('local dispatch failed', { error: serializeError(error) });
-        const envelope = toEnvelope(error, publicBaseUrl);
-        result = { statusCode: envelope.status, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(envelope.body) };
+        // Logged by the refusal's boundary, with its request id.
+        result = await refuse(req, error);
       }
       if (observe) {
         const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
@@ -135,12 +107,19 @@ function dispatcher(
 export async function startServer(options: { host: string; port: number; configuredBaseUrl: string | undefined }): Promise<LocalServer> {
   const { host, port: httpPort, configuredBaseUrl } = options;
   let publicBaseUrl = configuredBaseUrl ?? 'http://127.0.0.1';
+  const refuse = localRefusals(() => publicBaseUrl);
   let dispatch: (req: IncomingMessage, res: ServerResponse) => void = (req, res) => {
-    if (!answerStartingPage(req, res)) res.writeHead(503).end();
+    if (answerStartingPage(req, res)) return;
+    void refuse(req, new ServerStartingError()).then(
+      (result) => writeResult(res, result, (req.method ?? 'GET').toUpperCase()),
+      () => res.destroy(),
+    );
   };
   const server = createServer((req, res) => dispatch(req, res));
   // Node answers what it cannot parse with a bare status line; answer with the envelope instead.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, () => publicBaseUrl));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    answerUnreadable(error, socket, refuse).catch(() => socket.destroy());
+  });
   await listenOn(
     'PORT',
     httpPort,
@@ -158,7 +137,7 @@ export async function startServer(options: { host: string; port: number; configu
     url,
     publicBaseUrl,
     serve: (handlers, how) => {
-      dispatch = dispatcher(handlers, { ...how, publicBaseUrl });
+      dispatch = dispatcher(handlers, { ...how, refuse });
     },
     stop: () =>
       new Promise<void>((resolvePromise) => {

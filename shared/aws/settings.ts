@@ -1,4 +1,4 @@
-/** What every SDK client is built with: where, as whom, and the limits of wiring/sdk-limits.ts. */
+/** What every SDK client is built with: where, as whom, and the limits of SDK_LIMITS (config.ts). */
 import { buffer } from 'node:stream/consumers';
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 

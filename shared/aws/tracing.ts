@@ -58,11 +58,7 @@ function xrayMiddleware<I, O>(xray: typeof XRay, client: TraceableClient<I, O>):
 /** Sampled by Lambda for this invocation, with a daemon to send to. */
 const sampled = (): boolean => process.env.AWS_XRAY_DAEMON_ADDRESS !== undefined && parseTraceHeader(process.env._X_AMZN_TRACE_ID)?.sampled === true;
 
-/**
- * Hands each call of a sampled invocation to the X-Ray SDK's middleware, in the step where
- * `captureAWSv3Client` puts it (after the request is built, around the retries). Where there is no
- * daemon (the local runtime, tests) nothing is added; an unsampled call goes straight on.
- */
+/** Hands each call of a sampled invocation to the X-Ray SDK's middleware where `captureAWSv3Client` puts it; without a daemon, adds nothing. */
 export function traceAwsCalls<I, O>(client: TraceableClient<I, O>): void {
   if (process.env.AWS_XRAY_DAEMON_ADDRESS === undefined) return;
   let handOver: Promise<Middleware<I, O> | undefined> | undefined;

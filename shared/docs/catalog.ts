@@ -7,8 +7,7 @@ import { ERROR_CODES, ERROR_CODE_LIST } from '#shared/errors.ts';
 import type { ErrorCode } from '#shared/errors.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 
-// Required, not imported: an ESM import of node:http reads every export, and its lazy
-// WebSocket getters load undici at cold start.
+// Required, not imported: an ESM import of node:http reads every export, and its lazy WebSocket getters load undici at cold start.
 const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
 /** A route-table row with its operation id, as FULL_ROUTE_LIST holds it. */

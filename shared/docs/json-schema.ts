@@ -20,10 +20,8 @@ export function isSchema(value: unknown): value is JsonSchema {
 }
 
 /**
- * Converts a valibot schema to JSON Schema 2020-12; each of `definitions` it contains becomes a
- * `$ref` to a definition of that name. errorMode 'ignore': a piece the converter
- * cannot express becomes `{}` rather than failing the document at cold start; the validator
- * still enforces it.
+ * Each of `definitions` the schema contains becomes a `$ref`. A piece the converter cannot express
+ * becomes `{}` (errorMode 'ignore') rather than failing the document at cold start; the validator still enforces it.
  */
 export function convert(schema: AnySchema, definitions?: Record<string, AnySchema>): Converted {
   let raw: JsonSchema;
@@ -42,10 +40,7 @@ export function convert(schema: AnySchema, definitions?: Record<string, AnySchem
   return { schema: normalize(rest), defs };
 }
 
-/**
- * Query and header defaults are often the string form ('50') of a piped number or boolean;
- * a default of the wrong type would contradict the schema, so it is coerced or dropped.
- */
+/** A query or header default is often the string ('50') of a piped number or boolean: coerced, or dropped if it would contradict the schema. */
 function normalize(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {

@@ -1,7 +1,6 @@
 /**
- * Replies of the discovery routes. Rendering is slow and the renderers are most of the bundle, so
- * deployed functions read what bundling pre-rendered and put their origin in; the local server
- * and the tests render live.
+ * Replies of the discovery routes: deployed functions read what bundling pre-rendered (rendering is slow
+ * and most of the bundle) and put their origin in; the local server and the tests render live.
  */
 import { createRequire } from 'node:module';
 import { config } from '#shared/config.ts';

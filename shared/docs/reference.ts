@@ -1,7 +1,4 @@
-/**
- * The Markdown sections (authentication, operations, errors, limits) that /docs, /docs/errors
- * and /llms-full.txt assemble their pages from.
- */
+/** The Markdown sections (authentication, operations, errors, limits) that /docs, /docs/errors and /llms-full.txt assemble their pages from. */
 import { toEnvelope } from '#shared/http/envelope.ts';
 import { ERROR_CODES, ERROR_CODE_LIST, FeatureNotEntitledError, InvalidUrlError, QuotaExceededError, RateLimitedError } from '#shared/errors.ts';
 import type { ErrorCode, HttpError } from '#shared/errors.ts';

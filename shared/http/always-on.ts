@@ -1,7 +1,4 @@
-/**
- * What every route and the fallback run, outermost first, around the boundary that renders the
- * answer. Their `after` and `onError` see the rendered result, the error envelope included.
- */
+/** What every route and the fallback run, outermost first; `after` and `onError` see the rendered answer, envelopes included. */
 import { cors } from '#shared/http/cors.ts';
 import { head } from '#shared/http/head.ts';
 import type { AlwaysOn } from '#shared/http/middleware-types.ts';

@@ -4,7 +4,8 @@
  */
 import { ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
 import type { HttpMiddleware } from '#shared/http/handler.ts';
-import type { LambdaEvent, RouteRow } from '#shared/route-types.ts';
+import type { LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
+import { deadlineOf } from '#shared/http/deadline.ts';
 import { requireFeature, requirePermission } from '#shared/identity/authenticator.ts';
 import type { Authenticator } from '#shared/identity/authenticator.ts';
 import { SESSION_COOKIE, readSessionCookie } from '#shared/http/cookies.ts';
@@ -25,13 +26,16 @@ export function authenticate(options: AuthenticateOptions): HttpMiddleware {
   // An unknown feature fails the cold start, not a request.
   const feature = requiredFeatureOf(options);
   const resolve = kind === 'session' ? sessionOnly : workspace;
-  // Bookkeeping writes (a key's last-use stamp) end before the response leaves.
-  const settle = async (): Promise<void> => {
+  // Bookkeeping writes (a key's last-use stamp) end before the response leaves, or at the deadline.
+  const settle = async (request: { context: LambdaContext }): Promise<void> => {
     // Nothing to wait for when the authenticator could not start; its error is already the answer.
     const auth = await Promise.resolve()
       .then(authenticator)
       .catch(() => undefined);
-    await auth?.settle();
+    if (auth)
+      await deadlineOf(request)
+        .race(auth.settle())
+        .catch(() => undefined);
   };
   return {
     after: settle,
@@ -69,7 +73,7 @@ async function sessionOnly(permission: string | undefined, event: LambdaEvent, a
     );
   }
   const token = sessionToken(event);
-  if (!token) throw new UnauthorizedError({ hint: `Sign in: this operation needs the ${SESSION_COOKIE} session cookie.` });
+  if (!token) throw new UnauthorizedError({ hint: `Sign in: this operation needs the ${SESSION_COOKIE} session cookie.`, cause: 'no session cookie' });
   const identity = await auth.session(token);
   if (!permission) return identity;
   const member = await auth.member(identity);
@@ -89,7 +93,11 @@ async function workspace(
   let principal: Principal;
   if (key !== undefined) principal = await auth.apiKey(key);
   else if (token) principal = await auth.member(await auth.session(token));
-  else throw new UnauthorizedError({ hint: `Send an organization API key in X-API-Key, or sign in to get the ${SESSION_COOKIE} cookie.` });
+  else
+    throw new UnauthorizedError({
+      hint: `Send an organization API key in X-API-Key, or sign in to get the ${SESSION_COOKIE} cookie.`,
+      cause: 'no API key or session cookie',
+    });
   if (permission) requirePermission(principal, permission);
   if (feature) requireFeature(principal, feature);
   return principal;

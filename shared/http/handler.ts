@@ -2,8 +2,9 @@ import middy from '@middy/core';
 import type { MiddlewareObj, Request } from '@middy/core';
 import { config } from '#shared/config.ts';
 import { toEnvelope } from '#shared/http/envelope.ts';
-import { UpstreamUnavailableError } from '#shared/errors.ts';
+import { DeadlineExceededError, HttpError } from '#shared/errors.ts';
 import { ALWAYS_ON } from '#shared/http/always-on.ts';
+import { deadlineOf, startDeadline, withinDeadline } from '#shared/http/deadline.ts';
 import { HeaderBag } from '#shared/http/headers.ts';
 import type { HandlerMeta, HttpMiddleware } from '#shared/http/middleware-types.ts';
 import { requestIdOf } from '#shared/http/request-id.ts';
@@ -56,7 +57,8 @@ async function toResult(out: Reply, context: LambdaContext | undefined): Promise
         stream = out.body.value;
       } else {
         // Lambda behind an HTTP API cannot stream a response.
-        body = (await collect(out.body.value, LAMBDA_MAX_BINARY_BYTES, out.body.tooLarge)).toString('base64');
+        const collected = collect(out.body.value, LAMBDA_MAX_BINARY_BYTES, out.body.tooLarge);
+        body = (await (context ? deadlineOf({ context }).race(collected) : collected)).toString('base64');
         isBase64Encoded = true;
       }
       break;
@@ -69,8 +71,14 @@ async function toResult(out: Reply, context: LambdaContext | undefined): Promise
   return stream ? withStream(result, stream) : result;
 }
 
+/** Why a request was refused: its error's cause, which never holds a secret, cut short as it may quote the request. */
+function reasonOf(error: Error): string | undefined {
+  const { cause } = error;
+  return (typeof cause === 'string' ? cause : cause instanceof Error ? cause.message : undefined)?.slice(0, 300);
+}
+
 /** The boundary inside the always-on list: the result or the envelope, rendered, and one log line per request. */
-function httpBoundary(meta: HandlerMeta): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext, BoundaryInternal> {
+function httpBoundary(meta: HandlerMeta, publicBaseUrl: () => string): MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext, BoundaryInternal> {
   const finish = async (request: HttpRequest, rendered: Reply, error?: unknown): Promise<LambdaResult> => {
     // The response's own headers win over the ones a middleware asked for.
     const extra = request.internal.responseHeaders;
@@ -85,9 +93,11 @@ function httpBoundary(meta: HandlerMeta): MiddlewareObj<LambdaEvent, unknown, Er
       latencyMs: Math.round((performance.now() - (request.internal.startedAt ?? performance.now())) * 10) / 10,
     };
     if (error !== undefined && (result.statusCode ?? 500) >= 500) {
-      log.error('request failed', { ...fields, error: serializeError(error) });
+      // Only the service's own faults are errors; a target's or an upstream's failure is the caller's to retry.
+      const origin = error instanceof HttpError ? error.origin : 'service';
+      (origin === 'service' ? log.error : log.warn)('request failed', { ...fields, origin, error: serializeError(error) });
     } else {
-      log.info('request', error instanceof Error ? { ...fields, code: (error as { code?: string }).code } : fields);
+      log.info('request', error instanceof Error ? { ...fields, code: (error as { code?: string }).code, reason: reasonOf(error) } : fields);
     }
     return result;
   };
@@ -101,7 +111,7 @@ function httpBoundary(meta: HandlerMeta): MiddlewareObj<LambdaEvent, unknown, Er
       request.response = await finish(request, render(request.response, meta.status));
     },
     onError: async (request) => {
-      const envelope = toEnvelope(request.error, config().publicBaseUrl);
+      const envelope = toEnvelope(request.error, publicBaseUrl());
       request.response = await finish(request, reply.json(envelope.body, envelope.status, { headers: envelope.headers }), request.error);
     },
   };
@@ -120,28 +130,37 @@ function invocationFields(event: LambdaEvent, context: LambdaContext | undefined
 }
 
 /**
- * The always-on middleware (always-on.ts), the boundary, then the route's own. Reads the
- * configuration at cold start, so a missing variable fails the container, not a request.
+ * The always-on middleware, the boundary, then the route's own, within the invocation's deadline. Reads
+ * the configuration at cold start, so a missing variable fails the container; `publicBaseUrl` serves
+ * answers made before it loads (the local server's own).
  */
 export function createHttpHandler(
   meta: HandlerMeta,
   middlewares: HttpMiddleware[],
   fn: (event: LambdaEvent, context: LambdaContext, signal: AbortSignal) => Promise<unknown>,
+  options: { publicBaseUrl?: () => string } = {},
 ): HttpHandler {
-  config();
-  let chain = middy<LambdaEvent, unknown, Error, LambdaContext, BoundaryInternal>({
-    // Answer with the envelope before Lambda kills the invocation and API Gateway sends a bare 503.
-    timeoutEarlyInMillis: 300,
-    timeoutEarlyResponse: () => {
-      throw new UpstreamUnavailableError('The request took longer than this route allows; retry later.');
-    },
-  });
-  for (const middleware of [...ALWAYS_ON.map((make) => make(meta)), httpBoundary(meta), ...middlewares]) chain = chain.use(middleware as never);
-  const handler = chain.handler((event, context, { signal }) => fn(event, context, signal)) as unknown as HttpHandler;
+  if (!options.publicBaseUrl) config();
+  const publicBaseUrl = options.publicBaseUrl ?? (() => config().publicBaseUrl);
+  const exceeded = () => new DeadlineExceededError(meta.errors?.includes(503) ? 503 : 500);
+  // Middy's own time-out covers the function only; the deadline covers the middlewares too.
+  let chain = middy<LambdaEvent, unknown, Error, LambdaContext, BoundaryInternal>({ timeoutEarlyInMillis: 0 });
+  for (const middleware of [...ALWAYS_ON.map((make) => make(meta)), httpBoundary(meta, publicBaseUrl), ...middlewares]) {
+    chain = chain.use(withinDeadline(middleware as HttpMiddleware) as never);
+  }
+  const handler = chain.handler((event, context) => {
+    const deadline = deadlineOf({ context });
+    return deadline.race(fn(event, context, deadline.signal));
+  }) as unknown as HttpHandler;
   let coldStart = true;
-  return (event, context) => {
+  return async (event, context) => {
     const fields = invocationFields(event, context, coldStart);
     coldStart = false;
-    return withLogContext(fields, () => handler(event, context));
+    const deadline = startDeadline(context, exceeded);
+    try {
+      return await withLogContext(fields, () => handler(event, context));
+    } finally {
+      deadline.stop();
+    }
   };
 }

@@ -51,8 +51,12 @@ export function internalAuth(options: InternalAuthOptions): HttpMiddleware {
   return {
     before: async ({ event }) => {
       const expected = await secret();
-      if (!secretMatches(event.headers?.[INTERNAL_SECRET_HEADER], expected)) {
-        throw new UnauthorizedError({ hint: 'This maintenance route needs the internal secret in X-Easel-Internal-Secret.' });
+      const presented = event.headers?.[INTERNAL_SECRET_HEADER];
+      if (!secretMatches(presented, expected)) {
+        throw new UnauthorizedError({
+          hint: 'This maintenance route needs the internal secret in X-Easel-Internal-Secret.',
+          cause: presented ? 'X-Easel-Internal-Secret does not match' : 'no X-Easel-Internal-Secret',
+        });
       }
     },
   };

@@ -11,6 +11,8 @@ export interface HandlerMeta {
   auth?: AuthKind;
   /** Status of a plain returned value; 200 when absent. */
   status?: number;
+  /** The error statuses its contract lists (the row's `errors`). */
+  errors?: readonly number[];
 }
 
 export type HttpMiddleware = MiddlewareObj<LambdaEvent, unknown, Error, LambdaContext>;

@@ -31,7 +31,7 @@ export interface RouteInput<R> {
   /** API Gateway's view of the caller's address, never a client-supplied header. */
   sourceIp: string;
   requestId: string;
-  /** Aborted shortly before the Lambda times out. */
+  /** Aborted at the invocation's deadline, shortly before Lambda's time-out (http/deadline.ts). */
   signal: AbortSignal;
   event: LambdaEvent;
   context: LambdaContext;
@@ -46,9 +46,8 @@ export function routeOf(handler: unknown): string | undefined {
   return typeof handler === 'function' ? (handler as { [ROUTE_OF]?: string })[ROUTE_OF] : undefined;
 }
 
-/** A feature a row may declare, and what route() hands the middleware that serves it. */
+/** A feature a row may declare (`name` is its factory's key in route()'s last argument). */
 interface Feature<Name extends string, Row extends RouteRow, Options> {
-  /** The key of its middleware factory in route()'s last argument. */
   name: Name;
   /** Its type is what the compiler checks rows against. */
   declaredBy: (row: RouteRow) => row is Row;
@@ -60,10 +59,8 @@ interface Feature<Name extends string, Row extends RouteRow, Options> {
 const feature = <Name extends string, Row extends RouteRow, Options>(spec: Feature<Name, Row, Options>) => spec;
 
 /**
- * In run order: the rate limit counts even invalid requests; auth precedes reading the body, so an
- * unauthenticated caller learns nothing of its schema; an Idempotency-Key belongs to the caller's
- * workspace, so it is read after auth. Handlers pass the middlewares in, so a
- * function bundles only the clients its row needs.
+ * In run order: the rate limit counts even invalid requests; auth precedes the body, so a caller without
+ * credentials learns nothing of its schema; an Idempotency-Key is the workspace's, so it follows auth.
  */
 const FEATURES = [
   feature({
@@ -88,7 +85,7 @@ const FEATURES = [
     name: 'idempotency',
     declaredBy: (row): row is RouteRow & { idempotent: true } => row.idempotent === true,
     says: () => 'is idempotent',
-    options: (row) => ({ operationId: row.operationId, status: row.status }),
+    options: (row) => ({ operationId: row.operationId, status: row.status, timeoutSeconds: row.timeout }),
   }),
   feature({
     name: 'multipartBody',
@@ -140,7 +137,7 @@ export function route<R extends RouteRow>(row: R, fn: RouteFn<R>, ...[uses]: Use
   const { operationId } = row;
   const middlewares = [...middlewaresOf(row, uses ?? {}), validateInput(row)];
   const handler = createHttpHandler(
-    { operationId, routeKey: `${row.method} ${row.path}`, cors: row.cors, auth: row.auth, status: row.status },
+    { operationId, routeKey: `${row.method} ${row.path}`, cors: row.cors, auth: row.auth, status: row.status, errors: row.errors },
     middlewares,
     async (event, context, signal) =>
       replayOf(context) ??

@@ -115,7 +115,7 @@ export class Authenticator {
   /** 403 when no organization is active, the user is not its member, or it is being deleted. */
   async member(identity: SessionIdentity): Promise<SessionPrincipal> {
     const organizationId = identity.activeOrganizationId;
-    if (!organizationId) throw new ForbiddenError(`No organization is active in this session. ${ACTIVATE_HINT}`);
+    if (!organizationId) throw new ForbiddenError(`No organization is active in this session. ${ACTIVATE_HINT}`, 'no active organization');
     const cacheKey = `${organizationId}\n${identity.userId}`;
     let context = this.members.get(cacheKey);
     if (!context) {

@@ -98,8 +98,7 @@ export function blockedReason(address: string): string | undefined {
   }
   const listed = ipaddr.subnetMatch(parsed, V6_BLOCKED, '');
   if (listed) return listed;
-  // Outside 2000::/3 only IPv4-mapped (as resolvers may hand out IPv4) and NAT64 forms of a public
-  // IPv4 address are real hosts.
+  // Outside 2000::/3 only IPv4-mapped (as resolvers may hand out IPv4) and NAT64 forms of a public IPv4 address are real hosts.
   if (!parsed.match(GLOBAL_UNICAST) && range !== 'ipv4Mapped' && !parsed.match(NAT64)) return 'reserved';
   return undefined;
 }

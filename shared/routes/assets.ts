@@ -13,8 +13,7 @@ export const createAssetUpload = /* @__PURE__ */ defineRow(() => ({
   ...WORKSPACE,
   handler: 'functions/assets/create-upload-url.ts',
   permission: 'upload:sign',
-  // The presigned PUT carries this function's credentials: staging prefix only. UpdateItem and
-  // DeleteItem are the Idempotency-Key record's.
+  // The presigned PUT carries this function's credentials: staging prefix only. UpdateItem and DeleteItem are the Idempotency-Key record's.
   access: {
     tables: { workspace: [...AUTH_READS, 'PutItem', 'UpdateItem', 'DeleteItem'] },
     buckets: { assets: { PutObject: [ASSETS.uploads] } },

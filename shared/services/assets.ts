@@ -96,10 +96,7 @@ function extValue(text: string): string {
   return encodeURIComponent(text).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-/**
- * Verifies the upload and marks the asset ready; repeatable. The SHA-256 is computed here because
- * not every S3-compatible store checks checksums.
- */
+/** Verifies the upload and marks the asset ready; repeatable. The SHA-256 is computed here because not every S3-compatible store checks checksums. */
 export async function completeUpload(deps: AssetObjectDeps, input: { workspaceId: string; assetId: string; sha256?: string }): Promise<Asset> {
   const item = await deps.assets.get(input.workspaceId, input.assetId);
   if (!item || item.status === 'deleted') throw notFound();

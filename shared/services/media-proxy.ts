@@ -75,6 +75,9 @@ function forbidden(url: string, why: string): ForbiddenDomainError {
   );
 }
 
+/** The media host failed the file the caller named: its failure, not the service's (docs/deploy.md, "Alarms"). */
+const hostFailed = (options: { status: 500 | 502; hint: string; cause?: unknown }) => new UpstreamFailedError({ ...options, origin: 'target' });
+
 /**
  * https on exactly an allowlisted host, default port, no credentials; fragment dropped. 400 when
  * unparseable (502 for a `redirectedFrom` Location), 403 otherwise.
@@ -84,7 +87,7 @@ export function checkMediaUrl(raw: string, redirectedFrom?: URL): URL {
   try {
     url = new URL(raw, redirectedFrom);
   } catch {
-    if (redirectedFrom) throw new UpstreamFailedError({ status: 502, hint: 'The media host redirected to a malformed URL.' });
+    if (redirectedFrom) throw hostFailed({ status: 502, hint: 'The media host redirected to a malformed URL.' });
     throw new InvalidUrlError('Invalid URL in query parameter url', 'url must be an absolute https:// URL on one of the media hosts; URL-encode it.');
   }
   const [prefix, shown] = redirectedFrom ? ['The media host redirected elsewhere: ', url.href] : ['', raw];
@@ -119,7 +122,7 @@ function tooLarge(limit: number, buffered: boolean): UpstreamFailedError {
   const where = buffered
     ? `${limit} bytes, the most a response of this deployment can carry (Lambda's 6 MB payload limit, base64-encoded)`
     : `the proxy's limit of ${limit} bytes`;
-  return new UpstreamFailedError({
+  return hostFailed({
     status: 502,
     hint: `The media file is larger than ${where}. Request a smaller variant (for pbs.twimg.com images, name=small or name=medium), or fetch video in parts with a Range header.`,
   });
@@ -131,12 +134,12 @@ function failure(error: unknown, host: string): HttpError {
     return new ForbiddenDomainError(`${host} resolved to a ${error.reason} address; the proxy only connects to public addresses.`);
   }
   if (error instanceof MediaFetchError && error.reason === 'protocol') {
-    return new UpstreamFailedError({ status: 502, hint: `${host} sent a malformed response; retry later.`, cause: error });
+    return hostFailed({ status: 502, hint: `${host} sent a malformed response; retry later.`, cause: error });
   }
   if (error instanceof MediaFetchError && (error.reason === 'connect-timeout' || error.reason === 'read-timeout')) {
-    return new UpstreamFailedError({ status: 500, hint: `${host} did not answer in time (${error.message}); retry later.`, cause: error });
+    return hostFailed({ status: 500, hint: `${host} did not answer in time (${error.message}); retry later.`, cause: error });
   }
-  return new UpstreamFailedError({ status: 500, hint: `Could not fetch from ${host}; retry later.`, cause: error });
+  return hostFailed({ status: 500, hint: `Could not fetch from ${host}; retry later.`, cause: error });
 }
 
 /**
@@ -257,9 +260,9 @@ export async function proxyMedia(deps: MediaProxyDeps, request: ProxyRequest): P
     if (REDIRECT_STATUSES.has(status)) {
       drop();
       const location = response.headers.location;
-      if (!location) throw new UpstreamFailedError({ status: 502, hint: `${url.hostname} answered ${status} without a Location.` });
+      if (!location) throw hostFailed({ status: 502, hint: `${url.hostname} answered ${status} without a Location.` });
       if (redirects >= MAX_REDIRECTS) {
-        throw new UpstreamFailedError({ status: 502, hint: `${url.hostname} redirected more than ${MAX_REDIRECTS} times.` });
+        throw hostFailed({ status: 502, hint: `${url.hostname} redirected more than ${MAX_REDIRECTS} times.` });
       }
       url = checkMediaUrl(location, url);
       continue;
@@ -270,12 +273,12 @@ export async function proxyMedia(deps: MediaProxyDeps, request: ProxyRequest): P
     }
     if (status !== 200 && status !== 206) {
       drop();
-      throw new UpstreamFailedError({ status: 502, hint: `${url.hostname} refused the file (HTTP ${status}); check that the URL still exists.` });
+      throw hostFailed({ status: 502, hint: `${url.hostname} refused the file (HTTP ${status}); check that the URL still exists.` });
     }
     const contentType = mediaContentType(response.headers['content-type']);
     if (!contentType) {
       drop();
-      throw new UpstreamFailedError({
+      throw hostFailed({
         status: 502,
         hint: `${url.hostname} sent ${JSON.stringify(response.headers['content-type'] ?? 'no content type')}; only image and video types (never SVG) are relayed.`,
       });
@@ -289,8 +292,7 @@ export async function proxyMedia(deps: MediaProxyDeps, request: ProxyRequest): P
     const out = responseHeaders(response.headers, contentType, status);
     let body = limitBody(response.body, { limit, declared, idleMs: deps.settings.readTimeoutMs, host: url.hostname, tooLarge: overLimit });
     if (declared === undefined) {
-      // No length to check up front: read it all (capped) so an oversize body still gets an
-      // envelope instead of a cut connection.
+      // No length to check up front: read it all (capped) so an oversize body still gets an envelope instead of a cut connection.
       const bytes = await collect(body, limit, overLimit);
       out['Content-Length'] = String(bytes.length);
       body = Readable.from([bytes]);

@@ -175,10 +175,7 @@ export function getCapabilities(input: { organizationId: string; member: Member 
   };
 }
 
-/**
- * GET /api/v1/bootstrap: reads go out together; the organization comes from the user's batch,
- * read again only when the membership index lags.
- */
+/** GET /api/v1/bootstrap: reads go out together; the organization comes from the user's batch, read again only when the membership index lags. */
 export async function getBootstrap(deps: ShellDeps, input: { member: Member }): Promise<BootstrapResponse> {
   return assembleBootstrap(deps, input.member, readUserPart(deps, input.member.userId));
 }

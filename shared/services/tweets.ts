@@ -30,7 +30,7 @@ export class TweetNotFoundError extends HttpError {
 export class TweetUpstreamError extends UpstreamFailedError {
   override readonly name: string = 'TweetUpstreamError';
   constructor(cause: unknown) {
-    super({ status: 500, hint: 'The tweet service did not give a usable answer; retry in a minute.', cause, extra: { data: null } });
+    super({ status: 500, hint: 'The tweet service did not give a usable answer; retry in a minute.', cause, extra: { data: null }, origin: 'upstream' });
   }
 }
 

@@ -1,7 +1,4 @@
-/**
- * Organization API keys, in the workspace table: each key under the SHA-256 of its secret, and a
- * reference to it in its organization's partition.
- */
+/** Organization API keys, in the workspace table: each key under the SHA-256 of its secret, and a reference to it in its organization's partition. */
 import * as v from 'valibot';
 import type { Entitlement } from '#shared/identity/plans.ts';
 import { ApiKeyRecord } from '#shared/schemas/identity.ts';

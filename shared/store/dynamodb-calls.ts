@@ -46,8 +46,9 @@ export async function getConsistent(
   dynamo: DynamoDBDocumentClient,
   table: string,
   key: Record<string, unknown>,
+  signal?: AbortSignal,
 ): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await guard(what, () => dynamo.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true })));
+  const { Item } = await guard(what, () => dynamo.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }), { abortSignal: signal }));
   return Item;
 }
 
@@ -66,9 +67,10 @@ export async function updateIf(
   what: string,
   dynamo: DynamoDBDocumentClient,
   update: UpdateCommandInput & { ConditionExpression: string },
+  signal?: AbortSignal,
 ): Promise<Record<string, unknown> | undefined> {
   try {
-    const { Attributes } = await guard(what, () => dynamo.send(new UpdateCommand(update)));
+    const { Attributes } = await guard(what, () => dynamo.send(new UpdateCommand(update), { abortSignal: signal }));
     return Attributes ?? {};
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;

@@ -3,14 +3,14 @@
  * (shared/http/idempotency.ts), in the workspace table under the workspace's partition.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { getConsistent, putOrGet, updateIf } from '#shared/store/dynamodb-calls.ts';
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { getConsistent, updateIf } from '#shared/store/dynamodb-calls.ts';
 import { keys } from '#shared/store/keys.ts';
 import { guard } from '#shared/store/outage.ts';
 
 const WHAT = 'The idempotency store';
 
-/** Pending while the first request runs; done with the answer it gave. */
+/** Pending while the request that claimed it runs, until its lease ends; done with the answer it gave. */
 export type IdempotencyRecord = { state: 'pending'; requestHash: string } | { state: 'done'; requestHash: string; status: number; body: string };
 
 /** Where a record lives: the workspace, the operation and the SHA-256 of the key. */
@@ -19,6 +19,18 @@ export interface IdempotencySlot {
   operationId: string;
   keyHash: string;
 }
+
+/** A request's claim: `owner` is its request id; `now` and `leaseEnds` are epoch seconds. */
+export interface IdempotencyClaim {
+  requestHash: string;
+  owner: string;
+  now: number;
+  leaseEnds: number;
+}
+
+export type ClaimOutcome =
+  /** `tookOver`: the owner of an expired pending claim, which ended without storing an answer. */
+  { claimed: true; tookOver?: string } | { claimed: false; record: IdempotencyRecord | undefined };
 
 function toRecord(item: Record<string, unknown>): IdempotencyRecord {
   const requestHash = String(item.requestHash);
@@ -38,50 +50,75 @@ export class IdempotencyStore {
     return keys.idempotency(slot.workspaceId, slot.operationId, slot.keyHash);
   }
 
-  /** Claims the slot for this request, or returns the live record that holds it (TTL deletion is lazy). */
-  async claim(slot: IdempotencySlot, requestHash: string, time: { epoch: number; expiresAt: number }): Promise<IdempotencyRecord | undefined> {
+  /** Claims the slot until `leaseEnds`, taking over an expired record (TTL deletion is lazy), or reads the live one. */
+  async claim(slot: IdempotencySlot, claim: IdempotencyClaim, signal?: AbortSignal): Promise<ClaimOutcome> {
     const key = this.key(slot);
-    const put = await putOrGet(WHAT, this.dynamo, {
-      table: this.table,
-      key,
-      item: { ...key, state: 'pending', requestHash, expiresAt: time.expiresAt },
-      condition: 'attribute_not_exists(pk) OR expiresAt < :now',
-      values: { ':now': time.epoch },
-    });
-    return put.created || !put.existing ? undefined : toRecord(put.existing);
+    try {
+      const { Attributes: replaced } = await guard(WHAT, () =>
+        this.dynamo.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: { ...key, state: 'pending', requestHash: claim.requestHash, owner: claim.owner, expiresAt: claim.leaseEnds },
+            ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
+            ExpressionAttributeValues: { ':now': claim.now },
+            ReturnValues: 'ALL_OLD',
+          }),
+          { abortSignal: signal },
+        ),
+      );
+      return replaced?.state === 'pending' ? { claimed: true, tookOver: String(replaced.owner) } : { claimed: true };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      return { claimed: false, record: await this.read(slot, claim.now, signal) };
+    }
   }
 
-  async read(slot: IdempotencySlot): Promise<IdempotencyRecord | undefined> {
-    const item = await getConsistent(WHAT, this.dynamo, this.table, this.key(slot));
-    return item ? toRecord(item) : undefined;
+  /** The live record; one past its expiry (`now`, epoch seconds) reads as absent. */
+  async read(slot: IdempotencySlot, now: number, signal?: AbortSignal): Promise<IdempotencyRecord | undefined> {
+    const item = await getConsistent(WHAT, this.dynamo, this.table, this.key(slot), signal);
+    return item && Number(item.expiresAt) >= now ? toRecord(item) : undefined;
   }
 
-  /** Keeps the answer for replays; only the request that claimed the slot calls it. */
-  async complete(slot: IdempotencySlot, answer: { status: number; body: string }): Promise<void> {
-    await updateIf(WHAT, this.dynamo, {
-      TableName: this.table,
-      Key: this.key(slot),
-      UpdateExpression: 'SET #state = :done, #status = :status, #body = :body',
-      ConditionExpression: '#state = :pending',
-      ExpressionAttributeNames: { '#state': 'state', '#status': 'status', '#body': 'body' },
-      ExpressionAttributeValues: { ':done': 'done', ':pending': 'pending', ':status': answer.status, ':body': answer.body },
-    });
+  /** Keeps the answer for replays until `keepUntil`; false when the claim is no longer `owner`'s. */
+  async complete(slot: IdempotencySlot, owner: string, answer: { status: number; body: string; keepUntil: number }, signal?: AbortSignal): Promise<boolean> {
+    const updated = await updateIf(
+      WHAT,
+      this.dynamo,
+      {
+        TableName: this.table,
+        Key: this.key(slot),
+        UpdateExpression: 'SET #state = :done, #status = :status, #body = :body, expiresAt = :keepUntil',
+        ConditionExpression: '#state = :pending AND #owner = :owner',
+        ExpressionAttributeNames: { '#state': 'state', '#status': 'status', '#body': 'body', '#owner': 'owner' },
+        ExpressionAttributeValues: {
+          ':done': 'done',
+          ':pending': 'pending',
+          ':owner': owner,
+          ':status': answer.status,
+          ':body': answer.body,
+          ':keepUntil': answer.keepUntil,
+        },
+      },
+      signal,
+    );
+    return updated !== undefined;
   }
 
-  /** Frees the slot of a request that failed, so a retry with the same key runs again. */
-  async release(slot: IdempotencySlot): Promise<void> {
+  /** Frees `owner`'s pending claim, so a retry with the same key runs again at once. */
+  async release(slot: IdempotencySlot, owner: string, signal?: AbortSignal): Promise<void> {
     await guard(WHAT, () =>
       this.dynamo.send(
         new DeleteCommand({
           TableName: this.table,
           Key: this.key(slot),
-          ConditionExpression: '#state = :pending',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':pending': 'pending' },
+          ConditionExpression: '#state = :pending AND #owner = :owner',
+          ExpressionAttributeNames: { '#state': 'state', '#owner': 'owner' },
+          ExpressionAttributeValues: { ':pending': 'pending', ':owner': owner },
         }),
+        { abortSignal: signal },
       ),
     ).catch((error: unknown) => {
-      // Already done or gone: nothing to free.
+      // Done, gone, or taken over: nothing of this request's to free.
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     });
   }

@@ -1,7 +1,4 @@
-/**
- * Memberships: a user's role in an organization, in the organization's partition and, through
- * gsi1, the user's.
- */
+/** Memberships: a user's role in an organization, in the organization's partition and, through gsi1, the user's. */
 import * as v from 'valibot';
 import { MembershipRecord, OrganizationRecord } from '#shared/schemas/identity.ts';
 import { IdentityItems, type IdentityStoreDeps } from '#shared/store/identity-items.ts';

@@ -1,7 +1,4 @@
-/**
- * Organizations and their workspaces. API keys carry a copy of the organization's entitlement;
- * the admin service keeps the two in step.
- */
+/** Organizations and their workspaces. API keys carry a copy of the organization's entitlement; the admin service keeps the two in step. */
 import * as v from 'valibot';
 import { NotFoundError } from '#shared/errors.ts';
 import type { Entitlement } from '#shared/identity/plans.ts';

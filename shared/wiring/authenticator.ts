@@ -1,7 +1,4 @@
-/**
- * The container's authenticator and the three stores it reads, and nothing else, so functions
- * that authenticate bundle no other store.
- */
+/** The container's authenticator and the three stores it reads, and nothing else, so functions that authenticate bundle no other store. */
 import { dynamo } from '#shared/wiring/dynamo.ts';
 import { config } from '#shared/config.ts';
 import { Authenticator } from '#shared/identity/authenticator.ts';

@@ -1,7 +1,6 @@
 /** What this container's SDK clients are built with; deployed bundles swap in lambda-credentials.ts. */
 import type { AwsClientSettings } from '#shared/aws/settings.ts';
-import { config } from '#shared/config.ts';
-import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
+import { SDK_LIMITS, config } from '#shared/config.ts';
 
 /** `endpoint` is the client's override from config.endpoints. */
 export function awsClientSettings(endpoint: string | undefined): AwsClientSettings {

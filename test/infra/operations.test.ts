@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { X_RAY_WILDCARD_REASON } from '#infra/constructs/easel-function.ts';
 import { OPERATIONS_THRESHOLDS } from '#infra/constructs/operations.ts';
+import { OUTSIDE_FAILURES } from '#infra/stack.ts';
+import type { OperationId } from '#shared/routes.ts';
 import { METRICS } from '#shared/metrics.ts';
 import { TABLES } from '#shared/resources.ts';
 import { logicalId, removeCdkOutdirs, synthEasel } from '../support/cdk.ts';
@@ -73,6 +75,47 @@ describe('metrics and the dashboard', () => {
 
   it('is a control: a metric nobody writes is not on the dashboard', () => {
     expect(dashboardBody).not.toMatch(/\bCapturesTotal\b/);
+  });
+});
+
+describe('alarms on 5xx answers', () => {
+  it("alarm at the first 5xx of the service's own, from the functions' ServerErrors summed per origin", () => {
+    expect(alarmNamed('ServiceFaults')).toMatchObject({
+      Namespace: 'Easel',
+      MetricName: 'ServerErrors',
+      Dimensions: [{ Name: 'Origin', Value: 'service' }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      EvaluationPeriods: 1,
+      AlarmActions: [expect.anything()],
+    });
+    expect(METRICS.ServerErrors.rollups).toEqual([['Origin']]);
+  });
+
+  it("watch no 5xx of API Gateway's, which counts a capture target's failure as the service's", () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => JSON.stringify(alarm.Properties));
+    expect(alarms.filter((alarm) => alarm.includes('"5xx"'))).toEqual([]);
+  });
+
+  it('alarm when a target or an upstream fails half the requests of its route for three periods', () => {
+    const alarm = alarmNamed('OutsideFailureRate');
+    expect(alarm).toMatchObject({ Threshold: OPERATIONS_THRESHOLDS.outsideFailurePercent, EvaluationPeriods: 3, DatapointsToAlarm: 3 });
+    const metrics = JSON.stringify(alarm.Metrics);
+    expect(metrics).toContain('MAX([share0, share1, share2])');
+    expect(metrics).toContain(`IF(requests0 >= ${OPERATIONS_THRESHOLDS.minimumRequests}, 100 * FILL(failed0, 0) / requests0, 0)`);
+    for (const [operationId, origin] of Object.entries(OUTSIDE_FAILURES)) {
+      expect(metrics).toContain(`{"Name":"Operation","Value":"${operationId}"},{"Name":"Origin","Value":"${origin}"}`);
+      expect(metrics).toContain(logicalId(stack.routeFunctions.get(operationId as OperationId)!));
+    }
+  });
+
+  it('alarm when an Idempotency-Key answer could not be stored', () => {
+    expect(alarmNamed('IdempotencyAnswersUnsaved')).toMatchObject({
+      MetricName: 'IdempotencyIncidents',
+      Dimensions: [{ Name: 'Incident', Value: 'unsaved' }],
+      Threshold: 1,
+    });
   });
 });
 

@@ -500,20 +500,12 @@ describe('EaselStack', () => {
   });
 
   describe('alarms', () => {
-    it('alarms on API 5xx, slow captures, every function failing or throttled, and each dead-letter queue', () => {
+    it('alarms on slow captures, every function failing or throttled, and each dead-letter queue', () => {
       // Assess
       const functionCount = ROUTE_LIST.length + 1 + QUEUE_NAMES.length;
-      // Beside these, test/infra/operations.test.ts: 429 and 4xx rates, each table's throttles, the deletion backlog.
-      template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 1 + 2 * functionCount + QUEUE_NAMES.length + 2 + TABLE_NAMES.length + 1);
-      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-        Namespace: 'AWS/ApiGateway',
-        MetricName: '5xx',
-        Dimensions: [{ Name: 'ApiId', Value: { Ref: logicalId(stack.api) } }],
-        Statistic: 'Sum',
-        Threshold: 1,
-        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-        AlarmActions: [{ Ref: logicalId(stack.alarms.topic) }],
-      });
+      // Beside these, test/infra/operations.test.ts: service faults, outside failures, unsaved idempotent
+      // answers, 429 and 4xx rates, each table's throttles, the deletion backlog.
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * functionCount + QUEUE_NAMES.length + 3 + 2 + TABLE_NAMES.length + 1);
       for (const name of QUEUE_NAMES) {
         template.hasResourceProperties('AWS::CloudWatch::Alarm', {
           Namespace: 'AWS/SQS',

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '#shared/services/identity-admin.ts';
 import { connect, type Connection } from '#infra/admin/connection.ts';
+import { IdempotencyStore } from '#shared/store/idempotency.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
 
@@ -126,5 +127,33 @@ describe('Idempotency-Key on the workspace POSTs', () => {
 
     expect(first).toMatchObject({ status: 201, replayed: null });
     expect(repeat).toEqual({ status: 200, replayed: 'true', body: first.body });
+  });
+});
+
+describe('the idempotency store on the embedded DynamoDB', () => {
+  const store = () => new IdempotencyStore({ dynamo: db.dynamo, table: db.table });
+  const slot = { workspaceId: 'ws_lease', operationId: 'createSourceApp', keyHash: 'a'.repeat(64) };
+  const claim = (owner: string, now: number, leaseEnds: number) => ({ requestHash: 'h-1', owner, now, leaseEnds });
+
+  it('takes over a pending claim once its lease is over, after which the earlier owner can neither store nor free it', async () => {
+    // Act: epoch seconds of a clock the test holds
+    const first = await store().claim(slot, claim('req-1', 1_000, 1_010));
+    const during = await store().claim(slot, claim('req-2', 1_010, 1_020));
+    const after = await store().claim(slot, claim('req-2', 1_011, 1_030));
+    const lateSave = await store().complete(slot, 'req-1', { status: 201, body: '{"id":"one"}', keepUntil: 90_000 });
+    await store().release(slot, 'req-1');
+    const held = await store().read(slot, 1_012);
+    const save = await store().complete(slot, 'req-2', { status: 201, body: '{"id":"two"}', keepUntil: 1_012 + 86_400 });
+
+    // Assess
+    expect(first).toEqual({ claimed: true });
+    expect(during).toEqual({ claimed: false, record: { state: 'pending', requestHash: 'h-1' } });
+    expect(after).toEqual({ claimed: true, tookOver: 'req-1' });
+    expect(lateSave).toBe(false);
+    expect(held).toEqual({ state: 'pending', requestHash: 'h-1' });
+    expect(save).toBe(true);
+    expect(await store().read(slot, 1_012 + 86_400)).toEqual({ state: 'done', requestHash: 'h-1', status: 201, body: '{"id":"two"}' });
+    expect(await store().read(slot, 1_012 + 86_401)).toBeUndefined();
+    expect(await store().claim(slot, claim('req-3', 1_012 + 86_401, 1_012 + 86_411))).toEqual({ claimed: true });
   });
 });

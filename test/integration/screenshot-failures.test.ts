@@ -17,6 +17,7 @@ import { pngSize, startTargetPages } from '../support/target-pages.ts';
 import type { TargetPages } from '../support/target-pages.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
 import { readPixels } from '../support/images.ts';
+import { collectedLogLines } from '../support/secret-audit.ts';
 
 const TIMEOUT_MS = 4_000;
 
@@ -109,6 +110,29 @@ describe('POST /api/screenshot: failures', () => {
       ...envelope(500, 'upstream_failed'),
       hint: expect.stringMatching(/^The page could not be loaded \(net::ERR_[A-Z_]+\)\.$/),
     });
+  });
+
+  it("logs a target that fails to load as the target's failure, its URL without query string or fragment, and counts it apart from the service's faults", async () => {
+    // Act
+    const response = await capture({ url: `http://127.0.0.1:${closedPort}/reset?token=s3cr3t-${randomUUID()}#frag` });
+
+    // Assess: the caller's answer is the contract's
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({ ...envelope(500, 'upstream_failed'), hint: expect.stringMatching(/^The page could not be loaded/) });
+    const lines = collectedLogLines()
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.requestId === response.headers['x-request-id']);
+    expect(JSON.stringify(lines)).not.toMatch(/s3cr3t|token=|#frag/);
+    expect(lines.find((line) => line.msg === 'request failed')).toMatchObject({
+      level: 'warn',
+      status: 500,
+      origin: 'target',
+      error: {
+        code: 'upstream_failed',
+        cause: { message: expect.stringMatching(new RegExp(`^net::ERR_[A-Z_]+ at http://127\\.0\\.0\\.1:${closedPort}/reset$`)) },
+      },
+    });
+    expect(lines.filter((line) => 'ServerErrors' in line)).toEqual([expect.objectContaining({ ServerErrors: 1, Origin: 'target', Operation: 'capturePage' })]);
   });
 
   it('relaunches the browser when it was killed between captures', async () => {

@@ -11,6 +11,7 @@ import { entitlementExtension } from '#shared/identity/plans.ts';
 import type { Entitlement } from '#shared/identity/plans.ts';
 import { generateApiKey, generateSessionToken, hashSecret, newId } from '#shared/identity/credentials.ts';
 import { keys } from '#shared/store/keys.ts';
+import { useLogLines } from '../support/log-lines.ts';
 import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
 import { testRoute } from '../support/routes.ts';
@@ -280,6 +281,35 @@ describe('auth middleware: workspace routes', () => {
     const result = await call(workspace, { cookie: storedSession('member'), 'x-api-key': storedKey() });
 
     expect(result.json.principal.kind).toBe('apiKey');
+  });
+});
+
+describe('auth middleware: the reason of a refusal, in the request log line', () => {
+  const captured = useLogLines();
+
+  it.each([
+    ['a key without the scope', () => ({ 'x-api-key': storedKey({ scopes: ['artifact:read'] }) }), 403, /^key key_\w+ lacks asset:write$/],
+    [
+      'a cross-site request with a session',
+      () => ({ cookie: storedSession('owner'), origin: 'https://evil.example' }),
+      403,
+      /^cross-site POST from https:\/\/evil\.example$/,
+    ],
+    ['no credentials', () => ({}), 401, /^no API key or session cookie$/],
+    ['an unknown key', () => ({ 'x-api-key': generateApiKey() }), 401, /^unknown API key$/],
+  ])('logs why it refused %s, without the credential', async (_case, headers, status, reason) => {
+    // Prepare
+    const sent = headers();
+
+    // Act
+    const result = await call(workspace, sent);
+
+    // Assess
+    expect(result.statusCode).toBe(status);
+    const line = captured.lines.find((entry) => entry.msg === 'request');
+    expect(line).toMatchObject({ level: 'info', status, code: result.json.code, reason: expect.stringMatching(reason) });
+    const secrets = [(sent as Record<string, string>)['x-api-key'], (sent as Record<string, string>).cookie?.split('=')[1]].filter(Boolean);
+    for (const secret of secrets) expect(JSON.stringify(captured.lines)).not.toContain(secret);
   });
 });
 

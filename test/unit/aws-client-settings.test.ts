@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { AwsClientSettings } from '#shared/aws/settings.ts';
-import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
+import { SDK_LIMITS } from '#shared/config.ts';
 import { LOCAL_CREDENTIALS } from '../support/aws-settings.ts';
 
 // Before the SDK loads: it takes readFile from node:fs/promises once, as it loads.

@@ -123,14 +123,17 @@ describe('route handler: errors', () => {
     expect(envelopeOf(result)).toMatchObject({ code: 'rate_limited', retryAfter: 12, hint: expect.stringContaining('12 s') });
   });
 
-  it('answers with 503 upstream_unavailable just before the Lambda deadline', async () => {
-    const slow = route({ ...base, operationId: 'slow' }, () => new Promise((resolve) => setTimeout(resolve, 5_000)));
+  it.each([
+    [[400, 503], 503, 'upstream_unavailable'],
+    [[400], 500, 'internal_error'],
+  ])('answers a function still running at the deadline, on a route whose errors are %j, with %i %s', async (errors, status, code) => {
+    const slow = route({ ...base, operationId: 'slow', errors }, () => new Promise((resolve) => setTimeout(resolve, 5_000)));
     const result = await slow(
       apiEvent({ method: 'POST', path: '/api/things', body: { url: 'https://example.com' } }),
       lambdaContext({ getRemainingTimeInMillis: () => 400 }),
     );
-    expect(result.statusCode).toBe(503);
-    expect(envelopeOf(result)).toMatchObject({ code: 'upstream_unavailable' });
+    expect(result.statusCode).toBe(status);
+    expect(envelopeOf(result)).toMatchObject({ code, hint: 'The request took longer than this route allows; retry later.' });
   });
 });
 

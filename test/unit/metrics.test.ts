@@ -213,6 +213,37 @@ describe('recordRequest', () => {
   });
 });
 
+describe('recordRequest: 5xx answers', () => {
+  it.each([
+    [500, 'internal_error', undefined, 'service'],
+    [503, 'upstream_unavailable', 'service', 'service'],
+    [500, 'upstream_failed', 'target', 'target'],
+    [500, 'upstream_failed', 'upstream', 'upstream'],
+    [503, 'upstream_unavailable', 'caller', 'caller'],
+  ] as const)('counts a %i %s from origin %s under Origin=%s, per operation and summed', (status, code, origin, expected) => {
+    // Act
+    recordRequest({ operationId: 'capturePage', status, code, origin, latencyMs: 8 });
+
+    // Assess
+    const record = records().find((written) => 'ServerErrors' in written)!;
+    expect(emfProblems(record)).toEqual([]);
+    expect(record).toMatchObject({ ServerErrors: 1, Origin: expected, Operation: 'capturePage' });
+    expect(record._aws.CloudWatchMetrics).toEqual([
+      { Namespace: DEFAULT_METRICS_NAMESPACE, Dimensions: [['Origin', 'Operation'], ['Origin']], Metrics: [{ Name: 'ServerErrors', Unit: 'Count' }] },
+    ]);
+  });
+
+  it('counts an answer given at the deadline', () => {
+    recordRequest({ operationId: 'listReleases', status: 503, code: 'upstream_unavailable', deadline: true, latencyMs: 9_700 });
+
+    expect(points()).toEqual([
+      'DeadlineExceeded Operation=listReleases = 1',
+      'RouteLatency Operation=listReleases = 9700',
+      'ServerErrors Origin=service,Operation=listReleases = 1',
+    ]);
+  });
+});
+
 describe('requestMetrics, the always-on middleware', () => {
   const event = { rawPath: '/api/v1/releases', requestContext: { requestId: 'gw-id', http: { method: 'GET' } } } as unknown as LambdaEvent;
   const context = { awsRequestId: 'lambda-id', getRemainingTimeInMillis: () => 5_000 } as unknown as LambdaContext;

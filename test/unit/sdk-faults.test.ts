@@ -8,7 +8,7 @@ import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand } from '@aws-
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { s3Client } from '#shared/aws/s3.ts';
-import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
+import { SDK_LIMITS } from '#shared/config.ts';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { generateApiKey } from '#shared/identity/credentials.ts';
 import { completeUpload, createDownloadUrl, createUpload, requestDeletion } from '#shared/services/assets.ts';

@@ -2,7 +2,7 @@ import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { s3Client } from '#shared/aws/s3.ts';
-import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
+import { SDK_LIMITS } from '#shared/config.ts';
 import { completeUpload, createDownloadUrl } from '#shared/services/assets.ts';
 import type { AssetDeps } from '#shared/services/assets.ts';
 import { AssetObjectStore } from '#shared/store/asset-objects.ts';

@@ -249,7 +249,13 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
  * (the whole document did, and a script it waits for stalls the parser), on with what is drawn.
  * A document still arriving is a page loading too slowly: 408 at the time-out.
  */
-async function navigate(page: Page, url: URL, waitUntil: 'load' | 'domcontentloaded' | 'networkidle0' | 'networkidle2', deadline: Deadline, arrived: () => boolean) {
+async function navigate(
+  page: Page,
+  url: URL,
+  waitUntil: 'load' | 'domcontentloaded' | 'networkidle0' | 'networkidle2',
+  deadline: Deadline,
+  arrived: () => boolean,
+) {
   const navigation = page.goto(url.href, { waitUntil, timeout: 0 });
   // Left behind when the picture is taken without it; it ends with the page.
   navigation.catch(ignore);
@@ -335,5 +341,6 @@ async function classify(error: unknown, lease: BrowserLease, request: CaptureReq
   return new UpstreamFailedError({
     hint: netError ? `The page could not be loaded (${netError}).` : 'The page could not be captured; retry later.',
     cause: error,
+    origin: 'target',
   });
 }

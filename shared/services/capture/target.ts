@@ -78,7 +78,7 @@ export function createTargetGuard(policy: TargetPolicy, resolve: Resolver): Targ
         case 'scheme':
           throw new InvalidUrlError('Unsupported URL scheme', 'Only http:// and https:// pages can be captured.');
         case 'lookup-failed':
-          throw new UpstreamFailedError({ hint: `The target's host name could not be looked up (${result.reason}); retry later.` });
+          throw new UpstreamFailedError({ hint: `The target's host name could not be looked up (${result.reason}); retry later.`, origin: 'target' });
       }
     },
   };
