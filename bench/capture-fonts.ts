@@ -47,13 +47,18 @@ const VARIANTS = [
 ] as const;
 const SHIPPED = 1;
 const WARM = 3;
+const PAGES = [
+  ['Latin text page', '/latin'],
+  ['page of every script and an emoji', '/scripts'],
+  ['page of emoji sequences, flags and keycaps', '/emoji'],
+] as const;
 
 export async function bench(): Promise<BenchTable[]> {
   const pages = await startFontPages();
   const executablePath = await chromium.executablePath();
   // The process model of Lambda, where the cold start counts.
   const args = await chromiumArgs({ singleProcess: true });
-  const ours = await localFontFolder();
+  const ours = localFontFolder();
   const openSans = join(tmpdir(), 'fonts');
   const warmFontconfig = fontconfigFor(ours, fontsConf);
   // The layer's folder, read where it was built.
@@ -102,10 +107,7 @@ export async function bench(): Promise<BenchTable[]> {
 
   try {
     const coldRows: (string | number)[][] = [];
-    for (const [label, path] of [
-      ['Latin text page', '/latin'],
-      ['page of every script and an emoji', '/scripts'],
-    ] as const) {
+    for (const [label, path] of PAGES) {
       await cold(WARM, path);
       const times: number[][] = VARIANTS.map(() => []);
       // Interleaved against drift.
@@ -131,10 +133,7 @@ export async function bench(): Promise<BenchTable[]> {
     const withFonts = await launch(fresh(SHIPPED));
     const warmRows: (string | number)[][] = [];
     try {
-      for (const [label, path] of [
-        ['Latin text page', '/latin'],
-        ['page of every script and an emoji', '/scripts'],
-      ] as const) {
+      for (const [label, path] of PAGES) {
         for (let i = 0; i < 3; i += 1) for (const browser of [today, withFonts]) await capture(browser, path);
         const times: number[][] = [[], []];
         for (let run = 0; run < WARM_RUNS; run += 1) {

@@ -16,7 +16,7 @@ export const FONTS_MOUNT = '/opt/fonts';
 
 export interface FontSource {
   package: string;
-  /** Files of the package: TTFs are copied, WOFF2 decompressed (FreeType here reads no WOFF2). */
+  /** Its TrueType files, copied as they are. */
   files: readonly string[];
   family: string;
   /** Its licence file in the package, shipped beside the fonts (OFL 1.1 asks for it). */
@@ -59,23 +59,16 @@ export const FONT_SOURCES: readonly FontSource[] = [
   expo('noto-sans-kannada', 'Noto Sans Kannada', 'Kannada'),
   expo('noto-sans-malayalam', 'Noto Sans Malayalam', 'Malayalam'),
   expo('noto-sans-thai', 'Noto Sans Thai', 'Thai'),
-  {
-    package: '@infolektuell/noto-color-emoji',
-    // Google Fonts' unicode-range slices of the COLRv1 build: vector, a fifth of the bitmap font's bytes.
-    files: Array.from({ length: 11 }, (_, index) => `files/${index}.woff2`),
-    family: 'Noto Color Emoji',
-    licence: 'LICENSE',
-    covers: 'emoji, in colour',
-    generic: 'emoji',
-  },
+  // One file, as Google ships it: an emoji sequence is shaped within one font, never across files.
+  expo('noto-color-emoji', 'Noto Color Emoji', 'emoji, in colour', { generic: 'emoji' }),
 ];
 
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const families = (names: readonly string[]) => names.map((name) => `<family>${xml(name)}</family>`).join('');
 
 /**
- * The fontconfig file: the fonts in `dir` only, the CSS generic families on them, and the CJK face
- * of the text's language ahead of the others.
+ * The fontconfig file: the fonts in `dir` only, the CSS generic families on them, the CJK face
+ * of the text's language ahead of the others, and the colour emoji font first for emoji.
  */
 export function fontsConf(options: { dir: string; cacheDir?: string }): string {
   const fallbacks = FONT_SOURCES.filter((source) => source.generic === undefined || source.generic === 'emoji').map((source) => source.family);
@@ -99,6 +92,9 @@ export function fontsConf(options: { dir: string; cacheDir?: string }): string {
     '  <alias><family>sans</family><prefer><family>sans-serif</family></prefer></alias>',
     '  <alias><family>mono</family><prefer><family>monospace</family></prefer></alias>',
     ...langRules,
+    // Chromium asks for emoji presentation (a sequence, U+FE0F, an emoji-style code point) in language
+    // und-zsye: the colour font first, ahead of text fonts with the same code points.
+    `  <match target="pattern"><test name="lang" compare="contains"><string>und-zsye</string></test><edit name="family" mode="prepend" binding="strong"><string>${xml(generic('emoji'))}</string></edit></match>`,
     `  <alias><family>sans-serif</family><prefer>${families(fallbacks)}</prefer></alias>`,
     `  <alias><family>serif</family><prefer>${families([generic('serif'), ...fallbacks])}</prefer></alias>`,
     `  <alias><family>monospace</family><prefer>${families([generic('monospace'), ...fallbacks])}</prefer></alias>`,
@@ -122,9 +118,7 @@ function exportedVersionOf(name: string): string {
 }
 
 /** The name a source file gets in the folder. */
-export function fontFileName(source: FontSource, file: string): string {
-  return file.endsWith('.woff2') ? `${source.family.replace(/ /g, '')}-${basename(file, '.woff2')}.ttf` : basename(file);
-}
+export const fontFileName = (file: string): string => basename(file);
 
 // Bumped when the folder's layout changes, so old builds are not reused.
 const FORMAT = 2;
@@ -151,15 +145,11 @@ function writeFontConf(folder: string, destination: string): void {
 }
 
 /** Writes the fonts, their licences, fonts.conf and the manifest into `folder` (created), to sit at `destination`. */
-export async function writeFontFolder(folder: string, destination: string): Promise<void> {
-  const { decompress } = await import('wawoff2');
+export function writeFontFolder(folder: string, destination: string): void {
   mkdirSync(join(folder, 'licences'), { recursive: true });
   for (const source of FONT_SOURCES) {
     const root = packageRoot(source.package);
-    for (const file of source.files) {
-      const bytes = readFileSync(join(root, file));
-      writeFileSync(join(folder, fontFileName(source, file)), file.endsWith('.woff2') ? await decompress(bytes) : bytes);
-    }
+    for (const file of source.files) cpSync(join(root, file), join(folder, fontFileName(file)));
     cpSync(join(root, source.licence), join(folder, 'licences', `${source.package.replace(/^@/, '').replace('/', '-')}.txt`));
   }
   writeFontConf(folder, destination);
@@ -171,21 +161,21 @@ const BUILDS = fileURLToPath(new URL('../../node_modules/.cache/easel-fonts/', i
  * The folder for this set of packages (FONTCONFIG_PATH for the local runtime and tests), built on
  * first use and linked; older builds are removed. Concurrent callers each build and the first rename wins.
  */
-export async function localFontFolder(): Promise<string> {
-  const folder = await builtFontFolder();
+export function localFontFolder(): string {
+  const folder = builtFontFolder();
   // Chromium launched by anything (tests, benches) finds the fonts where fonts.conf says.
   linkFonts(folder);
   return folder;
 }
 
-async function builtFontFolder(): Promise<string> {
+function builtFontFolder(): string {
   const key = fontSetKey();
   const folder = join(BUILDS, key);
   if (existsSync(join(folder, FONT_MANIFEST))) return folder;
   mkdirSync(BUILDS, { recursive: true });
   const staging = mkdtempSync(join(BUILDS, 'staging-'));
   try {
-    await writeFontFolder(staging, folder);
+    writeFontFolder(staging, folder);
     if (!existsSync(folder)) renameSync(staging, folder);
   } catch (error) {
     if (!existsSync(join(folder, FONT_MANIFEST))) throw error;
@@ -201,7 +191,7 @@ async function builtFontFolder(): Promise<string> {
  * links built by the Chromium that will read it: a fresh container then reads instead of scanning.
  */
 export async function buildFontLayer(target: string, destination = FONTS_MOUNT): Promise<void> {
-  const local = await localFontFolder();
+  const local = localFontFolder();
   cpSync(local, target, { recursive: true });
   writeFontConf(target, destination);
   // The links point at the local copy while building: fontconfig's cache records their names, not the files'.

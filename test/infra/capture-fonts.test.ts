@@ -71,4 +71,16 @@ describe('fonts.conf', () => {
     }
     expect(new Set(FONT_SOURCES.map((source) => source.family)).size).toBe(FONT_SOURCES.length);
   });
+
+  it('puts the colour emoji font first, strongly bound, where Chromium asks for emoji presentation (language und-zsye)', () => {
+    // Act
+    const conf = fontsConf({ dir: fontLinksFor(FONTS_MOUNT) });
+
+    // Assess: without it, a text font holding the code point wins whenever fontconfig does not count the font as covering und-zsye.
+    expect(conf).toContain(
+      '<match target="pattern"><test name="lang" compare="contains"><string>und-zsye</string></test>' +
+        '<edit name="family" mode="prepend" binding="strong"><string>Noto Color Emoji</string></edit></match>',
+    );
+    expect(FONT_SOURCES.filter((source) => source.generic === 'emoji').map((source) => source.files.length)).toEqual([1]);
+  });
 });

@@ -1,13 +1,13 @@
 /**
  * Captures through the local runtime draw every script and emoji with the capture fonts
- * (infra/assets/fonts.ts), judged on the pixels of a page with one character per box and confirmed
- * with the fonts Chromium reports for each box.
+ * (infra/assets/fonts.ts), judged on the pixels of pages with one character or emoji per box and
+ * confirmed with the fonts Chromium reports for each box.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FONT_SOURCES } from '#infra/assets/fonts.ts';
 import { call, freshClient } from '../support/client.ts';
 import { useRuntimeWithPages } from '../support/capture-suite.ts';
-import { FONT_PROBES, MONO_BOXES, NOTDEF_BOX, boxAt, boxPixels, difference, startFontPages } from '../support/font-pages.ts';
+import { EMOJI_PROBES, FONT_PROBES, MONO_BOXES, NOTDEF_BOX, boxAt, boxPixels, difference, emojiBoxAt, startFontPages } from '../support/font-pages.ts';
 import type { BoxPixels } from '../support/font-pages.ts';
 
 const suite = useRuntimeWithPages(startFontPages);
@@ -15,30 +15,39 @@ const suite = useRuntimeWithPages(startFontPages);
 let png: Buffer;
 let notdef: BoxPixels;
 
-beforeAll(async () => {
-  const response = await call(suite.runtime.url, '/api/screenshot', { body: { url: `${suite.pages.origin}/scripts` }, from: freshClient() });
+async function capture(path: string, deviceType: 'desktop' | 'mobile' = 'desktop'): Promise<Buffer> {
+  const response = await call(suite.runtime.url, '/api/screenshot', { body: { url: `${suite.pages.origin}${path}`, deviceType }, from: freshClient() });
   if (response.status !== 200) throw new Error(`capture answered ${response.status}: ${JSON.stringify(response.body)}`);
-  png = Buffer.from(response.body.screenshot, 'base64');
+  return Buffer.from(response.body.screenshot, 'base64');
+}
+
+beforeAll(async () => {
+  png = await capture('/scripts');
   notdef = await boxPixels(png, NOTDEF_BOX);
 });
 
-/** The platform fonts Chromium used for each probe's text, asked over CDP on the runtime's own browser. */
-async function fontsByProbe(): Promise<Record<string, string[]>> {
+interface UsedFont {
+  family: string;
+  glyphs: number;
+}
+
+/** The platform fonts Chromium drew the span of each box with, asked over CDP on the runtime's own browser. */
+async function fontsByBox(path: string, ids: readonly string[]): Promise<Record<string, UsedFont[]>> {
   // Imported once the runtime has set the handlers' environment, as the handlers are.
   const { browserBackend } = await import('#shared/wiring/capture.ts');
   const lease = await browserBackend().acquire();
   const page = await lease.browser.newPage();
   try {
-    await page.goto(`${suite.pages.origin}/scripts`, { waitUntil: 'load' });
+    await page.goto(`${suite.pages.origin}${path}`, { waitUntil: 'load' });
     const cdp = await page.createCDPSession();
     await cdp.send('DOM.enable');
     await cdp.send('CSS.enable');
     const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
-    const result: Record<string, string[]> = {};
-    for (const probe of FONT_PROBES) {
-      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: `#${probe.id} span` });
+    const result: Record<string, UsedFont[]> = {};
+    for (const id of ids) {
+      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: `#${id} span` });
       const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
-      result[probe.id] = fonts.map((font) => font.familyName);
+      result[id] = fonts.map((font) => ({ family: font.familyName, glyphs: font.glyphCount }));
     }
     return result;
   } finally {
@@ -85,7 +94,11 @@ describe('POST /api/screenshot: fonts', () => {
 
   it('uses the capture fonts alone, the expected one for each script', async () => {
     // Act
-    const used = await fontsByProbe();
+    const fonts = await fontsByBox(
+      '/scripts',
+      FONT_PROBES.map((probe) => probe.id),
+    );
+    const used = Object.fromEntries(Object.entries(fonts).map(([id, list]) => [id, list.map((font) => font.family)]));
 
     // Assess
     expect(used).toEqual(Object.fromEntries(FONT_PROBES.map((probe) => [probe.id, [probe.family]])));
@@ -95,5 +108,46 @@ describe('POST /api/screenshot: fonts', () => {
         .flat()
         .filter((family) => !shipped.has(family)),
     ).toEqual([]);
+  });
+});
+
+describe('POST /api/screenshot: emoji', () => {
+  const DEVICES = { desktop: 1, mobile: 2 } as const;
+  const shots: Partial<Record<keyof typeof DEVICES, Buffer>> = {};
+
+  beforeAll(async () => {
+    shots.desktop = await capture('/emoji', 'desktop');
+    shots.mobile = await capture('/emoji', 'mobile');
+  });
+
+  const inkWidth = (box: BoxPixels) => (box.ink === 0 ? 0 : box.inkRight - box.inkLeft + 1);
+
+  it.each(
+    (Object.keys(DEVICES) as (keyof typeof DEVICES)[]).flatMap((device) => EMOJI_PROBES.map((probe, index) => [probe.id, device, probe, index] as const)),
+  )('draws %s on %s as one emoji: no wider than a single one, in colour', async (_id, device, probe, index) => {
+    // Prepare
+    const scale = DEVICES[device];
+    const png = shots[device]!;
+    const single = await boxPixels(png, emojiBoxAt(0, scale));
+
+    // Act
+    const box = await boxPixels(png, emojiBoxAt(index, scale));
+
+    // Assess: a sequence split across fonts draws two or three glyphs (boxes or emoji) side by side,
+    // and a text font's glyph has no colour.
+    expect(box.ink).toBeGreaterThan(200 * scale ** 2);
+    expect(inkWidth(box)).toBeLessThanOrEqual(inkWidth(single) * 1.25);
+    if (probe.coloured) expect(box.coloured).toBeGreaterThan(100 * scale ** 2);
+  });
+
+  it('draws each emoji with one glyph of Noto Color Emoji', async () => {
+    // Act
+    const used = await fontsByBox(
+      '/emoji',
+      EMOJI_PROBES.map((probe) => probe.id),
+    );
+
+    // Assess
+    expect(used).toEqual(Object.fromEntries(EMOJI_PROBES.map((probe) => [probe.id, [{ family: 'Noto Color Emoji', glyphs: 1 }]])));
   });
 });

@@ -29,4 +29,4 @@ for (const [name, value] of Object.entries(defaults)) process.env[name] ??= valu
 // Tests that call the capture without the local runtime build its clean-up assets as the runtime does.
 buildCleanAssetsLocally(LOCAL_CLEAN_ASSETS);
 // and draw with the capture fonts, as the runtime and Lambda do (infra/assets/fonts.ts).
-process.env.FONTCONFIG_PATH ??= await localFontFolder();
+process.env.FONTCONFIG_PATH ??= localFontFolder();

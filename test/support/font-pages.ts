@@ -1,6 +1,6 @@
 /**
- * A page drawing one character of each script the capture fonts cover, each in a box of its own, and
- * the pixel checks the font test and bench judge a capture of it by.
+ * Pages drawing one character of each script the capture fonts cover, and emoji sequences, each in a
+ * box of its own, and the pixel checks the font test and bench judge a capture of them by.
  */
 import sharp from 'sharp';
 import { serveOnLoopback } from './loopback-server.ts';
@@ -91,11 +91,59 @@ export const LATIN_PAGE = [
   '</body></html>',
 ].join('');
 
+export interface EmojiProbe {
+  id: string;
+  text: string;
+  /** False where Noto draws the emoji in greys alone (its family silhouettes). */
+  coloured: boolean;
+}
+
+/** Emoji that take more than one code point, and those a text font also has; the first is the reference single emoji. */
+export const EMOJI_PROBES: readonly EmojiProbe[] = [
+  { id: 'grinning', text: '\u{1F600}', coloured: true }, // 😀
+  { id: 'thumbs-up-medium', text: '\u{1F44D}\u{1F3FD}', coloured: true }, // 👍🏽
+  { id: 'family', text: '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}', coloured: false }, // 👨‍👩‍👧
+  { id: 'astronaut', text: '\u{1F9D1}\u200D\u{1F680}', coloured: true }, // 🧑‍🚀
+  { id: 'technologist-dark', text: '\u{1F469}\u{1F3FE}\u200D\u{1F4BB}', coloured: true }, // 👩🏾‍💻
+  { id: 'couple-heart', text: '\u{1F469}\u200D\u2764\uFE0F\u200D\u{1F468}', coloured: true }, // 👩‍❤️‍👨
+  { id: 'rainbow-flag', text: '\u{1F3F3}\uFE0F\u200D\u{1F308}', coloured: true }, // 🏳️‍🌈
+  { id: 'flag-fr', text: '\u{1F1EB}\u{1F1F7}', coloured: true }, // 🇫🇷
+  { id: 'flag-jp', text: '\u{1F1EF}\u{1F1F5}', coloured: true }, // 🇯🇵
+  { id: 'flag-scotland', text: '\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}', coloured: true }, // 🏴󠁧󠁢󠁳󠁣󠁴󠁿
+  { id: 'keycap-1', text: '1\uFE0F\u20E3', coloured: true }, // 1️⃣
+  { id: 'keycap-hash', text: '#\uFE0F\u20E3', coloured: true }, // #️⃣
+  { id: 'heart', text: '\u2764\uFE0F', coloured: true }, // ❤️
+  { id: 'smiling', text: '\u263A\uFE0F', coloured: true }, // ☺️
+  { id: 'victory', text: '\u270C\uFE0F', coloured: true }, // ✌️
+  { id: 'sun', text: '\u2600\uFE0F', coloured: true }, // ☀️
+  { id: 'credit-card', text: '\u{1F4B3}', coloured: true }, // 💳
+  { id: 'lock', text: '\u{1F512}', coloured: true }, // 🔒
+];
+
+/** Three boxes a row, so that the page fits a phone's 375 × 667 viewport; a box holds three emoji widths. */
+const EMOJI_BOX = { width: 120, height: 70 };
+
+/** Where emoji box `index` sits, in CSS pixels times `scale` (the capture's device scale). */
+export const emojiBoxAt = (index: number, scale = 1): Box => ({
+  left: (index % 3) * EMOJI_BOX.width * scale,
+  top: Math.floor(index / 3) * EMOJI_BOX.height * scale,
+  width: EMOJI_BOX.width * scale,
+  height: EMOJI_BOX.height * scale,
+});
+
+export const EMOJI_PAGE = [
+  '<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><style>',
+  `body{margin:0;background:#fff;color:#000}div{position:absolute;font-size:40px;line-height:${EMOJI_BOX.height}px;text-align:center;overflow:hidden}`,
+  '</style></head><body>',
+  ...EMOJI_PROBES.map((probe, index) => cell(probe.id, emojiBoxAt(index), probe.text, 'en')),
+  '</body></html>',
+].join('');
+
 export type FontPages = LoopbackServer;
 
-/** Serves FONT_PAGE at /scripts and LATIN_PAGE at /latin on 127.0.0.1. */
+/** Serves FONT_PAGE at /scripts, LATIN_PAGE at /latin and EMOJI_PAGE at /emoji on 127.0.0.1. */
 export function startFontPages(): Promise<FontPages> {
-  const pages: Record<string, string> = { '/scripts': FONT_PAGE, '/latin': LATIN_PAGE };
+  const pages: Record<string, string> = { '/scripts': FONT_PAGE, '/latin': LATIN_PAGE, '/emoji': EMOJI_PAGE };
   return serveOnLoopback((req, res) => {
     const page = pages[req.url ?? ''];
     if (page === undefined) return void res.writeHead(404).end();
