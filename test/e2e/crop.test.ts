@@ -218,8 +218,9 @@ describe('the crop tool', SLOW, () => {
     const fitted = await boxOf(page, '#crop-box');
 
     // Act: zoom in with the toolbar's button while the crop tool is open
+    const fittedLevel = await page.$eval('#zoom-level', (level) => level.textContent);
     await page.click('#zoom-in');
-    await page.waitForFunction(() => document.getElementById('zoom-level')?.textContent !== 'Fit');
+    await page.waitForFunction((before) => document.getElementById('zoom-level')?.textContent !== before, {}, fittedLevel);
     await previewSettled(page);
     const zoomed = await boxOf(page, '#crop-box');
     const inside = await pixelOnPage(page, zoomed.x + zoomed.width / 2, zoomed.y + zoomed.height / 2);
