@@ -135,7 +135,8 @@ describe('e-mail codes', () => {
     const expired = await verify({ email: 'once@example.com', code: '424242' });
 
     // Assess
-    for (const answer of [again, expired]) expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: envelope(400, 'invalid_request') });
+    for (const answer of [again, expired])
+      expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: envelope(400, 'invalid_request') });
   });
 
   it('keeps neither a code nor a session token in clear in the table', async () => {
@@ -159,7 +160,10 @@ describe('e-mail codes', () => {
       for (let index = 0; index < 6; index += 1) answers.push(await ask('limited@example.com', freshClient()));
       // Assess
       expect(answers.slice(0, 5).map((answer) => answer.status)).toEqual([202, 202, 202, 202, 202]);
-      expect({ status: answers[5]!.status, body: answers[5]!.body }).toEqual({ status: 429, body: { ...envelope(429, 'rate_limited'), retryAfter: expect.any(Number) } });
+      expect({ status: answers[5]!.status, body: answers[5]!.body }).toEqual({
+        status: 429,
+        body: { ...envelope(429, 'rate_limited'), retryAfter: expect.any(Number) },
+      });
       expect(answers[5]!.body.hint).toMatch(/per e-mail address/);
       expect(answers[5]!.headers['retry-after']).toBe(String(answers[5]!.body.retryAfter));
     });
@@ -183,7 +187,8 @@ describe('e-mail codes', () => {
     });
 
     // Assess
-    for (const answer of [badEmail, badCode, extra]) expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: envelope(400, 'invalid_request') });
+    for (const answer of [badEmail, badCode, extra])
+      expect({ status: answer.status, body: answer.body }).toEqual({ status: 400, body: envelope(400, 'invalid_request') });
     expect({ status: crossSite.status, body: crossSite.body }).toEqual({ status: 403, body: envelope(403, 'forbidden') });
   });
 });
@@ -334,7 +339,10 @@ describe('passkeys', () => {
 
   async function register(cookie: string, key: SoftAuthenticator, answerOrigin?: string) {
     const options = await call(runtime.url, '/api/v1/auth/passkeys/options', { method: 'POST', headers: { cookie } });
-    return call(runtime.url, '/api/v1/auth/passkeys', { body: { response: key.register(options.body, answerOrigin) }, headers: { cookie, 'user-agent': CHROME } });
+    return call(runtime.url, '/api/v1/auth/passkeys', {
+      body: { response: key.register(options.body, answerOrigin) },
+      headers: { cookie, 'user-agent': CHROME },
+    });
   }
 
   async function signIn(key: SoftAuthenticator, answerOrigin?: string) {
@@ -362,7 +370,12 @@ describe('passkeys', () => {
       body: { id: expect.stringMatching(/^pky_/), name: 'Passkey on Chrome 153 on Linux', createdAt: expect.any(String), lastUsedAt: null, backedUp: false },
     });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ signedIn: true, user: { email: 'keys@example.com' }, session: { method: 'passkey' }, activeOrganizationId: organizationId });
+    expect(answer.body).toMatchObject({
+      signedIn: true,
+      user: { email: 'keys@example.com' },
+      session: { method: 'passkey' },
+      activeOrganizationId: organizationId,
+    });
     expect(sessionCookieOf(answer)).toMatch(/^easel\.session_token=easel_st_/);
     expect(listed.body.passkeys).toHaveLength(2);
     expect(listed.body.passkeys[0].lastUsedAt).toEqual(expect.any(String));

@@ -43,7 +43,7 @@ export class SoftAuthenticator {
   }
 
   private authData(extra: Uint8Array = new Uint8Array()): Buffer {
-    const flags = (this.options.userVerified ?? true ? 0x05 : 0x01) | (extra.length > 0 ? 0x40 : 0);
+    const flags = ((this.options.userVerified ?? true) ? 0x05 : 0x01) | (extra.length > 0 ? 0x40 : 0);
     const counter = Buffer.alloc(4);
     counter.writeUInt32BE(this.counter);
     return Buffer.concat([sha256(this.options.rpId), Buffer.from([flags]), counter, extra]);
@@ -73,7 +73,11 @@ export class SoftAuthenticator {
       id: this.id,
       rawId: this.id,
       type: 'public-key' as const,
-      response: { clientDataJSON: this.clientData('webauthn.create', options.challenge, origin), attestationObject: b64url(attestation), transports: ['internal'] },
+      response: {
+        clientDataJSON: this.clientData('webauthn.create', options.challenge, origin),
+        attestationObject: b64url(attestation),
+        transports: ['internal'],
+      },
       clientExtensionResults: {},
     };
   }
