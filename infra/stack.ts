@@ -221,7 +221,9 @@ export class EaselStack extends Stack {
         path: row.path,
         // HEAD is GET without the body (the handler drops it); API Gateway routes it only when asked to.
         methods: row.method === 'GET' ? [HttpMethod.GET, HttpMethod.HEAD] : [HttpMethod[row.method]],
-        integration: new HttpLambdaIntegration(`${name}Integration`, fn),
+        // One invoke permission per function for this API, not one per route (GET and HEAD): the
+        // routes of this API are the table's own, and each permission counts to CloudFormation's 500 resources.
+        integration: new HttpLambdaIntegration(`${name}Integration`, fn, { scopePermissionToRoute: false }),
       });
       for (const route of routes) Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason: ROUTE_AUTH_REASONS[row.auth] });
       if (routeThrottles[row.operationId] !== undefined) throttledRoutes.push(...routes);
