@@ -47,8 +47,8 @@ export function setupSavePanel(editor: Editor, account: Account, exporter: Expor
 
   const showAuth = () => {
     const organization = account.bootstrap?.organization.name;
-    if (account.state === 'checking') authStatus.textContent = 'Checking sign-in…';
-    else if (account.state === 'unavailable') authStatus.textContent = 'Saving is unavailable: the API did not say who is signed in.';
+    if (account.state === 'checking') return;
+    if (account.state === 'unavailable') authStatus.textContent = 'Saving is unavailable: the API did not say who is signed in.';
     else if (!account.session) authStatus.textContent = 'Sign in to save exports to your workspace.';
     else if (!organization) authStatus.textContent = 'Accept an invitation or choose an organization (account menu) to save to its workspace.';
     else if (!account.canSave()) authStatus.textContent = `Your role in ${organization} cannot save assets.`;
