@@ -8,6 +8,7 @@ import { digestsEqual, generateEmailCode, hashAddress, hashEmailCode, normalizeE
 import { rateLimitHeaders, type RateLimiter, type RateLimitRule } from '#shared/rate-limiter.ts';
 import type { EmailCodeVerifyRequest } from '#shared/schemas/sign-in.ts';
 import { accountFor, mayReceiveCode, type AccountDeps } from '#shared/services/sign-in/accounts.ts';
+import { myInvitations } from '#shared/services/sign-in/invitations.ts';
 import { issueSession, type IssuedSession, type SessionDeps } from '#shared/services/sign-in/sessions.ts';
 import type { EmailCodeStore } from '#shared/store/email-codes.ts';
 import type { SignInMailQueue, SignInMailRequest } from '#shared/store/mail-queue.ts';
@@ -84,13 +85,19 @@ export async function verifyEmailCode(
 ): Promise<IssuedSession> {
   const email = normalizeEmail(input.email);
   const addressHash = hashAddress(email);
-  await limitAddress(deps.limiter, 'verify', addressHash);
-  const stored = await deps.codes.countEmailCodeTry(addressHash, CODE_TRIES);
+  // The limit, the try and the address's invitations at once: a try refused by the limit is spent all the same.
+  const invitations = myInvitations(deps.sessions, email);
+  invitations.catch(() => undefined);
+  const [, stored] = await Promise.all([limitAddress(deps.limiter, 'verify', addressHash), deps.codes.countEmailCodeTry(addressHash, CODE_TRIES)]);
   if (stored === 'spent') throw new InvalidRequestError('Too many wrong codes', 'This code took its last try: ask for a new code.');
   const codeHash = hashEmailCode(addressHash, input.code);
   if (stored === 'none' || !digestsEqual(stored.codeHash, codeHash)) throw new InvalidRequestError(...WRONG);
-  if (!(await deps.codes.useEmailCode(addressHash, codeHash))) throw new InvalidRequestError(...WRONG);
-  const account = await accountFor(deps.accounts, { email, ...(input.name ? { name: input.name } : {}) });
+  // The account is looked up (or made, idempotently) while the code is marked used; no session unless it was.
+  const [used, account] = await Promise.all([
+    deps.codes.useEmailCode(addressHash, codeHash),
+    accountFor(deps.accounts, { email, ...(input.name ? { name: input.name } : {}) }),
+  ]);
+  if (!used) throw new InvalidRequestError(...WRONG);
   if (!account) {
     // Only someone holding a code mailed to the address gets here: this tells no stranger anything.
     throw new ForbiddenError('This address has no Easel account and sign-up is by invitation: ask someone in your organization to invite you.');
@@ -101,5 +108,6 @@ export async function verifyEmailCode(
     userAgent: input.userAgent,
     previousToken: input.previousToken,
     activeOrganizationId: account.activeOrganizationId,
+    prefetched: { invitations },
   });
 }

@@ -16,7 +16,8 @@ import { InvalidRequestError, NotFoundError, UnauthorizedError } from '#shared/e
 import { newId } from '#shared/identity/credentials.ts';
 import type { ChallengeRecord, PasskeyRecord, PasskeysResponse, PasskeyView } from '#shared/schemas/sign-in.ts';
 import { deviceOf } from '#shared/services/sign-in/devices.ts';
-import { issueSession, requireUser, type IssuedSession, type SessionDeps } from '#shared/services/sign-in/sessions.ts';
+import { myInvitations } from '#shared/services/sign-in/invitations.ts';
+import { firstOrganization, issueSession, requireUser, type IssuedSession, type SessionDeps } from '#shared/services/sign-in/sessions.ts';
 import { AlreadyExistsError } from '#shared/store/identity-items.ts';
 import type { PasskeyChallengeStore } from '#shared/store/passkey-challenges.ts';
 import type { PasskeyStore } from '#shared/store/passkeys.ts';
@@ -151,8 +152,11 @@ export async function signInWithPasskey(
   deps: PasskeyDeps & { sessions: SessionDeps },
   input: { response: AuthenticationResponseJSON; userAgent?: string; previousToken?: string },
 ): Promise<IssuedSession> {
-  const challenge = await takeChallenge(deps, input.response.response.clientDataJSON, 'sign-in');
-  const passkey = await deps.store.getPasskey(input.response.id);
+  // Both are needed before the signature can be checked; the challenge is taken whatever follows.
+  const [challenge, passkey] = await Promise.all([
+    takeChallenge(deps, input.response.response.clientDataJSON, 'sign-in'),
+    deps.store.getPasskey(input.response.id),
+  ]);
   if (!passkey) {
     throw new UnauthorizedError({
       hint: 'This passkey is not registered with this Easel (it may have been removed): sign in with an e-mail code.',
@@ -181,13 +185,17 @@ export async function signInWithPasskey(
   }
   if (!verification.verified) throw notVerified(undefined);
   const { newCounter, credentialBackedUp } = verification.authenticationInfo;
-  const [user, counted] = await Promise.all([
-    requireUser(deps, passkey.userId),
-    deps.store.recordPasskeyUse(passkey.credentialId, { counter: newCounter, backedUp: credentialBackedUp }),
-  ]);
+  const user = requireUser(deps, passkey.userId);
+  const prefetched = {
+    organization: firstOrganization(deps.sessions, passkey.userId),
+    invitations: user.then((found) => myInvitations(deps.sessions, found.email)),
+  };
+  prefetched.organization.catch(() => undefined);
+  prefetched.invitations.catch(() => undefined);
+  const [found, counted] = await Promise.all([user, deps.store.recordPasskeyUse(passkey.credentialId, { counter: newCounter, backedUp: credentialBackedUp })]);
   // A count that went backwards is a copied authenticator, or a race lost to a newer sign-in.
   if (!counted) throw notVerified(new Error('signature counter did not move forward'));
-  return issueSession(deps.sessions, { user, method: 'passkey', userAgent: input.userAgent, previousToken: input.previousToken });
+  return issueSession(deps.sessions, { user: found, method: 'passkey', userAgent: input.userAgent, previousToken: input.previousToken, prefetched });
 }
 
 export async function listPasskeys(deps: Pick<PasskeyDeps, 'store'>, input: { userId: string }): Promise<v.InferOutput<typeof PasskeysResponse>> {

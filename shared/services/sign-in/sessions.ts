@@ -6,7 +6,7 @@ import type * as v from 'valibot';
 import { NotFoundError, UnauthorizedError } from '#shared/errors.ts';
 import { generateSessionToken, hashSecret, isSessionTokenFormat, newId } from '#shared/identity/credentials.ts';
 import type { SessionRecord, UserRecord } from '#shared/schemas/identity.ts';
-import type { SessionsResponse, SessionState, SignedIn } from '#shared/schemas/sign-in.ts';
+import type { MyInvitation, SessionsResponse, SessionState, SignedIn } from '#shared/schemas/sign-in.ts';
 import { userView } from '#shared/services/shell.ts';
 import { deviceOf } from '#shared/services/sign-in/devices.ts';
 import { myInvitations, type InvitationReads } from '#shared/services/sign-in/invitations.ts';
@@ -45,7 +45,7 @@ function sessionView(session: Pick<SessionRecord, 'sessionId' | 'createdAt' | 'e
 }
 
 /** The organization a new session acts in: the first by name of the user's active ones. */
-async function firstOrganization(deps: SessionDeps, userId: string): Promise<string | undefined> {
+export async function firstOrganization(deps: SessionDeps, userId: string): Promise<string | undefined> {
   const memberships = await deps.store.listMembershipsOfUser(userId);
   if (memberships.length === 0) return undefined;
   const organizations = await deps.store.getOrganizations(memberships.map((membership) => membership.organizationId));
@@ -60,12 +60,20 @@ async function firstOrganization(deps: SessionDeps, userId: string): Promise<str
  */
 export async function issueSession(
   deps: SessionDeps,
-  input: { user: UserRecord; method: 'email-code' | 'passkey'; userAgent?: string; previousToken?: string; activeOrganizationId?: string },
+  input: {
+    user: UserRecord;
+    method: 'email-code' | 'passkey';
+    userAgent?: string;
+    previousToken?: string;
+    activeOrganizationId?: string;
+    /** Read while the sign-in was checked, so a warm sign-in waits for fewer round trips. */
+    prefetched?: { invitations?: Promise<MyInvitation[]>; organization?: Promise<string | undefined> };
+  },
 ): Promise<IssuedSession> {
   const now = deps.now?.() ?? new Date();
   const [activeOrganizationId, invitations] = await Promise.all([
-    input.activeOrganizationId ?? firstOrganization(deps, input.user.userId),
-    myInvitations(deps, input.user.email),
+    input.activeOrganizationId ?? input.prefetched?.organization ?? firstOrganization(deps, input.user.userId),
+    input.prefetched?.invitations ?? myInvitations(deps, input.user.email),
   ]);
   const token = generateSessionToken();
   const maxAgeSeconds = deps.sessionHours * 3600;
