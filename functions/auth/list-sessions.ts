@@ -1,6 +1,6 @@
 import { route } from '#shared/http/route.ts';
 import * as routes from '#shared/routes/sign-in.ts';
-import { listSessions } from '#shared/services/sign-in/sessions.ts';
+import { listSessions } from '#shared/services/sign-in/session-list.ts';
 import { authenticate } from '#shared/wiring/auth.ts';
 import { sessionDeps } from '#shared/wiring/sign-in.ts';
 

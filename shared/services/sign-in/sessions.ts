@@ -6,9 +6,8 @@ import type * as v from 'valibot';
 import { NotFoundError, UnauthorizedError } from '#shared/errors.ts';
 import { generateSessionToken, hashSecret, isSessionTokenFormat, newId } from '#shared/identity/credentials.ts';
 import type { SessionRecord, UserRecord } from '#shared/schemas/identity.ts';
-import type { MyInvitation, SessionsResponse, SessionState, SignedIn } from '#shared/schemas/sign-in.ts';
+import type { MyInvitation, SessionState, SignedIn } from '#shared/schemas/sign-in.ts';
 import { userView } from '#shared/services/shell.ts';
-import { deviceOf } from '#shared/services/sign-in/devices.ts';
 import { myInvitations, type InvitationReads } from '#shared/services/sign-in/invitations.ts';
 import type { MembershipStore } from '#shared/store/memberships.ts';
 import type { OrganizationStore } from '#shared/store/organizations.ts';
@@ -40,7 +39,7 @@ export interface IssuedSession {
 
 const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 
-function sessionView(session: Pick<SessionRecord, 'sessionId' | 'createdAt' | 'expiresAt' | 'method'>) {
+export function sessionView(session: Pick<SessionRecord, 'sessionId' | 'createdAt' | 'expiresAt' | 'method'>) {
   return { id: session.sessionId, createdAt: session.createdAt, expiresAt: iso(session.expiresAt), method: session.method ?? null };
 }
 
@@ -127,21 +126,6 @@ export async function sessionState(
       invitations: invitations.filter((invitation) => invitation.status === 'pending'),
     },
     clear: false,
-  };
-}
-
-/** The user's live sessions, newest first, the current one marked. */
-export async function listSessions(deps: SessionDeps, input: { userId: string; sessionId: string }): Promise<v.InferOutput<typeof SessionsResponse>> {
-  const sessions = await deps.store.listSessionsOfUser(input.userId);
-  return {
-    sessions: sessions
-      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
-      .map((session) => ({
-        ...sessionView(session),
-        device: deviceOf(session.userAgent),
-        lastSeenAt: session.lastSeenAt ?? null,
-        current: session.sessionId === input.sessionId,
-      })),
   };
 }
 
