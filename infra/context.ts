@@ -27,6 +27,14 @@ function numberContext(app: App, name: string): number | undefined {
   return value;
 }
 
+/** `-c allowSignUp=true` (or a boolean in cdk.json). */
+function booleanContext(app: App, name: string): boolean | undefined {
+  const text = stringContext(app, name);
+  if (text === undefined) return undefined;
+  if (text !== 'true' && text !== 'false') throw new Error(`Context ${name} must be true or false, got ${text}`);
+  return text === 'true';
+}
+
 /** A throttle from `<prefix>Rate` and `<prefix>Burst`; either alone keeps the default of the other. */
 function throttleContext(app: App, prefix: string, defaults: Throttle): Throttle | undefined {
   const rate = numberContext(app, `${prefix}Rate`);
@@ -62,5 +70,12 @@ export function easelPropsFromContext(app: App): EaselStackProps {
     exportThrottle: throttleContext(app, 'exportThrottle', DEFAULT_THROTTLES.export),
     alarmTarget: { email: alarmEmail, topicArn: alarmTopicArn },
     captureP95AlarmMs: numberContext(app, 'captureP95AlarmMs'),
+    signIn: {
+      emailFrom: stringContext(app, 'emailFrom'),
+      emailIdentity: stringContext(app, 'emailIdentity'),
+      allowSignUp: booleanContext(app, 'allowSignUp'),
+      sessionHours: numberContext(app, 'sessionHours'),
+      passkeyRpId: stringContext(app, 'passkeyRpId'),
+    },
   };
 }

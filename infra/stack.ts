@@ -6,6 +6,7 @@ import type { HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -38,6 +39,21 @@ export interface EaselStackProps extends StackProps {
   alarmTarget?: AlarmTarget;
   /** Alarm when capture's p95 duration stays at or above this many ms for 10 minutes. */
   captureP95AlarmMs?: number;
+  /** Sign-in: codes by e-mail through SES, sign-up, sessions and passkeys (docs/deploy.md, "Sign-in"). */
+  signIn?: SignInProps;
+}
+
+export interface SignInProps {
+  /** EMAIL_FROM of the mail worker, e.g. "Easel <no-reply@example.com>"; without it no code is sent. */
+  emailFrom?: string;
+  /** The verified SES identity the worker may send as: a domain or an address (default: the domain of emailFrom). */
+  emailIdentity?: string;
+  /** ALLOW_SIGN_UP: a verified address may create an account and organization; default invitation only. */
+  allowSignUp?: boolean;
+  /** SESSION_HOURS: how long a session lasts. */
+  sessionHours?: number;
+  /** WEBAUTHN_RP_ID: the domain passkeys belong to, when the editor and the API share a parent domain. */
+  passkeyRpId?: string;
 }
 
 /** API Gateway throttling: steady requests per second, and the burst (token bucket size) above it. */
@@ -78,6 +94,15 @@ export const ACCESS_LOG_FIELDS = {
   errorMessage: '$context.error.message',
 } as const;
 
+/** The sign-in settings every function reads (shared/config.ts); absent ones keep its defaults. */
+function signInEnvironment(signIn: SignInProps): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (signIn.allowSignUp) env.ALLOW_SIGN_UP = 'true';
+  if (signIn.sessionHours !== undefined) env.SESSION_HOURS = String(signIn.sessionHours);
+  if (signIn.passkeyRpId !== undefined) env.WEBAUTHN_RP_ID = signIn.passkeyRpId;
+  return env;
+}
+
 function checkThrottle(value: Throttle, what: string): Throttle {
   if (!(Number.isFinite(value.rate) && value.rate > 0) || !(Number.isInteger(value.burst) && value.burst >= 1)) {
     throw new Error(`${what} needs a rate above 0 (requests per second) and a whole burst of at least 1, got rate ${value.rate}, burst ${value.burst}`);
@@ -88,6 +113,8 @@ function checkThrottle(value: Throttle, what: string): Throttle {
 /** What each queue's worker may touch besides consuming its queue. */
 const WORKER_ACCESS: Record<QueueName, ResourceAccess> = {
   deletion: { tables: { workspace: ['GetItem', 'UpdateItem'] }, buckets: { assets: { DeleteObject: [BUCKETS.assets.prefixes.objects] } } },
+  // Whether the address may sign in (its user, its invitations), then its code's hash.
+  mail: { tables: { workspace: ['GetItem', 'Query', 'PutItem'] } },
 };
 
 /**
@@ -100,6 +127,8 @@ const ROUTE_AUTH_REASONS: Record<AuthKind, string> = {
     "Authenticated in the function: X-API-Key (looked up by SHA-256) or a session cookie, checked against the row's scope or permission (and, where the row names one, the plan's entitlement) by shared/http/auth.ts before any input is read.",
   session:
     "Authenticated in the function: the session cookie (looked up by SHA-256, expiry checked) and the organization membership with the row's permission, by shared/http/auth.ts before any input is read; API keys are refused.",
+  signIn:
+    'The sign-in operations themselves: an e-mail code or a passkey is checked in the function, limited per IP (and per address for codes); a browser may call them only from the API or editor origins (login CSRF).',
   internal: "Authenticated in the function: the maintainers' shared secret from Secrets Manager, compared in constant time, before any input is read.",
 };
 
@@ -149,6 +178,7 @@ export class EaselStack extends Stack {
     // Absent means "no editor origins" to shared/config.ts; Lambda gets no empty variable.
     if (editorOrigins.length > 0) environment.EDITOR_ORIGINS = editorOrigins.join(',');
     if (props.editorApiUrl !== undefined) environment.EDITOR_API_URL = origin(props.editorApiUrl, 'editorApiUrl');
+    Object.assign(environment, signInEnvironment(props.signIn ?? {}));
 
     // Read by ARN at cold start, so the value is never in the template, CloudFormation parameters
     // or a function's environment (readable with lambda:GetFunctionConfiguration).
@@ -191,7 +221,9 @@ export class EaselStack extends Stack {
         path: row.path,
         // HEAD is GET without the body (the handler drops it); API Gateway routes it only when asked to.
         methods: row.method === 'GET' ? [HttpMethod.GET, HttpMethod.HEAD] : [HttpMethod[row.method]],
-        integration: new HttpLambdaIntegration(`${name}Integration`, fn),
+        // One invoke permission per function for this API, not one per route (GET and HEAD): the
+        // routes of this API are the table's own, and each permission counts to CloudFormation's 500 resources.
+        integration: new HttpLambdaIntegration(`${name}Integration`, fn, { scopePermissionToRoute: false }),
       });
       for (const route of routes) Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason: ROUTE_AUTH_REASONS[row.auth] });
       if (routeThrottles[row.operationId] !== undefined) throttledRoutes.push(...routes);
@@ -246,6 +278,7 @@ export class EaselStack extends Stack {
         }),
       );
       this.data.grant(worker, WORKER_ACCESS[name]);
+      if (name === 'mail' && props.signIn?.emailFrom) this.grantSendEmail(worker, { ...props.signIn, emailFrom: props.signIn.emailFrom });
       workerFunctions.set(name, worker);
       this.alarms.watchFunction(`${pascal(name)}Worker`, worker, `The ${name} queue worker`);
       this.alarms.add(
@@ -270,6 +303,20 @@ export class EaselStack extends Stack {
     });
 
     this.outputs(publicBaseUrl);
+  }
+
+  /** SendEmail as the one verified identity, from the one configured address: nothing else in SES. */
+  private grantSendEmail(worker: EaselFunction, signIn: SignInProps & { emailFrom: string }): void {
+    const address = /<([^>]+)>/.exec(signIn.emailFrom)?.[1] ?? signIn.emailFrom.trim();
+    const identity = signIn.emailIdentity ?? address.slice(address.lastIndexOf('@') + 1);
+    worker.addEnvironment('EMAIL_FROM', signIn.emailFrom);
+    worker.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })],
+        conditions: { StringEquals: { 'ses:FromAddress': address } },
+      }),
+    );
   }
 
   /** Route settings name route keys, so the stage must wait for those routes. */

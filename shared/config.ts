@@ -13,7 +13,7 @@ export interface Config {
   editorOrigins: readonly string[];
   tables: { workspace: string; cache: string; rate: string };
   buckets: { assets: string; cache: string };
-  queues: { deletion: string };
+  queues: { deletion: string; mail: string };
   /** Endpoint overrides for the embedded backends; undefined means the AWS default. */
   endpoints: { dynamodb?: string; s3?: string; sqs?: string };
   region: string;
@@ -34,6 +34,18 @@ export interface Config {
   tweets: TweetSettings;
   mediaProxy: MediaProxySettings;
   editor: EditorSettings;
+  signIn: SignInSettings;
+}
+
+export interface SignInSettings {
+  /** ALLOW_SIGN_UP: a verified address with no account or invitation gets one, with an organization on free. Default false: invitation only. */
+  allowSignUp: boolean;
+  /** SESSION_HOURS: how long a session lasts from its sign-in. */
+  sessionHours: number;
+  /** Where codes are sent: SES from EMAIL_FROM, or the outbox file EMAIL_OUTBOX (local runs only); neither, and none are. */
+  mail: { kind: 'ses'; from: string } | { kind: 'outbox'; file: string } | undefined;
+  /** WEBAUTHN_RP_ID and WEBAUTHN_ORIGINS: the domain passkeys belong to, and the pages that may use them. */
+  passkeys: { rpId: string; rpName: string; origins: readonly string[] };
 }
 
 export interface EditorSettings {
@@ -216,10 +228,56 @@ function internalSecret(env: NodeJS.ProcessEnv): Config['internalSecret'] {
   return undefined;
 }
 
+/** Bounds of SESSION_HOURS: a week by default, a month at most. */
+export const SESSION_HOURS_BOUNDS = { min: 1, max: 720, default: 168 } as const;
+
+const IP_LITERAL = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
+
+/**
+ * Browsers refuse WebAuthn on an IP address: a loopback base URL (npm start) gets `localhost` on
+ * the same port. Origins default to the base URL and the editor's, those under the RP ID only.
+ */
+function passkeySettings(env: NodeJS.ProcessEnv, publicBaseUrl: string, editorOrigins: readonly string[]): SignInSettings['passkeys'] {
+  const base = new URL(publicBaseUrl);
+  const loopback = IP_LITERAL.test(base.hostname) && (base.hostname.startsWith('127.') || base.hostname === '[::1]');
+  const twin = loopback ? `${base.protocol}//localhost${base.port ? `:${base.port}` : ''}` : undefined;
+  const rpId = optional(env, 'WEBAUTHN_RP_ID')?.toLowerCase() ?? (twin ? 'localhost' : base.hostname);
+  if (IP_LITERAL.test(rpId) || !/^[a-z0-9.-]+$/.test(rpId))
+    throw new Error(`WEBAUTHN_RP_ID must be a domain name such as example.com (browsers refuse IP addresses), got ${rpId}`);
+  const under = (origin: string) => {
+    const host = new URL(origin).hostname;
+    return host === rpId || host.endsWith(`.${rpId}`);
+  };
+  const given = optional(env, 'WEBAUTHN_ORIGINS')
+    ?.split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+  for (const origin of given ?? []) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin) || !under(origin)) throw new Error(`WEBAUTHN_ORIGINS: ${origin} is not an origin under ${rpId}`);
+  }
+  const origins = given ?? [publicBaseUrl, ...(twin ? [twin] : []), ...editorOrigins].filter(under);
+  return { rpId, rpName: 'Easel', origins: [...new Set(origins)] };
+}
+
+function signInSettings(env: NodeJS.ProcessEnv, publicBaseUrl: string, editorOrigins: readonly string[]): SignInSettings {
+  const from = optional(env, 'EMAIL_FROM');
+  const outbox = optional(env, 'EMAIL_OUTBOX');
+  if (from !== undefined && outbox !== undefined) throw new Error('Set EMAIL_FROM (SES) or EMAIL_OUTBOX (a local file), not both');
+  if (from !== undefined && !/^([^<>]*<)?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/.test(from)) {
+    throw new Error(`EMAIL_FROM must be an address such as no-reply@example.com or "Easel <no-reply@example.com>", got ${from}`);
+  }
+  return {
+    allowSignUp: boolean(env, 'ALLOW_SIGN_UP', false),
+    sessionHours: bounded(env, 'SESSION_HOURS', SESSION_HOURS_BOUNDS),
+    mail: from !== undefined ? { kind: 'ses', from } : outbox !== undefined ? { kind: 'outbox', file: outbox } : undefined,
+    passkeys: passkeySettings(env, publicBaseUrl, editorOrigins),
+  };
+}
+
 /** Prefix of the settings that open holes for tests (loopback targets, stand-in media hosts, their CA). */
 export const UNSAFE_TEST_PREFIX = 'UNSAFE_TEST_';
-/** Settings that open a hole for local runs (`npm start`): loopback ports a capture may reach. */
-export const LOCAL_ONLY_SETTINGS = ['LOCAL_CAPTURE_PORTS'] as const;
+/** Settings that open a hole for local runs (`npm start`): loopback ports a capture may reach, sign-in codes in a file. */
+export const LOCAL_ONLY_SETTINGS = ['LOCAL_CAPTURE_PORTS', 'EMAIL_OUTBOX'] as const;
 
 /** Each of these weakens the SSRF guard or media TLS, so on Lambda one fails the cold start rather than serve with the hole open. */
 function refuseOpeningsOnLambda(env: NodeJS.ProcessEnv): void {
@@ -255,12 +313,13 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
   const upstreamUrl = (optional(env, 'TWEET_UPSTREAM_URL') ?? 'https://cdn.syndication.twimg.com').replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+$/.test(upstreamUrl))
     throw new Error(`TWEET_UPSTREAM_URL must be an origin such as https://cdn.syndication.twimg.com, got ${upstreamUrl}`);
+  const editorOrigins = (optional(env, 'EDITOR_ORIGINS') ?? '')
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
   return {
     publicBaseUrl,
-    editorOrigins: (optional(env, 'EDITOR_ORIGINS') ?? '')
-      .split(',')
-      .map((origin) => origin.trim().replace(/\/+$/, ''))
-      .filter(Boolean),
+    editorOrigins,
     tables: {
       workspace: required(env, 'WORKSPACE_TABLE'),
       cache: required(env, 'CACHE_TABLE'),
@@ -270,7 +329,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       assets: required(env, 'ASSETS_BUCKET'),
       cache: required(env, 'CACHE_BUCKET'),
     },
-    queues: { deletion: required(env, 'DELETION_QUEUE_URL') },
+    queues: { deletion: required(env, 'DELETION_QUEUE_URL'), mail: required(env, 'MAIL_QUEUE_URL') },
     endpoints: {
       dynamodb: optional(env, 'DYNAMODB_ENDPOINT'),
       s3: optional(env, 'S3_ENDPOINT'),
@@ -300,6 +359,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     editor: editorSettings(env),
     cacheTtlSeconds: bounded(env, 'CACHE_TTL_SECONDS', CACHE_TTL_BOUNDS),
     internalSecret: internalSecret(env),
+    signIn: signInSettings(env, publicBaseUrl, editorOrigins),
   };
 }
 

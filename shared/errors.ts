@@ -59,7 +59,7 @@ export const ERROR_CODES = {
   rate_limited: {
     statuses: [429],
     title: 'Rate limited',
-    meaning: 'The per-IP request rate of this route is used up for the current window.',
+    meaning: 'The per-IP request rate of this route is used up for the current window (sign-in also counts codes asked for and tried per e-mail address).',
     resolve: 'Wait the number of seconds in `Retry-After` (also `retryAfter` in the body) before retrying.',
   },
   workspace_feature_not_entitled: {
@@ -267,12 +267,13 @@ export class MethodNotAllowedError extends HttpError {
 
 export class RateLimitedError extends HttpError {
   override readonly name: string = 'RateLimitedError';
-  constructor(options: { limit: number; windowSeconds: number; retryAfter: number; headers: Record<string, string> }) {
+  /** `per` names what is counted: an IP address unless said otherwise (sign-in also counts per e-mail address). */
+  constructor(options: { limit: number; windowSeconds: number; retryAfter: number; headers: Record<string, string>; per?: string }) {
     super({
       status: 429,
       code: 'rate_limited',
       message: 'Rate limit exceeded',
-      hint: `Wait ${options.retryAfter} s before retrying: the limit is ${options.limit} requests per ${options.windowSeconds} s per IP address.`,
+      hint: `Wait ${options.retryAfter} s before retrying: the limit is ${options.limit} requests per ${options.windowSeconds} s per ${options.per ?? 'IP address'}.`,
       extra: { retryAfter: options.retryAfter },
       headers: { ...options.headers, 'Retry-After': String(options.retryAfter) },
     });

@@ -29,6 +29,8 @@ export interface QueueDef {
   env: string;
   localName: string;
   visibilityTimeoutSeconds: number;
+  /** How long a message may wait (default SQS's 4 days): no longer than what it carries is of use. */
+  retentionSeconds?: number;
   deadLetter: { localName: string; maxReceiveCount: number; retentionDays: number };
   worker: { handler: string; batchSize: number; maxBatchingWindowSeconds: number; memory: number; timeout: number };
 }
@@ -88,6 +90,22 @@ export const QUEUES = {
       maxBatchingWindowSeconds: 1,
       memory: 256,
       timeout: 30,
+    },
+  },
+  /** E-mail sign-in: the API only queues the address, so its answer takes the same time whether or not a code is sent. */
+  mail: {
+    env: 'MAIL_QUEUE_URL',
+    localName: 'easel-mail',
+    visibilityTimeoutSeconds: 60,
+    // A code lives ten minutes: a later delivery is of no use.
+    retentionSeconds: 600,
+    deadLetter: { localName: 'easel-mail-dlq', maxReceiveCount: 3, retentionDays: 1 },
+    worker: {
+      handler: 'functions/auth/send-sign-in-code.ts',
+      batchSize: 10,
+      maxBatchingWindowSeconds: 0,
+      memory: 256,
+      timeout: 10,
     },
   },
 } as const satisfies Record<string, QueueDef>;

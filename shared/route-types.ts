@@ -3,8 +3,12 @@ import type * as v from 'valibot';
 import type { BucketName, QueueName, TableName } from '#shared/resources.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-/** none: anonymous; apiKey: X-API-Key or a session with the permission; session: cookie only; internal: maintainer secret. */
-export type AuthKind = 'none' | 'apiKey' | 'session' | 'internal';
+/**
+ * none: anonymous; apiKey: X-API-Key or a session with the permission; session: cookie only;
+ * signIn: anonymous, reads the session cookie when sent, and a browser may change state only from a
+ * trusted origin (login CSRF); internal: maintainer secret.
+ */
+export type AuthKind = 'none' | 'apiKey' | 'session' | 'signIn' | 'internal';
 /** public: any origin, no credentials; editor: configured editor origins, with credentials. */
 export type CorsPolicy = 'public' | 'editor';
 /** DynamoDB actions a route may call on a table; Query also covers the table's indexes. */

@@ -12,7 +12,7 @@ import { capturePage } from '#shared/routes/screenshot.ts';
 import { purgeCache } from '#shared/routes/internal.ts';
 import { createRelease, listReleases } from '#shared/routes/releases.ts';
 import { createSourceApp } from '#shared/routes/source-apps.ts';
-import { completeAssetUpload, createAssetUpload, deleteAsset, getAssetDownloadUrl } from '#shared/routes/assets.ts';
+import { completeAssetUpload, createAssetUpload, deleteAsset, getAssetDownloadUrl, listAssets } from '#shared/routes/assets.ts';
 import {
   activateOrganization,
   getBootstrap,
@@ -25,6 +25,23 @@ import {
   listOrganizationMembers,
   listOrganizations,
 } from '#shared/routes/shell.ts';
+import {
+  acceptInvitation,
+  deletePasskey,
+  endOtherSessions,
+  endSession,
+  getSession,
+  listMyInvitations,
+  listPasskeys,
+  listSessions,
+  passkeyRegistrationOptions,
+  passkeySignInOptions,
+  registerPasskey,
+  sendEmailCode,
+  signInWithPasskey,
+  signOut,
+  verifyEmailCode,
+} from '#shared/routes/sign-in.ts';
 import { getDocs, getEditorAsset, getErrorDocs, getHome } from '#shared/routes/site.ts';
 import { getLlms, getLlmsFull, getOpenApi } from '#shared/routes/discovery.ts';
 
@@ -42,6 +59,7 @@ export const ROUTES = {
   completeAssetUpload,
   getAssetDownloadUrl,
   deleteAsset,
+  listAssets,
   getMe,
   getBootstrap,
   listOrganizations,
@@ -52,6 +70,21 @@ export const ROUTES = {
   getOrganizationPermissions,
   getOrganizationCapabilities,
   activateOrganization,
+  sendEmailCode,
+  verifyEmailCode,
+  passkeySignInOptions,
+  signInWithPasskey,
+  getSession,
+  signOut,
+  listSessions,
+  endOtherSessions,
+  endSession,
+  passkeyRegistrationOptions,
+  registerPasskey,
+  listPasskeys,
+  deletePasskey,
+  listMyInvitations,
+  acceptInvitation,
   getHome,
   getEditorAsset,
   getDocs,

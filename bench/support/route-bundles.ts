@@ -52,7 +52,7 @@ export type PlannedRequest = { method: string; path: string; query?: string; hea
 /** A request `row` answers in earnest, with seeded credentials (a key of every scope, an owner's session). */
 export async function fixtureRequest(baseUrl: string, fixtures: Fixtures, row: Row): Promise<PlannedRequest> {
   const planned = await requestFor(baseUrl, fixtures, row as Row & { operationId: OperationId });
-  const headers: Record<string, string> = credentialsFor(fixtures, row);
+  const headers: Record<string, string> = { ...planned.headers, ...credentialsFor(fixtures, row) };
   if (planned.body !== undefined) headers['content-type'] = 'application/json';
   return { method: planned.method, path: planned.path, headers, body: planned.body === undefined ? undefined : Buffer.from(JSON.stringify(planned.body)) };
 }

@@ -16,8 +16,13 @@ import {
   issueApiKey,
   listApiKeys,
   revokeApiKey,
+  revokeInvitation,
   setPlan,
 } from '#shared/services/identity-admin.ts';
+import { join } from 'node:path';
+import { dataDirFrom } from '#infra/local/endpoints-file.ts';
+import { OUTBOX_FILE } from '#infra/local/environment.ts';
+import { readOutbox } from '#infra/local/outbox.ts';
 import type { AdminDeps } from '#shared/services/identity-admin.ts';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -183,6 +188,35 @@ export const COMMANDS: Record<string, Command> = {
         lines: [
           `invitation ${invitation.invitationId}  ${invitation.email} as ${invitation.role}, expires ${new Date(invitation.expiresAt * 1000).toISOString()}`,
         ],
+      };
+    },
+  },
+  'revoke-invitation': {
+    summary: 'Revoke a pending invitation.',
+    options: {
+      org: { type: 'string', description: 'Organization id.', required: true },
+      invitation: { type: 'string', description: 'Invitation id (inv_…).', required: true },
+    },
+    async run(values, deps) {
+      await revokeInvitation(deps, { organizationId: str(values, 'org')!, invitationId: str(values, 'invitation')! });
+      return { data: { revoked: str(values, 'invitation') }, lines: [`invitation ${str(values, 'invitation')} revoked`] };
+    },
+  },
+  outbox: {
+    summary: 'List the sign-in mail of the local outbox (npm start without EMAIL_FROM), newest last.',
+    options: {
+      to: { type: 'string', description: 'Only the messages to this address.' },
+      last: { type: 'string', description: 'How many messages to show (default 10).' },
+    },
+    async run(values, _deps, env) {
+      const file = env.EMAIL_OUTBOX?.trim() || join(dataDirFrom(env), OUTBOX_FILE);
+      const to = str(values, 'to')?.trim().toLowerCase();
+      const messages = readOutbox(file)
+        .filter((message) => to === undefined || message.to === to)
+        .slice(-(num(str(values, 'last'), 'last') ?? 10));
+      return {
+        data: { file, messages },
+        lines: messages.length === 0 ? [`no messages in ${file}`] : messages.map((message) => `${message.at}  ${message.to}  ${message.subject}`),
       };
     },
   },

@@ -203,6 +203,7 @@ export class DataStores extends Construct {
     });
     const queue = new Queue(this, `${pascal(name)}Queue`, {
       visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
+      ...(def.retentionSeconds === undefined ? {} : { retentionPeriod: Duration.seconds(def.retentionSeconds) }),
       deadLetterQueue: { queue: deadLetter, maxReceiveCount: def.deadLetter.maxReceiveCount },
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,

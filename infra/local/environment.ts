@@ -1,12 +1,17 @@
 /** The handlers' environment as the stack would set it, and the runtime's own SDK clients, configured alike. */
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { BUCKETS, TABLES } from '#shared/resources.ts';
 import type { Endpoints } from '#infra/local/backends.ts';
 
-const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|LOCAL_CAPTURE_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_|EDITOR_API_|SDK_)[A-Z_]+$/;
+const ROUTE_SETTING =
+  /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|LOCAL_CAPTURE_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_|EDITOR_API_|SDK_|EMAIL_|WEBAUTHN_|ALLOW_SIGN_|SESSION_)[A-Z_]+$/;
+
+/** Where sign-in mail goes locally, unless EMAIL_FROM sends it through SES: `npm start` prints it, `npm run admin -- outbox` lists it. */
+export const OUTBOX_FILE = 'outbox.jsonl';
 
 /**
  * Placeholder credentials when a backend is embedded, which accepts any. `fonts`: the capture
@@ -14,7 +19,7 @@ const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|LOCAL_CAPTURE_|CAPTURE
  */
 export function handlerEnvironment(
   env: NodeJS.ProcessEnv,
-  runtime: { url: string; endpoints: Endpoints; anyEmbedded: boolean; fonts: string },
+  runtime: { url: string; endpoints: Endpoints; anyEmbedded: boolean; fonts: string; dataDir: string },
 ): Record<string, string> {
   const { dynamodb, s3, sqs } = runtime.endpoints;
   const handlerEnv: Record<string, string> = {
@@ -29,6 +34,7 @@ export function handlerEnvironment(
     handlerEnv.AWS_SECRET_ACCESS_KEY = 'easel-local';
   }
   for (const [name, value] of Object.entries(env)) if (value !== undefined && ROUTE_SETTING.test(name)) handlerEnv[name] = value;
+  if (!env.EMAIL_FROM && !env.EMAIL_OUTBOX) handlerEnv.EMAIL_OUTBOX = join(runtime.dataDir, OUTBOX_FILE);
   // Fresh for each run unless given; main.ts prints it.
   if (!env.INTERNAL_SECRET_ARN) handlerEnv.INTERNAL_SECRET = env.INTERNAL_SECRET || randomBytes(32).toString('base64url');
   if (dynamodb) handlerEnv.DYNAMODB_ENDPOINT = dynamodb;

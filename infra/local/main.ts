@@ -11,6 +11,7 @@ import { startLocal } from '#infra/local/runtime.ts';
 import type { LocalRuntime } from '#infra/local/runtime.ts';
 import { seedDemo } from '#infra/local/seed.ts';
 import { LocalSettingError } from '#infra/local/ports.ts';
+import { followOutbox } from '#infra/local/outbox.ts';
 
 const clean = process.argv.includes('--clean') || process.env.EASEL_CLEAN === '1';
 async function start(): Promise<LocalRuntime> {
@@ -58,6 +59,9 @@ async function demoLines(started: LocalRuntime): Promise<string[]> {
       `    export EASEL_COOKIE='${cookie}'`,
       `    curl -s -b "$EASEL_COOKIE" ${started.url}/api/v1/bootstrap`,
       `    curl -s -b "$EASEL_COOKIE" ${started.url}/api/v1/organizations/${demo.organizationId}/members`,
+      `  Sign in at ${started.url}/ as ${demo.ownerEmail}, or as ${demo.inviteeEmail} (invited, no account yet):`,
+      '  the code is printed here (and listed by npm run admin -- outbox).',
+      `  Passkeys need the page at ${started.url.replace('127.0.0.1', 'localhost')}/ (browsers refuse them on an IP address).`,
       '  More: npm run admin -- help',
     ];
   } catch (error) {
@@ -67,6 +71,12 @@ async function demoLines(started: LocalRuntime): Promise<string[]> {
   }
 }
 const demo = await demoLines(runtime);
+
+// The local stand-in for SES: each code appears on this console.
+const outbox = runtime.env.EMAIL_OUTBOX;
+if (outbox) {
+  followOutbox(outbox, (message) => process.stderr.write(`\n  ✉  ${message.to}: ${message.subject}\n`));
+}
 
 const lines = [
   `Easel is listening on ${runtime.url}  (${ROUTE_LIST.length} routes)`,

@@ -105,6 +105,7 @@ export async function ensureQueue(client: SQSClient, name: string, def: QueueDef
       QueueName: name,
       Attributes: {
         VisibilityTimeout: String(def.visibilityTimeoutSeconds),
+        ...(def.retentionSeconds === undefined ? {} : { MessageRetentionPeriod: String(def.retentionSeconds) }),
         RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: def.deadLetter.maxReceiveCount }),
       },
     }),

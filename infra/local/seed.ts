@@ -26,6 +26,8 @@ export const DEMO = {
   plan: 'pro' as Plan,
   owner: { userId: 'usr_demo_owner', email: 'owner@demo.easel.local', name: 'Dana Owner' },
   member: { userId: 'usr_demo_member', email: 'member@demo.easel.local', name: 'Morgan Member' },
+  /** Invited as a member, with no account: signing in with this address accepts the invitation offline. */
+  invitee: 'invitee@demo.easel.local',
   surfaces: [
     { productSurfaceId: 'ps_demo_web', name: 'Web editor', description: 'The browser screenshot editor.' },
     { productSurfaceId: 'ps_demo_extension', name: 'Browser extension', description: 'Capture from the toolbar.' },
@@ -39,6 +41,7 @@ export interface DemoCredentials {
   workspaceId: string;
   plan: Plan;
   ownerEmail: string;
+  inviteeEmail: string;
   apiKey: string;
   keyId: string;
   sessionToken: string;
@@ -72,7 +75,11 @@ export async function seedDemo(store: IdentityStores, options: { sessionHours?: 
   await ensure(() => addMember(deps, { organizationId: DEMO.organizationId, user: DEMO.member.userId, role: 'member' }));
   for (const surface of DEMO.surfaces) await ensure(() => createProductSurface(deps, { organizationId: DEMO.organizationId, ...surface }));
   if (created) {
-    await invite(deps, { organizationId: DEMO.organizationId, email: 'invitee@demo.easel.local', role: 'member', invitedBy: DEMO.owner.userId });
+    await invite(deps, { organizationId: DEMO.organizationId, email: DEMO.invitee, role: 'member', invitedBy: DEMO.owner.userId });
+  }
+  // Invitations seeded before they were indexed by address: sign-in finds them through that index.
+  for (const invitation of await store.listInvitations(DEMO.organizationId)) {
+    if (invitation.status === 'pending') await store.indexInvitation(invitation);
   }
 
   for (const key of await listApiKeys(deps, { organizationId: DEMO.organizationId })) {
@@ -92,6 +99,7 @@ export async function seedDemo(store: IdentityStores, options: { sessionHours?: 
     workspaceId: DEMO.workspaceId,
     plan: organization?.entitlement.plan ?? DEMO.plan,
     ownerEmail: DEMO.owner.email,
+    inviteeEmail: DEMO.invitee,
     apiKey: key,
     keyId: apiKey.keyId,
     sessionToken: token,

@@ -44,6 +44,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Assets: 'Signed upload and download URLs and asset lifecycle. Organization API key with the scope named on each operation.',
   Workspace: 'Workspace operations under /api/v1. Organization API key with the scope named on each operation.',
   Shell: 'Rendering hints for the signed-in editor shell. Session cookie only; API keys are refused.',
+  'Sign-in':
+    'Signing in with an e-mail code or a passkey, which issues the session cookie; the signed-in user’s own sessions, passkeys and invitations. Codes are limited per IP and per address.',
 };
 
 /** Rows published in the documents. Internal routes never are, whatever their `listed` says. */
@@ -126,7 +128,7 @@ function extensionMatching(row: DocRoute, pattern: RegExp): { key: string; value
 
 /** The envelope a 429 of this operation carries: per-IP limits on anonymous routes, workspace quotas elsewhere. */
 export function tooManyRequestsKind(row: DocRoute): 'rate' | 'quota' {
-  return row.auth === 'none' && !row.permission ? 'rate' : 'quota';
+  return (row.auth === 'none' || row.auth === 'signIn') && !row.permission ? 'rate' : 'quota';
 }
 
 /** How the operation authenticates, in one plain sentence (Markdown code spans allowed). */
@@ -143,6 +145,8 @@ export function authSentence(row: DocRoute): string {
       return `Session cookie \`${SESSION_COOKIE}\` only; a request carrying \`${API_KEY_HEADER}\` is refused with 403.${
         permission ? ` The member needs the permission ${permission}.` : ''
       }`;
+    case 'signIn':
+      return `None: this operation signs in or out. It reads the \`${SESSION_COOKIE}\` cookie when one is sent; from a browser, only the API's own pages and the editor's origins may call it.`;
     case 'internal':
       return 'Maintainer secret; not part of the public interface.';
   }
@@ -157,6 +161,8 @@ export function authLabel(row: DocRoute): string {
       return row.permission ? `API key with scope \`${row.permission}\`` : 'API key';
     case 'session':
       return row.permission ? `session cookie with permission \`${row.permission}\`` : 'session cookie';
+    case 'signIn':
+      return 'no credentials (sign-in)';
     case 'internal':
       return 'maintainers only';
   }

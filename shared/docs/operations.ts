@@ -6,7 +6,8 @@ import type { AnySchema, OperationDoc, RouteDef } from '#shared/route-types.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
 import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
-import { Asset, AssetDeletionAccepted, AssetDownload, AssetUploadInstructions } from '#shared/schemas/assets.ts';
+import { Asset, AssetDeletionAccepted, AssetDownload, AssetList, AssetUploadInstructions } from '#shared/schemas/assets.ts';
+import { SIGN_IN_DOCS } from '#shared/docs/sign-in-operations.ts';
 import { EXPORT_MAX_BODY_BYTES, EXPORT_MAX_PIXELS, groupThousands, presetTable } from '#shared/schemas/export.ts';
 import {
   BootstrapResponse,
@@ -191,6 +192,13 @@ export const OPERATION_DOCS = {
       'Queues the deletion of a ready asset (202); a worker deletes the object and marks the asset deleted. Needs the `asset:delete` feature (pro plan and up) and counts against the `api:write:minute` quota of the plan. 409 when the asset is in use or not ready for deletion.',
     responses: { 202: json('Deletion queued.', AssetDeletionAccepted) },
   },
+  listAssets: {
+    summary: 'List assets',
+    description:
+      'The assets of the workspace, newest first, up to `limit` (1–100, default 20) a page; deleted ones are left out. Each ready asset carries a signed download URL that lives five minutes; pending and deleting ones carry null. When older assets remain, `nextCursor` goes back as `?cursor=` for the next page.',
+    responses: { 200: json('The assets.', AssetList) },
+  },
+  ...SIGN_IN_DOCS,
   getMe: {
     summary: 'Current user',
     description: 'Id, name, e-mail address and avatar of the signed-in user. Needs a session, not an active organization.',

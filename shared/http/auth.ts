@@ -53,8 +53,8 @@ export function authenticate(options: AuthenticateOptions): HttpMiddleware {
   };
 }
 
-/** 401 when the cookies disagree. */
-function sessionToken(event: LambdaEvent): string | undefined {
+/** The session token the request presents; 401 when its cookies disagree. */
+export function sessionToken(event: LambdaEvent): string | undefined {
   const cookie = readSessionCookie(event);
   if (cookie.kind === 'ambiguous') {
     throw new UnauthorizedError({

@@ -39,16 +39,22 @@ export function fromTrustedSite(event: LambdaEvent): boolean {
   return site === 'same-origin' || site === 'none';
 }
 
-/** Only where a cookie can authenticate, and only when no API key decides instead. */
+/**
+ * Where a cookie can authenticate, unless an API key decides instead; and on sign-in rows always,
+ * cookie or not: a cross-site form could otherwise sign a browser into someone else's account.
+ */
 export const originCheck: AlwaysOn = (meta) => {
-  if (meta.auth !== 'apiKey' && meta.auth !== 'session') return { before: () => undefined };
+  if (meta.auth !== 'apiKey' && meta.auth !== 'session' && meta.auth !== 'signIn') return { before: () => undefined };
   return {
     before: ({ event }) => {
       if (!MUTATIONS.has(event.requestContext?.http?.method?.toUpperCase() ?? '')) return;
-      if (event.headers?.['x-api-key'] !== undefined || readSessionCookie(event).kind === 'none') return;
+      const cookieDecides = event.headers?.['x-api-key'] === undefined && readSessionCookie(event).kind !== 'none';
+      if (meta.auth !== 'signIn' && !cookieDecides) return;
       if (!fromTrustedSite(event)) {
         throw new ForbiddenError(
-          'A signed-in browser may change data only from this API or the editor: send the request from there, or use an X-API-Key instead of the session cookie.',
+          meta.auth === 'signIn'
+            ? 'A browser may sign in or out only from this API or the editor: open the editor and sign in there.'
+            : 'A signed-in browser may change data only from this API or the editor: send the request from there, or use an X-API-Key instead of the session cookie.',
           `cross-site ${event.requestContext.http.method} from ${event.headers?.origin ?? event.headers?.['sec-fetch-site'] ?? 'a referer'}`,
         );
       }

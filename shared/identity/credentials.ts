@@ -1,5 +1,5 @@
 /** API keys, session tokens and record ids. Secrets are shown once and stored only as SHA-256 hashes. */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
@@ -46,6 +46,29 @@ export function isSessionTokenFormat(value: string): boolean {
   return SESSION_TOKEN_FORMAT.test(value);
 }
 
+/** Digits of an e-mail sign-in code: short enough to type, guessed once in 200,000 with five tries. */
+export const EMAIL_CODE_DIGITS = 6;
+
+/** A uniformly drawn code of EMAIL_CODE_DIGITS digits. */
+export function generateEmailCode(): string {
+  return String(randomInt(0, 10 ** EMAIL_CODE_DIGITS)).padStart(EMAIL_CODE_DIGITS, '0');
+}
+
+/** An e-mail address as one user owns it: trimmed and lowercased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Keys of an address's code and rate counters: the table and its logs never hold the address itself. */
+export function hashAddress(email: string): string {
+  return hashSecret(`email:${normalizeEmail(email)}`);
+}
+
+/** A code is stored as this hash, bound to its address so one table of hashes fits no other address. */
+export function hashEmailCode(addressHash: string, code: string): string {
+  return hashSecret(`${addressHash}:${code}`);
+}
+
 /** What the table stores and is keyed by. */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
@@ -58,6 +81,6 @@ export function digestsEqual(a: string, b: string): boolean {
 }
 
 /** A public id such as `org_…`: a type prefix and base58 of 16 random bytes. */
-export function newId(prefix: 'usr' | 'org' | 'ws' | 'inv' | 'key' | 'ses' | 'ps'): string {
+export function newId(prefix: 'usr' | 'org' | 'ws' | 'inv' | 'key' | 'ses' | 'ps' | 'pky'): string {
   return `${prefix}_${base58(randomBytes(16))}`;
 }

@@ -3,7 +3,7 @@ import { entitlementExtension } from '#shared/identity/plans.ts';
 import { BUCKETS } from '#shared/resources.ts';
 import * as endpoint from '#shared/routes/endpoints.ts';
 import { AUTH_READS, defineRow, JSON_BODY, WORKSPACE } from '#shared/routes/row.ts';
-import { AssetCompleteRequest, AssetParams, AssetUploadRequest } from '#shared/schemas/assets.ts';
+import { AssetCompleteRequest, AssetListQuery, AssetParams, AssetUploadRequest } from '#shared/schemas/assets.ts';
 import { IdempotencyKeyHeaders } from '#shared/schemas/common.ts';
 
 const ASSETS = BUCKETS.assets.prefixes;
@@ -71,4 +71,16 @@ export const deleteAsset = /* @__PURE__ */ defineRow(() => ({
   extensions: entitlementExtension('asset:delete', 'api:write:minute'),
   status: 202,
   errors: [400, 401, 403, 404, 409, 429, 503],
+}));
+
+export const listAssets = /* @__PURE__ */ defineRow(() => ({
+  ...endpoint.listAssets,
+  ...WORKSPACE,
+  handler: 'functions/assets/list-assets.ts',
+  permission: 'artifact:read',
+  // Each ready asset's presigned GET carries this function's credentials: completed objects only.
+  access: { tables: { workspace: [...AUTH_READS, 'Query'] }, buckets: { assets: { GetObject: [ASSETS.objects] } }, apiKeyStamp: true },
+  tag: 'Assets',
+  query: AssetListQuery,
+  errors: [400, 401, 403, 503],
 }));

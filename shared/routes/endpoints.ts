@@ -23,6 +23,7 @@ export const getAssetDownloadUrl = {
   cors: 'editor',
 } as const;
 export const deleteAsset = { operationId: 'deleteAsset', method: 'DELETE', path: '/api/v1/assets/{assetId}', cors: 'editor' } as const;
+export const listAssets = { operationId: 'listAssets', method: 'GET', path: '/api/v1/assets', cors: 'editor' } as const;
 
 // The shell: a session only; editor origins with credentials.
 export const getMe = { operationId: 'getMe', method: 'GET', path: '/api/v1/me', cors: 'editor' } as const;
@@ -63,6 +64,33 @@ export const activateOrganization = {
   operationId: 'activateOrganization',
   method: 'POST',
   path: '/api/v1/organizations/{organizationId}/activate',
+  cors: 'editor',
+} as const;
+
+// Sign-in: e-mail codes, passkeys, sessions and invitations; editor origins with credentials.
+export const sendEmailCode = { operationId: 'sendEmailCode', method: 'POST', path: '/api/v1/auth/email-code', cors: 'editor' } as const;
+export const verifyEmailCode = { operationId: 'verifyEmailCode', method: 'POST', path: '/api/v1/auth/email-code/verify', cors: 'editor' } as const;
+export const passkeySignInOptions = { operationId: 'passkeySignInOptions', method: 'POST', path: '/api/v1/auth/passkey/options', cors: 'editor' } as const;
+export const signInWithPasskey = { operationId: 'signInWithPasskey', method: 'POST', path: '/api/v1/auth/passkey/verify', cors: 'editor' } as const;
+export const getSession = { operationId: 'getSession', method: 'GET', path: '/api/v1/auth/session', cors: 'editor' } as const;
+export const signOut = { operationId: 'signOut', method: 'POST', path: '/api/v1/auth/sign-out', cors: 'editor' } as const;
+export const listSessions = { operationId: 'listSessions', method: 'GET', path: '/api/v1/auth/sessions', cors: 'editor' } as const;
+export const endOtherSessions = { operationId: 'endOtherSessions', method: 'DELETE', path: '/api/v1/auth/sessions', cors: 'editor' } as const;
+export const endSession = { operationId: 'endSession', method: 'DELETE', path: '/api/v1/auth/sessions/{sessionId}', cors: 'editor' } as const;
+export const passkeyRegistrationOptions = {
+  operationId: 'passkeyRegistrationOptions',
+  method: 'POST',
+  path: '/api/v1/auth/passkeys/options',
+  cors: 'editor',
+} as const;
+export const registerPasskey = { operationId: 'registerPasskey', method: 'POST', path: '/api/v1/auth/passkeys', cors: 'editor' } as const;
+export const listPasskeys = { operationId: 'listPasskeys', method: 'GET', path: '/api/v1/auth/passkeys', cors: 'editor' } as const;
+export const deletePasskey = { operationId: 'deletePasskey', method: 'DELETE', path: '/api/v1/auth/passkeys/{passkeyId}', cors: 'editor' } as const;
+export const listMyInvitations = { operationId: 'listMyInvitations', method: 'GET', path: '/api/v1/auth/invitations', cors: 'editor' } as const;
+export const acceptInvitation = {
+  operationId: 'acceptInvitation',
+  method: 'POST',
+  path: '/api/v1/auth/invitations/{invitationId}/accept',
   cors: 'editor',
 } as const;
 

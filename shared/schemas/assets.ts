@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Uuid } from '#shared/schemas/common.ts';
+import { Uuid, pageQuery } from '#shared/schemas/common.ts';
 
 export const ASSET_CONTENT_TYPES = ['image/gif', 'image/jpeg', 'image/png', 'image/webp', 'video/mp4', 'video/webm'] as const;
 export const MAX_ASSET_BYTES = 52_428_800;
@@ -51,3 +51,19 @@ export const AssetDownload = v.object({
 });
 
 export const AssetDeletionAccepted = v.object({ assetId: v.string(), status: v.literal('deleting') });
+
+export const AssetListQuery = pageQuery(20);
+
+export const AssetList = v.object({
+  assets: v.array(
+    v.object({
+      ...Asset.entries,
+      downloadUrl: v.pipe(
+        v.nullable(v.pipe(v.string(), v.url())),
+        v.description('A signed GET of a ready asset, short-lived; null until the upload is complete.'),
+      ),
+      downloadExpiresAt: v.pipe(v.nullable(v.pipe(v.string(), v.isoTimestamp())), v.description('When downloadUrl stops working.')),
+    }),
+  ),
+  nextCursor: v.optional(v.pipe(v.string(), v.description('Present when older assets remain: send it as `cursor` to get the next page.'))),
+});

@@ -71,3 +71,27 @@ export const idempotencyKeyHeaders = (description: string) =>
 export const IdempotencyKeyHeaders = idempotencyKeyHeaders(
   'Makes the request safe to retry for 24 hours: a repeat with the same body gets the first answer again, marked `Idempotent-Replayed: true`; another body with the same key is 400.',
 );
+
+/** `limit` (1 to 100) and `cursor` of a newest-first list. */
+export const pageQuery = (defaultLimit: number) =>
+  v.object({
+    limit: v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(/^\d+$/, 'must be an integer from 1 to 100'),
+        v.transform(Number),
+        v.integer(),
+        v.minValue(1, 'must be an integer from 1 to 100'),
+        v.maxValue(100, 'must be an integer from 1 to 100'),
+        v.description('Page size, 1 to 100.'),
+      ),
+      String(defaultLimit),
+    ),
+    cursor: v.optional(
+      v.pipe(
+        v.string(),
+        v.maxLength(200, 'must be a nextCursor from an earlier page'),
+        v.description('Where the page starts: the `nextCursor` of the previous page. Opaque; absent for the first page.'),
+      ),
+    ),
+  });

@@ -118,6 +118,9 @@ export const InvitationRecord = v.object({
   createdAt: v.string(),
   /** Epoch seconds (the table's TTL attribute); a past value reads as absent. */
   expiresAt: v.number(),
+  /** Who accepted it and when: accepting again as the same user repairs a membership a failure left out. */
+  acceptedBy: v.optional(v.string()),
+  acceptedAt: v.optional(v.string()),
 });
 export type InvitationRecord = v.InferOutput<typeof InvitationRecord>;
 
@@ -147,8 +150,14 @@ export const SessionRecord = v.object({
   createdAt: v.string(),
   /** Epoch seconds (the table's TTL attribute); a past value reads as absent. */
   expiresAt: v.number(),
-  /** `admin-cli`, `seed`, or a future sign-in flow. */
+  /** `admin-cli`, `seed`, or `sign-in`. */
   origin: v.string(),
+  /** How a sign-in proved the user: `email-code` or `passkey`. */
+  method: v.optional(v.string()),
+  /** The browser's User-Agent at sign-in, cut to 512 characters: what the session list names. */
+  userAgent: v.optional(v.string()),
+  /** When the editor last opened with it (at most every few minutes). */
+  lastSeenAt: v.optional(v.string()),
 });
 export type SessionRecord = v.InferOutput<typeof SessionRecord>;
 

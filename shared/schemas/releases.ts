@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { HttpUrl, PlainText, idempotencyKeyHeaders } from '#shared/schemas/common.ts';
+import { HttpUrl, PlainText, idempotencyKeyHeaders, pageQuery } from '#shared/schemas/common.ts';
 
 const text = (min: number, max: number) => v.pipe(v.string(), v.minLength(min), v.maxLength(max));
 
@@ -13,27 +13,7 @@ export const ReleaseCreate = v.strictObject({
 });
 export type ReleaseCreate = v.InferOutput<typeof ReleaseCreate>;
 
-export const ReleaseListQuery = v.object({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'must be an integer from 1 to 100'),
-      v.transform(Number),
-      v.integer(),
-      v.minValue(1, 'must be an integer from 1 to 100'),
-      v.maxValue(100, 'must be an integer from 1 to 100'),
-      v.description('Page size, 1 to 100.'),
-    ),
-    '50',
-  ),
-  cursor: v.optional(
-    v.pipe(
-      v.string(),
-      v.maxLength(200, 'must be a nextCursor from an earlier page'),
-      v.description('Where the page starts: the `nextCursor` of the previous page. Opaque; absent for the first page.'),
-    ),
-  ),
-});
+export const ReleaseListQuery = pageQuery(50);
 
 export const IdempotencyHeaders = idempotencyKeyHeaders(
   'Makes the create safe to retry: a repeat with the same body returns the original release, with 200 and `Idempotent-Replayed: true`.',

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { ConflictError, InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { uuidv7 } from '#shared/ids.ts';
 import { Asset } from '#shared/schemas/assets.ts';
 import type { AssetUploadRequest } from '#shared/schemas/assets.ts';
 import type { AssetObjectStore } from '#shared/store/asset-objects.ts';
@@ -34,7 +34,7 @@ export const UPLOAD_PREFIX = BUCKETS.assets.prefixes.uploads;
 // The fields of the item a client sees: the schema's, never the keys, object key or references.
 const ASSET_FIELDS = Object.keys(Asset.entries);
 
-function toAsset(item: Record<string, unknown>): Asset {
+export function toAsset(item: Record<string, unknown>): Asset {
   const asset: Record<string, unknown> = {};
   for (const field of ASSET_FIELDS) if (item[field] !== undefined) asset[field] = item[field];
   return asset as Asset;
@@ -50,7 +50,8 @@ function inUse(item: AssetItem): boolean {
 /** A pending asset and a presigned PUT that S3 accepts only with the declared type, length and SHA-256. */
 export async function createUpload(deps: AssetUrlDeps, input: { workspaceId: string; body: AssetUploadRequest }) {
   const now = deps.now?.() ?? new Date();
-  const assetId = randomUUID();
+  // UUIDv7: the asset list is ordered by id, newest first.
+  const assetId = uuidv7(now.getTime());
   const sha256 = input.body.sha256?.toLowerCase();
   const item = await deps.assets.create(input.workspaceId, {
     assetId,
@@ -154,6 +155,11 @@ export async function createDownloadUrl(deps: AssetUrlDeps, input: { workspaceId
   if (item.status !== 'ready') {
     throw new NotFoundError('Asset not uploaded yet', 'Complete the upload (POST /api/v1/assets/{assetId}/complete) before asking for a download URL.');
   }
+  return signedDownload(deps, item);
+}
+
+/** A short-lived GET of a ready asset's verified object, saved under its file name. */
+export async function signedDownload(deps: Pick<AssetUrlDeps, 'urls' | 'now'>, item: AssetItem): Promise<{ downloadUrl: string; expiresAt: string }> {
   const now = deps.now?.() ?? new Date();
   const downloadUrl = await deps.urls.signDownload(
     item.objectKey,

@@ -146,6 +146,14 @@ export async function invite(
   return record;
 }
 
+/** Revokes a pending invitation: signing in with its address no longer offers it. */
+export async function revokeInvitation(deps: AdminDeps, input: { organizationId: string; invitationId: string }): Promise<void> {
+  await requireOrganization(deps, input.organizationId);
+  if (!(await deps.store.revokeInvitation(input.organizationId, input.invitationId))) {
+    throw new NotFoundError('No pending invitation', `Organization ${input.organizationId} has no pending invitation ${input.invitationId}.`);
+  }
+}
+
 /** An API key as listed: everything but the hash. */
 export type ApiKeyView = Omit<ApiKeyRecord, 'keyHash' | 'entitlement'>;
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { InvalidRequestError } from '#shared/errors.ts';
 import { fingerprint } from '#shared/fingerprint.ts';
 import { uuidv7 } from '#shared/ids.ts';
+import { pageAfter, pageCursor } from '#shared/services/list-cursor.ts';
 import type { Release, ReleaseCreate } from '#shared/schemas/releases.ts';
 import type { IdempotencyClaim, ReleaseStore } from '#shared/store/releases.ts';
 
@@ -15,34 +16,10 @@ export interface ReleaseDeps {
 }
 
 const CURSOR_VERSION = 'r1';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** A short tag of the workspace, so a cursor only continues the listing it came from. */
-function listingTag(workspaceId: string): string {
-  return createHash('sha256').update(workspaceId).digest('base64url').slice(0, 11);
-}
-
-/** The opaque cursor of the page that starts after `releaseId`: version, release id, listing tag. */
+/** The opaque cursor of the page that starts after `releaseId`. */
 export function releaseCursor(workspaceId: string, releaseId: string): string {
-  return Buffer.from(`${CURSOR_VERSION}.${releaseId}.${listingTag(workspaceId)}`).toString('base64url');
-}
-
-/** The release a cursor continues after; anything this API did not issue for this workspace is 400. */
-function releaseAfter(workspaceId: string, cursor: string): string {
-  const refused = () =>
-    new InvalidRequestError('Invalid cursor', 'cursor must be the nextCursor of an earlier page of this list, unchanged; omit it for the first page.');
-  const [version, releaseId, tag, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
-  if (
-    !/^[A-Za-z0-9_-]+$/.test(cursor) ||
-    rest.length > 0 ||
-    version !== CURSOR_VERSION ||
-    !releaseId ||
-    !UUID.test(releaseId) ||
-    tag !== listingTag(workspaceId)
-  ) {
-    throw refused();
-  }
-  return releaseId;
+  return pageCursor(CURSOR_VERSION, workspaceId, releaseId);
 }
 
 /** Newest first; one extra item is read so `nextCursor` appears only when older releases remain. */
@@ -50,7 +27,7 @@ export async function listReleases(
   deps: ReleaseDeps,
   input: { workspaceId: string; limit: number; cursor?: string },
 ): Promise<{ releases: Release[]; nextCursor?: string }> {
-  const after = input.cursor === undefined ? undefined : releaseAfter(input.workspaceId, input.cursor);
+  const after = input.cursor === undefined ? undefined : pageAfter(CURSOR_VERSION, input.workspaceId, input.cursor);
   const page = await deps.releases.list(input.workspaceId, { limit: input.limit + 1, ...(after ? { after } : {}) });
   const releases = page.slice(0, input.limit);
   const more = page.length > input.limit;

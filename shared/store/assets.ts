@@ -2,9 +2,10 @@
  * Asset records, in the workspace table: their status moves pending → ready → deleting → deleted,
  * each step one conditional write, so concurrent requests and repeated queue deliveries agree.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Asset } from '#shared/schemas/assets.ts';
 import { keys } from '#shared/store/keys.ts';
+import { guard } from '#shared/store/outage.ts';
 import { getConsistent, putIfAbsent, updateIf } from '#shared/store/dynamodb-calls.ts';
 
 const WHAT = 'The asset store';
@@ -26,6 +27,29 @@ export class AssetStore {
   /** The record, read consistently (a completion or deletion that just happened is seen). */
   async get(workspaceId: string, assetId: string): Promise<AssetItem | undefined> {
     return (await getConsistent(WHAT, this.dynamo, this.table, keys.asset(workspaceId, assetId))) as AssetItem | undefined;
+  }
+
+  /**
+   * Newest first (new asset ids are UUIDv7, so the sort key is creation order), deleted ones left
+   * out, at most `limit` read, after the asset `after` if given. `last` is the last id read.
+   */
+  async list(workspaceId: string, page: { limit: number; after?: string }): Promise<{ items: AssetItem[]; last?: string }> {
+    const { Items = [], LastEvaluatedKey } = await guard(WHAT, () =>
+      this.dynamo.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          FilterExpression: '#status <> :deleted',
+          ExpressionAttributeNames: STATUS,
+          ExpressionAttributeValues: { ':pk': keys.asset(workspaceId, '').pk, ':prefix': keys.asset(workspaceId, '').sk, ':deleted': 'deleted' },
+          ScanIndexForward: false,
+          Limit: page.limit,
+          ...(page.after ? { ExclusiveStartKey: keys.asset(workspaceId, page.after) } : {}),
+        }),
+      ),
+    );
+    const last = typeof LastEvaluatedKey?.sk === 'string' ? LastEvaluatedKey.sk.slice(keys.asset(workspaceId, '').sk.length) : undefined;
+    return { items: Items as AssetItem[], ...(last ? { last } : {}) };
   }
 
   /** Writes a new record; its id is fresh, so a taken key is a bug, not a race. */

@@ -2,11 +2,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
+  type DeleteCommandInput,
   type QueryCommandInput,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -74,6 +76,17 @@ export async function updateIf(
     return Attributes ?? {};
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+}
+
+/** Deletes an item when the condition holds: false when it did not (or the item was not there). */
+export async function deleteIf(what: string, dynamo: DynamoDBDocumentClient, input: DeleteCommandInput & { ConditionExpression: string }): Promise<boolean> {
+  try {
+    await guard(what, () => dynamo.send(new DeleteCommand(input)));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
 }

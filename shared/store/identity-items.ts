@@ -2,9 +2,9 @@
  * What the identity stores share. Items whose `expiresAt` (epoch seconds) is past read as absent:
  * DynamoDB deletes them only eventually, and the local backend never does.
  */
-import { GetCommand, type DynamoDBDocumentClient, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#shared/errors.ts';
-import { batchGetAll, countAll, putIfAbsent, queryAll, updateIf } from '#shared/store/dynamodb-calls.ts';
+import { batchGetAll, countAll, deleteIf, putIfAbsent, queryAll, updateIf } from '#shared/store/dynamodb-calls.ts';
 import { guard } from '#shared/store/outage.ts';
 
 export type Key = { pk: string; sk: string };
@@ -83,7 +83,18 @@ export class IdentityItems {
   }
 
   async queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
-    return this.liveOnly(await queryAll(TABLE, this.dynamo, { ...input, TableName: this.table }));
+    return this.liveOnly(await this.queryIncludingExpired(input));
+  }
+
+  /** Expired items too, for answers that say something expired rather than that it never was. */
+  async queryIncludingExpired(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
+    return queryAll(TABLE, this.dynamo, { ...input, TableName: this.table });
+  }
+
+  /** Reads an item whether or not it has expired (strongly consistent). */
+  async getIncludingExpired(key: Key): Promise<Item | undefined> {
+    const { Item } = await guard(TABLE, () => this.dynamo.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true })));
+    return Item;
   }
 
   async count(input: Omit<QueryCommandInput, 'TableName' | 'Select'>): Promise<number> {
@@ -93,6 +104,27 @@ export class IdentityItems {
   /** Writes an item that must not exist yet; AlreadyExistsError naming `what` when it does. */
   async create(item: Item, what: string): Promise<void> {
     if (!(await putIfAbsent(TABLE, this.dynamo, { table: this.table, item }))) throw new AlreadyExistsError(what);
+  }
+
+  /** Writes an item whatever holds its key: for records a newer one replaces (an address's code). */
+  async replace(item: Item): Promise<void> {
+    await guard(TABLE, () => this.dynamo.send(new PutCommand({ TableName: this.table, Item: item })));
+  }
+
+  /** Deletes an item when it exists and the condition holds; false otherwise. */
+  async remove(key: Key, condition?: { expression: string; values: Record<string, unknown> }): Promise<boolean> {
+    return deleteIf(TABLE, this.dynamo, {
+      TableName: this.table,
+      Key: key,
+      ConditionExpression: condition ? `attribute_exists(pk) AND (${condition.expression})` : 'attribute_exists(pk)',
+      ...(condition ? { ExpressionAttributeValues: condition.values } : {}),
+    });
+  }
+
+  /** The item after an update that must find it (and meet `ConditionExpression`); undefined otherwise. */
+  async updateReturning(key: Key, update: Omit<UpdateCommandInput, 'TableName' | 'Key' | 'ReturnValues'>): Promise<Item | undefined> {
+    const condition = update.ConditionExpression ? `attribute_exists(pk) AND (${update.ConditionExpression})` : 'attribute_exists(pk)';
+    return updateIf(TABLE, this.dynamo, { ...update, TableName: this.table, Key: key, ConditionExpression: condition, ReturnValues: 'ALL_NEW' });
   }
 
   /** Applies an update to an item that must exist; returns false when it does not (or `ConditionExpression` fails). */

@@ -7,8 +7,24 @@ import { OrganizationStore } from '#shared/store/organizations.ts';
 import { ProductSurfaceStore } from '#shared/store/product-surfaces.ts';
 import { SessionStore } from '#shared/store/sessions.ts';
 import { UserStore } from '#shared/store/users.ts';
+import { PasskeyStore } from '#shared/store/passkeys.ts';
+import { EmailCodeStore } from '#shared/store/email-codes.ts';
+import { PasskeyChallengeStore } from '#shared/store/passkey-challenges.ts';
 
-export type IdentityStores = Joined<[UserStore, OrganizationStore, MembershipStore, InvitationStore, ApiKeyStore, SessionStore, ProductSurfaceStore]>;
+export type IdentityStores = Joined<
+  [
+    UserStore,
+    OrganizationStore,
+    MembershipStore,
+    InvitationStore,
+    ApiKeyStore,
+    SessionStore,
+    ProductSurfaceStore,
+    PasskeyStore,
+    EmailCodeStore,
+    PasskeyChallengeStore,
+  ]
+>;
 
 export function identityStores(deps: IdentityStoreDeps): IdentityStores {
   return joinStores(
@@ -19,5 +35,8 @@ export function identityStores(deps: IdentityStoreDeps): IdentityStores {
     new ApiKeyStore(deps),
     new SessionStore(deps),
     new ProductSurfaceStore(deps),
+    new PasskeyStore(deps),
+    new EmailCodeStore(deps),
+    new PasskeyChallengeStore(deps),
   );
 }

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { InvitationRecord } from '#shared/schemas/identity.ts';
 import { IdentityItems, type IdentityStoreDeps } from '#shared/store/identity-items.ts';
-import { keys, prefixes } from '#shared/store/keys.ts';
+import { indexKeys, keys, prefixes } from '#shared/store/keys.ts';
 
 export class InvitationStore {
   private readonly items: IdentityItems;
@@ -36,6 +36,63 @@ export class InvitationStore {
   }
 
   async putInvitation(record: InvitationRecord): Promise<void> {
-    await this.items.create({ ...keys.invitation(record.organizationId, record.invitationId), ...record }, 'Invitation');
+    await this.items.create(
+      { ...keys.invitation(record.organizationId, record.invitationId), ...indexKeys.invitationOfEmail(record.email, record.invitationId), ...record },
+      'Invitation',
+    );
+  }
+
+  /** Files an invitation written before invitations were indexed by address under its address. */
+  async indexInvitation(record: InvitationRecord): Promise<void> {
+    const index = indexKeys.invitationOfEmail(record.email, record.invitationId);
+    await this.items.updateExisting(keys.invitation(record.organizationId, record.invitationId), {
+      UpdateExpression: 'SET gsi1pk = :pk, gsi1sk = :sk',
+      ExpressionAttributeValues: { ':pk': index.gsi1pk, ':sk': index.gsi1sk },
+    });
+  }
+
+  /** Every invitation of an address across organizations, expired ones included, so an answer can say so. */
+  async listInvitationsOfEmail(email: string): Promise<InvitationRecord[]> {
+    const items = await this.items.queryIncludingExpired({
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': indexKeys.inviteePartition(email), ':prefix': prefixes.invitation },
+    });
+    return items.map((item) => v.parse(InvitationRecord, item));
+  }
+
+  /** Whether the address has a pending invitation that has not expired. */
+  async hasPendingInvitation(email: string): Promise<boolean> {
+    const now = this.items.nowSeconds();
+    return (await this.listInvitationsOfEmail(email)).some((invitation) => invitation.status === 'pending' && invitation.expiresAt > now);
+  }
+
+  /**
+   * Pending → accepted by this user; an invitation this user already accepted passes again, so a
+   * retry can add a membership that a failure left out. False for anything else.
+   */
+  async acceptInvitation(organizationId: string, invitationId: string, userId: string): Promise<boolean> {
+    return this.items.updateExisting(keys.invitation(organizationId, invitationId), {
+      UpdateExpression: 'SET #status = :accepted, acceptedBy = :user, acceptedAt = if_not_exists(acceptedAt, :at)',
+      ConditionExpression: '(#status = :pending AND expiresAt > :now) OR (#status = :accepted AND acceptedBy = :user)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':accepted': 'accepted',
+        ':pending': 'pending',
+        ':user': userId,
+        ':at': this.items.now().toISOString(),
+        ':now': this.items.nowSeconds(),
+      },
+    });
+  }
+
+  /** Pending → revoked; false when it was not pending. */
+  async revokeInvitation(organizationId: string, invitationId: string): Promise<boolean> {
+    return this.items.updateExisting(keys.invitation(organizationId, invitationId), {
+      UpdateExpression: 'SET #status = :revoked',
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':revoked': 'revoked', ':pending': 'pending' },
+    });
   }
 }

@@ -8,10 +8,13 @@
  * | e-mail claim    | EMAIL#<lowercased>    | USER                |                 |                   |
  * | organization    | ORG#<orgId>           | ORG                 |                 |                   |
  * | membership      | ORG#<orgId>           | MEMBER#<userId>     | USER#<userId>   | ORG#<orgId>       |
- * | invitation      | ORG#<orgId>           | INVITE#<invId>      |                 |                   |
+ * | invitation      | ORG#<orgId>           | INVITE#<invId>      | INVITEE#<email> | INVITE#<invId>    |
  * | API key         | APIKEY#<sha256>       | APIKEY              | ORG#<orgId>     | APIKEY#<keyId>    |
  * | key reference   | ORG#<orgId>           | KEYREF#<keyId>      |                 |                   |
  * | session         | SESSION#<sha256>      | SESSION             | USER#<userId>   | SESSION#<sesId>   |
+ * | e-mail code     | EMAILCODE#<sha256>    | CODE                |                 |                   |
+ * | passkey         | PASSKEY#<credentialId>| PASSKEY             | USER#<userId>   | PASSKEY#<pkyId>   |
+ * | passkey challenge | CHALLENGE#<base64url> | CHALLENGE       |                 |                   |
  * | workspace       | WS#<workspaceId>      | WORKSPACE           |                 |                   |
  * | product surface | WS#<workspaceId>      | SURFACE#<id>        |                 |                   |
  * | asset           | WS#<workspaceId>      | ASSET#<assetId>     |                 |                   |
@@ -35,6 +38,11 @@ export const keys = {
   /** A pointer from the organization to one of its keys, readable with a strongly consistent query. */
   apiKeyRef: (organizationId: string, keyId: string) => ({ pk: `ORG#${organizationId}`, sk: `KEYREF#${keyId}` }),
   session: (tokenHash: string) => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
+  /** One live code per address (its hash, see hashAddress): a new code replaces the last. */
+  emailCode: (addressHash: string) => ({ pk: `EMAILCODE#${addressHash}`, sk: 'CODE' }),
+  /** By the credential id an authenticator answers with, so a sign-in is one GetItem. */
+  passkey: (credentialId: string) => ({ pk: `PASSKEY#${credentialId}`, sk: 'PASSKEY' }),
+  challenge: (challenge: string) => ({ pk: `CHALLENGE#${challenge}`, sk: 'CHALLENGE' }),
   workspace: (workspaceId: string) => ({ pk: `WS#${workspaceId}`, sk: 'WORKSPACE' }),
   productSurface: (workspaceId: string, productSurfaceId: string) => ({ pk: `WS#${workspaceId}`, sk: `SURFACE#${productSurfaceId}` }),
 };
@@ -50,14 +58,19 @@ export const prefixes = {
   apiKey: 'APIKEY#',
   apiKeyRef: 'KEYREF#',
   session: 'SESSION#',
+  passkey: 'PASSKEY#',
   organization: 'ORG#',
 };
 
-/** gsi1 entries: the reverse lookups (a user's memberships and sessions, an organization's keys). */
+/** gsi1 entries: the reverse lookups (a user's memberships, sessions and passkeys, an organization's keys, an address's invitations). */
 export const indexKeys = {
   membershipOfUser: (userId: string, organizationId: string) => ({ gsi1pk: `USER#${userId}`, gsi1sk: `ORG#${organizationId}` }),
   apiKeyOfOrganization: (organizationId: string, keyId: string) => ({ gsi1pk: `ORG#${organizationId}`, gsi1sk: `APIKEY#${keyId}` }),
   sessionOfUser: (userId: string, sessionId: string) => ({ gsi1pk: `USER#${userId}`, gsi1sk: `SESSION#${sessionId}` }),
+  passkeyOfUser: (userId: string, passkeyId: string) => ({ gsi1pk: `USER#${userId}`, gsi1sk: `PASSKEY#${passkeyId}` }),
+  /** The invitations of an address, across organizations, for whoever signs in with it. */
+  invitationOfEmail: (email: string, invitationId: string) => ({ gsi1pk: `INVITEE#${email.trim().toLowerCase()}`, gsi1sk: `INVITE#${invitationId}` }),
+  inviteePartition: (email: string) => `INVITEE#${email.trim().toLowerCase()}`,
   userPartition: (userId: string) => `USER#${userId}`,
   organizationPartition: (organizationId: string) => `ORG#${organizationId}`,
 };

@@ -4,7 +4,7 @@ import { NotFoundError } from '#shared/errors.ts';
 import type { Entitlement } from '#shared/identity/plans.ts';
 import { OrganizationRecord, WorkspaceRecord } from '#shared/schemas/identity.ts';
 import type { DeletionState } from '#shared/schemas/identity.ts';
-import { IdentityItems, type IdentityStoreDeps } from '#shared/store/identity-items.ts';
+import { AlreadyExistsError, IdentityItems, type IdentityStoreDeps } from '#shared/store/identity-items.ts';
 import { keys } from '#shared/store/keys.ts';
 
 export class OrganizationStore {
@@ -33,6 +33,20 @@ export class OrganizationStore {
   async createOrganization(organization: OrganizationRecord, workspace: WorkspaceRecord): Promise<void> {
     await this.items.create({ ...keys.workspace(workspace.workspaceId), ...workspace }, 'Workspace');
     await this.items.create({ ...keys.organization(organization.organizationId), ...organization }, 'Organization');
+  }
+
+  /** Writes whichever of the workspace and organization is missing: a creation cut short is finished by the next. */
+  async ensureOrganization(organization: OrganizationRecord, workspace: WorkspaceRecord): Promise<void> {
+    for (const [item, what] of [
+      [{ ...keys.workspace(workspace.workspaceId), ...workspace }, 'Workspace'],
+      [{ ...keys.organization(organization.organizationId), ...organization }, 'Organization'],
+    ] as const) {
+      try {
+        await this.items.create(item, what);
+      } catch (error) {
+        if (!(error instanceof AlreadyExistsError)) throw error;
+      }
+    }
   }
 
   /** Changes an organization's entitlement (not its keys' copies); 404 when there is no such organization. */

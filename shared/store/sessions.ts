@@ -41,6 +41,23 @@ export class SessionStore {
     });
   }
 
+  /**
+   * Stamps `lastSeenAt` unless it is younger than `intervalSeconds`: a page opened again and again
+   * writes at most once per interval. False when nothing was written.
+   */
+  async touchSession(tokenHash: string, intervalSeconds: number): Promise<boolean> {
+    const now = this.items.now();
+    return this.items.updateExisting(keys.session(tokenHash), {
+      UpdateExpression: 'SET lastSeenAt = :at',
+      ConditionExpression: 'expiresAt > :now AND (attribute_not_exists(lastSeenAt) OR lastSeenAt < :before)',
+      ExpressionAttributeValues: {
+        ':at': now.toISOString(),
+        ':now': this.items.nowSeconds(),
+        ':before': new Date(now.getTime() - intervalSeconds * 1000).toISOString(),
+      },
+    });
+  }
+
   /** False when the session expired or is gone: the condition keeps an ended session from reviving. */
   async setActiveOrganization(tokenHash: string, organizationId: string): Promise<boolean> {
     return this.items.updateExisting(keys.session(tokenHash), {

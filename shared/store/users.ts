@@ -27,6 +27,17 @@ export class UserStore {
     return typeof claim?.userId === 'string' ? this.getUser(claim.userId) : undefined;
   }
 
+  /** The user id an address is claimed for, whether or not that user's record was written. */
+  async claimedUserId(email: string): Promise<string | undefined> {
+    const claim = await this.items.get(keys.userEmail(email), true);
+    return typeof claim?.userId === 'string' ? claim.userId : undefined;
+  }
+
+  /** Writes the record of a user whose address is already claimed for it (a creation cut short). */
+  async putUserRecord(record: UserRecord): Promise<void> {
+    await this.items.create({ ...keys.user(record.userId), ...record }, 'User');
+  }
+
   /** Claims the e-mail first with a conditional write, so concurrent creations cannot share it. */
   async createUser(record: UserRecord): Promise<void> {
     await this.items.create({ ...keys.userEmail(record.email), userId: record.userId, email: record.email.toLowerCase() }, 'User with this e-mail');

@@ -43,7 +43,6 @@ let tweets: TweetStandIns;
 let crossOrigin: OriginProxy;
 let port = 0;
 let db: Connection;
-let apiKey = '';
 let sessionToken = '';
 let smallPng = '';
 const {
@@ -82,7 +81,6 @@ beforeAll(async () => {
   const deps = { store: db.store };
   await admin.createUser(deps, { email: 'ada@example.com', name: 'Ada Lovelace' });
   const { organization } = await admin.createOrganization(deps, { name: 'Analytical', plan: 'pro', ownerUserId: 'ada@example.com' });
-  apiKey = (await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'e2e' })).key;
   sessionToken = (await admin.createSession(deps, { user: 'ada@example.com', organizationId: organization.organizationId })).token;
   smallPng = join(workdir(), 'small.png');
   await writeFile(
@@ -194,7 +192,7 @@ describe('the editor', SLOW, () => {
   ])('loads without moving its layout %s, the sign-in check included', async (_case, viewport) => {
     // Prepare + Act: open the page and let the script fill its controls and finish the sign-in check
     const { page } = await openEditor(runtime().url, viewport);
-    await page.waitForFunction(() => document.getElementById('account-status')?.textContent !== 'Checking sign-in…');
+    await page.waitForSelector('#sign-in-button:not([hidden])');
     // Layout-shift entries are delivered after the frame that made them.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
@@ -549,37 +547,20 @@ describe('the editor', SLOW, () => {
     ).toEqual(chosen);
   });
 
-  it('saves an export to the workspace with a pasted API key it never stores, ending with a working download URL', async () => {
+  it('asks no API key: Save goes through the signed-in session, and the page offers to sign in', async () => {
     // Prepare
     const { page } = await openEditor(runtime().url);
     await page.click('#tab-image');
     await (await page.$('input#image-file'))!.uploadFile(smallPng);
     await waitForStatus(page, '#image-status', 'Opened', '#source-error');
-    await page.select('#format', 'jpeg');
-    await page.type('#api-key', apiKey);
 
     // Act
     await page.click('#save-button');
-    await waitForStatus(page, '#save-status', 'Saved', '#save-error');
-    const href = await page.$eval('#saved-link', (link) => (link as HTMLAnchorElement).href);
-    const download = await fetch(href);
-    const bytes = Buffer.from(await download.arrayBuffer());
 
-    // Assess: the link serves the exported JPEG
-    expect(download.status).toBe(200);
-    expect(await page.$eval('#export-result', (element) => Number((element as HTMLElement).dataset.bytes))).toBe(bytes.length);
-    expect((await sharp(bytes).metadata()).format).toBe('jpeg');
-    expect(await sharp(bytes).metadata()).toMatchObject({
-      width: (300 + 2 * DEFAULTS.padding) * DEFAULTS.scale,
-      height: (200 + 2 * DEFAULTS.padding) * DEFAULTS.scale,
-    });
-    expect(await text(page, '#save-result')).toMatch(/^Saved easel\.jpg as asset [0-9a-f-]{36}\. Open the saved image \(link valid until .+\)\.$/);
-    // Assess: the key is in none of the places that outlive the tab
-    const kept = await page.evaluate(() =>
-      [location.href, document.cookie, JSON.stringify({ ...localStorage }), JSON.stringify({ ...sessionStorage })].join(' '),
-    );
-    expect(kept).not.toContain(apiKey);
-    expect(kept).not.toContain('easel_sk_');
+    // Assess: no key field anywhere; the sign-in dialog instead
+    expect(await page.$$('input[type="password"], #api-key')).toEqual([]);
+    expect(await page.$eval('#sign-in-dialog', (dialog) => (dialog as HTMLDialogElement).open)).toBe(true);
+    expect(await text(page, '#save-status')).toBe('Sign in to save.');
   });
 
   it('saves from another origin with the session cookie, as EDITOR_ORIGINS allows', async () => {
@@ -596,8 +577,8 @@ describe('the editor', SLOW, () => {
     const { page } = downloadsContext;
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]');
-    // The cookie is HttpOnly: with no sign-in seen before, the page asks only when saving.
-    const before = await text(page, '#account-status');
+    // The cookie is HttpOnly: the page asks the API who it signs in, on open.
+    await page.waitForFunction(() => document.getElementById('account-label')?.textContent === 'Ada Lovelace · Analytical');
     await page.click('#tab-tweet');
     await page.click('input[name="card-theme"][value="dark"]');
     await loadTweet(page, TWEET_ID);
@@ -609,18 +590,19 @@ describe('the editor', SLOW, () => {
     const download = await fetch(href);
 
     // Assess
-    expect(before).toBe('Not signed in');
-    expect(await text(page, '#account-status')).toBe('Signed in as Ada Lovelace');
-    expect(await text(page, '#auth-status')).toBe('Saving as Ada Lovelace (ada@example.com), signed in.');
+    expect(await text(page, '#save-status')).toBe('Saved to Analytical.');
+    expect(await text(page, '#auth-status')).toBe('Saves to Analytical as Ada Lovelace.');
     expect(download.status).toBe(200);
     const png = Buffer.from(await download.arrayBuffer());
     expect((await sharp(png).metadata()).format).toBe('png');
     // The dark card: a large black area around the text
     expect(await countColour(png, [0, 0, 0], 4)).toBeGreaterThan(CARD_WIDTH * 100);
     expect(await violations(page)).toEqual([]);
-    // Assess: having seen the session once, the page checks it on load
-    await page.reload();
-    await page.waitForFunction(() => document.getElementById('account-status')?.textContent === 'Signed in as Ada Lovelace');
+    // Assess: the organization's saved assets list it, with a working link
+    await page.waitForSelector('#asset-list li a');
+    expect(await page.$eval('#asset-list li', (item) => (item as HTMLElement).dataset.assetId)).toBe(
+      await page.$eval('#save-result', (element) => (element as HTMLElement).dataset.assetId),
+    );
   });
 
   it('labels every control, works from the keyboard with a visible focus, and fits a 375 px screen', async () => {
@@ -711,8 +693,8 @@ describe('the editor', SLOW, () => {
     const disabled = () =>
       page.$$eval('#export-button, #copy-button, #save-button', (buttons) => buttons.map((button) => (button as HTMLButtonElement).disabled));
 
-    // Assess: no failed sign-in probe on load; nothing to export or save yet
-    expect(await text(page, '#account-status')).toBe('Not signed in');
+    // Assess: no failed sign-in probe on load (the session probe answers signedIn false); nothing to export or save yet
+    await page.waitForSelector('#sign-in-button:not([hidden])');
     expect(await disabled()).toEqual([true, true, true]);
     // Assess: the Export panel starts within the first screen, without scrolling past Compose
     expect((await box('#export-heading')).top).toBeLessThan(900);

@@ -23,7 +23,7 @@ const page = (lines: string[]) =>
 
 let site: LoopbackServer;
 let db: Connection;
-let apiKey = '';
+let sessionToken = '';
 const { runtime, open } = useEditorSuite({
   name: 'redact-save',
   before: async () => {
@@ -41,19 +41,22 @@ beforeAll(async () => {
   const deps = { store: db.store };
   await admin.createUser(deps, { email: 'grace@example.com', name: 'Grace Hopper' });
   const { organization } = await admin.createOrganization(deps, { name: 'Compilers', plan: 'pro', ownerUserId: 'grace@example.com' });
-  apiKey = (await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'e2e' })).key;
+  sessionToken = (await admin.createSession(deps, { user: 'grace@example.com', organizationId: organization.organizationId })).token;
 });
 
 afterAll(() => db?.close());
 
-/** Captures a page of the site and pastes the organization's key for saving. */
+/** Signed in as the organization's owner, captures a page of the site. */
 async function captured(path = '/billing'): Promise<Page> {
-  const { page: tab } = await open(runtime().url);
+  const { page: tab, context } = await open(runtime().url);
+  await context.setCookie({ name: 'easel.session_token', value: sessionToken, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
+  await tab.reload();
+  await tab.waitForSelector('html[data-ready="true"]');
+  await tab.waitForFunction(() => document.getElementById('account-label')?.textContent === 'Grace Hopper · Compilers', SLOW);
   await tab.type('#capture-url', `${site.origin}${path}`);
   await tab.click('#capture-submit');
   await waitForStatus(tab, '#capture-status', 'Captured', '#source-error');
   await previewSettled(tab);
-  await tab.type('#api-key', apiKey);
   return tab;
 }
 

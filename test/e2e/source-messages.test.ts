@@ -19,7 +19,7 @@ import { useEditorSuite } from './support/editor-suite.ts';
 const { runtime, workdir, open } = useEditorSuite({ name: 'messages' });
 let image = '';
 let db: Connection;
-let apiKey = '';
+let sessionToken = '';
 
 beforeAll(async () => {
   image = join(workdir(), 'small.png');
@@ -33,7 +33,7 @@ beforeAll(async () => {
   const deps = { store: db.store };
   await admin.createUser(deps, { email: 'grace@example.com', name: 'Grace Hopper' });
   const { organization } = await admin.createOrganization(deps, { name: 'Compilers', plan: 'pro', ownerUserId: 'grace@example.com' });
-  apiKey = (await admin.issueApiKey(deps, { organizationId: organization.organizationId, name: 'e2e' })).key;
+  sessionToken = (await admin.createSession(deps, { user: 'grace@example.com', organizationId: organization.organizationId })).token;
 });
 
 afterAll(() => db?.close());
@@ -201,7 +201,11 @@ describe('Export on a phone', SLOW, () => {
 describe('stale messages', SLOW, () => {
   it('clears a clipboard failure once a later export succeeds through Save', async () => {
     // Prepare: a clipboard that refuses images, then a copy that fails
-    const { page } = await open(runtime().url);
+    const { page, context } = await open(runtime().url);
+    // Signed in: Save goes through the session.
+    await context.setCookie({ name: 'easel.session_token', value: sessionToken, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById('auth-status')?.textContent === 'Saves to Compilers as Grace Hopper.');
     await openImage(page);
     await page.evaluate(() => {
       navigator.clipboard.write = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
@@ -209,7 +213,6 @@ describe('stale messages', SLOW, () => {
     await page.click('#copy-button');
     await page.waitForFunction(() => document.getElementById('export-status')!.textContent === 'Copying failed.');
     const failed = await shown(page, '#export-error');
-    await page.type('#api-key', apiKey);
 
     // Act: Save exports first, then uploads
     await page.click('#save-button');

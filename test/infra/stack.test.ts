@@ -445,6 +445,23 @@ describe('EaselStack', () => {
         stamp,
       ],
       activateOrganization: [...shellReads, 'dynamodb:UpdateItem workspace'],
+      listAssets: [...authReads, ...query, 's3:GetObject assets/workspaces/*', stamp],
+      // Sign-in: the code route touches no workspace item, so its answer cannot depend on one.
+      sendEmailCode: ['dynamodb:UpdateItem rate', ...['GetQueueAttributes', 'GetQueueUrl', 'SendMessage'].map((action) => `sqs:${action} mail`)],
+      verifyEmailCode: ['dynamodb:UpdateItem rate', ...shellReads, 'dynamodb:PutItem workspace', 'dynamodb:UpdateItem workspace'],
+      passkeySignInOptions: ['dynamodb:UpdateItem rate', 'dynamodb:PutItem workspace'],
+      signInWithPasskey: ['dynamodb:UpdateItem rate', ...shellReads, 'dynamodb:PutItem workspace', 'dynamodb:UpdateItem workspace'],
+      getSession: [...shellReads, 'dynamodb:UpdateItem workspace'],
+      signOut: ['dynamodb:UpdateItem workspace'],
+      listSessions: shellReads,
+      endOtherSessions: [...shellReads, 'dynamodb:UpdateItem workspace'],
+      endSession: [...shellReads, 'dynamodb:UpdateItem workspace'],
+      passkeyRegistrationOptions: [...shellReads, 'dynamodb:PutItem workspace'],
+      registerPasskey: [...authReads, 'dynamodb:UpdateItem workspace', 'dynamodb:PutItem workspace'],
+      listPasskeys: shellReads,
+      deletePasskey: [...shellReads, 'dynamodb:DeleteItem workspace'],
+      listMyInvitations: shellReads,
+      acceptInvitation: [...shellReads, 'dynamodb:UpdateItem workspace', 'dynamodb:PutItem workspace'],
       ...Object.fromEntries(
         ROUTE_LIST.filter((row) => row.tag === 'Shell' && row.operationId !== 'activateOrganization').map((row) => [row.operationId, shellReads]),
       ),
@@ -731,5 +748,30 @@ describe('DataStores.grant', () => {
         `${pattern} in ${actions.join(' ')}`,
       ).toBe(true);
     for (const pattern of absent) expect(actions.filter((action) => pattern.test(action))).toEqual([]);
+  });
+});
+
+describe('EaselStack with sign-in by SES', () => {
+  it('lets only the mail worker send, as the one identity and from the one address, and configures every function alike', () => {
+    // Prepare + Act
+    const { stack, template } = synthEasel({
+      env: { account: '123456789012', region: 'eu-west-1' },
+      signIn: { emailFrom: 'Easel <no-reply@mail.easel.test>', allowSignUp: true, sessionHours: 24, passkeyRpId: 'easel.test' },
+    });
+
+    // Assess: SendEmail on the identity, conditioned on the sender, in the worker's policy alone
+    const worker = template.toJSON().Resources[logicalId(stack.workerFunctions.get('mail')!)] as CfnResource;
+    expect((worker.Properties!.Environment as { Variables: Record<string, unknown> }).Variables.EMAIL_FROM).toBe('Easel <no-reply@mail.easel.test>');
+    const sending = Object.values(template.findResources('AWS::IAM::Policy')).filter((policy) => JSON.stringify(policy).includes('ses:'));
+    expect(sending).toHaveLength(1);
+    expect(JSON.stringify(sending[0])).toContain(
+      JSON.stringify({ Action: 'ses:SendEmail', Condition: { StringEquals: { 'ses:FromAddress': 'no-reply@mail.easel.test' } } }).slice(1, -1),
+    );
+    expect(JSON.stringify(sending[0])).toContain(':ses:eu-west-1:123456789012:identity/mail.easel.test');
+    template.resourcePropertiesCountIs(
+      'AWS::Lambda::Function',
+      { Environment: { Variables: Match.objectLike({ ALLOW_SIGN_UP: 'true', SESSION_HOURS: '24', WEBAUTHN_RP_ID: 'easel.test' }) } },
+      ROUTE_LIST.length + 1 + QUEUE_NAMES.length,
+    );
   });
 });

@@ -29,7 +29,8 @@ type Row = RouteDef & { operationId: OperationId };
 type Auth = 'apiKey' | 'session' | 'internal';
 type Expected = { status: number; code: string } | 'success';
 
-const PROTECTED = FULL_ROUTE_LIST.filter((row): row is Row & { auth: Auth } => row.auth !== 'none');
+// Sign-in rows take no credentials (test/integration/sign-in.test.ts covers them).
+const PROTECTED = FULL_ROUTE_LIST.filter((row): row is Row & { auth: Auth } => row.auth !== 'none' && row.auth !== 'signIn');
 
 const UNAUTHORIZED = { status: 401, code: 'unauthorized' } as const;
 const FORBIDDEN = { status: 403, code: 'forbidden' } as const;
@@ -43,6 +44,18 @@ const byAuth = (answers: Record<Auth, Expected | ((row: Row) => Expected)>) => (
   const answer = answers[row.auth];
   return typeof answer === 'function' ? answer(row) : answer;
 };
+/**
+ * Rows whose request names something of the owner's (a session, a passkey, an invitation of their
+ * address, a challenge issued to them): another user's session, admitted, is refused this way.
+ */
+const OWNERS_ONLY: Partial<Record<OperationId, Expected>> = {
+  endSession: NOT_FOUND,
+  deletePasskey: NOT_FOUND,
+  acceptInvitation: NOT_FOUND,
+  registerPasskey: { status: 400, code: 'invalid_request' },
+};
+/** An answer for another user's session: the row's refusal of what is not theirs, where it would be admitted. */
+const asAnotherUser = (expected: Expected, row: Row): Expected => (expected === 'success' ? (OWNERS_ONLY[row.operationId] ?? expected) : expected);
 const cookie = (...tokens: string[]) => ({ cookie: tokens.map((token) => `easel.session_token=${token}`).join('; ') });
 const keyOnly = { apiKey: UNAUTHORIZED, session: FORBIDDEN, internal: UNAUTHORIZED } as const;
 
@@ -89,7 +102,7 @@ const CASES: AuthCase[] = [
     headers: (fx, row) => cookie(fx.sessions[roleLacking(row) ?? 'member']),
     expected: byAuth({
       apiKey: (row) => (roleLacking(row) ? FORBIDDEN : 'success'),
-      session: (row) => (roleLacking(row) ? FORBIDDEN : 'success'),
+      session: (row) => asAnotherUser(roleLacking(row) ? FORBIDDEN : 'success', row),
       internal: UNAUTHORIZED,
     }),
   },
@@ -97,14 +110,18 @@ const CASES: AuthCase[] = [
     name: 'a session of a non-member',
     headers: (fx) => cookie(fx.sessions.nonMember),
     // Without a permission or an organization in the path, a shell row only needs the user.
-    expected: byAuth({ apiKey: FORBIDDEN, session: (row) => (row.permission || names(row, 'organizationId') ? FORBIDDEN : 'success'), internal: UNAUTHORIZED }),
+    expected: byAuth({
+      apiKey: FORBIDDEN,
+      session: (row) => asAnotherUser(row.permission || names(row, 'organizationId') ? FORBIDDEN : 'success', row),
+      internal: UNAUTHORIZED,
+    }),
   },
   {
     name: 'a session of another organization',
     headers: (fx) => cookie(fx.sessions.otherOrganization),
     expected: byAuth({
       apiKey: (row) => (names(row, 'assetId') ? NOT_FOUND : 'success'),
-      session: (row) => (names(row, 'organizationId') ? FORBIDDEN : 'success'),
+      session: (row) => asAnotherUser(names(row, 'organizationId') ? FORBIDDEN : 'success', row),
       internal: UNAUTHORIZED,
     }),
   },
@@ -248,6 +265,6 @@ describe(`session cookies over https: ${SESSION_ROWS.length} rows × ${HTTPS_CAS
     const result = await (await handlerOf(row))(event, lambdaContext({ getRemainingTimeInMillis: () => row.timeout * 1000 }));
 
     // Assess
-    assess(row, kase.expected, result.statusCode ?? 0, JSON.parse(result.body ?? 'null'));
+    assess(row, kase.expected, result.statusCode ?? 0, JSON.parse(result.body || 'null'));
   });
 });

@@ -9,7 +9,8 @@ import * as v from 'valibot';
 import { sampleValue } from '#shared/docs/examples.ts';
 import { convert } from '#shared/docs/json-schema.ts';
 import type { RouteDef } from '#shared/route-types.ts';
-import { generateSessionToken, hashSecret, newId } from '#shared/identity/credentials.ts';
+import { randomBytes, randomInt } from 'node:crypto';
+import { generateSessionToken, hashAddress, hashEmailCode, hashSecret, newId } from '#shared/identity/credentials.ts';
 import { API_KEY_SCOPES } from '#shared/identity/permissions.ts';
 import type { Scope } from '#shared/identity/permissions.ts';
 import type { OperationId } from '#shared/routes.ts';
@@ -18,6 +19,7 @@ import { connect } from '#infra/admin/connection.ts';
 import type { LocalRuntime } from '#infra/local/runtime.ts';
 import { call } from './client.ts';
 import type { ClientResponse } from './client.ts';
+import { SoftAuthenticator } from './soft-authenticator.ts';
 
 /** One organization of the fixture: its ids and an API key holding every scope. */
 export interface FixtureOrg {
@@ -41,7 +43,7 @@ export interface Fixtures {
     admin: string;
     /** A member of A, active in A: the fewest permissions. */
     member: string;
-    /** The owner of B, whose session names A as active although the user is not a member of A. */
+    /** A member of B (a user of its own), whose session names A as active although the user is not a member of A. */
     nonMember: string;
     /** The owner of B, active in B. */
     otherOrganization: string;
@@ -52,7 +54,25 @@ export interface Fixtures {
   keyWithout(permission: string | undefined): Promise<string>;
   /** The internal secret of the maintainers' routes. */
   internalSecret: string;
+  /** Fresh for each request of a row that spends or ends what it names (sign-in): see requestFor. */
+  signIn: SignInFixtures;
   close(): void;
+}
+
+/** What a sign-in row's request needs, made anew each time: a row that succeeds spends it. */
+export interface SignInFixtures {
+  /** A new session of A's owner (its token and id), for rows that end one. */
+  ownerSession(): Promise<{ token: string; sessionId: string }>;
+  /** A passkey of A's owner, for removal. */
+  ownerPasskey(): Promise<string>;
+  /** An invitation of A's owner's address to an organization of its own. */
+  ownerInvitation(): Promise<string>;
+  /** A code of A's owner's address, stored as the mail worker stores one. */
+  ownerCode(): Promise<{ email: string; code: string }>;
+  /** A registration answer to options asked for with the owner's session. */
+  passkeyRegistration(baseUrl: string): Promise<unknown>;
+  /** A sign-in answer of a passkey of the owner's, to options asked for now. */
+  passkeySignIn(baseUrl: string): Promise<unknown>;
 }
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000002000000020806000000f478d4fa', 'hex');
@@ -63,7 +83,7 @@ export async function createFixtures(runtime: Pick<LocalRuntime, 'env'>): Promis
   const deps = { store: db.store };
   const stamp = newId('usr').slice(4, 12).toLowerCase();
   const email = (name: string) => `${name}-${stamp}@example.com`;
-  for (const name of ['owner', 'admin', 'member', 'other']) await admin.createUser(deps, { email: email(name), name });
+  for (const name of ['owner', 'admin', 'member', 'other', 'stranger']) await admin.createUser(deps, { email: email(name), name });
   const organization = async (name: string, owner: string): Promise<FixtureOrg> => {
     const { organization: created } = await admin.createOrganization(deps, { name, plan: 'pro', ownerUserId: email(owner) });
     const { key } = await admin.issueApiKey(deps, { organizationId: created.organizationId, name: 'every scope', scopes: [...API_KEY_SCOPES] });
@@ -73,6 +93,8 @@ export async function createFixtures(runtime: Pick<LocalRuntime, 'env'>): Promis
   const b = await organization('Bravo', 'other');
   await admin.addMember(deps, { organizationId: a.organizationId, user: email('admin'), role: 'admin' });
   await admin.addMember(deps, { organizationId: a.organizationId, user: email('member'), role: 'member' });
+  // Its own user, so no row that ends another user's sessions can end it.
+  await admin.addMember(deps, { organizationId: b.organizationId, user: email('stranger'), role: 'member' });
   const revoked = await admin.issueApiKey(deps, { organizationId: a.organizationId, name: 'revoked' });
   await admin.revokeApiKey(deps, { key: revoked.key });
   const session = async (name: string, organizationId: string) => (await admin.createSession(deps, { user: email(name), organizationId })).token;
@@ -96,7 +118,7 @@ export async function createFixtures(runtime: Pick<LocalRuntime, 'env'>): Promis
     owner: await session('owner', a.organizationId),
     admin: await session('admin', a.organizationId),
     member: await session('member', a.organizationId),
-    nonMember: await raw('other', a.organizationId, now + 3600),
+    nonMember: await raw('stranger', a.organizationId, now + 3600),
     otherOrganization: await session('other', b.organizationId),
     expired: await raw('owner', a.organizationId, now - 1),
   };
@@ -112,14 +134,72 @@ export async function createFixtures(runtime: Pick<LocalRuntime, 'env'>): Promis
     }
     return partial.get(cacheKey)!;
   };
-  return { a: { ...a, revokedKey: revoked.key }, b, sessions, keyWithout, internalSecret: runtime.env.INTERNAL_SECRET!, close: () => db.close() };
+  const signIn = signInFixtures(db, email('owner'), sessions.owner);
+  return { a: { ...a, revokedKey: revoked.key }, b, sessions, keyWithout, internalSecret: runtime.env.INTERNAL_SECRET!, signIn, close: () => db.close() };
 }
 
-/** A request as the tests send it. */
+/** The owner's sign-in fixtures, over the runtime's table and its HTTP API. */
+function signInFixtures(db: ReturnType<typeof connect>, ownerEmail: string, ownerToken: string): SignInFixtures {
+  const deps = { store: db.store };
+  const cookie = { cookie: `easel.session_token=${ownerToken}` };
+  const passkey = (baseUrl: string) => new SoftAuthenticator({ origin: baseUrl.replace('127.0.0.1', 'localhost'), rpId: 'localhost' });
+  let signingKey: Promise<SoftAuthenticator> | undefined;
+  const register = async (baseUrl: string, key: SoftAuthenticator) => {
+    const options = await json(call(baseUrl, '/api/v1/auth/passkeys/options', { method: 'POST', headers: cookie }), 200, 'passkey options');
+    return key.register(options.body);
+  };
+  return {
+    ownerSession: async () => {
+      const { token, session } = await admin.createSession(deps, { user: ownerEmail });
+      return { token, sessionId: session.sessionId };
+    },
+    ownerPasskey: async () => {
+      const owner = await admin.resolveUser(deps, ownerEmail);
+      const passkeyId = newId('pky');
+      await db.store.putPasskey({
+        passkeyId,
+        credentialId: randomBytes(16).toString('base64url'),
+        userId: owner.userId,
+        publicKey: 'AA',
+        counter: 0,
+        deviceType: 'singleDevice',
+        backedUp: false,
+        name: 'fixture',
+        createdAt: new Date().toISOString(),
+      });
+      return passkeyId;
+    },
+    ownerInvitation: async () => {
+      const { organization } = await admin.createOrganization(deps, { name: 'Inviting', plan: 'free' });
+      return (await admin.invite(deps, { organizationId: organization.organizationId, email: ownerEmail, role: 'member' })).invitationId;
+    },
+    ownerCode: async () => {
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const addressHash = hashAddress(ownerEmail);
+      const expiresAt = Math.floor(Date.now() / 1000) + 600;
+      await db.store.putEmailCode({ addressHash, codeHash: hashEmailCode(addressHash, code), createdAt: new Date().toISOString(), expiresAt });
+      return { email: ownerEmail, code };
+    },
+    passkeyRegistration: async (baseUrl) => ({ response: await register(baseUrl, passkey(baseUrl)) }),
+    passkeySignIn: async (baseUrl) => {
+      signingKey ??= (async () => {
+        const key = passkey(baseUrl);
+        await json(call(baseUrl, '/api/v1/auth/passkeys', { body: { response: await register(baseUrl, key) }, headers: cookie }), 201, 'passkey registration');
+        return key;
+      })();
+      const key = await signingKey;
+      const options = await json(call(baseUrl, '/api/v1/auth/passkey/options', { method: 'POST' }), 200, 'sign-in options');
+      return { response: key.authenticate(options.body) };
+    },
+  };
+}
+
+/** A request as the tests send it; `headers` are the row's own (a session it ends), under the caller's. */
 export interface RouteRequest {
   method: string;
   path: string;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 /**
@@ -185,11 +265,25 @@ export async function requestFor(
     let value: string;
     if (name === 'organizationId') value = fixtures.a.organizationId;
     else if (name === 'assetId') value = await createAsset(baseUrl, fixtures.a, ASSET_STATE[row.operationId] ?? 'ready');
+    else if (name === 'sessionId') value = (await fixtures.signIn.ownerSession()).sessionId;
+    else if (name === 'passkeyId') value = await fixtures.signIn.ownerPasskey();
+    else if (name === 'invitationId') value = await fixtures.signIn.ownerInvitation();
     else throw new Error(`No fixture for {${name}} of ${row.operationId}: add one to requestFor in test/support/route-requests.ts`);
     path = path.replace(`{${name}}`, encodeURIComponent(value));
   }
-  return { method: row.method, path, body: row.operationId in bodies ? bodies[row.operationId] : bodyFor(row) };
+  const prepared = await PREPARED[row.operationId]?.(fixtures.signIn, baseUrl);
+  return { method: row.method, path, body: row.operationId in bodies ? bodies[row.operationId] : (prepared?.body ?? bodyFor(row)), headers: prepared?.headers };
 }
+
+/** Rows whose success spends what the request carries: a code, a challenge, a session. */
+const PREPARED: Partial<Record<OperationId, (fixtures: SignInFixtures, baseUrl: string) => Promise<Pick<RouteRequest, 'body' | 'headers'>>>> = {
+  verifyEmailCode: async (fx) => ({ body: await fx.ownerCode() }),
+  registerPasskey: async (fx, baseUrl) => ({ body: await fx.passkeyRegistration(baseUrl) }),
+  signInWithPasskey: async (fx, baseUrl) => ({ body: await fx.passkeySignIn(baseUrl) }),
+  // A session of its own: signing out ends the one it is sent.
+  signOut: async (fx) => ({ headers: { cookie: `easel.session_token=${(await fx.ownerSession()).token}` } }),
+  getSession: async (fx) => ({ headers: { cookie: `easel.session_token=${(await fx.ownerSession()).token}` } }),
+};
 
 /** The credentials that make a row's request succeed for organization A. */
 export function credentialsFor(fixtures: Fixtures, row: RouteDef): Record<string, string> {
@@ -207,7 +301,7 @@ export function credentialsFor(fixtures: Fixtures, row: RouteDef): Record<string
 
 /** Sends a row's request with the given headers. */
 export function send(baseUrl: string, request: RouteRequest, headers: Record<string, string>, from?: string): Promise<ClientResponse> {
-  return call(baseUrl, request.path, { method: request.method, body: request.body, headers, from });
+  return call(baseUrl, request.path, { method: request.method, body: request.body, headers: { ...request.headers, ...headers }, from });
 }
 
 /** The 2xx statuses a row documents. */

@@ -12,6 +12,7 @@ const BASE = {
   ASSETS_BUCKET: 'a',
   CACHE_BUCKET: 'b',
   DELETION_QUEUE_URL: 'https://sqs.test/q',
+  MAIL_QUEUE_URL: 'https://sqs.test/mail',
   AWS_REGION: 'us-east-1',
 };
 const dir = mkdtempSync(join(tmpdir(), 'easel-config-test-'));

@@ -165,6 +165,7 @@ describe('AUTH_CACHE_TTL_MS', () => {
     ASSETS_BUCKET: 'a',
     CACHE_BUCKET: 'b',
     DELETION_QUEUE_URL: 'q',
+    MAIL_QUEUE_URL: 'm',
     AWS_REGION: 'us-east-1',
   };
 

@@ -47,9 +47,9 @@ export class ApiError extends Error {
 
 /**
  * `public` sends none: its `Access-Control-Allow-Origin: *` cannot be combined with credentials.
- * `session`: cookie only. `workspace`: the pasted API key, else the cookie.
+ * `session`: the signed-in session's cookie. The page holds no API key: keys are for servers.
  */
-export type Credentials = 'public' | 'session' | 'workspace';
+export type Credentials = 'public' | 'session';
 
 export interface CallOptions extends Omit<RequestInit, 'credentials'> {
   credentials?: Credentials;
@@ -70,8 +70,6 @@ function retryAfterOf(response: Response, body: Partial<Envelope>): number | und
 export class Api {
   /** Origin (and optional path) of the API, without a trailing slash; '' means this page's origin. */
   readonly base: string;
-  /** An API key pasted into the page: held here only, never written to storage or the URL. */
-  apiKey = '';
 
   constructor(base: string) {
     this.base = base.replace(/\/+$/, '');
@@ -95,12 +93,9 @@ export class Api {
   async call(path: string, options: CallOptions = {}): Promise<Response> {
     const { credentials = 'public', headers: given, ...init } = options;
     const headers = new Headers(given);
-    if (credentials === 'workspace' && this.apiKey !== '') headers.set('X-API-Key', this.apiKey);
-    // With a pasted key the key decides; without one, a signed-in session's cookie does.
-    const sendCookies = credentials === 'session' || (credentials === 'workspace' && this.apiKey === '');
     let response: Response;
     try {
-      response = await fetch(this.url(path), { ...init, headers, credentials: sendCookies ? 'include' : 'same-origin' });
+      response = await fetch(this.url(path), { ...init, headers, credentials: credentials === 'session' ? 'include' : 'same-origin' });
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
       throw new ApiError({

@@ -1,5 +1,4 @@
 /** The Export panel: export in the browser (encode.ts), copy the PNG, or save to the workspace as an asset. */
-import { ApiError } from '../io/api.ts';
 import { byId, clearProblem, formatBytes, h, setBusy, showProblem } from '../dom.ts';
 import type { Editor } from '../editor.ts';
 import { planOf } from '../render/composition.ts';
@@ -9,7 +8,7 @@ import { FORMATS, resolvedScale } from '../model/presets.ts';
 import { encodeComposition, prepareExport } from '../export/encode.ts';
 import type { Encoded } from '../export/encode.ts';
 
-interface ExportResult {
+export interface ExportResult {
   blob: Blob;
   name: string;
   type: string;
@@ -23,68 +22,23 @@ interface ExportResult {
   scale: number;
 }
 
-interface UploadInstructions {
-  assetId: string;
-  uploadUrl: string;
-  method: 'PUT';
-  headers: Record<string, string>;
+/** What Save to workspace takes from the export panel: a file of the current state, and the buttons' shared busy guard. */
+export interface Exporter {
+  /** The last export when nothing changed since, else a new one, shown as the last export. */
+  freshExport(): Promise<ExportResult>;
+  guard(work: () => Promise<void>): () => Promise<void>;
 }
 
-interface Me {
-  name: string;
-  email: string;
-}
-
-/**
- * Set once /api/v1/me has answered for a session. The cookie is HttpOnly, so the page cannot see
- * it: without this hint it asks only when saving, and an anonymous visit logs no 401.
- */
-const SIGNED_IN_HINT = 'easel.editor.signed-in';
-
-function signInHint(): boolean {
-  try {
-    return localStorage.getItem(SIGNED_IN_HINT) === '1';
-  } catch {
-    return false;
-  }
-}
-
-function setSignInHint(signedIn: boolean): void {
-  try {
-    if (signedIn) localStorage.setItem(SIGNED_IN_HINT, '1');
-    else localStorage.removeItem(SIGNED_IN_HINT);
-  } catch {
-    // Without storage the page asks again when saving.
-  }
-}
-
-async function sha256Hex(blob: Blob): Promise<string | undefined> {
-  // SubtleCrypto exists only in secure contexts (https, localhost); the checksum is optional.
-  if (!globalThis.crypto?.subtle) return undefined;
-  const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** What runs before Save uploads anything: why not to save, or undefined to go on. */
-export type SaveCheck = () => Promise<string | undefined>;
-
-/** Wires Export, Copy PNG and Save to workspace, and shows who saves. */
-export function setupExportPanel(editor: Editor, beforeSave: SaveCheck = async () => undefined): void {
+/** Wires Export and Copy PNG, and enables Save once there is a source. */
+export function setupExportPanel(editor: Editor): Exporter {
   const exportButton = byId('export-button', HTMLButtonElement);
   const copyButton = byId('copy-button', HTMLButtonElement);
   const saveButton = byId('save-button', HTMLButtonElement);
   const exportStatus = byId('export-status', HTMLParagraphElement);
   const exportResult = byId('export-result', HTMLParagraphElement);
   const exportError = byId('export-error', HTMLDivElement);
-  const saveStatus = byId('save-status', HTMLParagraphElement);
-  const saveResult = byId('save-result', HTMLParagraphElement);
-  const saveError = byId('save-error', HTMLDivElement);
-  const apiKey = byId('api-key', HTMLInputElement);
-  const authStatus = byId('auth-status', HTMLParagraphElement);
-  const accountStatus = byId('account-status', HTMLParagraphElement);
   let last: ExportResult | undefined;
   let lastUrl: string | undefined;
-  let signedIn: Me | undefined;
 
   const readyComposition = (): Composition => {
     const composition = editor.composition();
@@ -118,7 +72,7 @@ export function setupExportPanel(editor: Editor, beforeSave: SaveCheck = async (
     if (lastUrl) URL.revokeObjectURL(lastUrl);
     lastUrl = URL.createObjectURL(result.blob);
     const link = h('a', { href: lastUrl, download: result.name }, 'Download again');
-    exportResult.replaceChildren(h('span', { class: 'result-text' }, describe(result)), ' ', link);
+    exportResult.replaceChildren(`${describe(result)} `, link);
     Object.assign(exportResult.dataset, {
       name: result.name,
       bytes: String(result.blob.size),
@@ -218,103 +172,15 @@ export function setupExportPanel(editor: Editor, beforeSave: SaveCheck = async (
     }),
   });
 
-  saveButton.addEventListener(
-    'click',
-    guard(all, async () => {
-      clearProblem(saveError);
-      saveResult.replaceChildren();
-      try {
-        if (apiKey.value.trim() === '' && !signedIn) await checkSignIn();
-        if (apiKey.value.trim() === '' && !signedIn) {
-          throw new Error('Sign in, or paste an organization API key, to save to a workspace.');
-        }
-        editor.api.apiKey = apiKey.value.trim();
-        const refused = await beforeSave();
-        if (refused !== undefined) {
-          saveStatus.textContent = refused;
-          return;
-        }
-        let result = last;
-        if (!result || result.revision !== editor.revision) {
-          saveStatus.textContent = 'Exporting…';
-          result = await runExport();
-          delete exportResult.dataset.stale;
-          showResult(result);
-          exportStatus.textContent = 'Exported:';
-        }
-        saveStatus.textContent = 'Uploading…';
-        const sha256 = await sha256Hex(result.blob);
-        const json = { 'Content-Type': 'application/json' };
-        const upload = await editor.api.json<UploadInstructions>('/api/v1/assets/upload-url', {
-          method: 'POST',
-          credentials: 'workspace',
-          headers: json,
-          body: JSON.stringify({
-            bytes: result.blob.size,
-            contentType: result.type,
-            fileName: result.name,
-            classification: 'export',
-            ...(sha256 ? { sha256 } : {}),
-          }),
-        });
-        // Browsers set Content-Length themselves and refuse to be told it.
-        const headers = Object.fromEntries(Object.entries(upload.headers).filter(([name]) => name.toLowerCase() !== 'content-length'));
-        const put = await fetch(upload.uploadUrl, { method: upload.method, headers, body: result.blob }).catch(() => undefined);
-        if (!put?.ok) {
-          throw new Error(`The storage service refused the upload${put ? ` (HTTP ${put.status})` : ''}; try saving again.`);
-        }
-        saveStatus.textContent = 'Verifying…';
-        await editor.api.json(`/api/v1/assets/${upload.assetId}/complete`, {
-          method: 'POST',
-          credentials: 'workspace',
-          headers: json,
-          body: JSON.stringify(sha256 ? { sha256 } : {}),
-        });
-        const download = await editor.api.json<{ downloadUrl: string; expiresAt: string }>(`/api/v1/assets/${upload.assetId}/download-url`, {
-          credentials: 'workspace',
-        });
-        const until = new Date(download.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-        saveResult.replaceChildren(
-          `Saved ${result.name} as asset ${upload.assetId}. `,
-          h('a', { href: download.downloadUrl, id: 'saved-link', target: '_blank', rel: 'noopener' }, 'Open the saved image'),
-          ` (link valid until ${until}).`,
-        );
-        saveResult.dataset.assetId = upload.assetId;
-        saveStatus.textContent = 'Saved to the workspace.';
-      } catch (error) {
-        saveStatus.textContent = 'Saving failed.';
-        showProblem(saveError, error);
-      }
-    }),
-  );
-
-  const showAuth = () => {
-    const key = apiKey.value.trim();
-    editor.api.apiKey = key;
-    if (key !== '') authStatus.textContent = 'Saving with the pasted API key. It stays in this tab’s memory and is gone when you close or reload it.';
-    else if (signedIn) authStatus.textContent = `Saving as ${signedIn.name} (${signedIn.email}), signed in.`;
-    else authStatus.textContent = 'Not signed in: paste an organization API key to save exports as workspace assets.';
+  return {
+    async freshExport() {
+      if (last && last.revision === editor.revision) return last;
+      const result = await runExport();
+      delete exportResult.dataset.stale;
+      showResult(result);
+      exportStatus.textContent = 'Exported:';
+      return result;
+    },
+    guard: (work) => guard(all, work),
   };
-  apiKey.addEventListener('input', showAuth);
-
-  async function checkSignIn(): Promise<void> {
-    try {
-      signedIn = await editor.api.json<Me>('/api/v1/me', { credentials: 'session' });
-      accountStatus.textContent = `Signed in as ${signedIn.name}`;
-      setSignInHint(true);
-    } catch (error) {
-      signedIn = undefined;
-      // 401 is the usual anonymous visit; anything else (no CORS from another origin, API down) reads the same here.
-      const anonymous = error instanceof ApiError && error.status === 401;
-      if (anonymous) setSignInHint(false);
-      accountStatus.textContent = anonymous ? 'Not signed in' : 'Sign-in unavailable';
-    }
-    showAuth();
-  }
-
-  if (signInHint()) void checkSignIn();
-  else {
-    accountStatus.textContent = 'Not signed in';
-    showAuth();
-  }
 }

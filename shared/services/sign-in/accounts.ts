@@ -1,0 +1,98 @@
+/**
+ * Who a verified address signs in as: its user; for an invited address without one, a new user;
+ * with sign-up open, a new user and, without an invitation, an organization of their own on free.
+ * Each write is idempotent, so a sign-in cut short is finished by the next.
+ */
+import { base58, hashSecret, newId } from '#shared/identity/credentials.ts';
+import { DEFAULT_SETTINGS } from '#shared/schemas/identity.ts';
+import type { MembershipRecord, OrganizationRecord, UserRecord, WorkspaceRecord } from '#shared/schemas/identity.ts';
+import { AlreadyExistsError } from '#shared/store/identity-items.ts';
+import type { InvitationStore } from '#shared/store/invitations.ts';
+import type { MembershipStore } from '#shared/store/memberships.ts';
+import type { OrganizationStore } from '#shared/store/organizations.ts';
+import type { UserStore } from '#shared/store/users.ts';
+
+export type AccountStore = Pick<UserStore, 'findUserByEmail' | 'claimedUserId' | 'createUser' | 'putUserRecord' | 'getUser'> &
+  Pick<InvitationStore, 'hasPendingInvitation'> &
+  Pick<OrganizationStore, 'ensureOrganization'> &
+  Pick<MembershipStore, 'putMembership' | 'listMembershipsOfUser'>;
+
+export interface AccountDeps {
+  store: AccountStore;
+  allowSignUp: boolean;
+  now?: () => Date;
+}
+
+async function ignoringExisting(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    if (!(error instanceof AlreadyExistsError)) throw error;
+  }
+}
+
+/** Whether a code may be sent to the address: it has a user or a pending invitation, or sign-up is open. */
+export async function mayReceiveCode(deps: AccountDeps, email: string): Promise<boolean> {
+  if (deps.allowSignUp) return true;
+  const [user, invited] = await Promise.all([deps.store.findUserByEmail(email), deps.store.hasPendingInvitation(email)]);
+  return user !== undefined || invited;
+}
+
+/** The local part, as a name until the user gives one. */
+const nameFrom = (email: string) => email.slice(0, email.lastIndexOf('@')).slice(0, 100) || email;
+
+/** The address's user, created under the id its address is claimed for when an earlier creation stopped halfway. */
+async function ensureUser(deps: AccountDeps, email: string, name: string | undefined): Promise<UserRecord> {
+  const claimed = await deps.store.claimedUserId(email);
+  const record: UserRecord = { userId: claimed ?? newId('usr'), email, name: name ?? nameFrom(email), createdAt: (deps.now?.() ?? new Date()).toISOString() };
+  if (claimed) {
+    const user = await deps.store.getUser(claimed);
+    if (user) return user;
+    await ignoringExisting(() => deps.store.putUserRecord(record));
+  } else {
+    // A concurrent sign-in of the same address may claim it first: then its user is read back.
+    await ignoringExisting(() => deps.store.createUser(record));
+  }
+  return (await deps.store.findUserByEmail(email)) ?? record;
+}
+
+/** Ids derived from the user's, so a repeated sign-up finds the organization rather than making another. */
+function personalIds(userId: string): { organizationId: string; workspaceId: string } {
+  const digest = (kind: string) => base58(Buffer.from(hashSecret(`${kind}:${userId}`).slice(0, 32), 'hex'));
+  return { organizationId: `org_${digest('personal-organization')}`, workspaceId: `ws_${digest('personal-workspace')}` };
+}
+
+async function ensurePersonalOrganization(deps: AccountDeps, user: UserRecord): Promise<string> {
+  const { organizationId, workspaceId } = personalIds(user.userId);
+  const createdAt = (deps.now?.() ?? new Date()).toISOString();
+  const name = `${user.name}’s workspace`.slice(0, 100);
+  const organization: OrganizationRecord = {
+    organizationId,
+    name,
+    workspaceId,
+    entitlement: { plan: 'free', status: 'active', features: [] },
+    deletionState: 'active',
+    createdAt,
+  };
+  const workspace: WorkspaceRecord = { workspaceId, organizationId, name, settings: DEFAULT_SETTINGS, createdAt };
+  const membership: MembershipRecord = { organizationId, workspaceId, userId: user.userId, role: 'owner', createdAt };
+  await deps.store.ensureOrganization(organization, workspace);
+  await ignoringExisting(() => deps.store.putMembership(membership));
+  return organizationId;
+}
+
+/**
+ * The user a verified address signs in as, and the organization a sign-up made for them;
+ * undefined when the address may not have an account (sign-up closed, no invitation).
+ */
+export async function accountFor(
+  deps: AccountDeps,
+  input: { email: string; name?: string },
+): Promise<{ user: UserRecord; activeOrganizationId?: string } | undefined> {
+  const [existing, invited] = await Promise.all([deps.store.findUserByEmail(input.email), deps.store.hasPendingInvitation(input.email)]);
+  if (!existing && !invited && !deps.allowSignUp) return undefined;
+  const user = existing ?? (await ensureUser(deps, input.email, input.name));
+  // Invited people join through their invitation; a sign-up without one gets an organization, once.
+  if (invited || !deps.allowSignUp || (await deps.store.listMembershipsOfUser(user.userId)).length > 0) return { user };
+  return { user, activeOrganizationId: await ensurePersonalOrganization(deps, user) };
+}
