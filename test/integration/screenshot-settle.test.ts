@@ -60,6 +60,16 @@ describe('POST /api/screenshot: content that arrives after load', () => {
     expect((await readPixels(response.body.screenshot)).count(GREEN)).toBe(600 * 300);
   });
 
+  it('is not held up by a timer given code as a string, which it cannot see run', async () => {
+    // Act
+    const response = await capture({ url: `${suite.pages.origin}/string-timer` });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body.report).toMatchObject({ settled: true });
+    expect((await readPixels(response.body.screenshot)).count(GREEN)).toBe(400 * 200);
+  });
+
   it('cuts an endless feed at the maximum height and says it was cut', async () => {
     // Act
     const response = await capture({ url: `${suite.pages.origin}/feed`, fullPage: true });

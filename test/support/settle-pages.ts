@@ -43,6 +43,8 @@ const PAGES: Record<string, string> = {
   '/chart': `<canvas id="chart" width="600" height="300"></canvas><script>addEventListener('load', () => setTimeout(() => {
     const g = document.getElementById('chart').getContext('2d'); g.fillStyle = '${colour(GREEN)}'; g.fillRect(0, 0, 600, 300);
   }, ${LATE_MS.chart}));</script>`,
+  // A timer given code as a string, which the watcher cannot see run.
+  '/string-timer': `<div style="width:400px;height:200px;background:${colour(GREEN)}"></div><script>setTimeout('document.body.dataset.ran = "yes"', 50);</script>`,
   // A chart that never stops ticking.
   '/ticking': `<canvas id="chart" width="600" height="300"></canvas><script>let tick = 0; setInterval(() => {
     const g = document.getElementById('chart').getContext('2d'); g.fillStyle = tick++ % 2 ? '${colour(GREEN)}' : '${colour(BLUE)}'; g.fillRect(0, 0, 600, 300);

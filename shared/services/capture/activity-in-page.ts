@@ -52,7 +52,8 @@ export function watchActivity(key: string, horizonMs: number): void {
   };
   page.setTimeout = new Proxy(page.setTimeout, {
     apply(target, self, args: unknown[]) {
-      if ((Number(args[1]) || 0) > horizonMs) return Reflect.apply(target, self, args);
+      // A string of code cannot be wrapped to tell when it ran: not counted.
+      if (typeof args[0] !== 'function' || (Number(args[1]) || 0) > horizonMs) return Reflect.apply(target, self, args);
       let id = 0;
       args[0] = wrap.ran(args[0], () => timers.delete(id));
       id = Reflect.apply(target, self, args) as number;
@@ -63,7 +64,7 @@ export function watchActivity(key: string, horizonMs: number): void {
   page.setInterval = new Proxy(page.setInterval, {
     apply(target, self, args: unknown[]) {
       // An interval that ticks slower than the horizon is the page's rhythm, not work to wait for.
-      const tracked = (Number(args[1]) || 0) < horizonMs;
+      const tracked = typeof args[0] === 'function' && (Number(args[1]) || 0) < horizonMs;
       args[0] = wrap.ran(args[0]);
       const id = Reflect.apply(target, self, args) as number;
       if (tracked) timers.add(id);
