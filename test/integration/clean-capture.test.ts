@@ -198,6 +198,8 @@ describe('clean captures: consent walls', () => {
     // A refusal or close that does nothing: the wall stays, and is hidden.
     ['reject-stuck-en', 'hidden', ['reject'], ['Reject all'], left],
     ['close-stuck-es', 'hidden', ['close'], ['Cerrar'], left],
+    // In an app's fixed shell, only the wall is hidden.
+    ['shell-stuck-en', 'hidden', ['reject'], ['Reject all'], left],
   ])('captures the %s wall as the page without it (%s), clicking only what refuses or closes', async (name, result, clicked, said, cleared) => {
     // Prepare
     const { png: without } = await captureClean(browser, `${walls(name)}?without`, {});

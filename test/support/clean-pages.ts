@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { WALLS } from './consent-walls.ts';
+import { WALL_CONTENT, WALLS } from './consent-walls.ts';
 
 /** Consent dialogs and ad slots are drawn in these; the page itself is green. */
 export const BANNER_COLOUR = { r: 255, g: 0, b: 255 } as const;
@@ -175,7 +175,8 @@ export async function startCleanPages(): Promise<CleanPages> {
       });
     }
     const [, folder, name = ''] = /^\/(leftovers|walls)\/([a-z-]+)$/.exec(url.pathname) ?? [];
-    const { dialog, content = '' } = (folder === 'walls' ? { dialog: WALLS[name] } : folder === 'leftovers' && LEFTOVER_PAGES[name]) || {};
+    const { dialog, content = '' } =
+      (folder === 'walls' ? { dialog: WALLS[name], content: WALL_CONTENT[name] } : folder === 'leftovers' && LEFTOVER_PAGES[name]) || {};
     if (dialog !== undefined) return page(res, `${ARTICLE}${content}${url.searchParams.has('without') ? '' : dialog}`);
     if (url.pathname === '/plain') return page(res, '<p>Nothing to clean.</p>');
     res.writeHead(404).end();

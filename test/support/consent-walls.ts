@@ -18,10 +18,14 @@ interface Control {
   works?: boolean;
 }
 
-/** role=dialog with aria-modal, or a plain fixed box as many walls are; `blur` blurs the article under it. */
+/**
+ * role=dialog with aria-modal, or a plain fixed box as many walls are; `blur` blurs the article
+ * under it; `inside` names the element the wall is put in.
+ */
 interface Shape {
   dialog: boolean;
   blur?: boolean;
+  inside?: string;
 }
 
 const BACKDROP = 'position:fixed;top:0;left:0;width:100%;height:100%;background:rgba(0,0,0,0.5);z-index:99998';
@@ -29,7 +33,7 @@ const WALL = 'position:fixed;left:25%;right:25%;top:200px;height:300px;backgroun
 const MARK = `position:absolute;left:0;top:100px;width:200px;height:200px;background:rgb(${ACCEPTED_COLOUR.r},${ACCEPTED_COLOUR.g},${ACCEPTED_COLOUR.b})`;
 
 /** The wall's markup and script: a backdrop, the box with `text`, a scroll lock, and what each control does. */
-function wall(text: string, controls: Control[], { dialog, blur = false }: Shape): string {
+function wall(text: string, controls: Control[], { dialog, blur = false, inside }: Shape): string {
   const role = dialog ? ' role="dialog" aria-modal="true"' : '';
   const buttons = controls
     .map((control, index) => {
@@ -45,6 +49,7 @@ function wall(text: string, controls: Control[], { dialog, blur = false }: Shape
       document.head.insertAdjacentHTML('beforeend', '<style>.wall-open{overflow:hidden}</style>');
       document.body.classList.add('wall-open');
       ${blur ? "document.querySelector('body > div').style.filter = 'blur(6px)';" : ''}
+      ${inside ? `document.querySelector('${inside}').append(document.querySelector('.wall-backdrop'), document.querySelector('.wall'));` : ''}
       const actions = ${actions};
       for (const button of document.querySelectorAll('.wall button')) {
         button.addEventListener('click', () => {
@@ -81,6 +86,10 @@ const COOKIES = {
 const DIALOG = { dialog: true };
 const PLAIN = { dialog: false };
 
+/** An app whose page scrolls in a fixed shell, as some single-page apps do: page content, not a dialog. */
+const SHELL = `<div class="app" style="position:fixed;inset:0;overflow:auto;background:rgb(0,0,120);z-index:5">
+    <nav style="height:40px;background:rgb(0,120,120)"></nav><main><p style="color:#fff">An app in a fixed shell.</p></main></div>`;
+
 /** Each wall by name: pay-or-accept walls, refusals that work or do nothing, close controls, necessary-only wordings. */
 export const WALLS: Record<string, string> = {
   'pay-en': wall(PAY.en, [accept('Accept and continue'), subscribe('Subscribe')], DIALOG),
@@ -95,4 +104,8 @@ export const WALLS: Record<string, string> = {
   'necessary-es': wall(COOKIES.es, [accept('Aceptar todas'), reject('Solo necesarias')], PLAIN),
   'close-en': wall(COOKIES.en, [accept('Accept all'), close('Close')], DIALOG),
   'close-stuck-es': wall(COOKIES.es, [accept('Aceptar y continuar'), close('Cerrar', false)], DIALOG),
+  'shell-stuck-en': wall(COOKIES.en, [reject('Reject all', false), accept('Accept all')], { dialog: true, inside: '.app' }),
 };
+
+/** Page content some walls are shown over, and kept in the page without its wall. */
+export const WALL_CONTENT: Record<string, string> = { 'shell-stuck-en': SHELL };

@@ -16,6 +16,7 @@ export interface PageElement {
   contains(other: PageElement): boolean;
   checkVisibility(options?: { visibilityProperty?: boolean }): boolean;
   getBoundingClientRect(): { width: number; height: number };
+  querySelector(selector: string): PageElement | null;
   querySelectorAll(selector: string): Iterable<PageElement>;
   click(): void;
 }
@@ -56,7 +57,10 @@ export interface ConsentPage {
     state: { lifecycle: string; findCmpAttempts: number };
     foundCmp?: { prehideSelectors?: string[]; isCosmetic?: boolean };
   };
-  /** Consent dialogs showing, found as autoconsent's heuristics find them: outermost first. */
+  /**
+   * Consent dialogs showing, found as autoconsent's heuristics find them, each the outermost such
+   * element that does not hold the page itself (a fixed shell around an app is not a dialog).
+   */
   dialogs(): PageElement[];
   /** The control of `dialog` that refuses (reject, necessary only, continue without accepting), by autoconsent's words. */
   reject(dialog: PageElement): PageElement | undefined;
@@ -85,6 +89,8 @@ const CONTROLS = 'button, input[type="button"], input[type="submit"], a, [role="
 const TOGGLES = 'input[type="checkbox"], input[type="radio"], [role="switch"], [role="checkbox"], [role="radio"], [aria-checked], [aria-pressed]';
 /** A close control's whole label: a cross, or "close" in the languages of autoconsent's words. */
 const CLOSE = /^(?:[×✕✖✗╳x]|close|close (?:dialog|banner|message|notice)|dismiss|schließen|fermer|cerrar|chiudi|sluiten|fechar|zamknij|stäng|luk|lukk)$/i;
+/** What a page holds and a dialog does not: an element holding one is the page's shell, not a dialog. */
+const PAGE = 'main, [role="main"], article, nav';
 /** The longest a search for dialogs walks the page, as autoconsent's own search. */
 const SEARCH_MS = 100;
 
@@ -145,7 +151,7 @@ export function startConsent<Rules>(given: Autoconsent<Rules>, rules: Rules): vo
         if (found.some((outer) => outer.contains(element))) continue;
         const position = page.getComputedStyle(element).position;
         const popup = position === 'fixed' || position === 'sticky' || heuristics.isDialogLikeElement(element);
-        if (popup && shows(element) && speaks(element)) found.push(element);
+        if (popup && shows(element) && speaks(element) && !element.querySelector(PAGE)) found.push(element);
       }
       return found;
     },
