@@ -1,21 +1,15 @@
-/**
- * blockBanners' choices after load, made from what the page showed (consent-in-page.ts) and kept
- * apart from the browser: when to wait, which control to try, and what the report says happened.
- */
+/** blockBanners' choices after load, from what the page showed (consent-in-page.ts): when to wait, what to try, what happened. */
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
 import type { ConsentControl, ConsentLook } from '#shared/services/capture/consent-in-page.ts';
 
 /** What became of the page's consent dialog (the report's `consent`). */
 export type ConsentResult = NonNullable<CaptureReport['consent']>;
 
-/** autoconsent's lifecycle states (its `LifecycleState`), as read here. */
-export const LIFECYCLE = {
-  /** At work on a dialog it found. */
+/** autoconsent's lifecycle states (its `LifecycleState`): at work on a dialog, searching, refused by a rule, found one. */
+const LIFECYCLE = {
   busy: ['cmpDetected', 'openPopupDetected', 'runningOptOut', 'runningOptIn'],
   searching: ['loading', 'initialized', 'waitingForInitResponse', 'started'],
-  /** Its rule's opt-out ran to the end. */
   succeeded: ['optOutSucceeded', 'done'],
-  /** It found a dialog open. */
   found: ['openPopupDetected', 'runningOptOut', 'runningOptIn', 'optOutSucceeded', 'optOutFailed', 'optInSucceeded', 'optInFailed', 'done'],
 };
 

@@ -1,12 +1,11 @@
 /**
  * blockBanners' script in every document of the page, bundled with autoconsent's sources
  * (infra/assets/consent-script.ts): autoconsent on its rules, a guard on what a script may click,
- * and the finders consentStep (consent-in-page.ts) uses on dialogs no rule knows.
+ * and the finders consent-in-page.ts uses on dialogs no rule knows.
  */
 
 /** The slice of the page's DOM used here; Node's types have no DOM. */
 export interface PageElement {
-  tagName: string;
   innerText: string;
   value?: string;
   style: { setProperty(name: string, value: string, priority: string): void };
@@ -51,7 +50,7 @@ export interface Autoconsent<Rules> {
   neverMatch: RegExp[];
 }
 
-/** On `window.autoconsentStandalone`, for consentStep. */
+/** On `window.autoconsentStandalone`, for consent-in-page.ts. */
 export interface ConsentPage {
   instance: {
     state: { lifecycle: string; findCmpAttempts: number };
@@ -73,8 +72,8 @@ export interface ConsentPage {
 /**
  * autoconsent's standalone settings without its console logs (each one a CDP event), without
  * recording heuristic text patterns (which reads the page's innerText on every pass), and without
- * its heuristic action: at its widest it clicks an accept button, and consentStep refuses or
- * closes unknown dialogs itself, when it can watch the outcome.
+ * its heuristic action: at its widest it clicks an accept button, and the capture refuses or
+ * closes unknown dialogs itself, where it can watch the outcome.
  */
 const CONFIG = {
   isMainWorld: true,
