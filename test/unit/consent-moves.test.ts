@@ -4,14 +4,14 @@ import type { ConsentLook } from '#shared/services/capture/consent-in-page.ts';
 import { nextMove, verdict } from '#shared/services/capture/consent-moves.ts';
 import type { ConsentMemory } from '#shared/services/capture/consent-moves.ts';
 
-const look = (change: Partial<ConsentLook> = {}): ConsentLook => ({ lifecycle: 'started', attempts: 2, cosmetic: false, known: 0, dialogs: 0, ...change });
+const look = (change: Partial<ConsentLook> = {}): ConsentLook => ({ lifecycle: 'started', cosmetic: false, known: 0, dialogs: 0, ...change });
 const memory = (change: Partial<ConsentMemory> = {}): ConsentMemory => ({ tried: [], clicked: [], graceOver: false, ...change });
 
 describe('nextMove', () => {
   it.each([
     ['autoconsent works on a dialog', look({ lifecycle: 'runningOptOut', known: 1 }), memory(), { wait: 'runningOptOut' }],
     ['a known container waits for its rule', look({ known: 1 }), memory(), { wait: 'started' }],
-    ['an unknown dialog waits for the rules to search again', look({ attempts: 1, dialogs: 1 }), memory(), { wait: 'started' }],
+    ['an unknown dialog waits for the rules to begin', look({ lifecycle: 'initialized', dialogs: 1 }), memory(), { wait: 'initialized' }],
     ['a refused dialog is given time to leave', look({ lifecycle: 'done', dialogs: 1 }), memory(), { wait: 'leaving' }],
     ['a clicked control is given time to work', look({ dialogs: 1 }), memory({ tried: ['reject'], clicked: ['reject'] }), { wait: 'leaving' }],
   ])('waits when %s', (_case, seen, kept, move) => {
@@ -19,7 +19,7 @@ describe('nextMove', () => {
   });
 
   it.each([
-    ['an unknown dialog the rules searched for twice', look({ dialogs: 1 }), memory(), { click: 'reject' }],
+    ['an unknown dialog once the rules search', look({ dialogs: 1 }), memory(), { click: 'reject' }],
     ['a dialog a cosmetic rule did not hide', look({ lifecycle: 'done', cosmetic: true, dialogs: 1 }), memory(), { click: 'reject' }],
     ['a dialog with no reject control', look({ dialogs: 1 }), memory({ tried: ['reject'] }), { click: 'close' }],
     ['a refusal that left the dialog', look({ dialogs: 1 }), memory({ tried: ['reject'], clicked: ['reject'], graceOver: true }), { click: 'close' }],

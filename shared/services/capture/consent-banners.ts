@@ -152,10 +152,15 @@ export async function dismissConsent(page: Page, budgetMs: number): Promise<Cons
       }
       if ('click' in move) {
         memory.tried.push(move.click);
-        if (!(await page.evaluate(consentClick, move.click))) continue;
-        memory.clicked.push(move.click);
-        leaving = undefined;
-      } else if (move.wait === 'leaving') leaving ??= performance.now() + LEAVING_MS;
+        if (await page.evaluate(consentClick, move.click)) {
+          memory.clicked.push(move.click);
+          memory.graceOver = false;
+          leaving = undefined;
+        }
+        // A control that removes its dialog at once is seen at the next look.
+        continue;
+      }
+      if (move.wait === 'leaving') leaving ??= performance.now() + LEAVING_MS;
       await sleep(POLL_MS);
       memory.graceOver = leaving !== undefined && performance.now() >= leaving;
     }

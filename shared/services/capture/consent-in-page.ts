@@ -6,9 +6,8 @@ import type { ConsentPage } from '#shared/services/capture/consent-page.ts';
 
 /** What the page showed at one look. */
 export interface ConsentLook {
-  /** autoconsent's lifecycle state, `absent` where it never ran, and its searches so far. */
+  /** autoconsent's lifecycle state, `absent` where it never ran. */
   lifecycle: string;
-  attempts: number;
   /** autoconsent's rule for the dialog only hides it (a cosmetic rule). */
   cosmetic: boolean;
   /** Known containers (and the found rule's own) that show. */
@@ -86,7 +85,6 @@ export function consentLook(containers: string[]): ConsentLook {
   }
   return {
     lifecycle: state?.lifecycle ?? 'absent',
-    attempts: state?.findCmpAttempts ?? 0,
     cosmetic: consent?.instance?.foundCmp?.isCosmetic === true,
     known,
     dialogs: consent?.dialogs?.().length ?? 0,

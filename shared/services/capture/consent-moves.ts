@@ -5,9 +5,10 @@ import type { ConsentControl, ConsentLook } from '#shared/services/capture/conse
 /** What became of the page's consent dialog (the report's `consent`). */
 export type ConsentResult = NonNullable<CaptureReport['consent']>;
 
-/** autoconsent's lifecycle states (its `LifecycleState`): at work on a dialog, searching, refused by a rule, found one. */
+/** autoconsent's lifecycle states (its `LifecycleState`): at work on a dialog, not yet searching, searching, refused by a rule, found one. */
 const LIFECYCLE = {
   busy: ['cmpDetected', 'openPopupDetected', 'runningOptOut', 'runningOptIn'],
+  starting: ['loading', 'initialized', 'waitingForInitResponse'],
   searching: ['loading', 'initialized', 'waitingForInitResponse', 'started'],
   succeeded: ['optOutSucceeded', 'done'],
   found: ['openPopupDetected', 'runningOptOut', 'runningOptIn', 'optOutSucceeded', 'optOutFailed', 'optInSucceeded', 'optInFailed', 'done'],
@@ -29,14 +30,15 @@ const ruleRefused = (look: ConsentLook) => LIFECYCLE.succeeded.includes(look.lif
 
 /**
  * The next move. autoconsent's rules go first: while it works on a dialog, while a known container
- * waits for it, and, for a dialog no container names, until its second search (a dialog may open
- * after its first). Then, while a dialog shows: time to leave after a refusal, a reject control,
- * a close control, each tried once; then the rest is hidden.
+ * waits for it, and, for a dialog no container names, until it has begun to search. Then, while a
+ * dialog shows: time to leave after a refusal, a reject control, a close control, each tried once;
+ * then the rest is hidden.
  */
 export function nextMove(look: ConsentLook, memory: ConsentMemory): ConsentMove {
   if (memory.clicked.length === 0) {
     if (LIFECYCLE.busy.includes(look.lifecycle)) return { wait: look.lifecycle };
-    if (LIFECYCLE.searching.includes(look.lifecycle) && (look.known > 0 || (showing(look) && look.attempts < 2))) return { wait: look.lifecycle };
+    const searching = LIFECYCLE.searching.includes(look.lifecycle);
+    if (searching && (look.known > 0 || (showing(look) && LIFECYCLE.starting.includes(look.lifecycle)))) return { wait: look.lifecycle };
   }
   if (!showing(look)) return 'finish';
   const refused = ruleRefused(look);

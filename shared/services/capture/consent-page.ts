@@ -53,7 +53,7 @@ export interface Autoconsent<Rules> {
 /** On `window.autoconsentStandalone`, for consent-in-page.ts. */
 export interface ConsentPage {
   instance: {
-    state: { lifecycle: string; findCmpAttempts: number };
+    state: { lifecycle: string };
     foundCmp?: { prehideSelectors?: string[]; isCosmetic?: boolean };
   };
   /**
