@@ -12,6 +12,7 @@ const SHARED_MODULES = [
   'capture-options',
   'capture-sign-in',
   'clean-capture-assets',
+  'consent-moves',
   'contract-check',
   'docs-links',
   'docs-markdown',

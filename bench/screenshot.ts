@@ -13,6 +13,7 @@ import type { BenchTable } from './support/report.ts';
 import { apiEvent, lambdaContext } from '../test/support/event.ts';
 import { COMPLETE_COLOUR, startTargetPages } from '../test/support/target-pages.ts';
 import { BANNER_COLOUR, CONSENT_PAGES, startCleanPages } from '../test/support/clean-pages.ts';
+import { ACCEPTED_COLOUR, WALLS } from '../test/support/consent-walls.ts';
 import { bandColour, startTallPages } from '../test/support/tall-pages.ts';
 
 const WARM_RUNS = 20;
@@ -65,12 +66,12 @@ async function bandsRight(png: Uint8Array): Promise<boolean> {
   return true;
 }
 
-/** True when no pixel of a PNG has the corpus's banner colour. */
+/** True when no pixel of a PNG has the corpus's banner colour, nor the mark an accepted wall leaves. */
 async function noBanner(png: Uint8Array): Promise<boolean> {
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   for (let i = 0; i < data.length; i += info.channels) {
-    if (Math.abs(data[i]! - BANNER_COLOUR.r) <= 8 && Math.abs(data[i + 1]! - BANNER_COLOUR.g) <= 8 && Math.abs(data[i + 2]! - BANNER_COLOUR.b) <= 8)
-      return false;
+    for (const colour of [BANNER_COLOUR, ACCEPTED_COLOUR])
+      if (Math.abs(data[i]! - colour.r) <= 8 && Math.abs(data[i + 1]! - colour.g) <= 8 && Math.abs(data[i + 2]! - colour.b) <= 8) return false;
   }
   return true;
 }
@@ -233,11 +234,12 @@ export async function bench(): Promise<BenchTable[]> {
     for (let i = 0; i < CLEAN_RUNS; i += 1)
       for (const [index, [, options]] of variants.entries()) cleanMs[index]!.push((await cleanCapture(plain, options)).ms);
     const bare = percentile(cleanMs[0]!, 50);
+    const corpusPages = [...Object.keys(CONSENT_PAGES).map((name) => `consent/${name}`), ...Object.keys(WALLS).map((name) => `walls/${name}`)];
     let clean = 0;
-    for (const name of Object.keys(CONSENT_PAGES)) {
-      if (await noBanner((await cleanCapture(new URL(`${corpus.origin}/consent/${name}`), { blockBanners: true })).value.png)) clean += 1;
+    for (const path of corpusPages) {
+      if (await noBanner((await cleanCapture(new URL(`${corpus.origin}/${path}`), { blockBanners: true })).value.png)) clean += 1;
     }
-    const corpusSize = Object.keys(CONSENT_PAGES).length;
+    const corpusSize = corpusPages.length;
     const cleanTable: BenchTable = {
       title: 'Clean captures: added time on a plain 1920×1080 page through capturePng (p50 / p95, ms), and the corpus',
       columns: ['measurement', 'runs', 'p50', 'p95', 'goal', 'result'],
@@ -259,7 +261,8 @@ export async function bench(): Promise<BenchTable[]> {
       ],
       notes: [
         'Added = the p50 with the option minus the p50 without either, the variants interleaved run by run. The corpus',
-        `(test/support/clean-pages.ts): ${Object.keys(CONSENT_PAGES).join(', ')}; clean = no pixel of the banner colour.`,
+        `(test/support/clean-pages.ts): ${Object.keys(CONSENT_PAGES).join(', ')}, and the walls of test/support/consent-walls.ts:`,
+        `${Object.keys(WALLS).join(', ')}; clean = no pixel of the banner colour, nor of the mark an accepted wall leaves.`,
       ],
     };
     const strategies = [

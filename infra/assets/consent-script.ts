@@ -4,33 +4,21 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { IndexedCMPRuleset } from '@duckduckgo/autoconsent';
 import { buildSync } from 'esbuild';
 import { CONSENT_RULES_PARAMETER } from '#shared/services/capture/consent-asset.ts';
 import type { ConsentAsset } from '#shared/services/capture/consent-asset.ts';
 
-/**
- * The standalone build's settings without its console logs (each one a CDP event) and without
- * recording heuristic text patterns, which reads the page's innerText on every pass and which
- * nothing here acts on; the heuristic dialog detection (`heuristicMode`) stays on.
- */
-const CONFIG = {
-  isMainWorld: true,
-  enableHeuristicDetection: false,
-  heuristicMode: 'tier2',
-  enablePopupMutationObserver: false,
-  logs: { lifecycle: false, rulesteps: false, detectionsteps: false, evals: false, errors: false, messages: false, waits: false },
-};
+/** autoconsent's sources: the library and its heuristics' words, which its package entry does not export. */
+const LIBRARY = join(dirname(createRequire(import.meta.url).resolve('@duckduckgo/autoconsent')), '..', 'lib');
 
-// Runs in each document, as autoconsent's standalone build does, on the rules passed as a JSON string
-// (parsed faster than the same data as a literal).
-const ENTRY = `import AutoConsent, { filterCompactRules } from '@duckduckgo/autoconsent';
-if (!window.autoconsentStandalone) {
-  const compact = filterCompactRules(JSON.parse(${CONSENT_RULES_PARAMETER}), { url: location.href, mainFrame: window.top === window });
-  const instance = new AutoConsent(() => Promise.resolve());
-  window.autoconsentStandalone = { instance };
-  instance.initialize(${JSON.stringify(CONFIG)}, { autoconsent: [], compact });
-}`;
+// Runs in each document on the rules passed as a JSON string (parsed faster than the same data as a literal).
+const ENTRY = `import AutoConsent, { filterCompactRules } from ${JSON.stringify(join(LIBRARY, 'web.ts'))};
+import * as heuristics from ${JSON.stringify(join(LIBRARY, 'heuristics.ts'))};
+import { BUTTON_NEVER_MATCH_PATTERNS } from ${JSON.stringify(join(LIBRARY, 'heuristic-patterns.ts'))};
+import { startConsent } from '#shared/services/capture/consent-page.ts';
+startConsent({ AutoConsent, filterCompactRules, heuristics, neverMatch: BUTTON_NEVER_MATCH_PATTERNS }, JSON.parse(${CONSENT_RULES_PARAMETER}));`;
 
 /** The script (expecting the rules as `CONSENT_RULES_PARAMETER`) and the rules. */
 export function buildConsentAsset(): ConsentAsset {

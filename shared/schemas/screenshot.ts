@@ -325,8 +325,10 @@ export const CaptureReportSchema = v.pipe(
     ),
     consent: v.optional(
       v.pipe(
-        v.picklist(['opted-out', 'hidden', 'shown', 'none']),
-        v.description('With blockBanners: the consent dialog was opted out of, hidden, left showing (found, but neither worked), or there was none.'),
+        v.picklist(['opted-out', 'closed', 'hidden', 'shown', 'none']),
+        v.description(
+          "With blockBanners, what became of the page's consent dialog, as seen after the fact: opted-out (a control that refuses was used and the dialog was gone afterwards), closed (its close control was used and it was gone afterwards; no choice was recorded), hidden (it was hidden, with what it left, without a choice: a wall that only accepts or pays, or one whose refusal did not close it), shown (found, but it could be neither refused nor hidden: it is in the picture), or none (no consent dialog was found). No control that accepts, subscribes or pays is ever clicked.",
+        ),
       ),
     ),
     images: v.pipe(

@@ -15,6 +15,7 @@ import { consentRulesFor } from '#shared/services/capture/consent-banners.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { AD_COLOUR, AD_HOST, BANNER_COLOUR, CONSENT_PAGES, SITE_HOST, startCleanPages } from '../support/clean-pages.ts';
 import type { CleanPages } from '../support/clean-pages.ts';
+import { ACCEPTED_COLOUR } from '../support/consent-walls.ts';
 
 let browser: Browser;
 let pages: CleanPages;
@@ -122,14 +123,17 @@ describe('clean captures: consent dialogs', () => {
 describe('clean captures: what a dialog leaves', () => {
   const leftovers = (name: string) => `${pages.origin}/leftovers/${name}`;
 
+  // The unknown dialogs are refused by their own reject control; the managers' by autoconsent's rules.
+  const rule = { lifecycle: 'done', clicked: [] };
+  const reject = { lifecycle: expect.any(String), clicked: ['reject'] };
   it.each([
-    ['unknown-class', 'opted-out', ['backdrop', 'body overflow']],
-    ['unknown-inline', 'opted-out', ['backdrop', 'html overflow', 'body overflow']],
-    ['unknown-fixed', 'opted-out', ['backdrop', 'body position']],
-    ['onetrust-filter', 'opted-out', ['body overflow']],
-    ['stuck-backdrop', 'hidden', ['backdrop', 'html overflow', 'body overflow']],
-    ['hero-consent', 'opted-out', []],
-  ])('captures the %s page as the same page without its dialog (%s)', async (name, result, cleared) => {
+    ['unknown-class', 'opted-out', reject, ['backdrop', 'body overflow']],
+    ['unknown-inline', 'opted-out', reject, ['backdrop', 'html overflow', 'body overflow']],
+    ['unknown-fixed', 'opted-out', reject, ['backdrop', 'body position']],
+    ['onetrust-filter', 'opted-out', rule, ['body overflow']],
+    ['stuck-backdrop', 'hidden', { lifecycle: expect.any(String), clicked: [] }, ['backdrop', 'html overflow', 'body overflow']],
+    ['hero-consent', 'opted-out', rule, []],
+  ])('captures the %s page as the same page without its dialog (%s)', async (name, result, how, cleared) => {
     // Prepare
     const { png: without } = await captureClean(browser, `${leftovers(name)}?without`, {});
 
@@ -139,7 +143,7 @@ describe('clean captures: what a dialog leaves', () => {
     // Assess
     keep(`${name}-clean`, png);
     keep(`${name}-without`, without);
-    expect(report).toEqual({ consent: { result, lifecycle: result === 'hidden' ? expect.any(String) : 'done', cleared } });
+    expect(report).toEqual({ consent: { result, ...how, cleared } });
     expect(await differing(png, without)).toBe(0);
   });
 
@@ -166,9 +170,73 @@ describe('clean captures: what a dialog leaves', () => {
 
     // Assess
     keep('fixed-layer-clean', png);
-    expect(report).toEqual({ consent: { result: 'none', lifecycle: expect.any(String), cleared: [] } });
+    expect(report).toEqual({ consent: { result: 'none', lifecycle: expect.any(String), clicked: [], cleared: [] } });
     expect(inspected).toEqual(['hidden', 'hidden']);
     expect(await differing(png, plain)).toBe(0);
+  });
+});
+
+describe('clean captures: consent walls', () => {
+  const walls = (name: string) => `${pages.origin}/walls/${name}`;
+  /** What each wall leaves once gone: its backdrop and scroll lock, and the blur of the two that blur. */
+  const left = ['backdrop', 'body overflow'];
+  const blurred = [...left, 'blur'];
+
+  it.each([
+    // Pay or accept: neither is clicked; the wall is hidden.
+    ['pay-en', 'hidden', [], [], left],
+    ['pay-de', 'hidden', [], [], blurred],
+    ['pay-fr', 'hidden', [], [], left],
+    ['pay-es', 'hidden', [], [], left],
+    ['pay-close-fr', 'closed', ['close'], ['Fermer'], left],
+    // Refusals and necessary-only, whether or not the dialog is a role=dialog.
+    ['reject-de', 'opted-out', ['reject'], ['Alle ablehnen'], blurred],
+    ['necessary-en', 'opted-out', ['reject'], ['Necessary only'], left],
+    ['necessary-fr', 'opted-out', ['reject'], ['Uniquement les cookies nécessaires'], left],
+    ['necessary-es', 'opted-out', ['reject'], ['Solo necesarias'], left],
+    ['close-en', 'closed', ['close'], ['Close'], left],
+    // A refusal or close that does nothing: the wall stays, and is hidden.
+    ['reject-stuck-en', 'hidden', ['reject'], ['Reject all'], left],
+    ['close-stuck-es', 'hidden', ['close'], ['Cerrar'], left],
+    // In an app's fixed shell, only the wall is hidden.
+    ['shell-stuck-en', 'hidden', ['reject'], ['Reject all'], left],
+  ])('captures the %s wall as the page without it (%s), clicking only what refuses or closes', async (name, result, clicked, said, cleared) => {
+    // Prepare
+    const { png: without } = await captureClean(browser, `${walls(name)}?without`, {});
+
+    // Act
+    const { png, report, inspected } = await captureClean(browser, walls(name), { blockBanners: true }, (page) => page.evaluate('window.consentClicks ?? []'));
+
+    // Assess
+    keep(`wall-${name}`, png);
+    expect(inspected).toEqual(said);
+    expect(report).toEqual({ consent: { result, lifecycle: expect.any(String), clicked, cleared } });
+    expect(await count(png, ACCEPTED_COLOUR)).toBe(0);
+    expect(await differing(png, without)).toBe(0);
+  });
+
+  it.each(['pay-en', 'pay-fr', 'necessary-es', 'close-stuck-es'])('shows the whole %s wall without blockBanners', async (name) => {
+    // Act
+    const { png } = await captureClean(browser, walls(name), {});
+
+    // Assess: its box, half the 1280 px width and 300 px tall, less its words and buttons.
+    expect(await count(png, BANNER_COLOUR)).toBeGreaterThan(640 * 270);
+  });
+
+  it("stops a script's click on a control that accepts or subscribes, and lets a person's click through", async () => {
+    // Act
+    const { inspected } = await captureClean(browser, walls('pay-en'), { blockBanners: true }, async (page) => {
+      const scripted = await page.evaluate(`(() => {
+        document.querySelector('.wall').style.setProperty('display', 'block', 'important');
+        for (const button of document.querySelectorAll('.wall button')) button.click();
+        return { clicks: window.consentClicks ?? [], refused: window.autoconsentStandalone.refused };
+      })()`);
+      await page.click('.wall button');
+      return { scripted, person: await page.evaluate('window.consentClicks') };
+    });
+
+    // Assess
+    expect(inspected).toEqual({ scripted: { clicks: [], refused: ['Accept and continue', 'Subscribe'] }, person: ['Accept and continue'] });
   });
 });
 

@@ -8,6 +8,8 @@ import { call, freshClient } from '../support/client.ts';
 import { readPixels } from '../support/images.ts';
 import { useRuntimeWithPages } from '../support/capture-suite.ts';
 import { AD_COLOUR, BANNER_COLOUR, startCleanPages } from '../support/clean-pages.ts';
+import { ACCEPTED_COLOUR } from '../support/consent-walls.ts';
+import { waitFor } from '../support/expectations.ts';
 
 const suite = useRuntimeWithPages(startCleanPages);
 
@@ -58,6 +60,30 @@ describe('POST /api/screenshot: clean captures', () => {
     expect(without.capturedHeight).toBeGreaterThan(2_400);
     expect({ truncated: body.truncated, capturedHeight: body.capturedHeight }).toEqual({ truncated: false, capturedHeight: without.capturedHeight });
     expect(await differing(body.screenshot, without.screenshot)).toBe(0);
+  });
+
+  it.each([
+    ['pay-or-accept wall', 'pay-en', 'hidden', []],
+    ['wall with a close control', 'close-en', 'closed', ['Close']],
+  ])('captures a %s as the page without it, never accepting (%s)', async (_name, wall, consent, said) => {
+    // Prepare
+    const url = `${suite.pages.origin}/walls/${wall}`;
+    const without = (await capture({ url: `${url}?without` })).body as { screenshot: string };
+    const before = suite.pages.clicks.length;
+
+    // Act
+    const response = await capture({ url, blockBanners: true });
+
+    // Assess
+    expect(response.status).toBe(200);
+    const body = response.body as { screenshot: string; report: { consent: string } };
+    expect(body.report.consent).toBe(consent);
+    expect(await count(body.screenshot, BANNER_COLOUR)).toBe(0);
+    expect(await count(body.screenshot, ACCEPTED_COLOUR)).toBe(0);
+    expect(await differing(body.screenshot, without.screenshot)).toBe(0);
+    // The page posts each click as it happens; the close arrives, and nothing else was clicked.
+    const clicks = await waitFor(async () => (suite.pages.clicks.length - before >= said.length ? suite.pages.clicks.slice(before) : undefined));
+    expect(clicks).toEqual(said);
   });
 
   it.each([

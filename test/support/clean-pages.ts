@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { WALL_CONTENT, WALLS } from './consent-walls.ts';
 
 /** Consent dialogs and ad slots are drawn in these; the page itself is green. */
 export const BANNER_COLOUR = { r: 255, g: 0, b: 255 } as const;
@@ -124,6 +125,8 @@ export interface CleanPages {
   port: number;
   /** Paths the ad host was asked for. */
   adHits: string[];
+  /** The controls of consent walls (consent-walls.ts) that were clicked, in order. */
+  clicks: string[];
   close(): Promise<void>;
 }
 
@@ -134,9 +137,13 @@ const page = (res: ServerResponse, body: string) => {
   );
 };
 
-/** /consent/<name>, /leftovers/<name>, /ads (an image from the ad host and an AdSense-style slot), /first-party-ads (an ad the list names by path), /plain. */
+/**
+ * /consent/<name>, /leftovers/<name> and /walls/<name> (both also ?without), /ads (an image from the ad host and an
+ * AdSense-style slot), /first-party-ads (an ad the list names by path), /plain; a wall's clicks are posted to /clicked.
+ */
 export async function startCleanPages(): Promise<CleanPages> {
   const adHits: string[] = [];
+  const clicks: string[] = [];
   const sockets = new Set<Socket>();
   let port = 0;
   const server = createServer((req, res) => {
@@ -159,8 +166,17 @@ export async function startCleanPages(): Promise<CleanPages> {
     if (url.pathname === '/first-party-ads') {
       return page(res, '<img src="/advert.png" width="300" height="250" style="position:absolute;left:0;top:100px">');
     }
-    const leftover = /^\/leftovers\/([a-z-]+)$/.exec(url.pathname)?.[1];
-    const { dialog, content = '' } = (leftover && LEFTOVER_PAGES[leftover]) || {};
+    if (url.pathname === '/clicked' && req.method === 'POST') {
+      let said = '';
+      req.on('data', (chunk: Buffer) => (said += chunk.toString()));
+      return void req.on('end', () => {
+        clicks.push(said);
+        res.writeHead(204).end();
+      });
+    }
+    const [, folder, name = ''] = /^\/(leftovers|walls)\/([a-z-]+)$/.exec(url.pathname) ?? [];
+    const { dialog, content = '' } =
+      (folder === 'walls' ? { dialog: WALLS[name], content: WALL_CONTENT[name] } : folder === 'leftovers' && LEFTOVER_PAGES[name]) || {};
     if (dialog !== undefined) return page(res, `${ARTICLE}${content}${url.searchParams.has('without') ? '' : dialog}`);
     if (url.pathname === '/plain') return page(res, '<p>Nothing to clean.</p>');
     res.writeHead(404).end();
@@ -175,6 +191,7 @@ export async function startCleanPages(): Promise<CleanPages> {
     origin: `http://127.0.0.1:${port}`,
     port,
     adHits,
+    clicks,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

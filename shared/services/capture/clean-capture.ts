@@ -5,7 +5,7 @@
 import type { Page } from 'puppeteer-core';
 import type { RequestFacts } from '#shared/services/capture/ad-blocking.ts';
 import { dismissConsent, watchConsent } from '#shared/services/capture/consent-banners.ts';
-import type { ConsentOutcome } from '#shared/services/capture/consent-in-page.ts';
+import type { ConsentOutcome } from '#shared/services/capture/consent-banners.ts';
 
 export interface CleanOptions {
   blockBanners?: boolean;

@@ -1,6 +1,7 @@
 /**
  * Cookie-consent dialogs: DuckDuckGo's autoconsent (its rules ship in its package, no network)
- * opts out where it can; known consent containers are hidden where it could not.
+ * refuses where its rules know the manager; other dialogs are refused or closed by their own
+ * controls, and whatever still shows is hidden. Nothing that accepts, subscribes or pays is clicked.
  */
 import { createRequire } from 'node:module';
 import type { CompactCMPRule, IndexedCMPRuleset } from '@duckduckgo/autoconsent';
@@ -8,8 +9,10 @@ import type { Page } from 'puppeteer-core';
 import { localCleanAssets } from '#shared/services/capture/clean-assets.ts';
 import { AUTOCONSENT_FILE, CONSENT_RULES_PARAMETER } from '#shared/services/capture/consent-asset.ts';
 import type { ConsentAsset } from '#shared/services/capture/consent-asset.ts';
-import { consentStep } from '#shared/services/capture/consent-in-page.ts';
-import type { ConsentOutcome } from '#shared/services/capture/consent-in-page.ts';
+import { clearLeftovers, consentClick, consentHide, consentLook } from '#shared/services/capture/consent-in-page.ts';
+import type { ConsentControl } from '#shared/services/capture/consent-in-page.ts';
+import { nextMove, verdict } from '#shared/services/capture/consent-moves.ts';
+import type { ConsentMemory, ConsentResult } from '#shared/services/capture/consent-moves.ts';
 
 /** Consent managers' own containers, hidden after load. */
 export const CONSENT_CONTAINERS = [
@@ -106,35 +109,63 @@ export async function watchConsent(page: Page, url: URL): Promise<void> {
   await page.evaluateOnNewDocument(`((${CONSENT_RULES_PARAMETER}) => {${script}})(${JSON.stringify(consentRulesFor(rules, url))})`);
 }
 
-/** autoconsent's lifecycle states (its `LifecycleState`), as consentStep reads them. */
-const STATES = {
-  busy: ['cmpDetected', 'openPopupDetected', 'runningOptOut', 'runningOptIn'],
-  searching: ['loading', 'initialized', 'waitingForInitResponse', 'started'],
-  succeeded: ['optOutSucceeded', 'done'],
-  found: ['openPopupDetected', 'runningOptOut', 'runningOptIn', 'optOutSucceeded', 'optOutFailed', 'optInSucceeded', 'optInFailed', 'done'],
-};
-const DIALOGS = '[role=dialog],[role=alertdialog],[aria-modal=true],dialog[open]';
-const CONSENT_WORDS = 'cookie|consent|gdpr|privacy|datenschutz|tracking';
+/** What became of the page's consent dialog. */
+export interface ConsentOutcome {
+  /** What the report says: `opted-out`, `closed`, `hidden`, `shown` or `none` (docs/capture.md). */
+  result: ConsentResult;
+  /** autoconsent's lifecycle state at the end, `absent` where it never ran. */
+  lifecycle: string;
+  /** The controls found and clicked here (autoconsent's own clicks are not listed), in order. */
+  clicked: ConsentControl[];
+  /** What the dialog left and was undone: `backdrop` (each), `html|body overflow`, `html|body position`, `blur` (each). */
+  cleared: string[];
+}
 
-const GONE: ConsentOutcome = { result: 'none', lifecycle: 'absent', cleared: [] };
+const GONE: ConsentOutcome = { result: 'none', lifecycle: 'absent', clicked: [], cleared: [] };
+const POLL_MS = 50;
+/** How long a refused or closed dialog is given to leave (an exit animation) before it is hidden. */
+const LEAVING_MS = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * After load: waits, within `budgetMs`, while autoconsent opts out of a dialog it found (or may
- * still find one that speaks of consent), then hides known consent containers and, where a dialog
- * was found, what it left (consent-in-page.ts). A page with no dialog is not waited for.
+ * After load, within `budgetMs`: waits while autoconsent refuses a dialog by its rules, refuses or
+ * closes one it does not know with the dialog's own control, hides what is left, and then undoes
+ * what the dialog left (consent-moves.ts decides; consent-in-page.ts looks and acts). A page with
+ * no dialog is not waited for.
  */
 export async function dismissConsent(page: Page, budgetMs: number): Promise<ConsentOutcome> {
   const until = performance.now() + budgetMs;
-  const step = { containers: [...CONSENT_CONTAINERS], ...STATES, dialogs: DIALOGS, words: CONSENT_WORDS };
-  // A page that navigated away meanwhile has nothing left to clean.
-  const run = (force: boolean) => page.evaluate(consentStep, { ...step, force }).catch(() => GONE);
-  let outcome = await run(false);
-  while (typeof outcome === 'string') {
-    const last = performance.now() + 50 >= until;
-    if (!last) await sleep(50);
-    outcome = await run(last);
+  const containers = [...CONSENT_CONTAINERS];
+  const memory: ConsentMemory = { tried: [], clicked: [], graceOver: false };
+  let leaving: number | undefined;
+  try {
+    for (;;) {
+      const look = await page.evaluate(consentLook, containers);
+      const move = performance.now() + POLL_MS >= until ? 'finish' : nextMove(look, memory);
+      if (move === 'finish') {
+        await page.evaluate(consentHide, { containers, dialogs: look.dialogs > 0 });
+        const after = look.known + look.dialogs > 0 ? await page.evaluate(consentLook, containers) : look;
+        const result = verdict(look, after, memory);
+        const cleared = result === 'shown' || result === 'none' ? [] : await page.evaluate(clearLeftovers);
+        return { result, lifecycle: look.lifecycle, clicked: memory.clicked, cleared };
+      }
+      if ('click' in move) {
+        memory.tried.push(move.click);
+        if (await page.evaluate(consentClick, move.click)) {
+          memory.clicked.push(move.click);
+          memory.graceOver = false;
+          leaving = undefined;
+        }
+        // A control that removes its dialog at once is seen at the next look.
+        continue;
+      }
+      if (move.wait === 'leaving') leaving ??= performance.now() + LEAVING_MS;
+      await sleep(POLL_MS);
+      memory.graceOver = leaving !== undefined && performance.now() >= leaving;
+    }
+  } catch {
+    // A page that navigated away meanwhile has nothing left to clean.
+    return GONE;
   }
-  return outcome;
 }

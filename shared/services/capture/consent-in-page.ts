@@ -1,36 +1,23 @@
 /**
  * blockBanners' work inside the page (conventions of in-page.ts: self-contained, arguments as
- * data): autoconsent's state read, known containers hidden, and what a dismissed dialog leaves.
+ * data): what shows, a refusing or closing control clicked, what remains hidden, what it left undone.
  */
+import type { ConsentPage } from '#shared/services/capture/consent-page.ts';
 
-/** What became of the page's consent dialog. */
-export type ConsentResult = 'opted-out' | 'hidden' | 'shown' | 'none';
-
-export interface ConsentOutcome {
-  /**
-   * `opted-out`: autoconsent opted out of it; `hidden`: a known consent container showed and was
-   * hidden; `shown`: autoconsent found a dialog it could not dismiss and nothing hid it; `none`.
-   */
-  result: ConsentResult;
-  /** autoconsent's lifecycle state at the end, `absent` where it never ran. */
+/** What the page showed at one look. */
+export interface ConsentLook {
+  /** autoconsent's lifecycle state, `absent` where it never ran. */
   lifecycle: string;
-  /** What the dialog left and was undone: `backdrop` (each), `html|body overflow`, `html|body position`. */
-  cleared: string[];
+  /** autoconsent's rule for the dialog only hides it (a cosmetic rule). */
+  cosmetic: boolean;
+  /** Known containers (and the found rule's own) that show. */
+  known: number;
+  /** Dialogs that speak of consent and show (consent-page.ts). */
+  dialogs: number;
 }
 
-export interface ConsentStep {
-  /** True on the last call: finish even while autoconsent is still at work. */
-  force: boolean;
-  containers: string[];
-  /** autoconsent's states: still at work on a dialog, searching, opted out, and having found one open. */
-  busy: string[];
-  searching: string[];
-  succeeded: string[];
-  found: string[];
-  /** Elements that present themselves as dialogs, and words that make one a consent dialog. */
-  dialogs: string;
-  words: string;
-}
+/** The controls consentClick can use. */
+export type ConsentControl = 'reject' | 'close';
 
 /** The slice of the page's DOM used here; Node's types have no DOM. */
 interface Visible {
@@ -41,12 +28,14 @@ interface PageElement extends Visible {
   style: { setProperty(name: string, value: string, priority: string): void };
   getBoundingClientRect(): { left: number; top: number; right: number; bottom: number; width: number; height: number };
   querySelectorAll(selector: string): Iterable<PageElement>;
+  children: Iterable<PageElement>;
+  shadowRoot: unknown;
 }
 interface PageSheet {
   replaceSync(text: string): void;
 }
 interface PageGlobal {
-  autoconsentStandalone?: { instance?: { state?: { lifecycle?: string } } };
+  autoconsentStandalone?: Partial<ConsentPage>;
   document: {
     documentElement: PageElement & { clientWidth: number; clientHeight: number };
     body: PageElement | null;
@@ -61,48 +50,85 @@ interface PageGlobal {
     opacity: string;
     backgroundColor: string;
     backdropFilter: string;
+    filter: string;
   };
 }
 
 /**
- * One round trip: autoconsent's state while it is at work (unless `force`), else the outcome.
- * A dialog counts as found when autoconsent found one open or a known container shows; only then
- * are its leftovers undone: fixed, viewport-wide, see-through layers holding nothing visible, and
- * vertical overflow or fixed position on html and body. No named inner functions (in-page.ts).
+ * What shows now. A known container (or one of the found rule's own) counts when it holds words and
+ * one of its parts shows, as it is often a box of no size around fixed parts; not by opacity, since
+ * autoconsent makes the containers it knows transparent while it works on them.
  */
-export function consentStep(step: ConsentStep): ConsentOutcome | string {
+export function consentLook(containers: string[]): ConsentLook {
+  const page = globalThis as unknown as PageGlobal;
+  const consent = page.autoconsentStandalone;
+  const state = consent?.instance?.state;
+  const shows = { visibilityProperty: true };
+  let known = 0;
+  for (const selector of [...containers, ...(consent?.instance?.foundCmp?.prehideSelectors ?? [])]) {
+    let matches: Iterable<PageElement> = [];
+    try {
+      matches = page.document.querySelectorAll(selector);
+    } catch {
+      // A rule's selector this browser cannot parse names nothing here.
+    }
+    for (const container of matches) {
+      // A backdrop is not the dialog: a dialog has words, in the document or in its shadow root.
+      if (!container.checkVisibility(shows) || (container.innerText.trim() === '' && !container.shadowRoot)) continue;
+      const parts = [container, ...container.querySelectorAll('*')];
+      const showing = parts.some((part) => {
+        const box = part.getBoundingClientRect();
+        return box.width > 0 && box.height > 0 && part.checkVisibility(shows);
+      });
+      if (showing) known += 1;
+    }
+  }
+  return {
+    lifecycle: state?.lifecycle ?? 'absent',
+    cosmetic: consent?.instance?.foundCmp?.isCosmetic === true,
+    known,
+    dialogs: consent?.dialogs?.().length ?? 0,
+  };
+}
+
+/** Clicks the first `control` of a showing dialog that has one; false where none has. */
+export function consentClick(control: ConsentControl): boolean {
+  const consent = (globalThis as unknown as PageGlobal).autoconsentStandalone;
+  for (const dialog of consent?.dialogs?.() ?? []) {
+    const found = consent?.[control]?.(dialog);
+    if (!found) continue;
+    found.click();
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Hides what shows: the known containers, now and whenever they appear later, the found rule's
+ * own, and, where the last look saw some, each dialog that speaks of consent.
+ */
+export function consentHide({ containers, dialogs }: { containers: string[]; dialogs: boolean }): void {
+  const page = globalThis as unknown as PageGlobal;
+  const consent = page.autoconsentStandalone;
+  const sheet = new page.CSSStyleSheet();
+  // One rule each: a selector the browser cannot parse drops its own rule only.
+  const rules = [containers.join(','), ...(consent?.instance?.foundCmp?.prehideSelectors ?? [])];
+  sheet.replaceSync(rules.map((selector) => `${selector}{display:none !important}`).join('\n'));
+  page.document.adoptedStyleSheets = [...page.document.adoptedStyleSheets, sheet];
+  if (dialogs) for (const dialog of consent?.dialogs?.() ?? []) dialog.style.setProperty('display', 'none', 'important');
+}
+
+/**
+ * Once a consent dialog is gone, undoes what it left: fixed, viewport-wide, see-through layers
+ * holding nothing visible; vertical overflow or fixed position on html and body; a blur on html,
+ * body or a child of body. Answers what was undone. No named inner functions (in-page.ts).
+ */
+export function clearLeftovers(): string[] {
   const page = globalThis as unknown as PageGlobal;
   const root = page.document;
-  const lifecycle = page.autoconsentStandalone?.instance?.state?.lifecycle ?? 'absent';
   const look = { visibilityProperty: true, opacityProperty: true };
-  // Not opacity: autoconsent makes the containers it knows transparent while it works on them.
-  const shows = { visibilityProperty: true };
-  if (!step.force && step.busy.includes(lifecycle)) return lifecycle;
-  const selector = step.containers.join(',');
-  let known = false;
-  for (const container of root.querySelectorAll(selector)) {
-    if (known || !container.checkVisibility(shows)) continue;
-    // A container is often a box of no size around fixed parts: one of them must show.
-    known = [container, ...container.querySelectorAll('*')].some((part) => {
-      const box = part.getBoundingClientRect();
-      return box.width > 0 && box.height > 0 && part.checkVisibility(shows);
-    });
-  }
-  // Before its search ends, autoconsent is waited for on a known container or a dialog that speaks
-  // of consent: its heuristics, which find unknown dialogs, only look on its second search.
-  if (!step.force && step.searching.includes(lifecycle)) {
-    if (known) return lifecycle;
-    const words = new RegExp(step.words, 'i');
-    for (const dialog of root.querySelectorAll(step.dialogs)) if (dialog.checkVisibility(shows) && words.test(dialog.innerText)) return lifecycle;
-  }
-  // Always: a container that shows up later is hidden too.
-  const sheet = new page.CSSStyleSheet();
-  sheet.replaceSync(`${selector}{display:none !important}`);
-  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-  const opted = step.succeeded.includes(lifecycle);
-  const result: ConsentResult = opted ? 'opted-out' : known ? 'hidden' : step.found.includes(lifecycle) ? 'shown' : 'none';
   const cleared: string[] = [];
-  if ((result !== 'opted-out' && result !== 'hidden') || !root.body) return { result, lifecycle, cleared };
+  if (!root.body) return cleared;
 
   const width = root.documentElement.clientWidth;
   const height = root.documentElement.clientHeight;
@@ -138,5 +164,11 @@ export function consentStep(step: ConsentStep): ConsentOutcome | string {
     if (fixed) element.style.setProperty('position', 'static', 'important');
     if (fixed) cleared.push(`${name} position`);
   }
-  return { result, lifecycle, cleared };
+  // A wall blurs the page around it, not a picture within it: only the page's outer boxes.
+  for (const element of [root.documentElement, root.body, ...root.body.children]) {
+    if (!/blur\(/.test(page.getComputedStyle(element).filter)) continue;
+    element.style.setProperty('filter', 'none', 'important');
+    cleared.push('blur');
+  }
+  return cleared;
 }
