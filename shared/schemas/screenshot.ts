@@ -203,7 +203,9 @@ export const CaptureOptionFields = {
   blockBanners: v.optional(
     v.pipe(
       v.boolean(),
-      v.description('true dismisses cookie-consent dialogs, opting out where the consent manager allows it, and hides the ones it cannot dismiss.'),
+      v.description(
+        'true removes cookie-consent dialogs from the picture: refused (reject, necessary only) or closed where they offer it, never accepted, subscribed to or paid; what stays is hidden with its backdrop. report.consent says which.',
+      ),
     ),
     false,
   ),
