@@ -1,15 +1,18 @@
 /**
- * Pages for redaction tests and the bench, served on 127.0.0.1: the corpus one entry per band at
- * known heights, the shapes text takes in a page (wrapped, split over elements, shadow DOM, a frame,
- * form fields), and a tall dashboard.
+ * Pages for redaction tests and the bench, served on 127.0.0.1 (and 127.0.0.2 for frames of another
+ * site): the corpus one entry per band at known heights, the shapes text takes in a page (wrapped,
+ * split over elements, shadow DOM, a frame, form fields), the ways text is drawn, and a tall dashboard.
  */
-import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenPair } from './listen-pair.ts';
 import { CORPUS } from './redaction-corpus.ts';
+import { drawnFrame, drawnPage } from './redaction-drawn.ts';
 
 export interface RedactionPages {
+  /** http://127.0.0.1:<port> */
   origin: string;
+  /** http://127.0.0.2:<port>: another site, for frames. */
+  second: string;
   port: number;
   close(): Promise<void>;
 }
@@ -101,9 +104,10 @@ const TICKING_PAGE =
   '<script>let n = 0; setInterval(() => { document.getElementById("tick").textContent = "tick" + ++n + "@example.com"; }, 1);</script>';
 
 export async function startRedactionPages(): Promise<RedactionPages> {
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://pages.test').pathname;
+  let second = '';
+  const { port, close } = await listenPair(() => (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://pages.test');
+    const path = url.pathname;
     if (path === '/corpus') return html(res, corpusPage());
     if (path === '/shapes') return html(res, shapesPage());
     if (path === '/frame') return html(res, '<p style="margin:10px">frame@example.com</p>');
@@ -111,22 +115,11 @@ export async function startRedactionPages(): Promise<RedactionPages> {
     if (path === '/dashboard') return html(res, dashboardPage());
     if (path === '/late') return html(res, latePage());
     if (path === '/ticking') return html(res, TICKING_PAGE);
+    if (path === '/drawn') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(drawnPage(second));
+    if (path === '/drawn-frame') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(drawnFrame(url.searchParams));
     if (path === '/late-text') return void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('late@example.com'), 400);
     res.writeHead(404).end();
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  second = `http://127.0.0.2:${port}`;
+  return { origin: `http://127.0.0.1:${port}`, second, port, close };
 }

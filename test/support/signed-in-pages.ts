@@ -3,9 +3,8 @@
  * option sends (a header, a cookie, a user agent, a click, reduced motion). A second origin on
  * 127.0.0.2, same port, records what the pages' requests to it carried.
  */
-import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, Server, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { listenPair } from './listen-pair.ts';
 
 /** What the options send; a page is green only with these. */
 export const PASS = {
@@ -72,25 +71,11 @@ const MOTION_PAGE = `<style>
 </style><div id="a"></div><div id="t"></div><div id="m"></div><div id="spin"></div>
 <script>requestAnimationFrame(() => requestAnimationFrame(() => document.getElementById('t').classList.add('go')));</script>`;
 
-async function listenPair(handler: (origin: Hit['origin']) => Parameters<typeof createServer>[1]): Promise<{ servers: Server[]; port: number }> {
-  // The second origin takes the same port on 127.0.0.2, so one UNSAFE_TEST_LOOPBACK_PORTS opens both.
-  for (let attempt = 0; attempt < 10; attempt += 1) {
-    const target = createServer(handler('target'));
-    await new Promise<void>((resolve, reject) => target.once('error', reject).listen(0, '127.0.0.1', resolve));
-    const port = (target.address() as AddressInfo).port;
-    const second = createServer(handler('second'));
-    const bound = await new Promise<boolean>((resolve) => second.once('error', () => resolve(false)).listen(port, '127.0.0.2', () => resolve(true)));
-    if (bound) return { servers: [target, second], port };
-    await new Promise((resolve) => target.close(resolve));
-  }
-  throw new Error('no port free on both 127.0.0.1 and 127.0.0.2');
-}
-
 export async function startSignedInPages(): Promise<SignedInPages> {
   const hits: Hit[] = [];
-  const sockets = new Set<Socket>();
   let second = '';
-  const { servers, port } = await listenPair((origin) => (req, res) => {
+  const { close, port } = await listenPair((host) => (req, res) => {
+    const origin = host === 'first' ? 'target' : 'second';
     const url = new URL(req.url ?? '/', 'http://pages.test');
     hits.push({ origin, path: `${url.pathname}${url.search}`, headers: req.headers });
     const headers = req.headers;
@@ -137,21 +122,12 @@ export async function startSignedInPages(): Promise<SignedInPages> {
         return void res.end('ok');
     }
   });
-  for (const server of servers) {
-    server.on('connection', (socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    });
-  }
   second = `http://127.0.0.2:${port}`;
   return {
     origin: `http://127.0.0.1:${port}`,
     second,
     port,
     hits,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-    },
+    close,
   };
 }

@@ -208,7 +208,8 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
       ahead,
     );
     const requests = { total: traffic.seen, refused: traffic.refused, blockedAds: traffic.blockedAds };
-    const report = await captureReport({ page, area: picture.area, deadline, status: response?.status(), consent: cleaned.consent?.result, requests });
+    const found = await captureReport({ page, area: picture.area, deadline, status: response?.status(), consent: cleaned.consent?.result, requests });
+    const report = picture.unread ? { ...found, unread: picture.unread } : found;
     return {
       png: picture.png,
       ...(picture.extent ? { extent: picture.extent } : {}),

@@ -1,0 +1,319 @@
+/**
+ * What a page draws, read from a DevTools DOMSnapshot: every run of text as laid out (after
+ * text-transform, with generated content, closed shadow roots and every frame), form fields as
+ * shown, and the media elements, each with where it can show. Pure: the snapshot is plain data.
+ */
+import type { Protocol } from 'puppeteer-core';
+import { contentClip, framePlaces, intersect, isSeeThrough, styleAt, treeOf } from '#shared/services/capture/redaction/snapshot-tree.ts';
+import type { FramePlace, Rect, Tree } from '#shared/services/capture/redaction/snapshot-tree.ts';
+
+export type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
+
+/** The computed styles the snapshot is asked for; `styleReader` reads them by name. */
+export const SNAPSHOT_STYLES = [
+  'display',
+  'position',
+  'visibility',
+  'opacity',
+  'overflow-x',
+  'overflow-y',
+  'padding-left',
+  'padding-top',
+  'padding-right',
+  'padding-bottom',
+  'color',
+  '-webkit-text-fill-color',
+  '-webkit-text-stroke-width',
+  '-webkit-text-stroke-color',
+  'text-shadow',
+  'font-size',
+  'font-style',
+  'unicode-bidi',
+  'direction',
+  'text-emphasis-style',
+  'text-emphasis-position',
+  'text-decoration-line',
+  'text-underline-offset',
+  'text-decoration-thickness',
+] as const;
+export type SnapshotStyle = (typeof SNAPSHOT_STYLES)[number];
+
+/** How far past its box a run's ink can reach (stroke, shadow, emphasis marks, underline, italics), CSS px. */
+export interface Ink {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** One run of text as drawn: a line fragment of a text node or generated content, or a form field's text. */
+export interface Piece {
+  /** The characters, in the order of the document (a right-to-left override draws them reversed). */
+  text: string;
+  reversed: boolean;
+  /** Where it is laid out, in document CSS px of the top page. */
+  box: Rect;
+  /** What of the page it can show in: its clipping ancestors and frames, intersected. */
+  clip: Rect;
+  ink: Ink;
+  /** Covered whole when any of it is found: a form field, generated content. */
+  whole: boolean;
+  /** A form field's text: read as a line of its own. */
+  field: boolean;
+  /** A line break (<br>): nothing drawn, but the line ends. */
+  hardBreak: boolean;
+  document: number;
+  /** Its node, and its nearest block container, within its document. */
+  node: number;
+  block: number;
+  /** For a text node: its id for the DevTools protocol and the DOM offset of `text`'s start, so part of it can be measured. */
+  backendNodeId?: number;
+  start: number;
+}
+
+export type MediaKind = 'img' | 'canvas' | 'video' | 'svgImage';
+
+/** An image, canvas, video or SVG image element drawn somewhere: its pixels are not read. */
+export interface Media {
+  kind: MediaKind;
+  /** The part of its box that can show, top-page document CSS px. */
+  box: Rect;
+  document: number;
+  backendNodeId: number;
+  /** An img's alt text, drawn in its place when it fails to load. */
+  alt?: string;
+}
+
+export interface Drawn {
+  pieces: Piece[];
+  media: Media[];
+  /** Each snapshot document's frame id, for running code in it. */
+  frames: string[];
+  /** The top document's `lang`, for reading national phone numbers. */
+  lang: string;
+}
+
+const MEDIA: Record<string, MediaKind> = { IMG: 'img', CANVAS: 'canvas', VIDEO: 'video', image: 'svgImage' };
+// Inputs whose value is drawn as text; password fields draw dots, date and time fields a formatted date.
+const TEXT_INPUTS = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'number', 'button', 'submit', 'reset']);
+
+const px = (value: string): number => {
+  const n = Number.parseFloat(value);
+  return Number.isFinite(n) ? n : 0;
+};
+
+/** The alpha of a computed colour: rgb(…), rgba(…, a), or a colour function's `/ a`. */
+export function alphaOf(color: string): number {
+  const slash = /\/\s*([\d.]+)(%?)\s*\)$/.exec(color);
+  if (slash) return Number(slash[1]) / (slash[2] ? 100 : 1);
+  const rgba = /^rgba\([^,]+,[^,]+,[^,]+,\s*([\d.]+)\)$/.exec(color);
+  return rgba ? Number(rgba[1]) : color === 'transparent' ? 0 : 1;
+}
+
+/** Each shadow of a computed text-shadow: its offset, blur and whether its colour shows. */
+export function shadowsOf(value: string): { x: number; y: number; blur: number; shows: boolean }[] {
+  if (!value || value === 'none') return [];
+  return value.split(/,(?![^(]*\))/).map((shadow) => {
+    const color = /(?:rgba?|hsla?|color|oklch|oklab|lab|lch|hwb)\([^)]*\)|transparent/.exec(shadow)?.[0] ?? '';
+    const [x = 0, y = 0, blur = 0] = (shadow.replace(color, '').match(/-?[\d.]+px/g) ?? []).map(px);
+    return { x, y, blur, shows: alphaOf(color) > 0 };
+  });
+}
+
+/** How far a run's ink reaches past its box, from the styles that draw outside the glyphs' boxes. */
+export function inkOf(style: (name: SnapshotStyle) => string): Ink {
+  const size = px(style('font-size'));
+  // One pixel for antialiasing, and italics lean out of their box.
+  const side = 1 + (style('font-style') === 'normal' ? 0 : Math.ceil(size * 0.2));
+  const ink = { left: side, right: side, top: 1, bottom: 1 };
+  const stroke = alphaOf(style('-webkit-text-stroke-color')) > 0 ? px(style('-webkit-text-stroke-width')) / 2 : 0;
+  for (const key of ['left', 'right', 'top', 'bottom'] as const) ink[key] += Math.ceil(stroke);
+  for (const shadow of shadowsOf(style('text-shadow'))) {
+    if (!shadow.shows) continue;
+    ink.left = Math.max(ink.left, Math.ceil(shadow.blur - shadow.x) + 1);
+    ink.right = Math.max(ink.right, Math.ceil(shadow.blur + shadow.x) + 1);
+    ink.top = Math.max(ink.top, Math.ceil(shadow.blur - shadow.y) + 1);
+    ink.bottom = Math.max(ink.bottom, Math.ceil(shadow.blur + shadow.y) + 1);
+  }
+  if (style('text-emphasis-style') !== 'none') {
+    // Marks half the font's size, over the text or under it.
+    const marks = Math.ceil(size * 0.6);
+    if (style('text-emphasis-position').includes('under')) ink.bottom += marks;
+    else ink.top += marks;
+  }
+  const lines = style('text-decoration-line');
+  if (lines !== 'none') {
+    const thickness = Math.ceil(px(style('text-decoration-thickness')) || size / 10) + 1;
+    if (lines.includes('underline')) ink.bottom += Math.max(0, Math.ceil(px(style('text-underline-offset')))) + thickness;
+    if (lines.includes('overline')) ink.top += thickness;
+  }
+  return ink;
+}
+
+/** A form field clips what it draws to its padding box, which is covered whole. */
+export const NO_INK: Ink = { left: 0, right: 0, top: 0, bottom: 0 };
+
+/** Text drawn in no visible way: hidden, or in a colour, stroke and shadow that all let nothing through. */
+function invisibleText(style: (name: SnapshotStyle) => string): boolean {
+  if (style('visibility') !== 'visible') return true;
+  const fill = alphaOf(style('-webkit-text-fill-color')) > 0;
+  const stroke = alphaOf(style('-webkit-text-stroke-color')) > 0 && px(style('-webkit-text-stroke-width')) > 0;
+  return !fill && !stroke && !shadowsOf(style('text-shadow')).some((shadow) => shadow.shows);
+}
+
+/** A part narrower or shorter than this shows nothing readable (the 1×1 px of a screen-reader-only label). */
+const UNREADABLE_PX = 2;
+const shows = (box: Rect, clip: Rect): boolean => {
+  const part = intersect(box, clip);
+  return part.width >= UNREADABLE_PX && part.height >= UNREADABLE_PX;
+};
+
+/** Reads a snapshot (of one page, every in-process frame in it) into what it draws. */
+export function readSnapshot(snapshot: Protocol.DOMSnapshot.CaptureSnapshotResponse): Drawn {
+  const trees = snapshot.documents.map((_, index) => treeOf(snapshot, index, SNAPSHOT_STYLES));
+  const places = framePlaces(trees);
+  const drawn: Drawn = {
+    pieces: [],
+    media: [],
+    frames: snapshot.documents.map((doc) => snapshot.strings[doc.frameId] ?? ''),
+    lang: attribute(trees[0]!, htmlOf(trees[0]!), 'lang') ?? '',
+  };
+  trees.forEach((tree, index) => {
+    if (!places[index]!.hidden) readDocument(tree, places[index]!, drawn);
+  });
+  return drawn;
+}
+
+const htmlOf = (tree: Tree): number => tree.doc.nodes.nodeName?.findIndex((name) => tree.strings[name] === 'HTML') ?? -1;
+
+function attribute(tree: Tree, node: number, name: string): string | undefined {
+  const attributes = tree.doc.nodes.attributes?.[node] ?? [];
+  for (let i = 0; i < attributes.length; i += 2) if (tree.strings[attributes[i]!] === name) return tree.strings[attributes[i + 1]!];
+  return undefined;
+}
+
+function readDocument(tree: Tree, place: FramePlace, drawn: Drawn): void {
+  const { layout, nodes, textBoxes } = tree.doc;
+  const move = (box: readonly number[]): Rect => ({ x: box[0]! + place.dx, y: box[1]! + place.dy, width: box[2]!, height: box[3]! });
+  const clipOf = (node: number) => {
+    const clip = contentClip(tree, node);
+    return intersect(place.clip, { ...clip, x: clip.x + place.dx, y: clip.y + place.dy });
+  };
+  const boxesOf = new Map<number, number[]>();
+  textBoxes.layoutIndex.forEach((layoutIndex, box) => {
+    const list = boxesOf.get(layoutIndex);
+    if (list) list.push(box);
+    else boxesOf.set(layoutIndex, [box]);
+  });
+  const fields = formFields(tree);
+  const base = { document: tree.index, reversed: false, hardBreak: false, field: false, start: 0 };
+  for (let layoutIndex = 0; layoutIndex < layout.nodeIndex.length; layoutIndex += 1) {
+    const node = layout.nodeIndex[layoutIndex]!;
+    const style = styleAt(tree, layoutIndex);
+    const name = tree.strings[nodes.nodeName?.[node] ?? -1] ?? '';
+    const kind = MEDIA[name];
+    const field = fields.get(node);
+    const boxes = boxesOf.get(layoutIndex);
+    if ((!kind && !field && !boxes) || style('visibility') !== 'visible' || isSeeThrough(tree, node)) continue;
+    if (kind) {
+      const box = move(layout.bounds[layoutIndex]!);
+      const clip = clipOf(nodes.parentIndex?.[node] ?? -1);
+      const alt = kind === 'img' ? attribute(tree, node, 'alt') : undefined;
+      if (shows(box, clip))
+        drawn.media.push({ kind, box: intersect(box, clip), document: tree.index, backendNodeId: nodes.backendNodeId?.[node] ?? 0, ...(alt ? { alt } : {}) });
+    }
+    if (field) {
+      const clip = clipOf(node);
+      for (const row of field) {
+        const box = move(row.box);
+        if (row.text.trim() && shows(box, clip))
+          drawn.pieces.push({ ...base, text: row.text, box, clip, ink: NO_INK, whole: true, field: true, node, block: node });
+      }
+    }
+    if (!boxes || invisibleText(style)) continue;
+    const text = tree.strings[layout.text[layoutIndex] ?? -1] ?? '';
+    const isText = nodes.nodeType?.[node] === 3;
+    const clip = clipOf(node);
+    const shared = {
+      ...base,
+      reversed: style('direction') === 'rtl' && style('unicode-bidi').includes('override'),
+      clip,
+      ink: inkOf(style),
+      // Generated content has no text node to measure a part of.
+      whole: !isText,
+      node,
+      block: blockOf(tree, node),
+      ...(isText ? { backendNodeId: nodes.backendNodeId?.[node] ?? 0 } : {}),
+    };
+    for (const index of boxes) {
+      const start = textBoxes.start[index]!;
+      const box = move(textBoxes.bounds[index]!);
+      if (name === 'BR') drawn.pieces.push({ ...shared, text: '\n', box, hardBreak: true, start });
+      else if (shows(box, clip)) drawn.pieces.push({ ...shared, text: text.slice(start, start + textBoxes.length[index]!), box, start });
+    }
+  }
+}
+
+/** The nearest ancestor that lays its content out in lines of its own (not inline, not `display: contents`). */
+function blockOf(tree: Tree, node: number): number {
+  for (let at = tree.doc.nodes.parentIndex?.[node] ?? -1; at >= 0; at = tree.doc.nodes.parentIndex?.[at] ?? -1) {
+    const layoutIndex = tree.layoutOf.get(at);
+    if (layoutIndex !== undefined && !['inline', 'contents'].includes(styleAt(tree, layoutIndex)('display'))) return at;
+  }
+  return -1;
+}
+
+/**
+ * The text each form field shows, by node: an input's value or placeholder, a textarea's, a
+ * drop-down's chosen option, each option row of a list box; in their padding boxes (document px).
+ */
+function formFields(tree: Tree): Map<number, { text: string; box: readonly number[] }[]> {
+  const { strings } = tree;
+  const { nodes, layout } = tree.doc;
+  const fields = new Map<number, { text: string; box: readonly number[] }[]>();
+  const rare = (data: Protocol.DOMSnapshot.RareStringData | undefined, node: number) => {
+    const at = data?.index.indexOf(node) ?? -1;
+    return at >= 0 ? (strings[data!.value[at]!] ?? '') : '';
+  };
+  const paddingBox = (layoutIndex: number): readonly number[] => {
+    const [x = 0, y = 0] = layout.bounds[layoutIndex]!;
+    const client = layout.clientRects?.[layoutIndex];
+    return client?.length ? [x + client[0]!, y + client[1]!, client[2]!, client[3]!] : layout.bounds[layoutIndex]!;
+  };
+  const names = (nodes.nodeName ?? []).map((name) => strings[name] ?? '');
+  const parents = nodes.parentIndex ?? [];
+  // Each select's options (also inside an optgroup), and each option's text.
+  const options = new Map<number, number[]>();
+  const texts = new Map<number, string>();
+  names.forEach((name, node) => {
+    const parent = parents[node] ?? -1;
+    if (name === 'OPTION') {
+      const select = names[parent] === 'OPTGROUP' ? (parents[parent] ?? -1) : parent;
+      options.set(select, [...(options.get(select) ?? []), node]);
+    } else if (nodes.nodeType?.[node] === 3 && names[parent] === 'OPTION')
+      texts.set(parent, (texts.get(parent) ?? '') + (strings[nodes.nodeValue?.[node] ?? -1] ?? ''));
+  });
+  const label = (option: number) => attribute(tree, option, 'label') ?? texts.get(option) ?? '';
+  names.forEach((name, node) => {
+    const layoutIndex = tree.layoutOf.get(node);
+    if (layoutIndex === undefined) return;
+    if ((name === 'INPUT' && TEXT_INPUTS.has((attribute(tree, node, 'type') ?? '').toLowerCase())) || name === 'TEXTAREA') {
+      const value = name === 'INPUT' ? rare(nodes.inputValue, node) : rare(nodes.textValue, node);
+      fields.set(node, [{ text: value || (attribute(tree, node, 'placeholder') ?? ''), box: paddingBox(layoutIndex) }]);
+    } else if (name === 'SELECT') {
+      const list = options.get(node) ?? [];
+      if (Number(attribute(tree, node, 'size') ?? 0) > 1 || attribute(tree, node, 'multiple') !== undefined) {
+        // A list box draws each option as a row of its own.
+        const rows = list.flatMap((option) => {
+          const at = tree.layoutOf.get(option);
+          return at === undefined ? [] : [{ text: label(option), box: layout.bounds[at]! }];
+        });
+        fields.set(node, rows);
+      } else {
+        const chosen = list.find((option) => nodes.optionSelected?.index.includes(option)) ?? list[0];
+        fields.set(node, chosen === undefined ? [] : [{ text: label(chosen), box: paddingBox(layoutIndex) }]);
+      }
+    }
+  });
+  return fields;
+}
