@@ -25,9 +25,9 @@ const ALL = ['email', 'phone', 'card', 'secret', 'ip'] as const;
 async function stepTable(backend: BrowserBackend, origin: string): Promise<BenchTable> {
   const { readAhead, redactPage } = await import('#shared/services/capture/redaction/redact-page.ts');
   const { findSensitive } = await import('#shared/services/capture/redaction/detect.ts');
-  const { readSnapshot } = await import('#shared/services/capture/redaction/drawn-text.ts');
+  const { readSnapshots } = await import('#shared/services/capture/redaction/drawn-text.ts');
   const { joinPieces } = await import('#shared/services/capture/redaction/lines.ts');
-  const { snapshotOf } = await import('#shared/services/capture/redaction/page-reads.ts');
+  const { PageReader } = await import('#shared/services/capture/redaction/page-reads.ts');
   const { paintPng } = await import('#shared/services/capture/redaction/paint.ts');
   const { Deadline } = await import('#shared/services/capture/deadline.ts');
   const rows: (string | number)[][] = [];
@@ -52,18 +52,18 @@ async function stepTable(backend: BrowserBackend, origin: string): Promise<Bench
         const page = await lease.browser.newPage();
         await page.setViewport({ width: 1920, height: 1080 });
         await page.goto(`${origin}${target.path}`, { waitUntil: 'load' });
-        const session = await page.createCDPSession();
+        const reader = await PageReader.open(page);
         let started = performance.now();
-        const snapshot = await snapshotOf(session);
+        const snapshot = await reader.snapshot();
         const snapshotMs = performance.now() - started;
         started = performance.now();
-        const text = joinPieces(readSnapshot(snapshot).pieces).text;
+        const text = joinPieces(readSnapshots(snapshot).pieces).text;
         const readMs = performance.now() - started;
         chars = text.length;
         started = performance.now();
         await findSensitive(text, ALL);
         const detectMs = performance.now() - started;
-        void session.detach();
+        await reader.close();
         // As a capture runs it: the text read and searched while the page settles, the rest around the picture.
         const ahead = await readAhead(page, ALL);
         const deadline = new Deadline(60_000);

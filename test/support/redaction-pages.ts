@@ -98,6 +98,14 @@ function latePage(): string {
   ].join('');
 }
 
+/** A frame of another site inside a border and padding, holding a frame of the first site: with site isolation, each its own process. */
+const isolatedPage = (second: string) =>
+  '<p style="position:absolute;left:20px;top:20px;margin:0;color:#00f;font:20px sans-serif">Nothing here but frames</p>' +
+  `<iframe src="${second}/isolated-frame" style="position:absolute;left:100px;top:100px;width:600px;height:200px;border:5px solid #888;padding:7px"></iframe>`;
+const isolatedFrame = (first: string) =>
+  '<p style="margin:4px;color:#f00;font:20px sans-serif">outer@example.com</p>' +
+  `<iframe src="${first}/isolated-inner" style="margin:10px;width:400px;height:60px;border:0"></iframe>`;
+
 /** An address in red whose text a timer rewrites every few ms, for as long as the page is open. */
 const TICKING_PAGE =
   '<p id="tick" style="position:absolute;left:20px;top:20px;margin:0;font:16px monospace;color:#f00">tick0@example.com</p>' +
@@ -117,6 +125,9 @@ export async function startRedactionPages(): Promise<RedactionPages> {
     if (path === '/ticking') return html(res, TICKING_PAGE);
     if (path === '/drawn') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(drawnPage(second));
     if (path === '/drawn-frame') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(drawnFrame(url.searchParams));
+    if (path === '/isolated') return html(res, isolatedPage(second));
+    if (path === '/isolated-frame') return html(res, isolatedFrame(`http://127.0.0.1:${port}`));
+    if (path === '/isolated-inner') return html(res, '<p style="margin:4px;color:#f00;font:20px sans-serif">inner@example.com</p>');
     if (path === '/late-text') return void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('late@example.com'), 400);
     res.writeHead(404).end();
   });

@@ -4,8 +4,8 @@
  * shown, and the media elements, each with where it can show. Pure: the snapshot is plain data.
  */
 import type { Protocol } from 'puppeteer-core';
-import { contentClip, framePlaces, intersect, isSeeThrough, styleAt, treeOf } from '#shared/services/capture/redaction/snapshot-tree.ts';
-import type { FramePlace, Rect, Tree } from '#shared/services/capture/redaction/snapshot-tree.ts';
+import { contentClip, framePlaces, inProcessOwners, intersect, isSeeThrough, styleAt, treeOf } from '#shared/services/capture/redaction/snapshot-tree.ts';
+import type { FrameOwner, FramePlace, Rect, Tree } from '#shared/services/capture/redaction/snapshot-tree.ts';
 
 export type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
 
@@ -87,7 +87,7 @@ export interface Media {
 export interface Drawn {
   pieces: Piece[];
   media: Media[];
-  /** Each snapshot document's frame id, for running code in it. */
+  /** Each document's frame id (in the order read), for running code in it. */
   frames: string[];
   /** The top document's `lang`, for reading national phone numbers. */
   lang: string;
@@ -168,20 +168,67 @@ const shows = (box: Rect, clip: Rect): boolean => {
   return part.width >= UNREADABLE_PX && part.height >= UNREADABLE_PX;
 };
 
-/** Reads a snapshot (of one page, every in-process frame in it) into what it draws. */
+/** A snapshot of one renderer process's documents; for a frame of another process, the element its first document is drawn in. */
+export interface SnapshotPart {
+  snapshot: Protocol.DOMSnapshot.CaptureSnapshotResponse;
+  /** The owner element in an earlier part, by its id for the DevTools protocol. */
+  owner?: { part: number; backendNodeId: number };
+  /** A frame of another process whose owner element is gone: not drawn. */
+  orphan?: boolean;
+}
+
+/** Reads one snapshot (of a page and every frame in its process) into what it draws. */
 export function readSnapshot(snapshot: Protocol.DOMSnapshot.CaptureSnapshotResponse): Drawn {
-  const trees = snapshot.documents.map((_, index) => treeOf(snapshot, index, SNAPSHOT_STYLES));
-  const places = framePlaces(trees);
+  return readSnapshots([{ snapshot }]);
+}
+
+/**
+ * Reads the snapshots of a page's processes into what it draws: the first is the page's, each other
+ * a frame's of another process (site isolation), placed in its owner element.
+ */
+export function readSnapshots(parts: readonly SnapshotPart[]): Drawn {
+  const trees: Tree[] = [];
+  const firsts: number[] = [];
+  for (const { snapshot } of parts) {
+    const first = trees.length;
+    firsts.push(first);
+    snapshot.documents.forEach((doc, i) => {
+      trees.push(treeOf(doc, snapshot.strings, { index: first + i, first }, SNAPSHOT_STYLES));
+    });
+  }
+  const owners = inProcessOwners(trees);
+  const unplaced = new Set<number>();
+  parts.forEach(({ owner, orphan }, part) => {
+    const found = owner && ownerOf(trees, firsts, parts, owner);
+    if (found) owners.set(firsts[part]!, found);
+    else if (owner || orphan) unplaced.add(firsts[part]!);
+  });
+  const places = framePlaces(trees, owners, unplaced);
   const drawn: Drawn = {
     pieces: [],
     media: [],
-    frames: snapshot.documents.map((doc) => snapshot.strings[doc.frameId] ?? ''),
-    lang: attribute(trees[0]!, htmlOf(trees[0]!), 'lang') ?? '',
+    frames: trees.map((tree) => tree.strings[tree.doc.frameId] ?? ''),
+    lang: (trees[0] && attribute(trees[0], htmlOf(trees[0]), 'lang')) ?? '',
   };
   trees.forEach((tree, index) => {
     if (!places[index]!.hidden) readDocument(tree, places[index]!, drawn);
   });
   return drawn;
+}
+
+/** The element, in the documents of an earlier part, that has the protocol id given. */
+function ownerOf(
+  trees: readonly Tree[],
+  firsts: readonly number[],
+  parts: readonly SnapshotPart[],
+  owner: { part: number; backendNodeId: number },
+): FrameOwner | undefined {
+  const count = parts[owner.part]?.snapshot.documents.length ?? 0;
+  for (const tree of trees.slice(firsts[owner.part], (firsts[owner.part] ?? 0) + count)) {
+    const node = tree.doc.nodes.backendNodeId?.indexOf(owner.backendNodeId) ?? -1;
+    if (node >= 0) return { tree, node };
+  }
+  return undefined;
 }
 
 const htmlOf = (tree: Tree): number => tree.doc.nodes.nodeName?.findIndex((name) => tree.strings[name] === 'HTML') ?? -1;

@@ -1,30 +1,116 @@
 /**
- * Redaction's calls to the browser over one DevTools session of the page: hold it still, snapshot
- * what it draws, and ask nodes (by their protocol ids) for what only the page knows.
+ * Redaction's calls to the browser over DevTools sessions of the page: hold it still, snapshot what
+ * it draws, and ask nodes (by their protocol ids) for what only the page knows.
  */
+import { CDPSessionEvent } from 'puppeteer-core';
 import type { CDPSession, Page, Protocol } from 'puppeteer-core';
+import { ignore } from '#shared/services/capture/deadline.ts';
 import { SNAPSHOT_STYLES } from '#shared/services/capture/redaction/drawn-text.ts';
+import type { SnapshotPart } from '#shared/services/capture/redaction/drawn-text.ts';
 import { imageStates, rangeRects } from '#shared/services/capture/redaction/in-page.ts';
 import type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
 
-/** What the page lays out and paints, every in-process frame and shadow root included. */
-export function snapshotOf(session: CDPSession): Promise<Protocol.DOMSnapshot.CaptureSnapshotResponse> {
-  return session.send('DOMSnapshot.captureSnapshot', { computedStyles: [...SNAPSHOT_STYLES], includeDOMRects: true });
+const snapshotOn = (session: CDPSession): Promise<Protocol.DOMSnapshot.CaptureSnapshotResponse> =>
+  session.send('DOMSnapshot.captureSnapshot', { computedStyles: [...SNAPSHOT_STYLES], includeDOMRects: true });
+
+/** A frame that runs in another process (site isolation): its own session, and the session of the frame it is in. */
+interface FrameTarget {
+  frameId: string;
+  parent: CDPSession;
 }
 
 /**
- * Stops the page's scripts and its animations and transitions (CSS, scripted and on the
- * compositor): from here to the picture nothing moves or changes what was read. The page is closed
- * after the capture, so both stay stopped.
+ * Redaction's reads of one page over a DevTools session of its own, and over a session on each of
+ * its frames that run in another process (a browser with site isolation; the bundled Chromium runs
+ * every frame in the page's), attached as they appear.
  */
-export async function holdStill(page: Page, session: CDPSession): Promise<void> {
-  await Promise.all([page.setJavaScriptEnabled(false), session.send('Animation.setPlaybackRate', { playbackRate: 0 })]);
-}
+export class PageReader {
+  private readonly frames = new Map<CDPSession, FrameTarget>();
+  /** The session each document of the last snapshot is reached through. */
+  private sessions: CDPSession[] = [];
+  private readonly page: Page;
+  readonly session: CDPSession;
 
-/** The part of the page the viewport shows, in document CSS px (a page zoomed out to fit a phone shows more than its width). */
-export async function viewportArea(session: CDPSession): Promise<Rect> {
-  const { cssVisualViewport: view } = await session.send('Page.getLayoutMetrics');
-  return { x: view.pageX, y: view.pageY, width: view.clientWidth, height: view.clientHeight };
+  private constructor(page: Page, session: CDPSession) {
+    this.page = page;
+    this.session = session;
+  }
+
+  static async open(page: Page): Promise<PageReader> {
+    const reader = new PageReader(page, await page.createCDPSession());
+    try {
+      await reader.attach(reader.session);
+    } catch (error) {
+      await reader.close();
+      throw error;
+    }
+    return reader;
+  }
+
+  /** Attaches to the frames of other processes in `parent`'s frame, now and as they appear, and to theirs. */
+  private async attach(parent: CDPSession): Promise<void> {
+    const children: Promise<void>[] = [];
+    parent.on('Target.attachedToTarget', (event: Protocol.Target.AttachedToTargetEvent) => {
+      const session = parent.connection()?.session(event.sessionId);
+      if (!session || event.targetInfo.type !== 'iframe') return;
+      this.frames.set(session, { frameId: event.targetInfo.targetId, parent });
+      children.push(this.attach(session).catch(ignore));
+    });
+    parent.on(CDPSessionEvent.SessionDetached, (session: CDPSession) => {
+      this.frames.delete(session);
+    });
+    await parent.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true, filter: [{ type: 'iframe' }] });
+    await Promise.all(children);
+  }
+
+  /** What the page lays out and paints: its snapshot (every in-process frame and shadow root), then each other process's. */
+  async snapshot(): Promise<SnapshotPart[]> {
+    const frames = [...this.frames];
+    const sessions = [this.session, ...frames.map(([session]) => session)];
+    const [snapshots, owners] = await Promise.all([
+      Promise.all(sessions.map(snapshotOn)),
+      Promise.all(
+        frames.map(([, frame]) =>
+          frame.parent.send('DOM.getFrameOwner', { frameId: frame.frameId }).then(
+            ({ backendNodeId }) => backendNodeId,
+            () => undefined,
+          ),
+        ),
+      ),
+    ]);
+    this.sessions = snapshots.flatMap((snapshot, i) => snapshot.documents.map(() => sessions[i]!));
+    return snapshots.map((snapshot, i) => {
+      const parent = frames[i - 1]?.[1].parent;
+      const backendNodeId = owners[i - 1];
+      // A frame whose owner is gone is not drawn: it gets no place.
+      return parent && backendNodeId !== undefined ? { snapshot, owner: { part: sessions.indexOf(parent), backendNodeId } } : { snapshot, orphan: i > 0 };
+    });
+  }
+
+  /**
+   * Stops the page's scripts and its animations and transitions (CSS, scripted and on the
+   * compositor), in every process: from here to the picture nothing moves or changes what was
+   * read. The page is closed after the capture, so both stay stopped.
+   */
+  async holdStill(): Promise<void> {
+    const sessions = [this.session, ...this.frames.keys()];
+    await Promise.all([this.page.setJavaScriptEnabled(false), ...sessions.map((session) => session.send('Animation.setPlaybackRate', { playbackRate: 0 }))]);
+  }
+
+  /** The part of the page the viewport shows, in document CSS px (a page zoomed out to fit a phone shows more than its width). */
+  async viewportArea(): Promise<Rect> {
+    const { cssVisualViewport: view } = await this.session.send('Page.getLayoutMetrics');
+    return { x: view.pageX, y: view.pageY, width: view.clientWidth, height: view.clientHeight };
+  }
+
+  /** The session a document of the last snapshot is reached through. */
+  sessionOf(document: number): CDPSession {
+    return this.sessions[document] ?? this.session;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.frames.keys(), this.session].map((session) => session.detach().catch(ignore)));
+  }
 }
 
 /** A node of a snapshot document, by its protocol id. */
@@ -41,7 +127,7 @@ const WORLD = 'easel-redaction';
  * as arguments (null for one that is gone) and then `extra`. Answers per node, in order.
  */
 async function onNodes<T>(
-  session: CDPSession,
+  reader: PageReader,
   frames: readonly string[],
   nodes: readonly NodeRef[],
   fn: (...args: unknown[]) => T[],
@@ -54,6 +140,7 @@ async function onNodes<T>(
   });
   await Promise.all(
     [...byDocument].map(async ([document, indices]) => {
+      const session = reader.sessionOf(document);
       const { executionContextId } = await session.send('Page.createIsolatedWorld', { frameId: frames[document]!, worldName: WORLD });
       const handles = await Promise.all(
         indices.map((index) =>
@@ -86,13 +173,9 @@ export interface RangeRequest extends NodeRef {
 }
 
 /** Where each part is drawn, and its whole line box, in its frame's px (null where the page cannot say). */
-export function measureRanges(
-  session: CDPSession,
-  frames: readonly string[],
-  requests: readonly RangeRequest[],
-): Promise<({ part: Rect; box: Rect } | null)[]> {
+export function measureRanges(reader: PageReader, frames: readonly string[], requests: readonly RangeRequest[]): Promise<({ part: Rect; box: Rect } | null)[]> {
   if (requests.length === 0) return Promise.resolve([]);
-  return onNodes(session, frames, requests, rangeRects, (indices) =>
+  return onNodes(reader, frames, requests, rangeRects, (indices) =>
     indices.map((index) => {
       const request = requests[index]!;
       return [request.start, request.end, request.boxStart, request.boxEnd];
@@ -101,7 +184,7 @@ export function measureRanges(
 }
 
 /** Whether each img is drawn, broken (its alt text shows) or still loading. */
-export function imagesDrawn(session: CDPSession, frames: readonly string[], images: readonly NodeRef[]): Promise<('drawn' | 'broken' | 'loading' | null)[]> {
+export function imagesDrawn(reader: PageReader, frames: readonly string[], images: readonly NodeRef[]): Promise<('drawn' | 'broken' | 'loading' | null)[]> {
   if (images.length === 0) return Promise.resolve([]);
-  return onNodes(session, frames, images, imageStates);
+  return onNodes(reader, frames, images, imageStates);
 }

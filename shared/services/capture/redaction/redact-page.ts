@@ -2,7 +2,7 @@
  * Redaction of a loaded page, the area's one entry: read what the page draws, find what is
  * sensitive in it, and paint solid boxes over it into the picture's pixels as the picture is made.
  */
-import type { CDPSession, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { isSupportedCountry } from 'libphonenumber-js/max';
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { Redaction, RedactKind } from '#shared/schemas/redaction.ts';
@@ -13,12 +13,12 @@ import { findingRects, imageBoxes, placePart, unionOf } from '#shared/services/c
 import type { CoveredFinding } from '#shared/services/capture/redaction/cover.ts';
 import { findSensitive } from '#shared/services/capture/redaction/detect.ts';
 import type { Finding } from '#shared/services/capture/redaction/detect.ts';
-import { NO_INK, readSnapshot } from '#shared/services/capture/redaction/drawn-text.ts';
+import { NO_INK, readSnapshots } from '#shared/services/capture/redaction/drawn-text.ts';
 import type { Drawn, Piece } from '#shared/services/capture/redaction/drawn-text.ts';
 import { joinPieces, partsOf } from '#shared/services/capture/redaction/lines.ts';
 import type { PiecePart } from '#shared/services/capture/redaction/lines.ts';
 import type { Cover } from '#shared/services/capture/redaction/paint.ts';
-import { holdStill, imagesDrawn, measureRanges, snapshotOf, viewportArea } from '#shared/services/capture/redaction/page-reads.ts';
+import { imagesDrawn, measureRanges, PageReader } from '#shared/services/capture/redaction/page-reads.ts';
 import type { RangeRequest } from '#shared/services/capture/redaction/page-reads.ts';
 import { intersect } from '#shared/services/capture/redaction/snapshot-tree.ts';
 import type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
@@ -35,9 +35,9 @@ export interface Searched {
   findings: Finding[];
 }
 
-/** The page's drawn text as it was read ahead, and its findings; the session is the one the redaction goes on with. */
+/** The page's drawn text as it was read ahead, and its findings; the reader is the one the redaction goes on with. */
 export interface ReadAhead extends Searched {
-  session: CDPSession;
+  reader: PageReader;
 }
 
 function search(text: string, lang: string, kinds: readonly RedactKind[]): Promise<Finding[]> {
@@ -50,14 +50,14 @@ function search(text: string, lang: string, kinds: readonly RedactKind[]): Promi
  * waits for the page to settle. Undefined when that fails: the page is then read again before the picture.
  */
 export async function readAhead(page: Page, kinds: readonly RedactKind[]): Promise<ReadAhead | undefined> {
-  let session: CDPSession | undefined;
+  let reader: PageReader | undefined;
   try {
-    session = await page.createCDPSession();
-    const drawn = readSnapshot(await snapshotOf(session));
+    reader = await PageReader.open(page);
+    const drawn = readSnapshots(await reader.snapshot());
     const { text } = joinPieces(drawn.pieces);
-    return { session, text, findings: await search(text, drawn.lang, kinds) };
+    return { reader, text, findings: await search(text, drawn.lang, kinds) };
   } catch {
-    void session?.detach().catch(ignore);
+    void reader?.close().catch(ignore);
     return undefined;
   }
 }
@@ -75,7 +75,7 @@ const searched = async (text: string, lang: string, kinds: readonly RedactKind[]
   known?.text === text ? known : { text, findings: text ? await search(text, lang, kinds) : [] };
 
 /** The findings of a text's pieces as rects, parts of a line measured in the page where a piece is not covered whole. */
-async function rectsOf(session: CDPSession, drawn: Drawn, pieces: readonly Piece[], found: Searched): Promise<CoveredFinding[]> {
+async function rectsOf(reader: PageReader, drawn: Drawn, pieces: readonly Piece[], found: Searched): Promise<CoveredFinding[]> {
   const joined = joinPieces(pieces);
   const parts = found.findings.map((finding) => partsOf(joined, pieces, finding.start, finding.end));
   const requests: RangeRequest[] = [];
@@ -93,7 +93,7 @@ async function rectsOf(session: CDPSession, drawn: Drawn, pieces: readonly Piece
       boxEnd: piece.start + piece.text.length,
     });
   }
-  const measured = await measureRanges(session, drawn.frames, requests);
+  const measured = await measureRanges(reader, drawn.frames, requests);
   return found.findings.map((finding, i) => ({
     kind: finding.kind,
     rects: findingRects(parts[i]!, pieces, (part) => {
@@ -110,12 +110,12 @@ const overlaps = (a: Rect, b: Rect) => {
 };
 
 /** Reads the page once: its drawn text searched (or the search reused for the same text), broken images' alt texts, media in the picture. */
-async function plan(session: CDPSession, kinds: readonly RedactKind[], area: Rect, known?: Searched & { alts?: Searched }): Promise<Plan> {
-  const drawn = readSnapshot(await snapshotOf(session));
+async function plan(reader: PageReader, kinds: readonly RedactKind[], area: Rect, known?: Searched & { alts?: Searched }): Promise<Plan> {
+  const drawn = readSnapshots(await reader.snapshot());
   const found = await searched(joinPieces(drawn.pieces).text, drawn.lang, kinds, known);
   const media = drawn.media.filter((item) => overlaps(item.box, area));
   const images = media.filter((item) => item.kind === 'img');
-  const states = await imagesDrawn(session, drawn.frames, images);
+  const states = await imagesDrawn(reader, drawn.frames, images);
   const unread: UnreadMedia = { images: 0, canvases: 0, videos: 0, svgImages: 0 };
   for (const item of media) {
     if (item.kind === 'canvas') unread.canvases += 1;
@@ -145,7 +145,7 @@ async function plan(session: CDPSession, kinds: readonly RedactKind[], area: Rec
       : [],
   );
   const altFound = await searched(joinPieces(alts).text, drawn.lang, kinds, known?.alts);
-  const covered = [...(await rectsOf(session, drawn, drawn.pieces, found)), ...(await rectsOf(session, drawn, alts, altFound))];
+  const covered = [...(await rectsOf(reader, drawn, drawn.pieces, found)), ...(await rectsOf(reader, drawn, alts, altFound))];
   return { ...found, alts: altFound, covered, unread };
 }
 
@@ -177,22 +177,22 @@ export interface Redacted {
 export async function redactPage(input: RedactInput): Promise<Redacted> {
   const { page, kinds, deadline } = input;
   const early = await deadline.race(input.ahead ?? Promise.resolve(undefined));
-  const session = early?.session ?? (await deadline.race(page.createCDPSession()));
+  const reader = early?.reader ?? (await deadline.race(PageReader.open(page)));
   try {
-    await deadline.race(holdStill(page, session));
-    const area = input.area ?? (await deadline.race(viewportArea(session)));
-    const before = await deadline.race(plan(session, kinds, area, early));
+    await deadline.race(reader.holdStill());
+    const area = input.area ?? (await deadline.race(reader.viewportArea()));
+    const before = await deadline.race(plan(reader, kinds, area, early));
     let painted: Redaction[] = [];
     const png = await input.take({
       expected: imageBoxes(before.covered, area, area).length > 0,
       boxes: async (size) => {
-        const after = await deadline.race(plan(session, kinds, area, before));
+        const after = await deadline.race(plan(reader, kinds, area, before));
         painted = unionOf(imageBoxes(before.covered, area, size), imageBoxes(after.covered, area, size));
         return painted;
       },
     });
     return { png, redactions: painted, unread: before.unread };
   } finally {
-    void session.detach().catch(ignore);
+    void reader.close().catch(ignore);
   }
 }

@@ -23,8 +23,10 @@ export function intersect(a: Rect, b: Rect): Rect {
 export interface Tree {
   doc: Protocol.DOMSnapshot.DocumentSnapshot;
   strings: string[];
-  /** The document's place in the snapshot. */
+  /** The document's place among every document read (of the page's snapshot and its other processes'). */
   index: number;
+  /** The place of the first document of its snapshot. */
+  first: number;
   /** Node index → layout index, for nodes that are laid out. */
   layoutOf: Map<number, number>;
   /** The computed styles asked for, by name, in `names`' order. */
@@ -33,13 +35,12 @@ export interface Tree {
   seeThrough: Map<number, boolean>;
 }
 
-export function treeOf(snapshot: Protocol.DOMSnapshot.CaptureSnapshotResponse, index: number, names: readonly string[]): Tree {
-  const doc = snapshot.documents[index]!;
+export function treeOf(doc: Protocol.DOMSnapshot.DocumentSnapshot, strings: string[], at: { index: number; first: number }, names: readonly string[]): Tree {
   const layoutOf = new Map<number, number>();
   doc.layout.nodeIndex.forEach((node, layoutIndex) => {
     layoutOf.set(node, layoutIndex);
   });
-  return { doc, strings: snapshot.strings, index, layoutOf, names, clips: new Map(), seeThrough: new Map() };
+  return { doc, strings, ...at, layoutOf, names, clips: new Map(), seeThrough: new Map() };
 }
 
 /** A layout node's computed style by name ('' for one not asked for). */
@@ -121,22 +122,38 @@ export interface FramePlace {
   hidden: boolean;
 }
 
-/** Where each document of the snapshot sits in the top page: its frame's content box, less its own scroll. */
-export function framePlaces(trees: readonly Tree[]): FramePlace[] {
-  const owners = new Map<number, { tree: Tree; node: number }>();
+/** The element a frame's document is drawn in: its tree and node. */
+export interface FrameOwner {
+  tree: Tree;
+  node: number;
+}
+
+/** Each in-process frame's document, by its index, and the element it is drawn in. */
+export function inProcessOwners(trees: readonly Tree[]): Map<number, FrameOwner> {
+  const owners = new Map<number, FrameOwner>();
   for (const tree of trees) {
     const frames = tree.doc.nodes.contentDocumentIndex;
+    // The snapshot numbers the documents from its own first.
     frames?.index.forEach((node, i) => {
-      owners.set(frames.value[i]!, { tree, node });
+      owners.set(tree.first + frames.value[i]!, { tree, node });
     });
   }
+  return owners;
+}
+
+/**
+ * Where each document sits in the top page: its frame's content box, less its own scroll. `owners`
+ * maps a document (by index) to the element it is drawn in; a document without one is the top
+ * page, or one not drawn when it is `unplaced` (a frame whose element is gone).
+ */
+export function framePlaces(trees: readonly Tree[], owners: ReadonlyMap<number, FrameOwner>, unplaced: ReadonlySet<number> = new Set()): FramePlace[] {
   const places: FramePlace[] = [];
   const placeOf = (index: number): FramePlace => {
     const known = places[index];
     if (known) return known;
     const owner = owners.get(index);
     const doc = trees[index]!.doc;
-    let place: FramePlace = { dx: 0, dy: 0, clip: EVERYWHERE, hidden: false };
+    let place: FramePlace = { dx: 0, dy: 0, clip: EVERYWHERE, hidden: unplaced.has(index) };
     if (owner) {
       const parent = placeOf(owner.tree.index);
       const layoutIndex = owner.tree.layoutOf.get(owner.node);
