@@ -64,3 +64,18 @@ describe('POST /api/screenshot: redact, on text as pages draw it', () => {
     expect(changedOutside(before, after, boxes)).toBe(0);
   });
 });
+
+describe('POST /api/screenshot: redact, media it cannot read', () => {
+  it.each([
+    { fullPage: false, images: 1 },
+    { fullPage: true, images: 2 },
+  ])('counts the loaded images, canvases, videos and SVG images the picture shows (fullPage $fullPage)', async ({ fullPage, images }) => {
+    // Act
+    const response = await capture({ url: `${suite.pages.origin}/media`, fullPage, redact: ['email'] });
+
+    // Assess: a broken image, a hidden canvas and an image of opacity 0 draw nothing to read.
+    expect(response.status).toBe(200);
+    expect(response.body.report.unread).toEqual({ images, canvases: 1, videos: 1, svgImages: 1 });
+    expect(response.body.redactions).toEqual([]);
+  });
+});

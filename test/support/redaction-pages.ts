@@ -98,6 +98,24 @@ function latePage(): string {
   ].join('');
 }
 
+// A 1×1 PNG.
+const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+/**
+ * Media drawn in the first screen: a loaded image, a canvas, a video, an SVG image; not drawn
+ * there: a broken image, a hidden canvas, an image of opacity 0, and an image below the first screen.
+ */
+const MEDIA_PAGE = [
+  '<img src="/pixel.png" width="100" height="100">',
+  '<canvas width="100" height="100"></canvas>',
+  '<video width="100" height="100"></video>',
+  '<svg width="100" height="100"><image href="/pixel.png" width="100" height="100"/></svg>',
+  '<img src="/missing.png" width="100" height="100">',
+  '<canvas width="100" height="100" style="visibility:hidden"></canvas>',
+  '<img src="/pixel.png" width="100" height="100" style="opacity:0">',
+  '<img src="/pixel.png" width="100" height="100" style="position:absolute;left:0;top:2000px">',
+].join('');
+
 /** A frame of another site inside a border and padding, holding a frame of the first site: with site isolation, each its own process. */
 const isolatedPage = (second: string) =>
   '<p style="position:absolute;left:20px;top:20px;margin:0;color:#00f;font:20px sans-serif">Nothing here but frames</p>' +
@@ -125,6 +143,8 @@ export async function startRedactionPages(): Promise<RedactionPages> {
     if (path === '/ticking') return html(res, TICKING_PAGE);
     if (path === '/drawn') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(drawnPage(second));
     if (path === '/drawn-frame') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(drawnFrame(url.searchParams));
+    if (path === '/media') return html(res, MEDIA_PAGE);
+    if (path === '/pixel.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL_PNG);
     if (path === '/isolated') return html(res, isolatedPage(second));
     if (path === '/isolated-frame') return html(res, isolatedFrame(`http://127.0.0.1:${port}`));
     if (path === '/isolated-inner') return html(res, '<p style="margin:4px;color:#f00;font:20px sans-serif">inner@example.com</p>');
