@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coversPiece, findingRects, imageBoxes, placePart, unionOf } from '#shared/services/capture/redaction/cover.ts';
-import { alphaOf, inkOf, NO_INK, shadowsOf } from '#shared/services/capture/redaction/drawn-text.ts';
 import type { Piece } from '#shared/services/capture/redaction/drawn-text.ts';
+import { alphaOf, inkOf, NO_INK, shadowsOf } from '#shared/services/capture/redaction/ink.ts';
 import { joinPieces, partsOf } from '#shared/services/capture/redaction/lines.ts';
 import { countryOfLanguage } from '#shared/services/capture/redaction/redact-page.ts';
 import { captureOptionsOf, optionsVariant } from '#shared/services/capture/options.ts';

@@ -13,8 +13,9 @@ import { findingRects, imageBoxes, placePart, unionOf } from '#shared/services/c
 import type { CoveredFinding } from '#shared/services/capture/redaction/cover.ts';
 import { findSensitive } from '#shared/services/capture/redaction/detect.ts';
 import type { Finding } from '#shared/services/capture/redaction/detect.ts';
-import { NO_INK, readSnapshots } from '#shared/services/capture/redaction/drawn-text.ts';
+import { readSnapshots } from '#shared/services/capture/redaction/drawn-text.ts';
 import type { Drawn, Piece } from '#shared/services/capture/redaction/drawn-text.ts';
+import { NO_INK } from '#shared/services/capture/redaction/ink.ts';
 import { joinPieces, partsOf } from '#shared/services/capture/redaction/lines.ts';
 import type { PiecePart } from '#shared/services/capture/redaction/lines.ts';
 import type { Cover } from '#shared/services/capture/redaction/paint.ts';
