@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REDACT_KINDS } from '#shared/schemas/redaction.ts';
 import type { RedactKind } from '#shared/schemas/redaction.ts';
 import { findSensitive, mergeFindings } from '#shared/services/capture/redaction/detect.ts';
-import { countryOfLanguage } from '#shared/services/capture/redaction/redact-page.ts';
+import { countryOfLanguage } from '#shared/services/capture/redaction/reading.ts';
 import { CORPUS } from '../support/redaction-corpus.ts';
 import { PRECISION_LINES } from '../support/redaction-precision.ts';
 

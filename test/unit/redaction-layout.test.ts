@@ -3,7 +3,7 @@ import { coversPiece, findingRects, imageBoxes, placePart, unionOf } from '#shar
 import type { Piece } from '#shared/services/capture/redaction/drawn-text.ts';
 import { alphaOf, inkOf, NO_INK, shadowsOf } from '#shared/services/capture/redaction/ink.ts';
 import { joinPieces, partsOf } from '#shared/services/capture/redaction/lines.ts';
-import { countryOfLanguage } from '#shared/services/capture/redaction/redact-page.ts';
+import { countryOfLanguage } from '#shared/services/capture/redaction/reading.ts';
 import { captureOptionsOf, optionsVariant } from '#shared/services/capture/options.ts';
 
 const EVERYWHERE = { x: -1e9, y: -1e9, width: 2e9, height: 2e9 };
@@ -22,6 +22,7 @@ function piece(text: string, x: number, y: number, extra: Partial<Piece> = {}): 
     document: 0,
     node: x * 1000 + y,
     block: 1,
+    cell: -1,
     backendNodeId: 1,
     start: 0,
     ...extra,
@@ -41,6 +42,16 @@ describe('joinPieces', () => {
 
   it('reads lines apart, and pieces far apart on one line as apart', () => {
     expect(joinPieces([piece('first', 0, 0), piece('second', 0, 20), piece('column', 600, 20)]).text).toBe('first\nsecond\ncolumn');
+  });
+
+  it('reads the cells of a table row apart, even where they touch', () => {
+    const row = [
+      piece('10', 0, 0, { cell: 1 }),
+      piece('Customer 10', 20, 0, { cell: 2 }),
+      piece('+44 20 7946 1001', 130, 0, { cell: 3 }),
+      piece('2024-03-02', 290, 0, { cell: 4 }),
+    ];
+    expect(joinPieces(row).text).toBe('10\nCustomer 10\n+44 20 7946 1001\n2024-03-02');
   });
 
   it('makes a word wrapped inside one text node whole again, not one wrapped at a space or over two nodes', () => {

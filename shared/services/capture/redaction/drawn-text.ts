@@ -57,9 +57,10 @@ export interface Piece {
   /** A line break (<br>): nothing drawn, but the line ends. */
   hardBreak: boolean;
   document: number;
-  /** Its node, and its nearest block container, within its document. */
+  /** Its node, its nearest block container and its table cell (-1: none), within its document. */
   node: number;
   block: number;
+  cell: number;
   /** For a text node: its id for the DevTools protocol and the DOM offset of `text`'s start, so part of it can be measured. */
   backendNodeId?: number;
   start: number;
@@ -204,7 +205,7 @@ function readDocument(tree: Tree, place: FramePlace, drawn: Drawn): void {
       for (const row of field) {
         const box = move(row.box);
         if (row.text.trim() && shows(box, clip))
-          drawn.pieces.push({ ...base, text: row.text, box, clip, ink: NO_INK, whole: true, field: true, node, block: node });
+          drawn.pieces.push({ ...base, text: row.text, box, clip, ink: NO_INK, whole: true, field: true, node, block: node, cell: cellOf(tree, node) });
       }
     }
     if (!boxes || invisibleText(style)) continue;
@@ -220,6 +221,7 @@ function readDocument(tree: Tree, place: FramePlace, drawn: Drawn): void {
       whole: !isText,
       node,
       block: blockOf(tree, node),
+      cell: cellOf(tree, node),
       ...(isText ? { backendNodeId: nodes.backendNodeId?.[node] ?? 0 } : {}),
     };
     for (const index of boxes) {
@@ -236,6 +238,15 @@ function blockOf(tree: Tree, node: number): number {
   for (let at = tree.doc.nodes.parentIndex?.[node] ?? -1; at >= 0; at = tree.doc.nodes.parentIndex?.[at] ?? -1) {
     const layoutIndex = tree.layoutOf.get(at);
     if (layoutIndex !== undefined && !['inline', 'contents'].includes(styleAt(tree, layoutIndex)('display'))) return at;
+  }
+  return -1;
+}
+
+/** The nearest table cell the node is in, or -1: a cell's text is never read into the next cell's. */
+function cellOf(tree: Tree, node: number): number {
+  for (let at = node; at >= 0; at = tree.doc.nodes.parentIndex?.[at] ?? -1) {
+    const layoutIndex = tree.layoutOf.get(at);
+    if (layoutIndex !== undefined && tree.doc.nodes.nodeType?.[at] === 1 && styleAt(tree, layoutIndex)('display') === 'table-cell') return at;
   }
   return -1;
 }

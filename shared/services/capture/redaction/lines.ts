@@ -89,7 +89,9 @@ export function joinPieces(pieces: readonly Piece[]): Joined {
         const left = pieces[ordered[k - 1]!]!;
         const gap = piece.box.x - (left.box.x + left.box.width);
         const height = Math.min(left.box.height, piece.box.height);
-        separate(gap <= TOUCH * height ? '' : gap <= APART * height ? ' ' : '\n');
+        // Table cells are read apart, however close: a row is columns, not one sentence.
+        if (left.cell !== piece.cell) separate('\n');
+        else separate(gap <= TOUCH * height ? '' : gap <= APART * height ? ' ' : '\n');
       }
       for (const [char, offset] of drawnCharacters(piece)) {
         if (SPACE.test(char)) emit(' ', index, offset);
