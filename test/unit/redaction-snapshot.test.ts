@@ -11,7 +11,6 @@ interface Node {
   value?: string;
   attributes?: Record<string, string>;
   bounds?: number[];
-  client?: number[];
   style?: Partial<Record<SnapshotStyle, string>>;
   /** A text node's runs: [x, y, width, height, start, length]. */
   runs?: number[][];
@@ -29,6 +28,10 @@ const DEFAULTS: Record<SnapshotStyle, string> = {
   'padding-top': '0px',
   'padding-right': '0px',
   'padding-bottom': '0px',
+  'border-left-width': '0px',
+  'border-top-width': '0px',
+  'border-right-width': '0px',
+  'border-bottom-width': '0px',
   color: 'rgb(0, 0, 0)',
   '-webkit-text-fill-color': 'rgb(0, 0, 0)',
   '-webkit-text-stroke-width': '0px',
@@ -81,7 +84,7 @@ function snapshot(documents: { nodes: Node[]; scroll?: [number, number]; frames?
           optionSelected: { index: [] },
           contentDocumentIndex: { index: frames.map(([node]) => node), value: frames.map(([, doc]) => doc) },
         },
-        layout: { nodeIndex: [], styles: [], bounds: [], text: [], stackingContexts: { index: [] }, clientRects: [] },
+        layout: { nodeIndex: [], styles: [], bounds: [], text: [], stackingContexts: { index: [] } },
         textBoxes: { layoutIndex: [], bounds: [], start: [], length: [] },
       };
       nodes.forEach((node, i) => {
@@ -90,7 +93,6 @@ function snapshot(documents: { nodes: Node[]; scroll?: [number, number]; frames?
         doc.layout.styles.push(SNAPSHOT_STYLES.map((name) => s(node.style?.[name] ?? DEFAULTS[name])));
         doc.layout.bounds.push(node.bounds);
         doc.layout.text.push(node.name === '#text' ? s(node.value ?? '') : -1);
-        doc.layout.clientRects!.push(node.client ?? []);
         for (const [x, y, width, height, start, length] of node.runs ?? []) {
           doc.textBoxes.layoutIndex.push(layoutIndex);
           doc.textBoxes.bounds.push([x!, y!, width!, height!]);
@@ -102,6 +104,9 @@ function snapshot(documents: { nodes: Node[]; scroll?: [number, number]; frames?
     }),
   };
 }
+
+/** Borders of `width` px on every side. */
+const border = (width: number): Node['style'] => Object.fromEntries(['left', 'top', 'right', 'bottom'].map((side) => [`border-${side}-width`, `${width}px`]));
 
 /** A text node under `parent`, one run at (x, y), 10 px a character; its style is its parent's. */
 const text = (parent: number, value: string, x: number, y: number, style: Node['style'] = {}): Node => ({
@@ -171,8 +176,7 @@ describe('readSnapshot', () => {
         name: 'IFRAME',
         parent: 2,
         bounds: [100, 200, 414, 164],
-        client: [3, 3, 408, 158],
-        style: { 'padding-left': '4px', 'padding-top': '4px', 'padding-right': '4px', 'padding-bottom': '4px' },
+        style: { ...border(3), 'padding-left': '4px', 'padding-top': '4px', 'padding-right': '4px', 'padding-bottom': '4px' },
       },
     ]);
     const frame = page([{ name: 'P', parent: 2, bounds: [0, 0, 500, 400] }, text(3, 'shown', 0, 300), text(3, 'scrolled away', 0, 100)]);
@@ -188,9 +192,9 @@ describe('readSnapshot', () => {
 
   it('reads form fields as they show: a value, else the placeholder, never a password; covered whole in their padding box', () => {
     const nodes = page([
-      { name: 'INPUT', parent: 2, bounds: [0, 0, 300, 30], client: [2, 2, 296, 26], inputValue: 'jane@example.com' },
-      { name: 'INPUT', parent: 2, bounds: [0, 40, 300, 30], client: [2, 2, 296, 26], inputValue: '', attributes: { placeholder: 'hint@example.com' } },
-      { name: 'INPUT', parent: 2, bounds: [0, 80, 300, 30], client: [2, 2, 296, 26], inputValue: 'hunter2', attributes: { type: 'password' } },
+      { name: 'INPUT', parent: 2, bounds: [0, 0, 300, 30], style: border(2), inputValue: 'jane@example.com' },
+      { name: 'INPUT', parent: 2, bounds: [0, 40, 300, 30], style: border(2), inputValue: '', attributes: { placeholder: 'hint@example.com' } },
+      { name: 'INPUT', parent: 2, bounds: [0, 80, 300, 30], style: border(2), inputValue: 'hunter2', attributes: { type: 'password' } },
     ]);
     const drawn = readSnapshot(snapshot([{ nodes }]));
     expect(drawn.pieces.map((piece) => ({ text: piece.text, box: piece.box, whole: piece.whole, field: piece.field }))).toEqual([
@@ -205,9 +209,8 @@ describe('readSnapshot', () => {
         name: 'SELECT',
         parent: 2,
         bounds: [0, 0, 200, 60],
-        client: [1, 1, 198, 58],
         attributes: { size: '3' },
-        style: { 'overflow-x': 'hidden', 'overflow-y': 'hidden' },
+        style: { ...border(1), 'overflow-x': 'hidden', 'overflow-y': 'hidden' },
       },
       { name: 'OPTION', parent: 3, bounds: [1, 1, 198, 18] },
       { name: '#text', parent: 4, value: 'one@example.com' },

@@ -4,7 +4,16 @@
  * shown, and the media elements, each with where it can show. Pure: the snapshot is plain data.
  */
 import type { Protocol } from 'puppeteer-core';
-import { contentClip, framePlaces, inProcessOwners, intersect, isSeeThrough, styleAt, treeOf } from '#shared/services/capture/redaction/snapshot-tree.ts';
+import {
+  contentClip,
+  framePlaces,
+  inProcessOwners,
+  intersect,
+  isSeeThrough,
+  paddingBoxOf,
+  styleAt,
+  treeOf,
+} from '#shared/services/capture/redaction/snapshot-tree.ts';
 import type { FrameOwner, FramePlace, Rect, Tree } from '#shared/services/capture/redaction/snapshot-tree.ts';
 import { inkOf, invisibleText, NO_INK } from '#shared/services/capture/redaction/ink.ts';
 import type { Ink } from '#shared/services/capture/redaction/ink.ts';
@@ -23,6 +32,10 @@ export const SNAPSHOT_STYLES = [
   'padding-top',
   'padding-right',
   'padding-bottom',
+  'border-left-width',
+  'border-top-width',
+  'border-right-width',
+  'border-bottom-width',
   'color',
   '-webkit-text-fill-color',
   '-webkit-text-stroke-width',
@@ -264,9 +277,8 @@ function formFields(tree: Tree): Map<number, { text: string; box: readonly numbe
     return at >= 0 ? (strings[data!.value[at]!] ?? '') : '';
   };
   const paddingBox = (layoutIndex: number): readonly number[] => {
-    const [x = 0, y = 0] = layout.bounds[layoutIndex]!;
-    const client = layout.clientRects?.[layoutIndex];
-    return client?.length ? [x + client[0]!, y + client[1]!, client[2]!, client[3]!] : layout.bounds[layoutIndex]!;
+    const box = paddingBoxOf(tree, layoutIndex);
+    return [box.x, box.y, box.width, box.height];
   };
   const names = (nodes.nodeName ?? []).map((name) => strings[name] ?? '');
   const parents = nodes.parentIndex ?? [];

@@ -11,7 +11,7 @@ import { imageStates, rangeRects } from '#shared/services/capture/redaction/in-p
 import type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
 
 const snapshotOn = (session: CDPSession): Promise<Protocol.DOMSnapshot.CaptureSnapshotResponse> =>
-  session.send('DOMSnapshot.captureSnapshot', { computedStyles: [...SNAPSHOT_STYLES], includeDOMRects: true });
+  session.send('DOMSnapshot.captureSnapshot', { computedStyles: [...SNAPSHOT_STYLES] });
 
 /** A frame that runs in another process (site isolation): its own session, and the session of the frame it is in. */
 interface FrameTarget {

@@ -56,6 +56,16 @@ function positionOf(tree: Tree, node: number): string {
   return layoutIndex === undefined || tree.doc.nodes.nodeType?.[node] !== 1 ? 'static' : styleAt(tree, layoutIndex)('position');
 }
 
+const px = (value: string): number => Number.parseFloat(value) || 0;
+
+/** A laid-out element's padding box (its border box less its borders), in its document's px. */
+export function paddingBoxOf(tree: Tree, layoutIndex: number): Rect {
+  const style = styleAt(tree, layoutIndex);
+  const [x = 0, y = 0, width = 0, height = 0] = tree.doc.layout.bounds[layoutIndex] ?? [];
+  const [left, top] = [px(style('border-left-width')), px(style('border-top-width'))];
+  return { x: x + left, y: y + top, width: width - left - px(style('border-right-width')), height: height - top - px(style('border-bottom-width')) };
+}
+
 /** Whether the node or an ancestor has opacity 0, so nothing of it is drawn. */
 export function isSeeThrough(tree: Tree, node: number): boolean {
   if (node < 0) return false;
@@ -160,14 +170,13 @@ export function framePlaces(trees: readonly Tree[], owners: ReadonlyMap<number, 
       if (layoutIndex === undefined) place = { ...parent, hidden: true };
       else {
         const style = styleAt(owner.tree, layoutIndex);
-        const px = (name: string) => Number.parseFloat(style(name)) || 0;
-        const [bx, by] = owner.tree.doc.layout.bounds[layoutIndex]!;
-        const [cx = 0, cy = 0, cw = 0, ch = 0] = owner.tree.doc.layout.clientRects?.[layoutIndex] ?? [];
+        const padding = paddingBoxOf(owner.tree, layoutIndex);
+        const [left, top] = [px(style('padding-left')), px(style('padding-top'))];
         const content = {
-          x: bx! + cx + px('padding-left') + parent.dx,
-          y: by! + cy + px('padding-top') + parent.dy,
-          width: cw - px('padding-left') - px('padding-right'),
-          height: ch - px('padding-top') - px('padding-bottom'),
+          x: padding.x + left + parent.dx,
+          y: padding.y + top + parent.dy,
+          width: padding.width - left - px(style('padding-right')),
+          height: padding.height - top - px(style('padding-bottom')),
         };
         const clip = contentClip(owner.tree, owner.node);
         place = {
