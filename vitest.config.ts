@@ -42,6 +42,7 @@ const SHARED_MODULES = [
   'operation-docs',
   'redaction-detect',
   'redaction-layout',
+  'redaction-paint',
   'redaction-snapshot',
   'sdk-literal-keys',
   'shell-services',

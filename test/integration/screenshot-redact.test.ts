@@ -90,6 +90,26 @@ describe('POST /api/screenshot: redact, on the shapes text takes', () => {
   });
 });
 
+describe('POST /api/screenshot: redact, an element and a phone', () => {
+  it.each([
+    { body: { selector: '#split' }, size: 'the element' },
+    { body: { deviceType: 'mobile' }, size: 'a phone, the page zoomed out to its width' },
+  ])('paints each box where its text is drawn in the picture of $size', async ({ body }) => {
+    // Act
+    const url = `${suite.pages.origin}/shapes`;
+    const plain = await capture({ url, ...body });
+    const redacted = await capture({ url, ...body, redact: ['email'] });
+
+    // Assess: every box black, nothing else changed, and without redact each box held text.
+    expect(redacted.status).toBe(200);
+    const boxes = redacted.body.redactions as Redaction[];
+    expect(boxes.length).toBeGreaterThan(0);
+    const [before, after] = [await pixels(plain.body.screenshot), await pixels(redacted.body.screenshot)];
+    for (const box of boxes) expect({ box, notBlack: notBlack(after, box), held: notBlack(before, box) > 0 }).toEqual({ box, notBlack: 0, held: true });
+    expect(changedOutside(before, after, boxes)).toBe(0);
+  });
+});
+
 describe('POST /api/screenshot: redact, text that changes while the page settles', () => {
   it('covers what the page shows at the picture, not what it showed when it loaded', async () => {
     // Prepare: the detectors loaded, so the text is read ahead well before the page's fetch answers.
