@@ -45,12 +45,13 @@ describe('paintImage', () => {
     const tiles = await Promise.all([white(3), white(3)]);
     let asked: unknown;
 
+    const boxes = async (size: { width: number; height: number }) => {
+      asked = size;
+      return [{ ...BOX, y: 5 }];
+    };
+
     // Act
-    const painted = await paintImage(
-      sharp(tiles, { join: { across: 1 } }),
-      { width: 8, height: 8 },
-      { expected: true, boxes: async (size) => ((asked = size), [{ ...BOX, y: 5 }]) },
-    );
+    const painted = await paintImage(sharp(tiles, { join: { across: 1 } }), { width: 8, height: 8 }, { expected: true, boxes });
 
     // Assess
     expect(asked).toEqual({ width: 8, height: 8 });
