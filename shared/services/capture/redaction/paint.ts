@@ -30,11 +30,10 @@ function fill(data: Buffer, info: OutputInfo, boxes: readonly Redaction[]): void
 
 const bytes = (buffer: Buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 
-/** The picture sharp is making (tiles joined, say) as a PNG, with the cover's boxes painted in. */
-export async function paintImage(image: Sharp, size: { width: number; height: number }, cover: Cover | undefined): Promise<Uint8Array> {
-  const boxes = cover ? await cover.boxes(size) : [];
-  if (boxes.length === 0) return bytes(await image.png().toBuffer());
-  const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
+type Raw = { data: Buffer; info: OutputInfo };
+
+/** Raw pixels filled with the boxes, encoded as a PNG. */
+async function painted({ data, info }: Raw, boxes: readonly Redaction[]): Promise<Uint8Array> {
   fill(data, info, boxes);
   return bytes(
     await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
@@ -43,12 +42,33 @@ export async function paintImage(image: Sharp, size: { width: number; height: nu
   );
 }
 
+/**
+ * The cover's boxes and, when boxes are expected, the picture's raw pixels, made at once: decoding
+ * does not wait for the boxes (the page's second read), so the two overlap.
+ */
+async function boxesAndPixels(image: Sharp, size: { width: number; height: number }, cover: Cover): Promise<{ boxes: readonly Redaction[]; raw?: Raw }> {
+  const decoding = cover.expected ? image.raw().toBuffer({ resolveWithObject: true }) : undefined;
+  // Nothing waits for the decoding if the boxes fail (the capture's time is up).
+  decoding?.catch(() => undefined);
+  const boxes = await cover.boxes(size);
+  return { boxes, ...(decoding ? { raw: await decoding } : {}) };
+}
+
+/** The picture sharp is making (tiles joined, say) as a PNG, with the cover's boxes painted in. */
+export async function paintImage(image: Sharp, size: { width: number; height: number }, cover: Cover | undefined): Promise<Uint8Array> {
+  if (!cover) return bytes(await image.png().toBuffer());
+  const { boxes, raw } = await boxesAndPixels(image, size, cover);
+  if (raw) return painted(raw, boxes);
+  if (boxes.length === 0) return bytes(await image.png().toBuffer());
+  return painted(await image.raw().toBuffer({ resolveWithObject: true }), boxes);
+}
+
 /** A screenshot with the cover's boxes painted in; one that needs none is answered as the browser encoded it. */
 export async function paintPng(png: Uint8Array, cover: Cover | undefined): Promise<Uint8Array> {
   if (!cover) return png;
   const image = sharp(png, { limitInputPixels: false });
   const { width = 0, height = 0 } = await image.metadata();
-  const boxes = await cover.boxes({ width, height });
+  const { boxes, raw } = await boxesAndPixels(image, { width, height }, cover);
   if (boxes.length === 0) return png;
-  return paintImage(image, { width, height }, { expected: true, boxes: async () => boxes });
+  return painted(raw ?? (await image.raw().toBuffer({ resolveWithObject: true })), boxes);
 }
