@@ -1,6 +1,6 @@
 import type { Protocol } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { readSnapshot, SNAPSHOT_STYLES } from '#shared/services/capture/redaction/drawn-text.ts';
+import { readSnapshot, readSnapshots, SNAPSHOT_STYLES } from '#shared/services/capture/redaction/drawn-text.ts';
 import type { SnapshotStyle } from '#shared/services/capture/redaction/drawn-text.ts';
 
 /** A node of a hand-made snapshot document; laid out when it has bounds. */
@@ -238,5 +238,21 @@ describe('readSnapshot', () => {
       ['img', 'logo', 4],
       ['canvas', undefined, 5],
     ]);
+  });
+
+  it('places a frame of another process in the element it is drawn in, and leaves one whose element is gone undrawn', () => {
+    // Prepare: the page's snapshot, and two frames' of other processes: one owned by the page's IFRAME (protocol id 4), one by nothing.
+    const top = page([{ name: 'IFRAME', parent: 2, bounds: [100, 200, 400, 100], style: border(2) }]);
+    const frame = (words: string) => ({ snapshot: snapshot([{ nodes: page([{ name: 'P', parent: 2, bounds: [0, 0, 300, 20] }, text(3, words, 0, 10)]) }]) });
+
+    // Act
+    const drawn = readSnapshots([
+      { snapshot: snapshot([{ nodes: top }]) },
+      { ...frame('owned'), owner: { part: 0, backendNodeId: 4 } },
+      { ...frame('orphan'), orphan: true },
+    ]);
+
+    // Assess
+    expect(drawn.pieces.map((piece) => [piece.text, piece.box.x, piece.box.y, piece.document])).toEqual([['owned', 102, 212, 1]]);
   });
 });
