@@ -10,7 +10,7 @@ import { expectedEnvelope } from '../support/expectations.ts';
 import { useRuntimeWithPages } from '../support/capture-suite.ts';
 import { CORPUS } from '../support/redaction-corpus.ts';
 import { CORPUS_BANDS, startRedactionPages, TALL_PAGE_PX } from '../support/redaction-pages.ts';
-import { changedOutside, notBlack, pixels } from '../support/redaction-pixels.ts';
+import { changedOutside, notBlack, pixels, redPixels } from '../support/redaction-pixels.ts';
 
 const suite = useRuntimeWithPages(startRedactionPages);
 const ALL = ['email', 'phone', 'card', 'secret', 'ip'];
@@ -146,6 +146,19 @@ describe('POST /api/screenshot: redact, text a script rewrites all the time', ()
     let red = 0;
     for (let i = 0; i < image.data.length; i += 3) if (image.data[i]! > 128 && image.data[i + 1]! < 96 && image.data[i + 2]! < 96) red += 1;
     expect(red).toBe(0);
+  });
+});
+
+describe('POST /api/screenshot: redact, text an animation moves all the time', () => {
+  it('holds animations still from the read to the picture, so the boxes are where the addresses are drawn', async () => {
+    // Act
+    const response = await capture({ url: `${suite.pages.origin}/hopping`, redact: ['email'] });
+
+    // Assess: without the hold, each address is read in one place and drawn in another.
+    expect(response.status).toBe(200);
+    expect((response.body.redactions as Redaction[]).map((box) => box.kind)).toEqual(['email', 'email']);
+    const image = await pixels(response.body.screenshot);
+    expect(redPixels(image)).toBe(0);
   });
 });
 

@@ -124,6 +124,17 @@ const isolatedFrame = (first: string) =>
   '<p style="margin:4px;color:#f00;font:20px sans-serif">outer@example.com</p>' +
   `<iframe src="${first}/isolated-inner" style="margin:10px;width:400px;height:60px;border:0"></iframe>`;
 
+/**
+ * An address in red that a CSS animation moves between three places every few ms, one by its
+ * position (main thread) and one by a transform (the compositor): a read and the picture taken
+ * a moment apart would find them in different places.
+ */
+const HOPPING_PAGE =
+  '<style>@keyframes hop { 0% { left: 20px } 33% { left: 620px } 66% { left: 1220px } } @keyframes slide { 0% { transform: none } 33% { transform: translateX(600px) } 66% { transform: translateX(1200px) } }' +
+  '.hop { position: absolute; margin: 0; font: 20px monospace; color: #f00 }</style>' +
+  '<p class="hop" style="top:20px;animation:hop 45ms steps(1) infinite">hop@example.com</p>' +
+  '<p class="hop" style="top:80px;left:20px;animation:slide 45ms steps(1) infinite">slide@example.com</p>';
+
 /** An address in red whose text a timer rewrites every few ms, for as long as the page is open. */
 const TICKING_PAGE =
   '<p id="tick" style="position:absolute;left:20px;top:20px;margin:0;font:16px monospace;color:#f00">tick0@example.com</p>' +
@@ -141,6 +152,7 @@ export async function startRedactionPages(): Promise<RedactionPages> {
     if (path === '/dashboard') return html(res, dashboardPage());
     if (path === '/late') return html(res, latePage());
     if (path === '/ticking') return html(res, TICKING_PAGE);
+    if (path === '/hopping') return html(res, HOPPING_PAGE);
     if (path === '/drawn') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(drawnPage(second));
     if (path === '/drawn-frame') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(drawnFrame(url.searchParams));
     if (path === '/media') return html(res, MEDIA_PAGE);

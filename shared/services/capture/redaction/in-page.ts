@@ -63,3 +63,17 @@ export function imageStates(...images: unknown[]): ('drawn' | 'broken' | 'loadin
     return image.naturalWidth > 0 ? 'drawn' : 'broken';
   });
 }
+
+/**
+ * Pauses every animation and transition of the document (its shadow trees too); answers their
+ * number once all are paused, which takes a frame: the pause then takes hold on the main thread
+ * and on the compositor together, at the time the page shows.
+ */
+export function pauseAnimations(): Promise<number> {
+  const animations = (globalThis as unknown as { document: { getAnimations(): { pause(): void; ready: Promise<unknown> }[] } }).document.getAnimations();
+  for (const animation of animations) animation.pause();
+  return Promise.all(animations.map((animation) => animation.ready)).then(
+    () => animations.length,
+    () => animations.length,
+  );
+}

@@ -7,11 +7,42 @@ import type { CDPSession, Page, Protocol } from 'puppeteer-core';
 import { ignore } from '#shared/services/capture/deadline.ts';
 import { SNAPSHOT_STYLES } from '#shared/services/capture/redaction/drawn-text.ts';
 import type { SnapshotPart } from '#shared/services/capture/redaction/drawn-text.ts';
-import { imageStates, rangeRects } from '#shared/services/capture/redaction/in-page.ts';
+import { imageStates, pauseAnimations, rangeRects } from '#shared/services/capture/redaction/in-page.ts';
 import type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
+
+/** The name of the worlds redaction runs its code in, apart from the page's scripts. */
+const WORLD = 'easel-redaction';
 
 const snapshotOn = (session: CDPSession): Promise<Protocol.DOMSnapshot.CaptureSnapshotResponse> =>
   session.send('DOMSnapshot.captureSnapshot', { computedStyles: [...SNAPSHOT_STYLES] });
+
+/** How long the capture waits at most for paused animations to take hold, where frames are throttled. */
+const PAUSE_MS = 250;
+
+/**
+ * Pauses the animations of each frame of a session's process and answers once they are paused.
+ * A frame of another process answers through its own session, and is paused there. (Stopping the
+ * whole timeline with `Animation.setPlaybackRate` 0, or pausing without waiting for the pause to
+ * take hold, left the compositor showing an animation a step on from where the page read it.)
+ */
+async function pauseIn(session: CDPSession): Promise<void> {
+  const { frameTree } = await session.send('Page.getFrameTree');
+  const frames: string[] = [];
+  const walk = (tree: Protocol.Page.FrameTree): void => {
+    frames.push(tree.frame.id);
+    for (const child of tree.childFrames ?? []) walk(child);
+  };
+  walk(frameTree);
+  await Promise.all(
+    frames.map(async (frameId) => {
+      const world = await session.send('Page.createIsolatedWorld', { frameId, worldName: WORLD }).catch(() => undefined);
+      if (!world) return;
+      await session
+        .send('Runtime.callFunctionOn', { functionDeclaration: pauseAnimations.toString(), executionContextId: world.executionContextId, awaitPromise: true })
+        .catch(ignore);
+    }),
+  );
+}
 
 /** A frame that runs in another process (site isolation): its own session, and the session of the frame it is in. */
 interface FrameTarget {
@@ -88,13 +119,17 @@ export class PageReader {
   }
 
   /**
-   * Stops the page's scripts and its animations and transitions (CSS, scripted and on the
-   * compositor), in every process: from here to the picture nothing moves or changes what was
-   * read. The page is closed after the capture, so both stay stopped.
+   * Stops the page's scripts, and pauses its animations and transitions in every frame and process
+   * where they are (at most `PAUSE_MS` of waiting for them where frames are throttled): from here
+   * to the picture nothing moves or changes what was read. The page is closed after the capture,
+   * so all stay stopped.
    */
   async holdStill(): Promise<void> {
+    await this.page.setJavaScriptEnabled(false);
     const sessions = [this.session, ...this.frames.keys()];
-    await Promise.all([this.page.setJavaScriptEnabled(false), ...sessions.map((session) => session.send('Animation.setPlaybackRate', { playbackRate: 0 }))]);
+    let timer: NodeJS.Timeout | undefined;
+    const throttled = new Promise<void>((resolve) => (timer = setTimeout(resolve, PAUSE_MS)));
+    await Promise.race([Promise.all(sessions.map(pauseIn)), throttled]).finally(() => clearTimeout(timer));
   }
 
   /** The part of the page the viewport shows, in document CSS px (a page zoomed out to fit a phone shows more than its width). */
@@ -118,8 +153,6 @@ export interface NodeRef {
   document: number;
   backendNodeId: number;
 }
-
-const WORLD = 'easel-redaction';
 
 /**
  * Runs `fn` on nodes in a world of their frame that the page's scripts cannot reach (so a page
