@@ -43,6 +43,8 @@ const SHARED_MODULES = [
   'operation-docs',
   'redaction-detect',
   'redaction-layout',
+  'redaction-paint',
+  'redaction-snapshot',
   'sdk-literal-keys',
   'shell-services',
   'tweets',

@@ -9,7 +9,7 @@ export const RedactField = v.optional(
     v.array(v.picklist(REDACT_KINDS)),
     v.maxLength(REDACT_KINDS.length * 2),
     v.description(
-      "Kinds of sensitive text to find in the page and cover with solid boxes before the picture is taken: email, phone (validated by libphonenumber), card (length, prefix and Luhn), secret (API keys and tokens by secretlint's recommended rules, private keys, JWTs, bearer tokens), ip (IPv4 and IPv6). Text nodes (shadow DOM included), form field values and same-origin frames are searched; text drawn in images or canvas is not. The answer lists each box in `redactions`.",
+      "Kinds of sensitive text to find in what the page draws and paint over with solid black boxes in the picture's pixels: email, phone (validated by libphonenumber; no date, time or decimal), card (grouping, prefix, length and Luhn), secret (API keys and tokens by secretlint's recommended rules, private keys, JWTs, bearer tokens), ip (IPv4 and IPv6). The text is read as laid out: after text-transform, with generated content, form fields as shown, alt text of broken images, SVG text, shadow roots (closed too) and frames of any origin; pieces on one line joined. Text that does not show is left out. Text drawn inside images, canvas or video is not read: report.unread counts them. The answer lists each box in `redactions`.",
     ),
   ),
 );
@@ -27,7 +27,7 @@ export const RedactionsField = v.optional(
   v.pipe(
     v.array(RedactionSchema),
     v.description(
-      'With redact: each solid box drawn over a finding, in image pixels of the PNG, one per line fragment of a finding that wraps (a form field: its text area). Cached with the picture.',
+      'With redact: every solid box painted into the picture over a finding, in image pixels of the PNG, one per line fragment of a finding that wraps (a form field: its padding box). Exactly the boxes painted; cached with the picture.',
     ),
   ),
 );

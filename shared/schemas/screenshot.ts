@@ -311,6 +311,20 @@ export const ScreenshotRequest = v.pipe(
 );
 export type ScreenshotRequest = v.InferOutput<typeof ScreenshotRequest>;
 
+/** With redact: what the picture shows that redaction cannot read (docs/capture.md, "Redaction"). */
+export const UnreadMediaSchema = v.pipe(
+  v.object({
+    images: v.pipe(v.number(), v.integer()),
+    canvases: v.pipe(v.number(), v.integer()),
+    videos: v.pipe(v.number(), v.integer()),
+    svgImages: v.pipe(v.number(), v.integer()),
+  }),
+  v.description(
+    'With redact: the loaded img, canvas, video and SVG image elements drawn in the picture. Text drawn inside them is pixels, not text: redaction neither searches nor covers it, so check these regions yourself.',
+  ),
+);
+export type UnreadMedia = v.InferOutput<typeof UnreadMediaSchema>;
+
 /** What a capture did and found: the answer's `report` (docs/capture.md, "The report"). */
 export const CaptureReportSchema = v.pipe(
   v.object({
@@ -365,6 +379,7 @@ export const CaptureReportSchema = v.pipe(
         v.description('With settled false: what the page was still doing when the picture was taken, within the settling budget.'),
       ),
     ),
+    unread: v.optional(UnreadMediaSchema),
   }),
   v.description('What the capture did and found, measured when the picture was taken; cached with it.'),
 );

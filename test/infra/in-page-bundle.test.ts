@@ -14,7 +14,7 @@ const outfile = join(mkdtempSync(join(tmpdir(), 'easel-in-page-')), 'in-page.mjs
 // With the capture function's options: it keeps names, for puppeteer.
 const capture = bundleOptions('functions/screenshot/capture-page.ts', ['@sparticuz/chromium', 'sharp']);
 // Every module whose functions run in the page, bundled together as the capture bundles them.
-const modules = ['in-page.ts', 'consent-in-page.ts', 'redact-in-page.ts', 'activity-in-page.ts'].map((file) => `export * from './${file}';`).join('\n');
+const modules = ['in-page.ts', 'consent-in-page.ts', 'redaction/in-page.ts', 'activity-in-page.ts'].map((file) => `export * from './${file}';`).join('\n');
 const stdin = { contents: modules, resolveDir: join(import.meta.dirname, '..', '..', 'shared', 'services', 'capture'), loader: 'ts' as const };
 await build({
   ...bundleOptions('shared/services/capture/in-page.ts'),

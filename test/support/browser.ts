@@ -25,6 +25,25 @@ export async function launchBrowser(extra: readonly string[] = []): Promise<Brow
   return launchWith([...safeChromiumFlags({ singleProcess: false }), ...extra]);
 }
 
+/**
+ * The e2e browser with site isolation on, as desktop Chrome and many remote browsers run: a frame
+ * of another site gets a process (and a DevTools target) of its own. @sparticuz/chromium turns it off.
+ */
+export async function launchSiteIsolated(): Promise<Browser> {
+  const flags = safeChromiumFlags({ singleProcess: false })
+    .filter((flag) => flag !== '--disable-site-isolation-trials')
+    .map((flag) =>
+      flag.startsWith('--disable-features=')
+        ? `--disable-features=${flag
+            .slice('--disable-features='.length)
+            .split(',')
+            .filter((feature) => feature !== 'IsolateOrigins' && feature !== 'site-per-process')
+            .join(',')}`
+        : flag,
+    );
+  return launchWith([...flags, '--site-per-process']);
+}
+
 async function launchWith(flags: string[]): Promise<Browser> {
   return puppeteer.launch({
     executablePath: await chromium.executablePath(),

@@ -1,15 +1,18 @@
 /**
- * Pages for redaction tests and the bench, served on 127.0.0.1: the corpus one entry per band at
- * known heights, the shapes text takes in a page (wrapped, split over elements, shadow DOM, a frame,
- * form fields), and a tall dashboard.
+ * Pages for redaction tests and the bench, served on 127.0.0.1 (and 127.0.0.2 for frames of another
+ * site): the corpus one entry per band at known heights, the shapes text takes in a page (wrapped,
+ * split over elements, shadow DOM, a frame, form fields), the ways text is drawn, and a tall dashboard.
  */
-import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenPair } from './listen-pair.ts';
 import { CORPUS } from './redaction-corpus.ts';
+import { drawnFrame, drawnPage } from './redaction-drawn.ts';
 
 export interface RedactionPages {
+  /** http://127.0.0.1:<port> */
   origin: string;
+  /** http://127.0.0.2:<port>: another site, for frames. */
+  second: string;
   port: number;
   close(): Promise<void>;
 }
@@ -95,15 +98,53 @@ function latePage(): string {
   ].join('');
 }
 
+// A 1×1 PNG.
+const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+/**
+ * Media drawn in the first screen: a loaded image, a canvas, a video, an SVG image; not drawn
+ * there: a broken image, a hidden canvas, an image of opacity 0, and an image below the first screen.
+ */
+const MEDIA_PAGE = [
+  '<img src="/pixel.png" width="100" height="100">',
+  '<canvas width="100" height="100"></canvas>',
+  '<video width="100" height="100"></video>',
+  '<svg width="100" height="100"><image href="/pixel.png" width="100" height="100"/></svg>',
+  '<img src="/missing.png" width="100" height="100">',
+  '<canvas width="100" height="100" style="visibility:hidden"></canvas>',
+  '<img src="/pixel.png" width="100" height="100" style="opacity:0">',
+  '<img src="/pixel.png" width="100" height="100" style="position:absolute;left:0;top:2000px">',
+].join('');
+
+/** A frame of another site inside a border and padding, holding a frame of the first site: with site isolation, each its own process. */
+const isolatedPage = (second: string) =>
+  '<p style="position:absolute;left:20px;top:20px;margin:0;color:#00f;font:20px sans-serif">Nothing here but frames</p>' +
+  `<iframe src="${second}/isolated-frame" style="position:absolute;left:100px;top:100px;width:600px;height:200px;border:5px solid #888;padding:7px"></iframe>`;
+const isolatedFrame = (first: string) =>
+  '<p style="margin:4px;color:#f00;font:20px sans-serif">outer@example.com</p>' +
+  `<iframe src="${first}/isolated-inner" style="margin:10px;width:400px;height:60px;border:0"></iframe>`;
+
+/**
+ * An address in red that a CSS animation moves between three places every few ms, one by its
+ * position (main thread) and one by a transform (the compositor): a read and the picture taken
+ * a moment apart would find them in different places.
+ */
+const HOPPING_PAGE =
+  '<style>@keyframes hop { 0% { left: 20px } 33% { left: 620px } 66% { left: 1220px } } @keyframes slide { 0% { transform: none } 33% { transform: translateX(600px) } 66% { transform: translateX(1200px) } }' +
+  '.hop { position: absolute; margin: 0; font: 20px monospace; color: #f00 }</style>' +
+  '<p class="hop" style="top:20px;animation:hop 45ms steps(1) infinite">hop@example.com</p>' +
+  '<p class="hop" style="top:80px;left:20px;animation:slide 45ms steps(1) infinite">slide@example.com</p>';
+
 /** An address in red whose text a timer rewrites every few ms, for as long as the page is open. */
 const TICKING_PAGE =
   '<p id="tick" style="position:absolute;left:20px;top:20px;margin:0;font:16px monospace;color:#f00">tick0@example.com</p>' +
   '<script>let n = 0; setInterval(() => { document.getElementById("tick").textContent = "tick" + ++n + "@example.com"; }, 1);</script>';
 
 export async function startRedactionPages(): Promise<RedactionPages> {
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://pages.test').pathname;
+  let second = '';
+  const { port, close } = await listenPair(() => (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://pages.test');
+    const path = url.pathname;
     if (path === '/corpus') return html(res, corpusPage());
     if (path === '/shapes') return html(res, shapesPage());
     if (path === '/frame') return html(res, '<p style="margin:10px">frame@example.com</p>');
@@ -111,22 +152,17 @@ export async function startRedactionPages(): Promise<RedactionPages> {
     if (path === '/dashboard') return html(res, dashboardPage());
     if (path === '/late') return html(res, latePage());
     if (path === '/ticking') return html(res, TICKING_PAGE);
+    if (path === '/hopping') return html(res, HOPPING_PAGE);
+    if (path === '/drawn') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(drawnPage(second));
+    if (path === '/drawn-frame') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(drawnFrame(url.searchParams));
+    if (path === '/media') return html(res, MEDIA_PAGE);
+    if (path === '/pixel.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PIXEL_PNG);
+    if (path === '/isolated') return html(res, isolatedPage(second));
+    if (path === '/isolated-frame') return html(res, isolatedFrame(`http://127.0.0.1:${port}`));
+    if (path === '/isolated-inner') return html(res, '<p style="margin:4px;color:#f00;font:20px sans-serif">inner@example.com</p>');
     if (path === '/late-text') return void setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('late@example.com'), 400);
     res.writeHead(404).end();
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  second = `http://127.0.0.2:${port}`;
+  return { origin: `http://127.0.0.1:${port}`, second, port, close };
 }

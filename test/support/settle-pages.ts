@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import type { ServerResponse } from 'node:http';
-import { listenPair } from './loopback-server.ts';
+import { listenPair } from './listen-pair.ts';
 
 export const GREEN = [0, 160, 0] as const;
 export const BLUE = [0, 0, 200] as const;
@@ -94,9 +94,9 @@ export async function startSettlePages(): Promise<SettlePages> {
   const heads = new Map<string, Record<string, string | string[] | undefined>>();
   const held = new Set<ServerResponse>();
   let second = '';
-  const { servers, port } = await listenPair((origin) => (req, res) => {
+  const pair = await listenPair((host) => (req, res) => {
     const url = new URL(req.url ?? '/', 'http://pages.test');
-    if (origin === 'second') return page(res, `<div style="height:100vh;background:${colour(RED)}">not here</div>`, 404);
+    if (host === 'second') return page(res, `<div style="height:100vh;background:${colour(RED)}">not here</div>`, 404);
     heads.set(url.pathname, req.headers);
     if (url.pathname.startsWith('/never/')) return void held.add(res);
     if (url.pathname === '/api/list') return void setTimeout(() => res.end(rows(LIST_ROWS - 1, GREEN) + rows(1, BLUE)), LATE_MS.list);
@@ -115,6 +115,7 @@ export async function startSettlePages(): Promise<SettlePages> {
     if (body === undefined) return page(res, 'none', 404);
     page(res, body);
   });
+  const { port } = pair;
   const strict = await startStrictServer();
   const origin = `http://127.0.0.1:${port}`;
   second = `http://127.0.0.2:${port}`;
@@ -127,9 +128,7 @@ export async function startSettlePages(): Promise<SettlePages> {
     strict: { origin: `http://127.0.0.1:${strict.port}`, port: strict.port },
     async close() {
       for (const res of held) res.destroy();
-      // A keep-alive socket of the browser's would hold close() open.
-      for (const server of servers) server.closeAllConnections();
-      await Promise.all([...servers, strict.server].map((server) => new Promise((resolve) => server.close(resolve))));
+      await Promise.all([pair.close(), new Promise((resolve) => strict.server.close(resolve))]);
     },
   };
 }

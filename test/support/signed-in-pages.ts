@@ -4,8 +4,7 @@
  * 127.0.0.2, same port, records what the pages' requests to it carried.
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import { listenPair } from './loopback-server.ts';
+import { listenPair } from './listen-pair.ts';
 
 /** What the options send; a page is green only with these. */
 export const PASS = {
@@ -74,9 +73,9 @@ const MOTION_PAGE = `<style>
 
 export async function startSignedInPages(): Promise<SignedInPages> {
   const hits: Hit[] = [];
-  const sockets = new Set<Socket>();
   let second = '';
-  const { servers, port } = await listenPair((origin) => (req, res) => {
+  const { close, port } = await listenPair((host) => (req, res) => {
+    const origin = host === 'first' ? 'target' : 'second';
     const url = new URL(req.url ?? '/', 'http://pages.test');
     hits.push({ origin, path: `${url.pathname}${url.search}`, headers: req.headers });
     const headers = req.headers;
@@ -123,21 +122,12 @@ export async function startSignedInPages(): Promise<SignedInPages> {
         return void res.end('ok');
     }
   });
-  for (const server of servers) {
-    server.on('connection', (socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    });
-  }
   second = `http://127.0.0.2:${port}`;
   return {
     origin: `http://127.0.0.1:${port}`,
     second,
     port,
     hits,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-    },
+    close,
   };
 }

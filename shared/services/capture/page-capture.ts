@@ -214,7 +214,8 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     await stillMotion(page, options, deadline);
     const picture = await photograph(page, traffic, options, device, deadline, ahead);
     const requests = { total: traffic.seen, refused: traffic.refused, blockedAds: traffic.blockedAds };
-    const report = await captureReport({ page, traffic, area: picture.area, deadline, consent: cleaned.consent?.result, requests });
+    const found = await captureReport({ page, traffic, area: picture.area, deadline, consent: cleaned.consent?.result, requests });
+    const report = picture.unread ? { ...found, unread: picture.unread } : found;
     return {
       png: picture.png,
       url: drawnUrl(page, request.url),

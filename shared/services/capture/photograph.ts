@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { NotFoundError } from '#shared/errors.ts';
 import { MAX_CAPTURE_HEIGHT_PX, MAX_CAPTURE_PIXELS, MAX_CAPTURE_WIDTH_PX } from '#shared/schemas/screenshot.ts';
 import type { Redaction } from '#shared/schemas/redaction.ts';
+import type { UnreadMedia } from '#shared/schemas/screenshot.ts';
 import type { CaptureExtent } from '#shared/store/capture-cache.ts';
 import type { Deadline } from '#shared/services/capture/deadline.ts';
 import type { DeviceProfile } from '#shared/services/capture/devices.ts';
@@ -14,6 +15,8 @@ import { documentBox, pageHeight, scrollThrough } from '#shared/services/capture
 import type { CaptureOptions } from '#shared/services/capture/options.ts';
 import { settle } from '#shared/services/capture/settle.ts';
 import type { Traffic } from '#shared/services/capture/traffic.ts';
+import { paintImage, paintPng } from '#shared/services/capture/redaction/paint.ts';
+import type { Cover } from '#shared/services/capture/redaction/paint.ts';
 import type { ReadAhead } from '#shared/services/capture/redaction/redact-page.ts';
 
 /**
@@ -31,8 +34,10 @@ export interface Picture {
   extent?: CaptureExtent;
   /** What the picture covers in document CSS px; null for the viewport. */
   area: Clip | null;
-  /** With `redact`: the boxes drawn over what was found, in image px. */
+  /** With `redact`: the boxes painted over what was found, in image px. */
   redactions?: Redaction[];
+  /** With `redact`: media drawn in the picture whose pixels were not searched. */
+  unread?: UnreadMedia;
 }
 
 export interface Clip {
@@ -45,11 +50,15 @@ export interface Clip {
 /**
  * A clip of the page (CSS pixels, whole numbers) as one PNG: a single screenshot when it fits a
  * tile, else a grid of tiles, each painted beyond the viewport with the layout viewport kept (so
- * `vh`, fixed and sticky elements are as on the first screen), joined by sharp.
+ * `vh`, fixed and sticky elements are as on the first screen), joined by sharp. A cover's boxes are
+ * painted in before the PNG is made.
  */
-export async function shoot(page: Page, clip: Clip, scale: number, deadline: Deadline): Promise<Uint8Array> {
+export async function shoot(page: Page, clip: Clip, scale: number, deadline: Deadline, cover?: Cover): Promise<Uint8Array> {
   const side = Math.floor(TILE_PX / scale);
-  if (clip.width <= side && clip.height <= side) return deadline.race(page.screenshot({ type: 'png', clip, captureBeyondViewport: true }));
+  if (clip.width <= side && clip.height <= side)
+    return deadline.race(
+      page.screenshot({ type: 'png', clip, captureBeyondViewport: true, optimizeForSpeed: cover?.expected }).then((png) => paintPng(png, cover)),
+    );
   // Row by row, left to right: sharp joins them in that order, each at the top left of its cell.
   const tiles: Buffer[] = [];
   let across = 0;
@@ -64,8 +73,7 @@ export async function shoot(page: Page, clip: Clip, scale: number, deadline: Dea
   }
   // The last row and column of cells are cut to the clip; joining is far cheaper than compositing.
   const whole = { left: 0, top: 0, width: clip.width * scale, height: clip.height * scale };
-  const joined = await deadline.race(sharp(tiles, { join: { across }, limitInputPixels: false }).extract(whole).png().toBuffer());
-  return new Uint8Array(joined.buffer, joined.byteOffset, joined.byteLength);
+  return deadline.race(paintImage(sharp(tiles, { join: { across }, limitInputPixels: false }).extract(whole), whole, cover));
 }
 
 /** A box in whole CSS pixels, as puppeteer rounds a clip, without the part left of or above the page. */
@@ -99,25 +107,18 @@ export function readAheadFor(page: Page, options: CaptureOptions): Promise<ReadA
 }
 
 /**
- * The picture `take` makes; with `redact`, of the page with what it finds covered (after the
- * scroll, so content it loaded is searched too). The page's scripts are stopped from the last
- * read of its text to the picture, or a timer could replace covered text with new text in
- * between; the page is closed after the capture, so they stay stopped.
+ * The picture `take` makes; with `redact`, with what is found painted over (after the scroll, so
+ * content it loaded is searched too).
  */
 async function redacted(
-  page: Page,
   options: CaptureOptions,
-  area: Clip | null,
-  scale: number,
-  deadline: Deadline,
-  ahead: Promise<ReadAhead | undefined> | undefined,
-  take: () => Promise<Uint8Array>,
-): Promise<{ png: Uint8Array; redactions?: Redaction[] }> {
+  input: { page: Page; area: Clip | null; deadline: Deadline; ahead: Promise<ReadAhead | undefined> | undefined },
+  take: (cover?: Cover) => Promise<Uint8Array>,
+): Promise<{ png: Uint8Array; redactions?: Redaction[]; unread?: UnreadMedia }> {
   if (!options.redact?.length) return { png: await take() };
   const { redactPage } = await import('#shared/services/capture/redaction/redact-page.ts');
-  await deadline.race(page.setJavaScriptEnabled(false));
-  const redactions = await redactPage({ page, kinds: options.redact, area, scale, deadline, ...(ahead ? { ahead } : {}) });
-  return { png: await take(), redactions };
+  const { ahead, ...rest } = input;
+  return redactPage({ ...rest, kinds: options.redact, ...(ahead ? { ahead } : {}), take });
 }
 
 /**
@@ -143,17 +144,18 @@ export async function photograph(
       );
     }
     const { clip, extent } = capped(whole, scale);
-    return { ...(await redacted(page, options, clip, scale, deadline, ahead, () => shoot(page, clip, scale, deadline))), extent, area: clip };
+    return { ...(await redacted(options, { page, area: clip, deadline, ahead }, (cover) => shoot(page, clip, scale, deadline, cover))), extent, area: clip };
   }
   if (!options.fullPage) {
-    const viewport = () => deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false }));
-    return { ...(await redacted(page, options, null, scale, deadline, ahead, viewport)), area: null };
+    const viewport = (cover?: Cover) =>
+      deadline.race(page.screenshot({ type: 'png', captureBeyondViewport: false, optimizeForSpeed: cover?.expected }).then((png) => paintPng(png, cover)));
+    return { ...(await redacted(options, { page, area: null, deadline, ahead }, viewport)), area: null };
   }
   const { height, growing } = await wholePage(page, traffic, device, deadline);
   const { clip, extent } = capped({ x: 0, y: 0, width: device.width, height: Math.max(1, height) }, scale);
   // A page still growing when time ran out is taller than the picture: cut, as past the maximum.
   if (growing) extent.truncated = true;
-  return { ...(await redacted(page, options, clip, scale, deadline, ahead, () => shoot(page, clip, scale, deadline))), extent, area: clip };
+  return { ...(await redacted(options, { page, area: clip, deadline, ahead }, (cover) => shoot(page, clip, scale, deadline, cover))), extent, area: clip };
 }
 
 /** Time kept for one more round of scrolling and settling when the page grew. */

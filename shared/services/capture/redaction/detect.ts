@@ -5,7 +5,7 @@
 import cardValidator from 'card-validator';
 import ipaddr from 'ipaddr.js';
 import { findPhoneNumbersInText } from 'libphonenumber-js/max';
-import type { CountryCode } from 'libphonenumber-js/max';
+import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import type { RedactKind } from '#shared/schemas/redaction.ts';
 import { findSecrets } from '#shared/services/capture/redaction/secrets.ts';
 
@@ -39,6 +39,14 @@ const IPV6 = /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0
 const PHONE_SHAPE = /^\+|[\s().-]/;
 /** Nor is one glued to a longer token (INV-2024-000123). */
 const GLUED = /[\w-]/;
+/** Digits of a decimal number (1.2511263318488451): a digit and a decimal separator before, or a separator and a digit after. */
+const DECIMAL_BEFORE = /\d[.,]$/;
+const DECIMAL_AFTER = /^[.,]\d/;
+// Dates as numbers are written: 2016-05-17, 2016/5/17, 17.05.2016, 5/17/16. Phone numbers are not dates.
+const DATE = /\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}|\d{1,2}\/\d{1,2}\/\d{2}/g;
+// A clock time next to the digits (10:23, 10h23): a date-time's hour, not a phone number's last digits.
+const TIME_AFTER = /^\s?[:h]\d/;
+const TIME_BEFORE = /\d[:h]\s?$/;
 
 function* matches(pattern: RegExp, text: string): Generator<RegExpExecArray> {
   pattern.lastIndex = 0;
@@ -58,26 +66,65 @@ function emails(text: string): Finding[] {
 // search over a whole page costs tens of ms, over these alone next to nothing.
 const PHONE_CANDIDATE = /\+?[\d(][\d \t\u00a0()./-]{5,40}\d/g;
 
+/** Where the groups of a written number break, counted in digits from its end. */
+function breaksFromEnd(written: string): Set<number> {
+  const groups = written.split(/\D+/).filter(Boolean);
+  const breaks = new Set<number>();
+  let digits = 0;
+  for (let i = groups.length - 1; i > 0; i -= 1) breaks.add((digits += groups[i]!.length));
+  return breaks;
+}
+
+/**
+ * A number written without + is grouped as its country writes it: its groups may run together but
+ * not break where the country's format does not (2024-000123 is not (202) 400-0123).
+ */
+function groupedAsPhone(written: string, number: PhoneNumber): boolean {
+  if (written.startsWith('+')) return true;
+  const allowed = breaksFromEnd(number.formatNational());
+  // Breaks before the national number (a trunk prefix, 1-800-…) are the writer's own.
+  return [...breaksFromEnd(written)].every((at) => at >= number.nationalNumber.length || allowed.has(at));
+}
+
+/** Whether digits at `[start, end)` are part of a date or beside a clock time. */
+function dateOrTime(text: string, start: number, end: number): boolean {
+  if (TIME_AFTER.test(text.slice(end, end + 3)) || TIME_BEFORE.test(text.slice(Math.max(0, start - 3), start))) return true;
+  const from = Math.max(0, start - 10);
+  for (const date of text.slice(from, end + 10).matchAll(DATE)) if (from + date.index < end && from + date.index + date[0].length > start) return true;
+  return false;
+}
+
 function phones(text: string, defaultCountry: CountryCode): Finding[] {
   const found: Finding[] = [];
   for (const candidate of matches(PHONE_CANDIDATE, text)) {
     // Too short, or bare digits (which PHONE_SHAPE refuses whatever is found in them).
     if (candidate[0].replace(/\D/g, '').length < 7 || !PHONE_SHAPE.test(candidate[0])) continue;
-    for (const number of findPhoneNumbersInText(candidate[0], { defaultCountry })) {
-      const start = candidate.index + number.startsAt;
-      const end = candidate.index + number.endsAt;
-      if (PHONE_SHAPE.test(text.slice(start, end)) && !GLUED.test(text[start - 1] ?? ' ') && !GLUED.test(text[end] ?? ' '))
-        found.push({ kind: 'phone', start, end });
+    for (const { number, startsAt, endsAt } of findPhoneNumbersInText(candidate[0], { defaultCountry })) {
+      const start = candidate.index + startsAt;
+      const end = candidate.index + endsAt;
+      const written = text.slice(start, end);
+      if (!PHONE_SHAPE.test(written) || GLUED.test(text[start - 1] ?? ' ') || GLUED.test(text[end] ?? ' ')) continue;
+      if (DECIMAL_BEFORE.test(text.slice(Math.max(0, start - 2), start)) || DECIMAL_AFTER.test(text.slice(end, end + 2))) continue;
+      if (dateOrTime(text, start, end) || !groupedAsPhone(written, number)) continue;
+      found.push({ kind: 'phone', start, end });
     }
   }
   return found;
 }
 
+// What a URL runs back to from a digit run inside it (…/tr?id=687168111412131&…): there, an id, not a card.
+const URL_HEAD = /(?:[a-z][\w+.-]*:\/\/|\bwww\.)[^\s"'<>]*$/i;
+
 function cards(text: string): Finding[] {
   const found: Finding[] = [];
   for (const match of matches(CARD, text)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    const [before, after] = [text.slice(Math.max(0, start - 2), start), text.slice(end, end + 2)];
+    if (DECIMAL_BEFORE.test(before) || DECIMAL_AFTER.test(after)) continue;
+    if (URL_HEAD.test(text.slice(Math.max(0, start - 300), start))) continue;
     // card-validator checks the issuer's prefix, its lengths and the Luhn sum.
-    if (cardValidator.number(match[0].replace(/[ -]/g, '')).isValid) found.push({ kind: 'card', start: match.index, end: match.index + match[0].length });
+    if (cardValidator.number(match[0].replace(/[ -]/g, '')).isValid) found.push({ kind: 'card', start, end });
   }
   return found;
 }

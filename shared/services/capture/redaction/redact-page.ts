@@ -1,102 +1,87 @@
 /**
- * Redaction on a loaded page: its text goes to the detectors in Node, what they find is covered
- * in the page, and the boxes come back in the picture's pixels. Run just before the screenshot.
+ * Redaction of a loaded page, the area's one entry: read what the page draws, find what is
+ * sensitive in it, and paint solid boxes over it into the picture's pixels as the picture is made.
  */
-import type { JSHandle, Page } from 'puppeteer-core';
-import { isSupportedCountry } from 'libphonenumber-js/max';
-import type { CountryCode } from 'libphonenumber-js/max';
+import type { Page } from 'puppeteer-core';
 import type { Redaction, RedactKind } from '#shared/schemas/redaction.ts';
-import { CaptureTimeout, ignore } from '#shared/services/capture/deadline.ts';
+import type { UnreadMedia } from '#shared/schemas/screenshot.ts';
+import { ignore } from '#shared/services/capture/deadline.ts';
 import type { Deadline } from '#shared/services/capture/deadline.ts';
-import { collectText, coverFindings, pageText } from '#shared/services/capture/redact-in-page.ts';
-import type { FindingParts, PageText, PageTextState } from '#shared/services/capture/redact-in-page.ts';
-import { imageBoxes } from '#shared/services/capture/redaction/boxes.ts';
-import { findSensitive } from '#shared/services/capture/redaction/detect.ts';
-import type { Finding } from '#shared/services/capture/redaction/detect.ts';
-import { joinTexts, partsOf } from '#shared/services/capture/redaction/ranges.ts';
+import { imageBoxes, unionOf } from '#shared/services/capture/redaction/cover.ts';
+import type { Cover } from '#shared/services/capture/redaction/paint.ts';
+import { PageReader } from '#shared/services/capture/redaction/page-reads.ts';
+import { mediaIn, readPage } from '#shared/services/capture/redaction/reading.ts';
+import type { Read } from '#shared/services/capture/redaction/reading.ts';
+import type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
 
-/** The region of a language tag (en-GB → GB) when it names a country libphonenumber knows. */
-export function countryOfLanguage(lang: string): CountryCode | undefined {
-  const region = /^[a-z]{2,3}[-_](?:[a-z]{4}[-_])?([a-z]{2})\b/i.exec(lang.trim())?.[1]?.toUpperCase();
-  return region && isSupportedCountry(region) ? region : undefined;
+/** The page as it was read ahead; the reader is the one the redaction goes on with. */
+export interface ReadAhead {
+  reader: PageReader;
+  read: Read;
 }
 
-/** The page's text as it was read ahead, and what the detectors found in it. */
-export interface ReadAhead {
-  /** Kept in the page, to be compared with the text just before the picture. */
-  state: JSHandle<PageTextState>;
-  parts: FindingParts[];
-  kinds: RedactKind[];
+/**
+ * Reads and searches what the page draws, without changing it, so the capture can do it while it
+ * waits for the page to settle. Undefined when that fails: the page is then read again before the picture.
+ */
+export async function readAhead(page: Page, kinds: readonly RedactKind[]): Promise<ReadAhead | undefined> {
+  let reader: PageReader | undefined;
+  try {
+    reader = await PageReader.open(page);
+    return { reader, read: await readPage(reader, kinds) };
+  } catch {
+    void reader?.close().catch(ignore);
+    return undefined;
+  }
 }
 
 export interface RedactInput {
   page: Page;
   kinds: readonly RedactKind[];
-  /** What the picture covers, in document CSS px; null for the viewport. */
-  area: { x: number; y: number; width: number; height: number } | null;
-  scale: number;
+  /** What the picture shows, in document CSS px; null for the viewport. */
+  area: Rect | null;
   deadline: Deadline;
-  /** The text read and searched while the capture waited for the page; used only if the text is still the same. */
+  /** The page read ahead while the capture waited for it; reused where the page is still the same. */
   ahead?: Promise<ReadAhead | undefined>;
+  /** Takes the picture, painting the cover's boxes into it before it is encoded. */
+  take: (cover: Cover) => Promise<Uint8Array>;
 }
 
-async function search(text: PageText, kinds: readonly RedactKind[]): Promise<{ findings: Finding[]; parts: FindingParts[] }> {
-  const joined = joinTexts(text);
-  const country = countryOfLanguage(text.lang);
-  const findings = await findSensitive(joined.text, kinds, country ? { defaultCountry: country } : {});
-  return { findings, parts: findings.map((finding) => partsOf(finding, joined, text.texts)) };
+export interface Redacted {
+  png: Uint8Array;
+  /** Every box painted, in image px. */
+  redactions: Redaction[];
+  /** Images, canvases, videos and SVG images drawn in the picture, whose pixels were not searched. */
+  unread: UnreadMedia;
 }
 
 /**
- * Reads and searches the page's text without changing the page, so the capture can do it while it
- * waits for the page to settle. Undefined when that fails (the page navigated, say): the text is
- * then read again before the picture.
+ * Holds the page still, reads and searches what it draws, and takes the picture with the findings
+ * painted over. The page is read once more after the picture, before it is painted: had anything
+ * changed meanwhile (an image or a font arriving), the boxes of both reads are painted.
  */
-export async function readAhead(page: Page, kinds: readonly RedactKind[]): Promise<ReadAhead | undefined> {
-  let state: JSHandle<PageTextState> | undefined;
+export async function redactPage(input: RedactInput): Promise<Redacted> {
+  const { page, kinds, deadline } = input;
+  const early = await deadline.race(input.ahead ?? Promise.resolve(undefined));
+  const reader = early?.reader ?? (await deadline.race(PageReader.open(page)));
   try {
-    state = await page.evaluateHandle(collectText);
-    const { findings, parts } = await search(await page.evaluate(pageText, state), kinds);
-    return { state, parts, kinds: findings.map((finding) => finding.kind) };
-  } catch {
-    void state?.dispose().catch(ignore);
-    return undefined;
-  }
-}
-
-/** Puppeteer's words for a handle of a page since navigated away. */
-const OTHER_DOCUMENT = /only in the context they were created|Execution context was destroyed|Cannot find context/;
-
-/**
- * Finds and covers the kinds asked for; answers the boxes drawn, in image pixels. With text read
- * ahead that is still the page's text (same texts, separators and language, so the detectors
- * would find the same), its findings are covered at once; otherwise the text is searched now.
- */
-export async function redactPage(input: RedactInput): Promise<Redaction[]> {
-  const { page, deadline } = input;
-  const [state, early] = await deadline.race(Promise.all([page.evaluateHandle(collectText), input.ahead ?? Promise.resolve(undefined)]));
-  try {
-    if (early) {
-      try {
-        const covered = await deadline.race(page.evaluate(coverFindings, state, early.parts, early.state));
-        if (covered) return imageBoxes(covered.boxes, early.kinds, input.area ?? covered.viewport, input.scale);
-      } catch (error) {
-        // The text read ahead was of a document since navigated away: search the text now.
-        if (error instanceof CaptureTimeout || !OTHER_DOCUMENT.test((error as Error).message)) throw error;
-      }
-    }
-    const text = await deadline.race(page.evaluate(pageText, state));
-    const { findings, parts } = await deadline.race(search(text, input.kinds));
-    if (findings.length === 0) return [];
-    const covered = (await deadline.race(page.evaluate(coverFindings, state, parts)))!;
-    return imageBoxes(
-      covered.boxes,
-      findings.map((finding) => finding.kind),
-      input.area ?? covered.viewport,
-      input.scale,
-    );
+    await deadline.race(reader.holdStill());
+    const area = input.area ?? (await deadline.race(reader.viewportArea()));
+    const before = await deadline.race(readPage(reader, kinds, early?.read));
+    const media = await deadline.race(mediaIn(reader, before, area, kinds));
+    const first = [...before.covered, ...media.covered];
+    let painted: Redaction[] = [];
+    const png = await input.take({
+      expected: imageBoxes(first, area, area).length > 0,
+      boxes: async (size) => {
+        const after = await deadline.race(readPage(reader, kinds, before));
+        const shown = await deadline.race(mediaIn(reader, after, area, kinds, media));
+        painted = unionOf(imageBoxes(first, area, size), imageBoxes([...after.covered, ...shown.covered], area, size));
+        return painted;
+      },
+    });
+    return { png, redactions: painted, unread: media.unread };
   } finally {
-    void state.dispose().catch(ignore);
-    void early?.state.dispose().catch(ignore);
+    void reader.close().catch(ignore);
   }
 }
