@@ -8,10 +8,7 @@ import type { PageActivity } from '#shared/services/capture/activity-in-page.ts'
 import { ignore } from '#shared/services/capture/deadline.ts';
 import type { Traffic } from '#shared/services/capture/traffic.ts';
 
-/**
- * `quietMs` with nothing in flight and the page still; its own work may hold the picture up at
- * most `activityMs`; a timer counts when due within `horizonMs`.
- */
+/** The quiet window, the most the page's own work may hold the picture up, and how soon a timer must be due to count. */
 export interface SettleParameters {
   quietMs: number;
   activityMs: number;
@@ -23,16 +20,6 @@ export const SETTLE: Readonly<SettleParameters> = { quietMs: 50, activityMs: 2_0
 /** The watcher's global, named so that a page's own names cannot meet it by chance. */
 const ACTIVITY_KEY = '__easelActivity';
 
-/** How the page was when settling ended: what the report's `settled` and `pending` say. */
-export interface SettleOutcome {
-  /** Nothing held the picture up: no request in flight for the quiet window and the page still. */
-  settled: boolean;
-  /** Requests still in flight, stalled ones included (open-ended streams are not counted). */
-  requests: number;
-  /** The page was still running timers or frame callbacks or changing its DOM. */
-  changing: boolean;
-}
-
 /** Before navigation: the watcher runs in every document of the page, before the page's scripts. */
 export async function watchPage(page: Page, parameters: SettleParameters = SETTLE): Promise<void> {
   await page.evaluateOnNewDocument(watchActivity, ACTIVITY_KEY, parameters.horizonMs);
@@ -40,16 +27,15 @@ export async function watchPage(page: Page, parameters: SettleParameters = SETTL
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
-/** Whether the page's own work has stopped: no timer or frame pending and still for `quietMs`. */
 const still = (activity: PageActivity | null, quietMs: number) =>
   activity === null || (activity.timers === 0 && activity.frames === 0 && activity.stillMs >= quietMs);
 
 /**
  * Waits until no request holds the picture up for `quietMs` and the page is still, within
  * `budgetMs`, of which the page's own work may take at most `activityMs`; then for web fonts when
- * no request stalled. Never throws: it says how the page was when it stopped waiting.
+ * no request stalled. Never fails: the report says how the page was (`pageState`).
  */
-export async function settle(page: Page, traffic: Traffic, budgetMs: number, parameters: SettleParameters = SETTLE): Promise<SettleOutcome> {
+export async function settle(page: Page, traffic: Traffic, budgetMs: number, parameters: SettleParameters = SETTLE): Promise<void> {
   const { quietMs, activityMs } = parameters;
   const end = performance.now() + Math.max(0, budgetMs);
   let activityEnd = Number.POSITIVE_INFINITY;
@@ -57,21 +43,16 @@ export async function settle(page: Page, traffic: Traffic, budgetMs: number, par
   for (;;) {
     const seen = traffic.seen;
     await traffic.quiet(quietMs, end - performance.now());
-    if (traffic.busy || performance.now() >= end) break;
+    if (traffic.busy || performance.now() >= end) return;
     activity = await page.evaluate(readActivity, ACTIVITY_KEY).catch(() => null);
     // Settled only if no request started while the page was read.
-    if (still(activity, quietMs) && traffic.seen === seen && !traffic.busy) {
-      await fonts(page, traffic, end);
-      return { settled: traffic.pending === 0, requests: traffic.pending, changing: false };
-    }
+    if (still(activity, quietMs) && traffic.seen === seen && !traffic.busy) return fonts(page, traffic, end);
     if (!still(activity, quietMs)) activityEnd = Math.min(activityEnd, performance.now() + activityMs);
-    if (performance.now() >= activityEnd) break;
+    if (performance.now() >= activityEnd) return;
     // Read again once the page could have been still for the window, or a window on while it has work pending.
     const wait = activity && activity.timers + activity.frames === 0 ? quietMs - activity.stillMs : quietMs;
     await sleep(Math.min(Math.max(wait, 10), end - performance.now(), activityEnd - performance.now()));
   }
-  activity = await page.evaluate(readActivity, ACTIVITY_KEY).catch(() => null);
-  return { settled: false, requests: traffic.pending, changing: !still(activity, quietMs) };
 }
 
 /** The network alone quiet for `quietMs` (at most `budgetMs`), then web fonts: what `npm run bench` compares settling with. */
