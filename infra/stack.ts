@@ -1,9 +1,10 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -38,6 +39,8 @@ export interface EaselStackProps extends StackProps {
   alarmTarget?: AlarmTarget;
   /** Alarm when capture's p95 duration stays at or above this many ms for 10 minutes. */
   captureP95AlarmMs?: number;
+  /** Release shots captured at once, across all runs (the shot queue's maximum concurrency, 2 to 1000). */
+  shotConcurrency?: number;
 }
 
 /** API Gateway throttling: steady requests per second, and the burst (token bucket size) above it. */
@@ -85,10 +88,20 @@ function checkThrottle(value: Throttle, what: string): Throttle {
   return value;
 }
 
-/** What each queue's worker may touch besides consuming its queue. */
-const WORKER_ACCESS: Record<QueueName, ResourceAccess> = {
+/** What each queue's worker may touch besides consuming its queue; `sourceSecrets`: read the source apps' secrets. */
+const WORKER_ACCESS: Record<QueueName, ResourceAccess & { sourceSecrets?: true }> = {
   deletion: { tables: { workspace: ['GetItem', 'UpdateItem'] }, buckets: { assets: { DeleteObject: [BUCKETS.assets.prefixes.objects] } } },
+  // The shot (read, claimed, finished), source apps and earlier releases (Query), baselines
+  // (BatchGetItem, GetObject), the pictures (PutObject, PutItem of their records).
+  shots: {
+    tables: { workspace: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'] },
+    buckets: { assets: { GetObject: [BUCKETS.assets.prefixes.objects], PutObject: [BUCKETS.assets.prefixes.objects] } },
+    sourceSecrets: true,
+  },
 };
+
+/** Secrets Manager names of the source apps' secrets: `<prefix><secretReference>`. */
+export const sourceSecretPrefix = (stackName: string) => `easel/${stackName}/source-apps/`;
 
 /**
  * No API Gateway authorizer (cdk-nag APIG4): each function authenticates against its row's
@@ -127,6 +140,8 @@ export class EaselStack extends Stack {
   readonly stage: HttpStage;
   /** The maintainers' shared secret of the internal routes. */
   readonly internalSecret: ISecret;
+  /** Where the shot worker reads source apps' secrets. */
+  readonly sourceSecretPrefix: string;
 
   constructor(scope: Construct, id: string, props: EaselStackProps = {}) {
     super(scope, id, props);
@@ -229,6 +244,7 @@ export class EaselStack extends Stack {
       { threshold: props.captureP95AlarmMs ?? DEFAULT_CAPTURE_P95_ALARM_MS, evaluationPeriods: 2, datapointsToAlarm: 2 },
     );
 
+    this.sourceSecretPrefix = sourceSecretPrefix(this.stackName);
     const workerFunctions = new Map<QueueName, EaselFunction>();
     for (const [name, def] of entriesOf<QueueName, QueueDef>(QUEUES)) {
       const { queue, deadLetter } = this.data.queues[name];
@@ -237,16 +253,23 @@ export class EaselStack extends Stack {
         memorySize: def.worker.memory,
         timeout: def.worker.timeout,
         environment,
+        nodeModules: def.worker.nodeModules,
+        cleanCapture: def.worker.cleanCapture,
+        fonts: def.worker.fonts,
         description: `Easel ${name} queue worker`,
       });
+      const maxConcurrency = name === 'shots' ? (props.shotConcurrency ?? def.worker.maxConcurrency) : def.worker.maxConcurrency;
       worker.addEventSource(
         new SqsEventSource(queue, {
           batchSize: def.worker.batchSize,
           maxBatchingWindow: Duration.seconds(def.worker.maxBatchingWindowSeconds),
           reportBatchItemFailures: true,
+          ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
         }),
       );
-      this.data.grant(worker, WORKER_ACCESS[name]);
+      const { sourceSecrets, ...access } = WORKER_ACCESS[name];
+      this.data.grant(worker, access);
+      if (sourceSecrets) this.grantSourceSecrets(worker);
       workerFunctions.set(name, worker);
       this.alarms.watchFunction(`${pascal(name)}Worker`, worker, `The ${name} queue worker`);
       this.alarms.add(
@@ -266,6 +289,23 @@ export class EaselStack extends Stack {
     });
 
     this.outputs(publicBaseUrl);
+  }
+
+  /** GetSecretValue on the source apps' secrets only, by name prefix (their ARNs end in a random suffix). */
+  private grantSourceSecrets(worker: EaselFunction): void {
+    worker.addEnvironment('SOURCE_SECRET_PREFIX', this.sourceSecretPrefix);
+    const arn = this.formatArn({
+      service: 'secretsmanager',
+      resource: 'secret',
+      resourceName: `${this.sourceSecretPrefix}*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    worker.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [arn] }));
+    Validations.of(worker.role!.node.findChild('DefaultPolicy')).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${this.sourceSecretPrefix}*]`,
+      reason:
+        "Source apps name their secrets (secretReference) after the stack was deployed, and a secret's ARN ends in a random suffix: the name prefix is the narrowest resource. Only GetSecretValue, only under the prefix the stack documents for them.",
+    });
   }
 
   /** Route settings name route keys, so the stage must wait for those routes. */
@@ -306,6 +346,10 @@ export class EaselStack extends Stack {
       new CfnOutput(this, `${pascal(name)}DeadLetterQueueName`, { value: deadLetter.queueName });
     }
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Subscribe to receive alarms' });
+    new CfnOutput(this, 'SourceSecretPrefix', {
+      value: this.sourceSecretPrefix,
+      description: "Name a source app's secret <this><secretReference> in Secrets Manager (docs/shots.md)",
+    });
     new CfnOutput(this, 'InternalSecretArn', {
       value: this.internalSecret.secretArn,
       description: 'Secret for X-Easel-Internal-Secret: aws secretsmanager get-secret-value --secret-id <this>',

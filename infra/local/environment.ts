@@ -1,12 +1,14 @@
 /** The handlers' environment as the stack would set it, and the runtime's own SDK clients, configured alike. */
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { BUCKETS, TABLES } from '#shared/resources.ts';
 import type { Endpoints } from '#infra/local/backends.ts';
 
-const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|LOCAL_CAPTURE_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_|EDITOR_API_|SDK_)[A-Z_]+$/;
+const ROUTE_SETTING =
+  /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|LOCAL_CAPTURE_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_|EDITOR_API_|SDK_|SOURCE_SECRET_)[A-Z_]+$/;
 
 /**
  * Placeholder credentials when a backend is embedded, which accepts any. `fonts`: the capture
@@ -14,7 +16,7 @@ const ROUTE_SETTING = /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|LOCAL_CAPTURE_|CAPTURE
  */
 export function handlerEnvironment(
   env: NodeJS.ProcessEnv,
-  runtime: { url: string; endpoints: Endpoints; anyEmbedded: boolean; fonts: string },
+  runtime: { url: string; endpoints: Endpoints; anyEmbedded: boolean; fonts: string; dataDir: string },
 ): Record<string, string> {
   const { dynamodb, s3, sqs } = runtime.endpoints;
   const handlerEnv: Record<string, string> = {
@@ -29,6 +31,8 @@ export function handlerEnvironment(
     handlerEnv.AWS_SECRET_ACCESS_KEY = 'easel-local';
   }
   for (const [name, value] of Object.entries(env)) if (value !== undefined && ROUTE_SETTING.test(name)) handlerEnv[name] = value;
+  // Source apps' secrets in the data folder (npm run admin -- put-secret), unless Secrets Manager is named.
+  if (!handlerEnv.SOURCE_SECRET_PREFIX) handlerEnv.LOCAL_SECRETS_DIR = localSecretsDir(runtime.dataDir);
   // Fresh for each run unless given; main.ts prints it.
   if (!env.INTERNAL_SECRET_ARN) handlerEnv.INTERNAL_SECRET = env.INTERNAL_SECRET || randomBytes(32).toString('base64url');
   if (dynamodb) handlerEnv.DYNAMODB_ENDPOINT = dynamodb;
@@ -37,6 +41,9 @@ export function handlerEnvironment(
   for (const def of [...Object.values(TABLES), ...Object.values(BUCKETS)]) handlerEnv[def.env] = env[def.env] ?? def.localName;
   return handlerEnv;
 }
+
+/** Where the local runtime and `npm run admin -- put-secret` keep source apps' secrets. */
+export const localSecretsDir = (dataDir: string) => join(dataDir, 'secrets');
 
 /** The runtime's own clients, with the handlers' region and credentials. */
 export function sdkClients(handlerEnv: Record<string, string>, endpoints: Endpoints): { region: string; dynamo: DynamoDBClient; s3: S3Client; sqs: SQSClient } {

@@ -82,7 +82,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalRunti
 
     // The machine's fonts never: the capture fonts, unless FONTCONFIG_PATH names another set.
     const fonts = env.FONTCONFIG_PATH ?? (await localFontFolder());
-    const handlerEnv = handlerEnvironment(env, { url, endpoints, anyEmbedded: started.length > 0, fonts });
+    const handlerEnv = handlerEnvironment(env, { url, endpoints, anyEmbedded: started.length > 0, fonts, dataDir });
     Object.assign(process.env, handlerEnv);
     const { region, dynamo, s3, sqs } = sdkClients(handlerEnv, endpoints);
     onStop(async () => {

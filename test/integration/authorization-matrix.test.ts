@@ -43,6 +43,8 @@ const byAuth = (answers: Record<Auth, Expected | ((row: Row) => Expected)>) => (
   const answer = answers[row.auth];
   return typeof answer === 'function' ? answer(row) : answer;
 };
+/** The path names a resource of workspace A (an asset, a release), which another workspace cannot see. */
+const namesOfA = (row: Row) => names(row, 'assetId') || names(row, 'releaseId');
 const cookie = (...tokens: string[]) => ({ cookie: tokens.map((token) => `easel.session_token=${token}`).join('; ') });
 const keyOnly = { apiKey: UNAUTHORIZED, session: FORBIDDEN, internal: UNAUTHORIZED } as const;
 
@@ -74,8 +76,8 @@ const CASES: AuthCase[] = [
   {
     name: 'an API key of another workspace',
     headers: (fx) => ({ 'x-api-key': fx.b.key }),
-    // It acts in its own workspace: where the path names one of A's assets, that asset is not there.
-    expected: byAuth({ apiKey: (row) => (names(row, 'assetId') ? NOT_FOUND : 'success'), session: FORBIDDEN, internal: UNAUTHORIZED }),
+    // It acts in its own workspace: where the path names one of A's assets or releases, it is not there.
+    expected: byAuth({ apiKey: (row) => (namesOfA(row) ? NOT_FOUND : 'success'), session: FORBIDDEN, internal: UNAUTHORIZED }),
   },
   {
     name: 'a session without the permission',
@@ -103,7 +105,7 @@ const CASES: AuthCase[] = [
     name: 'a session of another organization',
     headers: (fx) => cookie(fx.sessions.otherOrganization),
     expected: byAuth({
-      apiKey: (row) => (names(row, 'assetId') ? NOT_FOUND : 'success'),
+      apiKey: (row) => (namesOfA(row) ? NOT_FOUND : 'success'),
       session: (row) => (names(row, 'organizationId') ? FORBIDDEN : 'success'),
       internal: UNAUTHORIZED,
     }),

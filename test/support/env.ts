@@ -13,6 +13,7 @@ const defaults: Record<string, string> = {
   ASSETS_BUCKET: 'easel-assets',
   CACHE_BUCKET: 'easel-cache',
   DELETION_QUEUE_URL: 'http://127.0.0.1:9/000000000000/easel-deletion',
+  SHOT_QUEUE_URL: 'http://127.0.0.1:9/000000000000/easel-shots',
   AWS_REGION: 'us-east-1',
   AWS_ACCESS_KEY_ID: 'test',
   AWS_SECRET_ACCESS_KEY: 'test',

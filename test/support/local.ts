@@ -6,7 +6,16 @@ import { contractChecker, type ContractChecker } from './contract.ts';
 import { SHARED_EDITOR_VARIABLE } from './editor-build.ts';
 import { auditedStop, collectLogLines } from './secret-audit.ts';
 
-const HANDLER_SETTINGS = ['PUBLIC_BASE_URL', 'DELETION_QUEUE_URL', 'DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'SQS_ENDPOINT', 'PORT'];
+const HANDLER_SETTINGS = [
+  'PUBLIC_BASE_URL',
+  'DELETION_QUEUE_URL',
+  'SHOT_QUEUE_URL',
+  'LOCAL_SECRETS_DIR',
+  'DYNAMODB_ENDPOINT',
+  'S3_ENDPOINT',
+  'SQS_ENDPOINT',
+  'PORT',
+];
 
 export interface TestRuntime extends LocalRuntime {
   /** Stops the runtime and removes its data folder. */

@@ -187,6 +187,7 @@ describe('capture configuration', () => {
     ASSETS_BUCKET: 'a',
     CACHE_BUCKET: 'b',
     DELETION_QUEUE_URL: 'http://q',
+    SHOT_QUEUE_URL: 'http://s',
     AWS_REGION: 'us-east-1',
   };
 

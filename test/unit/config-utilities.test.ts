@@ -12,6 +12,7 @@ const BASE = {
   ASSETS_BUCKET: 'a',
   CACHE_BUCKET: 'b',
   DELETION_QUEUE_URL: 'https://sqs.test/q',
+  SHOT_QUEUE_URL: 'https://sqs.test/s',
   AWS_REGION: 'us-east-1',
 };
 const dir = mkdtempSync(join(tmpdir(), 'easel-config-test-'));

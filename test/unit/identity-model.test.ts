@@ -165,6 +165,7 @@ describe('AUTH_CACHE_TTL_MS', () => {
     ASSETS_BUCKET: 'a',
     CACHE_BUCKET: 'b',
     DELETION_QUEUE_URL: 'q',
+    SHOT_QUEUE_URL: 's',
     AWS_REGION: 'us-east-1',
   };
 
