@@ -42,6 +42,7 @@ const SHARED_MODULES = [
   'operation-docs',
   'redaction-detect',
   'redaction-layout',
+  'release-shots',
   'sdk-literal-keys',
   'shell-services',
   'tweets',
