@@ -1,5 +1,5 @@
 import { route } from '#shared/http/route.ts';
-import { readShots } from '#shared/services/shots/runs.ts';
+import { readShots } from '#shared/services/shots/read.ts';
 import { authenticate } from '#shared/wiring/auth.ts';
 import { shotReadDeps } from '#shared/wiring/release-shots.ts';
 import * as routes from '#shared/routes/releases.ts';

@@ -2,8 +2,8 @@
 import * as endpoint from '#shared/routes/endpoints.ts';
 import { AUTH_READS, defineRow, JSON_BODY, WORKSPACE } from '#shared/routes/row.ts';
 import { IdempotencyKeyHeaders } from '#shared/schemas/common.ts';
-import { IdempotencyHeaders, ReleaseCreate, ReleaseListQuery } from '#shared/schemas/releases.ts';
-import { ReleaseParams, ShotRunRequest } from '#shared/schemas/shots.ts';
+import { IdempotencyHeaders, ReleaseCreate, ReleaseListQuery, ReleaseParams } from '#shared/schemas/releases.ts';
+import { ShotRunRequest } from '#shared/schemas/shots.ts';
 
 export const listReleases = /* @__PURE__ */ defineRow(() => ({
   ...endpoint.listReleases,

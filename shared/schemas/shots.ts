@@ -109,8 +109,6 @@ export const ShotRunRequest = v.optional(
 );
 export type ShotRunRequest = v.InferOutput<typeof ShotRunRequest>;
 
-export const ReleaseParams = v.object({ releaseId: v.pipe(v.string(), v.uuid('must be a release id (a UUID)'), v.description('Release id.')) });
-
 export const SHOT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export type ShotStatus = (typeof SHOT_STATUSES)[number];
 

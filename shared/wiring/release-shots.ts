@@ -1,6 +1,6 @@
 /** The stores of a release's shots, and what reading them takes: the table only. */
 import { config } from '#shared/config.ts';
-import type { ShotReadDeps } from '#shared/services/shots/runs.ts';
+import type { ShotReadDeps } from '#shared/services/shots/read.ts';
 import { ReleaseStore } from '#shared/store/releases.ts';
 import { ShotStore } from '#shared/store/shots.ts';
 import { dynamo } from '#shared/wiring/dynamo.ts';

@@ -70,14 +70,18 @@ const BUDGET_KB = {
   json: 150,
   dynamodb: 275,
   'dynamodb+sqs': 305,
+  // A run of release shots validates each shot against the capture options' schemas (≈ 11 KB) and
+  // keeps an Idempotency-Key record besides.
+  'shot run': 345,
   'dynamodb+s3': 390,
   // The ad engine's code (@ghostery/adblocker, tldts), imported only by captures with blockAds, and
   // redaction's detectors (libphonenumber-js with its full metadata, secretlint's preset), only by captures with redact.
   capture: 2100,
 } as const;
 
-function budgetOf(clients: readonly Client[], nodeModules: readonly string[]): number {
+function budgetOf(clients: readonly Client[], nodeModules: readonly string[], row?: RouteRow): number {
   if (nodeModules.includes('@sparticuz/chromium')) return BUDGET_KB.capture;
+  if (row?.operationId === 'runReleaseShots') return BUDGET_KB['shot run'];
   if (clients.includes('s3')) return BUDGET_KB['dynamodb+s3'];
   if (clients.includes('sqs')) return BUDGET_KB['dynamodb+sqs'];
   if (clients.includes('dynamodb')) return BUDGET_KB.dynamodb;
@@ -86,7 +90,7 @@ function budgetOf(clients: readonly Client[], nodeModules: readonly string[]): n
 
 function fn(name: string, entry: string, clients: Client[], options: { row?: RouteRow; nodeModules?: readonly string[]; multipart?: boolean } = {}): Fn {
   const { row, nodeModules = [], multipart = false } = options;
-  return { name, entry, row, nodeModules, clients, multipart, budgetKb: budgetOf(clients, nodeModules) };
+  return { name, entry, row, nodeModules, clients, multipart, budgetKb: budgetOf(clients, nodeModules, row) };
 }
 
 const FUNCTIONS: Fn[] = [
@@ -101,6 +105,8 @@ const FUNCTIONS: Fn[] = [
   fn('fallback', FALLBACK.handler, []),
   // Reads the asset record, deletes its object (the stack's WORKER_ACCESS).
   fn('deletionWorker', QUEUES.deletion.worker.handler, ['dynamodb', 's3']),
+  // The capture code, the shot and asset records, the pictures, the source apps' secrets.
+  fn('shotWorker', QUEUES.shots.worker.handler, ['dynamodb', 's3', 'secrets-manager'], { nodeModules: QUEUES.shots.worker.nodeModules }),
 ];
 
 interface Built {

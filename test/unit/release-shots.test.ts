@@ -11,7 +11,8 @@ import type { SourceApp } from '#shared/schemas/source-apps.ts';
 import type { ShotMessage } from '#shared/schemas/shots.ts';
 import { comparePictures } from '#shared/services/shots/compare.ts';
 import { loginFor } from '#shared/services/shots/login.ts';
-import { nameOfUrl, planShots } from '#shared/services/shots/plan.ts';
+import { SCREEN_PX, nameOfUrl, planShots } from '#shared/services/shots/plan.ts';
+import { TILE_PX } from '#shared/services/capture/photograph.ts';
 import { takeShot, type ShotWorkerDeps } from '#shared/services/shots/take-shot.ts';
 import type { ShotItem } from '#shared/store/shots.ts';
 
@@ -66,6 +67,10 @@ describe('planShots', () => {
   ])('refuses %s with 400', (_case, request, message, hint) => {
     // Act + Assess
     expect(() => planShots(release(), request as never)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_request', message, hint }));
+  });
+
+  it("checks viewports against the capture's own largest picture of the screen", () => {
+    expect(SCREEN_PX).toBe(TILE_PX);
   });
 
   it('keeps a name a URL cannot spell', () => {

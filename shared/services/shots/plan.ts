@@ -6,7 +6,6 @@ import { MAX_CAPTURE_PIXELS } from '#shared/schemas/screenshot.ts';
 import { MAX_SHOTS_PER_RUN, Shot } from '#shared/schemas/shots.ts';
 import type { ShotRunRequest } from '#shared/schemas/shots.ts';
 import { DEVICES } from '#shared/services/capture/devices.ts';
-import { TILE_PX } from '#shared/services/capture/photograph.ts';
 
 /** A shot to queue, with where it came from for the hints. */
 export interface PlannedShot extends Shot {
@@ -15,6 +14,11 @@ export interface PlannedShot extends Shot {
 }
 
 const SLUG_LENGTH = 80;
+/**
+ * The largest side of one picture of the screen: capture/photograph.ts's TILE_PX (a test holds
+ * them equal), which this module does not import, as it would bring sharp into the run's bundle.
+ */
+export const SCREEN_PX = 8_192;
 
 /** A shot name from a URL's host and path: `example.com-pricing`. */
 export function nameOfUrl(url: string): string {
@@ -61,10 +65,10 @@ function checkViewport(shot: PlannedShot): void {
   const scale = shot.scale ?? DEVICES[shot.deviceType].deviceScaleFactor;
   const width = shot.viewport.width * scale;
   const height = shot.viewport.height * scale;
-  if (width <= TILE_PX && height <= TILE_PX && width * height <= MAX_CAPTURE_PIXELS) return;
+  if (width <= SCREEN_PX && height <= SCREEN_PX && width * height <= MAX_CAPTURE_PIXELS) return;
   throw new InvalidRequestError(
     `Invalid ${shot.from}.viewport`,
-    `${shot.from}.viewport: ${shot.viewport.width}×${shot.viewport.height} at scale ${scale} (${shot.deviceType}) is ${width}×${height} image pixels; a screen is at most ${TILE_PX} pixels a side and ${MAX_CAPTURE_PIXELS} in all.`,
+    `${shot.from}.viewport: ${shot.viewport.width}×${shot.viewport.height} at scale ${scale} (${shot.deviceType}) is ${width}×${height} image pixels; a screen is at most ${SCREEN_PX} pixels a side and ${MAX_CAPTURE_PIXELS} in all.`,
   );
 }
 

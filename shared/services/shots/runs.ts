@@ -1,16 +1,16 @@
 /**
- * Release shots, as the routes (and a release intake) use them: start a run of a release's shots,
- * read where each one is. The shot worker (./take-shot.ts) does the capturing.
+ * A run of a release's shots, as the route (and a release intake) starts one; ./read.ts reads
+ * where each shot is, and the shot worker (./take-shot.ts) does the capturing.
  */
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, UpstreamUnavailableError } from '#shared/errors.ts';
+import { UpstreamUnavailableError } from '#shared/errors.ts';
 import type { Plan } from '#shared/identity/plans.ts';
 import { uuidv7 } from '#shared/ids.ts';
 import type { RateLimiter } from '#shared/rate-limiter.ts';
-import { SHOT_STATUSES } from '#shared/schemas/shots.ts';
-import type { ReleaseShots, ShotMessage, ShotRun, ShotRunRequest, ShotView } from '#shared/schemas/shots.ts';
+import type { ShotMessage, ShotRun, ShotRunRequest } from '#shared/schemas/shots.ts';
 import { consumeQuota } from '#shared/services/quota.ts';
 import { planShots, type PlannedShot } from '#shared/services/shots/plan.ts';
+import { releaseNotFound, shotView } from '#shared/services/shots/read.ts';
 import type { ReleaseStore } from '#shared/store/releases.ts';
 import type { ShotQueue } from '#shared/store/shot-queue.ts';
 import type { ShotItem, ShotStore } from '#shared/store/shots.ts';
@@ -23,39 +23,6 @@ export interface ShotRunDeps {
   /** The origin of the error envelopes' documentation links. */
   publicBaseUrl: string;
   now?: () => Date;
-}
-
-export interface ShotReadDeps {
-  releases: Pick<ReleaseStore, 'get'>;
-  shots: Pick<ShotStore, 'list'>;
-  /** The origin of the error envelopes' documentation links. */
-  publicBaseUrl: string;
-}
-
-const releaseNotFound = () => new NotFoundError('Release not found', 'No release with this id exists in this workspace.');
-
-/** The view of a shot, a failed one with its error as the envelope. */
-export function shotView(item: ShotItem, publicBaseUrl: string): ShotView {
-  const view: Record<string, unknown> = {
-    name: item.name,
-    url: item.url,
-    deviceType: item.deviceType,
-    colorScheme: item.colorScheme,
-    status: item.status,
-    runId: item.runId,
-    queuedAt: item.queuedAt,
-  };
-  const shown = ['startedAt', 'finishedAt', 'attempts', 'bytes', 'width', 'height', 'drawnUrl', 'truncated', 'report', 'redactionCount', 'login'] as const;
-  for (const field of shown) if (item[field] !== undefined) view[field] = item[field];
-  if (item.status === 'done') {
-    view.assetId = item.assetId;
-    if (item.changes) view.changes = item.changes;
-  }
-  if (item.status === 'failed' && item.error) {
-    const { status, code, message, hint } = item.error;
-    view.error = { error: message, code, message, hint, status, documentation: `${publicBaseUrl}/docs/errors#${code}` };
-  }
-  return view as ShotView;
 }
 
 function queuedItem(shot: PlannedShot, releaseId: string, runId: string, queuedAt: string): ShotItem {
@@ -107,17 +74,4 @@ export async function startShotRun(
     );
   }
   return { releaseId, runId, createdAt, shots: items.map((item) => shotView(item, deps.publicBaseUrl)) };
-}
-
-/** Every shot of the release, by name, with counts by status. */
-export async function readShots(deps: ShotReadDeps, input: { workspaceId: string; releaseId: string }): Promise<ReleaseShots> {
-  const release = await deps.releases.get(input.workspaceId, input.releaseId);
-  if (!release) throw releaseNotFound();
-  const items = await deps.shots.list(input.workspaceId, input.releaseId);
-  const counts = Object.fromEntries(SHOT_STATUSES.map((status) => [status, items.filter((item) => item.status === status).length]));
-  return {
-    releaseId: input.releaseId,
-    counts: counts as ReleaseShots['counts'],
-    shots: items.map((item) => shotView(item, deps.publicBaseUrl)),
-  };
 }
