@@ -285,6 +285,7 @@ export class EaselStack extends Stack {
       namespace: this.stackName,
       tables: this.data.tables,
       deletionQueue: this.data.queues.deletion,
+      shotQueue: this.data.queues.shots,
       alarms: this.alarms,
     });
 
