@@ -14,6 +14,8 @@ import { loginFor } from '#shared/services/shots/login.ts';
 import { SCREEN_PX, nameOfUrl, planShots } from '#shared/services/shots/plan.ts';
 import { TILE_PX } from '#shared/services/capture/photograph.ts';
 import { takeShot, type ShotWorkerDeps } from '#shared/services/shots/take-shot.ts';
+import { startShotRun } from '#shared/services/shots/runs.ts';
+import { createRateLimiter } from '#shared/rate-limiter.ts';
 import type { ShotItem } from '#shared/store/shots.ts';
 
 const release = (sourceUrls: string[] = []): Release => ({
@@ -75,6 +77,91 @@ describe('planShots', () => {
 
   it('keeps a name a URL cannot spell', () => {
     expect(nameOfUrl('https://[::1]:8080/')).toBe('1-8080');
+  });
+});
+
+describe('startShotRun', () => {
+  function runDeps(options: { unsent?: (messages: ShotMessage[]) => ShotMessage[]; known?: boolean; used?: number } = {}) {
+    const written: ShotItem[] = [];
+    const failed: { name: string; code: string }[] = [];
+    const sent: ShotMessage[] = [];
+    const counted: number[] = options.used === undefined ? [] : [options.used];
+    const deps = {
+      releases: { get: async () => (options.known === false ? undefined : release()) },
+      shots: {
+        putQueued: async (_ws: string, items: readonly ShotItem[]) => void written.push(...items),
+        finishFailed: async (at: ShotMessage, _when: string, error: { code: string }) => {
+          failed.push({ name: at.name, code: error.code });
+          return true;
+        },
+      },
+      queue: {
+        enqueue: async (messages: readonly ShotMessage[]) => {
+          sent.push(...messages);
+          return options.unsent?.([...messages]) ?? [];
+        },
+      },
+      limiter: createRateLimiter({
+        incrementBelow: async (_key, limit, _expires, amount = 1) => {
+          const total = (counted.at(-1) ?? 0) + amount;
+          if (total > limit) return undefined;
+          counted.push(total);
+          return total;
+        },
+      }),
+      publicBaseUrl: 'https://api.example.com',
+      now: () => new Date(Date.UTC(2026, 10, 22, 12, 0, 0)),
+    };
+    return { deps, written, failed, sent, counted };
+  }
+  const input = (shots: ReturnType<typeof shot>[], plan: 'free' | 'pro' = 'pro') =>
+    ({ workspaceId: 'ws_1', plan, releaseId: release().id, request: { shots } }) as never;
+
+  it('queues one message per shot, each naming its shot and run, after writing them queued with asset ids of their own', async () => {
+    // Prepare
+    const { deps, written, sent } = runDeps();
+
+    // Act
+    const run = await startShotRun(deps, input([shot('a'), shot('b')]));
+
+    // Assess
+    expect(sent).toEqual(['a', 'b'].map((name) => ({ workspaceId: 'ws_1', releaseId: release().id, name, runId: run.runId })));
+    expect(written.map((item) => [item.name, item.status, item.runId])).toEqual([
+      ['a', 'queued', run.runId],
+      ['b', 'queued', run.runId],
+    ]);
+    expect(new Set(written.flatMap((item) => [item.pictureAssetId, item.diffAssetId])).size).toBe(4);
+  });
+
+  it.each([
+    ['an unknown release', { known: false }, 404, []],
+    ['a run past the plan’s monthly shots', { used: 95 }, 429, [95]],
+  ] as const)('writes, counts and queues nothing for %s', async (_case, options, status, count) => {
+    // Prepare: free's 100 shots a month
+    const { deps, written, sent, counted } = runDeps(options);
+
+    // Act
+    const refused = await startShotRun(deps, input(['a', 'b', 'c', 'd', 'e', 'f'].map(shot), 'free')).catch((error: unknown) => error);
+
+    // Assess
+    expect(refused).toMatchObject({ status });
+    expect([written, sent, counted]).toEqual([[], [], count]);
+  });
+
+  it('answers 503 and marks failed the shots whose messages the queue refused, leaving the sent ones queued', async () => {
+    // Prepare
+    const { deps, failed, written } = runDeps({ unsent: (messages) => messages.slice(1) });
+
+    // Act
+    const refused = await startShotRun(deps, input([shot('a'), shot('b'), shot('c')])).catch((error: unknown) => error);
+
+    // Assess
+    expect(refused).toMatchObject({ status: 503, code: 'upstream_unavailable' });
+    expect(written).toHaveLength(3);
+    expect(failed).toEqual([
+      { name: 'b', code: 'upstream_unavailable' },
+      { name: 'c', code: 'upstream_unavailable' },
+    ]);
   });
 });
 
