@@ -1,4 +1,4 @@
-import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -302,8 +302,11 @@ export class EaselStack extends Stack {
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
     worker.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [arn] }));
+    // cdk-nag names the resource as it resolves: a known region (and its partition) or account is written out.
+    const part = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<AWS::${pseudo}>` : value);
+    const where = `arn:${part(this.partition, 'Partition')}:secretsmanager:${part(this.region, 'Region')}:${part(this.account, 'AccountId')}`;
     Validations.of(worker.role!.node.findChild('DefaultPolicy')).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${this.sourceSecretPrefix}*]`,
+      id: `AwsSolutions-IAM5[Resource::${where}:secret:${this.sourceSecretPrefix}*]`,
       reason:
         "Source apps name their secrets (secretReference) after the stack was deployed, and a secret's ARN ends in a random suffix: the name prefix is the narrowest resource. Only GetSecretValue, only under the prefix the stack documents for them.",
     });

@@ -30,6 +30,9 @@ function acknowledgments(scope: IConstruct): { path: string; id: string; reason:
 const configurations: [string, EaselStackProps][] = [
   ['an alarm e-mail', { alarmTarget: { email: 'ops@easel.test' } }],
   ['no alarm target', {}],
+  // As `cdk synth` makes it where the CLI knows the region (and partition) but not the account, or both.
+  ['a known region', { alarmTarget: { email: 'ops@easel.test' }, env: { region: 'us-east-1' } }],
+  ['a known account and region', { alarmTarget: { email: 'ops@easel.test' }, env: { region: 'eu-west-1', account: '123456789012' } }],
   [
     'an existing alarm topic and internal secret',
     {
