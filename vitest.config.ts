@@ -45,6 +45,8 @@ const SHARED_MODULES = [
   'redaction-layout',
   'redaction-paint',
   'redaction-snapshot',
+  'release-shot-runs',
+  'release-shot-worker',
   'sdk-literal-keys',
   'shell-services',
   'tweets',

@@ -42,6 +42,9 @@ export const PRICES = {
   readUnit: 0.125 / 1e6,
   writeUnit: 0.625 / 1e6,
   s3Put: 0.005 / 1000,
+  s3Get: 0.0004 / 1000,
+  /** A standard queue's request (a batch of up to ten messages is one). */
+  sqsRequest: 0.4 / 1e6,
 } as const;
 
 interface Usage {

@@ -77,5 +77,6 @@ export function easelPropsFromContext(app: App): EaselStackProps {
       sessionHours: numberContext(app, 'sessionHours'),
       passkeyRpId: stringContext(app, 'passkeyRpId'),
     },
+    shotConcurrency: numberContext(app, 'shotConcurrency'),
   };
 }

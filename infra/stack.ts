@@ -1,12 +1,12 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -39,6 +39,8 @@ export interface EaselStackProps extends StackProps {
   alarmTarget?: AlarmTarget;
   /** Alarm when capture's p95 duration stays at or above this many ms for 10 minutes. */
   captureP95AlarmMs?: number;
+  /** Release shots captured at once, across all runs (the shot queue's maximum concurrency, 2 to 1000). */
+  shotConcurrency?: number;
   /** Sign-in: codes by e-mail through SES, sign-up, sessions and passkeys (docs/deploy.md, "Sign-in"). */
   signIn?: SignInProps;
 }
@@ -110,12 +112,22 @@ function checkThrottle(value: Throttle, what: string): Throttle {
   return value;
 }
 
-/** What each queue's worker may touch besides consuming its queue. */
-const WORKER_ACCESS: Record<QueueName, ResourceAccess> = {
+/** What each queue's worker may touch besides consuming its queue; `sourceSecrets`: read the source apps' secrets. */
+const WORKER_ACCESS: Record<QueueName, ResourceAccess & { sourceSecrets?: true }> = {
   deletion: { tables: { workspace: ['GetItem', 'UpdateItem'] }, buckets: { assets: { DeleteObject: [BUCKETS.assets.prefixes.objects] } } },
   // Whether the address may sign in (its user, its invitations), then its code's hash.
   mail: { tables: { workspace: ['GetItem', 'Query', 'PutItem'] } },
+  // The shot (read, claimed, finished), source apps and earlier releases (Query), baselines
+  // (BatchGetItem, GetObject), the pictures (PutObject, PutItem of their records).
+  shots: {
+    tables: { workspace: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'] },
+    buckets: { assets: { GetObject: [BUCKETS.assets.prefixes.objects], PutObject: [BUCKETS.assets.prefixes.objects] } },
+    sourceSecrets: true,
+  },
 };
+
+/** Secrets Manager names of the source apps' secrets: `<prefix><secretReference>`. */
+export const sourceSecretPrefix = (stackName: string) => `easel/${stackName}/source-apps/`;
 
 /**
  * No API Gateway authorizer (cdk-nag APIG4): each function authenticates against its row's
@@ -156,6 +168,8 @@ export class EaselStack extends Stack {
   readonly stage: HttpStage;
   /** The maintainers' shared secret of the internal routes. */
   readonly internalSecret: ISecret;
+  /** Where the shot worker reads source apps' secrets. */
+  readonly sourceSecretPrefix: string;
 
   constructor(scope: Construct, id: string, props: EaselStackProps = {}) {
     super(scope, id, props);
@@ -260,6 +274,7 @@ export class EaselStack extends Stack {
       { threshold: props.captureP95AlarmMs ?? DEFAULT_CAPTURE_P95_ALARM_MS, evaluationPeriods: 2, datapointsToAlarm: 2 },
     );
 
+    this.sourceSecretPrefix = sourceSecretPrefix(this.stackName);
     const workerFunctions = new Map<QueueName, EaselFunction>();
     for (const [name, def] of entriesOf<QueueName, QueueDef>(QUEUES)) {
       const { queue, deadLetter } = this.data.queues[name];
@@ -268,16 +283,23 @@ export class EaselStack extends Stack {
         memorySize: def.worker.memory,
         timeout: def.worker.timeout,
         environment,
+        nodeModules: def.worker.nodeModules,
+        cleanCapture: def.worker.cleanCapture,
+        fonts: def.worker.fonts,
         description: `Easel ${name} queue worker`,
       });
+      const maxConcurrency = name === 'shots' ? (props.shotConcurrency ?? def.worker.maxConcurrency) : def.worker.maxConcurrency;
       worker.addEventSource(
         new SqsEventSource(queue, {
           batchSize: def.worker.batchSize,
           maxBatchingWindow: Duration.seconds(def.worker.maxBatchingWindowSeconds),
           reportBatchItemFailures: true,
+          ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
         }),
       );
-      this.data.grant(worker, WORKER_ACCESS[name]);
+      const { sourceSecrets, ...access } = WORKER_ACCESS[name];
+      this.data.grant(worker, access);
+      if (sourceSecrets) this.grantSourceSecrets(worker);
       if (name === 'mail' && props.signIn?.emailFrom) this.grantSendEmail(worker, { ...props.signIn, emailFrom: props.signIn.emailFrom });
       workerFunctions.set(name, worker);
       this.alarms.watchFunction(`${pascal(name)}Worker`, worker, `The ${name} queue worker`);
@@ -294,6 +316,7 @@ export class EaselStack extends Stack {
       namespace: this.stackName,
       tables: this.data.tables,
       deletionQueue: this.data.queues.deletion,
+      shotQueue: this.data.queues.shots,
       alarms: this.alarms,
       outside: entriesOf(OUTSIDE_FAILURES).map(([operationId, origin]) => ({
         operationId,
@@ -317,6 +340,26 @@ export class EaselStack extends Stack {
         conditions: { StringEquals: { 'ses:FromAddress': address } },
       }),
     );
+  }
+
+  /** GetSecretValue on the source apps' secrets only, by name prefix (their ARNs end in a random suffix). */
+  private grantSourceSecrets(worker: EaselFunction): void {
+    worker.addEnvironment('SOURCE_SECRET_PREFIX', this.sourceSecretPrefix);
+    const arn = this.formatArn({
+      service: 'secretsmanager',
+      resource: 'secret',
+      resourceName: `${this.sourceSecretPrefix}*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    worker.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [arn] }));
+    // cdk-nag names the resource as it resolves: a known region (and its partition) or account is written out.
+    const part = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<AWS::${pseudo}>` : value);
+    const where = `arn:${part(this.partition, 'Partition')}:secretsmanager:${part(this.region, 'Region')}:${part(this.account, 'AccountId')}`;
+    Validations.of(worker.role!.node.findChild('DefaultPolicy')).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${where}:secret:${this.sourceSecretPrefix}*]`,
+      reason:
+        "Source apps name their secrets (secretReference) after the stack was deployed, and a secret's ARN ends in a random suffix: the name prefix is the narrowest resource. Only GetSecretValue, only under the prefix the stack documents for them.",
+    });
   }
 
   /** Route settings name route keys, so the stage must wait for those routes. */
@@ -357,6 +400,10 @@ export class EaselStack extends Stack {
       new CfnOutput(this, `${pascal(name)}DeadLetterQueueName`, { value: deadLetter.queueName });
     }
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Subscribe to receive alarms' });
+    new CfnOutput(this, 'SourceSecretPrefix', {
+      value: this.sourceSecretPrefix,
+      description: "Name a source app's secret <this><secretReference> in Secrets Manager (docs/shots.md)",
+    });
     new CfnOutput(this, 'InternalSecretArn', {
       value: this.internalSecret.secretArn,
       description: 'Secret for X-Easel-Internal-Secret: aws secretsmanager get-secret-value --secret-id <this>',

@@ -13,7 +13,13 @@ export interface Config {
   editorOrigins: readonly string[];
   tables: { workspace: string; cache: string; rate: string };
   buckets: { assets: string; cache: string };
-  queues: { deletion: string; mail: string };
+  queues: { deletion: string; mail: string; shots: string };
+  /**
+   * Where source apps' secrets are read (docs/shots.md, "Behind a login"): Secrets Manager under a
+   * name prefix (SOURCE_SECRET_PREFIX), or a local folder (LOCAL_SECRETS_DIR); unset, a shot that
+   * needs a login fails saying so.
+   */
+  sourceSecrets?: { prefix: string } | { dir: string };
   /** Endpoint overrides for the embedded backends; undefined means the AWS default. */
   endpoints: { dynamodb?: string; s3?: string; sqs?: string };
   region: string;
@@ -274,10 +280,19 @@ function signInSettings(env: NodeJS.ProcessEnv, publicBaseUrl: string, editorOri
   };
 }
 
+function sourceSecrets(env: NodeJS.ProcessEnv): Config['sourceSecrets'] {
+  const prefix = optional(env, 'SOURCE_SECRET_PREFIX');
+  const dir = optional(env, 'LOCAL_SECRETS_DIR');
+  if (prefix !== undefined && dir !== undefined) throw new Error('Set SOURCE_SECRET_PREFIX (Secrets Manager) or LOCAL_SECRETS_DIR (a folder), not both');
+  if (prefix !== undefined && !/^[A-Za-z0-9/_+=.@-]+$/.test(prefix))
+    throw new Error(`SOURCE_SECRET_PREFIX must be a secret name prefix (A–Z, a–z, 0–9, /_+=.@-), got ${prefix}`);
+  return prefix !== undefined ? { prefix } : dir !== undefined ? { dir } : undefined;
+}
+
 /** Prefix of the settings that open holes for tests (loopback targets, stand-in media hosts, their CA). */
 export const UNSAFE_TEST_PREFIX = 'UNSAFE_TEST_';
-/** Settings that open a hole for local runs (`npm start`): loopback ports a capture may reach, sign-in codes in a file. */
-export const LOCAL_ONLY_SETTINGS = ['LOCAL_CAPTURE_PORTS', 'EMAIL_OUTBOX'] as const;
+/** Settings that open a hole for local runs (`npm start`): loopback ports a capture may reach, sign-in codes in a file, secrets in a folder. */
+export const LOCAL_ONLY_SETTINGS = ['LOCAL_CAPTURE_PORTS', 'EMAIL_OUTBOX', 'LOCAL_SECRETS_DIR'] as const;
 
 /** Each of these weakens the SSRF guard or media TLS, so on Lambda one fails the cold start rather than serve with the hole open. */
 function refuseOpeningsOnLambda(env: NodeJS.ProcessEnv): void {
@@ -329,7 +344,8 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       assets: required(env, 'ASSETS_BUCKET'),
       cache: required(env, 'CACHE_BUCKET'),
     },
-    queues: { deletion: required(env, 'DELETION_QUEUE_URL'), mail: required(env, 'MAIL_QUEUE_URL') },
+    queues: { deletion: required(env, 'DELETION_QUEUE_URL'), mail: required(env, 'MAIL_QUEUE_URL'), shots: required(env, 'SHOT_QUEUE_URL') },
+    sourceSecrets: sourceSecrets(env),
     endpoints: {
       dynamodb: optional(env, 'DYNAMODB_ENDPOINT'),
       s3: optional(env, 'S3_ENDPOINT'),

@@ -296,12 +296,16 @@ export class FeatureNotEntitledError extends HttpError {
 
 export class QuotaExceededError extends HttpError {
   override readonly name: string = 'QuotaExceededError';
-  constructor(options: { quota: string; limit: number; retryAfter: number }) {
+  /** `requested`: uses the refused request would have counted at once, when more than one. */
+  constructor(options: { quota: string; limit: number; retryAfter: number; requested?: number }) {
+    const many = options.requested !== undefined && options.requested > 1;
     super({
       status: 429,
       code: 'workspace_quota_exceeded',
       message: 'Workspace quota exceeded',
-      hint: `The ${options.quota} quota of ${options.limit} is used up; retry in ${options.retryAfter} s or upgrade the plan.`,
+      hint: many
+        ? `The ${options.quota} quota of ${options.limit} has fewer than the ${options.requested} this request needs left; ask for fewer, retry in ${options.retryAfter} s, or upgrade the plan.`
+        : `The ${options.quota} quota of ${options.limit} is used up; retry in ${options.retryAfter} s or upgrade the plan.`,
       extra: { limit: options.limit, quota: options.quota },
       headers: { 'Retry-After': String(options.retryAfter) },
     });

@@ -10,6 +10,10 @@ export interface RateLimitInput extends RateLimitRule {
   /** What is counted, e.g. `capturePage#ip#203.0.113.7`; the window is appended by the limiter. */
   key: string;
   now?: number;
+  /** Uses counted at once, all or none (default 1). */
+  amount?: number;
+  /** A window of its own (epoch ms), such as a calendar month, instead of fixed ones of `windowSeconds`. */
+  window?: { start: number; end: number };
 }
 
 export interface RateLimitDecision {
@@ -39,13 +43,14 @@ export function windowOf(now: number, windowSeconds: number): { start: number; e
 
 export function createRateLimiter(store: CounterStore): RateLimiter {
   return {
-    async consume({ key, limit, windowSeconds, now = Date.now() }) {
+    async consume({ key, limit, windowSeconds, now = Date.now(), amount = 1, window }) {
       if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(windowSeconds) || windowSeconds < 1) {
         throw new RangeError(`Invalid rate-limit rule: ${limit} per ${windowSeconds} s`);
       }
-      const { start, end } = windowOf(now, windowSeconds);
+      if (!Number.isInteger(amount) || amount < 1) throw new RangeError(`Invalid amount to count: ${amount}`);
+      const { start, end } = window ?? windowOf(now, windowSeconds);
       const counter = `${key}#${start}`;
-      const count = await store.incrementBelow(counter, limit, Math.ceil(end / 1000) + EXPIRY_GRACE_SECONDS);
+      const count = await store.incrementBelow(counter, limit, Math.ceil(end / 1000) + EXPIRY_GRACE_SECONDS, amount);
       const retryAfterSeconds = Math.max(1, Math.ceil((end - now) / 1000));
       if (count === undefined) return { allowed: false, limit, remaining: 0, resetAt: end, retryAfterSeconds, counter };
       return { allowed: true, limit, remaining: Math.max(0, limit - count), resetAt: end, retryAfterSeconds, counter };

@@ -32,7 +32,21 @@ export interface QueueDef {
   /** How long a message may wait (default SQS's 4 days): no longer than what it carries is of use. */
   retentionSeconds?: number;
   deadLetter: { localName: string; maxReceiveCount: number; retentionDays: number };
-  worker: { handler: string; batchSize: number; maxBatchingWindowSeconds: number; memory: number; timeout: number };
+  worker: {
+    handler: string;
+    batchSize: number;
+    maxBatchingWindowSeconds: number;
+    memory: number;
+    timeout: number;
+    /** The most invocations the queue keeps busy at once (the event source's maximum concurrency, 2 or more). */
+    maxConcurrency?: number;
+    /** Batches the local runtime's poller works on at once (default 1). */
+    localConcurrency?: number;
+    /** As a route row's: installed packages, the clean-capture files and the capture fonts (the capture function's set-up). */
+    nodeModules?: readonly string[];
+    cleanCapture?: boolean;
+    fonts?: boolean;
+  };
 }
 
 export const TABLES = {
@@ -106,6 +120,30 @@ export const QUEUES = {
       maxBatchingWindowSeconds: 0,
       memory: 256,
       timeout: 10,
+    },
+  },
+  shots: {
+    env: 'SHOT_QUEUE_URL',
+    localName: 'easel-shots',
+    visibilityTimeoutSeconds: 360,
+    // A page that keeps failing for want of a dependency (a browser that cannot start, S3 down) gets
+    // three tries; a page's own failure is a failed shot at the first.
+    deadLetter: { localName: 'easel-shots-dlq', maxReceiveCount: 3, retentionDays: 14 },
+    worker: {
+      handler: 'functions/releases/process-shot.ts',
+      // One capture per invocation: concurrency is counted in browsers.
+      batchSize: 1,
+      maxBatchingWindowSeconds: 0,
+      // As the capture function: Chromium's floor is 1.6 GB; one vCPU.
+      memory: 1769,
+      // The capture time-out (at most 25 s), the shrink of a large picture, storing and comparing.
+      timeout: 60,
+      // So a run of a hundred shots cannot take every browser of the account.
+      maxConcurrency: 10,
+      localConcurrency: 2,
+      nodeModules: ['@sparticuz/chromium', 'sharp'],
+      cleanCapture: true,
+      fonts: true,
     },
   },
 } as const satisfies Record<string, QueueDef>;

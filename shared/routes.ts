@@ -10,7 +10,7 @@ import { getTweet } from '#shared/routes/tweets.ts';
 import { getImageProxy } from '#shared/routes/media.ts';
 import { capturePage } from '#shared/routes/screenshot.ts';
 import { purgeCache } from '#shared/routes/internal.ts';
-import { createRelease, listReleases } from '#shared/routes/releases.ts';
+import { createRelease, listReleaseShots, listReleases, runReleaseShots } from '#shared/routes/releases.ts';
 import { createSourceApp } from '#shared/routes/source-apps.ts';
 import { completeAssetUpload, createAssetUpload, deleteAsset, getAssetDownloadUrl, listAssets } from '#shared/routes/assets.ts';
 import {
@@ -54,6 +54,8 @@ export const ROUTES = {
   purgeCache,
   listReleases,
   createRelease,
+  runReleaseShots,
+  listReleaseShots,
   createSourceApp,
   createAssetUpload,
   completeAssetUpload,

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { HttpError, UpstreamUnavailableError } from '#shared/errors.ts';
-import { COMMANDS } from '#infra/admin/commands.ts';
+import { COMMANDS, type CommandResult } from '#infra/admin/commands.ts';
 import { ConnectionSettingError, connect } from '#infra/admin/connection.ts';
 import type { Connection } from '#infra/admin/connection.ts';
 
@@ -50,6 +50,9 @@ function explain(error: unknown, where: Pick<Connection, 'endpoint' | 'table' | 
   if (error instanceof HttpError) return { code: error.code, message: `${error.message}: ${error.hint}` };
   return { code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
 }
+
+/** Where a command that uses no table says it looked: nowhere. */
+const NO_TABLE = { endpoint: 'none', table: 'none', unreachableHint: '' };
 
 export interface AdminIo {
   env: NodeJS.ProcessEnv;
@@ -100,6 +103,14 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = processIo)
     io.stderr(values.json ? `${JSON.stringify({ error: message, code })}\n` : `error: ${message}\n`);
     return 1;
   };
+  const print = (result: CommandResult) => {
+    io.stdout(values.json ? `${JSON.stringify(result.data, null, 2)}\n` : `${result.lines.join('\n')}\n`);
+    return 0;
+  };
+  if (command.table === false) {
+    // Nothing to connect to: its deps are never read.
+    return command.run(values, { store: undefined as never }, io.env).then(print, (error: unknown) => fail(explain(error, NO_TABLE)));
+  }
   let connection: Connection;
   try {
     connection = connect(io.env);
@@ -108,9 +119,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = processIo)
     return fail(error);
   }
   try {
-    const result = await command.run(values, { store: connection.store }, io.env);
-    io.stdout(values.json ? `${JSON.stringify(result.data, null, 2)}\n` : `${result.lines.join('\n')}\n`);
-    return 0;
+    return print(await command.run(values, { store: connection.store }, io.env));
   } catch (error) {
     return fail(explain(error, connection));
   } finally {

@@ -1,4 +1,5 @@
 /** The commands of `npm run admin`: each returns data for --json and lines for a person. */
+import { readFileSync } from 'node:fs';
 import { InvalidRequestError } from '#shared/errors.ts';
 import { HOST_SESSION_COOKIE, SESSION_COOKIE, sessionSetCookie } from '#shared/http/cookies.ts';
 import { API_KEY_SCOPES } from '#shared/identity/permissions.ts';
@@ -24,6 +25,9 @@ import { dataDirFrom } from '#infra/local/endpoints-file.ts';
 import { OUTBOX_FILE } from '#infra/local/environment.ts';
 import { readOutbox } from '#infra/local/outbox.ts';
 import type { AdminDeps } from '#shared/services/identity-admin.ts';
+import { parseSourceSecret } from '#shared/services/shots/login.ts';
+import { writeLocalSecret } from '#shared/store/source-secrets.ts';
+import { localSecretsDir } from '#infra/local/environment.ts';
 
 type Values = Record<string, string | boolean | undefined>;
 type OptionSpec = Record<string, { type: 'string' | 'boolean'; description: string; required?: boolean }>;
@@ -36,6 +40,8 @@ export interface CommandResult {
 export interface Command {
   summary: string;
   options: OptionSpec;
+  /** false: the command does not use the workspace table, so none is looked for. */
+  table?: false;
   run(values: Values, deps: AdminDeps, env: NodeJS.ProcessEnv): Promise<CommandResult>;
 }
 
@@ -308,6 +314,24 @@ export const COMMANDS: Record<string, Command> = {
     async run(values, deps) {
       const ended = await endSessions(deps, { user: str(values, 'user')! });
       return { data: { ended }, lines: [`${ended} session(s) ended`] };
+    },
+  },
+  'put-secret': {
+    summary: "Store a source app's secret (its login for shots, its webhook key) in the local secret store of the data folder.",
+    table: false,
+    options: {
+      name: { type: 'string', description: "The source app's secretReference.", required: true },
+      file: { type: 'string', description: 'A JSON file { "headers"?: {…}, "cookies"?: […], "webhookSecret"?: "…" }; - reads standard input.', required: true },
+    },
+    async run(values, _deps, env) {
+      const name = str(values, 'name')!;
+      const file = str(values, 'file')!;
+      const text = readFileSync(file === '-' ? 0 : file, 'utf8');
+      const parsed = parseSourceSecret(text);
+      if ('invalid' in parsed) throw new InvalidRequestError('Invalid secret', `${parsed.invalid} is not valid: see docs/shots.md, "Behind a login".`);
+      const dir = localSecretsDir(dataDirFrom(env));
+      await writeLocalSecret(dir, name, text);
+      return { data: { name, store: dir }, lines: [`secret ${name} stored in ${dir} (readable by you only; it is never printed)`] };
     },
   },
   'create-surface': {

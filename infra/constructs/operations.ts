@@ -27,6 +27,8 @@ export const OPERATIONS_THRESHOLDS = {
   minimumRequests: 20,
   /** Age of the deletion queue's oldest message: its worker is stuck or failing. */
   deletionBacklogSeconds: 15 * 60,
+  /** Age of the shot queue's oldest message: runs wait on the concurrency cap longer than a CI job should. */
+  shotBacklogSeconds: 30 * 60,
 } as const;
 
 export interface OperationsProps {
@@ -37,6 +39,7 @@ export interface OperationsProps {
   namespace: string;
   tables: Record<string, ITable>;
   deletionQueue: { queue: IQueue; deadLetter: IQueue };
+  shotQueue: { queue: IQueue; deadLetter: IQueue };
   alarms: Alarms;
   /** The routes whose 5xx can be a target's or an upstream's failure, with their invocations. */
   outside: readonly { operationId: string; origin: Exclude<FailureOrigin, 'service'>; invocations: IMetric }[];
@@ -44,7 +47,7 @@ export interface OperationsProps {
 
 const PERIOD = ALARM_PERIOD;
 
-/** The dashboard `<stack>-<region>` (dashboards are named per account, not per region) and the alarms on request rates, DynamoDB throttles and the deletion backlog. */
+/** The dashboard `<stack>-<region>` (dashboards are named per account, not per region) and the alarms on request rates, DynamoDB throttles and the queues' backlogs. */
 export class Operations extends Construct {
   readonly dashboard: Dashboard;
   /** 429 answers of the whole API, counted from the access log (API Gateway has no metric of them). */
@@ -106,7 +109,7 @@ export class Operations extends Construct {
   }
 
   private addAlarms(): void {
-    const { alarms, api, tables, deletionQueue } = this.props;
+    const { alarms, api, tables, deletionQueue, shotQueue } = this.props;
     alarms.add(
       'ServiceFaults',
       this.easel('ServerErrors', { Origin: 'service' }),
@@ -144,6 +147,12 @@ export class Operations extends Construct {
       `The deletion queue's oldest message is ${OPERATIONS_THRESHOLDS.deletionBacklogSeconds / 60} minutes old or more: its worker is not keeping up or keeps failing.`,
       { threshold: OPERATIONS_THRESHOLDS.deletionBacklogSeconds },
     );
+    alarms.add(
+      'ShotQueueBacklog',
+      shotQueue.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
+      `The shot queue's oldest message is ${OPERATIONS_THRESHOLDS.shotBacklogSeconds / 60} minutes old or more: runs outgrow the shot concurrency (shotConcurrency), or the worker keeps failing.`,
+      { threshold: OPERATIONS_THRESHOLDS.shotBacklogSeconds },
+    );
   }
 
   private throttleEvents(table: ITable, name: string): MathExpression {
@@ -161,7 +170,7 @@ export class Operations extends Construct {
   }
 
   private addWidgets(): void {
-    const { api, tables, deletionQueue } = this.props;
+    const { api, tables, deletionQueue, shotQueue } = this.props;
     const graph = (title: string, left: IMetric[], right: IMetric[] = []) => new GraphWidget({ title, left, right, width: 8, height: 6 });
     this.dashboard.addWidgets(new TextWidget({ markdown: '## API (docs/deploy.md, "Metrics and the dashboard")', width: 24, height: 1 }));
     this.dashboard.addWidgets(
@@ -213,6 +222,16 @@ export class Operations extends Construct {
         ],
       ),
       graph('Exports: bytes (avg) and time (p95, ms)', [this.search('ExportBytes', 'Average', 'bytes')], [this.search('ExportTime', 'p95', 'ms')]),
+    );
+    this.dashboard.addWidgets(
+      graph(
+        'Shot queue: waiting, oldest (s); dead letters',
+        [
+          shotQueue.queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' }),
+          shotQueue.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum' }),
+        ],
+        [shotQueue.deadLetter.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum' })],
+      ),
     );
     this.dashboard.addWidgets(
       graph(

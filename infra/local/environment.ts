@@ -8,7 +8,7 @@ import { BUCKETS, TABLES } from '#shared/resources.ts';
 import type { Endpoints } from '#infra/local/backends.ts';
 
 const ROUTE_SETTING =
-  /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|LOCAL_CAPTURE_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_|EDITOR_API_|SDK_|EMAIL_|WEBAUTHN_|ALLOW_SIGN_|SESSION_)[A-Z_]+$/;
+  /^(TWEET_|MEDIA_PROXY_|UNSAFE_TEST_|LOCAL_CAPTURE_|CAPTURE_|CHROMIUM_|BROWSER_|CACHE_TTL_|AUTH_CACHE_|EDITOR_API_|SDK_|EMAIL_|WEBAUTHN_|ALLOW_SIGN_|SESSION_|SOURCE_SECRET_)[A-Z_]+$/;
 
 /** Where sign-in mail goes locally, unless EMAIL_FROM sends it through SES: `npm start` prints it, `npm run admin -- outbox` lists it. */
 export const OUTBOX_FILE = 'outbox.jsonl';
@@ -35,6 +35,8 @@ export function handlerEnvironment(
   }
   for (const [name, value] of Object.entries(env)) if (value !== undefined && ROUTE_SETTING.test(name)) handlerEnv[name] = value;
   if (!env.EMAIL_FROM && !env.EMAIL_OUTBOX) handlerEnv.EMAIL_OUTBOX = join(runtime.dataDir, OUTBOX_FILE);
+  // Source apps' secrets in the data folder (npm run admin -- put-secret), unless Secrets Manager is named.
+  if (!handlerEnv.SOURCE_SECRET_PREFIX) handlerEnv.LOCAL_SECRETS_DIR = localSecretsDir(runtime.dataDir);
   // Fresh for each run unless given; main.ts prints it.
   if (!env.INTERNAL_SECRET_ARN) handlerEnv.INTERNAL_SECRET = env.INTERNAL_SECRET || randomBytes(32).toString('base64url');
   if (dynamodb) handlerEnv.DYNAMODB_ENDPOINT = dynamodb;
@@ -43,6 +45,9 @@ export function handlerEnvironment(
   for (const def of [...Object.values(TABLES), ...Object.values(BUCKETS)]) handlerEnv[def.env] = env[def.env] ?? def.localName;
   return handlerEnv;
 }
+
+/** Where the local runtime and `npm run admin -- put-secret` keep source apps' secrets. */
+export const localSecretsDir = (dataDir: string) => join(dataDir, 'secrets');
 
 /** The runtime's own clients, with the handlers' region and credentials. */
 export function sdkClients(handlerEnv: Record<string, string>, endpoints: Endpoints): { region: string; dynamo: DynamoDBClient; s3: S3Client; sqs: SQSClient } {

@@ -24,7 +24,7 @@ export async function loadHttpHandlers(): Promise<HttpHandlers> {
   return { routes, fallback: await importHandler<HttpHandler>(FALLBACK.handler) };
 }
 
-/** One poller per queue, each handing `onStop` its stop. */
+/** A queue's pollers (its worker's localConcurrency), each handing `onStop` its stop. */
 export async function startWorkers(
   queues: readonly LocalQueue[],
   sqs: { client: SQSClient; region: string },
@@ -33,16 +33,19 @@ export async function startWorkers(
   for (const queue of queues) {
     const def = QUEUES[queue.name];
     const worker = await importHandler<SqsWorker>(def.worker.handler);
-    const poller = startPoller({
-      client: sqs.client,
-      queueUrl: queue.url,
-      queueArn: queue.arn,
-      region: sqs.region,
-      batchSize: def.worker.batchSize,
-      timeoutSeconds: def.worker.timeout,
-      functionName: `easel-${queue.name}-worker`,
-      worker,
-    });
-    onStop(() => poller.stop());
+    const pollers = ('localConcurrency' in def.worker ? def.worker.localConcurrency : undefined) ?? 1;
+    for (let index = 0; index < pollers; index += 1) {
+      const poller = startPoller({
+        client: sqs.client,
+        queueUrl: queue.url,
+        queueArn: queue.arn,
+        region: sqs.region,
+        batchSize: def.worker.batchSize,
+        timeoutSeconds: def.worker.timeout,
+        functionName: `easel-${queue.name}-worker`,
+        worker,
+      });
+      onStop(() => poller.stop());
+    }
   }
 }

@@ -7,7 +7,7 @@ import { API_KEY_HEADER, SESSION_COOKIE } from '#shared/docs/catalog.ts';
 import { blocks, code, heading, table, text } from '#shared/docs/markdown.ts';
 import { CAPABILITIES, CAPABILITY_LIST } from '#shared/identity/capabilities.ts';
 import { API_KEY_SCOPES, PERMISSIONS, PERMISSION_LIST, ROLES, ROLE_DESCRIPTIONS, permissionsOf } from '#shared/identity/permissions.ts';
-import { ENTITLEMENT_STATUSES, FEATURES, FEATURE_LIST, PLANS, QUOTAS, QUOTA_LIST, planFeatures } from '#shared/identity/plans.ts';
+import { ENTITLEMENT_STATUSES, FEATURES, FEATURE_LIST, PLANS, QUOTAS, QUOTA_LIST, planFeatures, quotaWindowName } from '#shared/identity/plans.ts';
 
 const YES = 'yes';
 const NO = '—';
@@ -61,7 +61,7 @@ export function plansSection(depth: number): string {
       QUOTA_LIST.map((quota) => [
         code(quota),
         text(QUOTAS[quota].description),
-        `${QUOTAS[quota].windowSeconds} s`,
+        quotaWindowName(quota),
         ...PLANS.map((plan) => String(QUOTAS[quota].limits[plan])),
       ]),
     ),

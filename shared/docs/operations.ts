@@ -21,6 +21,7 @@ import {
   SettingsResponse,
 } from '#shared/schemas/identity.ts';
 import { Release, ReleaseList } from '#shared/schemas/releases.ts';
+import { MAX_SHOTS_PER_RUN, ReleaseShots, ShotRun } from '#shared/schemas/shots.ts';
 import {
   CachePurgeResponse,
   MAX_CAPTURE_HEIGHT_PX,
@@ -165,6 +166,17 @@ export const OPERATION_DOCS = {
       201: json('The created release.', Release),
       200: { ...json('The release an earlier request with this Idempotency-Key created.', Release), headers: REPLAYED },
     },
+  },
+  runReleaseShots: {
+    summary: "Run a release's shots",
+    description: `Captures pages into the workspace for the release (202 at once; a worker takes each shot from a queue). Each shot is a name and the capture options of POST /api/screenshot (not headers or cookies), plus \`threshold\` and \`mask\` for the comparison; without \`shots\` the release's sourceUrls are photographed. \`matrix\` multiplies the shots by device type and colour scheme. At most ${MAX_SHOTS_PER_RUN} shots a run, each counted against the plan's \`shots:month\` quota (429 \`workspace_quota_exceeded\` when the run would pass it, and then nothing is queued). A shot whose URL is on a source app's allowedHosts is captured with that app's login, read from the secret its secretReference names. A later run's shot replaces the one of the same name. Each done shot is a \`release-shot\` asset, compared with the same-named shot of the nearest earlier release. ${KEYED}`,
+    responses: { 202: { ...json('The run, its shots queued.', ShotRun), headers: REPLAYED } },
+  },
+  listReleaseShots: {
+    summary: "Read a release's shots",
+    description:
+      'Every shot of the release by name: its status (queued, running, done, failed with the error envelope), its asset, size and capture report, the login it was captured with and what changed since the previous release. Poll it until no shot is queued or running.',
+    responses: { 200: json("The release's shots.", ReleaseShots) },
   },
   createSourceApp: {
     summary: 'Register a source app',

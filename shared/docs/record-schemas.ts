@@ -22,12 +22,16 @@ import {
   WorkspaceView,
 } from '#shared/schemas/identity.ts';
 import { Release, ReleaseList } from '#shared/schemas/releases.ts';
+import { ReleaseShots, ShotRun, ShotView } from '#shared/schemas/shots.ts';
 import { ScreenshotResponse } from '#shared/schemas/screenshot.ts';
 import { SourceApp } from '#shared/schemas/source-apps.ts';
 
 export const RECORD_SCHEMAS: Record<string, AnySchema> = {
   Release,
   ReleaseList,
+  ShotRun,
+  Shot: ShotView,
+  ReleaseShots,
   SourceApp,
   Asset,
   AssetUpload: AssetUploadInstructions,

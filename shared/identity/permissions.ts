@@ -5,6 +5,7 @@ import * as v from 'valibot';
 export const PERMISSIONS = {
   'artifact:read': 'Read releases and download assets of the workspace.',
   'release:create': 'Create releases.',
+  'release:capture': "Run a release's shots: capture its pages into the workspace, behind its source apps' logins (counts against the shots:month quota).",
   'source:write': 'Register release-intake source apps.',
   'upload:sign': 'Create signed upload URLs for new assets.',
   'asset:write': 'Complete uploads and delete assets.',
@@ -25,7 +26,14 @@ export const PERMISSION_LIST = Object.keys(PERMISSIONS) as Permission[];
 export const PermissionSchema = v.picklist(PERMISSION_LIST);
 
 /** Keys act for an organization, never a person, so member, billing and deletion rights stay with sessions. */
-export const API_KEY_SCOPES = ['artifact:read', 'release:create', 'source:write', 'upload:sign', 'asset:write'] as const satisfies readonly Permission[];
+export const API_KEY_SCOPES = [
+  'artifact:read',
+  'release:create',
+  'release:capture',
+  'source:write',
+  'upload:sign',
+  'asset:write',
+] as const satisfies readonly Permission[];
 export type Scope = (typeof API_KEY_SCOPES)[number];
 export const ScopeSchema = v.picklist(API_KEY_SCOPES);
 
@@ -34,7 +42,15 @@ export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 export const RoleSchema = v.picklist(ROLES);
 
-const MEMBER: readonly Permission[] = ['artifact:read', 'release:create', 'upload:sign', 'asset:write', 'organization:read', 'settings:read'];
+const MEMBER: readonly Permission[] = [
+  'artifact:read',
+  'release:create',
+  'release:capture',
+  'upload:sign',
+  'asset:write',
+  'organization:read',
+  'settings:read',
+];
 const ADMIN: readonly Permission[] = [
   ...MEMBER,
   'source:write',
@@ -58,7 +74,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
 export const ROLE_DESCRIPTIONS: Readonly<Record<Role, string>> = {
   owner: 'Everything, including the plan and deleting the organization.',
   admin: 'Runs the organization: members, invitations, API keys, settings and source apps.',
-  member: 'Works in the workspace: reads and creates releases, uploads and manages assets.',
+  member: 'Works in the workspace: reads and creates releases, runs their shots, uploads and manages assets.',
 };
 
 function ordered(permissions: readonly Permission[]): readonly Permission[] {

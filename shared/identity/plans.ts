@@ -16,14 +16,19 @@ export type Feature = keyof typeof FEATURES;
 export const FEATURE_LIST = Object.keys(FEATURES) as Feature[];
 export const FeatureSchema = v.picklist(FEATURE_LIST);
 
-/** Each is counted per workspace in a fixed window. */
+/** Each is counted per workspace in a fixed window: `windowSeconds` long, or a calendar month (UTC). */
 export const QUOTAS = {
   'api:write:minute': {
     windowSeconds: 60,
     description: 'Write operations that carry this quota (asset deletion), per workspace per minute.',
     limits: { free: 30, pro: 120, business: 600, enterprise: 3000 },
   },
-} as const satisfies Record<string, { windowSeconds: number; description: string; limits: Record<Plan, number> }>;
+  'shots:month': {
+    window: 'month',
+    description: 'Release shots queued (POST /api/v1/releases/{releaseId}/shots, each shot after the matrix), per workspace per calendar month (UTC).',
+    limits: { free: 100, pro: 2000, business: 10000, enterprise: 50000 },
+  },
+} as const satisfies Record<string, ({ windowSeconds: number } | { window: 'month' }) & { description: string; limits: Record<Plan, number> }>;
 export type Quota = keyof typeof QUOTAS;
 export const QUOTA_LIST = Object.keys(QUOTAS) as Quota[];
 
@@ -57,6 +62,18 @@ export function effectiveFeatures(entitlement: Entitlement): Feature[] {
 
 export function quotaLimit(plan: Plan, quota: Quota): number {
   return QUOTAS[quota].limits[plan];
+}
+
+/** A fixed window's length in seconds; undefined for a calendar month. */
+export function quotaWindowSeconds(quota: Quota): number | undefined {
+  const def = QUOTAS[quota];
+  return 'windowSeconds' in def ? def.windowSeconds : undefined;
+}
+
+/** How the plan table names a quota's window. */
+export function quotaWindowName(quota: Quota): string {
+  const seconds = quotaWindowSeconds(quota);
+  return seconds === undefined ? 'calendar month (UTC)' : `${seconds} s`;
 }
 
 export function minimumPlanFor(feature: Feature): Plan {

@@ -13,6 +13,8 @@ export const purgeCache = { operationId: 'purgeCache', method: 'POST', path: '/i
 // Workspace operations: an API key, or a session; editor origins with credentials.
 export const listReleases = { operationId: 'listReleases', method: 'GET', path: '/api/v1/releases', cors: 'editor' } as const;
 export const createRelease = { operationId: 'createRelease', method: 'POST', path: '/api/v1/releases', cors: 'editor' } as const;
+export const runReleaseShots = { operationId: 'runReleaseShots', method: 'POST', path: '/api/v1/releases/{releaseId}/shots', cors: 'editor' } as const;
+export const listReleaseShots = { operationId: 'listReleaseShots', method: 'GET', path: '/api/v1/releases/{releaseId}/shots', cors: 'editor' } as const;
 export const createSourceApp = { operationId: 'createSourceApp', method: 'POST', path: '/api/v1/source-apps', cors: 'editor' } as const;
 export const createAssetUpload = { operationId: 'createAssetUpload', method: 'POST', path: '/api/v1/assets/upload-url', cors: 'editor' } as const;
 export const completeAssetUpload = { operationId: 'completeAssetUpload', method: 'POST', path: '/api/v1/assets/{assetId}/complete', cors: 'editor' } as const;

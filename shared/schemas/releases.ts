@@ -13,6 +13,8 @@ export const ReleaseCreate = v.strictObject({
 });
 export type ReleaseCreate = v.InferOutput<typeof ReleaseCreate>;
 
+export const ReleaseParams = v.object({ releaseId: v.pipe(v.string(), v.uuid('must be a release id (a UUID)'), v.description('Release id.')) });
+
 export const ReleaseListQuery = pageQuery(50);
 
 export const IdempotencyHeaders = idempotencyKeyHeaders(

@@ -4,7 +4,7 @@ import { RedactField, RedactionsField } from '#shared/schemas/redaction.ts';
 
 export const MAX_TARGET_URL_LENGTH = 4096;
 
-const TargetUrl = v.pipe(
+export const TargetUrl = v.pipe(
   v.string(),
   v.url(),
   v.maxLength(MAX_TARGET_URL_LENGTH),

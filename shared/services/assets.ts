@@ -31,6 +31,9 @@ export type DeletionRequestDeps = Pick<AssetDeps, 'assets' | 'deletionQueue' | '
 /** Staging prefix of uploads; the bucket expires what is left there after a day. */
 export const UPLOAD_PREFIX = BUCKETS.assets.prefixes.uploads;
 
+/** Where an asset's verified bytes live. */
+export const objectKeyOf = (workspaceId: string, assetId: string) => `${BUCKETS.assets.prefixes.objects}${workspaceId}/assets/${assetId}`;
+
 // The fields of the item a client sees: the schema's, never the keys, object key or references.
 const ASSET_FIELDS = Object.keys(Asset.entries);
 
@@ -62,7 +65,7 @@ export async function createUpload(deps: AssetUrlDeps, input: { workspaceId: str
     classification: input.body.classification,
     ...(sha256 ? { sha256 } : {}),
     createdAt: now.toISOString(),
-    objectKey: `${BUCKETS.assets.prefixes.objects}${input.workspaceId}/assets/${assetId}`,
+    objectKey: objectKeyOf(input.workspaceId, assetId),
     uploadKey: `${UPLOAD_PREFIX}${input.workspaceId}/${assetId}`,
   });
   const checksum = sha256 ? Buffer.from(sha256, 'hex').toString('base64') : undefined;

@@ -1,15 +1,32 @@
 import { QuotaExceededError } from '#shared/errors.ts';
-import { QUOTAS, quotaLimit, type Plan, type Quota } from '#shared/identity/plans.ts';
+import { quotaLimit, quotaWindowSeconds, type Plan, type Quota } from '#shared/identity/plans.ts';
 import type { RateLimiter } from '#shared/rate-limiter.ts';
 
-/** Counts one use of a plan quota, exact under concurrency; 429 `workspace_quota_exceeded` once spent. */
-export async function consumeQuota(limiter: RateLimiter, input: { workspaceId: string; plan: Plan; quota: Quota; now?: number }): Promise<void> {
+/** The calendar month (UTC) that `now` (epoch ms) falls in. */
+export function calendarMonth(now: number): { start: number; end: number } {
+  const date = new Date(now);
+  return { start: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1), end: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) };
+}
+
+/**
+ * Counts `amount` uses (default 1) of a plan quota, all or none, exact under concurrency; 429
+ * `workspace_quota_exceeded` when they would pass the limit, and then nothing is counted.
+ */
+export async function consumeQuota(
+  limiter: RateLimiter,
+  input: { workspaceId: string; plan: Plan; quota: Quota; now?: number; amount?: number },
+): Promise<void> {
   const limit = quotaLimit(input.plan, input.quota);
+  const windowSeconds = quotaWindowSeconds(input.quota);
+  const now = input.now ?? Date.now();
+  const window = windowSeconds === undefined ? calendarMonth(now) : undefined;
   const decision = await limiter.consume({
     key: `quota#${input.quota}#${input.workspaceId}`,
     limit,
-    windowSeconds: QUOTAS[input.quota].windowSeconds,
-    now: input.now,
+    windowSeconds: windowSeconds ?? Math.ceil((window!.end - window!.start) / 1000),
+    now,
+    ...(input.amount === undefined ? {} : { amount: input.amount }),
+    ...(window ? { window } : {}),
   });
-  if (!decision.allowed) throw new QuotaExceededError({ quota: input.quota, limit, retryAfter: decision.retryAfterSeconds });
+  if (!decision.allowed) throw new QuotaExceededError({ quota: input.quota, limit, retryAfter: decision.retryAfterSeconds, requested: input.amount });
 }

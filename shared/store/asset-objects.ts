@@ -1,6 +1,6 @@
 /** Asset bytes in the assets bucket: the checks and copies of completion and deletion. */
 import { createHash } from 'node:crypto';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { copySource } from '#shared/aws/s3.ts';
 import { guard } from '#shared/store/outage.ts';
 
@@ -51,6 +51,24 @@ export class AssetObjectStore {
       ),
     );
     return copied.CopyObjectResult?.ETag;
+  }
+
+  /** Writes an object the service made (a release shot); the same key again replaces it. */
+  async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    await guard(WHAT, () => this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType })));
+  }
+
+  /** An object's bytes, or undefined when there is none. */
+  async read(key: string): Promise<Uint8Array | undefined> {
+    return guard(WHAT, async () => {
+      try {
+        const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+        return await object.Body!.transformToByteArray();
+      } catch (error) {
+        if (isMissingObject(error) || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+        throw error;
+      }
+    });
   }
 
   /** Deletes an object; deleting one that is not there succeeds. */

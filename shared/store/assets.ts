@@ -59,6 +59,20 @@ export class AssetStore {
     return item;
   }
 
+  /**
+   * Writes a ready asset the service made under an id it chose (a release shot's picture): a
+   * repeat replaces the record it wrote, never one that is being deleted. False when it was.
+   */
+  async putMade(workspaceId: string, asset: Omit<AssetItem, 'pk' | 'sk'> & Record<string, unknown>): Promise<boolean> {
+    return putIfAbsent(WHAT, this.dynamo, {
+      table: this.table,
+      item: { ...keys.asset(workspaceId, asset.assetId), ...asset },
+      condition: 'attribute_not_exists(pk) OR (#status = :ready AND classification = :classification)',
+      names: STATUS,
+      values: { ':ready': 'ready', ':classification': asset.classification },
+    });
+  }
+
   /** Pending → ready with the verified hash: the record as written, or undefined when it was no longer pending. */
   async markReady(workspaceId: string, assetId: string, done: { completedAt: string; sha256: string }): Promise<AssetItem | undefined> {
     return (await updateIf(WHAT, this.dynamo, {

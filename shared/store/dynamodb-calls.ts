@@ -2,6 +2,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -22,7 +23,7 @@ import { guard } from '#shared/store/outage.ts';
 export async function putIfAbsent(
   what: string,
   dynamo: DynamoDBDocumentClient,
-  put: { table: string; item: Record<string, unknown>; condition?: string; values?: Record<string, unknown> },
+  put: { table: string; item: Record<string, unknown>; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> },
 ): Promise<boolean> {
   try {
     await guard(what, () =>
@@ -31,6 +32,7 @@ export async function putIfAbsent(
           TableName: put.table,
           Item: put.item,
           ConditionExpression: put.condition ?? 'attribute_not_exists(pk)',
+          ...(put.names ? { ExpressionAttributeNames: put.names } : {}),
           ...(put.values ? { ExpressionAttributeValues: put.values } : {}),
         }),
       ),
@@ -115,6 +117,20 @@ export async function countAll(what: string, dynamo: DynamoDBDocumentClient, inp
 }
 
 const BATCH_GET_LIMIT = 100;
+const BATCH_WRITE_LIMIT = 25;
+
+/** Sends `items` in batches of `size`, sending again what DynamoDB left unprocessed, with back-off; 503 when that persists. */
+async function inBatches<T>(what: string, items: readonly T[], size: number, send: (batch: T[]) => Promise<T[] | undefined>): Promise<void> {
+  for (let start = 0; start < items.length; start += size) {
+    let pending: T[] | undefined = items.slice(start, start + size);
+    for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
+      // Give up before waiting: a back-off that no attempt follows only delays the 503.
+      if (attempt > 5) throw new UpstreamUnavailableError(`${what} is throttling; retry with back-off.`);
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
+      pending = await send(pending);
+    }
+  }
+}
 
 /** Reads items by key in batches, retrying unprocessed keys with back-off; 503 when they persist. */
 export async function batchGetAll(
@@ -125,17 +141,18 @@ export async function batchGetAll(
   consistent = false,
 ): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
-  for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
-    let pending: Record<string, unknown>[] | undefined = keys.slice(start, start + BATCH_GET_LIMIT);
-    for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
-      // Give up before waiting: a back-off that no attempt follows only delays the 503.
-      if (attempt > 5) throw new UpstreamUnavailableError(`${what} is throttling reads; retry with back-off.`);
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt)));
-      const request: Record<string, unknown>[] = pending;
-      const result = await guard(what, () => dynamo.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: request, ConsistentRead: consistent } } })));
-      out.push(...(result.Responses?.[table] ?? []));
-      pending = result.UnprocessedKeys?.[table]?.Keys;
-    }
-  }
+  await inBatches(what, keys, BATCH_GET_LIMIT, async (request) => {
+    const result = await guard(what, () => dynamo.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: request, ConsistentRead: consistent } } })));
+    out.push(...(result.Responses?.[table] ?? []));
+    return result.UnprocessedKeys?.[table]?.Keys;
+  });
   return out;
+}
+
+/** Puts items in batches (unconditionally: a batch write takes no condition), retrying unprocessed ones with back-off. */
+export async function batchPutAll(what: string, dynamo: DynamoDBDocumentClient, table: string, items: readonly Record<string, unknown>[]): Promise<void> {
+  await inBatches(what, items, BATCH_WRITE_LIMIT, async (batch) => {
+    const result = await guard(what, () => dynamo.send(new BatchWriteCommand({ RequestItems: { [table]: batch.map((Item) => ({ PutRequest: { Item } })) } })));
+    return result.UnprocessedItems?.[table]?.flatMap((request) => (request.PutRequest?.Item ? [request.PutRequest.Item] : []));
+  });
 }

@@ -20,6 +20,7 @@
  * | asset           | WS#<workspaceId>      | ASSET#<assetId>     |                 |                   |
  * | release         | WS#<workspaceId>      | RELEASE#<uuidv7>    |                 |                   |
  * | source app      | WS#<workspaceId>      | SOURCEAPP#<id>      |                 |                   |
+ * | release shot    | WS#<workspaceId>      | SHOT#<releaseId>#<name> |             |                   |
  * | idempotency     | WS#<workspaceId>      | IDEMPOTENCY#<scope>#<sha256 of key> |  |                   |
  */
 export const keys = {
@@ -27,6 +28,8 @@ export const keys = {
   /** Release ids are UUIDv7: the sort key orders releases by creation time. */
   release: (workspaceId: string, releaseId: string) => ({ pk: `WS#${workspaceId}`, sk: `RELEASE#${releaseId}` }),
   sourceApp: (workspaceId: string, sourceAppId: string) => ({ pk: `WS#${workspaceId}`, sk: `SOURCEAPP#${sourceAppId}` }),
+  /** A shot's name is unique in its release; names have no `#` (schemas/shots.ts). */
+  shot: (workspaceId: string, releaseId: string, name: string) => ({ pk: `WS#${workspaceId}`, sk: `SHOT#${releaseId}#${name}` }),
   /** The client's key is hashed: it can be up to 128 arbitrary characters. */
   idempotency: (workspaceId: string, scope: string, keyHash: string) => ({ pk: `WS#${workspaceId}`, sk: `IDEMPOTENCY#${scope}#${keyHash}` }),
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
@@ -55,6 +58,8 @@ export const prefixes = {
   invitation: 'INVITE#',
   productSurface: 'SURFACE#',
   release: 'RELEASE#',
+  sourceApp: 'SOURCEAPP#',
+  shotsOf: (releaseId: string) => `SHOT#${releaseId}#`,
   apiKey: 'APIKEY#',
   apiKeyRef: 'KEYREF#',
   session: 'SESSION#',

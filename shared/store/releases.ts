@@ -2,7 +2,7 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Release } from '#shared/schemas/releases.ts';
 import { keys, prefixes } from '#shared/store/keys.ts';
-import { putOrGet } from '#shared/store/dynamodb-calls.ts';
+import { getConsistent, putOrGet } from '#shared/store/dynamodb-calls.ts';
 import { guard } from '#shared/store/outage.ts';
 
 const WHAT = 'The release store';
@@ -30,6 +30,11 @@ export class ReleaseStore {
   constructor(deps: { dynamo: DynamoDBDocumentClient; table: string }) {
     this.dynamo = deps.dynamo;
     this.table = deps.table;
+  }
+
+  async get(workspaceId: string, releaseId: string): Promise<Release | undefined> {
+    const item = await getConsistent(WHAT, this.dynamo, this.table, keys.release(workspaceId, releaseId));
+    return item ? toRelease(item) : undefined;
   }
 
   /** Newest first (release ids are UUIDv7), at most `limit`, after the release `after` if given. */

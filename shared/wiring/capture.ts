@@ -52,7 +52,8 @@ let sharedResolver: Resolver | undefined;
 const resolver = () => (sharedResolver ??= cachingResolver(systemResolver, PINNED_ANSWER_MS));
 
 let guard: TargetGuard | undefined;
-const targetGuard = () => (guard ??= createTargetGuard(targetPolicy(), resolver()));
+/** The container's guard, whose DNS answers the egress proxy shares. */
+export const targetGuard = (): TargetGuard => (guard ??= createTargetGuard(targetPolicy(), resolver()));
 
 export function screenshotService(): ScreenshotService {
   const browsers = browserBackend();

@@ -70,6 +70,9 @@ const BUDGET_KB = {
   json: 150,
   dynamodb: 275,
   'dynamodb+sqs': 305,
+  // A run of release shots validates each shot against the capture options' schemas (≈ 11 KB) and
+  // keeps an Idempotency-Key record besides.
+  'shot run': 345,
   'dynamodb+s3': 390,
   // @simplewebauthn/server has no sideEffects flag: its attestation code (@peculiar/x509, asn1js,
   // tsyringe) comes along whole, even where only an assertion is checked.
@@ -82,8 +85,9 @@ const BUDGET_KB = {
   capture: 2100,
 } as const;
 
-function budgetOf(clients: readonly Client[], nodeModules: readonly string[], entry = ''): number {
+function budgetOf(clients: readonly Client[], nodeModules: readonly string[], row?: RouteRow, entry = ''): number {
   if (nodeModules.includes('@sparticuz/chromium')) return BUDGET_KB.capture;
+  if (row?.operationId === 'runReleaseShots') return BUDGET_KB['shot run'];
   if (/passkey/.test(entry)) return BUDGET_KB['dynamodb+webauthn'];
   if (entry.startsWith('functions/auth/')) return BUDGET_KB['dynamodb+sign-in'];
   if (clients.includes('s3')) return BUDGET_KB['dynamodb+s3'];
@@ -94,7 +98,7 @@ function budgetOf(clients: readonly Client[], nodeModules: readonly string[], en
 
 function fn(name: string, entry: string, clients: Client[], options: { row?: RouteRow; nodeModules?: readonly string[]; multipart?: boolean } = {}): Fn {
   const { row, nodeModules = [], multipart = false } = options;
-  return { name, entry, row, nodeModules, clients, multipart, budgetKb: budgetOf(clients, nodeModules, entry) };
+  return { name, entry, row, nodeModules, clients, multipart, budgetKb: budgetOf(clients, nodeModules, row, entry) };
 }
 
 const FUNCTIONS: Fn[] = [
@@ -109,6 +113,8 @@ const FUNCTIONS: Fn[] = [
   fn('fallback', FALLBACK.handler, []),
   // Reads the asset record, deletes its object (the stack's WORKER_ACCESS).
   fn('deletionWorker', QUEUES.deletion.worker.handler, ['dynamodb', 's3']),
+  // The capture code, the shot and asset records, the pictures, the source apps' secrets.
+  fn('shotWorker', QUEUES.shots.worker.handler, ['dynamodb', 's3', 'secrets-manager'], { nodeModules: QUEUES.shots.worker.nodeModules }),
 ];
 
 interface Built {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { FONTS_MOUNT, fontLinksFor, fontsConf, FONT_SOURCES } from '#infra/assets/fonts.ts';
+import { QUEUES } from '#shared/resources.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
 import { logicalId, removeCdkOutdirs, synthEasel } from '../support/cdk.ts';
 import type { EaselStack } from '#infra/stack.ts';
@@ -31,21 +32,22 @@ describe('the capture fonts in the stack', () => {
     });
   });
 
-  it('mounts it on the capture function alone and points FONTCONFIG_PATH at its folder', () => {
+  it('mounts it on the two functions that run Chromium, capture and the shot worker, and points their FONTCONFIG_PATH at its folder', () => {
     // Prepare
     const functions = template.findResources('AWS::Lambda::Function') as Record<string, CfnFunction>;
     const [layerId] = Object.keys(template.findResources('AWS::Lambda::LayerVersion'));
-    const capture = logicalId(stack.routeFunctions.get('capturePage')!);
+    const chromium = [logicalId(stack.routeFunctions.get('capturePage')!), logicalId(stack.workerFunctions.get('shots')!)].sort();
 
     // Assess
     const withLayer = Object.entries(functions)
       .filter(([, fn]) => fn.Properties.Layers?.some((layer) => layer.Ref === layerId))
       .map(([id]) => id);
-    expect(withLayer).toEqual([capture]);
-    expect(functions[capture]!.Properties.Environment?.Variables?.FONTCONFIG_PATH).toBe(FONTS_MOUNT);
-    const others = Object.entries(functions).filter(([id]) => id !== capture);
+    expect(withLayer.sort()).toEqual(chromium);
+    for (const id of chromium) expect(functions[id]!.Properties.Environment?.Variables?.FONTCONFIG_PATH).toBe(FONTS_MOUNT);
+    const others = Object.entries(functions).filter(([id]) => !chromium.includes(id));
     expect(others.filter(([, fn]) => fn.Properties.Environment?.Variables?.FONTCONFIG_PATH !== undefined)).toEqual([]);
     expect(ROUTE_LIST.filter((row) => row.fonts).map((row) => row.operationId)).toEqual(['capturePage']);
+    expect(QUEUES.shots.worker.fonts).toBe(true);
   });
 });
 

@@ -30,6 +30,9 @@ function acknowledgments(scope: IConstruct): { path: string; id: string; reason:
 const configurations: [string, EaselStackProps][] = [
   ['an alarm e-mail', { alarmTarget: { email: 'ops@easel.test' } }],
   ['no alarm target', {}],
+  // As `cdk synth` makes it where the CLI knows the region (and partition) but not the account, or both.
+  ['a known region', { alarmTarget: { email: 'ops@easel.test' }, env: { region: 'us-east-1' } }],
+  ['a known account and region', { alarmTarget: { email: 'ops@easel.test' }, env: { region: 'eu-west-1', account: '123456789012' } }],
   [
     'an existing alarm topic and internal secret',
     {
@@ -91,16 +94,23 @@ describe('cdk-nag AwsSolutionsChecks', () => {
       expect(broad).toEqual([]);
     });
 
-    it("name the exact resource of every IAM5 wildcard: key prefixes of buckets, or X-Ray's `*` on a function role's own policy", () => {
+    it("name the exact resource of every IAM5 wildcard: key prefixes of buckets, the source apps' secret prefix, or X-Ray's `*` on a function role's own policy", () => {
       // Prepare
       const iam5 = acks.filter((ack) => ack.id.startsWith('AwsSolutions-IAM5'));
       const xray = iam5.filter((ack) => ack.id === 'AwsSolutions-IAM5[Resource::*]');
+      const secrets = iam5.filter((ack) => ack.id.includes(':secretsmanager:'));
 
       // Assess
       expect(iam5.length).toBeGreaterThan(xray.length);
-      for (const ack of iam5.filter((item) => !xray.includes(item)))
+      for (const ack of iam5.filter((item) => !xray.includes(item) && !secrets.includes(item)))
         expect(ack.id).toMatch(/^AwsSolutions-IAM5\[Resource::<Data(Assets|Cache)Bucket[0-9A-F]{8}\.Arn>\/(uploads|workspaces|captures)\/\*\]$/);
       for (const ack of xray) expect(ack.path).toMatch(/^Easel\/\w+Role\/DefaultPolicy$/);
+      expect(secrets.map((ack) => [ack.id, ack.path])).toEqual([
+        [
+          `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${stack.sourceSecretPrefix}*]`,
+          'Easel/ShotsWorkerRole/DefaultPolicy',
+        ],
+      ]);
     });
 
     it('cover only the rules decided in docs/deploy.md: APIG4, IAM5 key prefixes, S1 of the log bucket, DDB3 of derived tables, SMG4', () => {

@@ -153,4 +153,15 @@ describe('alarms added for operations', () => {
       AlarmActions: [expect.anything()],
     });
   });
+
+  it("alarm when the shot queue's oldest message is too old", () => {
+    expect(alarmNamed('ShotQueueBacklog')).toMatchObject({
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Namespace: 'AWS/SQS',
+      Statistic: 'Maximum',
+      Threshold: OPERATIONS_THRESHOLDS.shotBacklogSeconds,
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(stack.data.queues.shots.queue), 'QueueName'] } }],
+      AlarmActions: [expect.anything()],
+    });
+  });
 });

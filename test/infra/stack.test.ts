@@ -77,6 +77,8 @@ function dataGrantsOf(template: Template, stack: EaselStack, roleId: string): st
   return lines.sort();
 }
 
+const variablesOf = (fn: CfnResource) => (fn.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
+
 afterAll(removeCdkOutdirs);
 
 describe('EaselStack', () => {
@@ -113,17 +115,17 @@ describe('EaselStack', () => {
       template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, functions.length);
     });
 
-    it('runs every function on arm64 but the capture function, whose Chromium ships x64 only', () => {
+    it('runs every function on arm64 but the two that run Chromium, which ships x64 only: capture and the shot worker', () => {
       // Prepare
-      const capture = logicalId(stack.routeFunctions.get('capturePage')!);
+      const chromium = [logicalId(stack.routeFunctions.get('capturePage')!), logicalId(stack.workerFunctions.get('shots')!)];
       const architectures = Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [
         id,
         (fn as CfnResource).Properties?.Architectures,
       ]);
 
       // Assess
-      expect(architectures.filter(([id]) => id !== capture).every(([, arch]) => JSON.stringify(arch) === '["arm64"]')).toBe(true);
-      expect(architectures.find(([id]) => id === capture)?.[1]).toEqual(['x86_64']);
+      expect(architectures.filter(([id]) => !chromium.includes(id as string)).every(([, arch]) => JSON.stringify(arch) === '["arm64"]')).toBe(true);
+      expect(architectures.filter(([id]) => chromium.includes(id as string)).map(([, arch]) => arch)).toEqual([['x86_64'], ['x86_64']]);
     });
 
     it('lets every function write its own log group and no other, with no managed policy', () => {
@@ -365,6 +367,71 @@ describe('EaselStack', () => {
       });
     });
 
+    it('caps the shot worker at its maximum concurrency, one shot an invocation', () => {
+      // Assess
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        EventSourceArn: { 'Fn::GetAtt': [logicalId(stack.data.queues.shots.queue), 'Arn'] },
+        BatchSize: 1,
+        ScalingConfig: { MaximumConcurrency: QUEUES.shots.worker.maxConcurrency },
+      });
+    });
+
+    it('runs the shot worker as the capture function runs: its memory, Chromium and sharp installed, the fonts layer, the clean-capture files', () => {
+      // Prepare
+      const worker = resources[logicalId(stack.workerFunctions.get('shots')!)]!.Properties!;
+      const capture = resources[logicalId(stack.routeFunctions.get('capturePage')!)]!.Properties!;
+
+      // Assess
+      expect(worker.MemorySize).toBe(capture.MemorySize);
+      expect(worker.Layers).toEqual(capture.Layers);
+      expect(variablesOf(resources[logicalId(stack.workerFunctions.get('shots')!)]!).FONTCONFIG_PATH).toBe(
+        variablesOf(resources[logicalId(stack.routeFunctions.get('capturePage')!)]!).FONTCONFIG_PATH,
+      );
+      expect(QUEUES.shots.worker).toMatchObject({ nodeModules: ['@sparticuz/chromium', 'sharp'], cleanCapture: true, fonts: true });
+    });
+
+    it("lets the shot worker consume its queue, take the shot, store its pictures and read the source apps' secrets by their prefix, nothing more", () => {
+      // Prepare
+      const roleId = roleIdOf(stack.workerFunctions.get('shots')!);
+      const secrets = statementsOfRole(template, roleId).filter((statement) => actionsOf(statement).some((action) => action.startsWith('secretsmanager:')));
+
+      // Assess
+      expect(dataGrantsOf(template, stack, roleId)).toEqual(
+        [
+          ...['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map((action) => `sqs:${action} shots`),
+          'dynamodb:GetItem workspace',
+          'dynamodb:BatchGetItem workspace',
+          'dynamodb:Query workspace',
+          'dynamodb:Query workspace/index/gsi1',
+          'dynamodb:PutItem workspace',
+          'dynamodb:UpdateItem workspace',
+          's3:GetObject assets/workspaces/*',
+          's3:PutObject assets/workspaces/*',
+        ].sort(),
+      );
+      expect(secrets).toEqual([
+        {
+          Effect: 'Allow',
+          Action: 'secretsmanager:GetSecretValue',
+          Resource: {
+            'Fn::Join': [
+              '',
+              [
+                'arn:',
+                { Ref: 'AWS::Partition' },
+                ':secretsmanager:',
+                { Ref: 'AWS::Region' },
+                ':',
+                { Ref: 'AWS::AccountId' },
+                `:secret:${stack.sourceSecretPrefix}*`,
+              ],
+            ],
+          },
+        },
+      ]);
+      expect(variablesOf(resources[logicalId(stack.workerFunctions.get('shots')!)]!).SOURCE_SECRET_PREFIX).toBe(`easel/${stack.stackName}/source-apps/`);
+    });
+
     it('lets the deletion worker consume its queue, read and mark the asset and delete its object, nothing more', () => {
       // Prepare
       const grants = dataGrantsOf(template, stack, roleIdOf(stack.workerFunctions.get('deletion')!));
@@ -424,6 +491,15 @@ describe('EaselStack', () => {
       purgeCache: ['dynamodb:DeleteItem cache', 'dynamodb:Scan cache', 'dynamodb:BatchWriteItem cache', 's3:DeleteObject cache/captures/*'],
       listReleases: [...authReads, ...query, stamp],
       createRelease: [...authReads, 'dynamodb:PutItem workspace', stamp],
+      runReleaseShots: [
+        ...authReads,
+        ...idempotencyRecord,
+        'dynamodb:BatchWriteItem workspace',
+        'dynamodb:UpdateItem rate',
+        ...['GetQueueAttributes', 'GetQueueUrl', 'SendMessage'].map((action) => `sqs:${action} shots`),
+        stamp,
+      ],
+      listReleaseShots: [...authReads, ...query, stamp],
       createSourceApp: [...authReads, ...idempotencyRecord, stamp],
       createAssetUpload: [...authReads, ...idempotencyRecord, 's3:PutObject assets/uploads/*', stamp],
       completeAssetUpload: [
@@ -521,8 +597,8 @@ describe('EaselStack', () => {
       // Assess
       const functionCount = ROUTE_LIST.length + 1 + QUEUE_NAMES.length;
       // Beside these, test/infra/operations.test.ts: service faults, outside failures, unsaved idempotent
-      // answers, 429 and 4xx rates, each table's throttles, the deletion backlog.
-      template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * functionCount + QUEUE_NAMES.length + 3 + 2 + TABLE_NAMES.length + 1);
+      // answers, 429 and 4xx rates, each table's throttles, each queue's backlog.
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * functionCount + QUEUE_NAMES.length + 3 + 2 + TABLE_NAMES.length + QUEUE_NAMES.length);
       for (const name of QUEUE_NAMES) {
         template.hasResourceProperties('AWS::CloudWatch::Alarm', {
           Namespace: 'AWS/SQS',
@@ -576,7 +652,6 @@ describe('EaselStack', () => {
 
   describe('page capture and the internal secret', () => {
     const functions = () => Object.entries(template.findResources('AWS::Lambda::Function')) as [string, CfnResource][];
-    const variablesOf = (fn: CfnResource) => (fn.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
 
     it.each(['UNSAFE_TEST_LOOPBACK_PORTS', 'LOCAL_CAPTURE_PORTS'])('never opens loopback to outbound fetches: no function has %s', (name) => {
       // Assess
@@ -609,7 +684,9 @@ describe('EaselStack', () => {
       const readers = functions()
         .filter(([id]) => {
           const roleId = (resources[id]!.Properties!.Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
-          return statementsOfRole(template, roleId).some((statement) => actionsOf(statement).includes('secretsmanager:GetSecretValue'));
+          return statementsOfRole(template, roleId).some(
+            (statement) => actionsOf(statement).includes('secretsmanager:GetSecretValue') && JSON.stringify(statement.Resource).includes(secretId),
+          );
         })
         .map(([id]) => id);
 

@@ -56,6 +56,8 @@ const OWNERS_ONLY: Partial<Record<OperationId, Expected>> = {
 };
 /** An answer for another user's session: the row's refusal of what is not theirs, where it would be admitted. */
 const asAnotherUser = (expected: Expected, row: Row): Expected => (expected === 'success' ? (OWNERS_ONLY[row.operationId] ?? expected) : expected);
+/** The path names a resource of workspace A (an asset, a release), which another workspace cannot see. */
+const namesOfA = (row: Row) => names(row, 'assetId') || names(row, 'releaseId');
 const cookie = (...tokens: string[]) => ({ cookie: tokens.map((token) => `easel.session_token=${token}`).join('; ') });
 const keyOnly = { apiKey: UNAUTHORIZED, session: FORBIDDEN, internal: UNAUTHORIZED } as const;
 
@@ -87,8 +89,8 @@ const CASES: AuthCase[] = [
   {
     name: 'an API key of another workspace',
     headers: (fx) => ({ 'x-api-key': fx.b.key }),
-    // It acts in its own workspace: where the path names one of A's assets, that asset is not there.
-    expected: byAuth({ apiKey: (row) => (names(row, 'assetId') ? NOT_FOUND : 'success'), session: FORBIDDEN, internal: UNAUTHORIZED }),
+    // It acts in its own workspace: where the path names one of A's assets or releases, it is not there.
+    expected: byAuth({ apiKey: (row) => (namesOfA(row) ? NOT_FOUND : 'success'), session: FORBIDDEN, internal: UNAUTHORIZED }),
   },
   {
     name: 'a session without the permission',
@@ -120,7 +122,7 @@ const CASES: AuthCase[] = [
     name: 'a session of another organization',
     headers: (fx) => cookie(fx.sessions.otherOrganization),
     expected: byAuth({
-      apiKey: (row) => (names(row, 'assetId') ? NOT_FOUND : 'success'),
+      apiKey: (row) => (namesOfA(row) ? NOT_FOUND : 'success'),
       session: (row) => asAnotherUser(names(row, 'organizationId') ? FORBIDDEN : 'success', row),
       internal: UNAUTHORIZED,
     }),

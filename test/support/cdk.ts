@@ -122,6 +122,7 @@ export function deployedEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEn
     CACHE_BUCKET: 'cb',
     DELETION_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/1/q',
     MAIL_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/1/mail',
+    SHOT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/1/s',
     AWS_REGION: 'us-east-1',
     LOG_LEVEL: 'silent',
     ...overrides,

@@ -14,6 +14,7 @@ const defaults: Record<string, string> = {
   CACHE_BUCKET: 'easel-cache',
   DELETION_QUEUE_URL: 'http://127.0.0.1:9/000000000000/easel-deletion',
   MAIL_QUEUE_URL: 'http://127.0.0.1:9/000000000000/easel-mail',
+  SHOT_QUEUE_URL: 'http://127.0.0.1:9/000000000000/easel-shots',
   AWS_REGION: 'us-east-1',
   AWS_ACCESS_KEY_ID: 'test',
   AWS_SECRET_ACCESS_KEY: 'test',

@@ -236,6 +236,13 @@ export async function createAsset(baseUrl: string, org: FixtureOrg, state: 'uplo
   return created.body.assetId as string;
 }
 
+/** A release of the organization, with a source URL its shots default to (no page answers there: the shot fails, which no test here waits for). */
+export async function createRelease(baseUrl: string, org: FixtureOrg): Promise<string> {
+  const body = { title: 'Fixture', benefitStatement: 'For the route table', sourceUrls: ['https://example.com/'] };
+  const created = await json(call(baseUrl, '/api/v1/releases', { method: 'POST', headers: { 'x-api-key': org.key }, body }), 201, 'release');
+  return created.body.id as string;
+}
+
 /** The row's body: its override, or a sample of its schema that the schema accepts. */
 function bodyFor(row: RouteDef & { operationId: OperationId }): unknown {
   if (!row.body || row.body.optional) return undefined;
@@ -268,6 +275,7 @@ export async function requestFor(
     else if (name === 'sessionId') value = (await fixtures.signIn.ownerSession()).sessionId;
     else if (name === 'passkeyId') value = await fixtures.signIn.ownerPasskey();
     else if (name === 'invitationId') value = await fixtures.signIn.ownerInvitation();
+    else if (name === 'releaseId') value = await createRelease(baseUrl, fixtures.a);
     else throw new Error(`No fixture for {${name}} of ${row.operationId}: add one to requestFor in test/support/route-requests.ts`);
     path = path.replace(`{${name}}`, encodeURIComponent(value));
   }

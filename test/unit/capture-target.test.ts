@@ -188,6 +188,7 @@ describe('capture configuration', () => {
     CACHE_BUCKET: 'b',
     DELETION_QUEUE_URL: 'http://q',
     MAIL_QUEUE_URL: 'http://m',
+    SHOT_QUEUE_URL: 'http://s',
     AWS_REGION: 'us-east-1',
   };
 

@@ -13,6 +13,7 @@ const BASE = {
   CACHE_BUCKET: 'b',
   DELETION_QUEUE_URL: 'https://sqs.test/q',
   MAIL_QUEUE_URL: 'https://sqs.test/mail',
+  SHOT_QUEUE_URL: 'https://sqs.test/s',
   AWS_REGION: 'us-east-1',
 };
 const dir = mkdtempSync(join(tmpdir(), 'easel-config-test-'));

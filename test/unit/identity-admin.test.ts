@@ -69,7 +69,7 @@ describe('issueApiKey', () => {
 
   it('defaults to every workspace scope', async () => {
     const { apiKey } = await issueApiKey(deps, { organizationId: 'org_a', name: 'all' });
-    expect(apiKey.scopes).toEqual(['artifact:read', 'release:create', 'source:write', 'upload:sign', 'asset:write']);
+    expect(apiKey.scopes).toEqual(['artifact:read', 'release:create', 'release:capture', 'source:write', 'upload:sign', 'asset:write']);
   });
 
   it.each([[['member:read']], [['nope']], [[]]])('refuses the scopes %j with 400', async (scopes) => {

@@ -166,6 +166,7 @@ describe('AUTH_CACHE_TTL_MS', () => {
     CACHE_BUCKET: 'b',
     DELETION_QUEUE_URL: 'q',
     MAIL_QUEUE_URL: 'm',
+    SHOT_QUEUE_URL: 's',
     AWS_REGION: 'us-east-1',
   };
 

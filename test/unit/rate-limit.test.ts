@@ -1,9 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UpstreamUnavailableError } from '#shared/errors.ts';
+import { QuotaExceededError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { clientNetwork } from '#shared/net/address.ts';
 import { createRateLimiter, rateLimitHeaders, windowOf } from '#shared/rate-limiter.ts';
+import { consumeQuota } from '#shared/services/quota.ts';
 import type { CounterStore } from '#shared/store/rate-counters.ts';
 import { dynamoCounterStore } from '#shared/store/rate-counters.ts';
 import { mockDynamo, stubbedDynamo } from '../support/mock-dynamo.ts';
@@ -13,11 +14,11 @@ function memoryStore(): CounterStore & { counters: Map<string, { hits: number; e
   const counters = new Map<string, { hits: number; expiresAt: number }>();
   return {
     counters,
-    async incrementBelow(key, limit, expiresAt) {
+    async incrementBelow(key, limit, expiresAt, amount = 1) {
       const hits = counters.get(key)?.hits ?? 0;
-      if (hits >= limit) return undefined;
-      counters.set(key, { hits: hits + 1, expiresAt });
-      return hits + 1;
+      if (hits + amount > limit) return undefined;
+      counters.set(key, { hits: hits + amount, expiresAt });
+      return hits + amount;
     },
   };
 }
@@ -115,6 +116,55 @@ describe('createRateLimiter', () => {
   );
 });
 
+describe('consumeQuota', () => {
+  const input = { workspaceId: 'ws_1', plan: 'free', quota: 'shots:month', now: NOW } as const;
+
+  it('counts all of a run at once in the calendar month (UTC), under a key of the workspace and month', async () => {
+    // Prepare
+    const store = memoryStore();
+
+    // Act
+    await consumeQuota(createRateLimiter(store), { ...input, amount: 60 });
+
+    // Assess: free's 100 shots a month
+    expect([...store.counters.entries()]).toEqual([
+      [`quota#shots:month#ws_1#${Date.UTC(2026, 10, 1)}`, { hits: 60, expiresAt: Date.UTC(2026, 11, 1) / 1000 + 60 }],
+    ]);
+  });
+
+  it("refuses a run that would pass the plan's limit with 429 until the month's end, counting none of it, and takes a smaller one", async () => {
+    // Prepare
+    const store = memoryStore();
+    const limiter = createRateLimiter(store);
+    await consumeQuota(limiter, { ...input, amount: 60 });
+
+    // Act
+    const refused = await consumeQuota(limiter, { ...input, amount: 41 }).catch((error: unknown) => error);
+    await consumeQuota(limiter, { ...input, amount: 40 });
+
+    // Assess
+    expect(refused).toBeInstanceOf(QuotaExceededError);
+    expect(refused).toMatchObject({
+      status: 429,
+      code: 'workspace_quota_exceeded',
+      extra: { limit: 100, quota: 'shots:month' },
+      headers: { 'Retry-After': String((Date.UTC(2026, 11, 1) - NOW) / 1000) },
+    });
+    expect([...store.counters.values()][0]!.hits).toBe(100);
+  });
+
+  it('keeps counting a per-minute quota in windows of its length', async () => {
+    // Prepare
+    const store = memoryStore();
+
+    // Act
+    await consumeQuota(createRateLimiter(store), { workspaceId: 'ws_1', plan: 'pro', quota: 'api:write:minute', now: NOW });
+
+    // Assess
+    expect([...store.counters.keys()]).toEqual([`quota#api:write:minute#ws_1#${Date.UTC(2026, 10, 22, 12, 0, 0)}`]);
+  });
+});
+
 describe('windowOf and rateLimitHeaders', () => {
   it('aligns windows on multiples of their length', () => {
     expect(windowOf(NOW, 60)).toEqual({ start: Date.UTC(2026, 10, 22, 12, 0, 0), end: Date.UTC(2026, 10, 22, 12, 1, 0) });
@@ -147,11 +197,33 @@ describe('dynamoCounterStore', () => {
     expect(dynamo.commandCalls(UpdateCommand)[0]!.args[0].input).toEqual({
       TableName: 'easel-rate',
       Key: { pk: 'k#0' },
-      UpdateExpression: 'ADD hits :one SET expiresAt = :expiresAt',
-      ConditionExpression: 'attribute_not_exists(hits) OR hits < :limit',
-      ExpressionAttributeValues: { ':one': 1, ':limit': 20, ':expiresAt': 1_795_000_060 },
+      UpdateExpression: 'ADD hits :amount SET expiresAt = :expiresAt',
+      ConditionExpression: 'attribute_not_exists(hits) OR hits <= :most',
+      ExpressionAttributeValues: { ':amount': 1, ':most': 19, ':expiresAt': 1_795_000_060 },
       ReturnValues: 'UPDATED_NEW',
     });
+  });
+
+  it('adds several at once only while all of them fit under the limit', async () => {
+    // Prepare
+    dynamo.on(UpdateCommand).resolves({ Attributes: { hits: 20 } });
+
+    // Act
+    const count = await store.incrementBelow('k#0', 20, 1, 6);
+
+    // Assess
+    expect(count).toBe(20);
+    expect(dynamo.commandCalls(UpdateCommand)[0]!.args[0].input).toMatchObject({
+      UpdateExpression: 'ADD hits :amount SET expiresAt = :expiresAt',
+      ConditionExpression: 'attribute_not_exists(hits) OR hits <= :most',
+      ExpressionAttributeValues: { ':amount': 6, ':most': 14 },
+    });
+  });
+
+  it('refuses more than the limit at once without asking DynamoDB', async () => {
+    // Act + Assess
+    expect(await store.incrementBelow('k#0', 20, 1, 21)).toBeUndefined();
+    expect(dynamo.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 
   it('answers undefined when the condition fails (the limit is reached)', async () => {

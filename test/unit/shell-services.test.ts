@@ -165,7 +165,7 @@ describe('entitlementView and getCapabilities', () => {
       plan: 'pro',
       status: 'canceled',
       features: [],
-      quotas: { 'api:write:minute': 30 },
+      quotas: { 'api:write:minute': 30, 'shots:month': 100 },
     });
   });
 

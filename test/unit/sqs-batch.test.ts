@@ -63,6 +63,26 @@ describe('batchHandler', () => {
     expect(seen).toEqual([{ id: 'b' }]);
   });
 
+  it("tells the handler which delivery each record is and the invocation's time left", async () => {
+    // Prepare
+    const seen: unknown[] = [];
+    const worker = batchHandler({ name: 'job', body: Job }, async (_message, delivery) => {
+      seen.push(delivery);
+      return {};
+    });
+    const records = event('{"id":"a"}', '{"id":"b"}');
+    records.Records[1]!.attributes = { ApproximateReceiveCount: '3' } as never;
+
+    // Act
+    await worker(records, { getRemainingTimeInMillis: () => 4_000 });
+
+    // Assess
+    expect(seen).toEqual([
+      { messageId: 'm-1', receiveCount: 1, remainingMs: 4_000 },
+      { messageId: 'm-2', receiveCount: 3, remainingMs: 4_000 },
+    ]);
+  });
+
   it('reports a record whose handling fails, logs why, and handles the rest', async () => {
     // Prepare
     const worker = batchHandler({ name: 'job', body: Job }, async (message) => {

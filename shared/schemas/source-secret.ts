@@ -1,0 +1,16 @@
+import * as v from 'valibot';
+import { CaptureOptionFields, MAX_CREDENTIAL_BYTES, credentialBytes } from '#shared/schemas/screenshot.ts';
+
+/**
+ * What a source app's secret holds (docs/shots.md, "Behind a login"): the login its allowedHosts'
+ * captures are sent with, and the key it signs intake webhooks with. Never logged, cached or returned.
+ */
+export const SourceAppSecret = v.pipe(
+  v.strictObject({
+    webhookSecret: v.optional(v.pipe(v.string(), v.minLength(1), v.description('What the app signs intake webhooks with.'))),
+    headers: CaptureOptionFields.headers,
+    cookies: CaptureOptionFields.cookies,
+  }),
+  v.check((secret) => credentialBytes(secret) <= MAX_CREDENTIAL_BYTES, `headers and cookies together are at most ${MAX_CREDENTIAL_BYTES} bytes as sent`),
+);
+export type SourceAppSecret = v.InferOutput<typeof SourceAppSecret>;

@@ -1,0 +1,84 @@
+/**
+ * The login a shot is captured with: that of the source app whose allowedHosts name the shot's
+ * origin, read from the secret its secretReference names. The capture sends headers to that
+ * origin only and sets cookies for its host only (services/capture/page-options.ts).
+ */
+import * as v from 'valibot';
+import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import type { SourceApp } from '#shared/schemas/source-apps.ts';
+import { SourceAppSecret } from '#shared/schemas/source-secret.ts';
+import type { CaptureCredentials } from '#shared/services/capture/options.ts';
+import type { SourceAppStore } from '#shared/store/source-apps.ts';
+import type { SourceSecretStore } from '#shared/store/source-secrets.ts';
+
+export interface LoginDeps {
+  sourceApps: Pick<SourceAppStore, 'list'>;
+  /** Undefined where no store is configured: a shot that needs a login then fails saying so. */
+  secrets: SourceSecretStore | undefined;
+}
+
+export interface Login {
+  sourceAppId: string;
+  credentials: CaptureCredentials;
+}
+
+function originOf(url: string): string | undefined {
+  return URL.canParse(url) ? new URL(url).origin : undefined;
+}
+
+/** The app with a secret that lists this origin; the most recently registered when several do. */
+export function loginAppFor(apps: readonly SourceApp[], url: string): SourceApp | undefined {
+  const origin = originOf(url);
+  return apps
+    .filter((app) => app.secretReference && app.allowedHosts.some((host) => originOf(host) === origin))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))[0];
+}
+
+/** Where a secret failed its shape, by path alone: a secret's values are never repeated. */
+function pathOf(issue: v.BaseIssue<unknown>): string {
+  const keys = (issue.path ?? []).map((item) => String(item.key));
+  return keys.reduce((acc, key) => (/^\d+$/.test(key) ? `${acc}[${key}]` : acc ? `${acc}.${key}` : key), '') || 'the whole secret';
+}
+
+/** A secret's text as a login, or what in it is not valid (a path, never a value). */
+export function parseSourceSecret(text: string): { secret: SourceAppSecret } | { invalid: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { invalid: 'its text (not JSON)' };
+  }
+  const parsed = v.safeParse(SourceAppSecret, json);
+  return parsed.success ? { secret: parsed.output } : { invalid: pathOf(parsed.issues[0]) };
+}
+
+function secretOf(app: SourceApp, text: string): SourceAppSecret {
+  const parsed = parseSourceSecret(text);
+  if ('secret' in parsed) return parsed.secret;
+  throw new InvalidRequestError(
+    'Login secret unusable',
+    `The secret ${app.secretReference} of source app ${app.name} (${app.id}) is not a JSON object { headers?, cookies?, webhookSecret? } as documented: ${parsed.invalid} is not valid. Store it again.`,
+  );
+}
+
+/** The login for `url`, undefined when no source app with a secret lists its origin; a missing or unusable secret fails the shot. */
+export async function loginFor(deps: LoginDeps, workspaceId: string, url: string): Promise<Login | undefined> {
+  const app = loginAppFor(await deps.sourceApps.list(workspaceId), url);
+  if (!app) return undefined;
+  const reference = app.secretReference!;
+  const text = deps.secrets ? await deps.secrets.read(reference) : undefined;
+  if (text === undefined) {
+    const where = deps.secrets ? deps.secrets.describe(reference) : 'a secret store, and none is configured here (SOURCE_SECRET_PREFIX or LOCAL_SECRETS_DIR)';
+    throw new NotFoundError(
+      'Login secret not found',
+      `Source app ${app.name} (${app.id}) lists ${originOf(url)} and names the secret ${reference}, which is missing: put it in ${where}, then run the shot again.`,
+    );
+  }
+  const secret = secretOf(app, text);
+  const credentials: CaptureCredentials = {
+    ...(secret.headers && Object.keys(secret.headers).length > 0 ? { headers: secret.headers } : {}),
+    ...(secret.cookies?.length ? { cookies: secret.cookies } : {}),
+  };
+  // A secret with no login (only a webhook key, say) signs nothing in: the shot does not claim one.
+  return Object.keys(credentials).length > 0 ? { sourceAppId: app.id, credentials } : undefined;
+}
