@@ -12,6 +12,7 @@ const BASE = {
   CACHE_BUCKET: 'b',
   DELETION_QUEUE_URL: 'https://sqs.test/q',
   MAIL_QUEUE_URL: 'https://sqs.test/mail',
+  SHOT_QUEUE_URL: 'https://sqs.test/shots',
   AWS_REGION: 'us-east-1',
 };
 
