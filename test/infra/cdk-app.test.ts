@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -56,8 +56,17 @@ describe('infra/cdk-app.mjs, the app command of cdk.json', () => {
       // Assess
       expect(result.stderr).not.toContain('ERR_UNKNOWN_FILE_EXTENSION');
       expect(result.status, result.stderr).toBe(0);
-      const template = JSON.parse(readFileSync(join(outdir, 'Easel.template.json'), 'utf8')) as { Resources: Record<string, { Type: string }> };
-      expect(Object.values(template.Resources).filter((resource) => resource.Type === 'AWS::Lambda::Function').length).toBeGreaterThan(10);
+      const ofType = (file: string, type: string) =>
+        Object.values((JSON.parse(readFileSync(join(outdir, file), 'utf8')) as { Resources: Record<string, { Type: string }> }).Resources).filter(
+          (resource) => resource.Type === type,
+        ).length;
+      expect(ofType('Easel.template.json', 'AWS::Lambda::Function')).toBeGreaterThan(10);
+      // The alarms' nested stack, written beside it as a template that deploys as a file asset.
+      const nested = readdirSync(outdir).filter((file) => file.endsWith('.nested.template.json'));
+      expect(nested).toHaveLength(1);
+      expect(ofType(nested[0]!, 'AWS::CloudWatch::Alarm')).toBeGreaterThan(10);
+      const assets = JSON.parse(readFileSync(join(outdir, 'Easel.assets.json'), 'utf8')) as { files: Record<string, { source: unknown }> };
+      expect(Object.values(assets.files).map((asset) => asset.source)).toContainEqual({ path: nested[0], packaging: 'file' });
     },
     60_000,
   );

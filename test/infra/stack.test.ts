@@ -11,7 +11,7 @@ import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import type { BucketName, QueueName, TableName } from '#shared/resources.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
-import { logicalId, newApp, removeCdkOutdirs, synthEasel } from '../support/cdk.ts';
+import { logicalId, newApp, parameterFor, removeCdkOutdirs, synthEasel } from '../support/cdk.ts';
 
 interface CfnResource {
   Type: string;
@@ -517,23 +517,47 @@ describe('EaselStack', () => {
   });
 
   describe('alarms', () => {
+    let alarms: Template;
+    /** A reference of the stack's template as the alarms' template receives it. */
+    const passed = (value: unknown) => parameterFor(template, stack.alarms.stack, value);
+    beforeAll(() => {
+      alarms = Template.fromStack(stack.alarms.stack);
+    });
+
+    it('puts every alarm in the nested stack of the alarms, none in the stack itself', () => {
+      // Assess
+      template.resourceCountIs('AWS::CloudWatch::Alarm', 0);
+      template.resourceCountIs('AWS::CloudFormation::Stack', 1);
+      expect(Object.keys(alarms.toJSON().Resources).length).toBe(Object.keys(alarms.findResources('AWS::CloudWatch::Alarm')).length);
+    });
+
+    it('names every alarm <stack>-<id>, each name once', () => {
+      // Prepare
+      const names = Object.values(alarms.findResources('AWS::CloudWatch::Alarm')).map((alarm) => (alarm as CfnResource).Properties?.AlarmName as string);
+
+      // Assess
+      expect(new Set(names).size).toBe(names.length);
+      for (const name of names) expect(name).toMatch(/^Easel-[A-Za-z0-9]+$/);
+      expect(names).toContain('Easel-CapturePageFunctionErrors');
+    });
+
     it('alarms on slow captures, every function failing or throttled, and each dead-letter queue', () => {
       // Assess
       const functionCount = ROUTE_LIST.length + 1 + QUEUE_NAMES.length;
       // Beside these, test/infra/operations.test.ts: service faults, outside failures, unsaved idempotent
       // answers, 429 and 4xx rates, each table's throttles, the deletion backlog.
-      template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * functionCount + QUEUE_NAMES.length + 3 + 2 + TABLE_NAMES.length + 1);
+      alarms.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * functionCount + QUEUE_NAMES.length + 3 + 2 + TABLE_NAMES.length + 1);
       for (const name of QUEUE_NAMES) {
-        template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        alarms.hasResourceProperties('AWS::CloudWatch::Alarm', {
           Namespace: 'AWS/SQS',
           MetricName: 'ApproximateNumberOfMessagesVisible',
-          Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(stack.data.queues[name].deadLetter), 'QueueName'] } }],
+          Dimensions: [{ Name: 'QueueName', Value: passed({ 'Fn::GetAtt': [logicalId(stack.data.queues[name].deadLetter), 'QueueName'] }) }],
           Threshold: 1,
         });
-        template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        alarms.hasResourceProperties('AWS::CloudWatch::Alarm', {
           Namespace: 'AWS/Lambda',
           MetricName: 'Errors',
-          Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(stack.workerFunctions.get(name)!) } }],
+          Dimensions: [{ Name: 'FunctionName', Value: passed({ Ref: logicalId(stack.workerFunctions.get(name)!) }) }],
           Threshold: 1,
         });
       }
@@ -545,31 +569,31 @@ describe('EaselStack', () => {
 
       // Assess
       for (const id of functionIds) {
-        template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        alarms.hasResourceProperties('AWS::CloudWatch::Alarm', {
           Namespace: 'AWS/Lambda',
           MetricName: metricName,
-          Dimensions: [{ Name: 'FunctionName', Value: { Ref: id } }],
+          Dimensions: [{ Name: 'FunctionName', Value: passed({ Ref: id }) }],
           Statistic: 'Sum',
           Period: 300,
           Threshold: 1,
           ComparisonOperator: 'GreaterThanOrEqualToThreshold',
           TreatMissingData: 'notBreaching',
-          AlarmActions: [{ Ref: logicalId(stack.alarms.topic) }],
+          AlarmActions: [passed({ Ref: logicalId(stack.alarms.topic) })],
         });
       }
     });
 
     it('alarms when the capture p95 duration stays at 20 s or more for two periods', () => {
       // Assess
-      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      alarms.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'AWS/Lambda',
         MetricName: 'Duration',
-        Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(stack.routeFunctions.get('capturePage')!) } }],
+        Dimensions: [{ Name: 'FunctionName', Value: passed({ Ref: logicalId(stack.routeFunctions.get('capturePage')!) }) }],
         ExtendedStatistic: 'p95',
         Threshold: 20_000,
         EvaluationPeriods: 2,
         DatapointsToAlarm: 2,
-        AlarmActions: [{ Ref: logicalId(stack.alarms.topic) }],
+        AlarmActions: [passed({ Ref: logicalId(stack.alarms.topic) })],
       });
     });
   });

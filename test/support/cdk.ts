@@ -3,7 +3,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { App, Stack } from 'aws-cdk-lib';
+import type { NestedStack } from 'aws-cdk-lib';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
@@ -28,9 +30,23 @@ export function newApp(context: Record<string, unknown> = {}): App {
   return new App({ outdir, context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context } });
 }
 
-export function synthEasel(props?: EaselStackProps): { stack: EaselStack; template: Template } {
+/** The stack, its template and its alarms' (a nested stack's template). */
+export function synthEasel(props?: EaselStackProps): { stack: EaselStack; template: Template; alarms: Template } {
   const stack = new EaselStack(newApp(), 'Easel', props);
-  return { stack, template: Template.fromStack(stack) };
+  return { stack, template: Template.fromStack(stack), alarms: Template.fromStack(stack.alarms.stack) };
+}
+
+/**
+ * How the template of `nested` names `value` of its parent's template: CDK passes each value the
+ * nested stack uses in as a parameter. Throws unless exactly one parameter carries it.
+ */
+export function parameterFor(parent: Template, nested: NestedStack, value: unknown): { Ref: string } {
+  const resource = nested.nestedStackResource!;
+  const id = Stack.of(resource).getLogicalId(resource);
+  const parameters = (parent.toJSON().Resources[id].Properties.Parameters ?? {}) as Record<string, unknown>;
+  const names = Object.keys(parameters).filter((name) => isDeepStrictEqual(parameters[name], value));
+  if (names.length !== 1) throw new Error(`${nested.node.path} gets ${JSON.stringify(value)} as ${names.length} parameters, not one`);
+  return { Ref: names[0]! };
 }
 
 export function logicalId(construct: IConstruct): string {
