@@ -1,0 +1,49 @@
+/**
+ * CloudFormation's quotas per template against every template the stack synthesizes, at 80 %: the
+ * change that crosses that fails here, with room left before `cdk synth` itself fails (docs/deploy.md, "The stack's shape").
+ */
+import { NestedStack } from 'aws-cdk-lib';
+import type { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeCdkOutdirs, synthEasel } from '../support/cdk.ts';
+
+afterAll(removeCdkOutdirs);
+
+const QUOTAS = { Resources: 500, Parameters: 200, Outputs: 200 } as const;
+type Section = keyof typeof QUOTAS;
+const SHARE = 0.8;
+
+// The configuration with the most resources: a subscribed e-mail and a generated internal secret.
+const { stack } = synthEasel({ alarmTarget: { email: 'ops@easel.test' }, signIn: { emailFrom: 'Easel <no-reply@easel.test>' } });
+const stacks: Stack[] = [stack, ...stack.node.findAll().filter(NestedStack.isNestedStack)];
+const sizes = stacks.map((each) => {
+  const json = Template.fromStack(each).toJSON() as Partial<Record<Section, object>>;
+  const size = (section: Section) => Object.keys(json[section] ?? {}).length;
+  return { path: each.node.path, Resources: size('Resources'), Parameters: size('Parameters'), Outputs: size('Outputs') };
+});
+
+describe("the stack's templates", () => {
+  it("are the stack's and its alarms' nested stack", () => {
+    expect(stacks.map((each) => each.node.path)).toEqual(['Easel', stack.alarms.stack.node.path]);
+  });
+
+  it.each(Object.keys(QUOTAS) as Section[])("hold %s to 80 per cent of CloudFormation's quota, each of them", (section) => {
+    const ceiling = QUOTAS[section] * SHARE;
+    for (const size of sizes) {
+      expect(
+        size[section],
+        `${size.path} has ${size[section]} ${section}, above ${ceiling} (${SHARE * 100} % of CloudFormation's ${QUOTAS[section]}): ` +
+          'move a group of resources into a nested stack of its own before synth fails (docs/deploy.md, "The stack\'s shape")',
+      ).toBeLessThanOrEqual(ceiling);
+    }
+  });
+
+  it('is a control: counts what each template holds', () => {
+    const [parent, alarms] = sizes;
+    expect(parent!.Resources).toBeGreaterThan(100);
+    expect(alarms!.Resources).toBeGreaterThan(100);
+    // One parameter per function the alarms watch, at least.
+    expect(alarms!.Parameters).toBeGreaterThan(stack.routeFunctions.size);
+  });
+});
