@@ -59,6 +59,16 @@ describe('cdk-nag AwsSolutionsChecks', () => {
     expect(findings(app)).toEqual(['error AwsSolutions-S1 Easel/Stray/Resource']);
   });
 
+  it("checks the alarms' nested stack too: reports a bucket without access logs added there", () => {
+    // Prepare
+    const app = newApp();
+    const stack = new EaselStack(app, 'Easel', { alarmTarget: { email: 'ops@easel.test' } });
+    new Bucket(stack.alarms.stack, 'Stray', { enforceSSL: true });
+
+    // Act + Assess
+    expect(findings(app)).toEqual([`error AwsSolutions-S1 ${stack.alarms.stack.node.path}/Stray/Resource`]);
+  });
+
   it('lets the synth of a nag-checked app succeed, as cdk synth runs it', () => {
     // Prepare
     const app = newApp();
@@ -75,6 +85,17 @@ describe('cdk-nag AwsSolutionsChecks', () => {
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     const stack = new EaselStack(app, 'Easel', { alarmTarget: { email: 'ops@easel.test' } });
     new Bucket(stack, 'Stray', { enforceSSL: true });
+
+    // Act + Assess
+    expect(() => app.synth()).toThrow(/AwsSolutions-S1/);
+  });
+
+  it("stops the synth of a nag-checked app on an unacknowledged error in the alarms' nested stack", () => {
+    // Prepare
+    const app = newApp();
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    const stack = new EaselStack(app, 'Easel', { alarmTarget: { email: 'ops@easel.test' } });
+    new Bucket(stack.alarms.stack, 'Stray', { enforceSSL: true });
 
     // Act + Assess
     expect(() => app.synth()).toThrow(/AwsSolutions-S1/);
