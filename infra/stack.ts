@@ -140,7 +140,7 @@ function origin(value: string, what: string): string {
   return trimmed;
 }
 
-/** Easel in one stack: an HTTP API with one function per route row, the data stores, the queue workers and the alarms. */
+/** Easel in one stack: an HTTP API with one function per route row, the data stores, the queue workers, and the alarms in a nested stack of their own. */
 export class EaselStack extends Stack {
   readonly api: HttpApi;
   readonly data: DataStores;
