@@ -1,10 +1,10 @@
-import { Stack } from 'aws-cdk-lib';
+import { NestedStack, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataStores, pascal } from '#infra/constructs/data-stores.ts';
-import { EaselStack } from '#infra/stack.ts';
+import { EaselStack, NESTED_FUNCTIONS } from '#infra/stack.ts';
 import type { EaselStackProps } from '#infra/stack.ts';
 import type { ResourceAccess } from '#shared/route-types.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
@@ -156,6 +156,35 @@ describe('EaselStack', () => {
         expect(variables).toMatchObject(expected);
         expect(variables).not.toHaveProperty('EDITOR_ORIGINS');
       }
+    });
+
+    it.each(Object.entries(NESTED_FUNCTIONS))('puts the functions of %s with their roles, policies and log groups in the nested stack %s', (folder, id) => {
+      // Prepare
+      const nested = stack.node.findChild(id) as NestedStack;
+      const rows = ROUTE_LIST.filter((row) => row.handler.startsWith(folder));
+      const types = Object.values(Template.fromStack(nested).toJSON().Resources as Record<string, CfnResource>).map((resource) => resource.Type);
+
+      // Assess
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(Stack.of(stack.routeFunctions.get(row.operationId)!), row.operationId).toBe(nested);
+      for (const type of ['AWS::Lambda::Function', 'AWS::IAM::Role', 'AWS::IAM::Policy', 'AWS::Logs::LogGroup'])
+        expect(
+          types.filter((each) => each === type),
+          type,
+        ).toHaveLength(rows.length);
+      expect(types).toHaveLength(4 * rows.length);
+    });
+
+    it('keeps every other function, and every route, integration and invoke permission, in the stack itself', () => {
+      // Prepare
+      const parent = Template.fromStack(stack);
+      const nested = (row: { handler: string }) => Object.keys(NESTED_FUNCTIONS).some((folder) => row.handler.startsWith(folder));
+
+      // Assess
+      for (const row of ROUTE_LIST.filter((each) => !nested(each))) expect(Stack.of(stack.routeFunctions.get(row.operationId)!), row.operationId).toBe(stack);
+      for (const fn of [stack.fallbackFunction, ...stack.workerFunctions.values()]) expect(Stack.of(fn)).toBe(stack);
+      for (const type of ['AWS::ApiGatewayV2::Route', 'AWS::ApiGatewayV2::Integration', 'AWS::Lambda::Permission'])
+        expect(Object.keys(parent.findResources(type)), type).toEqual(Object.keys(template.findResources(type)));
     });
 
     it.each(ROUTE_LIST.map((row) => [row.operationId, row] as const))('sizes the %s function from its row', (operationId, row) => {
@@ -524,10 +553,16 @@ describe('EaselStack', () => {
       alarms = Template.fromStack(stack.alarms.stack);
     });
 
-    it('puts every alarm in the nested stack of the alarms, none in the stack itself', () => {
+    it('puts every alarm in the nested stack of the alarms, and nothing else there', () => {
       // Assess
-      template.resourceCountIs('AWS::CloudWatch::Alarm', 0);
-      template.resourceCountIs('AWS::CloudFormation::Stack', 1);
+      expect(Object.keys(template.findResources('AWS::CloudWatch::Alarm')).length).toBeGreaterThan(0);
+      Template.fromStack(stack).resourceCountIs('AWS::CloudWatch::Alarm', 0);
+      for (const nested of stack.node
+        .findAll()
+        .filter(NestedStack.isNestedStack)
+        .filter((each) => each !== stack.alarms.stack)) {
+        Template.fromStack(nested).resourceCountIs('AWS::CloudWatch::Alarm', 0);
+      }
       expect(Object.keys(alarms.toJSON().Resources).length).toBe(Object.keys(alarms.findResources('AWS::CloudWatch::Alarm')).length);
     });
 
