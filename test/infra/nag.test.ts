@@ -1,8 +1,10 @@
-import { Stack, Validations } from 'aws-cdk-lib';
+import { NestedStack, Stack, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DataStores } from '#infra/constructs/data-stores.ts';
 import { EaselStack } from '#infra/stack.ts';
 import type { EaselStackProps } from '#infra/stack.ts';
 import { newApp, removeCdkOutdirs } from '../support/cdk.ts';
@@ -99,6 +101,24 @@ describe('cdk-nag AwsSolutionsChecks', () => {
 
     // Act + Assess
     expect(() => app.synth()).toThrow(/AwsSolutions-S1/);
+  });
+
+  it.each([
+    ['in the stack', (stack: Stack) => stack],
+    ['in a nested stack, where the bucket comes in as a parameter', (stack: Stack) => new NestedStack(stack, 'Nested')],
+  ])("acknowledges a role's key-prefix grant %s, so a nag-checked synth passes", (_case, scopeOf) => {
+    // Prepare
+    const app = newApp();
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    const stack = new Stack(app, 'Grants');
+    const data = new DataStores(stack, 'Data');
+    const role = new Role(scopeOf(stack), 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+
+    // Act
+    data.grant(role, { buckets: { assets: { GetObject: ['workspaces/'] } } });
+
+    // Assess
+    expect(() => app.synth()).not.toThrow();
   });
 
   describe('acknowledgments', () => {
