@@ -58,9 +58,18 @@ const SHARED_MODULES = [
  * module graph per worker as SHARED_MODULES do: the CDK loads, and its template validation engine
  * starts, once per worker.
  */
-const SHARED_INFRA = ['capture-bundle', 'capture-fonts', 'docs-figures', 'edge', 'editor-bundle', 'nag', 'operations', 'prerendered-bundle', 'stack'].map(
-  (name) => `test/infra/${name}.test.ts`,
-);
+const SHARED_INFRA = [
+  'capture-bundle',
+  'capture-fonts',
+  'docs-figures',
+  'edge',
+  'editor-bundle',
+  'nag',
+  'operations',
+  'prerendered-bundle',
+  'stack',
+  'template-quotas',
+].map((name) => `test/infra/${name}.test.ts`);
 
 export default defineConfig({
   test: {

@@ -1,4 +1,4 @@
-import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -112,6 +112,12 @@ function checkThrottle(value: Throttle, what: string): Throttle {
   return value;
 }
 
+/**
+ * Folders of functions/ whose route functions, each with its role, policy and log group, live in a
+ * nested stack of their own, with this id (docs/deploy.md, "The stack's shape"); their routes stay here.
+ */
+export const NESTED_FUNCTIONS: Readonly<Record<string, string>> = { 'functions/auth/': 'SignIn' };
+
 /** What each queue's worker may touch besides consuming its queue; `sourceSecrets`: read the source apps' secrets. */
 const WORKER_ACCESS: Record<QueueName, ResourceAccess & { sourceSecrets?: true }> = {
   deletion: { tables: { workspace: ['GetItem', 'UpdateItem'] }, buckets: { assets: { DeleteObject: [BUCKETS.assets.prefixes.objects] } } },
@@ -152,7 +158,7 @@ function origin(value: string, what: string): string {
   return trimmed;
 }
 
-/** Easel in one stack: an HTTP API with one function per route row, the data stores, the queue workers and the alarms. */
+/** Easel: an HTTP API with one function per route row, the data stores, the queue workers and the alarms; the alarms, and the functions of NESTED_FUNCTIONS, in nested stacks. */
 export class EaselStack extends Stack {
   readonly api: HttpApi;
   readonly data: DataStores;
@@ -214,7 +220,7 @@ export class EaselStack extends Stack {
     const routeFunctions = new Map<OperationId, EaselFunction>();
     for (const row of ROUTE_LIST) {
       const name = pascal(row.operationId);
-      const fn = new EaselFunction(this, `${name}Function`, {
+      const fn = new EaselFunction(this.functionScope(row.handler), `${name}Function`, {
         entry: row.handler,
         memorySize: row.memory,
         timeout: row.timeout,
@@ -326,6 +332,15 @@ export class EaselStack extends Stack {
     });
 
     this.outputs(publicBaseUrl);
+  }
+
+  /** The nested stack of the handler's folder in NESTED_FUNCTIONS, made on first use, or this stack. */
+  private functionScope(handler: string): Construct {
+    const [folder, id] = Object.entries(NESTED_FUNCTIONS).find(([prefix]) => handler.startsWith(prefix)) ?? [];
+    if (folder === undefined || id === undefined) return this;
+    const made = this.node.tryFindChild(id);
+    if (made !== undefined && !NestedStack.isNestedStack(made)) throw new Error(`NESTED_FUNCTIONS names ${folder} ${id}, the id of ${made.node.path}`);
+    return made ?? new NestedStack(this, id, { description: `Easel: the functions of ${folder} in ${this.stackName}` });
   }
 
   /** SendEmail as the one verified identity, from the one configured address: nothing else in SES. */

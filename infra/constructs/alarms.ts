@@ -1,4 +1,4 @@
-import { Annotations, Duration } from 'aws-cdk-lib';
+import { Annotations, Duration, NestedStack, Stack } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -29,9 +29,17 @@ export interface AlarmOptions {
 /** Id under which the missing alarm target is reported (cdk synth prints it; `--strict` makes it fatal). */
 export const NO_ALARM_TARGET_WARNING = 'easel:noAlarmTarget';
 
-/** Alarms on the first occurrence of what an operator must look at, all notifying one topic. */
+/**
+ * Alarms on the first occurrence of what an operator must look at, all notifying one topic. The
+ * topic stays in the parent stack (its ARN is an output others subscribe to); the alarms go in a
+ * nested stack, since CloudFormation counts 500 resources per template (docs/deploy.md).
+ */
 export class Alarms extends Construct {
   readonly topic: ITopic;
+  /** The nested stack that holds every alarm. */
+  readonly stack: NestedStack;
+  /** Alarm names are `<stack>-<id>`: the nested stack's own name would make them unreadable. */
+  private readonly namePrefix: string;
 
   constructor(scope: Construct, id: string, target: AlarmTarget = {}) {
     super(scope, id);
@@ -54,11 +62,14 @@ export class Alarms extends Construct {
         'No alarm target: alarms go to an SNS topic without subscribers, so nobody hears of them. Deploy with -c alarmEmail=ops@example.com or -c alarmTopicArn=arn:aws:sns:<region>:<account>:<topic>.',
       );
     }
+    this.namePrefix = Stack.of(this).stackName;
+    this.stack = new NestedStack(this, 'Stack', { description: `Easel: the alarms of ${this.namePrefix}` });
   }
 
   /** No data counts as healthy. */
   add(id: string, metric: IMetric, description: string, options: AlarmOptions = {}): Alarm {
-    const alarm = new Alarm(this, id, {
+    const alarm = new Alarm(this.stack, id, {
+      alarmName: `${this.namePrefix}-${id}`,
       metric,
       threshold: options.threshold ?? 1,
       evaluationPeriods: options.evaluationPeriods ?? 1,

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
@@ -119,9 +119,14 @@ export class DataStores extends Construct {
   private acknowledgeKeyPrefix(grantee: IGrantable, bucket: Bucket, prefix: string): void {
     const role = grantee.grantPrincipal as Partial<IConstruct>;
     if (role.node === undefined) return;
-    const bucketId = Stack.of(bucket).getLogicalId(bucket.node.defaultChild as CfnBucket);
+    const resource = bucket.node.defaultChild as CfnBucket;
+    // A role in a nested stack gets the ARN as a parameter, which CDK names after the bucket (core's generateUniqueId).
+    const arn =
+      Stack.of(role as IConstruct) === Stack.of(bucket)
+        ? `${Stack.of(bucket).getLogicalId(resource)}.Arn`
+        : `referenceto${Names.nodeUniqueId(resource.node)}Arn`;
     Validations.of(role as IConstruct).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}*]`,
+      id: `AwsSolutions-IAM5[Resource::<${arn}>/${prefix}*]`,
       reason: `Keys under ${prefix} are generated per object (workspace and asset id, or URL hash), so the prefix is the narrowest resource; the statement names only the actions this function takes there.`,
     });
   }

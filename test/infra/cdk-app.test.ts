@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -56,8 +56,18 @@ describe('infra/cdk-app.mjs, the app command of cdk.json', () => {
       // Assess
       expect(result.stderr).not.toContain('ERR_UNKNOWN_FILE_EXTENSION');
       expect(result.status, result.stderr).toBe(0);
-      const template = JSON.parse(readFileSync(join(outdir, 'Easel.template.json'), 'utf8')) as { Resources: Record<string, { Type: string }> };
-      expect(Object.values(template.Resources).filter((resource) => resource.Type === 'AWS::Lambda::Function').length).toBeGreaterThan(10);
+      const ofType = (file: string, type: string) =>
+        Object.values((JSON.parse(readFileSync(join(outdir, file), 'utf8')) as { Resources: Record<string, { Type: string }> }).Resources).filter(
+          (resource) => resource.Type === type,
+        ).length;
+      expect(ofType('Easel.template.json', 'AWS::Lambda::Function')).toBeGreaterThan(10);
+      // The nested stacks, written beside it as templates that deploy as file assets: the alarms' among them.
+      const nested = readdirSync(outdir).filter((file) => file.endsWith('.nested.template.json'));
+      const alarms = nested.filter((file) => file.startsWith('EaselAlarmsStack'));
+      expect(alarms).toHaveLength(1);
+      expect(ofType(alarms[0]!, 'AWS::CloudWatch::Alarm')).toBeGreaterThan(10);
+      const assets = JSON.parse(readFileSync(join(outdir, 'Easel.assets.json'), 'utf8')) as { files: Record<string, { source: unknown }> };
+      for (const file of nested) expect(Object.values(assets.files).map((asset) => asset.source)).toContainEqual({ path: file, packaging: 'file' });
     },
     60_000,
   );

@@ -35,7 +35,7 @@ describe('the stage of the stack', () => {
     else expect(() => stackNameFromContext(app)).toThrow(/Context stage must be a letter/);
   });
 
-  it('synthesizes Easel-dev with -c stage=dev, its metrics and dashboard named after it, as cdk synth runs the app', () => {
+  it('synthesizes Easel-dev with -c stage=dev, its metrics, dashboard and alarms named after it, as cdk synth runs the app', () => {
     // Prepare: what the CLI hands the app (bundling skipped).
     const outdir = mkdtempSync(join(scratch, 'out-'));
     const env = { ...process.env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify({ ...CDK_JSON.context, stage: 'dev', 'aws:cdk:bundling-stacks': [] }) };
@@ -45,11 +45,17 @@ describe('the stage of the stack', () => {
 
     // Assess
     expect(result.status, result.stderr).toBe(0);
-    expect(readdirSync(outdir).filter((name) => name.endsWith('.template.json'))).toEqual(['Easel-dev.template.json']);
+    const templates = readdirSync(outdir)
+      .filter((name) => name.endsWith('.template.json'))
+      .sort();
+    const alarms = templates.filter((name) => /^EaseldevAlarmsStack[0-9A-F]{8}\.nested\.template\.json$/.test(name));
+    expect(templates.filter((name) => !name.endsWith('.nested.template.json'))).toEqual(['Easel-dev.template.json']);
+    expect(alarms).toHaveLength(1);
     const template = JSON.stringify(JSON.parse(readFileSync(join(outdir, 'Easel-dev.template.json'), 'utf8')));
     expect(template).toContain('"METRICS_NAMESPACE":"Easel-dev"');
     expect(template).toContain('"MetricNamespace":"Easel-dev"');
     expect(template).toContain('"DashboardName":{"Fn::Join":["",["Easel-dev-"');
+    expect(JSON.stringify(JSON.parse(readFileSync(join(outdir, alarms[0]!), 'utf8')))).toContain('"AlarmName":"Easel-dev-CapturePageFunctionErrors"');
   }, 180_000);
 });
 

@@ -126,13 +126,14 @@ describe('alarm delivery', () => {
     const topicArn = 'arn:aws:sns:eu-west-1:123456789012:team-alarms';
 
     // Act
-    const { stack, template } = synthEasel({ alarmTarget: { topicArn } });
+    const { stack, template, alarms } = synthEasel({ alarmTarget: { topicArn } });
 
     // Assess
     template.resourceCountIs('AWS::SNS::Topic', 0);
-    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as { Properties: { AlarmActions: unknown[] } }[];
-    expect(alarms.length).toBeGreaterThan(0);
-    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toEqual([topicArn]);
+    alarms.resourceCountIs('AWS::SNS::Topic', 0);
+    const found = Object.values(alarms.findResources('AWS::CloudWatch::Alarm')) as { Properties: { AlarmActions: unknown[] } }[];
+    expect(found.length).toBeGreaterThan(0);
+    for (const alarm of found) expect(alarm.Properties.AlarmActions).toEqual([topicArn]);
     expect(template.findOutputs('AlarmTopicArn')).toMatchObject({ AlarmTopicArn: { Value: topicArn } });
     expect(warnings(stack)).toEqual([]);
   });

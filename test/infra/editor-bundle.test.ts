@@ -3,12 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EaselStack } from '#infra/stack.ts';
 import type { EditorManifest } from '#shared/editor/assets.ts';
 import { ROUTES, ROUTE_LIST } from '#shared/routes.ts';
-import { deployedEnv, invokeBundledGet, removeCdkOutdirs, sharedRowAsset } from '../support/cdk.ts';
+import { deployedEnv, invokeBundledGet, removeCdkOutdirs, sharedRowAsset, wholeTemplate } from '../support/cdk.ts';
 
 // Bundles the site function that serves / for real, as `cdk synth` does (esbuild, then the
 // editor build as a bundling hook), and looks inside the asset Lambda would receive.
@@ -77,7 +76,7 @@ describe('EaselStack and the editor', () => {
     const outdir = mkdtempSync(join(tmpdir(), 'easel-editor-stack-'));
     outdirs.push(outdir);
     const stack = new EaselStack(new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } }), 'Easel', { editorApiUrl });
-    const functions = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function')) as {
+    const functions = Object.values(wholeTemplate(stack).findResources('AWS::Lambda::Function')) as {
       Properties: { Environment?: { Variables?: Record<string, unknown> } };
     }[];
     return functions.map((fn) => fn.Properties.Environment?.Variables?.EDITOR_API_URL);

@@ -1,8 +1,10 @@
-import { Stack, Validations } from 'aws-cdk-lib';
+import { NestedStack, Stack, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DataStores } from '#infra/constructs/data-stores.ts';
 import { EaselStack } from '#infra/stack.ts';
 import type { EaselStackProps } from '#infra/stack.ts';
 import { newApp, removeCdkOutdirs } from '../support/cdk.ts';
@@ -62,6 +64,16 @@ describe('cdk-nag AwsSolutionsChecks', () => {
     expect(findings(app)).toEqual(['error AwsSolutions-S1 Easel/Stray/Resource']);
   });
 
+  it("checks the alarms' nested stack too: reports a bucket without access logs added there", () => {
+    // Prepare
+    const app = newApp();
+    const stack = new EaselStack(app, 'Easel', { alarmTarget: { email: 'ops@easel.test' } });
+    new Bucket(stack.alarms.stack, 'Stray', { enforceSSL: true });
+
+    // Act + Assess
+    expect(findings(app)).toEqual([`error AwsSolutions-S1 ${stack.alarms.stack.node.path}/Stray/Resource`]);
+  });
+
   it('lets the synth of a nag-checked app succeed, as cdk synth runs it', () => {
     // Prepare
     const app = newApp();
@@ -81,6 +93,35 @@ describe('cdk-nag AwsSolutionsChecks', () => {
 
     // Act + Assess
     expect(() => app.synth()).toThrow(/AwsSolutions-S1/);
+  });
+
+  it("stops the synth of a nag-checked app on an unacknowledged error in the alarms' nested stack", () => {
+    // Prepare
+    const app = newApp();
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    const stack = new EaselStack(app, 'Easel', { alarmTarget: { email: 'ops@easel.test' } });
+    new Bucket(stack.alarms.stack, 'Stray', { enforceSSL: true });
+
+    // Act + Assess
+    expect(() => app.synth()).toThrow(/AwsSolutions-S1/);
+  });
+
+  it.each([
+    ['in the stack', (stack: Stack) => stack],
+    ['in a nested stack, where the bucket comes in as a parameter', (stack: Stack) => new NestedStack(stack, 'Nested')],
+  ])("acknowledges a role's key-prefix grant %s, so a nag-checked synth passes", (_case, scopeOf) => {
+    // Prepare
+    const app = newApp();
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    const stack = new Stack(app, 'Grants');
+    const data = new DataStores(stack, 'Data');
+    const role = new Role(scopeOf(stack), 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+
+    // Act
+    data.grant(role, { buckets: { assets: { GetObject: ['workspaces/'] } } });
+
+    // Assess
+    expect(() => app.synth()).not.toThrow();
   });
 
   describe('acknowledgments', () => {
@@ -104,7 +145,7 @@ describe('cdk-nag AwsSolutionsChecks', () => {
       expect(iam5.length).toBeGreaterThan(xray.length);
       for (const ack of iam5.filter((item) => !xray.includes(item) && !secrets.includes(item)))
         expect(ack.id).toMatch(/^AwsSolutions-IAM5\[Resource::<Data(Assets|Cache)Bucket[0-9A-F]{8}\.Arn>\/(uploads|workspaces|captures)\/\*\]$/);
-      for (const ack of xray) expect(ack.path).toMatch(/^Easel\/\w+Role\/DefaultPolicy$/);
+      for (const ack of xray) expect(ack.path).toMatch(/^Easel\/(\w+\/)?\w+Role\/DefaultPolicy$/);
       expect(secrets.map((ack) => [ack.id, ack.path])).toEqual([
         [
           `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${stack.sourceSecretPrefix}*]`,

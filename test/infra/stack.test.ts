@@ -1,17 +1,17 @@
-import { Stack } from 'aws-cdk-lib';
+import { NestedStack, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataStores, pascal } from '#infra/constructs/data-stores.ts';
-import { EaselStack } from '#infra/stack.ts';
+import { EaselStack, NESTED_FUNCTIONS } from '#infra/stack.ts';
 import type { EaselStackProps } from '#infra/stack.ts';
 import type { ResourceAccess } from '#shared/route-types.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
 import type { BucketName, QueueName, TableName } from '#shared/resources.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
-import { logicalId, newApp, removeCdkOutdirs, synthEasel } from '../support/cdk.ts';
+import { logicalId, newApp, parameterFor, removeCdkOutdirs, synthEasel } from '../support/cdk.ts';
 
 interface CfnResource {
   Type: string;
@@ -158,6 +158,35 @@ describe('EaselStack', () => {
         expect(variables).toMatchObject(expected);
         expect(variables).not.toHaveProperty('EDITOR_ORIGINS');
       }
+    });
+
+    it.each(Object.entries(NESTED_FUNCTIONS))('puts the functions of %s with their roles, policies and log groups in the nested stack %s', (folder, id) => {
+      // Prepare
+      const nested = stack.node.findChild(id) as NestedStack;
+      const rows = ROUTE_LIST.filter((row) => row.handler.startsWith(folder));
+      const types = Object.values(Template.fromStack(nested).toJSON().Resources as Record<string, CfnResource>).map((resource) => resource.Type);
+
+      // Assess
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(Stack.of(stack.routeFunctions.get(row.operationId)!), row.operationId).toBe(nested);
+      for (const type of ['AWS::Lambda::Function', 'AWS::IAM::Role', 'AWS::IAM::Policy', 'AWS::Logs::LogGroup'])
+        expect(
+          types.filter((each) => each === type),
+          type,
+        ).toHaveLength(rows.length);
+      expect(types).toHaveLength(4 * rows.length);
+    });
+
+    it('keeps every other function, and every route, integration and invoke permission, in the stack itself', () => {
+      // Prepare
+      const parent = Template.fromStack(stack);
+      const nested = (row: { handler: string }) => Object.keys(NESTED_FUNCTIONS).some((folder) => row.handler.startsWith(folder));
+
+      // Assess
+      for (const row of ROUTE_LIST.filter((each) => !nested(each))) expect(Stack.of(stack.routeFunctions.get(row.operationId)!), row.operationId).toBe(stack);
+      for (const fn of [stack.fallbackFunction, ...stack.workerFunctions.values()]) expect(Stack.of(fn)).toBe(stack);
+      for (const type of ['AWS::ApiGatewayV2::Route', 'AWS::ApiGatewayV2::Integration', 'AWS::Lambda::Permission'])
+        expect(Object.keys(parent.findResources(type)), type).toEqual(Object.keys(template.findResources(type)));
     });
 
     it.each(ROUTE_LIST.map((row) => [row.operationId, row] as const))('sizes the %s function from its row', (operationId, row) => {
@@ -593,23 +622,53 @@ describe('EaselStack', () => {
   });
 
   describe('alarms', () => {
+    let alarms: Template;
+    /** A reference of the stack's template as the alarms' template receives it. */
+    const passed = (value: unknown) => parameterFor(template, stack.alarms.stack, value);
+    beforeAll(() => {
+      alarms = Template.fromStack(stack.alarms.stack);
+    });
+
+    it('puts every alarm in the nested stack of the alarms, and nothing else there', () => {
+      // Assess
+      expect(Object.keys(template.findResources('AWS::CloudWatch::Alarm')).length).toBeGreaterThan(0);
+      Template.fromStack(stack).resourceCountIs('AWS::CloudWatch::Alarm', 0);
+      for (const nested of stack.node
+        .findAll()
+        .filter(NestedStack.isNestedStack)
+        .filter((each) => each !== stack.alarms.stack)) {
+        Template.fromStack(nested).resourceCountIs('AWS::CloudWatch::Alarm', 0);
+      }
+      expect(Object.keys(alarms.toJSON().Resources).length).toBe(Object.keys(alarms.findResources('AWS::CloudWatch::Alarm')).length);
+    });
+
+    it('names every alarm <stack>-<id>, each name once', () => {
+      // Prepare
+      const names = Object.values(alarms.findResources('AWS::CloudWatch::Alarm')).map((alarm) => (alarm as CfnResource).Properties?.AlarmName as string);
+
+      // Assess
+      expect(new Set(names).size).toBe(names.length);
+      for (const name of names) expect(name).toMatch(/^Easel-[A-Za-z0-9]+$/);
+      expect(names).toContain('Easel-CapturePageFunctionErrors');
+    });
+
     it('alarms on slow captures, every function failing or throttled, and each dead-letter queue', () => {
       // Assess
       const functionCount = ROUTE_LIST.length + 1 + QUEUE_NAMES.length;
       // Beside these, test/infra/operations.test.ts: service faults, outside failures, unsaved idempotent
-      // answers, 429 and 4xx rates, each table's throttles, each queue's backlog.
-      template.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * functionCount + QUEUE_NAMES.length + 3 + 2 + TABLE_NAMES.length + QUEUE_NAMES.length);
+      // answers, 429 and 4xx rates, each table's throttles, the deletion and shot backlogs.
+      alarms.resourceCountIs('AWS::CloudWatch::Alarm', 1 + 2 * functionCount + QUEUE_NAMES.length + 3 + 2 + TABLE_NAMES.length + 2);
       for (const name of QUEUE_NAMES) {
-        template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        alarms.hasResourceProperties('AWS::CloudWatch::Alarm', {
           Namespace: 'AWS/SQS',
           MetricName: 'ApproximateNumberOfMessagesVisible',
-          Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(stack.data.queues[name].deadLetter), 'QueueName'] } }],
+          Dimensions: [{ Name: 'QueueName', Value: passed({ 'Fn::GetAtt': [logicalId(stack.data.queues[name].deadLetter), 'QueueName'] }) }],
           Threshold: 1,
         });
-        template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        alarms.hasResourceProperties('AWS::CloudWatch::Alarm', {
           Namespace: 'AWS/Lambda',
           MetricName: 'Errors',
-          Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(stack.workerFunctions.get(name)!) } }],
+          Dimensions: [{ Name: 'FunctionName', Value: passed({ Ref: logicalId(stack.workerFunctions.get(name)!) }) }],
           Threshold: 1,
         });
       }
@@ -621,31 +680,31 @@ describe('EaselStack', () => {
 
       // Assess
       for (const id of functionIds) {
-        template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        alarms.hasResourceProperties('AWS::CloudWatch::Alarm', {
           Namespace: 'AWS/Lambda',
           MetricName: metricName,
-          Dimensions: [{ Name: 'FunctionName', Value: { Ref: id } }],
+          Dimensions: [{ Name: 'FunctionName', Value: passed({ Ref: id }) }],
           Statistic: 'Sum',
           Period: 300,
           Threshold: 1,
           ComparisonOperator: 'GreaterThanOrEqualToThreshold',
           TreatMissingData: 'notBreaching',
-          AlarmActions: [{ Ref: logicalId(stack.alarms.topic) }],
+          AlarmActions: [passed({ Ref: logicalId(stack.alarms.topic) })],
         });
       }
     });
 
     it('alarms when the capture p95 duration stays at 20 s or more for two periods', () => {
       // Assess
-      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      alarms.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'AWS/Lambda',
         MetricName: 'Duration',
-        Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(stack.routeFunctions.get('capturePage')!) } }],
+        Dimensions: [{ Name: 'FunctionName', Value: passed({ Ref: logicalId(stack.routeFunctions.get('capturePage')!) }) }],
         ExtendedStatistic: 'p95',
         Threshold: 20_000,
         EvaluationPeriods: 2,
         DatapointsToAlarm: 2,
-        AlarmActions: [{ Ref: logicalId(stack.alarms.topic) }],
+        AlarmActions: [passed({ Ref: logicalId(stack.alarms.topic) })],
       });
     });
   });

@@ -10,6 +10,7 @@ import { EaselFunction, PROJECT_ROOT } from '#infra/constructs/easel-function.ts
 import { nativeProblems } from '#infra/constructs/native-modules.ts';
 import { EaselStack } from '#infra/stack.ts';
 import { ROUTES } from '#shared/routes.ts';
+import { wholeTemplate } from '../support/cdk.ts';
 
 const CDK_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
 const outdirs: string[] = [];
@@ -29,7 +30,7 @@ type Fn = { Properties: { Environment?: { Variables?: Record<string, unknown> };
 describe('EaselStack: test-only settings', () => {
   it('never sets a test-only or local-runtime variable on any function', () => {
     // Prepare + Act
-    const template = Template.fromStack(new EaselStack(newApp(false), 'Easel'));
+    const template = wholeTemplate(new EaselStack(newApp(false), 'Easel'));
 
     // Assess
     const names = Object.values(template.findResources('AWS::Lambda::Function') as Record<string, Fn>).flatMap((fn) =>

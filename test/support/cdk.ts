@@ -3,7 +3,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, Stack } from 'aws-cdk-lib';
+import { isDeepStrictEqual } from 'node:util';
+import { App, NestedStack, Stack } from 'aws-cdk-lib';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
@@ -28,9 +29,66 @@ export function newApp(context: Record<string, unknown> = {}): App {
   return new App({ outdir, context: { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context } });
 }
 
-export function synthEasel(props?: EaselStackProps): { stack: EaselStack; template: Template } {
+/** The stack, its {@link wholeTemplate} and its alarms' template (a nested stack's). */
+export function synthEasel(props?: EaselStackProps): { stack: EaselStack; template: Template; alarms: Template } {
   const stack = new EaselStack(newApp(), 'Easel', props);
-  return { stack, template: Template.fromStack(stack) };
+  return { stack, template: wholeTemplate(stack), alarms: Template.fromStack(stack.alarms.stack) };
+}
+
+type CfnTemplate = { Resources: Record<string, { Properties?: { Parameters?: Record<string, unknown> } }>; Outputs?: Record<string, { Value: unknown }> };
+
+/** `value` with each object that `replace` answers for replaced by its answer. */
+function rewrite(value: unknown, replace: (node: Record<string, unknown>) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewrite(item, replace));
+  if (value === null || typeof value !== 'object') return value;
+  const node = value as Record<string, unknown>;
+  return replace(node) ?? Object.fromEntries(Object.entries(node).map(([key, item]) => [key, rewrite(item, replace)]));
+}
+
+/**
+ * The resources of `stack` and of its nested stacks in one template, as deployed: a nested
+ * template's parameters replaced by what the stack passes, the stack's reads of a nested stack's
+ * outputs by their values. For what is deployed, wherever it sits; `Template.fromStack` for one template.
+ */
+export function wholeTemplate(stack: Stack): Template {
+  const parent = Template.fromStack(stack).toJSON() as CfnTemplate;
+  const nested = new Map<string, CfnTemplate>();
+  for (const child of stack.node.findAll().filter(NestedStack.isNestedStack)) {
+    if (child.nestedStackParent !== stack) throw new Error(`${child.node.path}: stacks nested two deep are not merged here`);
+    nested.set(stack.getLogicalId(child.nestedStackResource!), Template.fromStack(child).toJSON() as CfnTemplate);
+  }
+  const inParent = (value: unknown): unknown =>
+    rewrite(value, (node) => {
+      const [id, attribute] = (node['Fn::GetAtt'] ?? []) as [string?, string?];
+      if (id === undefined || !nested.has(id) || !attribute?.startsWith('Outputs.')) return undefined;
+      return inNested(id, nested.get(id)!.Outputs![attribute.slice('Outputs.'.length)]!.Value);
+    });
+  const inNested = (id: string, value: unknown): unknown =>
+    rewrite(value, (node) => {
+      const passed = parent.Resources[id]!.Properties!.Parameters ?? {};
+      return typeof node.Ref === 'string' && node.Ref in passed ? inParent(passed[node.Ref]) : undefined;
+    });
+  const resources = inParent(parent.Resources) as CfnTemplate['Resources'];
+  for (const [id, template] of nested) {
+    for (const [logical, resource] of Object.entries(template.Resources)) {
+      if (logical in resources) throw new Error(`${logical} is in the stack and in its nested stack ${id}`);
+      resources[logical] = inNested(id, resource) as CfnTemplate['Resources'][string];
+    }
+  }
+  return Template.fromJSON({ ...parent, Resources: resources });
+}
+
+/**
+ * How the template of `nested` names `value` of its parent's template: CDK passes each value the
+ * nested stack uses in as a parameter. Throws unless exactly one parameter carries it.
+ */
+export function parameterFor(parent: Template, nested: NestedStack, value: unknown): { Ref: string } {
+  const resource = nested.nestedStackResource!;
+  const id = Stack.of(resource).getLogicalId(resource);
+  const parameters = (parent.toJSON().Resources[id].Properties.Parameters ?? {}) as Record<string, unknown>;
+  const names = Object.keys(parameters).filter((name) => isDeepStrictEqual(parameters[name], value));
+  if (names.length !== 1) throw new Error(`${nested.node.path} gets ${JSON.stringify(value)} as ${names.length} parameters, not one`);
+  return { Ref: names[0]! };
 }
 
 export function logicalId(construct: IConstruct): string {
