@@ -180,6 +180,7 @@ export class EaselStack extends Stack {
         prerendered: row.prerendered,
         cleanCapture: row.cleanCapture,
         fonts: row.fonts,
+        chromiumPack: row.chromiumPack,
         description: `Easel ${row.method} ${row.path}`,
       });
       this.data.grant(fn, row.access);

@@ -78,6 +78,8 @@ export interface CaptureConfig {
   remoteEndpoint?: string;
   /** A Chromium binary to run instead of @sparticuz/chromium's (CHROMIUM_PATH), e.g. /usr/bin/chromium. */
   chromiumPath?: string;
+  /** Chromium's zstd pack (CHROMIUM_PACK), unpacked into the temporary folder at cold start; unset, @sparticuz/chromium unpacks its own brotli files. */
+  chromiumPack?: string;
   /** The capture fonts' folder (FONTCONFIG_PATH), whose links are made before Chromium starts (font-links.ts). */
   fonts?: string;
   /**
@@ -85,10 +87,29 @@ export interface CaptureConfig {
    * cannot open a second context, so each capture gets a page in the default one, wiped afterwards.
    */
   singleProcess: boolean;
-  /** Launch the browser at cold start rather than first capture: Lambda's init phase runs at full CPU. */
-  prelaunch: boolean;
+  /**
+   * What the cold start does before the first capture (CAPTURE_PRELAUNCH): nothing (local runs);
+   * `launch` the browser (Lambda on demand, where the request that started the container waits);
+   * or `warm-up`, launch and capture a blank page before the init phase ends (provisioned
+   * concurrency, where no request waits).
+   */
+  prelaunch: Prelaunch;
   /** LOCAL RUNS ONLY (LOCAL_CAPTURE_PORTS): loopback ports a capture may reach, so `npm start` can capture itself. */
   localPorts: readonly number[];
+}
+
+export const PRELAUNCH = ['none', 'launch', 'warm-up'] as const;
+export type Prelaunch = (typeof PRELAUNCH)[number];
+
+/** Lambda's default: a container made for provisioned concurrency has no request waiting on its init. */
+function prelaunchOf(env: NodeJS.ProcessEnv): Prelaunch {
+  const raw = optional(env, 'CAPTURE_PRELAUNCH');
+  if (raw === undefined) {
+    if (env.AWS_LAMBDA_FUNCTION_NAME === undefined) return 'none';
+    return env.AWS_LAMBDA_INITIALIZATION_TYPE === 'provisioned-concurrency' ? 'warm-up' : 'launch';
+  }
+  if (!(PRELAUNCH as readonly string[]).includes(raw)) throw new Error(`CAPTURE_PRELAUNCH must be one of ${PRELAUNCH.join(', ')}, got ${raw}`);
+  return raw as Prelaunch;
 }
 
 /** Bounds of the capture time-out: long enough for a real page, short enough to answer before API Gateway's 30 s. */
@@ -174,10 +195,11 @@ function captureConfig(env: NodeJS.ProcessEnv): CaptureConfig {
     timeoutMs: bounded(env, 'CAPTURE_TIMEOUT_MS', CAPTURE_TIMEOUT_BOUNDS),
     remoteEndpoint,
     chromiumPath: optional(env, 'CHROMIUM_PATH'),
+    chromiumPack: optional(env, 'CHROMIUM_PACK'),
     fonts: optional(env, 'FONTCONFIG_PATH'),
     // Lambda sets AWS_LAMBDA_FUNCTION_NAME; that is where the multi-process model fails to start.
     singleProcess: boolean(env, 'CHROMIUM_SINGLE_PROCESS', env.AWS_LAMBDA_FUNCTION_NAME !== undefined),
-    prelaunch: env.AWS_LAMBDA_FUNCTION_NAME !== undefined,
+    prelaunch: prelaunchOf(env),
     localPorts: ports(env, 'LOCAL_CAPTURE_PORTS'),
   };
 }

@@ -590,6 +590,19 @@ describe('EaselStack', () => {
       expect(row.memory).toBeGreaterThanOrEqual(1600);
     });
 
+    it('points the capture function alone at the Chromium pack beside its bundle', () => {
+      // Prepare
+      const capture = logicalId(stack.routeFunctions.get('capturePage')!);
+
+      // Assess
+      expect(variablesOf(resources[capture]!).CHROMIUM_PACK).toBe('/var/task/chromium');
+      expect(
+        functions()
+          .filter(([, fn]) => 'CHROMIUM_PACK' in variablesOf(fn))
+          .map(([id]) => id),
+      ).toEqual([capture]);
+    });
+
     it('gives the internal secret to the internal routes only, by ARN, never by value', () => {
       // Prepare
       const secretId = logicalId(stack.internalSecret as unknown as IConstruct);
