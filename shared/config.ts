@@ -3,6 +3,7 @@ import type * as Fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
 import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
+import { BUCKETS } from '#shared/resources.ts';
 
 // require(), not import: an ES import of node:fs evaluates its `promises` getter, loading fs/promises at cold start.
 const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof Fs;
@@ -114,8 +115,8 @@ function prelaunchOf(env: NodeJS.ProcessEnv): Prelaunch {
 
 /** Bounds of the capture time-out: long enough for a real page, short enough to answer before API Gateway's 30 s. */
 export const CAPTURE_TIMEOUT_BOUNDS = { min: 1_000, max: 25_000, default: 15_000 } as const;
-/** Bounds of the cache lifetime: the cache bucket expires objects after 7 days, so an entry cannot outlive that. */
-export const CACHE_TTL_BOUNDS = { min: 1, max: 7 * 86_400, default: 3_600 } as const;
+/** Bounds of the cache lifetime: an entry may not outlive its object, which the cache bucket keeps at least a day. */
+export const CACHE_TTL_BOUNDS = { min: 1, max: BUCKETS.cache.expireAfterDays * 86_400, default: 3_600 } as const;
 /** Shortest accepted internal secret: a guessable one would make the constant-time comparison pointless. */
 export const INTERNAL_SECRET_MIN_LENGTH = 32;
 

@@ -18,6 +18,7 @@ export interface BucketDef {
   localName: string;
   /** Browsers PUT and GET through presigned URLs. */
   browserCors: boolean;
+  /** S3 expires an object at the first midnight UTC at least this many whole days after it was written. */
   expireAfterDays?: number;
   /** Expiry of abandoned staging uploads. */
   expirePrefixes?: readonly { prefix: string; days: number }[];
@@ -72,7 +73,8 @@ export const BUCKETS = {
     expirePrefixes: [{ prefix: ASSET_PREFIXES.uploads, days: 1 }],
     prefixes: ASSET_PREFIXES,
   },
-  cache: { env: 'CACHE_BUCKET', localName: 'easel-cache', browserCors: false, expireAfterDays: 7, prefixes: { captures: 'captures/' } },
+  // The shortest expiry S3 has: an object outlives its hour-long cache entry by 23-47 hours.
+  cache: { env: 'CACHE_BUCKET', localName: 'easel-cache', browserCors: false, expireAfterDays: 1, prefixes: { captures: 'captures/' } },
 } as const satisfies Record<string, BucketDef>;
 
 export const QUEUES = {

@@ -8,6 +8,7 @@ import { EaselStack } from '#infra/stack.ts';
 import type { EaselStackProps } from '#infra/stack.ts';
 import type { ResourceAccess } from '#shared/route-types.ts';
 import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
+import { CACHE_TTL_BOUNDS } from '#shared/config.ts';
 import type { BucketName, QueueName, TableName } from '#shared/resources.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
@@ -297,6 +298,16 @@ describe('EaselStack', () => {
           Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
         },
       });
+    });
+
+    it("expires cached captures after one day, S3's shortest expiry, which no cache entry's time to live may outlast", () => {
+      // Prepare
+      const bucket = resources[logicalId(stack.data.buckets.cache)]!;
+      const rules = (bucket.Properties!.LifecycleConfiguration as { Rules: { ExpirationInDays?: number; Status: string }[] }).Rules;
+
+      // Assess
+      expect(rules.filter((rule) => rule.ExpirationInDays !== undefined)).toEqual([expect.objectContaining({ ExpirationInDays: 1, Status: 'Enabled' })]);
+      expect(CACHE_TTL_BOUNDS.max).toBe(86_400);
     });
 
     it.each(BUCKET_NAMES)('gives the %s bucket the lifecycle and CORS of its definition', (name) => {

@@ -240,7 +240,7 @@ describe('capture configuration', () => {
   it.each([
     ['CAPTURE_TIMEOUT_MS', '500', /CAPTURE_TIMEOUT_MS must be an integer from 1000 to 25000/],
     ['CAPTURE_TIMEOUT_MS', 'soon', /CAPTURE_TIMEOUT_MS/],
-    ['CACHE_TTL_SECONDS', '604801', /CACHE_TTL_SECONDS must be an integer from 1 to 604800/],
+    ['CACHE_TTL_SECONDS', '86401', /CACHE_TTL_SECONDS must be an integer from 1 to 86400/],
     ['BROWSER_WS_ENDPOINT', 'http://browser:3000', /ws:\/\/ or wss:\/\//],
     ['INTERNAL_SECRET', 'short', /at least 32 characters/],
     ['INTERNAL_SECRET_ARN', 'arn:aws:ssm:us-east-1:1:parameter/x', /Secrets Manager ARN/],
