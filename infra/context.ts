@@ -62,5 +62,6 @@ export function easelPropsFromContext(app: App): EaselStackProps {
     exportThrottle: throttleContext(app, 'exportThrottle', DEFAULT_THROTTLES.export),
     alarmTarget: { email: alarmEmail, topicArn: alarmTopicArn },
     captureP95AlarmMs: numberContext(app, 'captureP95AlarmMs'),
+    cacheZone: stringContext(app, 'cacheZone'),
   };
 }

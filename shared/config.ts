@@ -3,7 +3,7 @@ import type * as Fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
 import { SDK_LIMITS } from '#shared/wiring/sdk-limits.ts';
-import { BUCKETS } from '#shared/resources.ts';
+import { BUCKETS, EXPRESS_CACHE } from '#shared/resources.ts';
 
 // require(), not import: an ES import of node:fs evaluates its `promises` getter, loading fs/promises at cold start.
 const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof Fs;
@@ -14,7 +14,8 @@ export interface Config {
   /** Browser origins allowed to call cookie-authenticated routes with credentials. */
   editorOrigins: readonly string[];
   tables: { workspace: string; cache: string; rate: string };
-  buckets: { assets: string; cache: string };
+  /** `cacheExpress`: the directory bucket for small cached PNGs, where the stack has one (resources.ts, EXPRESS_CACHE). */
+  buckets: { assets: string; cache: string; cacheExpress?: string };
   queues: { deletion: string };
   /** Endpoint overrides for the embedded backends; undefined means the AWS default. */
   endpoints: { dynamodb?: string; s3?: string; sqs?: string };
@@ -280,6 +281,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     buckets: {
       assets: required(env, 'ASSETS_BUCKET'),
       cache: required(env, 'CACHE_BUCKET'),
+      cacheExpress: optional(env, EXPRESS_CACHE.env),
     },
     queues: { deletion: required(env, 'DELETION_QUEUE_URL') },
     endpoints: {

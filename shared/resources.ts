@@ -77,6 +77,13 @@ export const BUCKETS = {
   cache: { env: 'CACHE_BUCKET', localName: 'easel-cache', browserCors: false, expireAfterDays: 1, prefixes: { captures: 'captures/' } },
 } as const satisfies Record<string, BucketDef>;
 
+/**
+ * The S3 Express One Zone directory bucket a stack with the `cacheZone` context adds beside the
+ * cache bucket: PNGs under `maxBytes` go there, where a miss costs less (docs/performance.md, "The
+ * capture cache"). Only deployments have one; its objects are keyed as the cache bucket's.
+ */
+export const EXPRESS_CACHE = { env: 'CACHE_EXPRESS_BUCKET', maxBytes: 512 * 1024, expireAfterDays: BUCKETS.cache.expireAfterDays } as const;
+
 export const QUEUES = {
   deletion: {
     env: 'DELETION_QUEUE_URL',
