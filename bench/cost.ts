@@ -20,6 +20,8 @@ import { median } from './lib/measure.ts';
 import { ms } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
 import { BUNDLES_DIR, COLD_CHILD, bundle, eventFor, exportUpload, runChild } from './support/route-bundles.ts';
+import { startRedactionPages } from '../test/support/redaction-pages.ts';
+import { KEPT_DAYS, captureSizes, cheaperTier, expressBreakEvenBytes, objectCost, startPicturePages } from './support/cache-cost.ts';
 import type { ChildResult, PlannedRequest, Row } from './support/route-bundles.ts';
 
 const ROUNDS = Number(process.env.BENCH_COST_ROUNDS ?? 3);
@@ -41,15 +43,19 @@ export const PRICES = {
   httpApiRequest: 1.0 / 1e6,
   readUnit: 0.125 / 1e6,
   writeUnit: 0.625 / 1e6,
-  s3Put: 0.005 / 1000,
 } as const;
+/** What a capture miss may cost, per million. */
+const CAPTURE_MISS_GOAL = 10;
 
 interface Usage {
   /** A body over 512 KB is billed once per 512 KB. */
   apiRequests: number;
   readUnits: number;
   writeUnits: number;
+  /** Objects written to the cache bucket, each PUT and kept until the lifecycle expires it (bench/support/cache-cost.ts). */
   s3Puts: number;
+  /** Their size. */
+  s3Bytes?: number;
   note: string;
 }
 
@@ -126,7 +132,7 @@ function costPerMillion(usage: Usage, billedMs: number, mb: number, arch: Arch, 
   const compute = gbSeconds(Math.ceil(billedMs));
   const api = usage.apiRequests * PRICES.httpApiRequest * million;
   const dynamo = (usage.readUnits * PRICES.readUnit + usage.writeUnits * PRICES.writeUnit) * million;
-  const s3 = usage.s3Puts * PRICES.s3Put * million;
+  const s3 = usage.s3Puts * objectCost(usage.s3Bytes ?? 0, 'standard').total;
   return { lambdaRequests, compute, api, dynamo, s3, total: lambdaRequests + compute + api + dynamo + s3, waiting: gbSeconds(waitMs) };
 }
 
@@ -142,7 +148,9 @@ const dollars = (value: number) => (value === 0 ? '—' : `$${value < 0.1 ? valu
 export async function bench(): Promise<BenchTable[]> {
   mkdirSync(BUNDLES_DIR, { recursive: true });
   const pages = await startTargetPages();
-  Object.assign(process.env, { LOG_LEVEL: 'silent', UNSAFE_TEST_LOOPBACK_PORTS: String(pages.port) });
+  const text = await startRedactionPages();
+  const pictures = await startPicturePages();
+  Object.assign(process.env, { LOG_LEVEL: 'silent', UNSAFE_TEST_LOOPBACK_PORTS: [pages.port, text.port, pictures.port].join(',') });
   const runtime = await startTestRuntime();
   const scratch = mkdtempSync(join(tmpdir(), 'easel-cost-'));
   const png = await screenshotLike();
@@ -181,7 +189,13 @@ export async function bench(): Promise<BenchTable[]> {
         label: 'capture, cache miss (1920×1080 PNG of a local page)',
         operationId: 'capturePage',
         kind: 'capture',
-        usage: { apiRequests: 1, readUnits: 1, writeUnits: 2, s3Puts: 1, note: '1 RRU cache look-up, 2 WRU rate counter and cache entry, 1 S3 PUT' },
+        usage: {
+          apiRequests: 1,
+          readUnits: 1,
+          writeUnits: 2,
+          s3Puts: 1,
+          note: '1 RRU cache look-up, 2 WRU rate counter and cache entry, 1 S3 PUT and its storage',
+        },
         // What Chromium needs depends on the pages people capture, which a local test page cannot bound.
         floor: { mb: 1600, why: '@sparticuz/chromium recommends 1,600 MB or more' },
       },
@@ -234,6 +248,18 @@ export async function bench(): Promise<BenchTable[]> {
       if ([...statuses].some((status) => status === undefined || status >= 300)) throw new Error(`${workload.operationId} answered ${[...statuses].join('/')}`);
     }
     fixtures.close();
+    // The PNGs a miss stores: this bench's own page, then pages as heavy as real ones.
+    const sizes = await captureSizes(runtime.url, [
+      { label: 'the plain page above', body: { url: `${pages.origin}/plain?title=cost` } },
+      { label: 'a page of text', body: { url: `${text.origin}/corpus` } },
+      { label: 'a dashboard', body: { url: `${text.origin}/dashboard` } },
+      { label: 'a busy interface', body: { url: `${pictures.origin}/interface` } },
+      { label: 'a busy interface, phone', body: { url: `${pictures.origin}/interface`, deviceType: 'mobile' } },
+      { label: 'a photograph', body: { url: `${pictures.origin}/photo` } },
+      { label: 'a page of text 12,000 px tall, full page', body: { url: `${text.origin}/tall`, fullPage: true } },
+    ]);
+    const captureWorkload = workloads.find((workload) => workload.kind === 'capture')!;
+    captureWorkload.usage.s3Bytes = sizes[0]!.bytes;
 
     const profiles = workloads.map((workload) => ({ workload, row: rowOf(workload.operationId), profile: profileOf(workload) }));
     const measured: BenchTable = {
@@ -329,13 +355,63 @@ export async function bench(): Promise<BenchTable[]> {
       notes: [
         ...profiles.map(({ workload }) => `${workload.label}: ${workload.usage.note}.`),
         `Prices: Lambda $0.20 per million requests, $${PRICES.gbSecond.arm64} per GB-s arm64 ($${PRICES.gbSecond.x86_64} x86_64); HTTP API $1.00 per million (512 KB steps);`,
-        'DynamoDB on-demand $0.125 per million read and $0.625 per million write units; S3 PUT $0.005 per 1,000. Billed duration: the modelled warm call at that memory.',
+        `DynamoDB on-demand $0.125 per million read and $0.625 per million write units; S3 Standard PUT $0.005 per 1,000 and $0.023 per GB-month for the PNG (${Math.round((captureWorkload.usage.s3Bytes ?? 0) / 1024)} KB) until it expires. Billed duration: the modelled warm call at that memory.`,
       ],
     };
-    return [measured, memory, costs];
+    const capture = profiles.find(({ workload }) => workload === captureWorkload)!;
+    const withoutCache = costPerMillion(
+      { ...captureWorkload.usage, s3Puts: 0 },
+      warmAt(capture.profile, capture.row.memory),
+      capture.row.memory,
+      archOf(capture.row),
+    );
+    const breakEven = expressBreakEvenBytes();
+    const cache: BenchTable = {
+      title: `The capture cache per million misses: the PNG's PUT and its storage until the lifecycle expires it (${KEPT_DAYS} days on average), by where it is kept`,
+      columns: [
+        'capture',
+        'PNG KB',
+        'S3 Standard',
+        'of it storage',
+        'kept 7.5 days',
+        'S3 Express One Zone',
+        'cheaper',
+        'capture miss, Standard',
+        'capture miss, the cheaper',
+        'goal',
+        'result',
+      ],
+      rows: sizes.map(({ label, bytes }) => {
+        const standard = objectCost(bytes, 'standard');
+        const express = objectCost(bytes, 'express');
+        const cheaper = cheaperTier(bytes);
+        const best = withoutCache.total + Math.min(standard.total, express.total);
+        return [
+          label,
+          Math.round(bytes / 1024),
+          dollars(standard.total),
+          dollars(standard.storage),
+          dollars(objectCost(bytes, 'standard', 7.5).total),
+          dollars(express.total),
+          cheaper === 'express' ? 'Express One Zone' : 'Standard',
+          dollars(withoutCache.total + standard.total),
+          dollars(best),
+          `≤ $${CAPTURE_MISS_GOAL}`,
+          best <= CAPTURE_MISS_GOAL ? 'met' : 'MISSED',
+        ];
+      }),
+      notes: [
+        `Express One Zone costs less under ${Math.round(breakEven / 1024)} KB: its PUT is $0.00113 per 1,000 against $0.005, its storage $0.11 per GB-month against $0.023, and it bills $0.0032 per GB uploaded.`,
+        `"capture miss": the ${ms(warmAt(capture.profile, capture.row.memory))} ms warm capture at ${capture.row.memory} MB with its requests and table writes (${dollars(withoutCache.total)}), plus the cache object. The cache bucket is S3 Standard, expiring after 1 day;`,
+        '"kept 7.5 days": the same in Standard under the 7-day expiry it had. A deployment stores what its users capture: the sizes here are loopback pages (bench/support/cache-cost.ts).',
+      ],
+    };
+    return [measured, memory, costs, cache];
   } finally {
     await runtime.dispose();
     await pages.close();
+    await text.close();
+    await pictures.close();
     rmSync(scratch, { recursive: true, force: true });
   }
 }
