@@ -21,7 +21,7 @@ import { ms } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
 import { BUNDLES_DIR, COLD_CHILD, bundle, eventFor, exportUpload, runChild } from './support/route-bundles.ts';
 import { startRedactionPages } from '../test/support/redaction-pages.ts';
-import { KEPT_DAYS, captureSizes, cheaperTier, expressBreakEvenBytes, objectCost, startPicturePages } from './support/cache-cost.ts';
+import { cacheTable, captureSizes, objectCost, startPicturePages } from './support/cache-cost.ts';
 import type { ChildResult, PlannedRequest, Row } from './support/route-bundles.ts';
 
 const ROUNDS = Number(process.env.BENCH_COST_ROUNDS ?? 3);
@@ -44,8 +44,6 @@ export const PRICES = {
   readUnit: 0.125 / 1e6,
   writeUnit: 0.625 / 1e6,
 } as const;
-/** What a capture miss may cost, per million. */
-const CAPTURE_MISS_GOAL = 10;
 
 interface Usage {
   /** A body over 512 KB is billed once per 512 KB. */
@@ -365,47 +363,7 @@ export async function bench(): Promise<BenchTable[]> {
       capture.row.memory,
       archOf(capture.row),
     );
-    const breakEven = expressBreakEvenBytes();
-    const cache: BenchTable = {
-      title: `The capture cache per million misses: the PNG's PUT and its storage until the lifecycle expires it (${KEPT_DAYS} days on average), by where it is kept`,
-      columns: [
-        'capture',
-        'PNG KB',
-        'S3 Standard',
-        'of it storage',
-        'kept 7.5 days',
-        'S3 Express One Zone',
-        'cheaper',
-        'capture miss, Standard',
-        'capture miss, the cheaper',
-        'goal',
-        'result',
-      ],
-      rows: sizes.map(({ label, bytes }) => {
-        const standard = objectCost(bytes, 'standard');
-        const express = objectCost(bytes, 'express');
-        const cheaper = cheaperTier(bytes);
-        const best = withoutCache.total + Math.min(standard.total, express.total);
-        return [
-          label,
-          Math.round(bytes / 1024),
-          dollars(standard.total),
-          dollars(standard.storage),
-          dollars(objectCost(bytes, 'standard', 7.5).total),
-          dollars(express.total),
-          cheaper === 'express' ? 'Express One Zone' : 'Standard',
-          dollars(withoutCache.total + standard.total),
-          dollars(best),
-          `≤ $${CAPTURE_MISS_GOAL}`,
-          best <= CAPTURE_MISS_GOAL ? 'met' : 'MISSED',
-        ];
-      }),
-      notes: [
-        `Express One Zone costs less under ${Math.round(breakEven / 1024)} KB: its PUT is $0.00113 per 1,000 against $0.005, its storage $0.11 per GB-month against $0.023, and it bills $0.0032 per GB uploaded.`,
-        `"capture miss": the ${ms(warmAt(capture.profile, capture.row.memory))} ms warm capture at ${capture.row.memory} MB with its requests and table writes (${dollars(withoutCache.total)}), plus the cache object. The cache bucket is S3 Standard, expiring after 1 day;`,
-        '"kept 7.5 days": the same in Standard under the 7-day expiry it had. A deployment stores what its users capture: the sizes here are loopback pages (bench/support/cache-cost.ts).',
-      ],
-    };
+    const cache = cacheTable(sizes, { total: withoutCache.total, warmMs: warmAt(capture.profile, capture.row.memory), memory: capture.row.memory });
     return [measured, memory, costs, cache];
   } finally {
     await runtime.dispose();

@@ -4,8 +4,12 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BUCKETS } from '#shared/resources.ts';
+import { BUCKETS, EXPRESS_CACHE } from '#shared/resources.ts';
 import { photoLike, screenshotLike } from '../../test/support/images.ts';
+import type { BenchTable } from './report.ts';
+
+/** What a capture miss may cost, per million. */
+const CAPTURE_MISS_GOAL = 10;
 
 /** us-east-1 list prices (aws.amazon.com/s3/pricing, the S3 FAQ's Express One Zone examples), noted 2026-11-28. */
 export const S3_PRICES = {
@@ -68,4 +72,54 @@ export async function captureSizes(baseUrl: string, pages: { label: string; body
     sizes.push({ label: page.label, bytes: Buffer.from(body.screenshot, 'base64').length });
   }
   return sizes;
+}
+
+const dollars = (value: number) => `$${value < 0.1 ? value.toFixed(3) : value.toFixed(2)}`;
+
+/**
+ * Per PNG size, the cache object in each place and a whole miss: `miss` is the rest of it (Lambda,
+ * the HTTP API, DynamoDB) at `memory` MB. With a cacheZone the stack keeps PNGs under
+ * EXPRESS_CACHE.maxBytes in Express One Zone; the goal is judged on that.
+ */
+export function cacheTable(sizes: { label: string; bytes: number }[], miss: { total: number; warmMs: number; memory: number }): BenchTable {
+  return {
+    title: `The capture cache per million misses: the PNG's PUT and its storage until the lifecycle expires it (${KEPT_DAYS} days on average), by where it is kept`,
+    columns: [
+      'capture',
+      'PNG KB',
+      'S3 Standard',
+      'of it storage',
+      'kept 7.5 days',
+      'S3 Express One Zone',
+      'cheaper',
+      'miss, Standard',
+      'miss, with cacheZone',
+      'goal',
+      'result',
+    ],
+    rows: sizes.map(({ label, bytes }) => {
+      const standard = objectCost(bytes, 'standard');
+      const express = objectCost(bytes, 'express');
+      const zoned = miss.total + (bytes < EXPRESS_CACHE.maxBytes ? express.total : standard.total);
+      return [
+        label,
+        Math.round(bytes / 1024),
+        dollars(standard.total),
+        dollars(standard.storage),
+        dollars(objectCost(bytes, 'standard', 7.5).total),
+        dollars(express.total),
+        cheaperTier(bytes) === 'express' ? 'Express One Zone' : 'Standard',
+        dollars(miss.total + standard.total),
+        dollars(zoned),
+        `≤ $${CAPTURE_MISS_GOAL}`,
+        zoned <= CAPTURE_MISS_GOAL ? 'met' : 'MISSED',
+      ];
+    }),
+    notes: [
+      `Express One Zone costs less under ${Math.round(expressBreakEvenBytes() / 1024)} KB: its PUT is $0.00113 per 1,000 against $0.005, its storage $0.11 per GB-month against $0.023, and it bills $0.0032 per GB uploaded.`,
+      `"miss": the ${miss.warmMs.toFixed(0)} ms warm capture at ${miss.memory} MB with its requests and table writes (${dollars(miss.total)}), plus the cache object: in the cache bucket (S3 Standard, 1-day expiry),`,
+      `or with the cacheZone context in S3 Express One Zone under ${EXPRESS_CACHE.maxBytes / 1024} KB. "kept 7.5 days": Standard under the 7-day expiry it had.`,
+      'A deployment stores what its users capture: these sizes are loopback pages (a photograph, a busy interface, text, a dashboard, a tall page).',
+    ],
+  };
 }
