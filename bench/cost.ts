@@ -6,7 +6,8 @@
 import '../test/support/env.ts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { writeChromiumPack } from '#infra/assets/chromium.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import type { OperationId } from '#shared/routes.ts';
 import { cheapestCpu } from '#infra/constructs/native-modules.ts';
@@ -219,7 +220,17 @@ export async function bench(): Promise<BenchTable[]> {
       }
       const events = join(scratch, `${workload.operationId}.json`);
       writeFileSync(events, JSON.stringify(Array.from({ length: 1 + WARM[workload.kind] }, () => eventFor(row, request))));
-      const env = workload.kind === 'capture' ? { ...childEnv, BENCH_TREE: '1', CHROMIUM_SINGLE_PROCESS: 'true' } : childEnv;
+      // The capture as deployed: Chromium from its zstd pack beside the bundle, launched at cold start.
+      const env =
+        workload.kind === 'capture'
+          ? {
+              ...childEnv,
+              BENCH_TREE: '1',
+              CHROMIUM_SINGLE_PROCESS: 'true',
+              CHROMIUM_PACK: await writeChromiumPack(dirname(built.file)),
+              CAPTURE_PRELAUNCH: 'launch',
+            }
+          : childEnv;
       workload.runs = [];
       workload.pinned = [];
       // A capture's cold start includes unpacking Chromium, as in a new sandbox: an empty TMPDIR each time.
