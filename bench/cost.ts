@@ -5,7 +5,7 @@
  */
 import '../test/support/env.ts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { writeChromiumPack } from '#infra/assets/chromium.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
@@ -92,7 +92,8 @@ function profileOf(workload: Workload): Profile {
   // On one core nothing overlaps: what the pinned call took beyond its CPU time was waiting.
   const pinned = workload.pinned?.flatMap((run) => run.invocations.slice(2));
   const waitMs = Math.max(0, pinned ? median(pinned.map((call) => call.ms)) - median(pinned.map((call) => call.cpuMs)) : warmMs - cpuMs);
-  const cores = Math.max(1, cpuMs / Math.max(warmMs - waitMs, 0.001));
+  // No more than the machine has: beside other work the pinned call's wait can outgrow the whole call.
+  const cores = Math.min(availableParallelism(), Math.max(1, cpuMs / Math.max(warmMs - waitMs, 0.001)));
   const coldMs = median(runs.map((run) => run.importMs + run.invocations[0]!.ms));
   const coldCpuMs = median(runs.map((run) => run.importCpuMs + run.invocations[0]!.cpuMs));
   return {
