@@ -1,13 +1,12 @@
 /**
  * Cold starts as Lambda pays them: each route's deployed bundle in fresh processes, invoked with a
- * request it answers in earnest, beside a bare `node -e 0`; capture apart, with its parts.
+ * request it answers in earnest, beside a bare `node -e 0`. The capture's is bench/cold-capture.ts.
  */
 import '../test/support/env.ts';
 import { createSocket } from 'node:dgram';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FALLBACK } from '#shared/routes.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import { startTestRuntime } from '../test/support/local.ts';
@@ -36,12 +35,10 @@ import {
 import type { ChildResult, PlannedRequest, Row } from './support/route-bundles.ts';
 
 const ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 5);
-const CAPTURE_ROUNDS = Number(process.env.BENCH_CAPTURE_ROUNDS ?? 3);
-/** `BENCH_COLD_ROUTES=getBootstrap,listReleases`: only these routes (and no capture), for a quick look at one. */
+/** `BENCH_COLD_ROUTES=getBootstrap,listReleases`: only these routes, for a quick look at one. */
 const ONLY = process.env.BENCH_COLD_ROUTES?.split(',').filter(Boolean);
 /** `BENCH_COLD_PROFILE=<dir>`: each route's child also writes a CPU profile there (`node --cpu-prof`, open it in Chrome's DevTools). */
 const PROFILE_DIR = process.env.BENCH_COLD_PROFILE;
-const PARTS = fileURLToPath(new URL('./support/capture-parts.ts', import.meta.url));
 const TWEET_ID = '1647619002162884609';
 const EMPTY = '(empty handler: the floor)';
 const UNSAMPLED = 'listReleases, traced, unsampled';
@@ -208,52 +205,7 @@ export async function bench(): Promise<BenchTable[]> {
       ],
     };
 
-    if (ONLY) return [coldTable];
-    // An empty TMPDIR each time, so Chromium is extracted as in a new sandbox.
-    const captureRow = FULL_ROUTE_LIST.find((row) => row.operationId === 'capturePage')!;
-    const captureBuilt = await bundle(captureRow);
-    const captureEvents = join(scratch, 'capture.json');
-    const captureEvent = () =>
-      eventFor(captureRow, {
-        method: 'POST',
-        path: captureRow.path,
-        headers: { 'content-type': 'application/json' },
-        body: Buffer.from(JSON.stringify({ url: `${pages.origin}/plain?title=cold`, forceRefresh: true })),
-      });
-    writeFileSync(captureEvents, JSON.stringify([captureEvent(), captureEvent(), captureEvent()]));
-    const captureEnv = { ...childEnv, CHROMIUM_SINGLE_PROCESS: 'true' };
-    const whole: ChildResult[] = [];
-    const parts: ChildResult[] = [];
-    for (let round = 0; round < CAPTURE_ROUNDS; round++) {
-      for (const [target, args] of [
-        [whole, [COLD_CHILD, captureBuilt.file, captureEvents]],
-        [parts, [PARTS, `${pages.origin}/plain?title=cold`]],
-      ] as const) {
-        const fresh = mkdtempSync(join(tmpdir(), 'easel-cold-tmp-'));
-        try {
-          target.push(await runChild([...args], { ...captureEnv, TMPDIR: fresh }));
-        } finally {
-          rmSync(fresh, { recursive: true, force: true });
-        }
-      }
-    }
-    const part = (index: number) => ms(median(parts.map((run) => run.invocations[index]!.ms)));
-    const captureTable: BenchTable = {
-      title: `Capture cold and warm (fresh process, empty TMPDIR, single-process Chromium as on Lambda; median of ${CAPTURE_ROUNDS})`,
-      columns: ['measurement', 'ms'],
-      rows: [
-        [`capture bundle (${Math.round(captureBuilt.bytes / 1024)} KB min.): process spawn to exit, 3 captures`, ms(median(whole.map((run) => run.wallMs)))],
-        ['  import of the bundle', ms(median(whole.map((run) => run.importMs)))],
-        ['  cold capture through the handler (extract + launch + first capture)', ms(median(whole.map((run) => run.invocations[0]!.ms)))],
-        ['  warm capture through the handler (3rd call)', ms(median(whole.map((run) => run.invocations[2]!.ms)))],
-        ['parts, raw puppeteer in a fresh process: import @sparticuz/chromium + puppeteer-core', ms(median(parts.map((run) => run.importMs)))],
-        ...PART_NAMES.map((name, index) => [`  ${name}`, part(index)]),
-      ],
-      notes: [
-        `Statuses of the handler's calls: ${[...new Set(whole.flatMap((run) => run.invocations.map((call) => call.status)))].join('/')}; a local page served on 127.0.0.1, 1920×1080 PNG.`,
-      ],
-    };
-    return [coldTable, captureTable];
+    return [coldTable];
   } finally {
     await runtime.dispose();
     daemon.close();
@@ -263,6 +215,3 @@ export async function bench(): Promise<BenchTable[]> {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
-
-/** The parts bench/support/capture-parts.ts times, in order. */
-export const PART_NAMES = ['extract Chromium (executablePath)', 'launch', 'first capture (new page, load, PNG)', 'second capture (warm)'];

@@ -5,8 +5,9 @@
  */
 import '../test/support/env.ts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { writeChromiumPack } from '#infra/assets/chromium.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import type { OperationId } from '#shared/routes.ts';
 import { cheapestCpu } from '#infra/constructs/native-modules.ts';
@@ -20,6 +21,8 @@ import { median } from './lib/measure.ts';
 import { ms } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
 import { BUNDLES_DIR, COLD_CHILD, bundle, eventFor, exportUpload, runChild } from './support/route-bundles.ts';
+import { startRedactionPages } from '../test/support/redaction-pages.ts';
+import { cacheTable, captureSizes, objectCost, startPicturePages } from './support/cache-cost.ts';
 import type { ChildResult, PlannedRequest, Row } from './support/route-bundles.ts';
 
 const ROUNDS = Number(process.env.BENCH_COST_ROUNDS ?? 3);
@@ -52,7 +55,10 @@ interface Usage {
   apiRequests: number;
   readUnits: number;
   writeUnits: number;
+  /** Objects written to the cache bucket, each PUT and kept until the lifecycle expires it (bench/support/cache-cost.ts). */
   s3Puts: number;
+  /** Their size. */
+  s3Bytes?: number;
   note: string;
 }
 
@@ -90,7 +96,8 @@ function profileOf(workload: Workload): Profile {
   // On one core nothing overlaps: what the pinned call took beyond its CPU time was waiting.
   const pinned = workload.pinned?.flatMap((run) => run.invocations.slice(2));
   const waitMs = Math.max(0, pinned ? median(pinned.map((call) => call.ms)) - median(pinned.map((call) => call.cpuMs)) : warmMs - cpuMs);
-  const cores = Math.max(1, cpuMs / Math.max(warmMs - waitMs, 0.001));
+  // No more than the machine has: beside other work the pinned call's wait can outgrow the whole call.
+  const cores = Math.min(availableParallelism(), Math.max(1, cpuMs / Math.max(warmMs - waitMs, 0.001)));
   const coldMs = median(runs.map((run) => run.importMs + run.invocations[0]!.ms));
   const coldCpuMs = median(runs.map((run) => run.importCpuMs + run.invocations[0]!.cpuMs));
   return {
@@ -129,7 +136,7 @@ function costPerMillion(usage: Usage, billedMs: number, mb: number, arch: Arch, 
   const compute = gbSeconds(Math.ceil(billedMs));
   const api = usage.apiRequests * PRICES.httpApiRequest * million;
   const dynamo = (usage.readUnits * PRICES.readUnit + usage.writeUnits * PRICES.writeUnit) * million;
-  const s3 = usage.s3Puts * PRICES.s3Put * million;
+  const s3 = usage.s3Puts * objectCost(usage.s3Bytes ?? 0, 'standard').total;
   return { lambdaRequests, compute, api, dynamo, s3, total: lambdaRequests + compute + api + dynamo + s3, waiting: gbSeconds(waitMs) };
 }
 
@@ -145,7 +152,9 @@ const dollars = (value: number) => (value === 0 ? '—' : `$${value < 0.1 ? valu
 export async function bench(): Promise<BenchTable[]> {
   mkdirSync(BUNDLES_DIR, { recursive: true });
   const pages = await startTargetPages();
-  Object.assign(process.env, { LOG_LEVEL: 'silent', UNSAFE_TEST_LOOPBACK_PORTS: String(pages.port) });
+  const text = await startRedactionPages();
+  const pictures = await startPicturePages();
+  Object.assign(process.env, { LOG_LEVEL: 'silent', UNSAFE_TEST_LOOPBACK_PORTS: [pages.port, text.port, pictures.port].join(',') });
   const runtime = await startTestRuntime();
   const scratch = mkdtempSync(join(tmpdir(), 'easel-cost-'));
   const png = await screenshotLike();
@@ -184,7 +193,13 @@ export async function bench(): Promise<BenchTable[]> {
         label: 'capture, cache miss (1920×1080 PNG of a local page)',
         operationId: 'capturePage',
         kind: 'capture',
-        usage: { apiRequests: 1, readUnits: 1, writeUnits: 2, s3Puts: 1, note: '1 RRU cache look-up, 2 WRU rate counter and cache entry, 1 S3 PUT' },
+        usage: {
+          apiRequests: 1,
+          readUnits: 1,
+          writeUnits: 2,
+          s3Puts: 1,
+          note: '1 RRU cache look-up, 2 WRU rate counter and cache entry, 1 S3 PUT and its storage',
+        },
         // What Chromium needs depends on the pages people capture, which a local test page cannot bound.
         floor: { mb: 1600, why: '@sparticuz/chromium recommends 1,600 MB or more' },
       },
@@ -210,7 +225,17 @@ export async function bench(): Promise<BenchTable[]> {
       }
       const events = join(scratch, `${workload.operationId}.json`);
       writeFileSync(events, JSON.stringify(Array.from({ length: 1 + WARM[workload.kind] }, () => eventFor(row, request))));
-      const env = workload.kind === 'capture' ? { ...childEnv, BENCH_TREE: '1', CHROMIUM_SINGLE_PROCESS: 'true' } : childEnv;
+      // The capture as deployed: Chromium from its zstd pack beside the bundle, launched at cold start.
+      const env =
+        workload.kind === 'capture'
+          ? {
+              ...childEnv,
+              BENCH_TREE: '1',
+              CHROMIUM_SINGLE_PROCESS: 'true',
+              CHROMIUM_PACK: await writeChromiumPack(dirname(built.file)),
+              CAPTURE_PRELAUNCH: 'launch',
+            }
+          : childEnv;
       workload.runs = [];
       workload.pinned = [];
       // A capture's cold start includes unpacking Chromium, as in a new sandbox: an empty TMPDIR each time.
@@ -237,6 +262,18 @@ export async function bench(): Promise<BenchTable[]> {
       if ([...statuses].some((status) => status === undefined || status >= 300)) throw new Error(`${workload.operationId} answered ${[...statuses].join('/')}`);
     }
     fixtures.close();
+    // The PNGs a miss stores: this bench's own page, then pages as heavy as real ones.
+    const sizes = await captureSizes(runtime.url, [
+      { label: 'the plain page above', body: { url: `${pages.origin}/plain?title=cost` } },
+      { label: 'a page of text', body: { url: `${text.origin}/corpus` } },
+      { label: 'a dashboard', body: { url: `${text.origin}/dashboard` } },
+      { label: 'a busy interface', body: { url: `${pictures.origin}/interface` } },
+      { label: 'a busy interface, phone', body: { url: `${pictures.origin}/interface`, deviceType: 'mobile' } },
+      { label: 'a photograph', body: { url: `${pictures.origin}/photo` } },
+      { label: 'a page of text 12,000 px tall, full page', body: { url: `${text.origin}/tall`, fullPage: true } },
+    ]);
+    const captureWorkload = workloads.find((workload) => workload.kind === 'capture')!;
+    captureWorkload.usage.s3Bytes = sizes[0]!.bytes;
 
     const profiles = workloads.map((workload) => ({ workload, row: rowOf(workload.operationId), profile: profileOf(workload) }));
     const measured: BenchTable = {
@@ -332,13 +369,23 @@ export async function bench(): Promise<BenchTable[]> {
       notes: [
         ...profiles.map(({ workload }) => `${workload.label}: ${workload.usage.note}.`),
         `Prices: Lambda $0.20 per million requests, $${PRICES.gbSecond.arm64} per GB-s arm64 ($${PRICES.gbSecond.x86_64} x86_64); HTTP API $1.00 per million (512 KB steps);`,
-        'DynamoDB on-demand $0.125 per million read and $0.625 per million write units; S3 PUT $0.005 per 1,000. Billed duration: the modelled warm call at that memory.',
+        `DynamoDB on-demand $0.125 per million read and $0.625 per million write units; S3 Standard PUT $0.005 per 1,000 and $0.023 per GB-month for the PNG (${Math.round((captureWorkload.usage.s3Bytes ?? 0) / 1024)} KB) until it expires. Billed duration: the modelled warm call at that memory.`,
       ],
     };
-    return [measured, memory, costs];
+    const capture = profiles.find(({ workload }) => workload === captureWorkload)!;
+    const withoutCache = costPerMillion(
+      { ...captureWorkload.usage, s3Puts: 0 },
+      warmAt(capture.profile, capture.row.memory),
+      capture.row.memory,
+      archOf(capture.row),
+    );
+    const cache = cacheTable(sizes, { total: withoutCache.total, warmMs: warmAt(capture.profile, capture.row.memory), memory: capture.row.memory });
+    return [measured, memory, costs, cache];
   } finally {
     await runtime.dispose();
     await pages.close();
+    await text.close();
+    await pictures.close();
     rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -78,5 +78,6 @@ export function easelPropsFromContext(app: App): EaselStackProps {
       passkeyRpId: stringContext(app, 'passkeyRpId'),
     },
     shotConcurrency: numberContext(app, 'shotConcurrency'),
+    cacheZone: stringContext(app, 'cacheZone'),
   };
 }

@@ -10,7 +10,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
+import { BUCKETS, EXPRESS_CACHE, QUEUES, TABLES } from '#shared/resources.ts';
 import type { QueueDef, QueueName } from '#shared/resources.ts';
 import type { AuthKind, ResourceAccess } from '#shared/route-types.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
@@ -39,6 +39,8 @@ export interface EaselStackProps extends StackProps {
   alarmTarget?: AlarmTarget;
   /** Alarm when capture's p95 duration stays at or above this many ms for 10 minutes. */
   captureP95AlarmMs?: number;
+  /** An Availability Zone ID (use1-az4) for an S3 Express One Zone bucket that keeps small cached PNGs, where a miss costs less. */
+  cacheZone?: string;
   /** Release shots captured at once, across all runs (the shot queue's maximum concurrency, 2 to 1000). */
   shotConcurrency?: number;
   /** Sign-in: codes by e-mail through SES, sign-up, sessions and passkeys (docs/deploy.md, "Sign-in"). */
@@ -179,7 +181,7 @@ export class EaselStack extends Stack {
 
   constructor(scope: Construct, id: string, props: EaselStackProps = {}) {
     super(scope, id, props);
-    this.data = new DataStores(this, 'Data');
+    this.data = new DataStores(this, 'Data', { cacheZone: props.cacheZone });
     // No corsPreflight: the fallback answers preflight per route. defaultStage() reuses HttpApi's
     // own stage id, so an existing stage is updated in place.
     this.api = new HttpApi(this, 'HttpApi', { description: 'Easel API', createDefaultStage: false });
@@ -230,6 +232,7 @@ export class EaselStack extends Stack {
         prerendered: row.prerendered,
         cleanCapture: row.cleanCapture,
         fonts: row.fonts,
+        chromiumPack: row.chromiumPack,
         description: `Easel ${row.method} ${row.path}`,
       });
       this.data.grant(fn, row.access);
@@ -409,6 +412,7 @@ export class EaselStack extends Stack {
     for (const [name, bucket] of entriesOf(this.data.buckets)) {
       new CfnOutput(this, `${pascal(name)}BucketName`, { value: bucket.bucketName, description: BUCKETS[name].env });
     }
+    if (this.data.expressCache) new CfnOutput(this, 'ExpressCacheBucketName', { value: this.data.expressCache.ref, description: EXPRESS_CACHE.env });
     for (const [name, { queue, deadLetter }] of entriesOf(this.data.queues)) {
       new CfnOutput(this, `${pascal(name)}QueueName`, { value: queue.queueName });
       new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: queue.queueUrl, description: QUEUES[name].env });

@@ -2,6 +2,7 @@
 import type * as Fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
+import { BUCKETS, EXPRESS_CACHE } from '#shared/resources.ts';
 
 // require(), not import: an ES import of node:fs evaluates its `promises` getter, loading fs/promises at cold start.
 const { readFileSync } = createRequire(import.meta.url)('node:fs') as typeof Fs;
@@ -12,7 +13,8 @@ export interface Config {
   /** Browser origins allowed to call cookie-authenticated routes with credentials. */
   editorOrigins: readonly string[];
   tables: { workspace: string; cache: string; rate: string };
-  buckets: { assets: string; cache: string };
+  /** `cacheExpress`: the directory bucket for small cached PNGs, where the stack has one (resources.ts, EXPRESS_CACHE). */
+  buckets: { assets: string; cache: string; cacheExpress?: string };
   queues: { deletion: string; mail: string; shots: string };
   /**
    * Where source apps' secrets are read (docs/shots.md, "Behind a login"): Secrets Manager under a
@@ -95,6 +97,8 @@ export interface CaptureConfig {
   remoteEndpoint?: string;
   /** A Chromium binary to run instead of @sparticuz/chromium's (CHROMIUM_PATH), e.g. /usr/bin/chromium. */
   chromiumPath?: string;
+  /** Chromium's zstd pack (CHROMIUM_PACK), unpacked into the temporary folder at cold start; unset, @sparticuz/chromium unpacks its own brotli files. */
+  chromiumPack?: string;
   /** The capture fonts' folder (FONTCONFIG_PATH), whose links are made before Chromium starts (font-links.ts). */
   fonts?: string;
   /**
@@ -102,8 +106,13 @@ export interface CaptureConfig {
    * cannot open a second context, so each capture gets a page in the default one, wiped afterwards.
    */
   singleProcess: boolean;
-  /** Launch the browser at cold start rather than first capture: Lambda's init phase runs at full CPU. */
-  prelaunch: boolean;
+  /**
+   * What the cold start does before the first capture (CAPTURE_PRELAUNCH): nothing (local runs);
+   * `launch` the browser (Lambda on demand, where the request that started the container waits);
+   * or `warm-up`, launch and capture a blank page before the init phase ends (provisioned
+   * concurrency, where no request waits).
+   */
+  prelaunch: Prelaunch;
   /** LOCAL RUNS ONLY (LOCAL_CAPTURE_PORTS): loopback ports a capture may reach, so `npm start` can capture itself. */
   localPorts: readonly number[];
 }
@@ -120,11 +129,24 @@ export const SDK_LIMITS = {
   /** Longest silence while a response body streams. */
   socketTimeoutMs: 5_000,
 } as const;
+export const PRELAUNCH = ['none', 'launch', 'warm-up'] as const;
+export type Prelaunch = (typeof PRELAUNCH)[number];
+
+/** Lambda's default: a container made for provisioned concurrency has no request waiting on its init. */
+function prelaunchOf(env: NodeJS.ProcessEnv): Prelaunch {
+  const raw = optional(env, 'CAPTURE_PRELAUNCH');
+  if (raw === undefined) {
+    if (env.AWS_LAMBDA_FUNCTION_NAME === undefined) return 'none';
+    return env.AWS_LAMBDA_INITIALIZATION_TYPE === 'provisioned-concurrency' ? 'warm-up' : 'launch';
+  }
+  if (!(PRELAUNCH as readonly string[]).includes(raw)) throw new Error(`CAPTURE_PRELAUNCH must be one of ${PRELAUNCH.join(', ')}, got ${raw}`);
+  return raw as Prelaunch;
+}
 
 /** Bounds of the capture time-out: long enough for a real page, short enough to answer before API Gateway's 30 s. */
 export const CAPTURE_TIMEOUT_BOUNDS = { min: 1_000, max: 25_000, default: 15_000 } as const;
-/** Bounds of the cache lifetime: the cache bucket expires objects after 7 days, so an entry cannot outlive that. */
-export const CACHE_TTL_BOUNDS = { min: 1, max: 7 * 86_400, default: 3_600 } as const;
+/** Bounds of the cache lifetime: an entry may not outlive its object, which the cache bucket keeps at least a day. */
+export const CACHE_TTL_BOUNDS = { min: 1, max: BUCKETS.cache.expireAfterDays * 86_400, default: 3_600 } as const;
 /** Shortest accepted internal secret: a guessable one would make the constant-time comparison pointless. */
 export const INTERNAL_SECRET_MIN_LENGTH = 32;
 
@@ -204,10 +226,11 @@ function captureConfig(env: NodeJS.ProcessEnv): CaptureConfig {
     timeoutMs: bounded(env, 'CAPTURE_TIMEOUT_MS', CAPTURE_TIMEOUT_BOUNDS),
     remoteEndpoint,
     chromiumPath: optional(env, 'CHROMIUM_PATH'),
+    chromiumPack: optional(env, 'CHROMIUM_PACK'),
     fonts: optional(env, 'FONTCONFIG_PATH'),
     // Lambda sets AWS_LAMBDA_FUNCTION_NAME; that is where the multi-process model fails to start.
     singleProcess: boolean(env, 'CHROMIUM_SINGLE_PROCESS', env.AWS_LAMBDA_FUNCTION_NAME !== undefined),
-    prelaunch: env.AWS_LAMBDA_FUNCTION_NAME !== undefined,
+    prelaunch: prelaunchOf(env),
     localPorts: ports(env, 'LOCAL_CAPTURE_PORTS'),
   };
 }
@@ -343,6 +366,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     buckets: {
       assets: required(env, 'ASSETS_BUCKET'),
       cache: required(env, 'CACHE_BUCKET'),
+      cacheExpress: optional(env, EXPRESS_CACHE.env),
     },
     queues: { deletion: required(env, 'DELETION_QUEUE_URL'), mail: required(env, 'MAIL_QUEUE_URL'), shots: required(env, 'SHOT_QUEUE_URL') },
     sourceSecrets: sourceSecrets(env),

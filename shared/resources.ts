@@ -18,6 +18,7 @@ export interface BucketDef {
   localName: string;
   /** Browsers PUT and GET through presigned URLs. */
   browserCors: boolean;
+  /** S3 expires an object at the first midnight UTC at least this many whole days after it was written. */
   expireAfterDays?: number;
   /** Expiry of abandoned staging uploads. */
   expirePrefixes?: readonly { prefix: string; days: number }[];
@@ -88,8 +89,16 @@ export const BUCKETS = {
     expirePrefixes: [{ prefix: ASSET_PREFIXES.uploads, days: 1 }],
     prefixes: ASSET_PREFIXES,
   },
-  cache: { env: 'CACHE_BUCKET', localName: 'easel-cache', browserCors: false, expireAfterDays: 7, prefixes: { captures: 'captures/' } },
+  // The shortest expiry S3 has: an object outlives its hour-long cache entry by 23-47 hours.
+  cache: { env: 'CACHE_BUCKET', localName: 'easel-cache', browserCors: false, expireAfterDays: 1, prefixes: { captures: 'captures/' } },
 } as const satisfies Record<string, BucketDef>;
+
+/**
+ * The S3 Express One Zone directory bucket a stack with the `cacheZone` context adds beside the
+ * cache bucket: PNGs under `maxBytes` go there, where a miss costs less (docs/performance.md, "The
+ * capture cache"). Only deployments have one; its objects are keyed as the cache bucket's.
+ */
+export const EXPRESS_CACHE = { env: 'CACHE_EXPRESS_BUCKET', maxBytes: 512 * 1024, expireAfterDays: BUCKETS.cache.expireAfterDays } as const;
 
 export const QUEUES = {
   deletion: {

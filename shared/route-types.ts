@@ -89,6 +89,8 @@ export interface RouteRow extends Endpoint {
   cleanCapture?: boolean;
   /** Mount the capture fonts (infra/assets/fonts.ts) and point FONTCONFIG_PATH at them. */
   fonts?: boolean;
+  /** Ship Chromium packed with zstd (infra/assets/chromium.ts) instead of @sparticuz/chromium's brotli files, and point CHROMIUM_PACK at it. */
+  chromiumPack?: boolean;
   /** Listed in /openapi.json and the llms files. */
   listed: boolean;
   tag: string;

@@ -104,6 +104,8 @@ export async function exportUpload(png: Buffer): Promise<{ headers: Record<strin
 /** CPU of the whole process tree, browsers included. */
 export interface Invocation {
   ms: number;
+  /** When it answered, in ms since the process started. */
+  at: number;
   cpuMs: number;
   status?: number;
   /** HTTP requests the invocation made (DynamoDB, S3, an upstream). */

@@ -1,12 +1,17 @@
+// First: Chromium unpacks from here on, while the modules below load.
+import '#shared/wiring/chromium.ts';
 import { route } from '#shared/http/route.ts';
 import { rateLimit } from '#shared/wiring/rate-limit.ts';
 import type { ScreenshotResponse } from '#shared/schemas/screenshot.ts';
-import { screenshotService, warmUp } from '#shared/wiring/capture.ts';
+import { prelaunch, screenshotService, warmUp } from '#shared/wiring/capture.ts';
 import { config } from '#shared/config.ts';
 import * as routes from '#shared/routes/screenshot.ts';
 
-// Start Chromium during the cold start, where Lambda's init phase runs at full CPU.
-if (config().capture.prelaunch) void warmUp();
+// Chromium starts during the cold start. With no request waiting, the init phase also takes its
+// slow first picture; a waiting request's own capture is the first instead (docs/capture.md).
+const start = config().capture.prelaunch;
+if (start === 'warm-up') await warmUp();
+else if (start === 'launch') void prelaunch();
 
 /** POST /api/screenshot: the page at `url` as a base64 PNG, from the cache unless `forceRefresh`. */
 export const handler = route(

@@ -1,15 +1,16 @@
 import { Duration, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyDocument, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { BucketProps, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { LifecycleRule } from 'aws-cdk-lib/aws-s3';
+import { CfnBucketPolicy as CfnDirectoryBucketPolicy, CfnDirectoryBucket } from 'aws-cdk-lib/aws-s3express';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { IConstruct } from 'constructs';
 import type { ResourceAccess } from '#shared/route-types.ts';
-import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
+import { BUCKETS, EXPRESS_CACHE, QUEUES, TABLES } from '#shared/resources.ts';
 import type { BucketDef, BucketName, QueueDef, QueueName, TableDef, TableName } from '#shared/resources.ts';
 import { API_KEY_LAST_USED, keys } from '#shared/store/keys.ts';
 
@@ -21,6 +22,14 @@ export function entriesOf<K extends string, V>(record: Partial<Record<K, V>>): [
 /** workspace → Workspace: construct ids and output names. */
 export function pascal(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/** An Availability Zone ID, as S3 Express One Zone names its zones (use1-az4), not a zone name (us-east-1a). */
+const ZONE_ID = /^[a-z]{2,}[0-9]+-az[0-9]+$/;
+
+export interface DataStoresProps {
+  /** The Availability Zone ID of an S3 Express One Zone bucket for small cached PNGs (resources.ts, EXPRESS_CACHE); none without. */
+  cacheZone?: string;
 }
 
 export interface QueueWithDeadLetter {
@@ -38,8 +47,10 @@ export class DataStores extends Construct {
   readonly queues: Record<QueueName, QueueWithDeadLetter>;
   /** S3 server access logs of every bucket, one prefix per bucket. */
   readonly accessLogs: Bucket;
+  /** The directory bucket for small cached PNGs, with `cacheZone`. */
+  readonly expressCache?: CfnDirectoryBucket;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: DataStoresProps = {}) {
     super(scope, id);
     // Log delivery by bucket policy: BucketOwnerEnforced forbids the LogDeliveryWrite ACL. Set here too for apps without cdk.json's flag.
     this.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
@@ -57,6 +68,40 @@ export class DataStores extends Construct {
     this.tables = mapRecord(TABLES, (name, def) => this.table(name, def));
     this.buckets = mapRecord(BUCKETS, (name, def) => this.bucket(name, def));
     this.queues = mapRecord(QUEUES, (name, def) => this.queue(name, def));
+    if (props.cacheZone !== undefined) this.expressCache = this.expressCacheBucket(props.cacheZone);
+  }
+
+  /**
+   * One zone, expiring as the cache bucket does. S3 Lifecycle deletes through a session of its own,
+   * which the bucket policy must allow. Retained like the cache bucket: CloudFormation cannot empty it.
+   */
+  private expressCacheBucket(zone: string): CfnDirectoryBucket {
+    if (!ZONE_ID.test(zone)) throw new Error(`Context cacheZone must be an Availability Zone ID such as use1-az4 (not a name such as us-east-1a), got ${zone}`);
+    const bucket = new CfnDirectoryBucket(this, 'ExpressCacheBucket', {
+      dataRedundancy: 'SingleAvailabilityZone',
+      locationName: zone,
+      lifecycleConfiguration: {
+        rules: [
+          { id: 'expire-objects', status: 'Enabled', expirationInDays: EXPRESS_CACHE.expireAfterDays },
+          { id: 'abort-incomplete-uploads', status: 'Enabled', abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } },
+        ],
+      },
+    });
+    bucket.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    new CfnDirectoryBucketPolicy(this, 'ExpressCacheBucketPolicy', {
+      bucket: bucket.ref,
+      policyDocument: new PolicyDocument({
+        statements: [
+          new PolicyStatement({
+            principals: [new ServicePrincipal('lifecycle.s3.amazonaws.com')],
+            actions: ['s3express:CreateSession'],
+            resources: [bucket.attrArn],
+            conditions: { StringEquals: { 's3express:SessionMode': 'ReadWrite' } },
+          }),
+        ],
+      }),
+    });
+    return bucket;
   }
 
   environment(): Record<string, string> {
@@ -64,6 +109,7 @@ export class DataStores extends Construct {
     for (const [name, def] of entriesOf<TableName, TableDef>(TABLES)) env[def.env] = this.tables[name].tableName;
     for (const [name, def] of entriesOf<BucketName, BucketDef>(BUCKETS)) env[def.env] = this.buckets[name].bucketName;
     for (const [name, def] of entriesOf<QueueName, QueueDef>(QUEUES)) env[def.env] = this.queues[name].queue.queueUrl;
+    if (this.expressCache) env[EXPRESS_CACHE.env] = this.expressCache.ref;
     return env;
   }
 
@@ -94,6 +140,8 @@ export class DataStores extends Construct {
         for (const prefix of keyPrefixes) granted.add(prefix);
       }
       for (const prefix of granted) this.acknowledgeKeyPrefix(grantee, bucket, prefix);
+      // A directory bucket grants by session: whoever uses the cache's objects opens one on it.
+      if (name === 'cache' && this.expressCache) this.allow(grantee, ['s3express:CreateSession'], [this.expressCache.attrArn]);
     }
     for (const [name] of entriesOf(access.queues ?? {})) this.queues[name].queue.grantSendMessages(grantee);
     if (access.apiKeyStamp) this.grantApiKeyStamp(grantee);

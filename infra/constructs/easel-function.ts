@@ -9,6 +9,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { CHROMIUM_PACK_FOLDER } from '#infra/assets/chromium.ts';
 import { FONTS_MOUNT } from '#infra/assets/fonts.ts';
 import { FontsLayer } from '#infra/constructs/fonts-layer.ts';
 import { cheapestCpu, installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } from '#infra/constructs/native-modules.ts';
@@ -166,6 +167,8 @@ export interface EaselFunctionProps {
   cleanCapture?: boolean;
   /** Mount the capture fonts' layer and point fontconfig at it (infra/assets/fonts.ts). */
   fonts?: boolean;
+  /** Ship Chromium packed with zstd beside the bundle, without @sparticuz/chromium's brotli files (infra/assets/chromium.ts). */
+  chromiumPack?: boolean;
   /** Default arm64, or x86_64 when a package of `nodeModules` has no arm64 binary. */
   architecture?: Architecture;
 }
@@ -179,8 +182,8 @@ export function xrayPackage(): string {
   return xrayFolder;
 }
 
-/** Bundling hooks that add the built editor, pre-rendered pages, clean-capture files and the X-Ray SDK, run by this synth's Node (it strips types). */
-function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendered' | 'cleanCapture'> & { xray: boolean }) {
+/** Bundling hooks that add the built editor, pre-rendered pages, clean-capture files, Chromium's pack and the X-Ray SDK, run by this synth's Node (it strips types). */
+function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendered' | 'cleanCapture' | 'chromiumPack'> & { xray: boolean }) {
   const node = (script: string, folder: string) => `"${process.execPath}" "${join(PROJECT_ROOT, script)}" "${folder}"`;
   return {
     beforeBundling: () => [],
@@ -189,6 +192,10 @@ function assetHooks(props: Pick<EaselFunctionProps, 'editorAssets' | 'prerendere
       ...(props.editorAssets ? [node('editor/build.ts', join(outputDir, 'editor'))] : []),
       ...(props.prerendered ? [node('shared/docs/prerender-at-bundling.ts', join(outputDir, PRERENDERED_FOLDER))] : []),
       ...(props.cleanCapture ? [node('infra/assets/clean-capture.ts', outputDir)] : []),
+      // The package stays for its code; its 70 MB of brotli files would only be dead weight beside the pack.
+      ...(props.chromiumPack
+        ? [node('infra/assets/chromium.ts', outputDir), `rm -rf "${join(outputDir, 'node_modules', '@sparticuz', 'chromium', 'bin')}"`]
+        : []),
       ...(props.xray ? [`mkdir -p "${join(outputDir, 'node_modules')}" && cp -R "${xrayPackage()}" "${join(outputDir, 'node_modules')}/"`] : []),
     ],
   };
@@ -252,12 +259,16 @@ export class EaselFunction extends NodejsFunction {
         bundleAwsSDK: true,
         ...(props.nodeModules?.length ? { nodeModules: [...props.nodeModules], environment: installEnvironment(cpu) } : {}),
         externalModules: [...BUNDLE.external],
-        ...(props.editorAssets || props.prerendered || props.cleanCapture || xray ? { commandHooks: assetHooks({ ...props, xray }) } : {}),
+        ...(props.editorAssets || props.prerendered || props.cleanCapture || props.chromiumPack || xray
+          ? { commandHooks: assetHooks({ ...props, xray }) }
+          : {}),
       },
     });
     // CDK's grant for active tracing; X-Ray's write actions take no resource but `*`.
     Validations.of(role.node.findChild('DefaultPolicy')).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: X_RAY_WILDCARD_REASON });
     if (props.nodeModules?.length && Stack.of(this).bundlingRequired) this.checkNativeModules(props.nodeModules, cpu);
+    // Where the bundle is: Lambda unpacks the function's asset into /var/task.
+    if (props.chromiumPack) this.addEnvironment('CHROMIUM_PACK', join('/var/task', CHROMIUM_PACK_FOLDER));
     if (props.fonts) {
       this.addLayers(FontsLayer.of(this));
       // Its fonts.conf instead of @sparticuz/chromium's, which sets FONTCONFIG_PATH only when unset.

@@ -4,7 +4,9 @@
  * skips a platform package it cannot fetch.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { CHROMIUM_PACK_FOLDER } from '#infra/assets/chromium.ts';
+import { PACK_MANIFEST, PACKED_EXECUTABLE } from '#shared/services/capture/chromium-pack.ts';
 
 export type LinuxCpu = 'x64' | 'arm64';
 
@@ -44,13 +46,12 @@ const NATIVE_PACKAGES: Record<string, NativePackage> = {
     },
   },
   // Published with an x64 Chromium only; the package itself declares no cpu, so npm installs it anywhere.
+  // The function runs the zstd pack made from it (infra/assets/chromium.ts), beside node_modules.
   '@sparticuz/chromium': {
     cpus: ['x64'],
     check(nodeModules) {
-      const bin = join(nodeModules, '@sparticuz', 'chromium', 'bin');
-      return ['chromium.br', 'fonts.tar.br', 'swiftshader.tar.br', 'al2023.tar.br']
-        .filter((file) => !existsSync(join(bin, file)))
-        .map((file) => `no @sparticuz/chromium/bin/${file}`);
+      const pack = join(dirname(nodeModules), CHROMIUM_PACK_FOLDER);
+      return [PACK_MANIFEST, `${PACKED_EXECUTABLE}.zst`].filter((file) => !existsSync(join(pack, file))).map((file) => `no ${CHROMIUM_PACK_FOLDER}/${file}`);
     },
   },
 };

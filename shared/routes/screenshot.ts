@@ -12,8 +12,10 @@ export const capturePage = /* @__PURE__ */ defineRow(() => ({
   // Under API Gateway's 30 s: the capture time-out (at most 25 s) plus caching.
   timeout: 29,
   access: { tables: { rate: ['UpdateItem'], cache: ['GetItem', 'PutItem'] }, buckets: { cache: { GetObject: CAPTURES, PutObject: CAPTURES } } },
-  // It reads its compressed binary beside its own files at run time: install, never bundle.
+  // Installed for its flags and Lambda set-up; its brotli binary gives way to the zstd pack below.
   nodeModules: ['@sparticuz/chromium', 'sharp'],
+  // Chromium unpacked in a third of brotli's CPU at cold start (infra/assets/chromium.ts).
+  chromiumPack: true,
   // The ad engine and autoconsent's script, read beside the bundle (infra/assets/clean-capture.ts).
   cleanCapture: true,
   // Noto for every script and emoji, in a layer: @sparticuz/chromium ships Open Sans alone.

@@ -104,6 +104,8 @@ interface Item {
   strategy: string;
   capturedAt: number;
   bytes: number;
+  /** 'express' when the object is in the Express One Zone bucket; absent, the cache bucket. */
+  objectBucket?: 'express';
   drawnUrl?: string;
   extent?: CaptureExtent;
   report?: CaptureReport;
@@ -112,19 +114,32 @@ interface Item {
   expiresAt: number;
 }
 
-/** The cache on a DynamoDB table (partition key `pk`, TTL `expiresAt`) and an S3 bucket. */
-export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3: S3Client; table: string; bucket: string }): CaptureCache {
-  const { dynamo, s3, table, bucket } = deps;
+export interface CaptureCacheDeps {
+  dynamo: DynamoDBDocumentClient;
+  s3: S3Client;
+  table: string;
+  bucket: string;
+  /** An S3 Express One Zone directory bucket for PNGs under `maxBytes`, where they cost less per miss. */
+  express?: { bucket: string; maxBytes: number };
+}
+
+/** The cache on a DynamoDB table (partition key `pk`, TTL `expiresAt`), an S3 bucket and, for small PNGs, a directory bucket. */
+export function s3DynamoCaptureCache(deps: CaptureCacheDeps): CaptureCache {
+  const { dynamo, s3, table, bucket, express } = deps;
+  const buckets = [bucket, ...(express ? [express.bucket] : [])];
+  const bucketOf = (item: Pick<Item, 'objectBucket'>) => (item.objectBucket === 'express' ? express?.bucket : bucket);
 
   // DeleteObjects answers 200 naming the keys it could not delete; still failing they fail the
-  // purge, which deletes objects before items so an answer means the bytes are gone.
-  const deleteObjects = async (keys: string[]) => {
+  // purge, which deletes objects before items so an answer means the bytes are gone. A key is
+  // deleted from every bucket: a refresh of another size may have left its old object in the other.
+  const deleteObjects = (keys: string[]) => Promise.all(buckets.map((name) => deleteObjectsIn(name, keys)));
+  const deleteObjectsIn = async (name: string, keys: string[]) => {
     for (let start = 0; start < keys.length; start += 1000) {
       let pending = keys.slice(start, start + 1000);
       let errors: NonNullable<DeleteObjectsCommandOutput['Errors']> = [];
       for (let attempt = 0; pending.length > 0 && attempt < DELETE_ATTEMPTS; attempt += 1) {
         if (attempt > 0) await sleep(DELETE_BACKOFF_MS * 2 ** (attempt - 1));
-        const result = await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: pending.map((Key) => ({ Key })), Quiet: true } }));
+        const result = await s3.send(new DeleteObjectsCommand({ Bucket: name, Delete: { Objects: pending.map((Key) => ({ Key })), Quiet: true } }));
         errors = result.Errors ?? [];
         const failed = new Set(errors.map((error) => error.Key));
         pending = pending.filter((key) => failed.has(key));
@@ -159,9 +174,11 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
       guard('The capture cache', async () => {
         const { Item } = await dynamo.send(new GetCommand({ TableName: table, Key: { pk: itemKey(key) } }));
         const item = Item as Item | undefined;
-        if (!item || item.url !== key.url || item.expiresAt * 1000 <= now) return undefined;
+        const from = item && bucketOf(item);
+        // An object in a directory bucket this container was not given is out of reach: a miss.
+        if (!item || !from || item.url !== key.url || item.expiresAt * 1000 <= now) return undefined;
         try {
-          const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: item.objectKey }));
+          const object = await s3.send(new GetObjectCommand({ Bucket: from, Key: item.objectKey }));
           const png = await object.Body!.transformToByteArray();
           return {
             png,
@@ -191,6 +208,7 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
           strategy: capture.strategy,
           capturedAt: now,
           bytes: capture.png.byteLength,
+          ...(express && capture.png.byteLength < express.maxBytes ? { objectBucket: 'express' as const } : {}),
           ...(capture.drawnUrl ? { drawnUrl: capture.drawnUrl } : {}),
           ...(capture.extent ? { extent: capture.extent } : {}),
           ...(capture.report ? { report: capture.report } : {}),
@@ -198,7 +216,7 @@ export function s3DynamoCaptureCache(deps: { dynamo: DynamoDBDocumentClient; s3:
           expiresAt: Math.floor(now / 1000) + ttlSeconds,
         };
         // Object first: an item must never point at bytes that are not there yet.
-        await s3.send(new PutObjectCommand({ Bucket: bucket, Key: item.objectKey, Body: capture.png, ContentType: 'image/png' }));
+        await s3.send(new PutObjectCommand({ Bucket: bucketOf(item), Key: item.objectKey, Body: capture.png, ContentType: 'image/png' }));
         await dynamo.send(new PutCommand({ TableName: table, Item: item }));
       }),
 

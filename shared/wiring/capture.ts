@@ -10,6 +10,7 @@ import type { Resolver, TargetPolicy } from '#shared/net/guard.ts';
 import { LocalChromium, RemoteBrowser } from '#shared/services/capture/browsers.ts';
 import type { BrowserBackend } from '#shared/services/capture/browsers.ts';
 import { captureCache } from '#shared/wiring/capture-cache.ts';
+import { chromiumExecutable } from '#shared/wiring/chromium.ts';
 import { withCaptureMetrics } from '#shared/services/capture/capture-metrics.ts';
 import { capturePng } from '#shared/services/capture/page-capture.ts';
 import { createScreenshotService } from '#shared/services/capture/screenshot-service.ts';
@@ -34,7 +35,7 @@ export function browserBackend(): BrowserBackend {
   const created: BrowserBackend = cfg.capture.remoteEndpoint
     ? new RemoteBrowser({ endpoint: cfg.capture.remoteEndpoint, connectTimeoutMs: REMOTE_CONNECT_TIMEOUT_MS, protocolTimeoutMs: PROTOCOL_TIMEOUT_MS })
     : new LocalChromium({
-        executablePath: cfg.capture.chromiumPath,
+        executable: chromiumExecutable(),
         fonts: cfg.capture.fonts,
         singleProcess: cfg.capture.singleProcess,
         egress: { policy: targetPolicy(), resolve: resolver(), connectTimeoutMs: DESTINATION_CONNECT_TIMEOUT_MS },
@@ -70,9 +71,19 @@ export function screenshotService(): ScreenshotService {
   return service;
 }
 
+/** Launches the browser, so a request's capture finds it started or starting. A failure is only logged (the capture launches again). */
+export function prelaunch(): Promise<void> {
+  return browserBackend()
+    .acquire()
+    .then(
+      (lease) => lease.release(),
+      (error: unknown) => log.warn('browser prelaunch failed', { error: serializeError(error) }),
+    );
+}
+
 /**
- * Captures an empty page during the cold start, whose init phase runs at full CPU: Chromium's first
- * screenshot is the slowest, and it leaves a spare page. A failure is only logged.
+ * Launches the browser and captures an empty page, when no request waits on the cold start:
+ * Chromium's first screenshot is the slowest, and it leaves a spare page. A failure is only logged.
  */
 export function warmUp(): Promise<void> {
   return browserBackend()

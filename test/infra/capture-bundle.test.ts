@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FiltersEngine } from '@ghostery/adblocker';
 import { FONTS_MOUNT, FONT_SOURCES, fontFileName, fontLinksFor, fontsConf } from '#infra/assets/fonts.ts';
@@ -7,6 +8,9 @@ import { ROUTES } from '#shared/routes.ts';
 import { AD_ENGINE_FILE } from '#shared/services/capture/ad-blocking.ts';
 import { AUTOCONSENT_FILE } from '#shared/services/capture/consent-asset.ts';
 import { FONT_MANIFEST, SHIPPED_CACHE } from '#shared/services/capture/font-links.ts';
+import { CHROMIUM_PACK_FOLDER } from '#infra/assets/chromium.ts';
+import { PACK_MANIFEST, PACKED_EXECUTABLE } from '#shared/services/capture/chromium-pack.ts';
+import type { PackManifest } from '#shared/services/capture/chromium-pack.ts';
 import { bundleRowAsset, removeCdkOutdirs } from '../support/cdk.ts';
 
 /** Lambda's limit on a function's code and layers together, unzipped. */
@@ -35,13 +39,20 @@ describe('the capture function bundle', () => {
 
   afterAll(removeCdkOutdirs);
 
-  it('ships @sparticuz/chromium with its x64 brotli binary in node_modules', () => {
-    // Assess
+  it("ships Chromium as the zstd pack beside index.mjs, and @sparticuz/chromium's code without its brotli files", () => {
+    // Prepare
     const chromium = join(asset, 'node_modules', '@sparticuz', 'chromium');
+    const manifest = JSON.parse(readFileSync(join(asset, CHROMIUM_PACK_FOLDER, PACK_MANIFEST), 'utf8')) as PackManifest;
+
+    // Assess
     expect(JSON.parse(readFileSync(join(chromium, 'package.json'), 'utf8'))).toMatchObject({ name: '@sparticuz/chromium', version: '153.0.0' });
-    for (const file of ['chromium.br', 'fonts.tar.br', 'swiftshader.tar.br', 'al2023.tar.br']) expect(existsSync(join(chromium, 'bin', file)), file).toBe(true);
-    // Its own run-time dependency, for unpacking the tar archives.
-    expect(existsSync(join(asset, 'node_modules', 'tar-fs', 'package.json'))).toBe(true);
+    expect(existsSync(join(chromium, 'build', 'index.js'))).toBe(true);
+    expect(existsSync(join(chromium, 'bin'))).toBe(false);
+    expect(manifest.files.at(-1)?.path).toBe(PACKED_EXECUTABLE);
+    for (const file of manifest.files) expect(existsSync(join(asset, CHROMIUM_PACK_FOLDER, `${file.path}.zst`)), file.path).toBe(true);
+    // An x86-64 ELF (e_machine 0x3e) once unpacked, as Lambda's x86_64 needs.
+    const elf = zstdDecompressSync(readFileSync(join(asset, CHROMIUM_PACK_FOLDER, `${PACKED_EXECUTABLE}.zst`))).subarray(0, 20);
+    expect([elf.subarray(0, 4).toString('latin1'), elf.readUInt16LE(18)]).toEqual(['\x7fELF', 0x3e]);
   });
 
   it('imports @sparticuz/chromium from node_modules instead of bundling it, and bundles puppeteer-core', () => {

@@ -71,6 +71,7 @@ describe('cdk watch', () => {
       'editor/build.ts',
       'shared/docs/prerender-at-bundling.ts',
       'infra/assets/clean-capture.ts',
+      'infra/assets/chromium.ts',
       FALLBACK.handler,
       ...ROUTE_LIST.map((row) => row.handler),
       ...Object.values(QUEUES).map((queue) => queue.worker.handler),

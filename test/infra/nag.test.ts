@@ -42,6 +42,7 @@ const configurations: [string, EaselStackProps][] = [
       internalSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:easel-internal-AbCdEf',
     },
   ],
+  ['an S3 Express One Zone bucket for small cached PNGs', { alarmTarget: { email: 'ops@easel.test' }, cacheZone: 'use1-az4' }],
 ];
 
 describe('cdk-nag AwsSolutionsChecks', () => {

@@ -4,10 +4,12 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataStores, pascal } from '#infra/constructs/data-stores.ts';
+import { easelPropsFromContext } from '#infra/context.ts';
 import { EaselStack, NESTED_FUNCTIONS } from '#infra/stack.ts';
 import type { EaselStackProps } from '#infra/stack.ts';
 import type { ResourceAccess } from '#shared/route-types.ts';
-import { BUCKETS, QUEUES, TABLES } from '#shared/resources.ts';
+import { BUCKETS, EXPRESS_CACHE, QUEUES, TABLES } from '#shared/resources.ts';
+import { CACHE_TTL_BOUNDS } from '#shared/config.ts';
 import type { BucketName, QueueName, TableName } from '#shared/resources.ts';
 import { ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
@@ -327,6 +329,106 @@ describe('EaselStack', () => {
         PolicyDocument: {
           Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
         },
+      });
+    });
+
+    it("expires cached captures after one day, S3's shortest expiry, which no cache entry's time to live may outlast", () => {
+      // Prepare
+      const bucket = resources[logicalId(stack.data.buckets.cache)]!;
+      const rules = (bucket.Properties!.LifecycleConfiguration as { Rules: { ExpirationInDays?: number; Status: string }[] }).Rules;
+
+      // Assess
+      expect(rules.filter((rule) => rule.ExpirationInDays !== undefined)).toEqual([expect.objectContaining({ ExpirationInDays: 1, Status: 'Enabled' })]);
+      expect(CACHE_TTL_BOUNDS.max).toBe(86_400);
+    });
+
+    it('adds no directory bucket and grants no S3 Express session without the cacheZone context', () => {
+      // Assess
+      template.resourceCountIs('AWS::S3Express::DirectoryBucket', 0);
+      expect(JSON.stringify(template.toJSON())).not.toContain('s3express:');
+    });
+
+    describe('with the cacheZone context', () => {
+      let zoned: { stack: EaselStack; template: Template };
+
+      beforeAll(() => {
+        // Prepare
+        zoned = synthEasel({ cacheZone: 'use1-az4' });
+      });
+
+      it('keeps small cached PNGs in a one-zone directory bucket that expires them after one day, with S3 Lifecycle allowed to', () => {
+        // Prepare
+        const bucketId = zoned.stack.getLogicalId(zoned.stack.data.expressCache!);
+
+        // Assess
+        zoned.template.resourceCountIs('AWS::S3Express::DirectoryBucket', 1);
+        zoned.template.hasResource('AWS::S3Express::DirectoryBucket', {
+          DeletionPolicy: 'Retain',
+          Properties: {
+            DataRedundancy: 'SingleAvailabilityZone',
+            LocationName: 'use1-az4',
+            LifecycleConfiguration: {
+              Rules: [
+                { Id: 'expire-objects', Status: 'Enabled', ExpirationInDays: 1 },
+                { Id: 'abort-incomplete-uploads', Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } },
+              ],
+            },
+          },
+        });
+        zoned.template.hasResourceProperties('AWS::S3Express::BucketPolicy', {
+          Bucket: { Ref: bucketId },
+          PolicyDocument: {
+            Statement: [
+              {
+                Effect: 'Allow',
+                Principal: { Service: 'lifecycle.s3.amazonaws.com' },
+                Action: 's3express:CreateSession',
+                Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] },
+                Condition: { StringEquals: { 's3express:SessionMode': 'ReadWrite' } },
+              },
+            ],
+          },
+        });
+        expect(EXPRESS_CACHE.expireAfterDays).toBe(BUCKETS.cache.expireAfterDays);
+      });
+
+      it('lets the capture and purge functions alone open sessions on it, and names it to the functions', () => {
+        // Prepare
+        const bucketId = zoned.stack.getLogicalId(zoned.stack.data.expressCache!);
+        const sessions = (operationId: OperationId) =>
+          statementsOfRole(zoned.template, roleIdOf(zoned.stack.routeFunctions.get(operationId)!)).filter((statement) =>
+            actionsOf(statement).some((action) => action.startsWith('s3express:')),
+          );
+
+        // Assess
+        for (const operationId of ['capturePage', 'purgeCache'] as const) {
+          expect(sessions(operationId)).toEqual([{ Effect: 'Allow', Action: 's3express:CreateSession', Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] } }]);
+        }
+        expect(
+          ROUTE_LIST.map((row) => row.operationId)
+            .filter((operationId) => sessions(operationId).length > 0)
+            .sort(),
+        ).toEqual(['capturePage', 'purgeCache']);
+        const capture = zoned.template.toJSON().Resources[logicalId(zoned.stack.routeFunctions.get('capturePage')!)] as CfnResource;
+        expect((capture.Properties!.Environment as { Variables: Record<string, unknown> }).Variables[EXPRESS_CACHE.env]).toEqual({ Ref: bucketId });
+      });
+
+      it('takes the zone from -c cacheZone=…', () => {
+        // Prepare
+        const app = newApp({ cacheZone: 'usw2-az1' });
+
+        // Act
+        const fromContext = Template.fromStack(new EaselStack(app, 'Easel', easelPropsFromContext(app)));
+
+        // Assess
+        fromContext.hasResourceProperties('AWS::S3Express::DirectoryBucket', { LocationName: 'usw2-az1' });
+      });
+
+      it('refuses a zone name where S3 Express needs a zone ID', () => {
+        // Act + Assess
+        expect(() => synthEasel({ cacheZone: 'us-east-1a' })).toThrow(
+          'Context cacheZone must be an Availability Zone ID such as use1-az4 (not a name such as us-east-1a), got us-east-1a',
+        );
       });
     });
 
@@ -731,6 +833,19 @@ describe('EaselStack', () => {
       expect(fn.Properties).toMatchObject({ Architectures: ['x86_64'], MemorySize: row.memory, Timeout: 29 });
       // @sparticuz/chromium: 1,600 MB or more.
       expect(row.memory).toBeGreaterThanOrEqual(1600);
+    });
+
+    it('points the capture function alone at the Chromium pack beside its bundle', () => {
+      // Prepare
+      const capture = logicalId(stack.routeFunctions.get('capturePage')!);
+
+      // Assess
+      expect(variablesOf(resources[capture]!).CHROMIUM_PACK).toBe('/var/task/chromium');
+      expect(
+        functions()
+          .filter(([, fn]) => 'CHROMIUM_PACK' in variablesOf(fn))
+          .map(([id]) => id),
+      ).toEqual([capture]);
     });
 
     it('gives the internal secret to the internal routes only, by ARN, never by value', () => {

@@ -3,7 +3,7 @@
  * maintains it. No browser: entries are written through the cache itself.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemKey, objectKey } from '#shared/store/capture-cache.ts';
@@ -215,5 +215,67 @@ describe('POST /internal/cache/purge', () => {
       expect(text).not.toContain('/internal/cache/purge');
       expect(text).not.toMatch(/purgeCache|X-Easel-Internal-Secret/i);
     }
+  });
+});
+
+describe('capture cache with an Express One Zone bucket for small PNGs', () => {
+  // The embedded S3 stands in for the directory bucket: the split is Easel's, the session auth the SDK's.
+  const MAX_BYTES = 64;
+  let express: string;
+  let split: CaptureCache;
+  const existsIn = (bucket: string, k: CaptureKey) =>
+    aws.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey(k) })).then(
+      () => true,
+      () => false,
+    );
+  const where = async (k: CaptureKey) => ({ standard: await existsIn(cfg.buckets.cache, k), express: await existsIn(express, k) });
+
+  beforeAll(async () => {
+    express = `easel-cache-express-${randomUUID().slice(0, 8)}`;
+    await aws.s3.send(new CreateBucketCommand({ Bucket: express }));
+    const { s3DynamoCaptureCache } = await import('#shared/store/capture-cache.ts');
+    split = s3DynamoCaptureCache({
+      dynamo: aws.dynamo,
+      s3: aws.s3,
+      table: cfg.tables.cache,
+      bucket: cfg.buckets.cache,
+      express: { bucket: express, maxBytes: MAX_BYTES },
+    });
+  });
+
+  it('keeps a PNG under the size in the directory bucket and a larger one in the cache bucket, and reads each from its place', async () => {
+    // Prepare
+    const small = key(`https://example.com/${randomUUID()}`);
+    const large = key(`https://example.com/${randomUUID()}`);
+    const bytes = { small: png('s'), large: png('l'.repeat(MAX_BYTES)) };
+
+    // Act
+    await split.put(small, { png: bytes.small, strategy: 'local-chromium' }, 60);
+    await split.put(large, { png: bytes.large, strategy: 'local-chromium' }, 60);
+
+    // Assess
+    expect(await where(small)).toEqual({ standard: false, express: true });
+    expect(await where(large)).toEqual({ standard: true, express: false });
+    expect(await split.get(small)).toEqual({ png: new Uint8Array(bytes.small), strategy: 'local-chromium', capturedAt: expect.any(Number) });
+    expect(await split.get(large)).toEqual({ png: new Uint8Array(bytes.large), strategy: 'local-chromium', capturedAt: expect.any(Number) });
+    // A container without the directory bucket cannot reach the small one: a miss, not an error.
+    expect(await cache.get(small)).toBeUndefined();
+    expect(await cache.get(large)).toBeDefined();
+  });
+
+  it('reads a refresh that outgrew the size from the cache bucket, and a purge deletes the key from both buckets', async () => {
+    // Prepare: captured small, then again larger; the small object stays until it expires.
+    const k = key(`https://example.com/${randomUUID()}`);
+    await split.put(k, { png: png('s'), strategy: 'local-chromium' }, 60);
+    await split.put(k, { png: png('l'.repeat(MAX_BYTES)), strategy: 'local-chromium' }, 60);
+    const refreshed = await split.get(k);
+
+    // Act
+    const purged = await split.purgeUrl(k.url);
+
+    // Assess
+    expect(refreshed?.png).toEqual(new Uint8Array(png('l'.repeat(MAX_BYTES))));
+    expect(purged).toBe(1);
+    expect(await where(k)).toEqual({ standard: false, express: false });
   });
 });

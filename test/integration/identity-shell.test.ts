@@ -153,7 +153,12 @@ describe('shell operations', () => {
       settings: { locale: 'de-DE', timeZone: 'Europe/Berlin', defaultPublishingTime: '08:15', description: 'Alpha workspace' },
       productSurfaces: [{ id: expect.stringMatching(/^ps_/), name: 'Web editor', description: null }],
     });
-    expect(body.entitlements).toEqual({ plan: 'pro', status: 'active', features: ['asset:delete', 'release:scheduling'], quotas: { 'api:write:minute': 120 } });
+    expect(body.entitlements).toEqual({
+      plan: 'pro',
+      status: 'active',
+      features: ['asset:delete', 'release:scheduling'],
+      quotas: { 'api:write:minute': 120, 'shots:month': 2000 },
+    });
     expect(body.capabilities).toMatchObject({ canDeleteAssets: true, canManageBilling: true, canUseSso: false });
     expect(body.counters).toEqual({ members: 3, pendingInvitations: 1, activeApiKeys: 1, productSurfaces: 1 });
     expect(body.organizations.map((item: { name: string }) => item.name)).toEqual(['Alpha', 'Bravo', 'Echo', 'Free', 'Pending']);

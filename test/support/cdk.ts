@@ -121,6 +121,7 @@ export function bundleRowAsset(row: RouteRow, props: Partial<EaselFunctionProps>
     prerendered: row.prerendered,
     cleanCapture: row.cleanCapture,
     fonts: row.fonts,
+    chromiumPack: row.chromiumPack,
     description: 'bundle test',
     ...props,
   });

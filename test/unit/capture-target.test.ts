@@ -199,7 +199,7 @@ describe('capture configuration', () => {
       remoteEndpoint: undefined,
       chromiumPath: undefined,
       singleProcess: false,
-      prelaunch: false,
+      prelaunch: 'none',
       localPorts: [],
     });
     expect(cfg.cacheTtlSeconds).toBe(3_600);
@@ -207,8 +207,16 @@ describe('capture configuration', () => {
   });
 
   it('runs single-process and starts the browser at cold start on Lambda', () => {
-    expect(parseConfig({ ...base, AWS_LAMBDA_FUNCTION_NAME: 'easel-capture' }).capture).toMatchObject({ singleProcess: true, prelaunch: true });
+    expect(parseConfig({ ...base, AWS_LAMBDA_FUNCTION_NAME: 'easel-capture' }).capture).toMatchObject({ singleProcess: true, prelaunch: 'launch' });
     expect(parseConfig({ ...base, AWS_LAMBDA_FUNCTION_NAME: 'f', CHROMIUM_SINGLE_PROCESS: 'false' }).capture.singleProcess).toBe(false);
+  });
+
+  it('warms up with a capture only where no request waits on the cold start: provisioned concurrency, or when asked', () => {
+    const lambda = { ...base, AWS_LAMBDA_FUNCTION_NAME: 'f' };
+    expect(parseConfig({ ...lambda, AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand' }).capture.prelaunch).toBe('launch');
+    expect(parseConfig({ ...lambda, AWS_LAMBDA_INITIALIZATION_TYPE: 'provisioned-concurrency' }).capture.prelaunch).toBe('warm-up');
+    expect(parseConfig({ ...base, CAPTURE_PRELAUNCH: 'warm-up' }).capture.prelaunch).toBe('warm-up');
+    expect(parseConfig({ ...lambda, CAPTURE_PRELAUNCH: 'none' }).capture.prelaunch).toBe('none');
   });
 
   it('reads every capture setting', () => {
@@ -218,12 +226,14 @@ describe('capture configuration', () => {
       CACHE_TTL_SECONDS: '86400',
       BROWSER_WS_ENDPOINT: 'wss://browser.internal:3000/devtools/browser/abc',
       CHROMIUM_PATH: '/usr/bin/chromium',
+      CHROMIUM_PACK: '/var/task/chromium',
       INTERNAL_SECRET_ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:easel-AbCdEf',
     });
     expect(cfg.capture).toMatchObject({
       timeoutMs: 8_000,
       remoteEndpoint: 'wss://browser.internal:3000/devtools/browser/abc',
       chromiumPath: '/usr/bin/chromium',
+      chromiumPack: '/var/task/chromium',
     });
     expect(cfg.cacheTtlSeconds).toBe(86_400);
     expect(cfg.internalSecret).toEqual({ arn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:easel-AbCdEf' });
@@ -232,11 +242,12 @@ describe('capture configuration', () => {
   it.each([
     ['CAPTURE_TIMEOUT_MS', '500', /CAPTURE_TIMEOUT_MS must be an integer from 1000 to 25000/],
     ['CAPTURE_TIMEOUT_MS', 'soon', /CAPTURE_TIMEOUT_MS/],
-    ['CACHE_TTL_SECONDS', '604801', /CACHE_TTL_SECONDS must be an integer from 1 to 604800/],
+    ['CACHE_TTL_SECONDS', '86401', /CACHE_TTL_SECONDS must be an integer from 1 to 86400/],
     ['BROWSER_WS_ENDPOINT', 'http://browser:3000', /ws:\/\/ or wss:\/\//],
     ['INTERNAL_SECRET', 'short', /at least 32 characters/],
     ['INTERNAL_SECRET_ARN', 'arn:aws:ssm:us-east-1:1:parameter/x', /Secrets Manager ARN/],
     ['CHROMIUM_SINGLE_PROCESS', 'maybe', /true or false/],
+    ['CAPTURE_PRELAUNCH', 'always', /CAPTURE_PRELAUNCH must be one of none, launch, warm-up, got always/],
   ])('fails the cold start when %s is %s', (name, value, message) => {
     expect(() => parseConfig({ ...base, [name]: value })).toThrow(message);
   });

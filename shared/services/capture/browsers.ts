@@ -106,8 +106,8 @@ class Mutex {
 }
 
 export interface LocalChromiumOptions {
-  /** A Chromium binary to use instead of @sparticuz/chromium's. */
-  executablePath?: string;
+  /** The Chromium binary, asked for at each launch; @sparticuz/chromium's when absent. */
+  executable?: () => Promise<string>;
   /** The capture fonts' folder, linked where its fonts.conf reads before each launch. */
   fonts?: string;
   singleProcess: boolean;
@@ -157,7 +157,7 @@ export class LocalChromium implements BrowserBackend {
       const proxy = await this.proxy;
       if (this.options.fonts) linkFonts(this.options.fonts);
       const browser = await puppeteer.launch({
-        executablePath: this.options.executablePath ?? (await chromium.executablePath()),
+        executablePath: await (this.options.executable ?? (() => chromium.executablePath()))(),
         headless: 'shell',
         args: await chromiumArgs({ singleProcess: this.options.singleProcess, proxyUrl: proxy.url }),
         ignoreDefaultArgs: true,

@@ -1,0 +1,127 @@
+/**
+ * `node infra/assets/chromium.ts <folder>`: @sparticuz/chromium's brotli files unpacked at build
+ * time and each file packed again with zstd, for the capture function to unpack at cold start
+ * (shared/services/capture/chromium-pack.ts). Built once per package version under node_modules/.cache.
+ */
+import {
+  cpSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { constants, createBrotliDecompress, createZstdCompress } from 'node:zlib';
+import { extract } from 'tar-fs';
+import { PACK_MANIFEST, PACKED_EXECUTABLE } from '#shared/services/capture/chromium-pack.ts';
+import type { PackManifest, PackedFile } from '#shared/services/capture/chromium-pack.ts';
+
+/** Where the capture function finds the pack: beside its bundle, in /var/task. */
+export const CHROMIUM_PACK_FOLDER = 'chromium';
+/** Decompresses as fast as higher levels (docs/performance.md, "Cold capture") and packs in seconds. */
+const LEVEL = 3;
+/**
+ * The package's archives and where @sparticuz/chromium unpacks each, relative to /tmp. Its Open Sans
+ * (fonts.tar.br) is left out: the capture fonts' layer replaces it.
+ */
+const ARCHIVES = [
+  { file: 'chromium.br', into: PACKED_EXECUTABLE, tar: false },
+  { file: 'swiftshader.tar.br', into: '.', tar: true },
+  { file: 'al2023.tar.br', into: 'al2023', tar: true },
+] as const;
+const FORMAT = 1;
+
+// Its exports hide package.json; its entry is build/index.js, and it unpacks from ../bin.
+const packageRoot = () => join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..');
+const version = (): string => (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Changes with the package's version and the packing, and only then. */
+export const chromiumPackKey = (): string =>
+  createHash('sha256')
+    .update(JSON.stringify([FORMAT, version(), LEVEL, ARCHIVES]))
+    .digest('hex')
+    .slice(0, 16);
+
+async function unpackArchives(bin: string, raw: string): Promise<void> {
+  for (const archive of ARCHIVES) {
+    const target = join(raw, archive.into);
+    mkdirSync(archive.tar ? target : raw, { recursive: true });
+    await pipeline(
+      createReadStream(join(bin, archive.file)),
+      createBrotliDecompress(),
+      archive.tar ? extract(target) : createWriteStream(target, { mode: 0o700 }),
+    );
+  }
+}
+
+/** Packs every file of `raw` into `pack`; the executable comes last in the manifest. */
+async function packFiles(raw: string, pack: string): Promise<PackManifest> {
+  const paths = readdirSync(raw, { recursive: true, encoding: 'utf8' }).filter((path) => statSync(join(raw, path)).isFile());
+  const ordered = [...paths.filter((path) => path !== PACKED_EXECUTABLE).sort(), PACKED_EXECUTABLE];
+  const files: PackedFile[] = [];
+  for (const path of ordered) {
+    const { mode, size } = statSync(join(raw, path));
+    mkdirSync(dirname(join(pack, path)), { recursive: true });
+    await pipeline(
+      createReadStream(join(raw, path)),
+      createZstdCompress({ params: { [constants.ZSTD_c_compressionLevel]: LEVEL } }),
+      createWriteStream(join(pack, `${path}.zst`)),
+    );
+    files.push({ path: relative(raw, join(raw, path)), mode: mode & 0o777, bytes: size });
+  }
+  return { files };
+}
+
+const BUILDS = fileURLToPath(new URL('../../node_modules/.cache/easel-chromium/', import.meta.url));
+
+/**
+ * The pack for the installed @sparticuz/chromium, built on first use; older builds are removed.
+ * Concurrent callers each build and the first rename wins.
+ */
+export async function builtChromiumPack(): Promise<string> {
+  const key = chromiumPackKey();
+  const folder = join(BUILDS, key);
+  if (existsSync(join(folder, PACK_MANIFEST))) return folder;
+  mkdirSync(BUILDS, { recursive: true });
+  const staging = mkdtempSync(join(BUILDS, 'staging-'));
+  try {
+    const raw = join(staging, 'raw');
+    const pack = join(staging, 'pack');
+    await unpackArchives(join(packageRoot(), 'bin'), raw);
+    writeFileSync(join(pack, PACK_MANIFEST), `${JSON.stringify(await packFiles(raw, pack), null, 1)}\n`);
+    if (!existsSync(folder)) renameSync(pack, folder);
+  } catch (error) {
+    if (!existsSync(join(folder, PACK_MANIFEST))) throw error;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  for (const name of readdirSync(BUILDS)) if (name !== key && !name.startsWith('staging-')) rmSync(join(BUILDS, name), { recursive: true, force: true });
+  return folder;
+}
+
+/** Copies the pack into `<folder>/chromium`, where the capture function's CHROMIUM_PACK points. */
+export async function writeChromiumPack(folder: string): Promise<string> {
+  const target = join(folder, CHROMIUM_PACK_FOLDER);
+  cpSync(await builtChromiumPack(), target, { recursive: true });
+  return target;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const folder = process.argv[2];
+  if (!folder) {
+    process.stderr.write('usage: node infra/assets/chromium.ts <folder>\n');
+    process.exit(2);
+  }
+  await writeChromiumPack(resolve(folder));
+}
