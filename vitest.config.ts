@@ -44,6 +44,7 @@ const SHARED_MODULES = [
   'redaction-layout',
   'sdk-literal-keys',
   'shell-services',
+  'side-effect-free',
   'tweets',
   'workspace-schemas',
 ].map((name) => `test/unit/${name}.test.ts`);
