@@ -12,6 +12,7 @@ import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '#shared/services/identity-admin.ts';
 import { connect } from '#infra/admin/connection.ts';
+import { saveScreenshot } from '../support/browser.ts';
 import { codeFrom, mailCount } from '../support/sign-in.ts';
 import { SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';
@@ -95,6 +96,7 @@ describe('signing in to the editor', SLOW, () => {
     // Act: sign out, then the passkey
     await page.click('#sign-out');
     await page.waitForSelector('#sign-in-button:not([hidden])');
+    const leftInMenu = await page.$$eval('#passkey-list li, #session-list li', (items) => items.length);
     const signedOut = await page.evaluate(() => fetch('/api/v1/auth/session', { credentials: 'include' }).then((response) => response.json()));
     await page.click('#sign-in-button');
     await page.click('#passkey-sign-in');
@@ -105,6 +107,8 @@ describe('signing in to the editor', SLOW, () => {
     expect(passkeys).toBe(1);
     expect(credentials).toHaveLength(1);
     expect(credentials[0]).toMatchObject({ isResidentCredential: true, rpId: 'localhost', signCount: 1 });
+    // The next person to sign in on this page does not see the last one's passkeys and sessions.
+    expect(leftInMenu).toBe(0);
     expect(signedOut).toEqual({ signedIn: false });
     const session = await page.evaluate(() => fetch('/api/v1/auth/session', { credentials: 'include' }).then((response) => response.json()));
     expect(session).toMatchObject({ signedIn: true, user: { email: 'ada@example.com' }, session: { method: 'passkey' } });
@@ -140,6 +144,7 @@ describe('signing in to the editor', SLOW, () => {
     await page.click('#sign-in-button');
     await page.click('#passkey-sign-in');
     await page.waitForFunction(() => document.getElementById('sign-in-error')?.textContent !== '', { timeout: 30_000 });
+    await saveScreenshot(page, 'sign-in-removed-passkey');
 
     // Assess
     expect(listed).toMatch(/^Passkey on Chrome \d+ on Linux, last used never Remove$/);
@@ -173,6 +178,7 @@ describe('signing in to the editor', SLOW, () => {
     // Act
     await phone.page.click('#session-list li button');
     await waitForStatus(phone.page, '#account-menu-status', 'Session ended', '#account-error');
+    await saveScreenshot(phone.page, 'account-menu-session-ended');
     const after = await phone.page.$$eval('#session-list li', (items) => items.map((item) => item.textContent ?? ''));
     await laptop.page.reload();
     await laptop.page.waitForSelector('#sign-in-button:not([hidden])');

@@ -8,9 +8,9 @@ import type { Explanation, Failure } from './problem-text.ts';
 const REFUSED: Readonly<Record<string, Explanation>> = {
   'Wrong or expired code': {
     message: 'That code is wrong or has expired.',
-    advice: 'Type the code of the latest e-mail, or go back and ask for a new one: a code works once, within 10 minutes.',
+    advice: 'Type the code of the latest e-mail, or ask for a new one: a code works once, within 10 minutes.',
   },
-  'Too many wrong codes': { message: 'That code has had too many wrong tries.', advice: 'Go back and ask for a new code.' },
+  'Too many wrong codes': { message: 'That code has had too many wrong tries.', advice: 'Ask for a new code.' },
   'Unknown or used challenge': { message: 'That passkey prompt has expired or was used already.', advice: 'Try the passkey again.' },
   'Passkey not verified': {
     message: 'Easel could not verify that passkey.',
