@@ -145,11 +145,11 @@ function invocation(asset: string, event: unknown): string[] {
 /**
  * Calls the bundled handler of `asset` with `event` in a process of its own, as Lambda would load
  * it, with the environment `env` (see {@link deployedEnv}); this process keeps serving meanwhile,
- * so the handler can reach backends embedded here.
+ * so the handler can reach backends embedded here. `stderr` is what Lambda would log beside the JSON lines.
  */
-export async function invokeBundled(asset: string, event: unknown, env: NodeJS.ProcessEnv): Promise<BundledResult> {
-  const { stdout } = await execFileAsync(process.execPath, invocation(asset, event), { env, encoding: 'utf8' });
-  return JSON.parse(stdout) as BundledResult;
+export async function invokeBundled(asset: string, event: unknown, env: NodeJS.ProcessEnv): Promise<BundledResult & { stderr: string }> {
+  const { stdout, stderr } = await execFileAsync(process.execPath, invocation(asset, event), { env, encoding: 'utf8' });
+  return { ...(JSON.parse(stdout) as BundledResult), stderr };
 }
 
 /** {@link invokeBundled} with a GET of `path` that accepts `accept`, waiting for it. */
