@@ -13,7 +13,7 @@ import { FONTS_MOUNT } from '#infra/assets/fonts.ts';
 import { FontsLayer } from '#infra/constructs/fonts-layer.ts';
 import { cheapestCpu, installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } from '#infra/constructs/native-modules.ts';
 import { LITERAL_KEY_PACKAGES, literalKeysCopy } from '#infra/constructs/sdk-literal-keys.ts';
-import { SIDE_EFFECT_FREE_PACKAGES, sideEffectFreeCopy, type SideEffectFreePackage } from '#infra/constructs/side-effect-free.ts';
+import { sideEffectFreeCopy, sideEffectFreePackages } from '#infra/constructs/side-effect-free.ts';
 import { writeXRayPackage } from '#infra/assets/xray.ts';
 import { PRERENDERED_FOLDER } from '#shared/docs/prerendered-files.ts';
 
@@ -128,7 +128,7 @@ let copyAliases: Record<string, string> | undefined;
 function aliasOf(entry: string): Record<string, string> {
   copyAliases ??= {
     ...Object.fromEntries(LITERAL_KEY_PACKAGES.map((name) => [name, literalKeysCopy(PROJECT_ROOT, name)])),
-    ...Object.fromEntries(Object.keys(SIDE_EFFECT_FREE_PACKAGES).map((name) => [name, sideEffectFreeCopy(PROJECT_ROOT, name as SideEffectFreePackage)])),
+    ...Object.fromEntries(sideEffectFreePackages(PROJECT_ROOT).map((pkg) => [pkg.name, sideEffectFreeCopy(PROJECT_ROOT, pkg)])),
   };
   const alias = { ...BUNDLE.alias, ...copyAliases };
   return entryNeeds(entry).eventStreams ? alias : { ...alias, '@smithy/core/event-streams': EVENT_STREAMS_STUB };

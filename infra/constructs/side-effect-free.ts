@@ -6,23 +6,40 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageCopy } from '#infra/constructs/package-copies.ts';
 
+export interface SideEffectFreePackage {
+  name: string;
+  /** The package's folders its ES modules live in. */
+  folders: readonly string[];
+}
+
 /**
- * Each package, with the folders its ES build lives in. @simplewebauthn/server's index re-exports
- * every verifier and the metadata service (a singleton built at import), so without the flag every
- * passkey route carries the attestation formats' certificate code (@peculiar/x509, tsyringe).
+ * @simplewebauthn/server's index re-exports every verifier and builds the metadata service at import;
+ * each @peculiar/asn1-* index re-exports every ASN.1 schema, whose decorators run at import. So
+ * without the flag every passkey function carries, and runs, the code of every attestation format.
+ * Not @peculiar/utils, whose subpath exports an alias to a folder would not resolve.
  */
-export const SIDE_EFFECT_FREE_PACKAGES = { '@simplewebauthn/server': ['esm'] } as const;
+const FAMILIES = [
+  { scope: '@simplewebauthn', name: /^server$/, folders: ['esm'] },
+  { scope: '@peculiar', name: /^asn1-/, folders: ['build'] },
+] as const;
 
-export type SideEffectFreePackage = keyof typeof SIDE_EFFECT_FREE_PACKAGES;
+/** The installed packages the bundles take from a side-effect-free copy. */
+export function sideEffectFreePackages(projectRoot: string): SideEffectFreePackage[] {
+  return FAMILIES.flatMap(({ scope, name, folders }) =>
+    readdirSync(join(projectRoot, 'node_modules', scope))
+      .filter((entry) => name.test(entry))
+      .map((entry) => ({ name: `${scope}/${entry}`, folders })),
+  );
+}
 
-/** The copy of `name` whose package.json says `"sideEffects": false`, made once per version. */
-export function sideEffectFreeCopy(projectRoot: string, name: SideEffectFreePackage): string {
-  return packageCopy(projectRoot, name, {
+/** The copy of `pkg` whose every package.json says `"sideEffects": false`, made once per version. */
+export function sideEffectFreeCopy(projectRoot: string, pkg: SideEffectFreePackage): string {
+  return packageCopy(projectRoot, pkg.name, {
     cache: 'easel-side-effect-free',
     revision: 2,
-    folders: SIDE_EFFECT_FREE_PACKAGES[name],
+    folders: pkg.folders,
     change(staging) {
-      // esbuild reads the flag from a module's nearest package.json: the ES folder's own ({"type": "module"}) too.
+      // esbuild reads the flag from a module's nearest package.json: an ES folder's own ({"type": "module"}) too.
       const manifests = readdirSync(staging, { recursive: true, encoding: 'utf8' }).filter((file) => file === 'package.json' || file.endsWith('/package.json'));
       for (const file of manifests) {
         const manifest = JSON.parse(readFileSync(join(staging, file), 'utf8')) as Record<string, unknown>;

@@ -71,11 +71,11 @@ const BUDGET_KB = {
   dynamodb: 275,
   'dynamodb+sqs': 305,
   'dynamodb+s3': 390,
-  // Passkey options and sign-in: @simplewebauthn/server from its side-effect-free copy
-  // (infra/constructs/side-effect-free.ts), with the ASN.1 parser that reads an ES256 signature (asn1js, @peculiar/asn1-*).
-  'dynamodb+webauthn': 480,
+  // Passkey options and sign-in: @simplewebauthn/server and @peculiar/asn1-* from side-effect-free copies
+  // (infra/constructs/side-effect-free.ts), with the ASN.1 parser that reads an ES256 signature (asn1js).
+  'dynamodb+webauthn': 455,
   // A registration's check names every attestation format, so their certificate code comes too (@peculiar/x509, tsyringe).
-  'dynamodb+webauthn-registration': 650,
+  'dynamodb+webauthn-registration': 625,
   // The other sign-in rows: the identity records and views, sessions and invitations (≈ 25 KB),
   // and for the session list the User-Agent parser (bowser, ≈ 25 KB).
   'dynamodb+sign-in': 325,
