@@ -2,7 +2,7 @@
  * The failures of signing in and of the account menu in words for people. Several share a code
  * (a wrong code and a replayed passkey prompt are both invalid_request), so the API's message tells them apart.
  */
-import type { Explanation, Failure } from './problem-text.ts';
+import type { Explanation, Failure } from './failure.ts';
 
 /** The sign-in routes' refusals of invalid_request, by the envelope's message. */
 const REFUSED: Readonly<Record<string, Explanation>> = {

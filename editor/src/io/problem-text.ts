@@ -4,25 +4,7 @@
  */
 import { MAX_CAPTURE_PIXELS, MAX_CSS_LENGTH, MAX_USER_AGENT_LENGTH, VIEWPORT_BOUNDS } from '../model/capture-request.ts';
 import { accountProblem } from './account-problems.ts';
-
-/** The fields of an API failure this needs (an {@link ApiError} has them). */
-export interface Failure {
-  status: number;
-  code: string;
-  message: string;
-  /** The route called, which says what the user was doing. */
-  path?: string;
-  retryAfter?: number;
-  /** The envelope's extended fields (requiredPlan, quota, …). */
-  extra?: Readonly<Record<string, unknown>>;
-}
-
-export interface Explanation {
-  /** What happened, in one sentence. */
-  message: string;
-  /** What to do about it. */
-  advice: string;
-}
+import type { Explanation, Failure } from './failure.ts';
 
 export type Activity = 'capture' | 'tweet' | 'media' | 'export' | 'save' | 'sign-in' | 'account' | 'other';
 
