@@ -49,6 +49,7 @@ const SHARED_MODULES = [
   'release-shot-worker',
   'sdk-literal-keys',
   'shell-services',
+  'side-effect-free',
   'tweets',
   'workspace-schemas',
 ].map((name) => `test/unit/${name}.test.ts`);

@@ -11,7 +11,7 @@ import { FALLBACK } from '#shared/routes.ts';
 import { FULL_ROUTE_LIST } from '#shared/docs/operations.ts';
 import { startTestRuntime } from '../test/support/local.ts';
 import { startMediaUpstream } from '../test/support/media-upstream.ts';
-import { createFixtures } from '../test/support/route-requests.ts';
+import { createFixtures, spendsItsRequest } from '../test/support/route-requests.ts';
 import { startTargetPages } from '../test/support/target-pages.ts';
 import { startStub, tweetFixture } from '../test/support/upstreams.ts';
 import { screenshotLike } from '../test/support/images.ts';
@@ -83,7 +83,8 @@ export async function bench(): Promise<BenchTable[]> {
       ...FULL_ROUTE_LIST.filter((row) => row.operationId !== 'capturePage'),
       { ...FALLBACK, operationId: 'fallback' } as unknown as Row,
     ].filter((row) => !ONLY || ONLY.includes(row.operationId));
-    const cases: { row: Row; file: string; bytes: number; events: string; env?: NodeJS.ProcessEnv }[] = [];
+    /** `refresh` writes new events before each process, for a row whose request is spent once answered. */
+    const cases: { row: Row; file: string; bytes: number; events: string; env?: NodeJS.ProcessEnv; refresh?: () => Promise<void> }[] = [];
     const upload = await exportUpload(png);
     for (const row of routes) {
       const built = await bundle(row);
@@ -100,7 +101,9 @@ export async function bench(): Promise<BenchTable[]> {
       // The cold invocation, then two warm ones in the same process.
       const events = join(scratch, `${row.operationId}.json`);
       writeFileSync(events, JSON.stringify([eventFor(row, request), eventFor(row, request), eventFor(row, request)]));
-      cases.push({ row, ...built, events });
+      const fresh = () => fixtureRequest(runtime.url, fixtures, row).then((next) => eventFor(row, next));
+      const refresh = spendsItsRequest(row) ? async () => writeFileSync(events, JSON.stringify([await fresh(), await fresh(), await fresh()])) : undefined;
+      cases.push({ row, ...built, events, refresh });
       // What Node's own source maps would cost, and tracing as Lambda runs it: a daemon, the invocation sampled or not.
       if (row.operationId === 'listReleases')
         cases.push(
@@ -109,7 +112,6 @@ export async function bench(): Promise<BenchTable[]> {
           { row: { ...row, operationId: SAMPLED }, ...built, events, env: { ...childEnv, ...tracedEnv(daemon, '1') } },
         );
     }
-    fixtures.close();
     const emptyEvents = join(scratch, 'empty.json');
     writeFileSync(emptyEvents, JSON.stringify([{}, {}, {}]));
     cases.push({ row: { operationId: EMPTY } as Row, ...emptyHandler(join(scratch, 'empty')), events: emptyEvents });
@@ -129,10 +131,12 @@ export async function bench(): Promise<BenchTable[]> {
               '--cpu-prof-interval=100',
             ]
           : [];
+        await item.refresh?.();
         const result = await runChild([...profile, COLD_CHILD, item.file, item.events], item.env ?? childEnv);
         if (round > 0) results.set(item.row.operationId, [...(results.get(item.row.operationId) ?? []), result]);
       }
     }
+    fixtures.close();
     const bareMs = median(bare);
     const rows = cases.map(({ row, bytes }) => {
       const runs = results.get(row.operationId)!;

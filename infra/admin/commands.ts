@@ -13,6 +13,7 @@ import {
   createUser,
   deleteOrganization,
   endSessions,
+  indexInvitations,
   invite,
   issueApiKey,
   listApiKeys,
@@ -206,6 +207,20 @@ export const COMMANDS: Record<string, Command> = {
     async run(values, deps) {
       await revokeInvitation(deps, { organizationId: str(values, 'org')!, invitationId: str(values, 'invitation')! });
       return { data: { revoked: str(values, 'invitation') }, lines: [`invitation ${str(values, 'invitation')} revoked`] };
+    },
+  },
+  'index-invitations': {
+    summary: 'File every invitation under its address, where sign-in finds it; for invitations made before sign-in (safe to repeat).',
+    options: {},
+    async run(_values, deps) {
+      const indexed = await indexInvitations(deps);
+      return {
+        data: { indexed },
+        lines: [
+          `${indexed.length} invitation(s) indexed by address`,
+          ...indexed.map((invitation) => `  ${invitation.invitationId}  ${invitation.organizationId}  ${invitation.email}  ${invitation.status}`),
+        ],
+      };
     },
   },
   outbox: {

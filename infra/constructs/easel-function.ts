@@ -14,6 +14,7 @@ import { FONTS_MOUNT } from '#infra/assets/fonts.ts';
 import { FontsLayer } from '#infra/constructs/fonts-layer.ts';
 import { cheapestCpu, installEnvironment, nativeProblems, unsupportedCpu, type LinuxCpu } from '#infra/constructs/native-modules.ts';
 import { LITERAL_KEY_PACKAGES, literalKeysCopy } from '#infra/constructs/sdk-literal-keys.ts';
+import { sideEffectFreeCopy, sideEffectFreePackages } from '#infra/constructs/side-effect-free.ts';
 import { writeXRayPackage } from '#infra/assets/xray.ts';
 import { PRERENDERED_FOLDER } from '#shared/docs/prerendered-files.ts';
 
@@ -119,12 +120,18 @@ function entryNeeds(entry: string): EntryNeeds {
   return needs;
 }
 
-let literalKeyAliases: Record<string, string> | undefined;
+let copyAliases: Record<string, string> | undefined;
 
-/** BUNDLE.alias, the SDK clients whose schemas esbuild can leave out, and the SDK's event streams left out where `entry` cannot reach them. */
+/**
+ * BUNDLE.alias, the copies of packages whose unused modules esbuild can then leave out (the SDK clients'
+ * schemas, the packages marked side-effect free), and the SDK's event streams left out where `entry` cannot reach them.
+ */
 function aliasOf(entry: string): Record<string, string> {
-  literalKeyAliases ??= Object.fromEntries(LITERAL_KEY_PACKAGES.map((name) => [name, literalKeysCopy(PROJECT_ROOT, name)]));
-  const alias = { ...BUNDLE.alias, ...literalKeyAliases };
+  copyAliases ??= {
+    ...Object.fromEntries(LITERAL_KEY_PACKAGES.map((name) => [name, literalKeysCopy(PROJECT_ROOT, name)])),
+    ...Object.fromEntries(sideEffectFreePackages(PROJECT_ROOT).map((pkg) => [pkg.name, sideEffectFreeCopy(PROJECT_ROOT, pkg)])),
+  };
+  const alias = { ...BUNDLE.alias, ...copyAliases };
   return entryNeeds(entry).eventStreams ? alias : { ...alias, '@smithy/core/event-streams': EVENT_STREAMS_STUB };
 }
 

@@ -59,9 +59,9 @@ async function demoLines(started: LocalRuntime): Promise<string[]> {
       `    export EASEL_COOKIE='${cookie}'`,
       `    curl -s -b "$EASEL_COOKIE" ${started.url}/api/v1/bootstrap`,
       `    curl -s -b "$EASEL_COOKIE" ${started.url}/api/v1/organizations/${demo.organizationId}/members`,
-      `  Sign in at ${started.url}/ as ${demo.ownerEmail}, or as ${demo.inviteeEmail} (invited, no account yet):`,
+      `  Sign in at ${started.url.replace('127.0.0.1', 'localhost')}/ (localhost: browsers refuse passkeys on an IP address)`,
+      `  as ${demo.ownerEmail}, or as ${demo.inviteeEmail} (invited, no account yet):`,
       '  the code is printed here (and listed by npm run admin -- outbox).',
-      `  Passkeys need the page at ${started.url.replace('127.0.0.1', 'localhost')}/ (browsers refuse them on an IP address).`,
       '  More: npm run admin -- help',
     ];
   } catch (error) {

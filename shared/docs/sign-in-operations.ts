@@ -20,7 +20,7 @@ const COOKIE = {
     schema: { type: 'string' as const },
   },
 };
-const CLEARS = { 'Set-Cookie': { description: 'Expires the session cookie.', schema: { type: 'string' as const } } };
+const CLEARS = { 'Set-Cookie': { description: 'Expires the session cookies the request carried.', schema: { type: 'string' as const } } };
 const ENDED = v.object({ ended: v.pipe(v.number(), v.integer(), v.description('Sessions ended.')) });
 
 export const SIGN_IN_DOCS = {
@@ -56,7 +56,8 @@ export const SIGN_IN_DOCS = {
   },
   signOut: {
     summary: 'Sign out',
-    description: 'Ends the session of the cookie and clears the cookie. 204 whether or not a session was signed in.',
+    description:
+      'Ends the session of the cookie and clears every session cookie the request carried (`__Host-`, `__Secure-` and plain names alike). 204 whether or not a session was signed in.',
     responses: { 204: { description: 'Signed out.', headers: CLEARS } },
   },
   listSessions: {

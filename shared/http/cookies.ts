@@ -44,10 +44,19 @@ export function readSessionCookie(event: LambdaEvent): SessionCookie {
   return { kind: 'none' };
 }
 
-/** Over https under the `__Host-` name, so no other subdomain can set a cookie that outranks it. */
-export function sessionSetCookie(token: string, options: { maxAgeSeconds: number; secure: boolean }): string {
+/** The session cookie names this request carries a value under, of those read over its scheme. */
+export function carriedSessionCookies(event: LambdaEvent): string[] {
+  const names = isHttps(event) ? [HOST_SESSION_COOKIE, SECURE_SESSION_COOKIE, SESSION_COOKIE] : [SESSION_COOKIE];
+  return names.filter((name) => readCookies(event, name).some(Boolean));
+}
+
+/** The name a session is issued under: `__Host-` over https, so no other subdomain can set a cookie that outranks it. */
+export const issuedSessionCookie = (secure: boolean): string => (secure ? HOST_SESSION_COOKIE : SESSION_COOKIE);
+
+/** The Set-Cookie of a session cookie, under the issued name unless `name` says which (to expire another). */
+export function sessionSetCookie(token: string, options: { maxAgeSeconds: number; secure: boolean; name?: string }): string {
   return stringifySetCookie({
-    name: options.secure ? HOST_SESSION_COOKIE : SESSION_COOKIE,
+    name: options.name ?? issuedSessionCookie(options.secure),
     value: token,
     path: '/',
     maxAge: Math.max(0, Math.floor(options.maxAgeSeconds)),

@@ -154,6 +154,16 @@ export async function revokeInvitation(deps: AdminDeps, input: { organizationId:
   }
 }
 
+/**
+ * Files every invitation that lacks it under its address, where sign-in looks (those written before
+ * the index existed): the ones it indexed. Run again, it finds none.
+ */
+export async function indexInvitations(deps: AdminDeps): Promise<InvitationRecord[]> {
+  const unindexed = await deps.store.listUnindexedInvitations();
+  for (const invitation of unindexed) await deps.store.indexInvitation(invitation);
+  return unindexed;
+}
+
 /** An API key as listed: everything but the hash. */
 export type ApiKeyView = Omit<ApiKeyRecord, 'keyHash' | 'entitlement'>;
 

@@ -1,6 +1,7 @@
 /** Every identity store joined, for the admin command line, the demo seed and tests. */
 import { ApiKeyStore } from '#shared/store/api-keys.ts';
 import { joinStores, type IdentityStoreDeps, type Joined } from '#shared/store/identity-items.ts';
+import { InvitationIndexStore } from '#shared/store/invitation-index.ts';
 import { InvitationStore } from '#shared/store/invitations.ts';
 import { MembershipStore } from '#shared/store/memberships.ts';
 import { OrganizationStore } from '#shared/store/organizations.ts';
@@ -17,6 +18,7 @@ export type IdentityStores = Joined<
     OrganizationStore,
     MembershipStore,
     InvitationStore,
+    InvitationIndexStore,
     ApiKeyStore,
     SessionStore,
     ProductSurfaceStore,
@@ -32,6 +34,7 @@ export function identityStores(deps: IdentityStoreDeps): IdentityStores {
     new OrganizationStore(deps),
     new MembershipStore(deps),
     new InvitationStore(deps),
+    new InvitationIndexStore(deps),
     new ApiKeyStore(deps),
     new SessionStore(deps),
     new ProductSurfaceStore(deps),

@@ -12,6 +12,7 @@ import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as admin from '#shared/services/identity-admin.ts';
 import { connect } from '#infra/admin/connection.ts';
+import { saveScreenshot } from '../support/browser.ts';
 import { codeFrom, mailCount } from '../support/sign-in.ts';
 import { SLOW, text, violations, waitForStatus } from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';
@@ -33,6 +34,11 @@ beforeAll(async () => {
   beta = (await admin.createOrganization(deps, { name: 'Beta', plan: 'free', ownerUserId: 'bob@example.com' })).organization.organizationId;
   await admin.invite(deps, { organizationId: beta, email: 'ada@example.com', role: 'admin', invitedBy: 'bob@example.com' });
   await admin.invite(deps, { organizationId: alpha, email: 'newcomer@example.com', role: 'member', invitedBy: 'ada@example.com' });
+  // Users of their own for the menu's passkey and session tests: each address may ask for 5 codes an hour.
+  await admin.createUser(deps, { email: 'grace@example.com', name: 'Grace Hopper' });
+  await admin.createUser(deps, { email: 'hal@example.com', name: 'Hal Abelson' });
+  const gamma = (await admin.createOrganization(deps, { name: 'Gamma', plan: 'pro', ownerUserId: 'grace@example.com' })).organization.organizationId;
+  await admin.addMember(deps, { organizationId: gamma, user: 'hal@example.com', role: 'member' });
   db.close();
   image = join(workdir(), 'small.png');
   await writeFile(
@@ -90,6 +96,7 @@ describe('signing in to the editor', SLOW, () => {
     // Act: sign out, then the passkey
     await page.click('#sign-out');
     await page.waitForSelector('#sign-in-button:not([hidden])');
+    const leftInMenu = await page.$$eval('#passkey-list li, #session-list li', (items) => items.length);
     const signedOut = await page.evaluate(() => fetch('/api/v1/auth/session', { credentials: 'include' }).then((response) => response.json()));
     await page.click('#sign-in-button');
     await page.click('#passkey-sign-in');
@@ -100,6 +107,8 @@ describe('signing in to the editor', SLOW, () => {
     expect(passkeys).toBe(1);
     expect(credentials).toHaveLength(1);
     expect(credentials[0]).toMatchObject({ isResidentCredential: true, rpId: 'localhost', signCount: 1 });
+    // The next person to sign in on this page does not see the last one's passkeys and sessions.
+    expect(leftInMenu).toBe(0);
     expect(signedOut).toEqual({ signedIn: false });
     const session = await page.evaluate(() => fetch('/api/v1/auth/session', { credentials: 'include' }).then((response) => response.json()));
     expect(session).toMatchObject({ signedIn: true, user: { email: 'ada@example.com' }, session: { method: 'passkey' } });
@@ -107,6 +116,81 @@ describe('signing in to the editor', SLOW, () => {
     expect(await page.evaluate(() => document.cookie)).toBe('');
     expect(consoleErrors).toEqual([]);
     expect(await violations(page)).toEqual([]);
+  });
+
+  it('removes a passkey from the account menu, after which it no longer signs in', async () => {
+    // Prepare: signed in, with a passkey added from the menu
+    const { page, consoleErrors } = await openEditor(localhost());
+    const cdp = await page.createCDPSession();
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    });
+    await signInWithCode(page, 'grace@example.com');
+    await waitForLabel(page, 'Grace Hopper · Gamma');
+    await openMenu(page);
+    await page.click('#add-passkey');
+    await waitForStatus(page, '#account-menu-status', 'Passkey added', '#account-error');
+    await page.waitForSelector('#passkey-list li');
+    const listed = await text(page, '#passkey-list li');
+
+    // Act
+    await page.click('#passkey-list li button');
+    await waitForStatus(page, '#account-menu-status', 'Passkey removed', '#account-error');
+    const left = await page.$$eval('#passkey-list li', (items) => items.length);
+    const stored = await page.evaluate(() => fetch('/api/v1/auth/passkeys', { credentials: 'include' }).then((response) => response.json()));
+    await page.click('#sign-out');
+    await page.waitForSelector('#sign-in-button:not([hidden])');
+    await page.click('#sign-in-button');
+    await page.click('#passkey-sign-in');
+    await page.waitForFunction(() => document.getElementById('sign-in-error')?.textContent !== '', { timeout: 30_000 });
+    await saveScreenshot(page, 'sign-in-removed-passkey');
+
+    // Assess
+    expect(listed).toMatch(/^Passkey on Chrome \d+ on Linux, last used never Remove$/);
+    expect(left).toBe(0);
+    expect(stored).toEqual({ passkeys: [] });
+    // The authenticator still holds the credential: the server no longer knows it.
+    expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
+    expect(await page.$$eval('#sign-in-error p', (lines) => lines.map((line) => line.textContent))).toEqual([
+      'This passkey is not on any Easel account.',
+      'It may have been removed from yours: sign in with an e-mail code, then add it again from the account menu.',
+      expect.stringMatching(/^401 unauthorized: Authentication required\. This passkey is not registered with this Easel /),
+    ]);
+    expect(await text(page, '#sign-in-status')).toBe('');
+    expect(await page.$eval('#sign-in-dialog', (dialog) => (dialog as HTMLDialogElement).open)).toBe(true);
+    expect(await page.$eval('#sign-in-button', (button) => (button as HTMLButtonElement).hidden)).toBe(false);
+    expect(consoleErrors.filter((line) => !line.includes('401'))).toEqual([]);
+  });
+
+  it('ends another session of the user from the account menu, which signs that browser out', async () => {
+    // Prepare: the same user signed in in two browsers
+    const laptop = await openEditor(runtime().url);
+    await signInWithCode(laptop.page, 'hal@example.com');
+    await waitForLabel(laptop.page, 'Hal Abelson · Gamma');
+    const phone = await openEditor(runtime().url);
+    await signInWithCode(phone.page, 'hal@example.com');
+    await waitForLabel(phone.page, 'Hal Abelson · Gamma');
+    await openMenu(phone.page);
+    await phone.page.waitForFunction(() => document.querySelectorAll('#session-list li').length === 2);
+    const before = await phone.page.$$eval('#session-list li', (items) => items.map((item) => item.textContent ?? ''));
+
+    // Act
+    await phone.page.click('#session-list li button');
+    await waitForStatus(phone.page, '#account-menu-status', 'Session ended', '#account-error');
+    await saveScreenshot(phone.page, 'account-menu-session-ended');
+    const after = await phone.page.$$eval('#session-list li', (items) => items.map((item) => item.textContent ?? ''));
+    await laptop.page.reload();
+    await laptop.page.waitForSelector('#sign-in-button:not([hidden])');
+
+    // Assess
+    expect(before.filter((item) => item.includes('(this browser)'))).toHaveLength(1);
+    expect(before.filter((item) => item.endsWith(' End'))).toHaveLength(1);
+    expect(after).toEqual([expect.stringMatching(/^Chrome \d+ on Linux \(this browser\), signed in .+, last seen .+ $/)]);
+    expect(await label(phone.page)).toBe('Hal Abelson · Gamma');
+    expect(await laptop.page.evaluate(() => fetch('/api/v1/auth/session', { credentials: 'include' }).then((response) => response.json()))).toEqual({
+      signedIn: false,
+    });
   });
 
   it('accepts an invitation, switches organization, saves an export there, lists it with its link, and signs out', async () => {

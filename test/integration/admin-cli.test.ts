@@ -3,12 +3,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '#infra/admin/cli.ts';
 import { connect } from '#infra/admin/connection.ts';
 import type { Connection } from '#infra/admin/connection.ts';
 import { DEMO, seedDemo } from '#infra/local/seed.ts';
+import type { InvitationRecord } from '#shared/schemas/identity.ts';
+import { keys } from '#shared/store/keys.ts';
+import { call } from '../support/client.ts';
 import { startTestRuntime, type TestRuntime } from '../support/local.ts';
+import { signInWithCode } from '../support/sign-in.ts';
 
 const run = promisify(execFile);
 
@@ -127,6 +132,47 @@ describe('npm run admin', () => {
     const { keys } = await adminJson(['list-keys', '--org', id]);
     expect(keys.every((key: { revokedAt?: string }) => key.revokedAt)).toBe(true);
     expect((await db.store.getOrganization(id))?.deletionState).toBe('deleted');
+  });
+
+  it('indexes invitations written before the address index, so sign-in finds them, and finds none the second time', async () => {
+    // Prepare: two invitations as they were written before the index (one pending, one expired), one written since
+    const { organization } = await adminJson(['create-org', '--name', 'Older Co']);
+    const organizationId = organization.organizationId as string;
+    const now = Math.floor(Date.now() / 1000);
+    const legacy = (invitationId: string, email: string, expiresAt: number): InvitationRecord => ({
+      invitationId,
+      organizationId,
+      email,
+      role: 'member',
+      status: 'pending',
+      createdAt: new Date((expiresAt - 7 * 86_400) * 1000).toISOString(),
+      expiresAt,
+    });
+    const older = [legacy('inv_legacypending', 'early@cli.test', now + 86_400), legacy('inv_legacyexpired', 'early@cli.test', now - 60)];
+    for (const record of older) {
+      await db.dynamo.send(new PutCommand({ TableName: db.table, Item: { ...keys.invitation(organizationId, record.invitationId), ...record } }));
+    }
+    const recent = await adminJson(['invite', '--org', organizationId, '--email', 'early@cli.test']);
+    const before = await db.store.listInvitationsOfEmail('early@cli.test');
+
+    // Act
+    const first = await adminJson(['index-invitations']);
+    const second = await adminJson(['index-invitations']);
+    const cookie = await signInWithCode(runtime.url, runtime.env.EMAIL_OUTBOX!, 'early@cli.test');
+    const mine = await call(runtime.url, '/api/v1/auth/invitations', { headers: { cookie } });
+
+    // Assess
+    expect(before.map((invitation) => invitation.invitationId)).toEqual([recent.invitation.invitationId]);
+    expect(first.indexed.sort((a: InvitationRecord, b: InvitationRecord) => a.invitationId.localeCompare(b.invitationId))).toEqual([older[1], older[0]]);
+    expect(second).toEqual({ indexed: [] });
+    expect(mine.status).toBe(200);
+    expect(mine.body.invitations.map((invitation: { id: string; status: string }) => [invitation.id, invitation.status]).sort()).toEqual(
+      [
+        ['inv_legacyexpired', 'expired'],
+        ['inv_legacypending', 'pending'],
+        [recent.invitation.invitationId, 'pending'],
+      ].sort(),
+    );
   });
 
   it('fails with exit code 1 and a JSON error for an unknown organization', async () => {

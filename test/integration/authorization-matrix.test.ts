@@ -162,6 +162,7 @@ const HTTPS_CASES: { name: string; cookie(fx: Fixtures): string; expected: Expec
     expected: 'success',
   },
   { name: 'easel.session_token alone (the contract name)', cookie: (fx) => `easel.session_token=${fx.sessions.owner}`, expected: 'success' },
+  { name: '__Secure-easel.session_token alone (accepted on read)', cookie: (fx) => `__Secure-easel.session_token=${fx.sessions.owner}`, expected: 'success' },
   {
     name: 'an expired __Host- cookie with a valid easel.session_token beside it',
     cookie: (fx) => `__Host-easel.session_token=${fx.sessions.expired}; easel.session_token=${fx.sessions.owner}`,

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import { App, NestedStack, Stack } from 'aws-cdk-lib';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -14,6 +14,8 @@ import type { RouteRow } from '#shared/route-types.ts';
 import { EaselStack } from '#infra/stack.ts';
 import type { EaselStackProps } from '#infra/stack.ts';
 import { SHARED_ASSETS_VARIABLE } from './shared-assets.ts';
+
+const execFileAsync = promisify(execFile);
 
 // The feature flags of cdk.json, so the template under test is the one `cdk synth` produces.
 const CDK_CONTEXT = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> }).context;
@@ -188,15 +190,29 @@ export function deployedEnv(overrides: NodeJS.ProcessEnv = {}): NodeJS.ProcessEn
   };
 }
 
+type BundledResult = { statusCode: number; headers: Record<string, string>; cookies?: string[]; body: string };
+
+/** Node's command line that imports the bundle of `asset` and prints what its handler returns for `event`. */
+function invocation(asset: string, event: unknown): string[] {
+  const script = `
+    const { handler } = await import(${JSON.stringify(join(asset, 'index.mjs'))});
+    const result = await handler(${JSON.stringify(event)}, { awsRequestId: 'r', getRemainingTimeInMillis: () => 5000 });
+    process.stdout.write(JSON.stringify(result));`;
+  return ['--input-type=module', '-e', script];
+}
+
 /**
- * Calls the bundled handler of `asset` with a GET of `path` in a process of its own, as Lambda
- * would load it, with the environment `env` (see {@link deployedEnv}).
+ * Calls the bundled handler of `asset` with `event` in a process of its own, as Lambda would load
+ * it, with the environment `env` (see {@link deployedEnv}); this process keeps serving meanwhile,
+ * so the handler can reach backends embedded here. `stderr` is what Lambda would log beside the JSON lines.
  */
-export function invokeBundledGet(
-  asset: string,
-  request: { path: string; accept: string },
-  env: NodeJS.ProcessEnv,
-): { statusCode: number; headers: Record<string, string>; body: string } {
+export async function invokeBundled(asset: string, event: unknown, env: NodeJS.ProcessEnv): Promise<BundledResult & { stderr: string }> {
+  const { stdout, stderr } = await execFileAsync(process.execPath, invocation(asset, event), { env, encoding: 'utf8' });
+  return { ...(JSON.parse(stdout) as BundledResult), stderr };
+}
+
+/** {@link invokeBundled} with a GET of `path` that accepts `accept`, waiting for it. */
+export function invokeBundledGet(asset: string, request: { path: string; accept: string }, env: NodeJS.ProcessEnv): BundledResult {
   const event = {
     version: '2.0',
     routeKey: `GET ${request.path}`,
@@ -206,9 +222,5 @@ export function invokeBundledGet(
     requestContext: { http: { method: 'GET', path: request.path, sourceIp: '203.0.113.1' }, requestId: 'r' },
     isBase64Encoded: false,
   };
-  const script = `
-    const { handler } = await import(${JSON.stringify(join(asset, 'index.mjs'))});
-    const result = await handler(${JSON.stringify(event)}, { awsRequestId: 'r', getRemainingTimeInMillis: () => 5000 });
-    process.stdout.write(JSON.stringify(result));`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' }));
+  return JSON.parse(execFileSync(process.execPath, invocation(asset, event), { env, encoding: 'utf8' })) as BundledResult;
 }

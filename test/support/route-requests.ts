@@ -67,13 +67,16 @@ export interface SignInFixtures {
   ownerPasskey(): Promise<string>;
   /** An invitation of A's owner's address to an organization of its own. */
   ownerInvitation(): Promise<string>;
-  /** A code of A's owner's address, stored as the mail worker stores one. */
-  ownerCode(): Promise<{ email: string; code: string }>;
+  /** A code of a new user's address, stored as the mail worker stores one: an address of its own, as the per-address limits count. */
+  newUserCode(): Promise<{ email: string; code: string }>;
   /** A registration answer to options asked for with the owner's session. */
   passkeyRegistration(baseUrl: string): Promise<unknown>;
   /** A sign-in answer of a passkey of the owner's, to options asked for now. */
   passkeySignIn(baseUrl: string): Promise<unknown>;
 }
+
+/** An address no request used before. */
+const freshAddress = () => `fixture-${randomBytes(6).toString('hex')}@example.com`;
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000002000000020806000000f478d4fa', 'hex');
 
@@ -173,12 +176,14 @@ function signInFixtures(db: ReturnType<typeof connect>, ownerEmail: string, owne
       const { organization } = await admin.createOrganization(deps, { name: 'Inviting', plan: 'free' });
       return (await admin.invite(deps, { organizationId: organization.organizationId, email: ownerEmail, role: 'member' })).invitationId;
     },
-    ownerCode: async () => {
+    newUserCode: async () => {
+      const email = freshAddress();
+      await admin.createUser(deps, { email, name: 'Code fixture' });
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-      const addressHash = hashAddress(ownerEmail);
+      const addressHash = hashAddress(email);
       const expiresAt = Math.floor(Date.now() / 1000) + 600;
       await db.store.putEmailCode({ addressHash, codeHash: hashEmailCode(addressHash, code), createdAt: new Date().toISOString(), expiresAt });
-      return { email: ownerEmail, code };
+      return { email, code };
     },
     passkeyRegistration: async (baseUrl) => ({ response: await register(baseUrl, passkey(baseUrl)) }),
     passkeySignIn: async (baseUrl) => {
@@ -285,13 +290,22 @@ export async function requestFor(
 
 /** Rows whose success spends what the request carries: a code, a challenge, a session. */
 const PREPARED: Partial<Record<OperationId, (fixtures: SignInFixtures, baseUrl: string) => Promise<Pick<RouteRequest, 'body' | 'headers'>>>> = {
-  verifyEmailCode: async (fx) => ({ body: await fx.ownerCode() }),
+  // An address of its own each time: 5 codes and 10 tries an hour per address.
+  sendEmailCode: async () => ({ body: { email: freshAddress() } }),
+  verifyEmailCode: async (fx) => ({ body: await fx.newUserCode() }),
   registerPasskey: async (fx, baseUrl) => ({ body: await fx.passkeyRegistration(baseUrl) }),
   signInWithPasskey: async (fx, baseUrl) => ({ body: await fx.passkeySignIn(baseUrl) }),
   // A session of its own: signing out ends the one it is sent.
   signOut: async (fx) => ({ headers: { cookie: `easel.session_token=${(await fx.ownerSession()).token}` } }),
   getSession: async (fx) => ({ headers: { cookie: `easel.session_token=${(await fx.ownerSession()).token}` } }),
 };
+
+/**
+ * Whether the row's success spends what its request carries (a code, a challenge, a session, the
+ * passkey or session it removes): each call then needs a request of its own.
+ */
+export const spendsItsRequest = (row: Pick<RouteDef, 'path'> & { operationId: string }): boolean =>
+  row.operationId in PREPARED || /\{(sessionId|passkeyId)\}/.test(row.path);
 
 /** The credentials that make a row's request succeed for organization A. */
 export function credentialsFor(fixtures: Fixtures, row: RouteDef): Record<string, string> {

@@ -3,7 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CODE_LIST } from '#shared/errors.ts';
 import { activityOf, explain } from '#editor/src/io/problem-text.ts';
 
-const ROUTES = ['/api/screenshot', '/api/tweet/20', '/api/image-proxy?url=x', '/api/export', '/api/v1/assets/upload-url', '/api/v1/me'];
+const ROUTES = [
+  '/api/screenshot',
+  '/api/tweet/20',
+  '/api/image-proxy?url=x',
+  '/api/export',
+  '/api/v1/assets/upload-url',
+  '/api/v1/me',
+  '/api/v1/auth/email-code/verify',
+  '/api/v1/auth/passkey/verify',
+  '/api/v1/auth/passkeys/pky_1',
+];
 const FALLBACK = explain({ status: 418, code: 'no_such_code', message: '' }).message;
 
 describe('explain', () => {
@@ -56,6 +66,46 @@ describe('explain', () => {
   });
 });
 
+describe('explain, signing in and in the account menu', () => {
+  it.each([
+    ['/api/v1/auth/email-code/verify', 400, 'invalid_request', 'Wrong or expired code', 'That code is wrong or has expired.'],
+    ['/api/v1/auth/email-code/verify', 400, 'invalid_request', 'Too many wrong codes', 'That code has had too many wrong tries.'],
+    ['/api/v1/auth/email-code/verify', 403, 'forbidden', 'Forbidden', 'This address has no Easel account.'],
+    ['/api/v1/auth/passkey/verify', 400, 'invalid_request', 'Unknown or used challenge', 'That passkey prompt has expired or was used already.'],
+    ['/api/v1/auth/passkey/verify', 401, 'unauthorized', 'Unauthorized', 'This passkey is not on any Easel account.'],
+    ['/api/v1/auth/passkeys', 400, 'invalid_request', 'Passkey already registered', 'That passkey is on your account already.'],
+    ['/api/v1/auth/passkeys/pky_1', 401, 'unauthorized', 'Unauthorized', 'You are no longer signed in.'],
+    ['/api/v1/auth/sessions/ses_1', 404, 'not_found', 'Session not found', 'That is no longer on your account.'],
+    ['/api/v1/auth/invitations/inv_1/accept', 400, 'invalid_request', 'Invitation expired', 'That invitation has expired.'],
+  ])('answers %s\'s %s %s "%s" with its own words', (path, status, code, apiMessage, sentence) => {
+    // Act
+    const { message } = explain({ status, code, message: apiMessage, path });
+
+    // Assess
+    expect(message).toBe(sentence);
+  });
+
+  it('says how long a sign-in limit lasts, in minutes past a minute and a half', () => {
+    // Act
+    const short = explain({ status: 429, code: 'rate_limited', message: '', path: '/api/v1/auth/email-code', retryAfter: 41 });
+    const long = explain({ status: 429, code: 'rate_limited', message: '', path: '/api/v1/auth/email-code', retryAfter: 1_790 });
+
+    // Assess
+    expect([short.advice, long.advice]).toEqual(['Try again in 41 s.', 'Try again in 30 minutes.']);
+  });
+
+  it('asks to sign in again, never for an API key, when a save finds no session', () => {
+    // Act
+    const { message, advice } = explain({ status: 401, code: 'unauthorized', message: 'Unauthorized', path: '/api/v1/assets/upload-url' });
+
+    // Assess
+    expect({ message, advice }).toEqual({
+      message: 'You are not signed in, so Easel could not save to the workspace.',
+      advice: 'Sign in (top right), then try again.',
+    });
+  });
+});
+
 describe('activityOf', () => {
   it.each([
     ['/api/screenshot', 'capture'],
@@ -64,6 +114,10 @@ describe('activityOf', () => {
     ['/api/export', 'export'],
     ['/api/v1/assets/abc/complete', 'save'],
     ['/api/v1/me', 'sign-in'],
+    ['/api/v1/auth/email-code/verify', 'sign-in'],
+    ['/api/v1/auth/passkey/options', 'sign-in'],
+    ['/api/v1/auth/sessions/ses_1', 'account'],
+    ['/api/v1/organizations/org_1/activate', 'account'],
     [undefined, 'other'],
   ])('reads %s as %s', (path, activity) => {
     expect(activityOf(path)).toBe(activity);

@@ -3,27 +3,20 @@
  * do. The envelope's own message and hint stay available as details for developers.
  */
 import { MAX_CAPTURE_PIXELS, MAX_CSS_LENGTH, MAX_USER_AGENT_LENGTH, VIEWPORT_BOUNDS } from '../model/capture-request.ts';
+import { accountProblem } from './account-problems.ts';
+import type { Explanation, Failure } from './failure.ts';
 
-/** The fields of an API failure this needs (an {@link ApiError} has them). */
-export interface Failure {
-  status: number;
-  code: string;
-  message: string;
-  /** The route called, which says what the user was doing. */
-  path?: string;
-  retryAfter?: number;
-  /** The envelope's extended fields (requiredPlan, quota, …). */
-  extra?: Readonly<Record<string, unknown>>;
-}
+export type Activity = 'capture' | 'tweet' | 'media' | 'export' | 'save' | 'sign-in' | 'account' | 'other';
 
-export interface Explanation {
-  /** What happened, in one sentence. */
-  message: string;
-  /** What to do about it. */
-  advice: string;
-}
-
-export type Activity = 'capture' | 'tweet' | 'media' | 'export' | 'save' | 'sign-in' | 'other';
+/** The routes of signing in (the dialog, and who is signed in); the rest of /api/v1/auth/ is the account menu's. */
+const SIGN_IN_ROUTES = new Set([
+  '/api/v1/me',
+  '/api/v1/auth/session',
+  '/api/v1/auth/email-code',
+  '/api/v1/auth/email-code/verify',
+  '/api/v1/auth/passkey/options',
+  '/api/v1/auth/passkey/verify',
+]);
 
 /** What the user was doing, from the route. */
 export function activityOf(path: string | undefined): Activity {
@@ -33,7 +26,8 @@ export function activityOf(path: string | undefined): Activity {
   if (route === '/api/image-proxy') return 'media';
   if (route === '/api/export') return 'export';
   if (route.startsWith('/api/v1/assets')) return 'save';
-  if (route === '/api/v1/me') return 'sign-in';
+  if (SIGN_IN_ROUTES.has(route)) return 'sign-in';
+  if (route.startsWith('/api/v1/auth/') || route.startsWith('/api/v1/organizations')) return 'account';
   return 'other';
 }
 
@@ -43,7 +37,8 @@ const DOING: Record<Activity, string> = {
   media: 'load the image',
   export: 'convert the export',
   save: 'save to the workspace',
-  'sign-in': 'check who is signed in',
+  'sign-in': 'sign you in',
+  account: 'change your account',
   other: 'do that',
 };
 
@@ -180,6 +175,8 @@ function invalidRequest(failure: Failure, activity: Activity): Explanation {
 /** The sentence and the advice for a failure; every code of the API has one, and unknown ones a fallback. */
 export function explain(failure: Failure, now: Date = new Date()): Explanation {
   const activity = activityOf(failure.path);
+  const own = activity === 'sign-in' || activity === 'account' ? accountProblem(failure, activity) : undefined;
+  if (own) return own;
   const extra = failure.extra ?? {};
   switch (failure.code) {
     case 'network_error':
@@ -198,14 +195,11 @@ export function explain(failure: Failure, now: Date = new Date()): Explanation {
     case 'unsupported_value':
       return { message: 'The editor sent a choice Easel does not offer.', advice: 'Reload the page to get the current editor, then try again.' };
     case 'unauthorized':
-      return {
-        message: activity === 'sign-in' ? 'You are not signed in.' : 'Easel does not know who you are, so it cannot save.',
-        advice: 'Sign in, or paste an organization API key under Save to workspace; a revoked or expired key no longer works.',
-      };
+      return { message: `You are not signed in, so Easel could not ${DOING[activity]}.`, advice: 'Sign in (top right), then try again.' };
     case 'forbidden':
       return {
         message: `You are not allowed to ${DOING[activity]}.`,
-        advice: 'Use an API key with the asset:write scope, or ask an owner of the organization for the permission.',
+        advice: 'Ask an owner or an admin of the organization for the permission.',
       };
     case 'forbidden_domain':
       return {

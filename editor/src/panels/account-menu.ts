@@ -46,6 +46,9 @@ export function setupAccountMenu(account: Account, signIn: SignInDialog): void {
     status.textContent = account.state === 'checking' ? 'Checking sign-in…' : account.state === 'unavailable' ? 'Sign-in unavailable' : '';
     if (!session) {
       menu.open = false;
+      // The next person to sign in on this page must not see this one's passkeys and sessions while theirs load.
+      for (const list of [invitations, passkeys, sessions]) list.replaceChildren();
+      menuStatus.textContent = '';
       return;
     }
     const organization = account.bootstrap?.organization.name;

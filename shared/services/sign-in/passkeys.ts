@@ -24,6 +24,11 @@ import type { PasskeyStore } from '#shared/store/passkeys.ts';
 import type { UserStore } from '#shared/store/users.ts';
 
 export const CHALLENGE_SECONDS = 5 * 60;
+/**
+ * Ed25519, ES256 and RS256 (COSE -8, -7, -257). Not ML-DSA-44, which the library adds wherever
+ * Node's WebCrypto has it: there as an experimental API, whose probe writes warnings to stderr.
+ */
+const ALGORITHMS = [-8, -7, -257];
 
 export interface PasskeyDeps {
   store: Pick<PasskeyStore, 'getPasskey' | 'putPasskey' | 'listPasskeysOfUser' | 'recordPasskeyUse' | 'deletePasskey'> &
@@ -87,6 +92,7 @@ export async function registrationOptions(deps: PasskeyDeps, input: { userId: st
     userDisplayName: user.name,
     userID: bytes(user.userId),
     attestationType: 'none',
+    supportedAlgorithmIDs: ALGORITHMS,
     timeout: CHALLENGE_SECONDS * 1000,
     excludeCredentials: passkeys.map((passkey) => ({ id: passkey.credentialId, ...(passkey.transports ? { transports: passkey.transports } : {}) })),
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
@@ -111,6 +117,7 @@ export async function registerPasskey(
       expectedOrigin: [...deps.relyingParty.origins],
       expectedRPID: deps.relyingParty.rpId,
       requireUserVerification: true,
+      supportedAlgorithmIDs: ALGORITHMS,
     });
   } catch (error) {
     throw notVerified(error);
