@@ -34,9 +34,9 @@ const GITHUB_ACTIONS: Record<string, 'publish' | 'update'> = { published: 'publi
 function githubEvent(name: string | undefined, body: Record<string, unknown>): IntakeEvent {
   const action = typeof body.action === 'string' ? body.action : undefined;
   const event = `${name ?? 'unnamed'}${action ? `.${action}` : ''}`;
-  if (name !== 'release') return { event, action: 'ignore', reason: `${name ? `a ${name} event` : 'no X-GitHub-Event'}: only release events are taken in` };
+  if (name !== 'release') return { event, action: 'ignore', reason: `only release events are taken in, not ${name ?? 'one without X-GitHub-Event'}` };
   const mapped = action !== undefined && Object.hasOwn(GITHUB_ACTIONS, action) ? GITHUB_ACTIONS[action]! : undefined;
-  if (!mapped) return { event, action: 'ignore', reason: `release ${action ?? 'without an action'}: only published and edited are taken in` };
+  if (!mapped) return { event, action: 'ignore', reason: `only the release actions published and edited are taken in, not ${action ?? 'none'}` };
   const { release } = parse(GitHubReleaseEvent, body);
   const url = release.html_url && isHttpUrl(release.html_url) ? release.html_url : undefined;
   return {
@@ -49,7 +49,7 @@ function githubEvent(name: string | undefined, body: Record<string, unknown>): I
 function standardEvent(body: Record<string, unknown>): IntakeEvent {
   const { type } = parse(StandardEventType, body);
   if (!(STANDARD_RELEASE_TYPES as readonly string[]).includes(type)) {
-    return { event: type, action: 'ignore', reason: `a ${type} event: only ${STANDARD_RELEASE_TYPES.join(' and ')} are taken in` };
+    return { event: type, action: 'ignore', reason: `only ${STANDARD_RELEASE_TYPES.join(' and ')} are taken in, not ${type}` };
   }
   const { data } = parse(StandardReleaseEvent, body);
   return {
