@@ -111,7 +111,7 @@ const FUNCTIONS: Fn[] = [
     if (Object.keys(row.access.tables ?? {}).length > 0 || row.access.apiKeyStamp) clients.push('dynamodb');
     if (Object.keys(row.access.buckets ?? {}).length > 0) clients.push('s3', ...(PRESIGN_ONLY.has(row.operationId) ? (['s3-presigner'] as const) : []));
     if (Object.keys(row.access.queues ?? {}).length > 0) clients.push('sqs');
-    if (row.auth === 'internal') clients.push('secrets-manager');
+    if (row.auth === 'internal' || row.access.sourceSecrets) clients.push('secrets-manager');
     return fn(row.operationId, row.handler, clients, { row, nodeModules: row.nodeModules, multipart: row.body?.contentType === 'multipart/form-data' });
   }),
   fn('fallback', FALLBACK.handler, []),

@@ -171,7 +171,7 @@ async function intakeApp(db: ReturnType<typeof connect>, env: Record<string, str
 /** GitHub's X-Hub-Signature-256 of a body as `call()` sends it. */
 export function githubSignature(secret: string, body: unknown): string {
   return `sha256=${createHmac('sha256', secret)
-    .update(typeof body === 'string' ? body : JSON.stringify(body))
+    .update(body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body))
     .digest('hex')}`;
 }
 
