@@ -213,6 +213,8 @@ export class EaselStack extends Stack {
       });
     }
 
+    // Before any function is granted the source apps' secrets by it.
+    this.sourceSecretPrefix = sourceSecretPrefix(this.stackName);
     const routeFunctions = new Map<OperationId, EaselFunction>();
     for (const row of ROUTE_LIST) {
       const name = pascal(row.operationId);
@@ -277,7 +279,6 @@ export class EaselStack extends Stack {
       { threshold: props.captureP95AlarmMs ?? DEFAULT_CAPTURE_P95_ALARM_MS, evaluationPeriods: 2, datapointsToAlarm: 2 },
     );
 
-    this.sourceSecretPrefix = sourceSecretPrefix(this.stackName);
     const workerFunctions = new Map<QueueName, EaselFunction>();
     for (const [name, def] of entriesOf<QueueName, QueueDef>(QUEUES)) {
       const { queue, deadLetter } = this.data.queues[name];

@@ -73,6 +73,9 @@ const BUDGET_KB = {
   // A run of release shots validates each shot against the capture options' schemas (≈ 11 KB) and
   // keeps an Idempotency-Key record besides.
   'shot run': 345,
+  // A release intake starts a run of shots (as 'shot run'), reads the source apps' secrets (Secrets
+  // Manager), and reads release notes with marked (≈ 50 KB) and entities' HTML decoder (≈ 30 KB).
+  intake: 485,
   // Reading a run's shots carries their reports' and envelopes' shapes (≈ 8 KB).
   'shot read': 295,
   // Completion reached 402 KB once sign-in and release shots had landed.
@@ -91,6 +94,7 @@ const BUDGET_KB = {
 function budgetOf(clients: readonly Client[], nodeModules: readonly string[], row?: RouteRow, entry = ''): number {
   if (nodeModules.includes('@sparticuz/chromium')) return BUDGET_KB.capture;
   if (row?.operationId === 'runReleaseShots') return BUDGET_KB['shot run'];
+  if (row?.operationId === 'takeInRelease') return BUDGET_KB.intake;
   if (row?.operationId === 'listReleaseShots') return BUDGET_KB['shot read'];
   if (/passkey/.test(entry)) return BUDGET_KB['dynamodb+webauthn'];
   if (entry.startsWith('functions/auth/')) return BUDGET_KB['dynamodb+sign-in'];
