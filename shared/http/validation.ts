@@ -5,7 +5,7 @@ import type { HttpError } from '#shared/errors.ts';
 import { parsedForm } from '#shared/http/form.ts';
 import type { HttpMiddleware } from '#shared/http/handler.ts';
 import { mediaTypeOf } from '#shared/net/media-type.ts';
-import { issuePath } from '#shared/schemas/common.ts';
+import { issuePath } from '#shared/schemas/issue-path.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 
 /** Where a value came from, for the hint: body fields are named bare, others are qualified. */

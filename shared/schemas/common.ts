@@ -59,12 +59,6 @@ export const PlainText = (max: number) =>
 
 export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'));
 
-/** Where an issue is, as a field path: `release.tag_name`, `data.urls[2]`; empty at the top. */
-export function issuePath(issue: v.BaseIssue<unknown>): string {
-  const keys = (issue.path ?? []).map((item) => String(item.key));
-  return keys.reduce((acc, key) => (/^\d+$/.test(key) ? `${acc}[${key}]` : acc ? `${acc}.${key}` : key), '');
-}
-
 /** The Idempotency-Key header of a workspace POST, described as the operation honours it. */
 export const idempotencyKeyHeaders = (description: string) =>
   v.object({

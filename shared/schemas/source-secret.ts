@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { issuePath } from '#shared/schemas/common.ts';
+import { issuePath } from '#shared/schemas/issue-path.ts';
 import { CaptureOptionFields, MAX_CREDENTIAL_BYTES, credentialBytes } from '#shared/schemas/screenshot.ts';
 
 /**

@@ -2,7 +2,8 @@
 import * as v from 'valibot';
 import { InvalidRequestError } from '#shared/errors.ts';
 import type { SourceAppPrincipal } from '#shared/identity/principal.ts';
-import { issuePath, isHttpUrl } from '#shared/schemas/common.ts';
+import { isHttpUrl } from '#shared/schemas/common.ts';
+import { issuePath } from '#shared/schemas/issue-path.ts';
 import { GitHubReleaseEvent, STANDARD_RELEASE_TYPES, StandardEventType, StandardReleaseEvent } from '#shared/schemas/intake.ts';
 
 /** A release as the provider announced it. */
