@@ -45,6 +45,7 @@ const SHARED_MODULES = [
   'redaction-layout',
   'redaction-paint',
   'redaction-snapshot',
+  'release-intake',
   'release-shot-runs',
   'release-shot-worker',
   'sdk-literal-keys',

@@ -121,7 +121,7 @@ function checkThrottle(value: Throttle, what: string): Throttle {
 export const NESTED_FUNCTIONS: Readonly<Record<string, string>> = { 'functions/auth/': 'SignIn' };
 
 /** What each queue's worker may touch besides consuming its queue; `sourceSecrets`: read the source apps' secrets. */
-const WORKER_ACCESS: Record<QueueName, ResourceAccess & { sourceSecrets?: true }> = {
+const WORKER_ACCESS: Record<QueueName, ResourceAccess> = {
   deletion: { tables: { workspace: ['GetItem', 'UpdateItem'] }, buckets: { assets: { DeleteObject: [BUCKETS.assets.prefixes.objects] } } },
   // Whether the address may sign in (its user, its invitations), then its code's hash.
   mail: { tables: { workspace: ['GetItem', 'Query', 'PutItem'] } },
@@ -150,6 +150,8 @@ const ROUTE_AUTH_REASONS: Record<AuthKind, string> = {
   signIn:
     'The sign-in operations themselves: an e-mail code or a passkey is checked in the function, limited per IP (and per address for codes); a browser may call them only from the API or editor origins (login CSRF).',
   internal: "Authenticated in the function: the maintainers' shared secret from Secrets Manager, compared in constant time, before any input is read.",
+  webhook:
+    "A source app's webhook: the signature over the raw body (GitHub's X-Hub-Signature-256 or Standard Webhooks) is checked in the function with the app's secret from Secrets Manager, in constant time, before the body is parsed; limited per source app.",
 };
 
 const ORIGIN = /^https?:\/\/[^/\s]+$/;
@@ -176,7 +178,7 @@ export class EaselStack extends Stack {
   readonly stage: HttpStage;
   /** The maintainers' shared secret of the internal routes. */
   readonly internalSecret: ISecret;
-  /** Where the shot worker reads source apps' secrets. */
+  /** Where the shot worker and the release intake read source apps' secrets. */
   readonly sourceSecretPrefix: string;
 
   constructor(scope: Construct, id: string, props: EaselStackProps = {}) {
@@ -219,6 +221,8 @@ export class EaselStack extends Stack {
       });
     }
 
+    // Before any function is granted the source apps' secrets by it.
+    this.sourceSecretPrefix = sourceSecretPrefix(this.stackName);
     const routeFunctions = new Map<OperationId, EaselFunction>();
     for (const row of ROUTE_LIST) {
       const name = pascal(row.operationId);
@@ -236,6 +240,7 @@ export class EaselStack extends Stack {
         description: `Easel ${row.method} ${row.path}`,
       });
       this.data.grant(fn, row.access);
+      if (row.access.sourceSecrets) this.grantSourceSecrets(fn);
       if (row.auth === 'internal') {
         fn.addEnvironment('INTERNAL_SECRET_ARN', this.internalSecret.secretArn);
         this.internalSecret.grantRead(fn);
@@ -283,7 +288,6 @@ export class EaselStack extends Stack {
       { threshold: props.captureP95AlarmMs ?? DEFAULT_CAPTURE_P95_ALARM_MS, evaluationPeriods: 2, datapointsToAlarm: 2 },
     );
 
-    this.sourceSecretPrefix = sourceSecretPrefix(this.stackName);
     const workerFunctions = new Map<QueueName, EaselFunction>();
     for (const [name, def] of entriesOf<QueueName, QueueDef>(QUEUES)) {
       const { queue, deadLetter } = this.data.queues[name];
@@ -306,9 +310,9 @@ export class EaselStack extends Stack {
           ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
         }),
       );
-      const { sourceSecrets, ...access } = WORKER_ACCESS[name];
+      const access = WORKER_ACCESS[name];
       this.data.grant(worker, access);
-      if (sourceSecrets) this.grantSourceSecrets(worker);
+      if (access.sourceSecrets) this.grantSourceSecrets(worker);
       if (name === 'mail' && props.signIn?.emailFrom) this.grantSendEmail(worker, { ...props.signIn, emailFrom: props.signIn.emailFrom });
       workerFunctions.set(name, worker);
       this.alarms.watchFunction(`${pascal(name)}Worker`, worker, `The ${name} queue worker`);
@@ -361,19 +365,19 @@ export class EaselStack extends Stack {
   }
 
   /** GetSecretValue on the source apps' secrets only, by name prefix (their ARNs end in a random suffix). */
-  private grantSourceSecrets(worker: EaselFunction): void {
-    worker.addEnvironment('SOURCE_SECRET_PREFIX', this.sourceSecretPrefix);
+  private grantSourceSecrets(fn: EaselFunction): void {
+    fn.addEnvironment('SOURCE_SECRET_PREFIX', this.sourceSecretPrefix);
     const arn = this.formatArn({
       service: 'secretsmanager',
       resource: 'secret',
       resourceName: `${this.sourceSecretPrefix}*`,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
-    worker.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [arn] }));
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [arn] }));
     // cdk-nag names the resource as it resolves: a known region (and its partition) or account is written out.
     const part = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<AWS::${pseudo}>` : value);
     const where = `arn:${part(this.partition, 'Partition')}:secretsmanager:${part(this.region, 'Region')}:${part(this.account, 'AccountId')}`;
-    Validations.of(worker.role!.node.findChild('DefaultPolicy')).acknowledge({
+    Validations.of(fn.role!.node.findChild('DefaultPolicy')).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${where}:secret:${this.sourceSecretPrefix}*]`,
       reason:
         "Source apps name their secrets (secretReference) after the stack was deployed, and a secret's ARN ends in a random suffix: the name prefix is the narrowest resource. Only GetSecretValue, only under the prefix the stack documents for them.",

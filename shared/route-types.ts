@@ -6,9 +6,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * none: anonymous; apiKey: X-API-Key or a session with the permission; session: cookie only;
  * signIn: anonymous, reads the session cookie when sent, and a browser may change state only from a
- * trusted origin (login CSRF); internal: maintainer secret.
+ * trusted origin (login CSRF); internal: maintainer secret; webhook: a source app's delivery, signed over its
+ * raw body with the app's webhook secret (no key or cookie counts).
  */
-export type AuthKind = 'none' | 'apiKey' | 'session' | 'signIn' | 'internal';
+export type AuthKind = 'none' | 'apiKey' | 'session' | 'signIn' | 'internal' | 'webhook';
 /** public: any origin, no credentials; editor: configured editor origins, with credentials. */
 export type CorsPolicy = 'public' | 'editor';
 /** DynamoDB actions a route may call on a table; Query also covers the table's indexes. */
@@ -54,6 +55,8 @@ export interface ResourceAccess {
   queues?: Partial<Record<QueueName, 'send'>>;
   /** UpdateItem of `lastUsedAt` on API-key items only; every `apiKey` row needs it. */
   apiKeyStamp?: true;
+  /** GetSecretValue of the source apps' secrets, under the stack's name prefix only. */
+  sourceSecrets?: true;
 }
 
 /** Where an operation is served; the fallback (404, 405, preflight) matches requests against these alone. */

@@ -11,7 +11,7 @@ import { getImageProxy } from '#shared/routes/media.ts';
 import { capturePage } from '#shared/routes/screenshot.ts';
 import { purgeCache } from '#shared/routes/internal.ts';
 import { createRelease, listReleaseShots, listReleases, runReleaseShots } from '#shared/routes/releases.ts';
-import { createSourceApp } from '#shared/routes/source-apps.ts';
+import { createSourceApp, takeInRelease } from '#shared/routes/source-apps.ts';
 import { completeAssetUpload, createAssetUpload, deleteAsset, getAssetDownloadUrl, listAssets } from '#shared/routes/assets.ts';
 import {
   activateOrganization,
@@ -57,6 +57,7 @@ export const ROUTES = {
   runReleaseShots,
   listReleaseShots,
   createSourceApp,
+  takeInRelease,
   createAssetUpload,
   completeAssetUpload,
   getAssetDownloadUrl,

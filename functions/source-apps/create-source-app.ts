@@ -8,6 +8,6 @@ import * as routes from '#shared/routes/source-apps.ts';
 /** POST /api/v1/source-apps: registers a release-intake source app. */
 export const handler = route(
   routes.createSourceApp,
-  async ({ body, principal }) => createSourceApp(sourceAppDeps(), { workspaceId: principal.workspaceId, body }),
+  async ({ body, principal }) => createSourceApp(sourceAppDeps(), { workspaceId: principal.workspaceId, organizationId: principal.organizationId, body }),
   { authenticate, idempotency },
 );

@@ -26,8 +26,9 @@ import { dataDirFrom } from '#infra/local/endpoints-file.ts';
 import { OUTBOX_FILE } from '#infra/local/environment.ts';
 import { readOutbox } from '#infra/local/outbox.ts';
 import type { AdminDeps } from '#shared/services/identity-admin.ts';
-import { parseSourceSecret } from '#shared/services/shots/login.ts';
-import { writeLocalSecret } from '#shared/store/source-secrets.ts';
+import { parseSourceSecret } from '#shared/schemas/source-secret.ts';
+import { localSecrets, writeLocalSecret } from '#shared/store/source-secrets.ts';
+import { generateWebhookSecret } from '#shared/identity/webhooks.ts';
 import { localSecretsDir } from '#infra/local/environment.ts';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -347,6 +348,31 @@ export const COMMANDS: Record<string, Command> = {
       const dir = localSecretsDir(dataDirFrom(env));
       await writeLocalSecret(dir, name, text);
       return { data: { name, store: dir }, lines: [`secret ${name} stored in ${dir} (readable by you only; it is never printed)`] };
+    },
+  },
+  'new-webhook-secret': {
+    summary: 'Make a fresh webhook signing secret (whsec_…); with --name, also store it as the webhookSecret of that local secret.',
+    table: false,
+    options: {
+      name: { type: 'string', description: "The source app's secretReference: its headers and cookies are kept, its webhookSecret replaced." },
+    },
+    async run(values, _deps, env) {
+      const webhookSecret = generateWebhookSecret();
+      const name = str(values, 'name');
+      if (name === undefined) return { data: { webhookSecret }, lines: [webhookSecret] };
+      const dir = localSecretsDir(dataDirFrom(env));
+      const text = await localSecrets(dir).read(name);
+      const parsed = text === undefined ? { secret: {} } : parseSourceSecret(text);
+      if ('invalid' in parsed)
+        throw new InvalidRequestError('Invalid secret', `The stored secret ${name}: ${parsed.invalid} is not valid; store it whole with put-secret.`);
+      await writeLocalSecret(dir, name, JSON.stringify({ ...parsed.secret, webhookSecret }));
+      return {
+        data: { name, store: dir, webhookSecret },
+        lines: [
+          webhookSecret,
+          `  stored as the webhookSecret of ${name} in ${dir}; give it to the sender (GitHub's webhook "Secret") now: it is not shown again`,
+        ],
+      };
     },
   },
   'create-surface': {

@@ -145,6 +145,7 @@ export class DataStores extends Construct {
     }
     for (const [name] of entriesOf(access.queues ?? {})) this.queues[name].queue.grantSendMessages(grantee);
     if (access.apiKeyStamp) this.grantApiKeyStamp(grantee);
+    // access.sourceSecrets is the stack's to grant: the secrets are not among these stores.
   }
 
   /** The one write of an otherwise read-only route: the last-used attribute of API-key items. */

@@ -128,7 +128,7 @@ function extensionMatching(row: DocRoute, pattern: RegExp): { key: string; value
 
 /** The envelope a 429 of this operation carries: per-IP limits on anonymous routes, workspace quotas elsewhere. */
 export function tooManyRequestsKind(row: DocRoute): 'rate' | 'quota' {
-  return (row.auth === 'none' || row.auth === 'signIn') && !row.permission ? 'rate' : 'quota';
+  return (row.auth === 'none' || row.auth === 'signIn' || row.auth === 'webhook') && !row.permission ? 'rate' : 'quota';
 }
 
 /** How the operation authenticates, in one plain sentence (Markdown code spans allowed). */
@@ -149,6 +149,8 @@ export function authSentence(row: DocRoute): string {
       return `None: this operation signs in or out. It reads the \`${SESSION_COOKIE}\` cookie when one is sent; from a browser, only the API's own pages and the editor's origins may call it.`;
     case 'internal':
       return 'Maintainer secret; not part of the public interface.';
+    case 'webhook':
+      return "The source app's signature over the exact body, with the `webhookSecret` of its secret: `X-Hub-Signature-256` for provider `github`, the Standard Webhooks headers for any other. No API key or session counts.";
   }
 }
 
@@ -165,6 +167,8 @@ export function authLabel(row: DocRoute): string {
       return 'no credentials (sign-in)';
     case 'internal':
       return 'maintainers only';
+    case 'webhook':
+      return "the source app's webhook signature";
   }
 }
 
@@ -188,10 +192,10 @@ function words(key: string): string {
 /** A rate-limit extension value as a phrase ('20 requests per 60 s per IP address'), when it has the usual shape. */
 export function describeRateLimit(value: unknown): string {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const { limit, windowSeconds } = value as { limit?: unknown; windowSeconds?: unknown };
+    const { limit, windowSeconds, per } = value as { limit?: unknown; windowSeconds?: unknown; per?: unknown };
     if (typeof limit === 'number' && typeof windowSeconds === 'number') {
       const window = windowSeconds === 60 ? 'minute' : windowSeconds === 3600 ? 'hour' : `${windowSeconds} s`;
-      return `${limit} requests per ${window} per IP address`;
+      return `${limit} requests per ${window} per ${typeof per === 'string' ? `\`${per}\`` : 'IP address'}`;
     }
   }
   return describeValue(value);

@@ -152,6 +152,20 @@ class Components {
           name: SESSION_COOKIE,
           description: `Session of a signed-in user. Over https it is issued as \`__Host-${SESSION_COOKIE}\`, which then decides alone (\`__Secure-${SESSION_COOKIE}\` is accepted too); session cookies carrying different tokens are refused with 401. Shell operations accept only this; workspace operations accept it when the member holds the matching permission.`,
         },
+        githubSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Hub-Signature-256',
+          description:
+            "A source app of provider `github`: `sha256=` and the hex HMAC-SHA256 of the exact body under the `webhookSecret` of the app's secret, as GitHub sends it.",
+        },
+        standardWebhookSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'webhook-signature',
+          description:
+            "A source app of any other provider: Standard Webhooks' `v1,<base64 HMAC-SHA256 of webhook-id.webhook-timestamp.body>` under the `webhookSecret` (`whsec_` and base64), the timestamp within 5 minutes.",
+        },
       },
       schemas: this.schemas,
       responses: this.responses,
@@ -243,6 +257,8 @@ function security(row: DocRoute): Record<string, string[]>[] {
       return [{ apiKey: [] }, { sessionCookie: [] }];
     case 'session':
       return [{ sessionCookie: [] }];
+    case 'webhook':
+      return [{ githubSignature: [] }, { standardWebhookSignature: [] }];
     default:
       return [];
   }

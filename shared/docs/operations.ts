@@ -30,6 +30,7 @@ import {
   MAX_HIDE_SELECTORS,
   ScreenshotResponse,
 } from '#shared/schemas/screenshot.ts';
+import { IntakeAnswer, MAX_INTAKE_BYTES } from '#shared/schemas/intake.ts';
 import { SourceApp } from '#shared/schemas/source-apps.ts';
 import { TweetErrorEnvelope, TweetFailureEnvelope, TweetResponse } from '#shared/schemas/tweets.ts';
 
@@ -182,6 +183,13 @@ export const OPERATION_DOCS = {
     summary: 'Register a source app',
     description: `Registers a release-intake source app: the hosts it posts from (1 to 50 absolute URIs) and its provider (default generic). ${KEYED}`,
     responses: { 201: { ...json('The registered source app.', SourceApp), headers: REPLAYED } },
+  },
+  takeInRelease: {
+    summary: "Take in a source app's release",
+    description: `A source app's webhook: its release, taken in as a draft release of its workspace. Signed with the \`webhookSecret\` of the secret the app's \`secretReference\` names, over the exact body: provider \`github\` with \`X-Hub-Signature-256\` (\`X-GitHub-Event: release\`, actions \`published\` and \`edited\`; the webhook's content type \`application/json\`), any other provider with the Standard Webhooks headers (\`webhook-id\`, \`webhook-timestamp\` within 5 minutes, \`webhook-signature\`) and a \`StandardReleaseEvent\`. A wrong or missing signature is 401 and stores nothing. A published release becomes a draft (one per app's external id and provider's release id): its title, a benefit statement from the notes' first paragraph or sentence, the notes as plain text, and as sourceUrls the linked pages on the app's allowedHosts, whose shots (desktop, light) are queued at once. An edit rewrites the draft. Other events are answered 202 and ignored. A delivery id seen before gets the first answer again, marked \`Idempotent-Replayed: true\`. At most ${MAX_INTAKE_BYTES} bytes; 60 deliveries a minute per source app. The whole of it: docs/identity.md, "Release intake".`,
+    responses: {
+      202: { ...json('What the delivery did: the draft created or updated (and its shots), or why it was ignored.', IntakeAnswer), headers: REPLAYED },
+    },
   },
   createAssetUpload: {
     summary: 'Create a signed upload URL',

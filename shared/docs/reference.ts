@@ -55,12 +55,18 @@ export function authenticationSection(baseUrl: string, rows: readonly DocRoute[]
   const keyed = rows.find((row) => row.auth === 'apiKey');
   return blocks(
     heading(depth, 'Authentication', 'authentication'),
-    'Each operation states which of three kinds of caller it accepts.',
+    rows.some((row) => row.auth === 'webhook')
+      ? 'Each operation states which of four kinds of caller it accepts.'
+      : 'Each operation states which of three kinds of caller it accepts.',
     [
       `- **Anonymous.** Utilities and discovery documents take no credentials. An \`Authorization\` header is never read, so it grants nothing anywhere in the API.`,
       `- **Organization API key.** Send \`${API_KEY_HEADER}: <API_KEY>\` on workspace operations; each names the scope the key must hold. No key, or an unknown or revoked one, gives 401 \`unauthorized\`; a key without the scope gives 403 \`forbidden\`. A browser with a signed-in session whose member holds the matching permission may call the same operations. A key in \`${API_KEY_HEADER}\` wins over the session: an empty or blank one is a key presented, and gives 401 even beside a valid session cookie.`,
       `- **Session cookie.** \`${SESSION_COOKIE}\`, issued by sign-in as \`__Host-${SESSION_COOKIE}\` over https (\`__Secure-${SESSION_COOKIE}\` is accepted there too). A \`__Host-\` cookie, which no other subdomain can set, decides alone; other session cookies that disagree are refused with 401 \`unauthorized\`. Shell operations accept only the session: a request carrying \`${API_KEY_HEADER}\` is refused with 403 \`forbidden\`.`,
-    ].join('\n'),
+      rows.some((row) => row.auth === 'webhook') &&
+        `- **A source app's webhook.** A release intake address takes only the app's signature over the exact body, made with the \`webhookSecret\` of its secret: \`X-Hub-Signature-256\` (GitHub) or the Standard Webhooks headers. A missing or wrong one gives 401 \`unauthorized\`; keys and cookies count for nothing there.`,
+    ]
+      .filter(Boolean)
+      .join('\n'),
     scopes.length > 0 && `API-key scopes in use: ${scopes.map(code).join(', ')}.`,
     permissions.length > 0 && `Session permissions in use: ${permissions.map(code).join(', ')}.`,
     'The server checks, where the operation needs them: workspace membership, role permission, API-key scope, plan feature and quota.',

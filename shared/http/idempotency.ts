@@ -11,8 +11,8 @@ import { principalOf } from '#shared/http/principals.ts';
 import { REPLAYED_HEADER, setReplay } from '#shared/http/replay.ts';
 import { isReply, reply } from '#shared/http/reply.ts';
 import { requestIdOf } from '#shared/http/request-id.ts';
-import { parseWith } from '#shared/http/validation.ts';
-import type { Principal } from '#shared/identity/principal.ts';
+import { bodyBytes, parseWith } from '#shared/http/validation.ts';
+import type { Principal, SourceAppPrincipal } from '#shared/identity/principal.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { emitMetrics } from '#shared/metrics.ts';
 import type { LambdaEvent } from '#shared/route-types.ts';
@@ -25,6 +25,11 @@ const WAIT_MS = 10_000;
 
 export interface IdempotencyOptions {
   operationId: string;
+  /**
+   * Where the key comes from: the Idempotency-Key header, or (a webhook row) the verified delivery's
+   * id, scoped to its source app, so a redelivery gets the first answer. Default: the header.
+   */
+  keyFrom?: 'header' | 'delivery';
   /** The row's status of a plain returned value. */
   status?: number;
   /** The route's time-out: a claim's lease when the invocation does not tell its remaining time. */
@@ -39,7 +44,7 @@ type IdempotencyInternal = { idempotency?: Held };
 
 /** The method, the path (it names the asset) and the body, the body by its JSON value where it is JSON. */
 function requestHash(event: LambdaEvent): string {
-  const raw = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  const raw = bodyBytes(event);
   let body: unknown = raw.toString('base64');
   try {
     body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
@@ -53,6 +58,12 @@ function requestHash(event: LambdaEvent): string {
     if (!(error instanceof RangeError)) throw error;
     return fingerprint([event.requestContext.http.method, event.rawPath, raw.toString('base64')]);
   }
+}
+
+/** A delivery's id within its source app: two apps' deliveries never share a record. */
+function deliveryKey(principal: Principal | SourceAppPrincipal): string {
+  if (principal.kind !== 'sourceApp') throw new Error('An idempotency key from the delivery needs a verified webhook (auth webhook)');
+  return `${principal.sourceApp.id}\n${principal.deliveryId}`;
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -95,9 +106,11 @@ export function idempotency(options: IdempotencyOptions): HttpMiddleware {
 
   return {
     before: async (request) => {
-      const key = parseWith(IdempotencyKeyHeaders, request.event.headers ?? {}, 'header')['idempotency-key'];
+      const principal = principalOf(request.context) as Principal | SourceAppPrincipal;
+      const key =
+        options.keyFrom === 'delivery' ? deliveryKey(principal) : parseWith(IdempotencyKeyHeaders, request.event.headers ?? {}, 'header')['idempotency-key'];
       if (key === undefined) return;
-      const { workspaceId } = principalOf(request.context) as Principal;
+      const { workspaceId } = principal;
       const slot = { workspaceId, operationId: options.operationId, keyHash: createHash('sha256').update(key).digest('hex') };
       const held = { slot, owner: requestIdOf(request.event, request.context) };
       const hash = requestHash(request.event);

@@ -3,9 +3,9 @@
  * middleware so anonymous routes do not bundle the identity store.
  */
 import type { LambdaContext } from '#shared/route-types.ts';
-import type { Principal, SessionIdentity } from '#shared/identity/principal.ts';
+import type { Principal, SessionIdentity, SourceAppPrincipal } from '#shared/identity/principal.ts';
 
-export type ResolvedPrincipal = Principal | SessionIdentity;
+export type ResolvedPrincipal = Principal | SessionIdentity | SourceAppPrincipal;
 
 type WithPrincipal = LambdaContext & { principal?: ResolvedPrincipal };
 

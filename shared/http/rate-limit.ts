@@ -2,11 +2,12 @@
  * The per-client rate limit a row publishes in `x-easel-rate-limit`. No AWS client here, as route.ts
  * imports this; #shared/wiring/rate-limit.ts binds the rate table.
  */
+import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { RateLimitedError } from '#shared/errors.ts';
 import { setResponseHeaders } from '#shared/http/handler.ts';
 import type { HttpMiddleware } from '#shared/http/handler.ts';
-import type { RouteRow } from '#shared/route-types.ts';
+import type { LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import { log } from '#shared/log.ts';
 import { clientNetwork } from '#shared/net/address.ts';
 import { rateLimitHeaders, windowOf } from '#shared/rate-limiter.ts';
@@ -18,33 +19,54 @@ export const RATE_LIMIT_EXTENSION = 'x-easel-rate-limit';
 const Rule = v.strictObject({
   limit: v.pipe(v.number(), v.integer(), v.minValue(1)),
   windowSeconds: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /** A path parameter to count per (a webhook's source app), instead of the client's address. */
+  per: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z][A-Za-z0-9]*$/))),
 });
 
-/** A malformed rule fails the cold start. */
-export function rateLimitRuleOf({ operationId, extensions }: Pick<RouteRow, 'operationId' | 'extensions'>): RateLimitRule | undefined {
+export type RouteRateLimitRule = RateLimitRule & { per?: string };
+
+/** A malformed rule, or one per a parameter its path lacks, fails the cold start. */
+export function rateLimitRuleOf({ operationId, path, extensions }: Pick<RouteRow, 'operationId' | 'path' | 'extensions'>): RouteRateLimitRule | undefined {
   const value = extensions?.[RATE_LIMIT_EXTENSION];
   if (value === undefined) return undefined;
   const parsed = v.safeParse(Rule, value);
-  if (!parsed.success) throw new Error(`Route ${operationId}: ${RATE_LIMIT_EXTENSION} must be { limit, windowSeconds } positive integers`);
+  if (!parsed.success)
+    throw new Error(`Route ${operationId}: ${RATE_LIMIT_EXTENSION} must be { limit, windowSeconds } positive integers, and per a path parameter`);
+  const { per } = parsed.output;
+  if (per !== undefined && !path.includes(`{${per}}`))
+    throw new Error(`Route ${operationId}: ${RATE_LIMIT_EXTENSION} counts per ${per}, which its path does not name`);
   return parsed.output;
 }
 
 export interface PerClientRateLimitOptions {
   operationId: string;
-  rule: RateLimitRule;
+  rule: RouteRateLimitRule;
   /** Called on every request, so it may build the limiter on first use. */
   limiter: () => RateLimiter;
 }
 
-/** Counts per `sourceIp` as API Gateway saw it, never a client-controlled header; 429 once used up. */
+/** Longer path values are counted by their hash, so a counter's key stays short. */
+const MAX_KEY_VALUE = 64;
+
+/** What a request is counted under: its path parameter, or its client's network. */
+function counted(request: { event: LambdaEvent }, operationId: string, per: string | undefined): string {
+  if (per === undefined) return `${operationId}#ip#${clientNetwork(request.event.requestContext.http.sourceIp)}`;
+  const value = request.event.pathParameters?.[per] ?? '';
+  return `${operationId}#${per}#${value.length > MAX_KEY_VALUE ? createHash('sha256').update(value).digest('hex') : value}`;
+}
+
+/**
+ * Counts per `sourceIp` as API Gateway saw it, never a client-controlled header, or per the path
+ * parameter the rule names; 429 once used up.
+ */
 export function perClientRateLimit({ operationId, rule, limiter }: PerClientRateLimitOptions): HttpMiddleware {
+  const { per, ...counting } = rule;
   return {
     before: async (request) => {
-      const client = clientNetwork(request.event.requestContext.http.sourceIp);
       const now = Date.now();
       let decision;
       try {
-        decision = await limiter().consume({ key: `${operationId}#ip#${client}`, ...rule, now });
+        decision = await limiter().consume({ key: counted(request, operationId, per), ...counting, now });
       } catch (error) {
         // Count unknown: report nothing left and fail closed.
         setResponseHeaders(request, rateLimitHeaders({ limit: rule.limit, remaining: 0, resetAt: windowOf(now, rule.windowSeconds).end }));
@@ -54,7 +76,13 @@ export function perClientRateLimit({ operationId, rule, limiter }: PerClientRate
       setResponseHeaders(request, headers);
       if (!decision.allowed) {
         log.info('rate limited', { operationId, counter: decision.counter });
-        throw new RateLimitedError({ limit: rule.limit, windowSeconds: rule.windowSeconds, retryAfter: decision.retryAfterSeconds, headers });
+        throw new RateLimitedError({
+          limit: rule.limit,
+          windowSeconds: rule.windowSeconds,
+          retryAfter: decision.retryAfterSeconds,
+          headers,
+          ...(per ? { per } : {}),
+        });
       }
     },
   };

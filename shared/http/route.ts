@@ -7,20 +7,22 @@ import { RATE_LIMIT_EXTENSION, rateLimitRuleOf } from '#shared/http/rate-limit.t
 import type { Reply } from '#shared/http/reply.ts';
 import { replayOf } from '#shared/http/replay.ts';
 import { requestIdOf } from '#shared/http/request-id.ts';
-import type { BodySpec, LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
+import type { AnySchema, BodySpec, LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 import { validateInput, validatedInput } from '#shared/http/validation.ts';
-import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
+import type { Principal, SessionIdentity, SessionPrincipal, SourceAppPrincipal } from '#shared/identity/principal.ts';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 type BodyOut<B> = B extends { schema: infer S; optional: true } ? Out<S> | undefined : B extends { schema: infer S } ? Out<S> : undefined;
 /** Workspace routes get an organization principal; shell routes a member when they name a permission, else the session. */
 type PrincipalOf<R> = R extends { auth: 'apiKey' }
   ? Principal
-  : R extends { auth: 'session'; permission: string }
-    ? SessionPrincipal
-    : R extends { auth: 'session' }
-      ? SessionIdentity
-      : undefined;
+  : R extends { auth: 'webhook' }
+    ? SourceAppPrincipal
+    : R extends { auth: 'session'; permission: string }
+      ? SessionPrincipal
+      : R extends { auth: 'session' }
+        ? SessionIdentity
+        : undefined;
 
 export interface RouteInput<R> {
   body: R extends { body: infer B } ? BodyOut<B> : undefined;
@@ -60,7 +62,8 @@ const feature = <Name extends string, Row extends RouteRow, Options>(spec: Featu
 
 /**
  * In run order: the rate limit counts even invalid requests; auth precedes the body, so a caller without
- * credentials learns nothing of its schema; an Idempotency-Key is the workspace's, so it follows auth.
+ * credentials learns nothing of its schema (a webhook's signature is checked over the bytes before they
+ * are parsed); an Idempotency-Key (or a delivery id) is the workspace's, so it follows auth.
  */
 const FEATURES = [
   feature({
@@ -82,10 +85,22 @@ const FEATURES = [
     options: ({ auth, permission, extensions }) => ({ auth, permission, extensions }),
   }),
   feature({
+    name: 'verifyWebhook',
+    declaredBy: (row): row is RouteRow & { auth: 'webhook'; params: AnySchema; body: BodySpec } =>
+      row.auth === 'webhook' && row.params !== undefined && row.body !== undefined,
+    says: (row) => `has auth '${row.auth}'`,
+    options: (row) => ({ operationId: row.operationId, params: row.params, maxBytes: row.body.maxBytes }),
+  }),
+  feature({
     name: 'idempotency',
     declaredBy: (row): row is RouteRow & { idempotent: true } => row.idempotent === true,
     says: () => 'is idempotent',
-    options: (row) => ({ operationId: row.operationId, status: row.status, timeoutSeconds: row.timeout }),
+    options: (row) => ({
+      operationId: row.operationId,
+      status: row.status,
+      timeoutSeconds: row.timeout,
+      keyFrom: row.auth === 'webhook' ? ('delivery' as const) : ('header' as const),
+    }),
   }),
   feature({
     name: 'multipartBody',

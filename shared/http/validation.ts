@@ -5,6 +5,7 @@ import type { HttpError } from '#shared/errors.ts';
 import { parsedForm } from '#shared/http/form.ts';
 import type { HttpMiddleware } from '#shared/http/handler.ts';
 import { mediaTypeOf } from '#shared/net/media-type.ts';
+import { issuePath } from '#shared/schemas/issue-path.ts';
 import type { BodySpec, LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';
 
 /** Where a value came from, for the hint: body fields are named bare, others are qualified. */
@@ -14,8 +15,7 @@ const ENUM_TYPES = new Set(['picklist', 'enum', 'literal']);
 const URL_TYPES = new Set(['url', 'http_url']);
 
 function fieldName(issue: v.BaseIssue<unknown>, location: Location): string {
-  const keys = (issue.path ?? []).map((item) => String(item.key));
-  const name = keys.reduce((acc, key) => (/^\d+$/.test(key) ? `${acc}[${key}]` : acc ? `${acc}.${key}` : key), '');
+  const name = issuePath(issue);
   if (location === 'body') return name || 'body';
   const label = location === 'path' ? 'path parameter' : location === 'query' ? 'query parameter' : 'header';
   return name ? `${label} ${name}` : label;
@@ -104,13 +104,19 @@ type WithInput = LambdaContext & { input?: ValidatedInput };
 // Fatal, so a malformed byte is refused instead of stored as U+FFFD.
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
+/** The bytes the client sent: API Gateway hands text over as a string and anything else base64-encoded. */
+export function bodyBytes(event: LambdaEvent): Buffer {
   const raw = event.body;
-  if (raw === undefined || raw === null || raw === '') {
+  if (raw === undefined || raw === null || raw === '') return Buffer.alloc(0);
+  return event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+}
+
+function readJsonBody(event: LambdaEvent, spec: BodySpec): unknown {
+  const bytes = bodyBytes(event);
+  if (bytes.length === 0) {
     if (spec.optional) return undefined;
     throw new InvalidRequestError('Missing request body', 'Send a JSON body with Content-Type: application/json.');
   }
-  const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
   if (bytes.length > spec.maxBytes) throw new PayloadTooLargeError(spec.maxBytes);
   const type = mediaTypeOf(event.headers?.['content-type']);
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {

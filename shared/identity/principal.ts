@@ -1,6 +1,7 @@
 /** Who is calling, as the auth middleware resolved it; route() types it by the row's auth. */
 import type { Permission, Role, Scope } from '#shared/identity/permissions.ts';
 import type { Entitlement, Feature, Plan } from '#shared/identity/plans.ts';
+import type { SourceApp } from '#shared/schemas/source-apps.ts';
 
 /** A signed-in user's session, before any organization is involved. */
 export interface SessionIdentity {
@@ -36,3 +37,21 @@ export interface SessionPrincipal extends OrganizationScope, Omit<SessionIdentit
 }
 
 export type Principal = ApiKeyPrincipal | SessionPrincipal;
+
+/** How a source app signs its deliveries: GitHub's X-Hub-Signature-256, or Standard Webhooks. */
+export type WebhookSigning = 'github' | 'standard';
+
+/** A source app whose webhook delivery was verified: the app, its workspace's plan, and the delivery. */
+export interface SourceAppPrincipal {
+  kind: 'sourceApp';
+  sourceApp: SourceApp;
+  organizationId: string;
+  workspaceId: string;
+  /** In force: a canceled subscription is on free. */
+  plan: Plan;
+  signing: WebhookSigning;
+  /** X-GitHub-Delivery or webhook-id: what a redelivery repeats. */
+  deliveryId: string;
+  /** X-GitHub-Event (GitHub only; a Standard Webhooks event names its type in the body). */
+  event?: string;
+}

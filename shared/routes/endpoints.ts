@@ -16,6 +16,8 @@ export const createRelease = { operationId: 'createRelease', method: 'POST', pat
 export const runReleaseShots = { operationId: 'runReleaseShots', method: 'POST', path: '/api/v1/releases/{releaseId}/shots', cors: 'editor' } as const;
 export const listReleaseShots = { operationId: 'listReleaseShots', method: 'GET', path: '/api/v1/releases/{releaseId}/shots', cors: 'editor' } as const;
 export const createSourceApp = { operationId: 'createSourceApp', method: 'POST', path: '/api/v1/source-apps', cors: 'editor' } as const;
+// A source app's webhook: signed by the app, never sent by a browser.
+export const takeInRelease = { operationId: 'takeInRelease', method: 'POST', path: '/api/v1/source-apps/{sourceAppId}/intake', cors: 'public' } as const;
 export const createAssetUpload = { operationId: 'createAssetUpload', method: 'POST', path: '/api/v1/assets/upload-url', cors: 'editor' } as const;
 export const completeAssetUpload = { operationId: 'completeAssetUpload', method: 'POST', path: '/api/v1/assets/{assetId}/complete', cors: 'editor' } as const;
 export const getAssetDownloadUrl = {

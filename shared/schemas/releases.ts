@@ -21,6 +21,23 @@ export const IdempotencyHeaders = idempotencyKeyHeaders(
   'Makes the create safe to retry: a repeat with the same body returns the original release, with 200 and `Idempotent-Replayed: true`.',
 );
 
+export const RELEASE_STATES = ['draft'] as const;
+
+export const ReleaseIntake = v.pipe(
+  v.object({
+    sourceAppId: v.pipe(v.string(), v.description('The source app whose webhook delivered it.')),
+    provider: v.pipe(v.string(), v.description("The app's provider as registered (github, generic, …).")),
+    externalReleaseId: v.pipe(v.string(), v.description("The provider's id of the release: GitHub's release id, or a Standard Webhooks event's data.id.")),
+    url: v.optional(v.pipe(v.string(), v.description("The release's page at the provider (GitHub's html_url, a Standard Webhooks event's data.url)."))),
+    deliveryId: v.pipe(v.string(), v.description('The delivery that last wrote the draft (X-GitHub-Delivery or webhook-id).')),
+    updatedAt: v.pipe(v.string(), v.isoTimestamp(), v.description('When that delivery was taken in.')),
+  }),
+  v.description(
+    'Where a release taken in by a source app came from (docs/identity.md, "Release intake"). Absent on releases created with POST /api/v1/releases.',
+  ),
+);
+export type ReleaseIntake = v.InferOutput<typeof ReleaseIntake>;
+
 export const Release = v.object({
   id: v.string(),
   title: v.string(),
@@ -30,6 +47,13 @@ export const Release = v.object({
   sourceUrls: v.array(v.string()),
   productSurfaceId: v.optional(v.string()),
   createdAt: v.pipe(v.string(), v.isoTimestamp()),
+  state: v.optional(
+    v.pipe(
+      v.picklist(RELEASE_STATES),
+      v.description('`draft`: taken in from a source app’s webhook, not yet reviewed by a person. Absent on releases created with POST /api/v1/releases.'),
+    ),
+  ),
+  intake: v.optional(ReleaseIntake),
 });
 export type Release = v.InferOutput<typeof Release>;
 

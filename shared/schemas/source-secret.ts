@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { issuePath } from '#shared/schemas/issue-path.ts';
 import { CaptureOptionFields, MAX_CREDENTIAL_BYTES, credentialBytes } from '#shared/schemas/screenshot.ts';
 
 /**
@@ -14,3 +15,18 @@ export const SourceAppSecret = v.pipe(
   v.check((secret) => credentialBytes(secret) <= MAX_CREDENTIAL_BYTES, `headers and cookies together are at most ${MAX_CREDENTIAL_BYTES} bytes as sent`),
 );
 export type SourceAppSecret = v.InferOutput<typeof SourceAppSecret>;
+
+/** Where a secret failed its shape, by path alone: a secret's values are never repeated. */
+const pathOf = (issue: v.BaseIssue<unknown>) => issuePath(issue) || 'the whole secret';
+
+/** A secret's text as a login, or what in it is not valid (a path, never a value). */
+export function parseSourceSecret(text: string): { secret: SourceAppSecret } | { invalid: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { invalid: 'its text (not JSON)' };
+  }
+  const parsed = v.safeParse(SourceAppSecret, json);
+  return parsed.success ? { secret: parsed.output } : { invalid: pathOf(parsed.issues[0]) };
+}

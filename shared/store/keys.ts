@@ -20,6 +20,8 @@
  * | asset           | WS#<workspaceId>      | ASSET#<assetId>     |                 |                   |
  * | release         | WS#<workspaceId>      | RELEASE#<uuidv7>    |                 |                   |
  * | source app      | WS#<workspaceId>      | SOURCEAPP#<id>      |                 |                   |
+ * | its address     | SOURCEAPP#<id>        | ADDRESS             |                 |                   |
+ * | intake's release| WS#<workspaceId>      | INTAKE#<sha256 of app's external id, provider, release id> | |  |
  * | release shot    | WS#<workspaceId>      | SHOT#<releaseId>#<name> |             |                   |
  * | idempotency     | WS#<workspaceId>      | IDEMPOTENCY#<scope>#<sha256 of key> |  |                   |
  */
@@ -28,6 +30,10 @@ export const keys = {
   /** Release ids are UUIDv7: the sort key orders releases by creation time. */
   release: (workspaceId: string, releaseId: string) => ({ pk: `WS#${workspaceId}`, sk: `RELEASE#${releaseId}` }),
   sourceApp: (workspaceId: string, sourceAppId: string) => ({ pk: `WS#${workspaceId}`, sk: `SOURCEAPP#${sourceAppId}` }),
+  /** Where an app's intake finds its workspace: the intake address names the app alone. */
+  sourceAppAddress: (sourceAppId: string) => ({ pk: `SOURCEAPP#${sourceAppId}`, sk: 'ADDRESS' }),
+  /** Which release an external one became: one per app's external id, provider and release id. */
+  intakeRelease: (workspaceId: string, externalHash: string) => ({ pk: `WS#${workspaceId}`, sk: `INTAKE#${externalHash}` }),
   /** A shot's name is unique in its release; names have no `#` (schemas/shots.ts). */
   shot: (workspaceId: string, releaseId: string, name: string) => ({ pk: `WS#${workspaceId}`, sk: `SHOT#${releaseId}#${name}` }),
   /** The client's key is hashed: it can be up to 128 arbitrary characters. */

@@ -1,8 +1,8 @@
-/** Releases and the Idempotency-Key claims of their creation, in the workspace table. */
+/** Releases, the Idempotency-Key claims of their creation and the intake's claims of external releases, in the workspace table. */
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Release } from '#shared/schemas/releases.ts';
 import { keys, prefixes } from '#shared/store/keys.ts';
-import { getConsistent, putOrGet } from '#shared/store/dynamodb-calls.ts';
+import { getConsistent, putOrGet, updateIf } from '#shared/store/dynamodb-calls.ts';
 import { guard } from '#shared/store/outage.ts';
 
 const WHAT = 'The release store';
@@ -71,6 +71,54 @@ export class ReleaseStore {
       // The claim expired and was removed between our two calls: claim again.
     }
     throw new Error('Idempotency claim did not settle');
+  }
+
+  /**
+   * Claims the release id of an external release (by the hash of the app's external id, provider
+   * and release id), or reads the id claimed first: one conditional put, so racing deliveries agree.
+   */
+  async claimExternal(workspaceId: string, externalHash: string, claim: { releaseId: string }): Promise<{ releaseId: string }> {
+    const itemKey = keys.intakeRelease(workspaceId, externalHash);
+    const put = await putOrGet(WHAT, this.dynamo, { table: this.table, key: itemKey, item: { ...itemKey, ...claim } });
+    if (put.created) return claim;
+    if (!put.existing) throw new Error(`The intake claim ${externalHash} vanished`);
+    return { releaseId: String(put.existing.releaseId) };
+  }
+
+  /** The release id an external release was claimed for, if it was. */
+  async externalClaim(workspaceId: string, externalHash: string): Promise<{ releaseId: string } | undefined> {
+    const item = await getConsistent(WHAT, this.dynamo, this.table, keys.intakeRelease(workspaceId, externalHash));
+    return item ? { releaseId: String(item.releaseId) } : undefined;
+  }
+
+  /** Rewrites a draft's text, source URLs and intake; undefined when the release is missing or no longer a draft. */
+  async updateDraft(
+    workspaceId: string,
+    releaseId: string,
+    draft: Pick<Release, 'title' | 'benefitStatement' | 'description' | 'sourceUrls' | 'intake'>,
+  ): Promise<Release | undefined> {
+    const set = ['title = :title', 'benefitStatement = :benefit', 'sourceUrls = :urls', 'intake = :intake'];
+    const values: Record<string, unknown> = {
+      ':title': draft.title,
+      ':benefit': draft.benefitStatement,
+      ':urls': draft.sourceUrls,
+      ':intake': draft.intake,
+      ':draft': 'draft',
+    };
+    if (draft.description !== undefined) {
+      set.push('description = :description');
+      values[':description'] = draft.description;
+    }
+    const updated = await updateIf(WHAT, this.dynamo, {
+      TableName: this.table,
+      Key: keys.release(workspaceId, releaseId),
+      UpdateExpression: `SET ${set.join(', ')}${draft.description === undefined ? ' REMOVE description' : ''}`,
+      ConditionExpression: '#state = :draft',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    });
+    return updated ? toRelease(updated) : undefined;
   }
 
   /** Writes the release unless its id is taken; then the stored one is returned with created false. */

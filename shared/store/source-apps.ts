@@ -1,8 +1,25 @@
-/** Release-intake source apps, in the workspace table. */
+/** Release-intake source apps, in the workspace table, each with the address item its intake finds it by. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SourceApp } from '#shared/schemas/source-apps.ts';
+import { SourceApp } from '#shared/schemas/source-apps.ts';
 import { keys, prefixes } from '#shared/store/keys.ts';
-import { putIfAbsent, queryAll } from '#shared/store/dynamodb-calls.ts';
+import { getConsistent, putIfAbsent, queryAll } from '#shared/store/dynamodb-calls.ts';
+
+const WHAT = 'The source app store';
+
+// The fields of the item a caller sees: the schema's, never the keys.
+const APP_FIELDS = Object.keys(SourceApp.entries);
+
+function toSourceApp(item: Record<string, unknown>): SourceApp {
+  const app: Record<string, unknown> = {};
+  for (const field of APP_FIELDS) if (item[field] !== undefined) app[field] = item[field];
+  return app as SourceApp;
+}
+
+/** Whose an app is: what its intake address leads to. */
+export interface SourceAppOwner {
+  workspaceId: string;
+  organizationId: string;
+}
 
 export class SourceAppStore {
   private readonly dynamo: DynamoDBDocumentClient;
@@ -15,17 +32,32 @@ export class SourceAppStore {
 
   /** Every source app of the workspace. */
   async list(workspaceId: string): Promise<SourceApp[]> {
-    return (await queryAll('The source app store', this.dynamo, {
+    const items = await queryAll(WHAT, this.dynamo, {
       TableName: this.table,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
       ExpressionAttributeValues: { ':pk': keys.workspace(workspaceId).pk, ':prefix': prefixes.sourceApp },
-    })) as unknown as SourceApp[];
+    });
+    return items.map(toSourceApp);
   }
 
-  /** Writes a new source app; its id is fresh, so a taken key is a bug, not a race. */
-  async create(workspaceId: string, app: SourceApp): Promise<void> {
-    if (!(await putIfAbsent('The source app store', this.dynamo, { table: this.table, item: { ...keys.sourceApp(workspaceId, app.id), ...app } }))) {
-      throw new Error(`Source app id ${app.id} is already taken`);
+  /**
+   * Writes a new source app, its address first: an address whose app was never written leads to
+   * nothing (locate answers undefined). Its id is fresh, so a taken key is a bug, not a race.
+   */
+  async create(owner: SourceAppOwner, app: SourceApp): Promise<void> {
+    const address = { ...keys.sourceAppAddress(app.id), sourceAppId: app.id, ...owner };
+    const stored = { ...keys.sourceApp(owner.workspaceId, app.id), ...app };
+    for (const item of [address, stored]) {
+      if (!(await putIfAbsent(WHAT, this.dynamo, { table: this.table, item }))) throw new Error(`Source app id ${app.id} is already taken`);
     }
+  }
+
+  /** The app with this id and whose it is, read consistently (a delivery may follow its creation at once). */
+  async locate(sourceAppId: string): Promise<(SourceAppOwner & { sourceApp: SourceApp }) | undefined> {
+    const address = await getConsistent(WHAT, this.dynamo, this.table, keys.sourceAppAddress(sourceAppId));
+    if (!address) return undefined;
+    const owner = { workspaceId: String(address.workspaceId), organizationId: String(address.organizationId) };
+    const item = await getConsistent(WHAT, this.dynamo, this.table, keys.sourceApp(owner.workspaceId, sourceAppId));
+    return item ? { ...owner, sourceApp: toSourceApp(item) } : undefined;
   }
 }

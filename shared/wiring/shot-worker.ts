@@ -2,7 +2,6 @@
  * The shot worker's dependencies: the capture function's browser and guard, a screenshot service
  * that never caches (a release's pictures are of the page now), the stores, and the secret store.
  */
-import { secretsManagerClient } from '#shared/aws/secrets-manager.ts';
 import { config } from '#shared/config.ts';
 import { QUEUES } from '#shared/resources.ts';
 import { createScreenshotService } from '#shared/services/capture/screenshot-service.ts';
@@ -10,26 +9,18 @@ import type { ShotWorkerDeps } from '#shared/services/shots/take-shot.ts';
 import { AssetObjectStore } from '#shared/store/asset-objects.ts';
 import type { CaptureCache } from '#shared/store/capture-cache.ts';
 import { SourceAppStore } from '#shared/store/source-apps.ts';
-import { localSecrets, secretsManagerSecrets, type SourceSecretStore } from '#shared/store/source-secrets.ts';
 import { assetStore } from '#shared/wiring/asset-records.ts';
-import { awsClientSettings } from '#shared/wiring/aws-clients.ts';
 import { browserBackend, targetGuard } from '#shared/wiring/capture.ts';
 import { dynamo } from '#shared/wiring/dynamo.ts';
 import { shotStores } from '#shared/wiring/release-shots.ts';
 import { s3 } from '#shared/wiring/s3.ts';
+import { sourceSecretStore } from '#shared/wiring/source-secrets.ts';
 
 /** Finds nothing and keeps nothing. */
 const NO_CACHE: CaptureCache = { get: async () => undefined, put: async () => undefined, purgeUrl: async () => 0, purgeAll: async () => 0 };
 
 /** A lease outlives the invocation that took it, so only a dead worker's lapses. */
 const LEASE_MS = (QUEUES.shots.worker.timeout + 30) * 1000;
-
-function secretStore(): SourceSecretStore | undefined {
-  const where = config().sourceSecrets;
-  if (where === undefined) return undefined;
-  if ('dir' in where) return localSecrets(where.dir);
-  return secretsManagerSecrets(secretsManagerClient(awsClientSettings(undefined)), where.prefix);
-}
 
 let deps: ShotWorkerDeps | undefined;
 
@@ -40,7 +31,7 @@ export function shotWorkerDeps(): ShotWorkerDeps {
     assets: assetStore(),
     objects: new AssetObjectStore({ s3, bucket: cfg.buckets.assets }),
     sourceApps: new SourceAppStore({ dynamo, table: cfg.tables.workspace }),
-    secrets: secretStore(),
+    secrets: sourceSecretStore(),
     capture: createScreenshotService({
       browsers: browserBackend(),
       guard: targetGuard(),

@@ -70,10 +70,14 @@ const BUDGET_KB = {
   json: 150,
   // createRelease and activateOrganization reached 282 KB once the settings read the cache buckets.
   dynamodb: 290,
-  'dynamodb+sqs': 305,
+  // deleteAsset reached 312 KB once release intake had landed.
+  'dynamodb+sqs': 320,
   // A run of release shots validates each shot against the capture options' schemas (≈ 11 KB) and
   // keeps an Idempotency-Key record besides.
   'shot run': 345,
+  // A release intake starts a run of shots (as 'shot run'), reads the source apps' secrets (Secrets
+  // Manager), and reads release notes with marked (≈ 50 KB) and entities' HTML decoder (≈ 30 KB).
+  intake: 485,
   // Reading a run's shots carries their reports' and envelopes' shapes (≈ 8 KB).
   'shot read': 295,
   // Completion reached 402 KB once sign-in and release shots had landed.
@@ -94,6 +98,7 @@ const BUDGET_KB = {
 function budgetOf(clients: readonly Client[], nodeModules: readonly string[], row?: RouteRow, entry = ''): number {
   if (nodeModules.includes('@sparticuz/chromium')) return BUDGET_KB.capture;
   if (row?.operationId === 'runReleaseShots') return BUDGET_KB['shot run'];
+  if (row?.operationId === 'takeInRelease') return BUDGET_KB.intake;
   if (row?.operationId === 'listReleaseShots') return BUDGET_KB['shot read'];
   if (entry === 'functions/auth/register-passkey.ts') return BUDGET_KB['dynamodb+webauthn-registration'];
   if (/passkey-(sign-in|registration)-options|sign-in-with-passkey/.test(entry)) return BUDGET_KB['dynamodb+webauthn'];
@@ -115,7 +120,7 @@ const FUNCTIONS: Fn[] = [
     if (Object.keys(row.access.tables ?? {}).length > 0 || row.access.apiKeyStamp) clients.push('dynamodb');
     if (Object.keys(row.access.buckets ?? {}).length > 0) clients.push('s3', ...(PRESIGN_ONLY.has(row.operationId) ? (['s3-presigner'] as const) : []));
     if (Object.keys(row.access.queues ?? {}).length > 0) clients.push('sqs');
-    if (row.auth === 'internal') clients.push('secrets-manager');
+    if (row.auth === 'internal' || row.access.sourceSecrets) clients.push('secrets-manager');
     return fn(row.operationId, row.handler, clients, { row, nodeModules: row.nodeModules, multipart: row.body?.contentType === 'multipart/form-data' });
   }),
   fn('fallback', FALLBACK.handler, []),

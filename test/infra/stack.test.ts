@@ -563,6 +563,27 @@ describe('EaselStack', () => {
       expect(variablesOf(resources[logicalId(stack.workerFunctions.get('shots')!)]!).SOURCE_SECRET_PREFIX).toBe(`easel/${stack.stackName}/source-apps/`);
     });
 
+    it("lets the release intake, and no other route, read the source apps' secrets by their prefix", () => {
+      // Prepare
+      const readers = ROUTE_LIST.filter((row) =>
+        statementsOfRole(template, roleIdOf(stack.routeFunctions.get(row.operationId)!)).some((statement) =>
+          actionsOf(statement).some((action) => action.startsWith('secretsmanager:') && JSON.stringify(statement.Resource).includes(stack.sourceSecretPrefix)),
+        ),
+      ).map((row) => row.operationId);
+      const intake = stack.routeFunctions.get('takeInRelease')!;
+
+      // Assess
+      expect(readers).toEqual(['takeInRelease']);
+      expect(
+        statementsOfRole(template, roleIdOf(intake)).filter((statement) => actionsOf(statement).some((action) => action.startsWith('secretsmanager:'))),
+      ).toEqual(
+        statementsOfRole(template, roleIdOf(stack.workerFunctions.get('shots')!)).filter((statement) =>
+          actionsOf(statement).some((action) => action.startsWith('secretsmanager:')),
+        ),
+      );
+      expect(variablesOf(resources[logicalId(intake)]!).SOURCE_SECRET_PREFIX).toBe(`easel/${stack.stackName}/source-apps/`);
+    });
+
     it('lets the deletion worker consume its queue, read and mark the asset and delete its object, nothing more', () => {
       // Prepare
       const grants = dataGrantsOf(template, stack, roleIdOf(stack.workerFunctions.get('deletion')!));
@@ -632,6 +653,15 @@ describe('EaselStack', () => {
       ],
       listReleaseShots: [...authReads, ...query, stamp],
       createSourceApp: [...authReads, ...idempotencyRecord, stamp],
+      // The app's address, record and organization; the delivery's record; the claim and the draft;
+      // a new draft's shots (a batch write, the queue) and the per-app limit and shots quota.
+      takeInRelease: [
+        'dynamodb:GetItem workspace',
+        ...idempotencyRecord,
+        'dynamodb:BatchWriteItem workspace',
+        'dynamodb:UpdateItem rate',
+        ...['GetQueueAttributes', 'GetQueueUrl', 'SendMessage'].map((action) => `sqs:${action} shots`),
+      ],
       createAssetUpload: [...authReads, ...idempotencyRecord, 's3:PutObject assets/uploads/*', stamp],
       completeAssetUpload: [
         ...authReads,

@@ -1,6 +1,6 @@
 /**
- * The authorization matrix: every protected row of the route table (auth 'apiKey', 'session' or
- * 'internal') × every kind of credential a caller can send, each with the exact answer it must
+ * The authorization matrix: every protected row of the route table (auth 'apiKey', 'session',
+ * 'internal' or 'webhook') × every kind of credential a caller can send, each with the exact answer it must
  * get — the whole envelope for a refusal, a documented 2xx for an admission. The rows come from
  * the route table (FULL_ROUTE_LIST), so a new row joins the matrix by being added to the table.
  *
@@ -22,11 +22,11 @@ import { apiEvent, lambdaContext } from '../support/event.ts';
 import { expectedEnvelope } from '../support/expectations.ts';
 import { startTestRuntime } from '../support/local.ts';
 import type { TestRuntime } from '../support/local.ts';
-import { createFixtures, requestFor, send, successStatuses } from '../support/route-requests.ts';
-import type { Fixtures } from '../support/route-requests.ts';
+import { createFixtures, githubSignature, requestFor, send, successStatuses } from '../support/route-requests.ts';
+import type { Fixtures, RouteRequest } from '../support/route-requests.ts';
 
 type Row = RouteDef & { operationId: OperationId };
-type Auth = 'apiKey' | 'session' | 'internal';
+type Auth = 'apiKey' | 'session' | 'internal' | 'webhook';
 type Expected = { status: number; code: string } | 'success';
 
 // Sign-in rows take no credentials (test/integration/sign-in.test.ts covers them).
@@ -59,13 +59,13 @@ const asAnotherUser = (expected: Expected, row: Row): Expected => (expected === 
 /** The path names a resource of workspace A (an asset, a release), which another workspace cannot see. */
 const namesOfA = (row: Row) => names(row, 'assetId') || names(row, 'releaseId');
 const cookie = (...tokens: string[]) => ({ cookie: tokens.map((token) => `easel.session_token=${token}`).join('; ') });
-const keyOnly = { apiKey: UNAUTHORIZED, session: FORBIDDEN, internal: UNAUTHORIZED } as const;
+const keyOnly = { apiKey: UNAUTHORIZED, session: FORBIDDEN, internal: UNAUTHORIZED, webhook: UNAUTHORIZED } as const;
 
 interface AuthCase {
   name: string;
   /** The name of a cell when the case resolves differently on some rows. */
   label?: (row: Row) => string;
-  headers(fixtures: Fixtures, row: Row): Promise<Record<string, string>> | Record<string, string>;
+  headers(fixtures: Fixtures, row: Row, request: RouteRequest): Promise<Record<string, string>> | Record<string, string>;
   expected(row: Row & { auth: Auth }): Expected;
 }
 
@@ -84,13 +84,13 @@ const CASES: AuthCase[] = [
   {
     name: 'an API key without the scope',
     headers: async (fx, row) => ({ 'x-api-key': await fx.keyWithout(row.permission) }),
-    expected: byAuth({ apiKey: (row) => (row.permission ? FORBIDDEN : 'success'), session: FORBIDDEN, internal: UNAUTHORIZED }),
+    expected: byAuth({ apiKey: (row) => (row.permission ? FORBIDDEN : 'success'), session: FORBIDDEN, internal: UNAUTHORIZED, webhook: UNAUTHORIZED }),
   },
   {
     name: 'an API key of another workspace',
     headers: (fx) => ({ 'x-api-key': fx.b.key }),
     // It acts in its own workspace: where the path names one of A's assets or releases, it is not there.
-    expected: byAuth({ apiKey: (row) => (namesOfA(row) ? NOT_FOUND : 'success'), session: FORBIDDEN, internal: UNAUTHORIZED }),
+    expected: byAuth({ apiKey: (row) => (namesOfA(row) ? NOT_FOUND : 'success'), session: FORBIDDEN, internal: UNAUTHORIZED, webhook: UNAUTHORIZED }),
   },
   {
     name: 'a session without the permission',
@@ -106,6 +106,7 @@ const CASES: AuthCase[] = [
       apiKey: (row) => (roleLacking(row) ? FORBIDDEN : 'success'),
       session: (row) => asAnotherUser(roleLacking(row) ? FORBIDDEN : 'success', row),
       internal: UNAUTHORIZED,
+      webhook: UNAUTHORIZED,
     }),
   },
   {
@@ -116,6 +117,7 @@ const CASES: AuthCase[] = [
       apiKey: FORBIDDEN,
       session: (row) => asAnotherUser(row.permission || names(row, 'organizationId') ? FORBIDDEN : 'success', row),
       internal: UNAUTHORIZED,
+      webhook: UNAUTHORIZED,
     }),
   },
   {
@@ -125,18 +127,19 @@ const CASES: AuthCase[] = [
       apiKey: (row) => (namesOfA(row) ? NOT_FOUND : 'success'),
       session: (row) => asAnotherUser(names(row, 'organizationId') ? FORBIDDEN : 'success', row),
       internal: UNAUTHORIZED,
+      webhook: UNAUTHORIZED,
     }),
   },
   { name: 'an expired session', headers: (fx) => cookie(fx.sessions.expired), expected: () => UNAUTHORIZED },
   {
     name: 'an API key on a shell route',
     headers: (fx) => ({ 'x-api-key': fx.a.key }),
-    expected: byAuth({ apiKey: 'success', session: FORBIDDEN, internal: UNAUTHORIZED }),
+    expected: byAuth({ apiKey: 'success', session: FORBIDDEN, internal: UNAUTHORIZED, webhook: UNAUTHORIZED }),
   },
   {
     name: 'the same session cookie twice',
     headers: (fx) => cookie(fx.sessions.owner, fx.sessions.owner),
-    expected: byAuth({ apiKey: 'success', session: 'success', internal: UNAUTHORIZED }),
+    expected: byAuth({ apiKey: 'success', session: 'success', internal: UNAUTHORIZED, webhook: UNAUTHORIZED }),
   },
   { name: 'two different session cookies', headers: (fx) => cookie(fx.sessions.member, fx.sessions.owner), expected: () => UNAUTHORIZED },
   { name: 'a planted session cookie before the real one', headers: (fx) => cookie(generateSessionToken(), fx.sessions.owner), expected: () => UNAUTHORIZED },
@@ -144,7 +147,18 @@ const CASES: AuthCase[] = [
   {
     name: 'the internal secret',
     headers: (fx) => ({ 'x-easel-internal-secret': fx.internalSecret }),
-    expected: byAuth({ apiKey: UNAUTHORIZED, session: UNAUTHORIZED, internal: 'success' }),
+    expected: byAuth({ apiKey: UNAUTHORIZED, session: UNAUTHORIZED, internal: 'success', webhook: UNAUTHORIZED }),
+  },
+  // A webhook is signed over its body: nothing else counts there, and its signature nowhere else.
+  {
+    name: "a source app's signature over the body",
+    headers: (fx, _row, request) => ({ 'x-hub-signature-256': githubSignature(fx.a.intake.webhookSecret, request.body) }),
+    expected: byAuth({ apiKey: UNAUTHORIZED, session: UNAUTHORIZED, internal: UNAUTHORIZED, webhook: 'success' }),
+  },
+  {
+    name: 'a signature with another secret',
+    headers: (_fx, _row, request) => ({ 'x-hub-signature-256': githubSignature('not the secret', request.body) }),
+    expected: () => UNAUTHORIZED,
   },
 ];
 
@@ -216,7 +230,7 @@ describe(`authorization matrix: ${PROTECTED.length} protected rows × ${CASES.le
   it.each(CELLS)('answers %s with %s: %s', async (_route, _case, _answer, row, kase) => {
     // Prepare
     const request = await requestFor(runtime.url, fixtures, row);
-    const headers = await kase.headers(fixtures, row);
+    const headers = await kase.headers(fixtures, row, request);
 
     // Act
     const response = await send(runtime.url, request, headers);

@@ -40,6 +40,7 @@ const UNAFFECTED: Partial<Record<OperationId, Partial<Record<Backend, string>>>>
   getAssetDownloadUrl: { s3: 'presigning needs no call to S3' },
   listAssets: { s3: 'presigning needs no call to S3' },
   capturePage: { s3: 'the capture cache is best-effort: the capture is answered uncached' },
+  takeInRelease: { sqs: 'its request is a ping: only a new draft with sourceUrls queues shots' },
 };
 
 /** What the envelope says when Lambda's time-out, not the data-access layer, ended the request. */
@@ -82,7 +83,12 @@ interface Outcome {
 
 async function prepare(rows: readonly Row[]): Promise<Cell[]> {
   const bodies = { capturePage: { url: `${pages.origin}/plain?title=faults` } };
-  return Promise.all(rows.map(async (row) => ({ row, request: await requestFor(runtime.url, fixtures, row, bodies), headers: credentialsFor(fixtures, row) })));
+  return Promise.all(
+    rows.map(async (row) => {
+      const request = await requestFor(runtime.url, fixtures, row, bodies);
+      return { row, request, headers: credentialsFor(fixtures, row, request) };
+    }),
+  );
 }
 
 async function sendAll(cells: readonly Cell[]): Promise<Map<Cell, Outcome>> {

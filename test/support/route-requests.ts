@@ -9,12 +9,15 @@ import * as v from 'valibot';
 import { sampleValue } from '#shared/docs/examples.ts';
 import { convert } from '#shared/docs/json-schema.ts';
 import type { RouteDef } from '#shared/route-types.ts';
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { generateSessionToken, hashAddress, hashEmailCode, hashSecret, newId } from '#shared/identity/credentials.ts';
 import { API_KEY_SCOPES } from '#shared/identity/permissions.ts';
 import type { Scope } from '#shared/identity/permissions.ts';
 import type { OperationId } from '#shared/routes.ts';
 import * as admin from '#shared/services/identity-admin.ts';
+import { generateWebhookSecret } from '#shared/identity/webhooks.ts';
+import { SourceAppStore } from '#shared/store/source-apps.ts';
+import { writeLocalSecret } from '#shared/store/source-secrets.ts';
 import { connect } from '#infra/admin/connection.ts';
 import type { LocalRuntime } from '#infra/local/runtime.ts';
 import { call } from './client.ts';
@@ -34,7 +37,8 @@ export interface FixtureOrg {
  * tokens, so tests compose their own Cookie headers.
  */
 export interface Fixtures {
-  a: FixtureOrg & { revokedKey: string };
+  /** `intake`: a source app of A (provider github) whose secret holds `webhookSecret`. */
+  a: FixtureOrg & { revokedKey: string; intake: { sourceAppId: string; webhookSecret: string } };
   b: FixtureOrg;
   sessions: {
     /** The owner of A, active in A: every permission. */
@@ -138,7 +142,40 @@ export async function createFixtures(runtime: Pick<LocalRuntime, 'env'>): Promis
     return partial.get(cacheKey)!;
   };
   const signIn = signInFixtures(db, email('owner'), sessions.owner);
-  return { a: { ...a, revokedKey: revoked.key }, b, sessions, keyWithout, internalSecret: runtime.env.INTERNAL_SECRET!, signIn, close: () => db.close() };
+  const intake = await intakeApp(db, runtime.env, a, stamp);
+  return {
+    a: { ...a, revokedKey: revoked.key, intake },
+    b,
+    sessions,
+    keyWithout,
+    internalSecret: runtime.env.INTERNAL_SECRET!,
+    signIn,
+    close: () => db.close(),
+  };
+}
+
+/** A source app of the organization for GitHub's webhooks, its secret in the runtime's local store. */
+async function intakeApp(db: ReturnType<typeof connect>, env: Record<string, string>, org: FixtureOrg, stamp: string) {
+  const webhookSecret = generateWebhookSecret();
+  const secretReference = `fixture-intake-${stamp}`;
+  await writeLocalSecret(env.LOCAL_SECRETS_DIR!, secretReference, JSON.stringify({ webhookSecret }));
+  const app = {
+    id: randomUUID(),
+    name: 'Fixture intake',
+    provider: 'github',
+    allowedHosts: ['https://app.example.com'],
+    secretReference,
+    createdAt: new Date().toISOString(),
+  };
+  await new SourceAppStore({ dynamo: db.dynamo, table: db.table }).create({ workspaceId: org.workspaceId, organizationId: org.organizationId }, app);
+  return { sourceAppId: app.id, webhookSecret };
+}
+
+/** GitHub's X-Hub-Signature-256 of a body as `call()` sends it. */
+export function githubSignature(secret: string, body: unknown): string {
+  return `sha256=${createHmac('sha256', secret)
+    .update(body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body))
+    .digest('hex')}`;
 }
 
 /** The owner's sign-in fixtures, over the runtime's table and its HTTP API. */
@@ -281,23 +318,29 @@ export async function requestFor(
     else if (name === 'passkeyId') value = await fixtures.signIn.ownerPasskey();
     else if (name === 'invitationId') value = await fixtures.signIn.ownerInvitation();
     else if (name === 'releaseId') value = await createRelease(baseUrl, fixtures.a);
+    else if (name === 'sourceAppId') value = fixtures.a.intake.sourceAppId;
     else throw new Error(`No fixture for {${name}} of ${row.operationId}: add one to requestFor in test/support/route-requests.ts`);
     path = path.replace(`{${name}}`, encodeURIComponent(value));
   }
-  const prepared = await PREPARED[row.operationId]?.(fixtures.signIn, baseUrl);
+  const prepared = await PREPARED[row.operationId]?.(fixtures, baseUrl);
   return { method: row.method, path, body: row.operationId in bodies ? bodies[row.operationId] : (prepared?.body ?? bodyFor(row)), headers: prepared?.headers };
 }
 
 /** Rows whose success spends what the request carries: a code, a challenge, a session. */
-const PREPARED: Partial<Record<OperationId, (fixtures: SignInFixtures, baseUrl: string) => Promise<Pick<RouteRequest, 'body' | 'headers'>>>> = {
+const PREPARED: Partial<Record<OperationId, (fixtures: Fixtures, baseUrl: string) => Promise<Pick<RouteRequest, 'body' | 'headers'>>>> = {
   // An address of its own each time: 5 codes and 10 tries an hour per address.
   sendEmailCode: async () => ({ body: { email: freshAddress() } }),
-  verifyEmailCode: async (fx) => ({ body: await fx.newUserCode() }),
-  registerPasskey: async (fx, baseUrl) => ({ body: await fx.passkeyRegistration(baseUrl) }),
-  signInWithPasskey: async (fx, baseUrl) => ({ body: await fx.passkeySignIn(baseUrl) }),
+  verifyEmailCode: async (fx) => ({ body: await fx.signIn.newUserCode() }),
+  registerPasskey: async (fx, baseUrl) => ({ body: await fx.signIn.passkeyRegistration(baseUrl) }),
+  signInWithPasskey: async (fx, baseUrl) => ({ body: await fx.signIn.passkeySignIn(baseUrl) }),
   // A session of its own: signing out ends the one it is sent.
-  signOut: async (fx) => ({ headers: { cookie: `easel.session_token=${(await fx.ownerSession()).token}` } }),
-  getSession: async (fx) => ({ headers: { cookie: `easel.session_token=${(await fx.ownerSession()).token}` } }),
+  signOut: async (fx) => ({ headers: { cookie: `easel.session_token=${(await fx.signIn.ownerSession()).token}` } }),
+  getSession: async (fx) => ({ headers: { cookie: `easel.session_token=${(await fx.signIn.ownerSession()).token}` } }),
+  // GitHub's ping, a delivery of its own each time; signed by whoever sends it (credentialsFor).
+  takeInRelease: async () => ({
+    body: { zen: 'Keep it logically awesome.', hook_id: 1 },
+    headers: { 'x-github-event': 'ping', 'x-github-delivery': randomUUID() },
+  }),
 };
 
 /**
@@ -307,9 +350,11 @@ const PREPARED: Partial<Record<OperationId, (fixtures: SignInFixtures, baseUrl: 
 export const spendsItsRequest = (row: Pick<RouteDef, 'path'> & { operationId: string }): boolean =>
   row.operationId in PREPARED || /\{(sessionId|passkeyId)\}/.test(row.path);
 
-/** The credentials that make a row's request succeed for organization A. */
-export function credentialsFor(fixtures: Fixtures, row: RouteDef): Record<string, string> {
+/** The credentials that make a row's request succeed for organization A (a webhook's signs the request's body). */
+export function credentialsFor(fixtures: Fixtures, row: RouteDef, request?: Pick<RouteRequest, 'body'>): Record<string, string> {
   switch (row.auth) {
+    case 'webhook':
+      return { 'x-hub-signature-256': githubSignature(fixtures.a.intake.webhookSecret, request?.body ?? '') };
     case 'apiKey':
       return { 'x-api-key': fixtures.a.key };
     case 'session':

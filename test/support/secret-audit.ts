@@ -2,7 +2,7 @@
  * Proves that no secret reaches a log line or a stored item, across the whole integration suite:
  * every test runtime (./local.ts) collects the log lines of its process at every level, and when
  * it stops, every table item, S3 object and queue message of its embedded backends and every
- * collected line are searched for API keys, session tokens and the runtime's internal secret.
+ * collected line are searched for API keys, session tokens, webhook secrets and the runtime's internal secret.
  * A runtime that finds one fails its stop (and so its test file), naming where it was found.
  */
 import { existsSync } from 'node:fs';
@@ -17,6 +17,9 @@ import type { LocalRuntime } from '#infra/local/runtime.ts';
 
 /** Anything shaped like an API key or a session token (the formats of #shared/identity/credentials.ts, at any length). */
 const CREDENTIAL_SHAPE = /easel_(sk|st)_[1-9A-HJ-NP-Za-km-z]{20,}/g;
+
+/** A webhook signing secret as `npm run admin -- new-webhook-secret` makes one (Standard Webhooks' form). */
+const WEBHOOK_SECRET_SHAPE = /whsec_[A-Za-z0-9+/]{20,}/g;
 
 /** One secret found where none may be. */
 export interface Finding {
@@ -60,6 +63,7 @@ export function secretsIn(text: string, literals: readonly string[], credentials
     if (credentials && !credentials.has(hashSecret(match[0]))) continue;
     found.push(`${match[1] === 'sk' ? 'API key' : 'session token'} ${mask(match[0])}`);
   }
+  for (const match of text.matchAll(WEBHOOK_SECRET_SHAPE)) found.push(`webhook secret ${mask(match[0])}`);
   for (const literal of literals) if (text.includes(literal)) found.push('the internal secret');
   return found;
 }

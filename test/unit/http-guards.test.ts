@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InternalError, InvalidRequestError, UpstreamUnavailableError } from '#shared/errors.ts';
@@ -196,10 +197,36 @@ describe('perClientRateLimit', () => {
     expect(result.headers).toMatchObject({ 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': expect.stringMatching(/^\d+$/) });
   });
 
-  it.each([{ limit: 0, windowSeconds: 60 }, { limit: 20 }, 'twenty', { limit: 20, windowSeconds: 60, burst: 5 }])(
-    'refuses to build a route whose x-easel-rate-limit is %j',
-    (value) => {
-      expect(() => rateLimitRuleOf({ ...internalRow, operationId: 'x', extensions: { 'x-easel-rate-limit': value } })).toThrow(/x-easel-rate-limit/);
-    },
-  );
+  it('counts per the path parameter the rule names, whatever the address, and says so when it refuses', async () => {
+    // Prepare
+    const consume = vi.fn<RateLimiter['consume']>().mockResolvedValue(decision({ allowed: false, remaining: 0 }));
+    const handler = createHttpHandler(
+      { operationId: 'takeInRelease', routeKey: 'POST /api/v1/source-apps/{sourceAppId}/intake', cors: 'public' },
+      [perClientRateLimit({ operationId: 'takeInRelease', rule: { ...rule, per: 'sourceAppId' }, limiter: limiterOf(consume) })],
+      async () => ({ ok: true }),
+    );
+    const event = (sourceAppId: string) =>
+      apiEvent({ method: 'POST', path: `/api/v1/source-apps/${sourceAppId}/intake`, sourceIp: '203.0.113.7', pathParameters: { sourceAppId } });
+
+    // Act
+    const result = await handler(event('app-1'), lambdaContext());
+    await handler(event('x'.repeat(65)), lambdaContext());
+
+    // Assess
+    expect(consume.mock.calls.map(([input]) => input.key)).toEqual([
+      'takeInRelease#sourceAppId#app-1',
+      `takeInRelease#sourceAppId#${createHash('sha256').update('x'.repeat(65)).digest('hex')}`,
+    ]);
+    expect(JSON.parse(result.body!).hint).toBe('Wait 42 s before retrying: the limit is 20 requests per 60 s per sourceAppId.');
+  });
+
+  it.each([
+    { limit: 0, windowSeconds: 60 },
+    { limit: 20 },
+    'twenty',
+    { limit: 20, windowSeconds: 60, burst: 5 },
+    { limit: 20, windowSeconds: 60, per: 'thingId' },
+  ])('refuses to build a route whose x-easel-rate-limit is %j', (value) => {
+    expect(() => rateLimitRuleOf({ ...internalRow, operationId: 'x', extensions: { 'x-easel-rate-limit': value } })).toThrow(/x-easel-rate-limit/);
+  });
 });

@@ -159,7 +159,7 @@ const CALLS: Record<'dynamodb' | 's3' | 'sqs', Call[]> = {
       act: () =>
         createSourceApp(
           { sourceApps: new SourceAppStore({ dynamo, table: 'workspace' }) },
-          { workspaceId: 'ws_a', body: { name: 'n', allowedHosts: ['https://a.test'], provider: 'generic' } },
+          { workspaceId: 'ws_a', organizationId: 'org_a', body: { name: 'n', allowedHosts: ['https://a.test'], provider: 'generic' } },
         ),
     },
     {

@@ -3,11 +3,11 @@
  * origin, read from the secret its secretReference names. The capture sends headers to that
  * origin only and sets cookies for its host only (services/capture/page-options.ts).
  */
-import * as v from 'valibot';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import type { SourceApp } from '#shared/schemas/source-apps.ts';
-import { SourceAppSecret } from '#shared/schemas/source-secret.ts';
+import { parseSourceSecret, type SourceAppSecret } from '#shared/schemas/source-secret.ts';
 import type { CaptureCredentials } from '#shared/services/capture/options.ts';
+import { allowsOrigin, originOf } from '#shared/services/source-apps.ts';
 import type { SourceAppStore } from '#shared/store/source-apps.ts';
 import type { SourceSecretStore } from '#shared/store/source-secrets.ts';
 
@@ -22,34 +22,11 @@ export interface Login {
   credentials: CaptureCredentials;
 }
 
-function originOf(url: string): string | undefined {
-  return URL.canParse(url) ? new URL(url).origin : undefined;
-}
-
 /** The app with a secret that lists this origin; the most recently registered when several do. */
 export function loginAppFor(apps: readonly SourceApp[], url: string): SourceApp | undefined {
-  const origin = originOf(url);
   return apps
-    .filter((app) => app.secretReference && app.allowedHosts.some((host) => originOf(host) === origin))
+    .filter((app) => app.secretReference && allowsOrigin(app, url))
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id))[0];
-}
-
-/** Where a secret failed its shape, by path alone: a secret's values are never repeated. */
-function pathOf(issue: v.BaseIssue<unknown>): string {
-  const keys = (issue.path ?? []).map((item) => String(item.key));
-  return keys.reduce((acc, key) => (/^\d+$/.test(key) ? `${acc}[${key}]` : acc ? `${acc}.${key}` : key), '') || 'the whole secret';
-}
-
-/** A secret's text as a login, or what in it is not valid (a path, never a value). */
-export function parseSourceSecret(text: string): { secret: SourceAppSecret } | { invalid: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { invalid: 'its text (not JSON)' };
-  }
-  const parsed = v.safeParse(SourceAppSecret, json);
-  return parsed.success ? { secret: parsed.output } : { invalid: pathOf(parsed.issues[0]) };
 }
 
 function secretOf(app: SourceApp, text: string): SourceAppSecret {
