@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CODE_LIST } from '#shared/errors.ts';
 import { activityOf, explain } from '#editor/src/io/problem-text.ts';
 
-const ROUTES = ['/api/screenshot', '/api/tweet/20', '/api/image-proxy?url=x', '/api/export', '/api/v1/assets/upload-url', '/api/v1/me'];
+const ROUTES = ['/api/screenshot', '/api/tweet/20', '/api/image-proxy?url=x', '/api/export', '/api/v1/assets/upload-url', '/api/v1/me', '/api/v1/releases'];
 const FALLBACK = explain({ status: 418, code: 'no_such_code', message: '' }).message;
 
 describe('explain', () => {
@@ -54,6 +54,16 @@ describe('explain', () => {
     );
     expect(explain({ status: 502, code: 'unexpected_response', message: '' }).message).toContain('(HTTP 502)');
   });
+
+  it('says reading releases was refused as a role without the permission, and a release gone as gone', () => {
+    expect(explain({ status: 403, code: 'forbidden', message: 'Forbidden', path: '/api/v1/releases' })).toEqual({
+      message: 'Your role in this organization cannot read its releases.',
+      advice: 'Choose another organization in the account menu, or ask an owner for the artifact:read permission.',
+    });
+    expect(explain({ status: 404, code: 'not_found', message: 'Release not found', path: '/api/v1/releases/r/shots' }).message).toBe(
+      'That release is no longer in this workspace.',
+    );
+  });
 });
 
 describe('activityOf', () => {
@@ -64,6 +74,8 @@ describe('activityOf', () => {
     ['/api/export', 'export'],
     ['/api/v1/assets/abc/complete', 'save'],
     ['/api/v1/me', 'sign-in'],
+    ['/api/v1/releases?limit=20', 'releases'],
+    ['/api/v1/releases/abc/shots', 'releases'],
     [undefined, 'other'],
   ])('reads %s as %s', (path, activity) => {
     expect(activityOf(path)).toBe(activity);

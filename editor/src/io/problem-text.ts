@@ -23,7 +23,7 @@ export interface Explanation {
   advice: string;
 }
 
-export type Activity = 'capture' | 'tweet' | 'media' | 'export' | 'save' | 'sign-in' | 'other';
+export type Activity = 'capture' | 'tweet' | 'media' | 'export' | 'save' | 'sign-in' | 'releases' | 'other';
 
 /** What the user was doing, from the route. */
 export function activityOf(path: string | undefined): Activity {
@@ -34,6 +34,7 @@ export function activityOf(path: string | undefined): Activity {
   if (route === '/api/export') return 'export';
   if (route.startsWith('/api/v1/assets')) return 'save';
   if (route === '/api/v1/me') return 'sign-in';
+  if (route.startsWith('/api/v1/releases')) return 'releases';
   return 'other';
 }
 
@@ -44,6 +45,7 @@ const DOING: Record<Activity, string> = {
   export: 'convert the export',
   save: 'save to the workspace',
   'sign-in': 'check who is signed in',
+  releases: 'read the releases',
   other: 'do that',
 };
 
@@ -177,10 +179,21 @@ function invalidRequest(failure: Failure, activity: Activity): Explanation {
   return { message: `The editor sent a request Easel could not read, so it could not ${DOING[activity]}.`, advice: 'Reload the page and try again.' };
 }
 
+/** Reading releases as the signed-in user: who may, and a release gone meanwhile. */
+const RELEASES: Readonly<Record<string, Explanation>> = {
+  unauthorized: { message: 'You are no longer signed in, so Easel could not read the releases.', advice: 'Sign in again.' },
+  forbidden: {
+    message: 'Your role in this organization cannot read its releases.',
+    advice: 'Choose another organization in the account menu, or ask an owner for the artifact:read permission.',
+  },
+  not_found: { message: 'That release is no longer in this workspace.', advice: 'Choose another release.' },
+};
+
 /** The sentence and the advice for a failure; every code of the API has one, and unknown ones a fallback. */
 export function explain(failure: Failure, now: Date = new Date()): Explanation {
   const activity = activityOf(failure.path);
   const extra = failure.extra ?? {};
+  if (activity === 'releases' && Object.hasOwn(RELEASES, failure.code)) return RELEASES[failure.code]!;
   switch (failure.code) {
     case 'network_error':
       return { message: `Easel could not be reached, so it could not ${DOING[activity]}.`, advice: 'Check your internet connection and try again.' };
