@@ -126,7 +126,8 @@ describe('the Releases tab', SLOW, () => {
     await waitForStatus(page, '#release-status', 'Opened pricing', '#releases-error');
 
     // Assess: the source, its Recent entry, and Redact saying why not
-    expect(await text(page, '#readout')).toBe(`Export: ${1920 + 2 * PADDING} × ${1080 + 2 * PADDING} px (1×)`);
+    const readout = `Export: ${1920 + 2 * PADDING} × ${1080 + 2 * PADDING} px (1×)`;
+    expect(await text(page, '#readout')).toBe(readout);
     const recent = await page.$$eval('#recent-list .recent-name', (names) => names.map((name) => name.textContent));
     expect(recent).toEqual([expect.stringMatching(/^shot pricing of v1\.1\.0 \(desktop, light, .+\)$/)]);
     expect(await page.$eval('#redact-button', (button) => [(button as HTMLButtonElement).disabled, (button as HTMLButtonElement).title])).toEqual([
@@ -149,6 +150,12 @@ describe('the Releases tab', SLOW, () => {
     await page.waitForSelector(`#asset-list li[data-asset-id="${saved}"] a`);
     expect(await violations(page)).toEqual([]);
     expect(consoleErrors).toEqual([]);
+
+    // Act + Assess: a reload reopens it from the browser's keeping, still a shot
+    await page.reload();
+    await page.waitForSelector('#recent[data-loaded="true"]');
+    await page.waitForFunction((want) => document.getElementById('readout')?.textContent === want, SLOW, readout);
+    expect(await page.$eval('#redact-button', (button) => (button as HTMLButtonElement).title)).toBe(SHOT_REDACTED_BY_RUN);
   });
 
   it('reads a run again while its shot runs, and stops once it is done', async () => {
