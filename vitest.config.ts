@@ -27,6 +27,7 @@ const SHARED_MODULES = [
   'editor-model',
   'editor-problem-text',
   'editor-redaction',
+  'editor-releases',
   'editor-session',
   'editor-tweet',
   'egress-proxy',

@@ -1,6 +1,7 @@
 /** DOM helpers. The page runs under a Trusted Types CSP, so nothing in the editor assigns HTML strings. */
 import { ApiError } from './io/api.ts';
 import { explain } from './io/problem-text.ts';
+import type { Explanation } from './io/failure.ts';
 
 /** @throws Error when the page lacks the element or it is of another kind */
 export function byId<T extends HTMLElement>(id: string, kind: new () => T): T {
@@ -32,16 +33,17 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
- * What went wrong and what to do, in words for people; for an API failure, the envelope's own
- * message, hint and reference follow in a closed "Details" for whoever reports it.
+ * What went wrong and what to do, in words for people (`words`, else problem-text.ts's); for an
+ * API failure, the envelope's own message, hint and reference follow in a closed "Details" for
+ * whoever reports it.
  */
-export function showProblem(container: HTMLElement, error: unknown): void {
+export function showProblem(container: HTMLElement, error: unknown, words?: Explanation): void {
   if (!(error instanceof ApiError)) {
     container.replaceChildren(h('p', { class: 'problem-message' }, error instanceof Error ? error.message : String(error)));
     delete container.dataset.code;
     return;
   }
-  const { message, advice } = explain(error);
+  const { message, advice } = words ?? explain(error);
   const details = [`${error.message}.`.replace(/\.\.$/, '.'), error.hint].filter(Boolean).join(' ');
   const reference = error.documentation ? [' ', h('a', { href: error.documentation, target: '_blank', rel: 'noopener' }, 'What this error means')] : [];
   container.replaceChildren(

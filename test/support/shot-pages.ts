@@ -4,7 +4,6 @@
  * the test says, and a page green only with the login a source app's secret holds.
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { listenPair } from './listen-pair.ts';
 
 /** What the login sends; the gated page is green only with both. */

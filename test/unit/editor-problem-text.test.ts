@@ -13,6 +13,7 @@ const ROUTES = [
   '/api/v1/auth/email-code/verify',
   '/api/v1/auth/passkey/verify',
   '/api/v1/auth/passkeys/pky_1',
+  '/api/v1/releases',
 ];
 const FALLBACK = explain({ status: 418, code: 'no_such_code', message: '' }).message;
 
@@ -63,6 +64,16 @@ describe('explain', () => {
       'Easel could not be reached, so it could not convert the export.',
     );
     expect(explain({ status: 502, code: 'unexpected_response', message: '' }).message).toContain('(HTTP 502)');
+  });
+
+  it('says reading releases was refused as a role without the permission, and a release gone as gone', () => {
+    expect(explain({ status: 403, code: 'forbidden', message: 'Forbidden', path: '/api/v1/releases' })).toEqual({
+      message: 'Your role in this organization cannot read its releases.',
+      advice: 'Choose another organization in the account menu, or ask an owner for the artifact:read permission.',
+    });
+    expect(explain({ status: 404, code: 'not_found', message: 'Release not found', path: '/api/v1/releases/r/shots' }).message).toBe(
+      'That release is no longer in this workspace.',
+    );
   });
 });
 
@@ -118,6 +129,8 @@ describe('activityOf', () => {
     ['/api/v1/auth/passkey/options', 'sign-in'],
     ['/api/v1/auth/sessions/ses_1', 'account'],
     ['/api/v1/organizations/org_1/activate', 'account'],
+    ['/api/v1/releases?limit=20', 'releases'],
+    ['/api/v1/releases/abc/shots', 'releases'],
     [undefined, 'other'],
   ])('reads %s as %s', (path, activity) => {
     expect(activityOf(path)).toBe(activity);

@@ -6,7 +6,7 @@ import { MAX_CAPTURE_PIXELS, MAX_CSS_LENGTH, MAX_USER_AGENT_LENGTH, VIEWPORT_BOU
 import { accountProblem } from './account-problems.ts';
 import type { Explanation, Failure } from './failure.ts';
 
-export type Activity = 'capture' | 'tweet' | 'media' | 'export' | 'save' | 'sign-in' | 'account' | 'other';
+export type Activity = 'capture' | 'tweet' | 'media' | 'export' | 'save' | 'sign-in' | 'account' | 'releases' | 'other';
 
 /** The routes of signing in (the dialog, and who is signed in); the rest of /api/v1/auth/ is the account menu's. */
 const SIGN_IN_ROUTES = new Set([
@@ -28,6 +28,7 @@ export function activityOf(path: string | undefined): Activity {
   if (route.startsWith('/api/v1/assets')) return 'save';
   if (SIGN_IN_ROUTES.has(route)) return 'sign-in';
   if (route.startsWith('/api/v1/auth/') || route.startsWith('/api/v1/organizations')) return 'account';
+  if (route.startsWith('/api/v1/releases')) return 'releases';
   return 'other';
 }
 
@@ -39,6 +40,7 @@ const DOING: Record<Activity, string> = {
   save: 'save to the workspace',
   'sign-in': 'sign you in',
   account: 'change your account',
+  releases: 'read the releases',
   other: 'do that',
 };
 
@@ -172,12 +174,23 @@ function invalidRequest(failure: Failure, activity: Activity): Explanation {
   return { message: `The editor sent a request Easel could not read, so it could not ${DOING[activity]}.`, advice: 'Reload the page and try again.' };
 }
 
+/** Reading releases as the signed-in user: who may, and a release gone meanwhile. */
+const RELEASES: Readonly<Record<string, Explanation>> = {
+  unauthorized: { message: 'You are no longer signed in, so Easel could not read the releases.', advice: 'Sign in again.' },
+  forbidden: {
+    message: 'Your role in this organization cannot read its releases.',
+    advice: 'Choose another organization in the account menu, or ask an owner for the artifact:read permission.',
+  },
+  not_found: { message: 'That release is no longer in this workspace.', advice: 'Choose another release.' },
+};
+
 /** The sentence and the advice for a failure; every code of the API has one, and unknown ones a fallback. */
 export function explain(failure: Failure, now: Date = new Date()): Explanation {
   const activity = activityOf(failure.path);
   const own = activity === 'sign-in' || activity === 'account' ? accountProblem(failure, activity) : undefined;
   if (own) return own;
   const extra = failure.extra ?? {};
+  if (activity === 'releases' && Object.hasOwn(RELEASES, failure.code)) return RELEASES[failure.code]!;
   switch (failure.code) {
     case 'network_error':
       return { message: `Easel could not be reached, so it could not ${DOING[activity]}.`, advice: 'Check your internet connection and try again.' };

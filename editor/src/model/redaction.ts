@@ -30,10 +30,13 @@ export const KIND_LABELS: Readonly<Record<RedactKind, { one: string; many: strin
 };
 
 export const NEEDS_CAPTURE = "Finding sensitive text needs a captured page: the editor reads the page's text, not the picture's pixels.";
+/** A shot is taken by its run, behind a login and with options the editor does not have, so the editor cannot take it again. */
+export const SHOT_REDACTED_BY_RUN = 'A release shot is redacted by its run: add redact to the shot’s options there. Blur and Pixelate work here.';
 
 /** Enabled for a captured page with its address; otherwise why not, in words for people. */
 export function redactAvailability(source: { kind: string; address?: string } | undefined): { enabled: boolean; reason: string } {
   if (!source) return { enabled: false, reason: 'Capture a web page first.' };
+  if (source.kind === 'shot') return { enabled: false, reason: SHOT_REDACTED_BY_RUN };
   if (source.kind !== 'capture' || !source.address) return { enabled: false, reason: NEEDS_CAPTURE };
   return { enabled: true, reason: '' };
 }

@@ -9,7 +9,8 @@ export type SourceOrigin =
   | { kind: 'tweet'; view: TweetView; theme: CardTheme };
 
 export interface Source {
-  kind: 'capture' | 'tweet' | 'image';
+  /** A shot is a release's picture, taken by its run (releases-panel.ts). */
+  kind: 'capture' | 'tweet' | 'image' | 'shot';
   /** Size in layout pixels. */
   width: number;
   height: number;
