@@ -46,8 +46,6 @@ function fence(language: string, content: string): string {
   return `${marks}${language}\n${content}\n${marks}`;
 }
 
-// ---------------------------------------------------------------- authentication
-
 /** How to authenticate, with the scopes and permissions the published operations use. */
 export function authenticationSection(baseUrl: string, rows: readonly DocRoute[], depth: number): string {
   const scopes = [...new Set(rows.filter((row) => row.auth === 'apiKey' && row.permission).map((row) => row.permission!))];
@@ -73,8 +71,6 @@ export function authenticationSection(baseUrl: string, rows: readonly DocRoute[]
     keyed && blocks('For example:', fence('sh', curlExample(baseUrl, keyed))),
   );
 }
-
-// ---------------------------------------------------------------- operations
 
 /** Every operation, grouped by tag: `depth` is the level of the section's own heading. */
 export function operationsSection(baseUrl: string, rows: readonly DocRoute[], depth: number): string {
@@ -237,8 +233,6 @@ function errorsBlock(baseUrl: string, row: DocRoute): string {
   return blocks(`**Errors** (each with the ${envelope})`, table(['Status', 'Codes', 'Notes'], rowsOut));
 }
 
-// ---------------------------------------------------------------- errors
-
 const EXAMPLE_BASE_ERROR = new InvalidUrlError('Invalid URL in url');
 
 /** The extended envelopes: when each is sent, the fields it adds, the headers that come with it. */
@@ -365,8 +359,6 @@ export function errorCodeSections(baseUrl: string, depth: number): string {
     }),
   );
 }
-
-// ---------------------------------------------------------------- limits
 
 /** Every limit the table states: rate limits, quotas, body sizes and input-field bounds. */
 export function limitsSection(rows: readonly DocRoute[], depth: number): string {
