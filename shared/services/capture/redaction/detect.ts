@@ -1,7 +1,5 @@
-/**
- * Finds sensitive text in plain strings: e-mail addresses, phone numbers, payment cards, secrets
- * and IP addresses, each as a character range. No browser here: the page hands its text over.
- */
+// Finds e-mail addresses, phone numbers, payment cards, secrets and IP addresses in plain strings, as character ranges.
+// No browser here: the page hands its text over.
 import cardValidator from 'card-validator';
 import ipaddr from 'ipaddr.js';
 import { findPhoneNumbersInText } from 'libphonenumber-js/max';
@@ -75,10 +73,7 @@ function breaksFromEnd(written: string): Set<number> {
   return breaks;
 }
 
-/**
- * A number written without + is grouped as its country writes it: its groups may run together but
- * not break where the country's format does not (2024-000123 is not (202) 400-0123).
- */
+/** A number without + is grouped as its country writes it: groups may run together, not break elsewhere (2024-000123 is not (202) 400-0123). */
 function groupedAsPhone(written: string, number: PhoneNumber): boolean {
   if (written.startsWith('+')) return true;
   const allowed = breaksFromEnd(number.formatNational());
@@ -86,7 +81,6 @@ function groupedAsPhone(written: string, number: PhoneNumber): boolean {
   return [...breaksFromEnd(written)].every((at) => at >= number.nationalNumber.length || allowed.has(at));
 }
 
-/** Whether digits at `[start, end)` are part of a date or beside a clock time. */
 function dateOrTime(text: string, start: number, end: number): boolean {
   if (TIME_AFTER.test(text.slice(end, end + 3)) || TIME_BEFORE.test(text.slice(Math.max(0, start - 3), start))) return true;
   const from = Math.max(0, start - 10);
@@ -123,7 +117,6 @@ function cards(text: string): Finding[] {
     const [before, after] = [text.slice(Math.max(0, start - 2), start), text.slice(end, end + 2)];
     if (DECIMAL_BEFORE.test(before) || DECIMAL_AFTER.test(after)) continue;
     if (URL_HEAD.test(text.slice(Math.max(0, start - 300), start))) continue;
-    // card-validator checks the issuer's prefix, its lengths and the Luhn sum.
     if (cardValidator.number(match[0].replace(/[ -]/g, '')).isValid) found.push({ kind: 'card', start, end });
   }
   return found;
@@ -140,10 +133,7 @@ function ips(text: string): Finding[] {
   return found;
 }
 
-/**
- * Overlapping findings become one, of the kind of the longest among them: an address inside a
- * connection string is covered once.
- */
+/** Overlapping findings become one, of the longest one's kind: an address inside a connection string is covered once. */
 export function mergeFindings(findings: Finding[]): Finding[] {
   const sorted = [...findings].sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: Finding[] = [];

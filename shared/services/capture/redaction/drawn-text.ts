@@ -1,8 +1,5 @@
-/**
- * What a page draws, read from a DevTools DOMSnapshot: every run of text as laid out (after
- * text-transform, with generated content, closed shadow roots and every frame), form fields as
- * shown, and the media elements, each with where it can show. Pure: the snapshot is plain data.
- */
+// What a page draws, read from a DevTools DOMSnapshot: text as laid out (generated content, closed shadow roots,
+// every frame), form fields as shown, and media, each with where it can show. Pure.
 import type { Protocol } from 'puppeteer-core';
 import {
   contentClip,
@@ -20,7 +17,6 @@ import type { Ink } from '#shared/services/capture/redaction/ink.ts';
 
 export type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
 
-/** The computed styles the snapshot is asked for; `styleReader` reads them by name. */
 export const SNAPSHOT_STYLES = [
   'display',
   'position',
@@ -126,10 +122,7 @@ export function readSnapshot(snapshot: Protocol.DOMSnapshot.CaptureSnapshotRespo
   return readSnapshots([{ snapshot }]);
 }
 
-/**
- * Reads the snapshots of a page's processes into what it draws: the first is the page's, each other
- * a frame's of another process (site isolation), placed in its owner element.
- */
+/** Reads a page's snapshots: the first is the page's, each other a frame of another process (site isolation), placed in its owner. */
 export function readSnapshots(parts: readonly SnapshotPart[]): Drawn {
   const trees: Tree[] = [];
   const firsts: number[] = [];
@@ -264,10 +257,7 @@ function cellOf(tree: Tree, node: number): number {
   return -1;
 }
 
-/**
- * The text each form field shows, by node: an input's value or placeholder, a textarea's, a
- * drop-down's chosen option, each option row of a list box; in their padding boxes (document px).
- */
+/** The text each form field shows, by node (value or placeholder, chosen option, a list box's rows), in padding boxes (document px). */
 function formFields(tree: Tree): Map<number, { text: string; box: readonly number[] }[]> {
   const { strings } = tree;
   const { nodes, layout } = tree.doc;
@@ -282,7 +272,6 @@ function formFields(tree: Tree): Map<number, { text: string; box: readonly numbe
   };
   const names = (nodes.nodeName ?? []).map((name) => strings[name] ?? '');
   const parents = nodes.parentIndex ?? [];
-  // Each select's options (also inside an optgroup), and each option's text.
   const options = new Map<number, number[]>();
   const texts = new Map<number, string>();
   names.forEach((name, node) => {
