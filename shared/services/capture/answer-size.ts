@@ -1,7 +1,5 @@
-/**
- * A capture the response can carry. The palette shrink of an oversized PNG runs in a child process
- * killed at the deadline: sharp's own timeout stops decoding, never libimagequant's quantising.
- */
+// A capture the response can carry. The palette shrink of an oversized PNG runs in a child process killed at the
+// deadline: sharp's own timeout stops decoding, never libimagequant's quantising.
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { UpstreamFailedError } from '#shared/errors.ts';
@@ -37,11 +35,8 @@ export interface FitOptions {
   signal?: AbortSignal;
 }
 
-/**
- * A PNG a response can carry: a larger one (a tall full page, a 3× capture) is quantised to a
- * palette, as the export's png presets do, medium and then low. 500 `upstream_failed` when neither
- * fits, or when the budget ends first; either way no work goes on after this settles.
- */
+// A larger PNG is quantised to a palette as the export's png presets do, medium then low. 500 `upstream_failed` when
+// neither fits or the budget ends first; either way no work goes on after this settles.
 export async function fitResponse(png: Uint8Array, options: FitOptions): Promise<Uint8Array> {
   if (png.byteLength <= MAX_PNG_BYTES) return png;
   const outOfTime = new UpstreamFailedError({

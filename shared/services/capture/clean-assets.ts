@@ -1,7 +1,5 @@
-/**
- * Where blockBanners' script and blockAds' engine come from: files written beside the bundle at
- * bundling, or, in the local runtime and tests, builders from node_modules that they hand in.
- */
+// Where blockBanners' script and blockAds' engine come from: files beside the bundle, or, in the local runtime
+// and tests, builders from node_modules that they hand in.
 import type { ConsentAsset } from '#shared/services/capture/consent-asset.ts';
 
 export interface CleanAssetBuilders {

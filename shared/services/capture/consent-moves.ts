@@ -28,12 +28,8 @@ const showing = (look: ConsentLook) => look.known + look.dialogs > 0;
 /** autoconsent's rule refused: its opt-out ran, and did more than hide. */
 const ruleRefused = (look: ConsentLook) => LIFECYCLE.succeeded.includes(look.lifecycle) && !look.cosmetic;
 
-/**
- * The next move. autoconsent's rules go first: while it works on a dialog, while a known container
- * waits for it, and, for a dialog no container names, until it has begun to search. Then, while a
- * dialog shows: time to leave after a refusal, a reject control, a close control, each tried once;
- * then the rest is hidden.
- */
+// autoconsent's rules go first (while it works, while a known container waits for it, until it searches); then, while
+// a dialog shows: time to leave after a refusal, a reject control, a close control, each once; then the rest is hidden.
 export function nextMove(look: ConsentLook, memory: ConsentMemory): ConsentMove {
   if (memory.clicked.length === 0) {
     if (LIFECYCLE.busy.includes(look.lifecycle)) return { wait: look.lifecycle };
@@ -48,10 +44,7 @@ export function nextMove(look: ConsentLook, memory: ConsentMemory): ConsentMove 
   return 'finish';
 }
 
-/**
- * What happened, from the last look before hiding and the look after it. `opted-out` and `closed`
- * only when nothing showed after the refusal or the close; whatever hiding took away is `hidden`.
- */
+/** `opted-out` and `closed` only when nothing showed after the refusal or close; whatever hiding took away is `hidden`. */
 export function verdict(before: ConsentLook, after: ConsentLook, memory: ConsentMemory): ConsentResult {
   if (showing(before)) return showing(after) ? 'shown' : 'hidden';
   const last = memory.clicked.at(-1);

@@ -1,8 +1,5 @@
-/**
- * The bundled Chromium's only way out: a loopback forward proxy that connects only to the public
- * address it checked, closing what interception cannot (DNS rebinding, WebSockets). See
- * docs/security.md, "The egress proxy".
- */
+// The bundled Chromium's only way out: a loopback forward proxy that connects only to the public address it checked,
+// closing what interception cannot (DNS rebinding, WebSockets). See docs/security.md, "The egress proxy".
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, request as httpRequest } from 'node:http';
@@ -17,7 +14,6 @@ export interface EgressProxyOptions {
   policy: TargetPolicy;
   /** Share it with the request-interception check so both see the same DNS answer. */
   resolve: Resolver;
-  /** Give up on a destination that does not accept the connection in this time. */
   connectTimeoutMs: number;
 }
 
@@ -49,11 +45,8 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.includes(name)));
 }
 
-/**
- * Header bytes either way, above Node's 16 KiB default: a capture's own headers and cookies reach
- * the target, which answers for itself, and a large answer reaches the browser, which takes
- * 256 KiB.
- */
+// Header bytes either way, above Node's 16 KiB default: a capture's own headers and cookies reach the target, which
+// answers for itself, and a large answer reaches the browser, which takes 256 KiB.
 const MAX_HEADER_BYTES = 256 * 1024;
 
 /** A CONNECT authority as a URL, so the check and the connection read one host and port. */

@@ -1,7 +1,5 @@
-/**
- * What a request adds to its page: headers for the target's origin and cookies for its host
- * before navigation, then its style sheet, a click and motion finished once the page is ready.
- */
+// What a request adds to its page: headers for the target's origin and cookies for its host before navigation,
+// then its style sheet, a click and motion finished once the page is ready.
 import type { Page } from 'puppeteer-core';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { ignore } from '#shared/services/capture/deadline.ts';
@@ -12,10 +10,8 @@ import { SCREENSHOT_RESERVE_MS } from '#shared/services/capture/photograph.ts';
 import { settle } from '#shared/services/capture/settle.ts';
 import type { Traffic } from '#shared/services/capture/traffic.ts';
 
-/**
- * Before navigation: headers go through the request interception, so the guard still decides
- * every request and no other origin gets them; cookies are host-only (a URL, no domain).
- */
+// Headers go through the request interception, so the guard still decides every request and no other origin gets
+// them; cookies are host-only (a URL, no domain).
 export async function signIn(page: Page, traffic: Traffic, credentials: CaptureCredentials | undefined, target: URL): Promise<void> {
   if (credentials?.headers) traffic.sendToOrigin(target.origin, credentials.headers);
   if (!credentials?.cookies?.length) return;

@@ -8,10 +8,8 @@ import type { Clip } from '#shared/services/capture/photograph.ts';
 import { pageState } from '#shared/services/capture/settle.ts';
 import type { Traffic } from '#shared/services/capture/traffic.ts';
 
-/**
- * Block and challenge pages of the bot managers most sites use, by the marks their pages carry
- * (no npm package keeps such a list). Captcha widgets count only on a page of little text.
- */
+// Block and challenge pages of the common bot managers, by their marks (no npm package keeps such a list).
+// Captcha widgets count only on a page of little text.
 export const CHALLENGE_SIGNS: readonly ChallengeSign[] = [
   { name: 'cloudflare', title: 'Just a moment...' },
   { name: 'cloudflare', title: 'Attention Required! | Cloudflare' },

@@ -1,7 +1,5 @@
-/**
- * What a page starts beyond its own request interception: service workers, SharedWorkers and the
- * windows it opens. Each is held at creation and refused every request before it may run.
- */
+// What a page starts beyond its own request interception (service workers, SharedWorkers, windows it opens):
+// each is held at creation and refused every request before it may run.
 import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import { log, serializeError } from '#shared/log.ts';
 
@@ -10,12 +8,9 @@ const ignore = () => undefined;
 // Pages too: a page opened by another (window.open, target=_blank, even with noopener) has an opener.
 const HELD: Protocol.Target.TargetFilter = [{ type: 'service_worker' }, { type: 'shared_worker' }, { type: 'page' }];
 
-/**
- * Makes the browser hold every new worker and page until this session releases it (CDP
- * auto-attach waits for every client that asked). Pages the capture made are released at once; a
- * worker or popup first gets request interception that fails everything, and a popup is closed.
- * Throws when the browser refuses, so a browser that cannot be contained serves no capture.
- */
+// The browser holds every new worker and page until this session releases it (auto-attach waits for every client that
+// asked): the capture's pages at once, a worker or popup after interception that fails everything (a popup is closed).
+// Throws when the browser refuses, so a browser that cannot be contained serves no capture.
 export async function containStrays(browser: Browser): Promise<void> {
   const session = await browser.target().createCDPSession();
   const connection = session.connection();
@@ -53,11 +48,8 @@ async function contain(browserSession: CDPSession, target: CDPSession, info: Pro
   if (info.type === 'page') await browserSession.send('Target.closeTarget', { targetId: info.targetId }).catch(ignore);
 }
 
-/**
- * In every document of the page: no service worker registers, SharedWorker is absent (pages fall
- * back to dedicated workers, which the page's interception sees) and window.open answers null, as
- * behind a popup blocker. A second line behind containStrays, set up before navigation.
- */
+// A second line behind containStrays: no service worker registers, SharedWorker is absent (pages fall back to
+// dedicated workers, which interception sees) and window.open answers null, as behind a popup blocker.
 export async function blockWorkers(page: Page): Promise<void> {
   await page.evaluateOnNewDocument(NO_STRAYS);
 }
