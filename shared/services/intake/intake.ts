@@ -1,8 +1,5 @@
-/**
- * A source app's release taken in as a draft (docs/identity.md, "Release intake"): one draft per
- * external release, however often or concurrently it is delivered; a new draft's pages on the app's
- * allowedHosts are captured by a run of release shots.
- */
+// A source app's release taken in as a draft (docs/identity.md, "Release intake"): one draft per external release,
+// however often or concurrently delivered; a new draft's pages on the app's allowedHosts are captured by a shot run.
 import { createHash } from 'node:crypto';
 import { HttpError } from '#shared/errors.ts';
 import type { SourceAppPrincipal } from '#shared/identity/principal.ts';
@@ -83,10 +80,8 @@ async function shoot(deps: IntakeDeps, source: SourceAppPrincipal, release: Rele
   }
 }
 
-/**
- * Publishing claims the external release's id with one conditional write, then writes the draft
- * under it (or rewrites the draft already there); an update rewrites an existing draft only.
- */
+// Publishing claims the external release's id with one conditional write, then writes the draft under it (or
+// rewrites the one there); an update rewrites an existing draft only.
 export async function takeInRelease(deps: IntakeDeps, input: { source: SourceAppPrincipal; event: IntakeEvent }): Promise<IntakeAnswer> {
   const { source, event } = input;
   const { workspaceId } = source;
