@@ -57,8 +57,6 @@ export function requireActive(requestedId: string, member: Pick<Member, 'organiz
   }
 }
 
-// ------------------------------------------------------------ views
-
 /** What the shell shows of a user (GET /api/v1/me and bootstrap): id, name, e-mail, avatar or null. */
 export function userView(user: UserRecord): UserView {
   return { id: user.userId, name: user.name, email: user.email, avatarUrl: user.avatarUrl ?? null };
@@ -85,8 +83,6 @@ export function entitlementView(entitlement: Entitlement): EntitlementView {
     quotas: Object.fromEntries(QUOTA_LIST.map((quota) => [quota, quotaLimit(plan, quota)])) as Record<Quota, number>,
   };
 }
-
-// ------------------------------------------------------------ operations
 
 export async function getMe(deps: ShellDeps<'getUser'>, input: { userId: string }): Promise<UserView> {
   return userView(await requireUser(deps, input.userId));
@@ -180,10 +176,8 @@ export async function getBootstrap(deps: ShellDeps, input: { member: Member }): 
   return assembleBootstrap(deps, input.member, readUserPart(deps, input.member.userId));
 }
 
-/**
- * POST …/activate: a consistent membership check, then the switch is written while the rest of
- * the bootstrap is read (one round trip after the check). A session that ended meanwhile is 401.
- */
+// POST …/activate: a consistent membership check, then the switch written while the rest of the bootstrap is read
+// (one round trip after the check). A session that ended meanwhile is 401.
 export async function activateOrganization(deps: ShellDeps, input: { organizationId: string; session: SessionIdentity }): Promise<BootstrapResponse> {
   const { organizationId, session } = input;
   const userPart = readUserPart(deps, session.userId);
@@ -253,8 +247,6 @@ async function assembleBootstrap(
     counters: { members, pendingInvitations, activeApiKeys, productSurfaces: surfaces.length },
   };
 }
-
-// ------------------------------------------------------------ helpers
 
 async function requireUser(deps: ShellDeps<'getUser'>, userId: string): Promise<UserRecord> {
   const user = await deps.store.getUser(userId);
