@@ -1,5 +1,4 @@
-// Finds e-mail addresses, phone numbers, payment cards, secrets and IP addresses in plain strings, as character ranges.
-// No browser here: the page hands its text over.
+// Finds e-mail addresses, phone numbers, cards, secrets and IP addresses in plain text, as character ranges. No browser here.
 import cardValidator from 'card-validator';
 import ipaddr from 'ipaddr.js';
 import { findPhoneNumbersInText } from 'libphonenumber-js/max';
@@ -7,7 +6,6 @@ import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import type { RedactKind } from '#shared/schemas/redaction.ts';
 import { findSecrets } from '#shared/services/capture/redaction/secrets.ts';
 
-/** A finding: `text.slice(start, end)` is what gets covered. */
 export interface Finding {
   kind: RedactKind;
   start: number;

@@ -1,5 +1,4 @@
-// What a page draws, read from a DevTools DOMSnapshot: text as laid out (generated content, closed shadow roots,
-// every frame), form fields as shown, and media, each with where it can show. Pure.
+// What a page draws, from a DOMSnapshot (shadow roots and frames too): text as laid out, form fields, media, and where each shows.
 import type { Protocol } from 'puppeteer-core';
 import {
   contentClip,
@@ -117,7 +116,6 @@ export interface SnapshotPart {
   orphan?: boolean;
 }
 
-/** Reads one snapshot (of a page and every frame in its process) into what it draws. */
 export function readSnapshot(snapshot: Protocol.DOMSnapshot.CaptureSnapshotResponse): Drawn {
   return readSnapshots([{ snapshot }]);
 }

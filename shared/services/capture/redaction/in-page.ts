@@ -1,5 +1,4 @@
-// Redaction's functions run in an isolated world on nodes DevTools hands them.
-// Each is sent as its source text: no helpers, no named inner functions.
+// Run in an isolated world on nodes DevTools hands them; each is sent as its source: no helpers, no named inner functions.
 
 interface Rect {
   x: number;

@@ -1,5 +1,4 @@
-// Drawn pieces joined into the text a reader sees: visual lines left to right, wrapped words whole, invisible characters
-// out, compatibility forms (full-width ＠) plain. Each character keeps where it came from.
+// Drawn pieces joined as a reader reads them (full-width ＠ read as @), each character keeping where it came from.
 import type { Piece } from '#shared/services/capture/redaction/drawn-text.ts';
 
 export interface Joined {

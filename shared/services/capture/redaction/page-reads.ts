@@ -1,5 +1,4 @@
-// Redaction's calls to the browser over DevTools sessions: hold the page still, snapshot what it draws,
-// and ask nodes (by protocol id) for what only the page knows.
+// Redaction's DevTools calls: hold the page still, snapshot what it draws, and ask nodes for what only the page knows.
 import { CDPSessionEvent } from 'puppeteer-core';
 import type { CDPSession, Page, Protocol } from 'puppeteer-core';
 import { ignore } from '#shared/services/capture/deadline.ts';

@@ -1,10 +1,8 @@
-// Redaction boxes painted solid into the picture's pixels after the screenshot, so nothing the page styles can draw
-// over, around or through them.
+// Boxes painted solid into the pixels after the screenshot, so nothing the page styles can draw over, around or through them.
 import sharp from 'sharp';
 import type { OutputInfo, Sharp } from 'sharp';
 import type { Redaction } from '#shared/schemas/redaction.ts';
 
-/** What a picture must have painted over it before it is encoded for the answer. */
 export interface Cover {
   /** Boxes are expected: the screenshot may be encoded fast, since it is decoded and painted again. */
   expected: boolean;

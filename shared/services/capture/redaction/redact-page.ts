@@ -1,5 +1,4 @@
-// Redaction of a loaded page, the area's one entry: read what the page draws, find what is sensitive,
-// and paint solid boxes over it into the picture's pixels.
+// Redaction's one entry: read what the page draws, find what is sensitive, paint solid boxes over it in the picture.
 import type { Page } from 'puppeteer-core';
 import type { Redaction, RedactKind } from '#shared/schemas/redaction.ts';
 import type { UnreadMedia } from '#shared/schemas/screenshot.ts';
@@ -44,7 +43,6 @@ export interface RedactInput {
 
 export interface Redacted {
   png: Uint8Array;
-  /** Every box painted, in image px. */
   redactions: Redaction[];
   /** Images, canvases, videos and SVG images drawn in the picture, whose pixels were not searched. */
   unread: UnreadMedia;

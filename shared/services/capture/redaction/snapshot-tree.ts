@@ -1,5 +1,4 @@
-// One document of a DOMSnapshot as a tree to ask: a node's styles, whether it is see-through, what clips it,
-// and where each frame's document sits in the top page. Answers are remembered per node.
+// One DOMSnapshot document as a tree to ask (styles, see-through, clips, frame places); answers are remembered per node.
 import type { Protocol } from 'puppeteer-core';
 
 export interface Rect {
@@ -9,7 +8,6 @@ export interface Rect {
   height: number;
 }
 
-/** No clip at all. */
 export const EVERYWHERE: Rect = { x: -1e9, y: -1e9, width: 2e9, height: 2e9 };
 
 export function intersect(a: Rect, b: Rect): Rect {
