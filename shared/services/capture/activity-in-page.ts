@@ -1,10 +1,8 @@
-// What the page still has to do, watched from inside it (conventions of in-page.ts): timers due soon, frame
-// callbacks and DOM changes, so settling can wait for work that starts no request.
+// The page's own work watched from inside it (conventions of in-page.ts), so settling can wait for work that starts no request.
 
 export interface PageActivity {
   /** Timeouts due within the horizon and intervals that tick faster than it, still pending. */
   timers: number;
-  /** Animation-frame callbacks requested and not yet run. */
   frames: number;
   /** Milliseconds since a timer or frame callback last ran or the DOM last changed. */
   stillMs: number;

@@ -1,5 +1,4 @@
-// Ad and tracker blocking: AdGuard's lists in @ghostery/adblocker's engine, built at bundling (infra/assets/ad-engine.ts).
-// Blocking only ever removes a request; what is left still goes through the target guard.
+// AdGuard's lists in @ghostery/adblocker's engine, built at bundling (infra/assets/ad-engine.ts); it only ever removes requests.
 import { createRequire } from 'node:module';
 import { FiltersEngine, Request } from '@ghostery/adblocker';
 import type { Page } from 'puppeteer-core';
@@ -30,7 +29,6 @@ async function load(): Promise<FiltersEngine> {
 /** What the engine needs of a request; puppeteer's resource types are the engine's. */
 export interface RequestFacts {
   url: string;
-  /** The page or frame that made it. */
   sourceUrl: string;
   resourceType: string;
 }

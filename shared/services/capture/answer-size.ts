@@ -1,5 +1,4 @@
-// A capture the response can carry. The palette shrink of an oversized PNG runs in a child process killed at the
-// deadline: sharp's own timeout stops decoding, never libimagequant's quantising.
+// The palette shrink runs in a child killed at the deadline: sharp's own timeout stops decoding, never libimagequant's quantising.
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { UpstreamFailedError } from '#shared/errors.ts';
@@ -29,9 +28,7 @@ process.stdin.on('data', (chunk) => chunks.push(chunk)).on('end', async () => {
 const HINT = 'capture without fullPage, at a lower scale, or one element with selector.';
 
 export interface FitOptions {
-  /** Milliseconds the shrink may take; the child is killed when they are up. */
   budgetMs: number;
-  /** Aborted when the invocation is about to time out: the child is killed at once. */
   signal?: AbortSignal;
 }
 

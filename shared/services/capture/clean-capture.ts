@@ -20,7 +20,6 @@ export interface CleanReport {
 export interface CleanCapture {
   /** True when the request is an ad or tracker to drop; never lets through what the guard refuses. */
   blocks(request: RequestFacts): boolean;
-  /** After load: dialogs dismissed or hidden with what they left, ad slots hidden, within `budgetMs`. */
   settle(budgetMs: number): Promise<CleanReport>;
 }
 

@@ -1,5 +1,4 @@
-// Cookie-consent dialogs: autoconsent refuses where its rules know the manager; others are refused or closed by
-// their own controls, and what still shows is hidden. Nothing that accepts, subscribes or pays is clicked.
+// Consent dialogs refused (autoconsent's rules, else their own controls) or hidden; nothing that accepts, subscribes or pays is clicked.
 import { createRequire } from 'node:module';
 import type { CompactCMPRule, IndexedCMPRuleset } from '@duckduckgo/autoconsent';
 import type { Page } from 'puppeteer-core';
@@ -97,7 +96,6 @@ export function consentRulesFor(rules: IndexedCMPRuleset, url: URL): string {
   return text;
 }
 
-/** Before navigation: autoconsent runs in every document of the page, before the page's scripts. */
 export async function watchConsent(page: Page, url: URL): Promise<void> {
   const { script, rules } = await consentAsset();
   await page.evaluateOnNewDocument(`((${CONSENT_RULES_PARAMETER}) => {${script}})(${JSON.stringify(consentRulesFor(rules, url))})`);

@@ -1,9 +1,7 @@
-// blockBanners' work inside the page (conventions of in-page.ts): what shows, a refusing or closing control
-// clicked, what remains hidden, what it left undone.
+// blockBanners' work inside the page (conventions of in-page.ts): look, click, hide, and undo what a dialog left.
 import type { ConsentPage } from '#shared/services/capture/consent-page.ts';
 
 export interface ConsentLook {
-  /** autoconsent's lifecycle state, `absent` where it never ran. */
   lifecycle: string;
   /** autoconsent's rule for the dialog only hides it (a cosmetic rule). */
   cosmetic: boolean;
@@ -50,8 +48,7 @@ interface PageGlobal {
   };
 }
 
-// A known container counts when it holds words and one of its parts shows (it is often a box of no size around
-// fixed parts); not by opacity, since autoconsent makes the containers it knows transparent while it works.
+// A container counts when it has words and a part shows (often a zero-size box around fixed parts); not by opacity, which autoconsent zeroes.
 export function consentLook(containers: string[]): ConsentLook {
   const page = globalThis as unknown as PageGlobal;
   const consent = page.autoconsentStandalone;

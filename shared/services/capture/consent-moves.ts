@@ -2,7 +2,6 @@
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
 import type { ConsentControl, ConsentLook } from '#shared/services/capture/consent-in-page.ts';
 
-/** What became of the page's consent dialog (the report's `consent`). */
 export type ConsentResult = NonNullable<CaptureReport['consent']>;
 
 /** autoconsent's lifecycle states (its `LifecycleState`): at work on a dialog, not yet searching, searching, refused by a rule, found one. */
@@ -15,7 +14,6 @@ const LIFECYCLE = {
 };
 
 export interface ConsentMemory {
-  /** The controls tried, and those found and clicked, in order. */
   tried: ConsentControl[];
   clicked: ConsentControl[];
   /** What was refused or closed has had its time to leave. */

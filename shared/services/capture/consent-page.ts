@@ -1,5 +1,4 @@
-// blockBanners' script in every document, bundled with autoconsent (infra/assets/consent-script.ts): autoconsent on
-// its rules, a guard on what a script may click, and finders for dialogs no rule knows.
+// blockBanners' script in every document (infra/assets/consent-script.ts): autoconsent, a guard on script clicks, dialog finders.
 
 /** The slice of the page's DOM used here; Node's types have no DOM. */
 export interface PageElement {

@@ -1,5 +1,4 @@
-// The bundled Chromium's only way out: a loopback forward proxy that connects only to the public address it checked,
-// closing what interception cannot (DNS rebinding, WebSockets). See docs/security.md, "The egress proxy".
+// The bundled Chromium's only way out, connecting only to the public address it checked (docs/security.md, "The egress proxy").
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, request as httpRequest } from 'node:http';
@@ -97,8 +96,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     }
     const port = portOf(target);
     const pinned = await destination(target);
-    // Dropping the connection, not a 403, makes Chromium fail with a network error: no error page
-    // of ours may end up in a capture.
+    // Dropping the connection, not a 403, makes Chromium fail with a network error: no error page of ours may end up in a capture.
     if (!pinned || req.socket.destroyed) return void req.socket.destroy();
     const upstream = httpRequest(
       {
@@ -118,8 +116,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         response.on('error', () => res.destroy());
       },
     );
-    // Bounds the connect only: a request time-out would also cut a slow first byte; the capture's
-    // own deadline bounds a slow page.
+    // Bounds the connect only: a request time-out would also cut a slow first byte (the capture's deadline bounds a slow page).
     upstream.once('socket', (socket: Socket) => {
       if (!socket.connecting) return;
       const giveUp = () => upstream.destroy(new Error('connect timeout'));

@@ -1,5 +1,4 @@
-// Functions that run inside the captured page, sent as source with their arguments as data: a caller's selector is
-// only ever a string handed to querySelector or CSSOM, never code. Each is serialised alone, so self-contained.
+// Run in the captured page, each serialised alone with its arguments as data: a caller's selector is only ever a string, never code.
 
 /** The slice of the page's DOM these functions use; Node's types have no DOM. */
 interface Box {
@@ -75,7 +74,6 @@ export function isVisible(selector: string): boolean {
   return style.visibility !== 'hidden' && style.display !== 'none' && box.width > 0 && box.height > 0;
 }
 
-/** The first match's box in document coordinates, or null. */
 export function documentBox(selector: string): Box | null {
   const page = globalThis as unknown as PageGlobal;
   const element = page.document.querySelector(selector);
@@ -84,8 +82,7 @@ export function documentBox(selector: string): Box | null {
   return { x: box.x + page.scrollX, y: box.y + page.scrollY, width: box.width, height: box.height };
 }
 
-// Hides the matches and their contents with one adopted style sheet. Each rule starts on a selector that matches
-// nothing and takes the caller's through selectorText, which ignores anything that is not a selector.
+// Each rule starts on a selector that matches nothing and takes the caller's through selectorText, which ignores what is not a selector.
 export function hideMatches(selectors: string[]): void {
   const page = globalThis as unknown as PageGlobal;
   const sheet = new page.CSSStyleSheet();
@@ -106,8 +103,7 @@ export function adoptStyleSheet(css: string): void {
   page.document.adoptedStyleSheets = [...page.document.adoptedStyleSheets, sheet];
 }
 
-// Ends every animation and transition at its end state (an endless one after one iteration). Two frames first
-// (at most 250 ms where throttled), so those the page starts from requestAnimationFrame after load exist by then.
+// Ends animations at their end (an endless one after one iteration), two frames on, so those started by requestAnimationFrame after load exist.
 export async function finishAnimations(): Promise<number> {
   const page = globalThis as unknown as PageGlobal;
   let timer = 0;

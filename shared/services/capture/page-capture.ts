@@ -61,7 +61,6 @@ interface Opened {
   page: Page;
 }
 
-/** A fresh page in a fresh context (or, in reset mode, in the wiped default context). */
 async function create(lease: BrowserLease): Promise<Opened> {
   if (lease.isolation === 'context') {
     const context = await lease.browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
@@ -171,13 +170,11 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
         page.setRequestInterception(true),
       ]),
     );
-    // Settling, not the load event, decides when the page is ready: one stalled font or image
-    // would hold `load` back for good. Only a document that never arrives is a time-out.
+    // Settling, not `load`, decides when the page is ready (a stalled font holds `load` back for good); only a missing document times out.
     const waitUntil = wait.kind === 'lifecycle' ? wait.event : wait.kind === 'load-quiet' ? 'load' : 'domcontentloaded';
     await navigate(page, request.url, waitUntil, deadline, () => wait.kind === 'settle' && traffic?.document?.complete === true);
     if (wait.kind === 'load-quiet')
       await deadline.race(quietAfterLoad(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
-    // With redact, detection runs while the page settles, on the text as it is now.
     const ahead = readAheadFor(page, options);
     // A full page with nothing to do before its scroll-through settles after it only.
     const settleAfterScroll =

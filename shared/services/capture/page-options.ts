@@ -1,5 +1,4 @@
-// What a request adds to its page: headers for the target's origin and cookies for its host before navigation,
-// then its style sheet, a click and motion finished once the page is ready.
+// What a request adds to its page: headers and cookies before navigation, then its style sheet, a click and motion finished.
 import type { Page } from 'puppeteer-core';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { ignore } from '#shared/services/capture/deadline.ts';
@@ -62,7 +61,6 @@ async function click(page: Page, selector: string): Promise<void> {
   }
 }
 
-/** Just before the picture, with reducedMotion: every animation and transition at its end. */
 export async function stillMotion(page: Page, options: CaptureOptions, deadline: Deadline): Promise<void> {
   if (options.reducedMotion) await deadline.race(page.evaluate(finishAnimations));
 }

@@ -16,8 +16,7 @@ import { paintImage, paintPng } from '#shared/services/capture/redaction/paint.t
 import type { Cover } from '#shared/services/capture/redaction/paint.ts';
 import type { ReadAhead } from '#shared/services/capture/redaction/redact-page.ts';
 
-// Image pixels one screenshot paints right on each side: the software GPU's largest texture.
-// Past it a capture beyond the viewport repeats its top (docs/capture.md, "Size").
+// Image px one screenshot paints right per side, the software GPU's largest texture; past it the top repeats (docs/capture.md, "Size").
 export const TILE_PX = 8_192;
 
 // Keep this much of the time-out for taking and encoding the screenshot after settling.
@@ -28,7 +27,6 @@ export interface Picture {
   extent?: CaptureExtent;
   /** What the picture covers in document CSS px; null for the viewport. */
   area: Clip | null;
-  /** With `redact`: the boxes painted over what was found, in image px. */
   redactions?: Redaction[];
   /** With `redact`: media drawn in the picture whose pixels were not searched. */
   unread?: UnreadMedia;
@@ -138,7 +136,6 @@ export async function photograph(
   return { ...(await redacted(options, { page, area: clip, deadline, ahead }, (cover) => shoot(page, clip, scale, deadline, cover))), extent, area: clip };
 }
 
-/** Time kept for one more round of scrolling and settling when the page grew. */
 const ROUND_RESERVE_MS = 500;
 
 // Scrolled through, settled and measured again until the page stops growing, reaches the maximum or runs out of time.

@@ -32,7 +32,6 @@ export const CHALLENGE_SIGNS: readonly ChallengeSign[] = [
 
 export interface ReportInput {
   page: Page;
-  /** The page's requests: the drawn document's status and what is still in flight. */
   traffic: Traffic;
   /** What the picture covers, in document CSS px; null for the viewport. */
   area: Clip | null;

@@ -54,8 +54,7 @@ export interface ScreenshotService {
 /** Redaction boxes a cache item holds at most (≈ 60 bytes each, within DynamoDB's 400 KB item). */
 const MAX_CACHED_REDACTIONS = 2_000;
 
-// Kept beyond the capture time-out: for caching and answering, and for the palette shrink of a capture that may be
-// too large (docs/capture.md, "Size"), killed when its time is up.
+// Kept beyond the capture time-out: for caching and answering, and for shrinking a capture too large (docs/capture.md, "Size").
 const RESPONSE_RESERVE_MS = 2_000;
 const RECOMPRESS_RESERVE_MS = 5_000;
 

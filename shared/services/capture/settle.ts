@@ -1,5 +1,4 @@
-// When the picture is taken (docs/capture.md, "Settling"): once no request holds it up and the page's own work
-// (timers due soon, frames, DOM changes) has stopped, within bounded budgets.
+// When the picture is taken: once no request holds it up and the page's own work has stopped (docs/capture.md, "Settling").
 import type { Page } from 'puppeteer-core';
 import { readActivity, watchActivity } from '#shared/services/capture/activity-in-page.ts';
 import type { PageActivity } from '#shared/services/capture/activity-in-page.ts';
@@ -18,7 +17,6 @@ export const SETTLE: Readonly<SettleParameters> = { quietMs: 50, activityMs: 2_0
 /** The watcher's global, named so that a page's own names cannot meet it by chance. */
 const ACTIVITY_KEY = '__easelActivity';
 
-/** Before navigation: the watcher runs in every document of the page, before the page's scripts. */
 export async function watchPage(page: Page, parameters: SettleParameters = SETTLE): Promise<void> {
   await page.evaluateOnNewDocument(watchActivity, ACTIVITY_KEY, parameters.horizonMs);
 }

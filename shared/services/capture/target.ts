@@ -1,5 +1,4 @@
-// What may be captured: http(s) without credentials, resolving in Node (interception runs before Chromium's DNS)
-// to public addresses only. The guard decides every hop and sub-request.
+// http(s) without credentials, resolved in Node (interception runs before Chromium's DNS) to public addresses only.
 import { InvalidUrlError, UpstreamFailedError } from '#shared/errors.ts';
 import { isIP } from 'node:net';
 import { bareAddress } from '#shared/net/address.ts';

@@ -27,7 +27,6 @@ export class Traffic {
   /** Requests settling waits for: when each was sent, and whether its answer has begun. */
   private readonly inflight = new Map<HTTPRequest, { sentAt: number; answered: boolean }>();
   private readonly listeners = new Set<() => void>();
-  /** When a request settling waits for last started or ended. */
   private lastChange = performance.now();
   private readonly page: Page;
   private readonly guard: TargetGuard;

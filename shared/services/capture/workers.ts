@@ -1,5 +1,4 @@
-// What a page starts beyond its own request interception (service workers, SharedWorkers, windows it opens):
-// each is held at creation and refused every request before it may run.
+// What a page starts beyond its own interception (workers, windows) is held at creation and refused every request before it runs.
 import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import { log, serializeError } from '#shared/log.ts';
 
@@ -8,9 +7,8 @@ const ignore = () => undefined;
 // Pages too: a page opened by another (window.open, target=_blank, even with noopener) has an opener.
 const HELD: Protocol.Target.TargetFilter = [{ type: 'service_worker' }, { type: 'shared_worker' }, { type: 'page' }];
 
-// The browser holds every new worker and page until this session releases it (auto-attach waits for every client that
-// asked): the capture's pages at once, a worker or popup after interception that fails everything (a popup is closed).
-// Throws when the browser refuses, so a browser that cannot be contained serves no capture.
+// Every new worker and page is held until this session releases it: the capture's pages at once, a worker or popup after
+// interception that fails everything (a popup is closed). Throws when refused: a browser that cannot be contained serves no capture.
 export async function containStrays(browser: Browser): Promise<void> {
   const session = await browser.target().createCDPSession();
   const connection = session.connection();
@@ -29,8 +27,7 @@ async function contain(browserSession: CDPSession, target: CDPSession, info: Pro
     return void browserSession.send('Target.detachFromTarget', { sessionId: target.id() }).catch(ignore);
   }
   try {
-    // Fetch on the target's own session sees what the page's interception never does: its
-    // navigation, a worker's script, its fetches and imports (not WebSockets: see docs/security.md).
+    // Fetch on the target's own session sees what page interception never does: navigation, scripts, fetches (not WebSockets: docs/security.md).
     target.on(
       'Fetch.requestPaused',
       (event: Protocol.Fetch.RequestPausedEvent) =>
