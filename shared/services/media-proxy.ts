@@ -1,5 +1,4 @@
-// Relays a media-host file from our origin so the editor's canvas stays untainted. Modelled on go-camo: every hop
-// checked, public addresses only, media types only, size capped as bytes stream, headers allowlisted both ways.
+// Relays media from our origin so the canvas stays untainted, after go-camo: hops checked, public addresses, media types, capped size.
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { MediaProxySettings } from '#shared/config.ts';

@@ -40,7 +40,6 @@ export type ShellStore = Pick<UserStore, 'getUser' | 'getUsers'> &
   Pick<ApiKeyStore, 'countActiveApiKeys'> &
   Pick<SessionStore, 'setActiveOrganization'>;
 
-/** A shell operation's dependencies: the store operations `K` it uses (all of them by default). */
 export interface ShellDeps<K extends keyof ShellStore = keyof ShellStore> {
   store: Pick<ShellStore, K>;
 }
@@ -57,7 +56,6 @@ export function requireActive(requestedId: string, member: Pick<Member, 'organiz
   }
 }
 
-/** What the shell shows of a user (GET /api/v1/me and bootstrap): id, name, e-mail, avatar or null. */
 export function userView(user: UserRecord): UserView {
   return { id: user.userId, name: user.name, email: user.email, avatarUrl: user.avatarUrl ?? null };
 }
@@ -160,7 +158,6 @@ export function getPermissions(input: { organizationId: string; member: Member }
   return { organizationId: input.organizationId, role: input.member.role, permissions: [...permissionsOf(input.member.role)] };
 }
 
-/** GET …/capabilities: flags and the safe entitlement view. */
 export function getCapabilities(input: { organizationId: string; member: Member }): v.InferOutput<typeof CapabilitiesResponse> {
   requireActive(input.organizationId, input.member);
   const { plan, status, features } = entitlementView(input.member.entitlement);
