@@ -1,5 +1,4 @@
-// Identity administration for the admin command line and demo seed. Secrets are returned once, by the call that
-// creates them, and stored only hashed.
+/** Identity administration for the admin command line and demo seed; secrets are returned once, by the call that makes them, stored hashed. */
 import { isDeepStrictEqual } from 'node:util';
 import * as v from 'valibot';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';

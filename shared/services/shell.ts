@@ -173,8 +173,7 @@ export async function getBootstrap(deps: ShellDeps, input: { member: Member }): 
   return assembleBootstrap(deps, input.member, readUserPart(deps, input.member.userId));
 }
 
-// POST …/activate: a consistent membership check, then the switch written while the rest of the bootstrap is read
-// (one round trip after the check). A session that ended meanwhile is 401.
+/** POST …/activate: a consistent membership check, then the switch written as the bootstrap is read; 401 if the session ended meanwhile. */
 export async function activateOrganization(deps: ShellDeps, input: { organizationId: string; session: SessionIdentity }): Promise<BootstrapResponse> {
   const { organizationId, session } = input;
   const userPart = readUserPart(deps, session.userId);

@@ -1,4 +1,4 @@
-// The page's own work watched from inside it (conventions of in-page.ts), so settling can wait for work that starts no request.
+/** The page's own work watched from inside it (conventions of in-page.ts), so settling can wait for work that starts no request. */
 
 export interface PageActivity {
   /** Timeouts due within the horizon and intervals that tick faster than it, still pending. */
@@ -23,8 +23,7 @@ interface WatchedGlobal {
   MutationObserver: new (callback: () => void) => { observe(node: object, options: object): void };
 }
 
-// Before the page's scripts, in every document: wraps timer and frame functions (as Proxies, so names and lengths stay
-// the page's) and observes the DOM; read through a non-enumerable global `key`. No named inner functions (in-page.ts).
+/** Before the page's scripts: wraps timers and frames as Proxies (names and lengths stay the page's), observes the DOM; no named inner functions. */
 export function watchActivity(key: string, horizonMs: number): void {
   const page = globalThis as unknown as WatchedGlobal & Record<string, unknown>;
   if (Object.hasOwn(page, key)) return;

@@ -1,4 +1,4 @@
-// AdGuard's lists in @ghostery/adblocker's engine, built at bundling (infra/assets/ad-engine.ts); it only ever removes requests.
+/** AdGuard's lists in @ghostery/adblocker's engine, built at bundling (infra/assets/ad-engine.ts); it only ever removes requests. */
 import { createRequire } from 'node:module';
 import { FiltersEngine, Request } from '@ghostery/adblocker';
 import type { Page } from 'puppeteer-core';

@@ -1,4 +1,4 @@
-// The palette shrink runs in a child killed at the deadline: sharp's own timeout stops decoding, never libimagequant's quantising.
+/** The palette shrink runs in a child killed at the deadline: sharp's own timeout stops decoding, never libimagequant's quantising. */
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { UpstreamFailedError } from '#shared/errors.ts';
@@ -32,8 +32,7 @@ export interface FitOptions {
   signal?: AbortSignal;
 }
 
-// A larger PNG is quantised to a palette as the export's png presets do, medium then low. 500 `upstream_failed` when
-// neither fits or the budget ends first; either way no work goes on after this settles.
+/** Quantised to a palette as the png presets do (medium, then low); 500 `upstream_failed` if neither fits in time. Nothing runs on after. */
 export async function fitResponse(png: Uint8Array, options: FitOptions): Promise<Uint8Array> {
   if (png.byteLength <= MAX_PNG_BYTES) return png;
   const outOfTime = new UpstreamFailedError({

@@ -1,4 +1,4 @@
-// blockBanners' script and blockAds' engine: files beside the bundle, or builders the local runtime and tests hand in.
+/** blockBanners' script and blockAds' engine: files beside the bundle, or builders the local runtime and tests hand in. */
 import type { ConsentAsset } from '#shared/services/capture/consent-asset.ts';
 
 export interface CleanAssetBuilders {

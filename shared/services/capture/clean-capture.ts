@@ -1,5 +1,4 @@
-// Clean captures (docs/capture.md): consent dialogs dismissed or hidden, ads and trackers left out.
-// `prepare` before navigation, `blocks` from the request interception, `settle` after load.
+/** Clean captures (docs/capture.md): `prepare` before navigation, `blocks` from the interception, `settle` after load. */
 import type { Page } from 'puppeteer-core';
 import type { RequestFacts } from '#shared/services/capture/ad-blocking.ts';
 import { dismissConsent, watchConsent } from '#shared/services/capture/consent-banners.ts';

@@ -1,4 +1,4 @@
-// Consent dialogs refused (autoconsent's rules, else their own controls) or hidden; nothing that accepts, subscribes or pays is clicked.
+/** Consent dialogs refused (autoconsent's rules, else their own controls) or hidden; nothing that accepts, subscribes or pays is clicked. */
 import { createRequire } from 'node:module';
 import type { CompactCMPRule, IndexedCMPRuleset } from '@duckduckgo/autoconsent';
 import type { Page } from 'puppeteer-core';
@@ -70,8 +70,7 @@ function siteAddresses(url: URL): string[] {
 
 const shared = new WeakMap<IndexedCMPRuleset, string>();
 
-// The rules a capture of `url` can use, as JSON: generic and frame rules and only its own site's (site rules are most
-// of the set), so each document parses a fraction; in autoconsent's order, so its indexes stay valid.
+/** The rules for `url` as JSON: generic, frame and only its own site's (most of the set), in autoconsent's order so its indexes hold. */
 export function consentRulesFor(rules: IndexedCMPRuleset, url: URL): string {
   const { v, s, r, index } = rules;
   const [specificStart, specificEnd] = index.specificRuleRange;

@@ -1,4 +1,4 @@
-// blockBanners' work inside the page (conventions of in-page.ts): look, click, hide, and undo what a dialog left.
+/** blockBanners' work inside the page (conventions of in-page.ts): look, click, hide, and undo what a dialog left. */
 import type { ConsentPage } from '#shared/services/capture/consent-page.ts';
 
 export interface ConsentLook {
@@ -48,7 +48,7 @@ interface PageGlobal {
   };
 }
 
-// A container counts when it has words and a part shows (often a zero-size box around fixed parts); not by opacity, which autoconsent zeroes.
+/** A container counts when it has words and a part shows (often a zero-size box around fixed parts); not by opacity, which autoconsent zeroes. */
 export function consentLook(containers: string[]): ConsentLook {
   const page = globalThis as unknown as PageGlobal;
   const consent = page.autoconsentStandalone;
@@ -105,8 +105,7 @@ export function consentHide({ containers, dialogs }: { containers: string[]; dia
   if (dialogs) for (const dialog of consent?.dialogs?.() ?? []) dialog.style.setProperty('display', 'none', 'important');
 }
 
-// Once a consent dialog is gone, undoes what it left (empty see-through fixed layers, html and body's overflow or
-// fixed position, a blur on the outer boxes) and answers what. No named inner functions (in-page.ts).
+/** Once a dialog is gone, undoes what it left (see-through layers, html and body overflow or position, outer blurs); no named inner functions. */
 export function clearLeftovers(): string[] {
   const page = globalThis as unknown as PageGlobal;
   const root = page.document;

@@ -26,8 +26,7 @@ const showing = (look: ConsentLook) => look.known + look.dialogs > 0;
 /** autoconsent's rule refused: its opt-out ran, and did more than hide. */
 const ruleRefused = (look: ConsentLook) => LIFECYCLE.succeeded.includes(look.lifecycle) && !look.cosmetic;
 
-// autoconsent's rules go first (while it works, while a known container waits for it, until it searches); then, while
-// a dialog shows: time to leave after a refusal, a reject control, a close control, each once; then the rest is hidden.
+/** autoconsent's rules first (while it works or has yet to search); then, while a dialog shows: time to leave, reject, close, each once; then hide. */
 export function nextMove(look: ConsentLook, memory: ConsentMemory): ConsentMove {
   if (memory.clicked.length === 0) {
     if (LIFECYCLE.busy.includes(look.lifecycle)) return { wait: look.lifecycle };

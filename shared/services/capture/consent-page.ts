@@ -1,4 +1,4 @@
-// blockBanners' script in every document (infra/assets/consent-script.ts): autoconsent, a guard on script clicks, dialog finders.
+/** blockBanners' script in every document (infra/assets/consent-script.ts): autoconsent, a guard on script clicks, dialog finders. */
 
 /** The slice of the page's DOM used here; Node's types have no DOM. */
 export interface PageElement {
@@ -61,8 +61,7 @@ export interface ConsentPage {
   refused: string[];
 }
 
-// Without console logs (each a CDP event), heuristic pattern recording (it reads innerText every pass) or heuristic
-// action (at its widest it clicks accept; the capture refuses or closes unknown dialogs itself and watches the outcome).
+/** No console logs (each a CDP event), pattern recording (reads innerText each pass) or heuristic action (it may click accept; the capture acts itself). */
 const CONFIG = {
   isMainWorld: true,
   enableHeuristicDetection: false,

@@ -35,7 +35,7 @@ export interface UserAgentProfile {
   };
 }
 
-// Chrome's reduced UA and client hints, real major version: many sites challenge "HeadlessChrome". Mobile is Chrome-on-Android.
+/** Chrome's reduced UA and client hints, real major version: many sites challenge "HeadlessChrome". Mobile is Chrome-on-Android. */
 export function userAgentFor(device: DeviceType, browserVersion: string): UserAgentProfile {
   const major = /\/(\d+)\./.exec(browserVersion)?.[1] ?? '153';
   const brands = [

@@ -1,4 +1,4 @@
-// The bundled Chromium's only way out, connecting only to the public address it checked (docs/security.md, "The egress proxy").
+/** The bundled Chromium's only way out, connecting only to the public address it checked (docs/security.md, "The egress proxy"). */
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, request as httpRequest } from 'node:http';
@@ -44,8 +44,7 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.includes(name)));
 }
 
-// Header bytes either way, above Node's 16 KiB default: a capture's own headers and cookies reach the target, which
-// answers for itself, and a large answer reaches the browser, which takes 256 KiB.
+/** Above Node's 16 KiB: a capture's own headers and cookies reach the target, and a large answer the browser, which takes 256 KiB. */
 const MAX_HEADER_BYTES = 256 * 1024;
 
 /** A CONNECT authority as a URL, so the check and the connection read one host and port. */

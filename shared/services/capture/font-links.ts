@@ -1,4 +1,4 @@
-// Font links under /tmp with time 0, as the cache built at bundling recorded, so a fresh container reads it instead of scanning.
+/** Font links under /tmp with time 0, as the cache built at bundling recorded, so a fresh container reads it instead of scanning. */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

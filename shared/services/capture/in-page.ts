@@ -1,4 +1,4 @@
-// Run in the captured page, each serialised alone with its arguments as data: a caller's selector is only ever a string, never code.
+/** Run in the captured page, each serialised alone with its arguments as data: a caller's selector is only ever a string, never code. */
 
 /** The slice of the page's DOM these functions use; Node's types have no DOM. */
 interface Box {
@@ -82,7 +82,7 @@ export function documentBox(selector: string): Box | null {
   return { x: box.x + page.scrollX, y: box.y + page.scrollY, width: box.width, height: box.height };
 }
 
-// Each rule starts on a selector that matches nothing and takes the caller's through selectorText, which ignores what is not a selector.
+/** Each rule starts on a selector that matches nothing and takes the caller's through selectorText, which ignores what is not a selector. */
 export function hideMatches(selectors: string[]): void {
   const page = globalThis as unknown as PageGlobal;
   const sheet = new page.CSSStyleSheet();
@@ -103,7 +103,7 @@ export function adoptStyleSheet(css: string): void {
   page.document.adoptedStyleSheets = [...page.document.adoptedStyleSheets, sheet];
 }
 
-// Ends animations at their end (an endless one after one iteration), two frames on, so those started by requestAnimationFrame after load exist.
+/** Ends animations at their end (an endless one after one iteration), two frames on, so those started by requestAnimationFrame after load exist. */
 export async function finishAnimations(): Promise<number> {
   const page = globalThis as unknown as PageGlobal;
   let timer = 0;
@@ -125,9 +125,11 @@ export async function finishAnimations(): Promise<number> {
   return animations.length;
 }
 
-// Scrolls a screen at a time from `from` to the end (or `maxHeight` CSS px) and back; answers the page's height. Each screen is
-// held a frame so lazy loaders see it; the page is transparent meanwhile, so no screen on the way is painted for the picture
-// to wait behind. No named inner functions: the bundler would name them through a helper the page lacks (test/infra/in-page-bundle.test.ts).
+/**
+ * Scrolls a screen at a time from `from` to the end (or `maxHeight` CSS px) and back; answers the page's height. Each screen is
+ * held a frame so lazy loaders see it; the page is transparent meanwhile, so no screen on the way is painted for the picture
+ * to wait behind. No named inner functions: the bundler would name them through a helper the page lacks (test/infra/in-page-bundle.test.ts).
+ */
 export async function scrollThrough(maxHeight: number, from = 0): Promise<number> {
   const page = globalThis as unknown as PageGlobal;
   const root = page.document;

@@ -1,4 +1,4 @@
-// One capture on a lent browser: clean state, device emulated, every request guarded, one PNG, state thrown away.
+/** One capture on a lent browser: clean state, device emulated, every request guarded, one PNG, state thrown away. */
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { HttpError, InvalidRequestError, InvalidUrlError, UpstreamFailedError, UpstreamTimeoutError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
@@ -220,8 +220,7 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
   }
 }
 
-// To the target until `waitUntil`; short of it near the time-out but `arrived()` (a stalled script holds the parser),
-// on with what is drawn. A document still arriving is too slow: 408 at the time-out.
+/** To the target until `waitUntil`, or near the time-out on with what is drawn if `arrived()` (a stalled script holds the parser); else 408. */
 async function navigate(
   page: Page,
   url: URL,

@@ -1,4 +1,4 @@
-// What a request adds to its page: headers and cookies before navigation, then its style sheet, a click and motion finished.
+/** What a request adds to its page: headers and cookies before navigation, then its style sheet, a click and motion finished. */
 import type { Page } from 'puppeteer-core';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { ignore } from '#shared/services/capture/deadline.ts';
@@ -9,8 +9,7 @@ import { SCREENSHOT_RESERVE_MS } from '#shared/services/capture/photograph.ts';
 import { settle } from '#shared/services/capture/settle.ts';
 import type { Traffic } from '#shared/services/capture/traffic.ts';
 
-// Headers go through the request interception, so the guard still decides every request and no other origin gets
-// them; cookies are host-only (a URL, no domain).
+/** Headers go through the interception, so the guard still decides every request and no other origin gets them; cookies are host-only. */
 export async function signIn(page: Page, traffic: Traffic, credentials: CaptureCredentials | undefined, target: URL): Promise<void> {
   if (credentials?.headers) traffic.sendToOrigin(target.origin, credentials.headers);
   if (!credentials?.cookies?.length) return;

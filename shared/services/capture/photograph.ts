@@ -1,4 +1,4 @@
-// Taking the picture: in tiles where one screenshot would wrap, the whole page scrolled through until it stops growing.
+/** Taking the picture: in tiles where one screenshot would wrap, the whole page scrolled through until it stops growing. */
 import type { Page } from 'puppeteer-core';
 import sharp from 'sharp';
 import { NotFoundError } from '#shared/errors.ts';
@@ -16,7 +16,7 @@ import { paintImage, paintPng } from '#shared/services/capture/redaction/paint.t
 import type { Cover } from '#shared/services/capture/redaction/paint.ts';
 import type { ReadAhead } from '#shared/services/capture/redaction/redact-page.ts';
 
-// Image px one screenshot paints right per side, the software GPU's largest texture; past it the top repeats (docs/capture.md, "Size").
+/** Image px one screenshot paints right per side, the software GPU's largest texture; past it the top repeats (docs/capture.md, "Size"). */
 export const TILE_PX = 8_192;
 
 // Keep this much of the time-out for taking and encoding the screenshot after settling.
@@ -39,8 +39,7 @@ export interface Clip {
   height: number;
 }
 
-// A clip of the page (whole CSS px) as one PNG: one screenshot when it fits a tile, else tiles painted beyond the
-// viewport with the layout viewport kept (so `vh`, fixed and sticky elements are as on the first screen), joined by sharp.
+/** A clip (whole CSS px) as one PNG: one screenshot, or tiles beyond the viewport with the layout viewport kept (`vh`, fixed, sticky), joined. */
 export async function shoot(page: Page, clip: Clip, scale: number, deadline: Deadline, cover?: Cover): Promise<Uint8Array> {
   const side = Math.floor(TILE_PX / scale);
   if (clip.width <= side && clip.height <= side)
@@ -80,7 +79,7 @@ export function capped(box: Clip, scale: number): { clip: Clip; extent: CaptureE
   return { clip: { ...box, width, height }, extent };
 }
 
-// With `redact`, reads the page while it settles (a dynamic import: the detectors load on first use).
+/** With `redact`, reads the page while it settles (a dynamic import: the detectors load on first use). */
 export function readAheadFor(page: Page, options: CaptureOptions): Promise<ReadAhead | undefined> | undefined {
   const kinds = options.redact;
   if (!kinds?.length) return undefined;
@@ -138,7 +137,7 @@ export async function photograph(
 
 const ROUND_RESERVE_MS = 500;
 
-// Scrolled through, settled and measured again until the page stops growing, reaches the maximum or runs out of time.
+/** Scrolled through, settled and measured again until the page stops growing, reaches the maximum or runs out of time. */
 async function wholePage(page: Page, traffic: Traffic, device: DeviceProfile, deadline: Deadline): Promise<{ height: number; growing: boolean }> {
   const most = capped({ x: 0, y: 0, width: device.width, height: Number.MAX_SAFE_INTEGER }, device.deviceScaleFactor).clip.height;
   let from = 0;

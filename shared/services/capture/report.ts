@@ -8,8 +8,7 @@ import type { Clip } from '#shared/services/capture/photograph.ts';
 import { pageState } from '#shared/services/capture/settle.ts';
 import type { Traffic } from '#shared/services/capture/traffic.ts';
 
-// Block and challenge pages of the common bot managers, by their marks (no npm package keeps such a list).
-// Captcha widgets count only on a page of little text.
+/** Bot managers' block and challenge pages by their marks (no npm package keeps a list); captcha widgets only on a page of little text. */
 export const CHALLENGE_SIGNS: readonly ChallengeSign[] = [
   { name: 'cloudflare', title: 'Just a moment...' },
   { name: 'cloudflare', title: 'Attention Required! | Cloudflare' },

@@ -1,4 +1,4 @@
-// When the picture is taken: once no request holds it up and the page's own work has stopped (docs/capture.md, "Settling").
+/** When the picture is taken: once no request holds it up and the page's own work has stopped (docs/capture.md, "Settling"). */
 import type { Page } from 'puppeteer-core';
 import { readActivity, watchActivity } from '#shared/services/capture/activity-in-page.ts';
 import type { PageActivity } from '#shared/services/capture/activity-in-page.ts';

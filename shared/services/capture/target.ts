@@ -1,4 +1,4 @@
-// http(s) without credentials, resolved in Node (interception runs before Chromium's DNS) to public addresses only.
+/** http(s) without credentials, resolved in Node (interception runs before Chromium's DNS) to public addresses only. */
 import { InvalidUrlError, UpstreamFailedError } from '#shared/errors.ts';
 import { isIP } from 'node:net';
 import { bareAddress } from '#shared/net/address.ts';

@@ -1,4 +1,4 @@
-// What a page starts beyond its own interception (workers, windows) is held at creation and refused every request before it runs.
+/** What a page starts beyond its own interception (workers, windows) is held at creation and refused every request before it runs. */
 import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import { log, serializeError } from '#shared/log.ts';
 
@@ -7,8 +7,7 @@ const ignore = () => undefined;
 // Pages too: a page opened by another (window.open, target=_blank, even with noopener) has an opener.
 const HELD: Protocol.Target.TargetFilter = [{ type: 'service_worker' }, { type: 'shared_worker' }, { type: 'page' }];
 
-// Every new worker and page is held until this session releases it: the capture's pages at once, a worker or popup after
-// interception that fails everything (a popup is closed). Throws when refused: a browser that cannot be contained serves no capture.
+/** Holds each new worker and page: ours released at once, strays failing every request (popups closed); throws if refused: none goes uncontained. */
 export async function containStrays(browser: Browser): Promise<void> {
   const session = await browser.target().createCDPSession();
   const connection = session.connection();
@@ -45,8 +44,7 @@ async function contain(browserSession: CDPSession, target: CDPSession, info: Pro
   if (info.type === 'page') await browserSession.send('Target.closeTarget', { targetId: info.targetId }).catch(ignore);
 }
 
-// A second line behind containStrays: no service worker registers, SharedWorker is absent (pages fall back to
-// dedicated workers, which interception sees) and window.open answers null, as behind a popup blocker.
+/** Behind containStrays: no service worker registers, SharedWorker is gone (pages fall back to dedicated ones) and window.open answers null. */
 export async function blockWorkers(page: Page): Promise<void> {
   await page.evaluateOnNewDocument(NO_STRAYS);
 }

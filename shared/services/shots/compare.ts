@@ -1,5 +1,4 @@
-// What changed between two pictures of one shot, by pixelmatch (as Playwright's toHaveScreenshot): the share changed
-// and a diff picture. Sizes that differ compare over the larger area, top left on top left, the rest counted as changed.
+/** What changed between two pictures, by pixelmatch (as Playwright's toHaveScreenshot); sizes that differ compare top left on top left. */
 import pixelmatch from 'pixelmatch';
 import sharp from 'sharp';
 

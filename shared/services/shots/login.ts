@@ -1,5 +1,4 @@
-// A shot's login: from the secret of the source app whose allowedHosts name its origin. The capture sends headers
-// to that origin only and cookies for its host only (services/capture/page-options.ts).
+/** A shot's login: the secret of the source app whose allowedHosts name its origin, sent to that origin only (capture/page-options.ts). */
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import type { SourceApp } from '#shared/schemas/source-apps.ts';
 import { parseSourceSecret, type SourceAppSecret } from '#shared/schemas/source-secret.ts';

@@ -33,8 +33,7 @@ export interface Picture {
   redactions?: Redaction[];
 }
 
-// Bytes, then a ready record, under the asset id chosen when the shot was queued: a repeated delivery replaces both,
-// so one shot is one asset. False, with nothing changed, when the asset is being deleted.
+/** Bytes, then a ready record, under the id chosen at queueing (a redelivery replaces both); false, changing nothing, if the asset is being deleted. */
 export async function storePicture(deps: PictureDeps, workspaceId: string, picture: Picture, at: string): Promise<boolean> {
   const existing = await deps.assets.get(workspaceId, picture.assetId);
   if (existing && existing.status !== 'ready') return false;

@@ -14,7 +14,7 @@ export interface PlannedShot extends Shot {
 }
 
 const SLUG_LENGTH = 80;
-// capture/photograph.ts's TILE_PX (a test holds them equal), not imported: it would bring sharp into the run's bundle.
+/** capture/photograph.ts's TILE_PX (a test holds them equal), not imported: it would bring sharp into the run's bundle. */
 export const SCREEN_PX = 8_192;
 
 /** A shot name from a URL's host and path: `example.com-pricing`. */

@@ -1,5 +1,4 @@
-// A run of a release's shots, as the route (and a release intake) starts one; ./read.ts reads where each shot is,
-// the shot worker (./take-shot.ts) captures.
+/** A run of a release's shots, as the route or an intake starts one; ./read.ts reads where each is, ./take-shot.ts captures. */
 import { randomUUID } from 'node:crypto';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import type { Plan } from '#shared/identity/plans.ts';
@@ -42,8 +41,7 @@ function queuedItem(shot: PlannedShot, releaseId: string, runId: string, queuedA
   };
 }
 
-// One message per shot, each counted against `shots:month`; refused (404, 400, 429) before anything is written.
-// A shot whose message the queue refuses is marked failed, and the answer is 503.
+/** One message per shot, counted against `shots:month`; 404, 400 or 429 before any write; a shot the queue refuses is marked failed, then 503. */
 export async function startShotRun(
   deps: ShotRunDeps,
   input: { workspaceId: string; plan: Plan; releaseId: string; request: ShotRunRequest },

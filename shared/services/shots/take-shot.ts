@@ -1,6 +1,4 @@
-// The shot worker: claim a queued shot, capture it (behind its login), store the picture, compare it with the previous
-// release, finish it. Safe to repeat (SQS delivers at least once): each step is a conditional write on the shot's run
-// or an asset id chosen when it was queued.
+/** The shot worker: claim, capture, store, compare, finish; safe to repeat, as each step is conditional on the run or writes a preset asset id. */
 import sharp from 'sharp';
 import { HttpError, InternalError, UpstreamFailedError, UpstreamUnavailableError } from '#shared/errors.ts';
 import type { ShotMessage } from '#shared/schemas/shots.ts';

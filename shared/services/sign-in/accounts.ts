@@ -1,5 +1,4 @@
-// Who a verified address signs in as: its user; for an invited address, a new user; with sign-up open, a new user and,
-// uninvited, an organization of their own on free. Each write is idempotent: a sign-in cut short is finished by the next.
+/** A verified address's user: made when invited or sign-up is open (with an organization on free if uninvited); writes are idempotent, so retries finish. */
 import { base58, hashSecret, newId } from '#shared/identity/credentials.ts';
 import { DEFAULT_SETTINGS } from '#shared/schemas/identity.ts';
 import type { MembershipRecord, OrganizationRecord, UserRecord, WorkspaceRecord } from '#shared/schemas/identity.ts';

@@ -55,8 +55,7 @@ const REFUSED: Record<Exclude<MyInvitation['status'], 'pending'>, [string, strin
   accepted: ['Invitation already accepted', 'You accepted this invitation already: the organization is in GET /api/v1/organizations.'],
 };
 
-// The invitation is marked first, then the membership written: a retry after a failure between the two finishes it.
-// The session keeps its active organization (POST /api/v1/organizations/{organizationId}/activate switches).
+/** Marks the invitation, then writes the membership (a retry finishes it); the session's active organization stays until …/activate. */
 export async function acceptInvitation(
   deps: InvitationDeps,
   input: { userId: string; invitationId: string },

@@ -1,5 +1,4 @@
-// Sessions a sign-in issues, and what their user sees and ends of them. A sign-in always issues a new token
-// (rotation) and ends the session the browser held before.
+/** Sessions a sign-in issues and their user sees and ends; a sign-in always issues a new token and ends the browser's previous session. */
 import type * as v from 'valibot';
 import { NotFoundError, UnauthorizedError } from '#shared/errors.ts';
 import { generateSessionToken, hashSecret, isSessionTokenFormat, newId } from '#shared/identity/credentials.ts';

@@ -24,8 +24,7 @@ export function coversPiece(part: PiecePart, piece: Piece): boolean {
   return piece.text.slice(0, part.start).replace(INK_FREE, '') === '' && piece.text.slice(part.end).replace(INK_FREE, '') === '';
 }
 
-// A measured part moved into its piece's box: the page's rects of the part and the line box give its share across.
-// Undefined when the measure does not fit the box, so the whole box is covered instead.
+/** A measured part moved into its piece's box by its share of the line box; undefined when it does not fit (the whole box is then covered). */
 export function placePart(box: Rect, measured: Measured): Rect | undefined {
   const { part, box: whole } = measured;
   if (!(whole.width > 0) || !(part.width > 0)) return undefined;

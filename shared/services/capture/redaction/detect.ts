@@ -1,4 +1,4 @@
-// Finds e-mail addresses, phone numbers, cards, secrets and IP addresses in plain text, as character ranges. No browser here.
+/** Finds e-mail addresses, phone numbers, cards, secrets and IP addresses in plain text, as character ranges. No browser here. */
 import cardValidator from 'card-validator';
 import ipaddr from 'ipaddr.js';
 import { findPhoneNumbersInText } from 'libphonenumber-js/max';

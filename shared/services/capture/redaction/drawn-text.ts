@@ -1,4 +1,4 @@
-// What a page draws, from a DOMSnapshot (shadow roots and frames too): text as laid out, form fields, media, and where each shows.
+/** What a page draws, from a DOMSnapshot (shadow roots and frames too): text as laid out, form fields, media, and where each shows. */
 import type { Protocol } from 'puppeteer-core';
 import {
   contentClip,

@@ -1,4 +1,4 @@
-// Run in an isolated world on nodes DevTools hands them; each is sent as its source: no helpers, no named inner functions.
+/** Run in an isolated world on nodes DevTools hands them; each is sent as its source: no helpers, no named inner functions. */
 
 interface Rect {
   x: number;
@@ -57,8 +57,7 @@ export function imageStates(...images: unknown[]): ('drawn' | 'broken' | 'loadin
   });
 }
 
-// Pauses every animation and transition (shadow trees too) and answers once all are paused, a frame later:
-// only then does the pause hold on the main thread and the compositor together.
+/** Pauses every animation (shadow trees too) and answers a frame later, when the pause holds on the main thread and compositor together. */
 export function pauseAnimations(): Promise<number> {
   const animations = (globalThis as unknown as { document: { getAnimations(): { pause(): void; ready: Promise<unknown> }[] } }).document.getAnimations();
   for (const animation of animations) animation.pause();

@@ -1,4 +1,4 @@
-// What computed styles say about drawn text: whether it shows, and how far its ink reaches past its box.
+/** What computed styles say about drawn text: whether it shows, and how far its ink reaches past its box. */
 
 /** How far past its box a run's ink can reach (stroke, shadow, emphasis marks, underline, italics), CSS px. */
 export interface Ink {

@@ -1,4 +1,4 @@
-// Drawn pieces joined as a reader reads them (full-width ＠ read as @), each character keeping where it came from.
+/** Drawn pieces joined as a reader reads them (full-width ＠ read as @), each character keeping where it came from. */
 import type { Piece } from '#shared/services/capture/redaction/drawn-text.ts';
 
 export interface Joined {

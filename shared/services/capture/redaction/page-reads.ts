@@ -1,4 +1,4 @@
-// Redaction's DevTools calls: hold the page still, snapshot what it draws, and ask nodes for what only the page knows.
+/** Redaction's DevTools calls: hold the page still, snapshot what it draws, and ask nodes for what only the page knows. */
 import { CDPSessionEvent } from 'puppeteer-core';
 import type { CDPSession, Page, Protocol } from 'puppeteer-core';
 import { ignore } from '#shared/services/capture/deadline.ts';
@@ -16,8 +16,7 @@ const snapshotOn = (session: CDPSession): Promise<Protocol.DOMSnapshot.CaptureSn
 /** How long the capture waits at most for paused animations to take hold, where frames are throttled. */
 const PAUSE_MS = 250;
 
-// Pauses each frame's animations in a session's process and waits for the pause to take hold: a playback rate of 0,
-// or not waiting, left the compositor a step on from where the page read it.
+/** Pauses each frame's animations and waits for the pause to hold: a playback rate of 0, or not waiting, left the compositor a step on. */
 async function pauseIn(session: CDPSession): Promise<void> {
   const { frameTree } = await session.send('Page.getFrameTree');
   const frames: string[] = [];
@@ -136,8 +135,7 @@ export interface NodeRef {
   backendNodeId: number;
 }
 
-// Runs `fn` once per frame in an isolated world (a page that replaced Range or an image's getters cannot lie to it),
-// with the nodes (null for one gone) then `extra`; answers per node, in order.
+/** Runs `fn` once per frame in an isolated world (a page that replaced Range cannot lie to it) on the nodes (null: gone), then `extra`. */
 async function onNodes<T>(
   reader: PageReader,
   frames: readonly string[],

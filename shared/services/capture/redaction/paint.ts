@@ -1,4 +1,4 @@
-// Boxes painted solid into the pixels after the screenshot, so nothing the page styles can draw over, around or through them.
+/** Boxes painted solid into the pixels after the screenshot, so nothing the page styles can draw over, around or through them. */
 import sharp from 'sharp';
 import type { OutputInfo, Sharp } from 'sharp';
 import type { Redaction } from '#shared/schemas/redaction.ts';

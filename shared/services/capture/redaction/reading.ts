@@ -1,4 +1,4 @@
-// One read of a page: what it draws, what is found and where; an unchanged snapshot reuses the last read, unchanged text its search.
+/** One read of a page: what it draws, what is found and where; an unchanged snapshot reuses the last read, unchanged text its search. */
 import { isSupportedCountry } from 'libphonenumber-js/max';
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { RedactKind } from '#shared/schemas/redaction.ts';

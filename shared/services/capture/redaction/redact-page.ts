@@ -1,4 +1,4 @@
-// Redaction's one entry: read what the page draws, find what is sensitive, paint solid boxes over it in the picture.
+/** Redaction's one entry: read what the page draws, find what is sensitive, paint solid boxes over it in the picture. */
 import type { Page } from 'puppeteer-core';
 import type { Redaction, RedactKind } from '#shared/schemas/redaction.ts';
 import type { UnreadMedia } from '#shared/schemas/screenshot.ts';
@@ -48,8 +48,7 @@ export interface Redacted {
   unread: UnreadMedia;
 }
 
-// Holds the page still, reads it, and takes the picture with the findings painted over. It is read once more after
-// the picture: had anything changed meanwhile (an image or a font arriving), both reads' boxes are painted.
+/** Holds the page still, reads it and takes the picture; read again after, both reads' boxes are painted (an image or font may have arrived). */
 export async function redactPage(input: RedactInput): Promise<Redacted> {
   const { page, kinds, deadline } = input;
   const early = await deadline.race(input.ahead ?? Promise.resolve(undefined));

@@ -1,4 +1,4 @@
-// Secrets by secretlint's recommended preset, plus the two shapes it has no rule for: JWTs and bearer tokens.
+/** Secrets by secretlint's recommended preset, plus the two shapes it has no rule for: JWTs and bearer tokens. */
 import { lintSource } from '@secretlint/core';
 import { rules as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 

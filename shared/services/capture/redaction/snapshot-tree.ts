@@ -1,4 +1,4 @@
-// One DOMSnapshot document as a tree to ask (styles, see-through, clips, frame places); answers are remembered per node.
+/** One DOMSnapshot document as a tree to ask (styles, see-through, clips, frame places); answers are remembered per node. */
 import type { Protocol } from 'puppeteer-core';
 
 export interface Rect {
@@ -73,8 +73,7 @@ export function isSeeThrough(tree: Tree, node: number): boolean {
   return known;
 }
 
-// The box an element clips its content to, on the axes it clips: its border box (more than the padding box, never less).
-// The root and body clip the viewport, not the page, so they clip nothing here.
+/** The border box an element clips its content to, on the axes it clips; the root and body clip the viewport, not the page: nothing here. */
 function ownClip(tree: Tree, node: number): Rect {
   const layoutIndex = tree.layoutOf.get(node);
   const name = tree.strings[tree.doc.nodes.nodeName?.[node] ?? -1];
