@@ -31,7 +31,6 @@ export type DeletionRequestDeps = Pick<AssetDeps, 'assets' | 'deletionQueue' | '
 /** Staging prefix of uploads; the bucket expires what is left there after a day. */
 export const UPLOAD_PREFIX = BUCKETS.assets.prefixes.uploads;
 
-/** Where an asset's verified bytes live. */
 export const objectKeyOf = (workspaceId: string, assetId: string) => `${BUCKETS.assets.prefixes.objects}${workspaceId}/assets/${assetId}`;
 
 // The fields of the item a client sees: the schema's, never the keys, object key or references.

@@ -69,11 +69,7 @@ function encode(pipeline: Sharp, settings: EncoderSettings): Sharp {
   }
 }
 
-/**
- * Re-encodes as the requested format: auto-oriented, converted to sRGB (what browsers assume),
- * metadata dropped. 400 when the bytes are not the declared type, 413 over EXPORT_MAX_PIXELS or
- * `maxResponseBytes`.
- */
+/** Re-encodes auto-oriented, in sRGB, metadata dropped; 400 when the bytes are not the declared type, 413 over EXPORT_MAX_PIXELS or `maxResponseBytes`. */
 export async function exportImage(deps: ExportDeps, input: ExportInput): Promise<ExportedImage> {
   const started = performance.now();
   const declared = declaredFormat(input.declaredType);

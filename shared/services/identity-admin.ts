@@ -1,7 +1,4 @@
-/**
- * Identity administration for the admin command line and demo seed, standing in for key issuance
- * and sign-in. Secrets are returned once, by the call that creates them, and stored only hashed.
- */
+/** Identity administration for the admin command line and demo seed; secrets are returned once, by the call that makes them, stored hashed. */
 import { isDeepStrictEqual } from 'node:util';
 import * as v from 'valibot';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
@@ -154,10 +151,7 @@ export async function revokeInvitation(deps: AdminDeps, input: { organizationId:
   }
 }
 
-/**
- * Files every invitation that lacks it under its address, where sign-in looks (those written before
- * the index existed): the ones it indexed. Run again, it finds none.
- */
+/** Files each invitation missing from the by-address index sign-in reads; answers those it filed (none when run again). */
 export async function indexInvitations(deps: AdminDeps): Promise<InvitationRecord[]> {
   const unindexed = await deps.store.listUnindexedInvitations();
   for (const invitation of unindexed) await deps.store.indexInvitation(invitation);

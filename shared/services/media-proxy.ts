@@ -1,8 +1,4 @@
-/**
- * Relays a media-host file from our origin so the editor's canvas stays untainted. Modelled on
- * go-camo: every hop checked, public addresses only, media types only, size capped as bytes
- * stream, headers allowlisted both ways.
- */
+/** Relays media from our origin so the canvas stays untainted, after go-camo: hops checked, public addresses, media types, capped size. */
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { MediaProxySettings } from '#shared/config.ts';
@@ -28,10 +24,7 @@ const FORWARDED_REQUEST_HEADERS: Record<string, { max: number; pattern?: RegExp 
 /** Response headers passed back; everything else the media host sends (cookies, server, CORS) is dropped. */
 const RETURNED_RESPONSE_HEADERS = ['content-length', 'cache-control', 'etag', 'last-modified', 'accept-ranges'] as const;
 
-/**
- * Added to every relayed response (go-camo's set): media may run and load nothing and must not
- * be sniffed as another type. CORP cross-origin lets a cross-origin-isolated editor embed it.
- */
+/** go-camo's set on every relayed response: media runs and loads nothing and is not sniffed; CORP lets a cross-origin-isolated editor embed it. */
 export const MEDIA_SECURITY_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
   'X-Content-Type-Options': 'nosniff',
@@ -56,7 +49,6 @@ export interface ProxyRequest {
 export interface ProxiedMedia {
   status: 200 | 206 | 304;
   headers: Record<string, string>;
-  /** Absent for 304. */
   body?: Readable;
 }
 
@@ -78,10 +70,7 @@ function forbidden(url: string, why: string): ForbiddenDomainError {
 /** The media host failed the file the caller named: its failure, not the service's (docs/deploy.md, "Alarms"). */
 const hostFailed = (options: { status: 500 | 502; hint: string; cause?: unknown }) => new UpstreamFailedError({ ...options, origin: 'target' });
 
-/**
- * https on exactly an allowlisted host, default port, no credentials; fragment dropped. 400 when
- * unparseable (502 for a `redirectedFrom` Location), 403 otherwise.
- */
+/** https on an allowlisted host, default port, no credentials, no fragment; 400 unparseable (502 for a redirect's Location), else 403. */
 export function checkMediaUrl(raw: string, redirectedFrom?: URL): URL {
   let url: URL;
   try {
@@ -142,10 +131,7 @@ function failure(error: unknown, host: string): HttpError {
   return hostFailed({ status: 500, hint: `Could not fetch from ${host}; retry later.`, cause: error });
 }
 
-/**
- * The body counted as it streams: 502 past `limit` or off its Content-Length, 500 when no bytes
- * arrive for `idleMs` while the client reads (a slow client is not a stalled host).
- */
+/** The body counted as it streams: 502 past `limit` or its Content-Length, 500 after `idleMs` without bytes while the client reads. */
 export function limitBody(
   source: IncomingMessage,
   options: { limit: number; declared?: number; idleMs: number; host: string; tooLarge: () => HttpError },
@@ -237,10 +223,7 @@ function responseHeaders(upstream: IncomingMessage['headers'], contentType: stri
   return out;
 }
 
-/**
- * 400 for a malformed URL; 403 off the allowlist or for a non-public address; 502 when the host
- * misbehaves (refusal, redirects, type, size, protocol); 500 when it is unreachable or slow.
- */
+/** 400 malformed URL; 403 off the allowlist or not public; 502 when the host misbehaves (status, redirects, type, size); 500 unreachable or slow. */
 export async function proxyMedia(deps: MediaProxyDeps, request: ProxyRequest): Promise<ProxiedMedia> {
   const limit = request.buffered ? Math.min(deps.settings.maxBytes, deps.maxResponseBytes) : deps.settings.maxBytes;
   const overLimit = () => tooLarge(limit, request.buffered && limit === deps.maxResponseBytes);

@@ -8,10 +8,7 @@ export function calendarMonth(now: number): { start: number; end: number } {
   return { start: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1), end: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) };
 }
 
-/**
- * Counts `amount` uses (default 1) of a plan quota, all or none, exact under concurrency; 429
- * `workspace_quota_exceeded` when they would pass the limit, and then nothing is counted.
- */
+/** Counts `amount` uses (default 1) of a quota, all or none, exact under concurrency; 429 `workspace_quota_exceeded` counts nothing. */
 export async function consumeQuota(
   limiter: RateLimiter,
   input: { workspaceId: string; plan: Plan; quota: Quota; now?: number; amount?: number },

@@ -40,7 +40,6 @@ export type ShellStore = Pick<UserStore, 'getUser' | 'getUsers'> &
   Pick<ApiKeyStore, 'countActiveApiKeys'> &
   Pick<SessionStore, 'setActiveOrganization'>;
 
-/** A shell operation's dependencies: the store operations `K` it uses (all of them by default). */
 export interface ShellDeps<K extends keyof ShellStore = keyof ShellStore> {
   store: Pick<ShellStore, K>;
 }
@@ -57,9 +56,6 @@ export function requireActive(requestedId: string, member: Pick<Member, 'organiz
   }
 }
 
-// ------------------------------------------------------------ views
-
-/** What the shell shows of a user (GET /api/v1/me and bootstrap): id, name, e-mail, avatar or null. */
 export function userView(user: UserRecord): UserView {
   return { id: user.userId, name: user.name, email: user.email, avatarUrl: user.avatarUrl ?? null };
 }
@@ -85,8 +81,6 @@ export function entitlementView(entitlement: Entitlement): EntitlementView {
     quotas: Object.fromEntries(QUOTA_LIST.map((quota) => [quota, quotaLimit(plan, quota)])) as Record<Quota, number>,
   };
 }
-
-// ------------------------------------------------------------ operations
 
 export async function getMe(deps: ShellDeps<'getUser'>, input: { userId: string }): Promise<UserView> {
   return userView(await requireUser(deps, input.userId));
@@ -164,7 +158,6 @@ export function getPermissions(input: { organizationId: string; member: Member }
   return { organizationId: input.organizationId, role: input.member.role, permissions: [...permissionsOf(input.member.role)] };
 }
 
-/** GET …/capabilities: flags and the safe entitlement view. */
 export function getCapabilities(input: { organizationId: string; member: Member }): v.InferOutput<typeof CapabilitiesResponse> {
   requireActive(input.organizationId, input.member);
   const { plan, status, features } = entitlementView(input.member.entitlement);
@@ -180,10 +173,7 @@ export async function getBootstrap(deps: ShellDeps, input: { member: Member }): 
   return assembleBootstrap(deps, input.member, readUserPart(deps, input.member.userId));
 }
 
-/**
- * POST …/activate: a consistent membership check, then the switch is written while the rest of
- * the bootstrap is read (one round trip after the check). A session that ended meanwhile is 401.
- */
+/** POST …/activate: a consistent membership check, then the switch written as the bootstrap is read; 401 if the session ended meanwhile. */
 export async function activateOrganization(deps: ShellDeps, input: { organizationId: string; session: SessionIdentity }): Promise<BootstrapResponse> {
   const { organizationId, session } = input;
   const userPart = readUserPart(deps, session.userId);
@@ -253,8 +243,6 @@ async function assembleBootstrap(
     counters: { members, pendingInvitations, activeApiKeys, productSurfaces: surfaces.length },
   };
 }
-
-// ------------------------------------------------------------ helpers
 
 async function requireUser(deps: ShellDeps<'getUser'>, userId: string): Promise<UserRecord> {
   const user = await deps.store.getUser(userId);

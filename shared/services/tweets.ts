@@ -1,7 +1,4 @@
-/**
- * Tweet lookup. Found tweets are kept briefly in the container and concurrent look-ups share one
- * call, because the upstream rate-limits shared cloud address ranges.
- */
+/** Tweet lookup: found tweets kept briefly and concurrent look-ups shared, because the upstream rate-limits shared cloud address ranges. */
 import type { TweetSettings } from '#shared/config.ts';
 import { HttpError, UpstreamFailedError } from '#shared/errors.ts';
 import { TtlCache } from '#shared/cache/ttl-cache.ts';

@@ -1,13 +1,8 @@
-/**
- * What the page still has to do, watched from inside it (conventions of in-page.ts): timers due
- * soon, frame callbacks and DOM changes, so settling can wait for work that starts no request.
- */
+/** The page's own work watched from inside it (conventions of in-page.ts), so settling can wait for work that starts no request. */
 
-/** The page's own work the watcher saw: pending timers and frames, and how long it has been still. */
 export interface PageActivity {
   /** Timeouts due within the horizon and intervals that tick faster than it, still pending. */
   timers: number;
-  /** Animation-frame callbacks requested and not yet run. */
   frames: number;
   /** Milliseconds since a timer or frame callback last ran or the DOM last changed. */
   stillMs: number;
@@ -28,11 +23,7 @@ interface WatchedGlobal {
   MutationObserver: new (callback: () => void) => { observe(node: object, options: object): void };
 }
 
-/**
- * Installed before the page's scripts, in every document: wraps the timer and frame functions
- * (as Proxies, so their names and lengths stay the page's) and observes the document. The state is
- * read through a non-enumerable global named `key`. No named inner functions (in-page.ts).
- */
+/** Before the page's scripts: wraps timers and frames as Proxies (names and lengths stay the page's), observes the DOM; no named inner functions. */
 export function watchActivity(key: string, horizonMs: number): void {
   const page = globalThis as unknown as WatchedGlobal & Record<string, unknown>;
   if (Object.hasOwn(page, key)) return;

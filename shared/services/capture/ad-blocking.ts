@@ -1,14 +1,9 @@
-/**
- * Ad and tracker blocking for captures: AdGuard's lists in @ghostery/adblocker's engine, built at
- * bundling (infra/assets/ad-engine.ts) and loaded once per container. Blocking only ever removes
- * a request; what is left still goes through the target guard.
- */
+/** AdGuard's lists in @ghostery/adblocker's engine, built at bundling (infra/assets/ad-engine.ts); it only ever removes requests. */
 import { createRequire } from 'node:module';
 import { FiltersEngine, Request } from '@ghostery/adblocker';
 import type { Page } from 'puppeteer-core';
 import { localCleanAssets } from '#shared/services/capture/clean-assets.ts';
 
-/** The serialized engine, beside the capture function's bundle. */
 export const AD_ENGINE_FILE = 'ad-engine.bin';
 
 let loading: Promise<FiltersEngine> | undefined;
@@ -34,7 +29,6 @@ async function load(): Promise<FiltersEngine> {
 /** What the engine needs of a request; puppeteer's resource types are the engine's. */
 export interface RequestFacts {
   url: string;
-  /** The page or frame that made it. */
   sourceUrl: string;
   resourceType: string;
 }
@@ -46,10 +40,7 @@ export function isAd(engine: FiltersEngine, request: RequestFacts): boolean {
   return match;
 }
 
-/**
- * Hides the ad slots the lists name, for the main frame's host and what its DOM holds (classes,
- * ids, links): the engine picks the generic rules that can apply, so the stylesheet stays small.
- */
+/** Hides the ad slots the lists name; given the DOM's classes, ids and links the engine picks only rules that can apply. */
 export async function hideAdSlots(engine: FiltersEngine, page: Page): Promise<void> {
   const url = new URL(page.url());
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return;

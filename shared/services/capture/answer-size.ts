@@ -1,7 +1,4 @@
-/**
- * A capture the response can carry. The palette shrink of an oversized PNG runs in a child process
- * killed at the deadline: sharp's own timeout stops decoding, never libimagequant's quantising.
- */
+/** The palette shrink runs in a child killed at the deadline: sharp's own timeout stops decoding, never libimagequant's quantising. */
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { UpstreamFailedError } from '#shared/errors.ts';
@@ -31,17 +28,11 @@ process.stdin.on('data', (chunk) => chunks.push(chunk)).on('end', async () => {
 const HINT = 'capture without fullPage, at a lower scale, or one element with selector.';
 
 export interface FitOptions {
-  /** Milliseconds the shrink may take; the child is killed when they are up. */
   budgetMs: number;
-  /** Aborted when the invocation is about to time out: the child is killed at once. */
   signal?: AbortSignal;
 }
 
-/**
- * A PNG a response can carry: a larger one (a tall full page, a 3× capture) is quantised to a
- * palette, as the export's png presets do, medium and then low. 500 `upstream_failed` when neither
- * fits, or when the budget ends first; either way no work goes on after this settles.
- */
+/** Quantised to a palette as the png presets do (medium, then low); 500 `upstream_failed` if neither fits in time. Nothing runs on after. */
 export async function fitResponse(png: Uint8Array, options: FitOptions): Promise<Uint8Array> {
   if (png.byteLength <= MAX_PNG_BYTES) return png;
   const outOfTime = new UpstreamFailedError({

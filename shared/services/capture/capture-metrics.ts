@@ -6,10 +6,7 @@ import type { Strategy } from '#shared/services/capture/browsers.ts';
 import { credentialsOf } from '#shared/services/capture/options.ts';
 import type { ScreenshotService } from '#shared/services/capture/screenshot-service.ts';
 
-/**
- * Counts each capture by its answer's status and strategy (`cache` for a hit; the backend's own on
- * a failure), the capture cache's hits and misses and truncations.
- */
+/** Counts captures by status and strategy (`cache` for a hit, the backend's on a failure), cache hits, misses and truncations. */
 export function withCaptureMetrics(service: ScreenshotService, strategy: Strategy): ScreenshotService {
   return {
     async capture(request) {

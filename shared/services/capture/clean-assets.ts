@@ -1,12 +1,8 @@
-/**
- * Where blockBanners' script and blockAds' engine come from: files written beside the bundle at
- * bundling, or, in the local runtime and tests, builders from node_modules that they hand in.
- */
+/** blockBanners' script and blockAds' engine: files beside the bundle, or builders the local runtime and tests hand in. */
 import type { ConsentAsset } from '#shared/services/capture/consent-asset.ts';
 
 export interface CleanAssetBuilders {
   consent(): Promise<ConsentAsset>;
-  /** The serialized @ghostery/adblocker engine. */
   adEngine(): Promise<Uint8Array>;
 }
 

@@ -1,7 +1,4 @@
-/**
- * Clean captures (docs/capture.md): consent dialogs dismissed or hidden, ads and trackers left
- * out. `prepare` before navigation, `blocks` from the request interception, `settle` after load.
- */
+/** Clean captures (docs/capture.md): `prepare` before navigation, `blocks` from the interception, `settle` after load. */
 import type { Page } from 'puppeteer-core';
 import type { RequestFacts } from '#shared/services/capture/ad-blocking.ts';
 import { dismissConsent, watchConsent } from '#shared/services/capture/consent-banners.ts';
@@ -15,7 +12,6 @@ export interface CleanOptions {
 /** The longest a found consent dialog is given to be opted out of before it is hidden instead. */
 export const CONSENT_BUDGET_MS = 2_000;
 
-/** What the clean-up did; `consent` only with blockBanners. */
 export interface CleanReport {
   consent?: ConsentOutcome;
 }
@@ -23,13 +19,11 @@ export interface CleanReport {
 export interface CleanCapture {
   /** True when the request is an ad or tracker to drop; never lets through what the guard refuses. */
   blocks(request: RequestFacts): boolean;
-  /** After load: dialogs dismissed or hidden with what they left, ad slots hidden, within `budgetMs`. */
   settle(budgetMs: number): Promise<CleanReport>;
 }
 
 const NOTHING: CleanCapture = { blocks: () => false, settle: async () => ({}) };
 
-/** Sets up `page` for a clean capture of `url`; call before navigation. */
 export async function prepare(page: Page, options: CleanOptions, url: URL): Promise<CleanCapture> {
   if (!options.blockAds && !options.blockBanners) return NOTHING;
   // Loaded on first use: the engine's code and list stay out of captures that do not ask for it.

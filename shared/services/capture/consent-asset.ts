@@ -1,7 +1,6 @@
 /** What blockBanners injects, as bundling writes it (infra/assets/consent-script.ts) and the capture reads it. */
 import type { IndexedCMPRuleset } from '@duckduckgo/autoconsent';
 
-/** autoconsent's script and rules, beside the capture function's bundle (infra/assets/consent-script.ts). */
 export const AUTOCONSENT_FILE = 'autoconsent.json';
 
 /** The name under which the script receives its rules, as a JSON string. */

@@ -1,8 +1,4 @@
-/**
- * Cookie-consent dialogs: DuckDuckGo's autoconsent (its rules ship in its package, no network)
- * refuses where its rules know the manager; other dialogs are refused or closed by their own
- * controls, and whatever still shows is hidden. Nothing that accepts, subscribes or pays is clicked.
- */
+/** Consent dialogs refused (autoconsent's rules, else their own controls) or hidden; nothing that accepts, subscribes or pays is clicked. */
 import { createRequire } from 'node:module';
 import type { CompactCMPRule, IndexedCMPRuleset } from '@duckduckgo/autoconsent';
 import type { Page } from 'puppeteer-core';
@@ -74,11 +70,7 @@ function siteAddresses(url: URL): string[] {
 
 const shared = new WeakMap<IndexedCMPRuleset, string>();
 
-/**
- * The rules a capture of `url` can use, as JSON: the generic and frame rules, and only the
- * site-specific rules of its own site (most of the rule set), so each document parses and
- * filters a fraction of it. Rules are in autoconsent's order, so its indexes stay valid.
- */
+/** The rules for `url` as JSON: generic, frame and only its own site's (most of the set), in autoconsent's order so its indexes hold. */
 export function consentRulesFor(rules: IndexedCMPRuleset, url: URL): string {
   const { v, s, r, index } = rules;
   const [specificStart, specificEnd] = index.specificRuleRange;
@@ -103,13 +95,11 @@ export function consentRulesFor(rules: IndexedCMPRuleset, url: URL): string {
   return text;
 }
 
-/** Before navigation: autoconsent runs in every document of the page, before the page's scripts. */
 export async function watchConsent(page: Page, url: URL): Promise<void> {
   const { script, rules } = await consentAsset();
   await page.evaluateOnNewDocument(`((${CONSENT_RULES_PARAMETER}) => {${script}})(${JSON.stringify(consentRulesFor(rules, url))})`);
 }
 
-/** What became of the page's consent dialog. */
 export interface ConsentOutcome {
   /** What the report says: `opted-out`, `closed`, `hidden`, `shown` or `none` (docs/capture.md). */
   result: ConsentResult;
@@ -128,12 +118,7 @@ const LEAVING_MS = 500;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * After load, within `budgetMs`: waits while autoconsent refuses a dialog by its rules, refuses or
- * closes one it does not know with the dialog's own control, hides what is left, and then undoes
- * what the dialog left (consent-moves.ts decides; consent-in-page.ts looks and acts). A page with
- * no dialog is not waited for.
- */
+/** After load, within `budgetMs`: lets autoconsent refuse, refuses or closes the rest, hides what is left and undoes what it left. */
 export async function dismissConsent(page: Page, budgetMs: number): Promise<ConsentOutcome> {
   const until = performance.now() + budgetMs;
   const containers = [...CONSENT_CONTAINERS];

@@ -1,12 +1,7 @@
-/**
- * blockBanners' work inside the page (conventions of in-page.ts: self-contained, arguments as
- * data): what shows, a refusing or closing control clicked, what remains hidden, what it left undone.
- */
+/** blockBanners' work inside the page (conventions of in-page.ts): look, click, hide, and undo what a dialog left. */
 import type { ConsentPage } from '#shared/services/capture/consent-page.ts';
 
-/** What the page showed at one look. */
 export interface ConsentLook {
-  /** autoconsent's lifecycle state, `absent` where it never ran. */
   lifecycle: string;
   /** autoconsent's rule for the dialog only hides it (a cosmetic rule). */
   cosmetic: boolean;
@@ -16,7 +11,6 @@ export interface ConsentLook {
   dialogs: number;
 }
 
-/** The controls consentClick can use. */
 export type ConsentControl = 'reject' | 'close';
 
 /** The slice of the page's DOM used here; Node's types have no DOM. */
@@ -54,11 +48,7 @@ interface PageGlobal {
   };
 }
 
-/**
- * What shows now. A known container (or one of the found rule's own) counts when it holds words and
- * one of its parts shows, as it is often a box of no size around fixed parts; not by opacity, since
- * autoconsent makes the containers it knows transparent while it works on them.
- */
+/** A container counts when it has words and a part shows (often a zero-size box around fixed parts); not by opacity, which autoconsent zeroes. */
 export function consentLook(containers: string[]): ConsentLook {
   const page = globalThis as unknown as PageGlobal;
   const consent = page.autoconsentStandalone;
@@ -103,10 +93,7 @@ export function consentClick(control: ConsentControl): boolean {
   return false;
 }
 
-/**
- * Hides what shows: the known containers, now and whenever they appear later, the found rule's
- * own, and, where the last look saw some, each dialog that speaks of consent.
- */
+/** Hides the known containers (now and when they appear later), the found rule's, and, if asked, each consent dialog showing. */
 export function consentHide({ containers, dialogs }: { containers: string[]; dialogs: boolean }): void {
   const page = globalThis as unknown as PageGlobal;
   const consent = page.autoconsentStandalone;
@@ -118,11 +105,7 @@ export function consentHide({ containers, dialogs }: { containers: string[]; dia
   if (dialogs) for (const dialog of consent?.dialogs?.() ?? []) dialog.style.setProperty('display', 'none', 'important');
 }
 
-/**
- * Once a consent dialog is gone, undoes what it left: fixed, viewport-wide, see-through layers
- * holding nothing visible; vertical overflow or fixed position on html and body; a blur on html,
- * body or a child of body. Answers what was undone. No named inner functions (in-page.ts).
- */
+/** Once a dialog is gone, undoes what it left (see-through layers, html and body overflow or position, outer blurs); no named inner functions. */
 export function clearLeftovers(): string[] {
   const page = globalThis as unknown as PageGlobal;
   const root = page.document;

@@ -2,7 +2,6 @@
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
 import type { ConsentControl, ConsentLook } from '#shared/services/capture/consent-in-page.ts';
 
-/** What became of the page's consent dialog (the report's `consent`). */
 export type ConsentResult = NonNullable<CaptureReport['consent']>;
 
 /** autoconsent's lifecycle states (its `LifecycleState`): at work on a dialog, not yet searching, searching, refused by a rule, found one. */
@@ -15,7 +14,6 @@ const LIFECYCLE = {
 };
 
 export interface ConsentMemory {
-  /** The controls tried, and those found and clicked, in order. */
   tried: ConsentControl[];
   clicked: ConsentControl[];
   /** What was refused or closed has had its time to leave. */
@@ -28,12 +26,7 @@ const showing = (look: ConsentLook) => look.known + look.dialogs > 0;
 /** autoconsent's rule refused: its opt-out ran, and did more than hide. */
 const ruleRefused = (look: ConsentLook) => LIFECYCLE.succeeded.includes(look.lifecycle) && !look.cosmetic;
 
-/**
- * The next move. autoconsent's rules go first: while it works on a dialog, while a known container
- * waits for it, and, for a dialog no container names, until it has begun to search. Then, while a
- * dialog shows: time to leave after a refusal, a reject control, a close control, each tried once;
- * then the rest is hidden.
- */
+/** autoconsent's rules first (while it works or has yet to search); then, while a dialog shows: time to leave, reject, close, each once; then hide. */
 export function nextMove(look: ConsentLook, memory: ConsentMemory): ConsentMove {
   if (memory.clicked.length === 0) {
     if (LIFECYCLE.busy.includes(look.lifecycle)) return { wait: look.lifecycle };
@@ -48,10 +41,7 @@ export function nextMove(look: ConsentLook, memory: ConsentMemory): ConsentMove 
   return 'finish';
 }
 
-/**
- * What happened, from the last look before hiding and the look after it. `opted-out` and `closed`
- * only when nothing showed after the refusal or the close; whatever hiding took away is `hidden`.
- */
+/** `opted-out` and `closed` only when nothing showed after the refusal or close; whatever hiding took away is `hidden`. */
 export function verdict(before: ConsentLook, after: ConsentLook, memory: ConsentMemory): ConsentResult {
   if (showing(before)) return showing(after) ? 'shown' : 'hidden';
   const last = memory.clicked.at(-1);

@@ -1,8 +1,4 @@
-/**
- * blockBanners' script in every document of the page, bundled with autoconsent's sources
- * (infra/assets/consent-script.ts): autoconsent on its rules, a guard on what a script may click,
- * and the finders consent-in-page.ts uses on dialogs no rule knows.
- */
+/** blockBanners' script in every document (infra/assets/consent-script.ts): autoconsent, a guard on script clicks, dialog finders. */
 
 /** The slice of the page's DOM used here; Node's types have no DOM. */
 export interface PageElement {
@@ -56,25 +52,16 @@ export interface ConsentPage {
     state: { lifecycle: string };
     foundCmp?: { prehideSelectors?: string[]; isCosmetic?: boolean };
   };
-  /**
-   * Consent dialogs showing, found as autoconsent's heuristics find them, each the outermost such
-   * element that does not hold the page itself (a fixed shell around an app is not a dialog).
-   */
+  /** Consent dialogs showing, by autoconsent's heuristics: the outermost not holding the page (an app's fixed shell is no dialog). */
   dialogs(): PageElement[];
   /** The control of `dialog` that refuses (reject, necessary only, continue without accepting), by autoconsent's words. */
   reject(dialog: PageElement): PageElement | undefined;
   /** The control of `dialog` that closes it: × or a name that says close, and nothing that accepts. */
   close(dialog: PageElement): PageElement | undefined;
-  /** The words of clicks the guard stopped. */
   refused: string[];
 }
 
-/**
- * autoconsent's standalone settings without its console logs (each one a CDP event), without
- * recording heuristic text patterns (which reads the page's innerText on every pass), and without
- * its heuristic action: at its widest it clicks an accept button, and the capture refuses or
- * closes unknown dialogs itself, where it can watch the outcome.
- */
+/** No console logs (each a CDP event), pattern recording (reads innerText each pass) or heuristic action (it may click accept; the capture acts itself). */
 const CONFIG = {
   isMainWorld: true,
   enableHeuristicDetection: false,
@@ -93,7 +80,6 @@ const PAGE = 'main, [role="main"], article, nav';
 /** The longest a search for dialogs walks the page, as autoconsent's own search. */
 const SEARCH_MS = 100;
 
-/** What a control says: its text, an input's value, or its name. */
 const wordsOf = (control: PageElement) => {
   const words = control.innerText?.trim() || control.value?.trim() || control.getAttribute('aria-label')?.trim() || control.getAttribute('title')?.trim();
   return (words ?? '').slice(0, 200);

@@ -1,5 +1,3 @@
-/** The time limit one capture's steps share. */
-
 export class CaptureTimeout extends Error {
   override name = 'CaptureTimeout';
 }

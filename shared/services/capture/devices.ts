@@ -35,10 +35,7 @@ export interface UserAgentProfile {
   };
 }
 
-/**
- * Chrome's reduced user agent and client hints with the real major version: many sites answer
- * "HeadlessChrome" with a bot challenge. Mobile is Chrome-on-Android, so sites serve phone layouts.
- */
+/** Chrome's reduced UA and client hints, real major version: many sites challenge "HeadlessChrome". Mobile is Chrome-on-Android. */
 export function userAgentFor(device: DeviceType, browserVersion: string): UserAgentProfile {
   const major = /\/(\d+)\./.exec(browserVersion)?.[1] ?? '153';
   const brands = [

@@ -1,8 +1,4 @@
-/**
- * The bundled Chromium's only way out: a loopback forward proxy that connects only to the public
- * address it checked, closing what interception cannot (DNS rebinding, WebSockets). See
- * docs/security.md, "The egress proxy".
- */
+/** The bundled Chromium's only way out, connecting only to the public address it checked (docs/security.md, "The egress proxy"). */
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, request as httpRequest } from 'node:http';
@@ -17,7 +13,6 @@ export interface EgressProxyOptions {
   policy: TargetPolicy;
   /** Share it with the request-interception check so both see the same DNS answer. */
   resolve: Resolver;
-  /** Give up on a destination that does not accept the connection in this time. */
   connectTimeoutMs: number;
 }
 
@@ -49,11 +44,7 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.includes(name)));
 }
 
-/**
- * Header bytes either way, above Node's 16 KiB default: a capture's own headers and cookies reach
- * the target, which answers for itself, and a large answer reaches the browser, which takes
- * 256 KiB.
- */
+/** Above Node's 16 KiB: a capture's own headers and cookies reach the target, and a large answer the browser, which takes 256 KiB. */
 const MAX_HEADER_BYTES = 256 * 1024;
 
 /** A CONNECT authority as a URL, so the check and the connection read one host and port. */
@@ -104,8 +95,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     }
     const port = portOf(target);
     const pinned = await destination(target);
-    // Dropping the connection, not a 403, makes Chromium fail with a network error: no error page
-    // of ours may end up in a capture.
+    // Dropping the connection, not a 403, makes Chromium fail with a network error: no error page of ours may end up in a capture.
     if (!pinned || req.socket.destroyed) return void req.socket.destroy();
     const upstream = httpRequest(
       {
@@ -125,8 +115,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         response.on('error', () => res.destroy());
       },
     );
-    // Bounds the connect only: a request time-out would also cut a slow first byte; the capture's
-    // own deadline bounds a slow page.
+    // Bounds the connect only: a request time-out would also cut a slow first byte (the capture's deadline bounds a slow page).
     upstream.once('socket', (socket: Socket) => {
       if (!socket.connecting) return;
       const giveUp = () => upstream.destroy(new Error('connect timeout'));

@@ -1,23 +1,16 @@
-/**
- * The capture fonts as fontconfig reads them: a folder of links under /tmp whose time is 0, the
- * time the cache built at bundling recorded, so a fresh container reads that cache instead of scanning.
- */
+/** Font links under /tmp with time 0, as the cache built at bundling recorded, so a fresh container reads it instead of scanning. */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** fontconfig's writable cache folder; the shipped cache is copied in. */
 export const FONT_CACHE_DIR = '/tmp/easel-fonts-cache';
-/** Where the links folders go, one per font folder. */
 export const FONT_LINKS_ROOT = '/tmp/easel-fonts';
 /** Beside fonts.conf: `{ "links": … }`, the folder its `<dir>` names. */
 export const FONT_MANIFEST = 'fonts.json';
 /** Beside fonts.conf: the fontconfig cache built for the links folder. */
 export const SHIPPED_CACHE = 'cache';
 
-/**
- * Links every face of `folder` from `links`, with the time fontconfig's cache expects. An existing
- * `links` is kept (a racing container made the same) unless `replace`.
- */
+/** Links every face of `folder` from `links` with the time the cache expects; an existing `links` is kept (a racer made the same) unless `replace`. */
 export function writeFontLinks(folder: string, links: string, options: { replace?: boolean } = {}): void {
   mkdirSync(dirname(links), { recursive: true });
   const staging = mkdtempSync(`${links}.staging-`);
@@ -35,10 +28,7 @@ export function writeFontLinks(folder: string, links: string, options: { replace
   }
 }
 
-/**
- * Makes the links folder a font folder's fonts.conf reads, and puts its shipped cache where fontconfig
- * looks; once per container, before Chromium starts. A folder without a manifest is left as it is.
- */
+/** Once per container, before Chromium starts: the links folder fonts.conf reads, and the shipped cache where fontconfig looks. */
 export function linkFonts(folder: string): void {
   const manifest = join(folder, FONT_MANIFEST);
   if (!existsSync(manifest)) return;

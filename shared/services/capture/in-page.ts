@@ -1,8 +1,4 @@
-/**
- * Functions that run inside the captured page. Puppeteer sends each one's source and its
- * arguments as data, so a caller's selector is only ever a string handed to querySelector or
- * CSSOM, never code. Each must be self-contained: it is serialised alone.
- */
+/** Run in the captured page, each serialised alone with its arguments as data: a caller's selector is only ever a string, never code. */
 
 /** The slice of the page's DOM these functions use; Node's types have no DOM. */
 interface Box {
@@ -56,7 +52,6 @@ interface PageGlobal {
   clearTimeout(id: number): void;
 }
 
-/** The index of the first selector querySelector refuses, or -1. */
 export function firstInvalidSelector(selectors: string[]): number {
   const page = globalThis as unknown as PageGlobal;
   return selectors.findIndex((selector) => {
@@ -79,7 +74,6 @@ export function isVisible(selector: string): boolean {
   return style.visibility !== 'hidden' && style.display !== 'none' && box.width > 0 && box.height > 0;
 }
 
-/** The first match's box in document coordinates, or null. */
 export function documentBox(selector: string): Box | null {
   const page = globalThis as unknown as PageGlobal;
   const element = page.document.querySelector(selector);
@@ -88,11 +82,7 @@ export function documentBox(selector: string): Box | null {
   return { x: box.x + page.scrollX, y: box.y + page.scrollY, width: box.width, height: box.height };
 }
 
-/**
- * Hides the matches and their contents with one adopted style sheet. Each rule starts on a
- * selector that matches nothing and takes the caller's through selectorText, which ignores
- * anything that is not a selector.
- */
+/** Each rule starts on a selector that matches nothing and takes the caller's through selectorText, which ignores what is not a selector. */
 export function hideMatches(selectors: string[]): void {
   const page = globalThis as unknown as PageGlobal;
   const sheet = new page.CSSStyleSheet();
@@ -113,11 +103,7 @@ export function adoptStyleSheet(css: string): void {
   page.document.adoptedStyleSheets = [...page.document.adoptedStyleSheets, sheet];
 }
 
-/**
- * Ends every running animation and transition at its end state; an endless one after one
- * iteration. Two frames first (at most 250 ms where frames are throttled), so those the page
- * starts from requestAnimationFrame after load exist by then (getAnimations flushes style).
- */
+/** Ends animations at their end (an endless one after one iteration), two frames on, so those started by requestAnimationFrame after load exist. */
 export async function finishAnimations(): Promise<number> {
   const page = globalThis as unknown as PageGlobal;
   let timer = 0;
@@ -140,14 +126,9 @@ export async function finishAnimations(): Promise<number> {
 }
 
 /**
- * Scrolls a screen at a time from `from` to the end of the page (or `maxHeight` CSS pixels), back
- * to the top, and returns the page's height. Each screen is held for one frame (100 ms where
- * frames are throttled), in whose update lazy loaders see it, and the last for one more, so their
- * callbacks have run; the top needs none, the picture's own frame follows. The page is transparent
- * meanwhile, without transitions either way: layout and intersection observers run, but no screen
- * on the way is painted, which the picture would otherwise wait behind. No named inner functions:
- * the bundler would name them through a helper the page does not have
- * (test/infra/in-page-bundle.test.ts).
+ * Scrolls a screen at a time from `from` to the end (or `maxHeight` CSS px) and back; answers the page's height. Each screen is
+ * held a frame so lazy loaders see it; the page is transparent meanwhile, so no screen on the way is painted for the picture
+ * to wait behind. No named inner functions: the bundler would name them through a helper the page lacks (test/infra/in-page-bundle.test.ts).
  */
 export async function scrollThrough(maxHeight: number, from = 0): Promise<number> {
   const page = globalThis as unknown as PageGlobal;
@@ -188,7 +169,6 @@ export async function scrollThrough(maxHeight: number, from = 0): Promise<number
   return Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0);
 }
 
-/** The page's height in CSS pixels: the larger of the root's and the body's. */
 export function pageHeight(): number {
   const root = (globalThis as unknown as PageGlobal).document;
   return Math.max(root.documentElement.scrollHeight, root.body?.scrollHeight ?? 0);
@@ -202,11 +182,7 @@ export interface ChallengeSign {
   short?: boolean;
 }
 
-/**
- * What the picture shows of the page: the images within `shown` (document CSS px; null for the
- * viewport) and how many loaded, whether web fonts are ready, and the first bot challenge whose
- * marks the page has.
- */
+/** What the picture (`shown`, document CSS px; null: the viewport) shows: its images and how many loaded, fonts ready, a bot challenge. */
 export function pageFacts(shown: Box | null, signs: ChallengeSign[]): { images: { found: number; loaded: number }; fontsReady: boolean; challenge?: string } {
   const page = globalThis as unknown as PageGlobal;
   const root = page.document;

@@ -44,7 +44,6 @@ const OPTION_NAMES = [
   'redact',
 ] as const satisfies readonly (keyof CaptureOptions)[];
 
-/** The options of a request, over the defaults: what a capture runs with. */
 export function captureOptionsOf(request: Partial<CaptureOptions>): CaptureOptions {
   const given = Object.fromEntries(OPTION_NAMES.filter((name) => request[name] !== undefined).map((name) => [name, request[name]]));
   return { ...DEFAULT_OPTIONS, ...given };
@@ -81,10 +80,7 @@ function canonical(options: Partial<CaptureOptions>, device: DeviceType): Record
   return out;
 }
 
-/**
- * A short hash of the options that differ from the defaults, or undefined when none do. Keys are
- * written in a fixed order, so the same options always give the same variant.
- */
+/** A short hash of the options that differ from the defaults (keys in a fixed order), or undefined when none do. */
 export function optionsVariant(options: Partial<CaptureOptions>, device: DeviceType): string | undefined {
   const fields = canonical(options, device);
   if (Object.keys(fields).length === 0) return undefined;

@@ -1,8 +1,4 @@
-/**
- * One capture on a lent browser: clean state, device emulated, every request decided by the target
- * guard, one PNG of the settled viewport (or of the page or one element, by the options), state
- * thrown away.
- */
+/** One capture on a lent browser: clean state, device emulated, every request guarded, one PNG, state thrown away. */
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { HttpError, InvalidRequestError, InvalidUrlError, UpstreamFailedError, UpstreamTimeoutError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { log, serializeError } from '#shared/log.ts';
@@ -27,10 +23,7 @@ import type { CaptureReport } from '#shared/schemas/screenshot.ts';
 import type { Redaction } from '#shared/schemas/redaction.ts';
 import type { CaptureExtent } from '#shared/store/capture-cache.ts';
 
-/**
- * The service always settles; the alternatives exist so `npm run bench` can compare them: the
- * lifecycle events, and `load` then a quiet window of the network alone.
- */
+/** The service always settles; the alternatives exist for `npm run bench` to compare against. */
 export type WaitStrategy =
   | ({ kind: 'settle' } & SettleParameters)
   | { kind: 'lifecycle'; event: 'load' | 'domcontentloaded' | 'networkidle0' | 'networkidle2' }
@@ -44,7 +37,6 @@ export interface CaptureRequest {
   colorScheme: ColorScheme;
   /** The whole capture (set-up, load, settle, screenshot) must fit in this; otherwise 408. */
   timeoutMs: number;
-  /** Aborts the capture (the invocation is about to time out). */
   signal?: AbortSignal;
   wait?: WaitStrategy;
   options?: CaptureOptions;
@@ -56,7 +48,6 @@ export interface CaptureOutput {
   png: Uint8Array;
   /** The drawn document's address: the target's, or where a redirect or a click took the page. */
   url: string;
-  /** Set for a full-page or element capture. */
   extent?: CaptureExtent;
   report: CaptureReport;
   /** With `redact`: the boxes drawn over what was found, in image px. */
@@ -70,7 +61,6 @@ interface Opened {
   page: Page;
 }
 
-/** A fresh page in a fresh context (or, in reset mode, in the wiped default context). */
 async function create(lease: BrowserLease): Promise<Opened> {
   if (lease.isolation === 'context') {
     const context = await lease.browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
@@ -86,10 +76,7 @@ async function create(lease: BrowserLease): Promise<Opened> {
   return { context, page: await context.newPage() };
 }
 
-/**
- * One never-used page per browser, made after a capture so the next one need not wait for a
- * context and renderer; nothing has been loaded in it.
- */
+/** One never-used page per browser, made after a capture so the next need not wait for a context and renderer. */
 const spares = new WeakMap<Browser, Promise<Opened>>();
 
 async function open(lease: BrowserLease): Promise<Opened> {
@@ -109,10 +96,7 @@ function prepareSpare(lease: BrowserLease): Promise<void> {
   return spare.then(ignore, () => void spares.delete(lease.browser));
 }
 
-/**
- * A fresh context is closed; the shared default context (single-process Chromium) has every
- * page closed and cookies, HTTP cache and all storage of each origin used cleared.
- */
+/** A fresh context is closed; the shared default one (single-process Chromium) has its pages closed and each origin's data cleared. */
 async function discard(lease: BrowserLease, context: BrowserContext, page: Page, origins: ReadonlySet<string>): Promise<void> {
   if (lease.isolation === 'context') return context.close();
   try {
@@ -140,7 +124,6 @@ async function wipe(page: Page, origins: ReadonlySet<string>): Promise<void> {
   }
 }
 
-/** Ends a browser whose shared state could not be wiped, and waits until it is gone. */
 async function retire(browser: Browser): Promise<void> {
   if (!browser.connected) return;
   const gone = new Promise<void>((resolve) => browser.once('disconnected', () => resolve()));
@@ -150,11 +133,7 @@ async function retire(browser: Browser): Promise<void> {
   clearTimeout(timer);
 }
 
-/**
- * The viewport (or page, or element) as PNG bytes. 408 past the time-out, 400 on a redirect to a
- * refused address or an invalid selector, 404 when `selector` matches nothing, 503 when a remote
- * browser drops, else 500.
- */
+/** The PNG: 408 past the time-out, 400 on a refused redirect or bad selector, 404 when nothing matches, 503 when a remote browser drops. */
 export async function capturePng(lease: BrowserLease, request: CaptureRequest, guard: TargetGuard): Promise<CaptureOutput> {
   const deadline = new Deadline(request.timeoutMs, request.signal);
   // Kept apart from the race so a page that opens after the deadline is still cleaned up.
@@ -172,7 +151,6 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     const device = deviceFor(request.deviceType, options);
     const agent =
       options.userAgent === undefined ? userAgentFor(request.deviceType, await deadline.race(versionOf(lease.browser))) : { userAgent: options.userAgent };
-    // Independent CDP calls, sent together rather than one round trip after another.
     [traffic.clean] = await deadline.race(
       Promise.all([
         prepare(page, options, request.url),
@@ -192,13 +170,11 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
         page.setRequestInterception(true),
       ]),
     );
-    // Settling, not the load event, decides when the page is ready: one stalled font or image
-    // would hold `load` back for good. Only a document that never arrives is a time-out.
+    // Settling, not `load`, decides when the page is ready (a stalled font holds `load` back for good); only a missing document times out.
     const waitUntil = wait.kind === 'lifecycle' ? wait.event : wait.kind === 'load-quiet' ? 'load' : 'domcontentloaded';
     await navigate(page, request.url, waitUntil, deadline, () => wait.kind === 'settle' && traffic?.document?.complete === true);
     if (wait.kind === 'load-quiet')
       await deadline.race(quietAfterLoad(page, traffic, wait.quietMs, Math.min(wait.maxMs, deadline.remaining() - SCREENSHOT_RESERVE_MS)));
-    // With redact, detection runs while the page settles, on the text as it is now.
     const ahead = readAheadFor(page, options);
     // A full page with nothing to do before its scroll-through settles after it only.
     const settleAfterScroll =
@@ -227,8 +203,7 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
     throw await classify(error, lease, request, guard, traffic);
   } finally {
     deadline.dispose();
-    // Clean-up does not delay the response; the lease waits for it and for the next spare page,
-    // made only once the state is wiped.
+    // Clean-up does not delay the response; the lease waits for it and for the next spare page.
     const origins = traffic?.origins ?? new Set<string>();
     void opening
       .then(
@@ -245,11 +220,7 @@ export async function capturePng(lease: BrowserLease, request: CaptureRequest, g
   }
 }
 
-/**
- * To the target, until `waitUntil`; if that has not come 1 s before the time-out but `arrived()`
- * (the whole document did, and a script it waits for stalls the parser), on with what is drawn.
- * A document still arriving is a page loading too slowly: 408 at the time-out.
- */
+/** To the target until `waitUntil`, or near the time-out on with what is drawn if `arrived()` (a stalled script holds the parser); else 408. */
 async function navigate(
   page: Page,
   url: URL,
@@ -285,7 +256,6 @@ function drawnUrl(page: Page, target: URL): string {
   }
 }
 
-/** The device type's profile, at the request's scale and viewport where it gives them. */
 function deviceFor(type: DeviceType, options: CaptureOptions): DeviceProfile {
   const profile = DEVICES[type];
   return { ...profile, deviceScaleFactor: options.scale ?? profile.deviceScaleFactor, ...options.viewport };

@@ -1,7 +1,4 @@
-/**
- * What a request adds to its page: headers for the target's origin and cookies for its host
- * before navigation, then its style sheet, a click and motion finished once the page is ready.
- */
+/** What a request adds to its page: headers and cookies before navigation, then its style sheet, a click and motion finished. */
 import type { Page } from 'puppeteer-core';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { ignore } from '#shared/services/capture/deadline.ts';
@@ -12,10 +9,7 @@ import { SCREENSHOT_RESERVE_MS } from '#shared/services/capture/photograph.ts';
 import { settle } from '#shared/services/capture/settle.ts';
 import type { Traffic } from '#shared/services/capture/traffic.ts';
 
-/**
- * Before navigation: headers go through the request interception, so the guard still decides
- * every request and no other origin gets them; cookies are host-only (a URL, no domain).
- */
+/** Headers go through the interception, so the guard still decides every request and no other origin gets them; cookies are host-only. */
 export async function signIn(page: Page, traffic: Traffic, credentials: CaptureCredentials | undefined, target: URL): Promise<void> {
   if (credentials?.headers) traffic.sendToOrigin(target.origin, credentials.headers);
   if (!credentials?.cookies?.length) return;
@@ -66,7 +60,6 @@ async function click(page: Page, selector: string): Promise<void> {
   }
 }
 
-/** Just before the picture, with reducedMotion: every animation and transition at its end. */
 export async function stillMotion(page: Page, options: CaptureOptions, deadline: Deadline): Promise<void> {
   if (options.reducedMotion) await deadline.race(page.evaluate(finishAnimations));
 }

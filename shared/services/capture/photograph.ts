@@ -1,7 +1,4 @@
-/**
- * The picture a capture's options ask for: the viewport, the page to its end, or one element;
- * painted in tiles where one pass would wrap.
- */
+/** Taking the picture: in tiles where one screenshot would wrap, the whole page scrolled through until it stops growing. */
 import type { Page } from 'puppeteer-core';
 import sharp from 'sharp';
 import { NotFoundError } from '#shared/errors.ts';
@@ -19,10 +16,7 @@ import { paintImage, paintPng } from '#shared/services/capture/redaction/paint.t
 import type { Cover } from '#shared/services/capture/redaction/paint.ts';
 import type { ReadAhead } from '#shared/services/capture/redaction/redact-page.ts';
 
-/**
- * Image pixels one screenshot paints right on each side: the software GPU's largest texture.
- * Past it a capture beyond the viewport repeats its top (docs/capture.md, "Size").
- */
+/** Image px one screenshot paints right per side, the software GPU's largest texture; past it the top repeats (docs/capture.md, "Size"). */
 export const TILE_PX = 8_192;
 
 // Keep this much of the time-out for taking and encoding the screenshot after settling.
@@ -30,11 +24,9 @@ export const SCREENSHOT_RESERVE_MS = 1_000;
 
 export interface Picture {
   png: Uint8Array;
-  /** Set for a full-page or element capture. */
   extent?: CaptureExtent;
   /** What the picture covers in document CSS px; null for the viewport. */
   area: Clip | null;
-  /** With `redact`: the boxes painted over what was found, in image px. */
   redactions?: Redaction[];
   /** With `redact`: media drawn in the picture whose pixels were not searched. */
   unread?: UnreadMedia;
@@ -47,12 +39,7 @@ export interface Clip {
   height: number;
 }
 
-/**
- * A clip of the page (CSS pixels, whole numbers) as one PNG: a single screenshot when it fits a
- * tile, else a grid of tiles, each painted beyond the viewport with the layout viewport kept (so
- * `vh`, fixed and sticky elements are as on the first screen), joined by sharp. A cover's boxes are
- * painted in before the PNG is made.
- */
+/** A clip (whole CSS px) as one PNG: one screenshot, or tiles beyond the viewport with the layout viewport kept (`vh`, fixed, sticky), joined. */
 export async function shoot(page: Page, clip: Clip, scale: number, deadline: Deadline, cover?: Cover): Promise<Uint8Array> {
   const side = Math.floor(TILE_PX / scale);
   if (clip.width <= side && clip.height <= side)
@@ -92,11 +79,7 @@ export function capped(box: Clip, scale: number): { clip: Clip; extent: CaptureE
   return { clip: { ...box, width, height }, extent };
 }
 
-/**
- * With `redact`, reads and searches the page's text without changing it (a dynamic import: the
- * detectors load on first use). Started while the page settles, it takes detection off the time
- * before the picture; `redact` checks that the text is still the same.
- */
+/** With `redact`, reads the page while it settles (a dynamic import: the detectors load on first use). */
 export function readAheadFor(page: Page, options: CaptureOptions): Promise<ReadAhead | undefined> | undefined {
   const kinds = options.redact;
   if (!kinds?.length) return undefined;
@@ -106,10 +89,7 @@ export function readAheadFor(page: Page, options: CaptureOptions): Promise<ReadA
   );
 }
 
-/**
- * The picture `take` makes; with `redact`, with what is found painted over (after the scroll, so
- * content it loaded is searched too).
- */
+/** The picture `take` makes; with `redact`, what is found painted over (after the scroll, so what it loaded is searched too). */
 async function redacted(
   options: CaptureOptions,
   input: { page: Page; area: Clip | null; deadline: Deadline; ahead: Promise<ReadAhead | undefined> | undefined },
@@ -121,10 +101,7 @@ async function redacted(
   return redactPage({ ...rest, kinds: options.redact, ...(ahead ? { ahead } : {}), take });
 }
 
-/**
- * The picture the options ask for: the viewport, one element's box, or the page to its end
- * (`wholePage`).
- */
+/** The picture the options ask for: the viewport, one element's box, or the page to its end. */
 export async function photograph(
   page: Page,
   traffic: Traffic,
@@ -158,14 +135,9 @@ export async function photograph(
   return { ...(await redacted(options, { page, area: clip, deadline, ahead }, (cover) => shoot(page, clip, scale, deadline, cover))), extent, area: clip };
 }
 
-/** Time kept for one more round of scrolling and settling when the page grew. */
 const ROUND_RESERVE_MS = 500;
 
-/**
- * The page's height once it stops growing: scrolled through (lazy content loads), settled, and
- * measured again; while it grew, its new part is scrolled through and settled too, until it stops,
- * reaches the maximum height or time runs out (`growing`).
- */
+/** Scrolled through, settled and measured again until the page stops growing, reaches the maximum or runs out of time. */
 async function wholePage(page: Page, traffic: Traffic, device: DeviceProfile, deadline: Deadline): Promise<{ height: number; growing: boolean }> {
   const most = capped({ x: 0, y: 0, width: device.width, height: Number.MAX_SAFE_INTEGER }, device.deviceScaleFactor).clip.height;
   let from = 0;

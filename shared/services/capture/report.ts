@@ -8,10 +8,7 @@ import type { Clip } from '#shared/services/capture/photograph.ts';
 import { pageState } from '#shared/services/capture/settle.ts';
 import type { Traffic } from '#shared/services/capture/traffic.ts';
 
-/**
- * Block and challenge pages of the bot managers most sites use, by the marks their pages carry
- * (no npm package keeps such a list). Captcha widgets count only on a page of little text.
- */
+/** Bot managers' block and challenge pages by their marks (no npm package keeps a list); captcha widgets only on a page of little text. */
 export const CHALLENGE_SIGNS: readonly ChallengeSign[] = [
   { name: 'cloudflare', title: 'Just a moment...' },
   { name: 'cloudflare', title: 'Attention Required! | Cloudflare' },
@@ -34,7 +31,6 @@ export const CHALLENGE_SIGNS: readonly ChallengeSign[] = [
 
 export interface ReportInput {
   page: Page;
-  /** The page's requests: the drawn document's status and what is still in flight. */
   traffic: Traffic;
   /** What the picture covers, in document CSS px; null for the viewport. */
   area: Clip | null;

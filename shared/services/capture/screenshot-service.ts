@@ -21,7 +21,6 @@ export interface ScreenshotRequest extends Partial<CaptureOptions>, CaptureCrede
   deviceType: DeviceType;
   colorScheme: ColorScheme;
   forceRefresh: boolean;
-  /** Aborted when the invocation is about to time out. */
   signal?: AbortSignal;
   /** Milliseconds this invocation has left; the capture time-out shrinks to fit it. */
   remainingMs?: number;
@@ -34,11 +33,9 @@ export interface ScreenshotResult {
   strategy: Strategy;
   deviceType: DeviceType;
   colorScheme: ColorScheme;
-  /** Set for a full-page or element capture. */
   extent?: CaptureExtent;
   /** What the capture did and found; absent on a cache entry older than reports. */
   report?: CaptureReport;
-  /** With `redact`: the boxes drawn over what was found, in image px. */
   redactions?: Redaction[];
 }
 
@@ -57,10 +54,8 @@ export interface ScreenshotService {
 /** Redaction boxes a cache item holds at most (≈ 60 bytes each, within DynamoDB's 400 KB item). */
 const MAX_CACHED_REDACTIONS = 2_000;
 
-// What the invocation keeps, beyond the capture time-out, for caching and answering.
+// Kept beyond the capture time-out: for caching and answering, and for shrinking a capture too large (docs/capture.md, "Size").
 const RESPONSE_RESERVE_MS = 2_000;
-// And for a capture that may be too large to answer as it is (docs/capture.md, "Size"): the
-// palette shrink gets at most this beyond the capture time-out, and is killed when it is up.
 const RECOMPRESS_RESERVE_MS = 5_000;
 
 /** The cache only saves work: its outage means an uncached capture, not a 503; other errors still fail. */
@@ -116,8 +111,7 @@ export function createScreenshotService(deps: ScreenshotServiceDeps): Screenshot
           };
       }
 
-      // Before any browser work, so a refused target never costs a capture; redirects and
-      // sub-requests are checked again while the page loads.
+      // Before any browser work, so a refused target costs no capture; redirects and sub-requests are checked again.
       await deps.guard.assertCapturable(url);
       const mayBeLarge = options.fullPage || options.selector !== undefined || options.scale === 3;
       const reserve = RESPONSE_RESERVE_MS + (mayBeLarge ? RECOMPRESS_RESERVE_MS : 0);

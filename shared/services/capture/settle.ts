@@ -1,7 +1,4 @@
-/**
- * When the picture is taken (docs/capture.md, "Settling"): once no request holds it up and the
- * page's own work (timers due soon, frames, DOM changes) has stopped, within bounded budgets.
- */
+/** When the picture is taken: once no request holds it up and the page's own work has stopped (docs/capture.md, "Settling"). */
 import type { Page } from 'puppeteer-core';
 import { readActivity, watchActivity } from '#shared/services/capture/activity-in-page.ts';
 import type { PageActivity } from '#shared/services/capture/activity-in-page.ts';
@@ -20,7 +17,6 @@ export const SETTLE: Readonly<SettleParameters> = { quietMs: 50, activityMs: 2_0
 /** The watcher's global, named so that a page's own names cannot meet it by chance. */
 const ACTIVITY_KEY = '__easelActivity';
 
-/** Before navigation: the watcher runs in every document of the page, before the page's scripts. */
 export async function watchPage(page: Page, parameters: SettleParameters = SETTLE): Promise<void> {
   await page.evaluateOnNewDocument(watchActivity, ACTIVITY_KEY, parameters.horizonMs);
 }
@@ -30,11 +26,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 const still = (activity: PageActivity | null, quietMs: number) =>
   activity === null || (activity.timers === 0 && activity.frames === 0 && activity.stillMs >= quietMs);
 
-/**
- * Waits until no request holds the picture up for `quietMs` and the page is still, within
- * `budgetMs`, of which the page's own work may take at most `activityMs`; then for web fonts when
- * no request stalled. Never fails: the report says how the page was (`pageState`).
- */
+/** Waits for the network and the page to be still (the page's work at most `activityMs`), then for fonts; never fails (see `pageState`). */
 export async function settle(page: Page, traffic: Traffic, budgetMs: number, parameters: SettleParameters = SETTLE): Promise<void> {
   const { quietMs, activityMs } = parameters;
   const end = performance.now() + Math.max(0, budgetMs);
@@ -62,7 +54,6 @@ export async function quietAfterLoad(page: Page, traffic: Traffic, quietMs: numb
   await fonts(page, traffic, end);
 }
 
-/** How the page is now, for the report: settled, or what is still pending. */
 export async function pageState(
   page: Page,
   traffic: Traffic,

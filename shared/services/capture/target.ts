@@ -1,7 +1,4 @@
-/**
- * What may be captured: http(s) without credentials, resolving in Node (interception runs before
- * Chromium's DNS) to public addresses only. The guard decides every hop and sub-request.
- */
+/** http(s) without credentials, resolved in Node (interception runs before Chromium's DNS) to public addresses only. */
 import { InvalidUrlError, UpstreamFailedError } from '#shared/errors.ts';
 import { isIP } from 'node:net';
 import { bareAddress } from '#shared/net/address.ts';
@@ -10,10 +7,7 @@ import type { Resolver, TargetPolicy } from '#shared/net/guard.ts';
 
 const CAPTURABLE = new Set(['http:', 'https:']);
 
-/**
- * The WHATWG serialisation without the fragment, which never reaches the server: the cache key
- * and the URL the response names. 400 when malformed, not http(s), or carrying credentials.
- */
+/** The cache key and the URL the response names: WHATWG form without the fragment; 400 when malformed, not http(s), or with credentials. */
 export function normaliseTargetUrl(raw: string): URL {
   let url: URL;
   try {
@@ -37,7 +31,6 @@ export type Verdict = { allowed: true } | { allowed: false; reason: string; kind
 export interface TargetGuard {
   /** The verdict on one request URL (any scheme: the page may ask for anything). */
   verdict(url: URL): Promise<Verdict>;
-  /** Throws the error the client should see when the target may not be captured. */
   assertCapturable(url: URL): Promise<void>;
 }
 

@@ -5,16 +5,12 @@ import type { CleanCapture } from '#shared/services/capture/clean-capture.ts';
 import { ignore } from '#shared/services/capture/deadline.ts';
 import type { TargetGuard, Verdict } from '#shared/services/capture/target.ts';
 
-/**
- * A request the server has not begun to answer in this long no longer holds the picture up (a
- * stalled font or image); the page's own document always does.
- */
+/** A request not begun to be answered in this long no longer holds the picture up (a stalled font); the document always does. */
 export const STALL_MS = 2_000;
 
 /** Requests that may stay open for the page's whole life; settling does not wait for them. */
 const OPEN_ENDED = new Set(['eventsource', 'websocket', 'ping', 'media']);
 
-/** Every request of one page: the guard's decision, what is in flight, which origins were used. */
 export class Traffic {
   readonly origins = new Set<string>();
   /** Requests the page has made so far, those the guard refused and those dropped as ads. */
@@ -31,7 +27,6 @@ export class Traffic {
   /** Requests settling waits for: when each was sent, and whether its answer has begun. */
   private readonly inflight = new Map<HTTPRequest, { sentAt: number; answered: boolean }>();
   private readonly listeners = new Set<() => void>();
-  /** When a request settling waits for last started or ended. */
   private lastChange = performance.now();
   private readonly page: Page;
   private readonly guard: TargetGuard;
@@ -82,10 +77,7 @@ export class Traffic {
     this.extra = { origin, headers: Object.entries(headers) };
   }
 
-  /**
-   * Continues an allowed request, with the extra headers when it goes to their origin. A redirect
-   * hop comes here as a new request with only the browser's own headers, so it is judged alone.
-   */
+  /** With the extra headers to their origin only: a redirect hop comes here anew with the browser's own headers, judged alone. */
   private proceed(request: HTTPRequest, url: URL): Promise<void> {
     if (!this.extra || url.origin !== this.extra.origin) return request.continue();
     const names = new Set(this.extra.headers.map(([name]) => name.toLowerCase()));
@@ -119,10 +111,7 @@ export class Traffic {
     return this.inflight.size;
   }
 
-  /**
-   * Requests in flight that still hold the picture up, when the next of them stalls, and (with
-   * none) since when nothing has: the last start or end of a request, or the last stall.
-   */
+  /** Requests still holding the picture up, when the next stalls, and (with none) since when nothing has. */
   private holding(now: number): { count: number; nextStall: number; since: number } {
     let count = 0;
     let nextStall = Number.POSITIVE_INFINITY;
@@ -138,7 +127,6 @@ export class Traffic {
     return { count, nextStall, since };
   }
 
-  /** True while a request that settling waits for is in flight and not stalled. */
   get busy(): boolean {
     return this.holding(performance.now()).count > 0;
   }

@@ -1,7 +1,4 @@
-/**
- * What a page starts beyond its own request interception: service workers, SharedWorkers and the
- * windows it opens. Each is held at creation and refused every request before it may run.
- */
+/** What a page starts beyond its own interception (workers, windows) is held at creation and refused every request before it runs. */
 import type { Browser, CDPSession, Page, Protocol } from 'puppeteer-core';
 import { log, serializeError } from '#shared/log.ts';
 
@@ -10,12 +7,7 @@ const ignore = () => undefined;
 // Pages too: a page opened by another (window.open, target=_blank, even with noopener) has an opener.
 const HELD: Protocol.Target.TargetFilter = [{ type: 'service_worker' }, { type: 'shared_worker' }, { type: 'page' }];
 
-/**
- * Makes the browser hold every new worker and page until this session releases it (CDP
- * auto-attach waits for every client that asked). Pages the capture made are released at once; a
- * worker or popup first gets request interception that fails everything, and a popup is closed.
- * Throws when the browser refuses, so a browser that cannot be contained serves no capture.
- */
+/** Holds each new worker and page: ours released at once, strays failing every request (popups closed); throws if refused: none goes uncontained. */
 export async function containStrays(browser: Browser): Promise<void> {
   const session = await browser.target().createCDPSession();
   const connection = session.connection();
@@ -34,8 +26,7 @@ async function contain(browserSession: CDPSession, target: CDPSession, info: Pro
     return void browserSession.send('Target.detachFromTarget', { sessionId: target.id() }).catch(ignore);
   }
   try {
-    // Fetch on the target's own session sees what the page's interception never does: its
-    // navigation, a worker's script, its fetches and imports (not WebSockets: see docs/security.md).
+    // Fetch on the target's own session sees what page interception never does: navigation, scripts, fetches (not WebSockets: docs/security.md).
     target.on(
       'Fetch.requestPaused',
       (event: Protocol.Fetch.RequestPausedEvent) =>
@@ -53,11 +44,7 @@ async function contain(browserSession: CDPSession, target: CDPSession, info: Pro
   if (info.type === 'page') await browserSession.send('Target.closeTarget', { targetId: info.targetId }).catch(ignore);
 }
 
-/**
- * In every document of the page: no service worker registers, SharedWorker is absent (pages fall
- * back to dedicated workers, which the page's interception sees) and window.open answers null, as
- * behind a popup blocker. A second line behind containStrays, set up before navigation.
- */
+/** Behind containStrays: no service worker registers, SharedWorker is gone (pages fall back to dedicated ones) and window.open answers null. */
 export async function blockWorkers(page: Page): Promise<void> {
   await page.evaluateOnNewDocument(NO_STRAYS);
 }

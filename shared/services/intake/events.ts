@@ -6,7 +6,6 @@ import { isHttpUrl } from '#shared/schemas/common.ts';
 import { issuePath } from '#shared/schemas/issue-path.ts';
 import { GitHubReleaseEvent, STANDARD_RELEASE_TYPES, StandardEventType, StandardReleaseEvent } from '#shared/schemas/intake.ts';
 
-/** A release as the provider announced it. */
 export interface ExternalRelease {
   /** The provider's id: the same id lands on the same draft. */
   id: string;
@@ -14,7 +13,6 @@ export interface ExternalRelease {
   name: string;
   /** Markdown. */
   notes: string;
-  /** Its own page at the provider. */
   url?: string;
   /** Pages the event names besides the notes' links. */
   urls: string[];

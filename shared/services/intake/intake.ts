@@ -1,8 +1,4 @@
-/**
- * A source app's release taken in as a draft (docs/identity.md, "Release intake"): one draft per
- * external release, however often or concurrently it is delivered; a new draft's pages on the app's
- * allowedHosts are captured by a run of release shots.
- */
+/** One draft per external release however often delivered (docs/identity.md, "Release intake"); its pages on allowedHosts are shot. */
 import { createHash } from 'node:crypto';
 import { HttpError } from '#shared/errors.ts';
 import type { SourceAppPrincipal } from '#shared/identity/principal.ts';
@@ -83,10 +79,7 @@ async function shoot(deps: IntakeDeps, source: SourceAppPrincipal, release: Rele
   }
 }
 
-/**
- * Publishing claims the external release's id with one conditional write, then writes the draft
- * under it (or rewrites the draft already there); an update rewrites an existing draft only.
- */
+/** Publishing claims the external id (one conditional write), then writes or rewrites the draft; an update rewrites an existing draft only. */
 export async function takeInRelease(deps: IntakeDeps, input: { source: SourceAppPrincipal; event: IntakeEvent }): Promise<IntakeAnswer> {
   const { source, event } = input;
   const { workspaceId } = source;

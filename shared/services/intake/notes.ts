@@ -1,7 +1,4 @@
-/**
- * Release notes (Markdown, as GitHub renders them) into what a release holds: plain text with the
- * markup removed, its first paragraph or sentence, and the URLs it links to.
- */
+/** Release notes (Markdown, as GitHub renders them) as plain text, their first paragraph or sentence, and the URLs they link to. */
 import { decodeHTML } from 'entities/decode';
 import { Lexer, type Token, type Tokens } from 'marked';
 
@@ -9,10 +6,7 @@ export const TITLE_MAX = 160;
 export const BENEFIT_MAX = 500;
 export const DESCRIPTION_MAX = 10_000;
 
-/**
- * A `<` that an HTML parser would read as the start of a tag, a comment or a declaration is written
- * `‹`, so what a note shows as code (`Array<string>`) stays plain text the contract accepts.
- */
+/** A `<` an HTML parser would read as markup becomes `‹`, so code in a note (`Array<string>`) stays plain text the contract accepts. */
 const TAG_START = /<(?=[A-Za-z/!?])/g;
 const plain = (text: string) => decodeHTML(text).replace(TAG_START, '‹');
 /** What raw HTML in the notes says, its tags dropped (a details block's text stays). */

@@ -1,9 +1,4 @@
-/**
- * What changed between two pictures of one shot, with pixelmatch (what Playwright's
- * toHaveScreenshot uses): the share of pixels that changed, and a diff picture. Pictures of
- * different sizes are compared over the larger area, top left on top left: the overlap pixel by
- * pixel, every pixel outside it counted as changed.
- */
+/** What changed between two pictures, by pixelmatch (as Playwright's toHaveScreenshot); sizes that differ compare top left on top left. */
 import pixelmatch from 'pixelmatch';
 import sharp from 'sharp';
 

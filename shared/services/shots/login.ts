@@ -1,8 +1,4 @@
-/**
- * The login a shot is captured with: that of the source app whose allowedHosts name the shot's
- * origin, read from the secret its secretReference names. The capture sends headers to that
- * origin only and sets cookies for its host only (services/capture/page-options.ts).
- */
+/** A shot's login: the secret of the source app whose allowedHosts name its origin, sent to that origin only (capture/page-options.ts). */
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import type { SourceApp } from '#shared/schemas/source-apps.ts';
 import { parseSourceSecret, type SourceAppSecret } from '#shared/schemas/source-secret.ts';

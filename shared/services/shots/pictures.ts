@@ -28,17 +28,12 @@ export interface Picture {
   png: Uint8Array;
   classification: typeof SHOT_CLASSIFICATION | typeof DIFF_CLASSIFICATION;
   fileName: string;
-  /** The release and shot it belongs to, and what the capture found, kept on the record. */
   links: { releaseId: string; shotName: string; baselineAssetId?: string };
   report?: CaptureReport;
   redactions?: Redaction[];
 }
 
-/**
- * Writes the bytes, then a ready record under the asset id the shot chose when it was queued: a
- * repeated delivery replaces both, so one shot is one asset however often it runs. False when the
- * asset is being deleted, and then nothing was changed.
- */
+/** Bytes, then a ready record, under the id chosen at queueing (a redelivery replaces both); false, changing nothing, if the asset is being deleted. */
 export async function storePicture(deps: PictureDeps, workspaceId: string, picture: Picture, at: string): Promise<boolean> {
   const existing = await deps.assets.get(workspaceId, picture.assetId);
   if (existing && existing.status !== 'ready') return false;

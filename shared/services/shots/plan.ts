@@ -14,10 +14,7 @@ export interface PlannedShot extends Shot {
 }
 
 const SLUG_LENGTH = 80;
-/**
- * The largest side of one picture of the screen: capture/photograph.ts's TILE_PX (a test holds
- * them equal), which this module does not import, as it would bring sharp into the run's bundle.
- */
+/** capture/photograph.ts's TILE_PX (a test holds them equal), not imported: it would bring sharp into the run's bundle. */
 export const SCREEN_PX = 8_192;
 
 /** A shot name from a URL's host and path: `example.com-pricing`. */

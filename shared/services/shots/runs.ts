@@ -1,7 +1,4 @@
-/**
- * A run of a release's shots, as the route (and a release intake) starts one; ./read.ts reads
- * where each shot is, and the shot worker (./take-shot.ts) does the capturing.
- */
+/** A run of a release's shots, as the route or an intake starts one; ./read.ts reads where each is, ./take-shot.ts captures. */
 import { randomUUID } from 'node:crypto';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import type { Plan } from '#shared/identity/plans.ts';
@@ -44,11 +41,7 @@ function queuedItem(shot: PlannedShot, releaseId: string, runId: string, queuedA
   };
 }
 
-/**
- * Queues one message per shot of the request (or of the release's sourceUrls), each counted
- * against the plan's `shots:month` quota. Refused (404, 400, 429) before anything is written or
- * queued. A shot whose message the queue refuses is marked failed, and the answer is 503.
- */
+/** One message per shot, counted against `shots:month`; 404, 400 or 429 before any write; a shot the queue refuses is marked failed, then 503. */
 export async function startShotRun(
   deps: ShotRunDeps,
   input: { workspaceId: string; plan: Plan; releaseId: string; request: ShotRunRequest },

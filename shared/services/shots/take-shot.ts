@@ -1,8 +1,4 @@
-/**
- * The shot worker's rule for one queued shot: claim it, capture it (behind its login), store the
- * picture, compare it with the previous release, finish it. Safe to repeat: SQS delivers at least
- * once, and each step is a conditional write on the shot's run or an asset id chosen when it was queued.
- */
+/** The shot worker: claim, capture, store, compare, finish; safe to repeat, as each step is conditional on the run or writes a preset asset id. */
 import sharp from 'sharp';
 import { HttpError, InternalError, UpstreamFailedError, UpstreamUnavailableError } from '#shared/errors.ts';
 import type { ShotMessage } from '#shared/schemas/shots.ts';
@@ -21,7 +17,6 @@ export interface ShotWorkerDeps extends PictureDeps, LoginDeps {
   now?: () => Date;
 }
 
-/** This delivery of the message, as the queue counts it. */
 export interface Delivery {
   receiveCount: number;
   /** The queue's maxReceiveCount: the last delivery before the dead-letter queue. */

@@ -1,8 +1,4 @@
-/**
- * Who a verified address signs in as: its user; for an invited address without one, a new user;
- * with sign-up open, a new user and, without an invitation, an organization of their own on free.
- * Each write is idempotent, so a sign-in cut short is finished by the next.
- */
+/** A verified address's user: made when invited or sign-up is open (with an organization on free if uninvited); writes are idempotent, so retries finish. */
 import { base58, hashSecret, newId } from '#shared/identity/credentials.ts';
 import { DEFAULT_SETTINGS } from '#shared/schemas/identity.ts';
 import type { MembershipRecord, OrganizationRecord, UserRecord, WorkspaceRecord } from '#shared/schemas/identity.ts';
@@ -38,7 +34,6 @@ export async function mayReceiveCode(deps: AccountDeps, email: string): Promise<
   return user !== undefined || invited;
 }
 
-/** The local part, as a name until the user gives one. */
 const nameFrom = (email: string) => email.slice(0, email.lastIndexOf('@')).slice(0, 100) || email;
 
 /** The address's user, created under the id its address is claimed for when an earlier creation stopped halfway. */
@@ -81,10 +76,7 @@ async function ensurePersonalOrganization(deps: AccountDeps, user: UserRecord): 
   return organizationId;
 }
 
-/**
- * The user a verified address signs in as, and the organization a sign-up made for them;
- * undefined when the address may not have an account (sign-up closed, no invitation).
- */
+/** The address's user and any organization a sign-up made; undefined when it may not have an account (sign-up closed, no invitation). */
 export async function accountFor(
   deps: AccountDeps,
   input: { email: string; name?: string },

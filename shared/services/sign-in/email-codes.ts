@@ -1,8 +1,4 @@
-/**
- * E-mail codes. The API queues the address and answers alike for every address; the mail worker
- * sends a code only where one may sign in, so neither the answer nor its time tells who has an
- * account. A code is six digits, lives ten minutes, takes five tries and works once.
- */
+/** E-mail codes: the API answers alike for every address and the worker mails only where one may sign in, so no answer tells who has an account. */
 import { ForbiddenError, InvalidRequestError, RateLimitedError } from '#shared/errors.ts';
 import { digestsEqual, generateEmailCode, hashAddress, hashEmailCode, normalizeEmail } from '#shared/identity/credentials.ts';
 import { rateLimitHeaders, type RateLimiter, type RateLimitRule } from '#shared/rate-limiter.ts';

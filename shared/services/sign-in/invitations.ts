@@ -11,7 +11,6 @@ import type { MembershipStore } from '#shared/store/memberships.ts';
 import type { OrganizationStore } from '#shared/store/organizations.ts';
 import type { UserStore } from '#shared/store/users.ts';
 
-/** What listing an address's invitations reads. */
 export type InvitationReads = Pick<InvitationStore, 'listInvitationsOfEmail'> & Pick<OrganizationStore, 'getOrganizations'> & Pick<UserStore, 'getUsers'>;
 
 export interface InvitationDeps {
@@ -56,11 +55,7 @@ const REFUSED: Record<Exclude<MyInvitation['status'], 'pending'>, [string, strin
   accepted: ['Invitation already accepted', 'You accepted this invitation already: the organization is in GET /api/v1/organizations.'],
 };
 
-/**
- * Accepts an invitation of the user's address: the invitation is marked first, then the membership
- * written; a retry after a failure between the two finishes the membership. The session keeps its
- * active organization: POST /api/v1/organizations/{organizationId}/activate switches.
- */
+/** Marks the invitation, then writes the membership (a retry finishes it); the session's active organization stays until …/activate. */
 export async function acceptInvitation(
   deps: InvitationDeps,
   input: { userId: string; invitationId: string },

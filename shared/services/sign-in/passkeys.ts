@@ -1,8 +1,4 @@
-/**
- * Passkeys with @simplewebauthn/server: registered by a signed-in user, several per user, and
- * used to sign in without a name (discoverable credentials). Every challenge is stored, lives five
- * minutes and is taken once before its answer is checked, so a replayed answer finds none.
- */
+/** Passkeys (@simplewebauthn/server), discoverable; each challenge is stored, lives five minutes and is taken once before checking: no replay. */
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -24,10 +20,7 @@ import type { PasskeyStore } from '#shared/store/passkeys.ts';
 import type { UserStore } from '#shared/store/users.ts';
 
 export const CHALLENGE_SECONDS = 5 * 60;
-/**
- * Ed25519, ES256 and RS256 (COSE -8, -7, -257). Not ML-DSA-44, which the library adds wherever
- * Node's WebCrypto has it: there as an experimental API, whose probe writes warnings to stderr.
- */
+/** Ed25519, ES256, RS256 (COSE -8, -7, -257); not ML-DSA-44, which the library adds where Node has it: an experimental API that warns on stderr. */
 const ALGORITHMS = [-8, -7, -257];
 
 export interface PasskeyDeps {

@@ -1,7 +1,4 @@
-/**
- * Sessions a sign-in issues, and what their user sees and ends of them. A sign-in always issues a
- * new token (rotation) and ends the session the browser held before.
- */
+/** Sessions a sign-in issues and their user sees and ends; a sign-in always issues a new token and ends the browser's previous session. */
 import type * as v from 'valibot';
 import { NotFoundError, UnauthorizedError } from '#shared/errors.ts';
 import { generateSessionToken, hashSecret, isSessionTokenFormat, newId } from '#shared/identity/credentials.ts';
@@ -53,10 +50,7 @@ export async function firstOrganization(deps: SessionDeps, userId: string): Prom
     .sort((a, b) => a.name.localeCompare(b.name) || a.organizationId.localeCompare(b.organizationId))[0]?.organizationId;
 }
 
-/**
- * Issues a session for a user a sign-in has just proved, and ends `previousToken`'s session (the
- * browser's cookie before this sign-in) so a planted or stale token cannot outlive it.
- */
+/** Issues a session for a user just proved, and ends `previousToken`'s so a planted or stale cookie cannot outlive the sign-in. */
 export async function issueSession(
   deps: SessionDeps,
   input: {
@@ -103,10 +97,7 @@ export async function issueSession(
   };
 }
 
-/**
- * GET /api/v1/auth/session: who the cookie signs in, or `signedIn: false` (with `clear` set, so
- * the stale cookie goes). Anonymous visits get an answer, not a 401, so a page may always ask.
- */
+/** GET /api/v1/auth/session: who the cookie signs in, or `signedIn: false` (`clear`: a stale cookie); never a 401, so a page may always ask. */
 export async function sessionState(
   deps: SessionDeps,
   input: { token: string | undefined },

@@ -24,11 +24,7 @@ export function coversPiece(part: PiecePart, piece: Piece): boolean {
   return piece.text.slice(0, part.start).replace(INK_FREE, '') === '' && piece.text.slice(part.end).replace(INK_FREE, '') === '';
 }
 
-/**
- * A measured part moved into its piece's box: the page's rects of the part and of the whole box
- * give the part's share of the box across (the lines' heights are the box's). Undefined when the
- * measure does not fit the box, so the whole box is covered instead.
- */
+/** A measured part moved into its piece's box by its share of the line box; undefined when it does not fit (the whole box is then covered). */
 export function placePart(box: Rect, measured: Measured): Rect | undefined {
   const { part, box: whole } = measured;
   if (!(whole.width > 0) || !(part.width > 0)) return undefined;
@@ -55,10 +51,7 @@ export function findingRects(parts: readonly PiecePart[], pieces: readonly Piece
 
 const overlapsLine = (a: Rect, b: Rect): boolean => Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) >= Math.min(a.height, b.height) / 2;
 
-/**
- * The boxes to paint, in the picture's pixels: each finding's rects on one line joined into one
- * box, cut to the picture (`area`, document CSS px, drawn at `size` image px) and rounded outwards.
- */
+/** The boxes to paint in image px: a finding's rects on one line joined, cut to `area` (document CSS px, drawn at `size`), rounded outwards. */
 export function imageBoxes(findings: readonly CoveredFinding[], area: Rect, size: { width: number; height: number }): Redaction[] {
   const across = size.width / area.width;
   const down = size.height / area.height;

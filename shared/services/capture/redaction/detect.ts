@@ -1,7 +1,4 @@
-/**
- * Finds sensitive text in plain strings: e-mail addresses, phone numbers, payment cards, secrets
- * and IP addresses, each as a character range. No browser here: the page hands its text over.
- */
+/** Finds e-mail addresses, phone numbers, cards, secrets and IP addresses in plain text, as character ranges. No browser here. */
 import cardValidator from 'card-validator';
 import ipaddr from 'ipaddr.js';
 import { findPhoneNumbersInText } from 'libphonenumber-js/max';
@@ -9,7 +6,6 @@ import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
 import type { RedactKind } from '#shared/schemas/redaction.ts';
 import { findSecrets } from '#shared/services/capture/redaction/secrets.ts';
 
-/** A finding: `text.slice(start, end)` is what gets covered. */
 export interface Finding {
   kind: RedactKind;
   start: number;
@@ -75,10 +71,7 @@ function breaksFromEnd(written: string): Set<number> {
   return breaks;
 }
 
-/**
- * A number written without + is grouped as its country writes it: its groups may run together but
- * not break where the country's format does not (2024-000123 is not (202) 400-0123).
- */
+/** A number without + is grouped as its country writes it: groups may run together, not break elsewhere (2024-000123 is not (202) 400-0123). */
 function groupedAsPhone(written: string, number: PhoneNumber): boolean {
   if (written.startsWith('+')) return true;
   const allowed = breaksFromEnd(number.formatNational());
@@ -86,7 +79,6 @@ function groupedAsPhone(written: string, number: PhoneNumber): boolean {
   return [...breaksFromEnd(written)].every((at) => at >= number.nationalNumber.length || allowed.has(at));
 }
 
-/** Whether digits at `[start, end)` are part of a date or beside a clock time. */
 function dateOrTime(text: string, start: number, end: number): boolean {
   if (TIME_AFTER.test(text.slice(end, end + 3)) || TIME_BEFORE.test(text.slice(Math.max(0, start - 3), start))) return true;
   const from = Math.max(0, start - 10);
@@ -123,7 +115,6 @@ function cards(text: string): Finding[] {
     const [before, after] = [text.slice(Math.max(0, start - 2), start), text.slice(end, end + 2)];
     if (DECIMAL_BEFORE.test(before) || DECIMAL_AFTER.test(after)) continue;
     if (URL_HEAD.test(text.slice(Math.max(0, start - 300), start))) continue;
-    // card-validator checks the issuer's prefix, its lengths and the Luhn sum.
     if (cardValidator.number(match[0].replace(/[ -]/g, '')).isValid) found.push({ kind: 'card', start, end });
   }
   return found;
@@ -140,10 +131,7 @@ function ips(text: string): Finding[] {
   return found;
 }
 
-/**
- * Overlapping findings become one, of the kind of the longest among them: an address inside a
- * connection string is covered once.
- */
+/** Overlapping findings become one, of the longest one's kind: an address inside a connection string is covered once. */
 export function mergeFindings(findings: Finding[]): Finding[] {
   const sorted = [...findings].sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: Finding[] = [];

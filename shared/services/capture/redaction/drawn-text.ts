@@ -1,8 +1,4 @@
-/**
- * What a page draws, read from a DevTools DOMSnapshot: every run of text as laid out (after
- * text-transform, with generated content, closed shadow roots and every frame), form fields as
- * shown, and the media elements, each with where it can show. Pure: the snapshot is plain data.
- */
+/** What a page draws, from a DOMSnapshot (shadow roots and frames too): text as laid out, form fields, media, and where each shows. */
 import type { Protocol } from 'puppeteer-core';
 import {
   contentClip,
@@ -20,7 +16,6 @@ import type { Ink } from '#shared/services/capture/redaction/ink.ts';
 
 export type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
 
-/** The computed styles the snapshot is asked for; `styleReader` reads them by name. */
 export const SNAPSHOT_STYLES = [
   'display',
   'position',
@@ -121,15 +116,11 @@ export interface SnapshotPart {
   orphan?: boolean;
 }
 
-/** Reads one snapshot (of a page and every frame in its process) into what it draws. */
 export function readSnapshot(snapshot: Protocol.DOMSnapshot.CaptureSnapshotResponse): Drawn {
   return readSnapshots([{ snapshot }]);
 }
 
-/**
- * Reads the snapshots of a page's processes into what it draws: the first is the page's, each other
- * a frame's of another process (site isolation), placed in its owner element.
- */
+/** Reads a page's snapshots: the first is the page's, each other a frame of another process (site isolation), placed in its owner. */
 export function readSnapshots(parts: readonly SnapshotPart[]): Drawn {
   const trees: Tree[] = [];
   const firsts: number[] = [];
@@ -264,10 +255,7 @@ function cellOf(tree: Tree, node: number): number {
   return -1;
 }
 
-/**
- * The text each form field shows, by node: an input's value or placeholder, a textarea's, a
- * drop-down's chosen option, each option row of a list box; in their padding boxes (document px).
- */
+/** The text each form field shows, by node (value or placeholder, chosen option, a list box's rows), in padding boxes (document px). */
 function formFields(tree: Tree): Map<number, { text: string; box: readonly number[] }[]> {
   const { strings } = tree;
   const { nodes, layout } = tree.doc;
@@ -282,7 +270,6 @@ function formFields(tree: Tree): Map<number, { text: string; box: readonly numbe
   };
   const names = (nodes.nodeName ?? []).map((name) => strings[name] ?? '');
   const parents = nodes.parentIndex ?? [];
-  // Each select's options (also inside an optgroup), and each option's text.
   const options = new Map<number, number[]>();
   const texts = new Map<number, string>();
   names.forEach((name, node) => {

@@ -1,7 +1,4 @@
-/**
- * Redaction's functions that run in a world of the page its scripts cannot reach, on nodes the
- * DevTools protocol hands them. Each is sent as its source text: no helpers, no named inner functions.
- */
+/** Run in an isolated world on nodes DevTools hands them; each is sent as its source: no helpers, no named inner functions. */
 
 interface Rect {
   x: number;
@@ -15,11 +12,7 @@ interface TextNode {
   };
 }
 
-/**
- * For each text node given, the rect of the range `[start, end)` and of its whole line box
- * `[boxStart, boxEnd)`, in the frame's viewport px; null where the node is gone or nothing is drawn.
- * The last argument lists `[start, end, boxStart, boxEnd]` for each node before it.
- */
+/** Per text node (last argument: its `[start, end, boxStart, boxEnd]`), viewport-px rects of the part and its line box; null: gone or undrawn. */
 export function rangeRects(...args: unknown[]): ({ part: Rect; box: Rect } | null)[] {
   const ranges = args[args.length - 1] as [number, number, number, number][];
   return ranges.map((offsets, i) => {
@@ -64,11 +57,7 @@ export function imageStates(...images: unknown[]): ('drawn' | 'broken' | 'loadin
   });
 }
 
-/**
- * Pauses every animation and transition of the document (its shadow trees too); answers their
- * number once all are paused, which takes a frame: the pause then takes hold on the main thread
- * and on the compositor together, at the time the page shows.
- */
+/** Pauses every animation (shadow trees too) and answers a frame later, when the pause holds on the main thread and compositor together. */
 export function pauseAnimations(): Promise<number> {
   const animations = (globalThis as unknown as { document: { getAnimations(): { pause(): void; ready: Promise<unknown> }[] } }).document.getAnimations();
   for (const animation of animations) animation.pause();

@@ -1,7 +1,4 @@
-/**
- * What computed styles say about how text is drawn: whether it shows at all, and how far its ink
- * (stroke, shadows, emphasis marks, decorations, italics) reaches past its layout box.
- */
+/** What computed styles say about drawn text: whether it shows, and how far its ink reaches past its box. */
 
 /** How far past its box a run's ink can reach (stroke, shadow, emphasis marks, underline, italics), CSS px. */
 export interface Ink {
@@ -34,7 +31,6 @@ export function shadowsOf(value: string): { x: number; y: number; blur: number; 
   });
 }
 
-/** How far a run's ink reaches past its box, from the styles that draw outside the glyphs' boxes. */
 export function inkOf(style: (name: string) => string): Ink {
   const size = px(style('font-size'));
   // One pixel for antialiasing, and italics lean out of their box.

@@ -1,8 +1,4 @@
-/**
- * The drawn pieces joined into the text a reader sees: pieces on one visual line in left-to-right
- * order, a word wrapped over lines made whole again, characters that draw nothing left out and
- * compatibility forms (full-width ＠) read as their plain forms. Each character keeps where it came from.
- */
+/** Drawn pieces joined as a reader reads them (full-width ＠ read as @), each character keeping where it came from. */
 import type { Piece } from '#shared/services/capture/redaction/drawn-text.ts';
 
 export interface Joined {
@@ -58,7 +54,6 @@ function wrapsWord(before: Piece, after: Piece): boolean {
   );
 }
 
-/** The text of every piece, joined as it is read, with each character's source. */
 export function joinPieces(pieces: readonly Piece[]): Joined {
   const units: string[] = [];
   const from: number[] = [];

@@ -1,7 +1,4 @@
-/**
- * Redaction's calls to the browser over DevTools sessions of the page: hold it still, snapshot what
- * it draws, and ask nodes (by their protocol ids) for what only the page knows.
- */
+/** Redaction's DevTools calls: hold the page still, snapshot what it draws, and ask nodes for what only the page knows. */
 import { CDPSessionEvent } from 'puppeteer-core';
 import type { CDPSession, Page, Protocol } from 'puppeteer-core';
 import { ignore } from '#shared/services/capture/deadline.ts';
@@ -10,7 +7,7 @@ import type { SnapshotPart } from '#shared/services/capture/redaction/drawn-text
 import { imageStates, pauseAnimations, rangeRects } from '#shared/services/capture/redaction/in-page.ts';
 import type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
 
-/** The name of the worlds redaction runs its code in, apart from the page's scripts. */
+/** The isolated world redaction runs its code in, out of the page scripts' reach. */
 const WORLD = 'easel-redaction';
 
 const snapshotOn = (session: CDPSession): Promise<Protocol.DOMSnapshot.CaptureSnapshotResponse> =>
@@ -19,12 +16,7 @@ const snapshotOn = (session: CDPSession): Promise<Protocol.DOMSnapshot.CaptureSn
 /** How long the capture waits at most for paused animations to take hold, where frames are throttled. */
 const PAUSE_MS = 250;
 
-/**
- * Pauses the animations of each frame of a session's process and answers once they are paused.
- * A frame of another process answers through its own session, and is paused there. (Stopping the
- * whole timeline with `Animation.setPlaybackRate` 0, or pausing without waiting for the pause to
- * take hold, left the compositor showing an animation a step on from where the page read it.)
- */
+/** Pauses each frame's animations and waits for the pause to hold: a playback rate of 0, or not waiting, left the compositor a step on. */
 async function pauseIn(session: CDPSession): Promise<void> {
   const { frameTree } = await session.send('Page.getFrameTree');
   const frames: string[] = [];
@@ -50,11 +42,7 @@ interface FrameTarget {
   parent: CDPSession;
 }
 
-/**
- * Redaction's reads of one page over a DevTools session of its own, and over a session on each of
- * its frames that run in another process (a browser with site isolation; the bundled Chromium runs
- * every frame in the page's), attached as they appear.
- */
+/** Redaction's reads of one page: a session of its own, and one per frame of another process (site isolation), attached as they appear. */
 export class PageReader {
   private readonly frames = new Map<CDPSession, FrameTarget>();
   /** The session each document of the last snapshot is reached through. */
@@ -118,12 +106,7 @@ export class PageReader {
     });
   }
 
-  /**
-   * Stops the page's scripts, and pauses its animations and transitions in every frame and process
-   * where they are (at most `PAUSE_MS` of waiting for them where frames are throttled): from here
-   * to the picture nothing moves or changes what was read. The page is closed after the capture,
-   * so all stay stopped.
-   */
+  /** Stops scripts and pauses animations in every frame and process, so nothing changes between the read and the picture. */
   async holdStill(): Promise<void> {
     await this.page.setJavaScriptEnabled(false);
     const sessions = [this.session, ...this.frames.keys()];
@@ -138,7 +121,6 @@ export class PageReader {
     return { x: view.pageX, y: view.pageY, width: view.clientWidth, height: view.clientHeight };
   }
 
-  /** The session a document of the last snapshot is reached through. */
   sessionOf(document: number): CDPSession {
     return this.sessions[document] ?? this.session;
   }
@@ -148,17 +130,12 @@ export class PageReader {
   }
 }
 
-/** A node of a snapshot document, by its protocol id. */
 export interface NodeRef {
   document: number;
   backendNodeId: number;
 }
 
-/**
- * Runs `fn` on nodes in a world of their frame that the page's scripts cannot reach (so a page
- * that replaced Range or an image's getters cannot lie to it): one call per frame, with the nodes
- * as arguments (null for one that is gone) and then `extra`. Answers per node, in order.
- */
+/** Runs `fn` once per frame in an isolated world (a page that replaced Range cannot lie to it) on the nodes (null: gone), then `extra`. */
 async function onNodes<T>(
   reader: PageReader,
   frames: readonly string[],

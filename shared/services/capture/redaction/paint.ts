@@ -1,12 +1,8 @@
-/**
- * Redaction boxes painted into the picture's pixels: solid, after the screenshot and before the PNG
- * leaves the capture, so nothing the page styles can draw over, around or through them.
- */
+/** Boxes painted solid into the pixels after the screenshot, so nothing the page styles can draw over, around or through them. */
 import sharp from 'sharp';
 import type { OutputInfo, Sharp } from 'sharp';
 import type { Redaction } from '#shared/schemas/redaction.ts';
 
-/** What a picture must have painted over it before it is encoded for the answer. */
 export interface Cover {
   /** Boxes are expected: the screenshot may be encoded fast, since it is decoded and painted again. */
   expected: boolean;
@@ -32,7 +28,6 @@ const bytes = (buffer: Buffer) => new Uint8Array(buffer.buffer, buffer.byteOffse
 
 type Raw = { data: Buffer; info: OutputInfo };
 
-/** Raw pixels filled with the boxes, encoded as a PNG. */
 async function painted({ data, info }: Raw, boxes: readonly Redaction[]): Promise<Uint8Array> {
   fill(data, info, boxes);
   return bytes(
@@ -42,10 +37,7 @@ async function painted({ data, info }: Raw, boxes: readonly Redaction[]): Promis
   );
 }
 
-/**
- * The cover's boxes and, when boxes are expected, the picture's raw pixels, made at once: decoding
- * does not wait for the boxes (the page's second read), so the two overlap.
- */
+/** The cover's boxes and, when expected, the raw pixels, made at once so decoding overlaps the page's second read. */
 async function boxesAndPixels(image: Sharp, size: { width: number; height: number }, cover: Cover): Promise<{ boxes: readonly Redaction[]; raw?: Raw }> {
   const decoding = cover.expected ? image.raw().toBuffer({ resolveWithObject: true }) : undefined;
   // Nothing waits for the decoding if the boxes fail (the capture's time is up).

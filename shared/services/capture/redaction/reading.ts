@@ -1,7 +1,4 @@
-/**
- * One read of a page for redaction: what it draws, what is found in it and where. A read of a page
- * whose snapshot has not changed since the last one reuses it whole; of one whose text has not, its search.
- */
+/** One read of a page: what it draws, what is found and where; an unchanged snapshot reuses the last read, unchanged text its search. */
 import { isSupportedCountry } from 'libphonenumber-js/max';
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { RedactKind } from '#shared/schemas/redaction.ts';
@@ -26,7 +23,6 @@ export function countryOfLanguage(lang: string): CountryCode | undefined {
   return region && isSupportedCountry(region) ? region : undefined;
 }
 
-/** A text searched, and what was found in it. */
 export interface Searched {
   text: string;
   findings: Finding[];
@@ -99,10 +95,7 @@ const overlaps = (a: Rect, b: Rect) => {
   return shared.width > 0 && shared.height > 0;
 };
 
-/**
- * The media a read shows in the picture (`area`): loaded images, canvases, videos and SVG images
- * counted; a broken image's alt text, drawn in its box, searched as a line of its own and covered whole.
- */
+/** The media the picture (`area`) shows, counted; a broken image's alt text, drawn in its box, searched as a line and covered whole. */
 export async function mediaIn(reader: PageReader, read: Read, area: Rect, kinds: readonly RedactKind[], known?: Pictured): Promise<Pictured> {
   const media = read.drawn.media.filter((item) => overlaps(item.box, area));
   const images = media.filter((item) => item.kind === 'img');

@@ -1,7 +1,4 @@
-/**
- * Redaction of a loaded page, the area's one entry: read what the page draws, find what is
- * sensitive in it, and paint solid boxes over it into the picture's pixels as the picture is made.
- */
+/** Redaction's one entry: read what the page draws, find what is sensitive, paint solid boxes over it in the picture. */
 import type { Page } from 'puppeteer-core';
 import type { Redaction, RedactKind } from '#shared/schemas/redaction.ts';
 import type { UnreadMedia } from '#shared/schemas/screenshot.ts';
@@ -20,10 +17,7 @@ export interface ReadAhead {
   read: Read;
 }
 
-/**
- * Reads and searches what the page draws, without changing it, so the capture can do it while it
- * waits for the page to settle. Undefined when that fails: the page is then read again before the picture.
- */
+/** Reads the page without changing it while the capture waits for it to settle; undefined on failure (it is read again later). */
 export async function readAhead(page: Page, kinds: readonly RedactKind[]): Promise<ReadAhead | undefined> {
   let reader: PageReader | undefined;
   try {
@@ -49,17 +43,12 @@ export interface RedactInput {
 
 export interface Redacted {
   png: Uint8Array;
-  /** Every box painted, in image px. */
   redactions: Redaction[];
   /** Images, canvases, videos and SVG images drawn in the picture, whose pixels were not searched. */
   unread: UnreadMedia;
 }
 
-/**
- * Holds the page still, reads and searches what it draws, and takes the picture with the findings
- * painted over. The page is read once more after the picture, before it is painted: had anything
- * changed meanwhile (an image or a font arriving), the boxes of both reads are painted.
- */
+/** Holds the page still, reads it and takes the picture; read again after, both reads' boxes are painted (an image or font may have arrived). */
 export async function redactPage(input: RedactInput): Promise<Redacted> {
   const { page, kinds, deadline } = input;
   const early = await deadline.race(input.ahead ?? Promise.resolve(undefined));

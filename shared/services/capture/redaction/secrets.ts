@@ -1,7 +1,4 @@
-/**
- * Secrets by secretlint's recommended preset (AWS, GCP, GitHub, Slack, npm, Stripe, OpenAI,
- * private keys, connection strings, …), plus the two shapes it has no rule for: JWTs and bearer tokens.
- */
+/** Secrets by secretlint's recommended preset, plus the two shapes it has no rule for: JWTs and bearer tokens. */
 import { lintSource } from '@secretlint/core';
 import { rules as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 
@@ -16,7 +13,6 @@ const CONFIG = {
     .map((rule) => ({ id: rule.meta.id, rule, ...(RULE_OPTIONS[rule.meta.id] ? { options: RULE_OPTIONS[rule.meta.id] } : {}) })),
 };
 
-/** `text.slice(start, end)` is a secret. */
 export interface SecretRange {
   start: number;
   end: number;

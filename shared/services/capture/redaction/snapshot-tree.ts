@@ -1,7 +1,4 @@
-/**
- * One document of a DOMSnapshot as a tree to ask: a node's computed styles, whether it is see-through,
- * what clips it, and where each frame's document sits in the top page. Answers are remembered per node.
- */
+/** One DOMSnapshot document as a tree to ask (styles, see-through, clips, frame places); answers are remembered per node. */
 import type { Protocol } from 'puppeteer-core';
 
 export interface Rect {
@@ -11,7 +8,6 @@ export interface Rect {
   height: number;
 }
 
-/** No clip at all. */
 export const EVERYWHERE: Rect = { x: -1e9, y: -1e9, width: 2e9, height: 2e9 };
 
 export function intersect(a: Rect, b: Rect): Rect {
@@ -29,7 +25,6 @@ export interface Tree {
   first: number;
   /** Node index → layout index, for nodes that are laid out. */
   layoutOf: Map<number, number>;
-  /** The computed styles asked for, by name, in `names`' order. */
   names: readonly string[];
   clips: Map<number, Rect>;
   seeThrough: Map<number, boolean>;
@@ -78,11 +73,7 @@ export function isSeeThrough(tree: Tree, node: number): boolean {
   return known;
 }
 
-/**
- * The box an element clips its content to, on the axes it clips (its border box: a scrolled-away
- * border's width more than the padding box, never less). The root and body clip the viewport, not
- * the page, so they clip nothing here.
- */
+/** The border box an element clips its content to, on the axes it clips; the root and body clip the viewport, not the page: nothing here. */
 function ownClip(tree: Tree, node: number): Rect {
   const layoutIndex = tree.layoutOf.get(node);
   const name = tree.strings[tree.doc.nodes.nodeName?.[node] ?? -1];
@@ -100,10 +91,8 @@ function ownClip(tree: Tree, node: number): Rect {
 }
 
 /**
- * What clips a node's content, in its document's px: its own overflow clip and its ancestors'.
- * An absolutely positioned box escapes the clips below its containing block, a fixed one every
- * clip of its document. Containing blocks made by transforms are not followed: they would only add
- * clips, so leaving them out can paint more, never less.
+ * What clips a node's content, in its document's px. An absolute box escapes the clips below its containing block, a fixed one
+ * all; containing blocks made by transforms are not followed (they would only add clips: leaving them out paints more, never less).
  */
 export function contentClip(tree: Tree, node: number): Rect {
   if (node < 0) return EVERYWHERE;
@@ -132,7 +121,6 @@ export interface FramePlace {
   hidden: boolean;
 }
 
-/** The element a frame's document is drawn in: its tree and node. */
 export interface FrameOwner {
   tree: Tree;
   node: number;
@@ -151,11 +139,7 @@ export function inProcessOwners(trees: readonly Tree[]): Map<number, FrameOwner>
   return owners;
 }
 
-/**
- * Where each document sits in the top page: its frame's content box, less its own scroll. `owners`
- * maps a document (by index) to the element it is drawn in; a document without one is the top
- * page, or one not drawn when it is `unplaced` (a frame whose element is gone).
- */
+/** Where each document sits in the top page (its frame's content box less its scroll); an `unplaced` one is not drawn (its frame is gone). */
 export function framePlaces(trees: readonly Tree[], owners: ReadonlyMap<number, FrameOwner>, unplaced: ReadonlySet<number> = new Set()): FramePlace[] {
   const places: FramePlace[] = [];
   const placeOf = (index: number): FramePlace => {
