@@ -1,7 +1,4 @@
-/**
- * Invitations missing from the address index (gsi1), for operators only: sign-in finds an
- * invitation through that index, which invitations written before it existed lack.
- */
+/** Invitations missing from the address index (gsi1) that sign-in reads, as those written before it existed are; for operators only. */
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { InvitationRecord } from '#shared/schemas/identity.ts';
