@@ -87,7 +87,7 @@ export interface CaptureConfig {
   localPorts: readonly number[];
 }
 
-/** The SDK waits without limit by default; these give up on a dead service well inside the shortest route time-out: a 503, not Lambda's. */
+/** The SDK waits without limit by default; these give up on a dead service well inside the shortest route time-out: callers get 503, not Lambda's time-out. */
 export const SDK_LIMITS = {
   maxAttempts: 3,
   connectionTimeoutMs: 1_000,
@@ -227,7 +227,7 @@ export const SESSION_HOURS_BOUNDS = { min: 1, max: 720, default: 168 } as const;
 
 const IP_LITERAL = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
 
-/** Browsers refuse WebAuthn on an IP address: a loopback base URL gets `localhost` too. Default origins: ours and the editor's under the RP ID. */
+/** Browsers refuse WebAuthn on an IP address: a loopback base URL gets `localhost` too. Default origins: the base URL's and editor's under the RP ID. */
 function passkeySettings(env: NodeJS.ProcessEnv, publicBaseUrl: string, editorOrigins: readonly string[]): SignInSettings['passkeys'] {
   const base = new URL(publicBaseUrl);
   const loopback = IP_LITERAL.test(base.hostname) && (base.hostname.startsWith('127.') || base.hostname === '[::1]');

@@ -168,7 +168,7 @@ function builtFontFolder(): string {
   return folder;
 }
 
-/** The layer's folder for `destination`, with the fontconfig cache made by the Chromium that reads it: a fresh container reads, not scans. */
+/** The layer's folder in `target`, mounted at `destination`, with the fontconfig cache made by the Chromium that reads it: a container reads, not scans. */
 export async function buildFontLayer(target: string, destination = FONTS_MOUNT): Promise<void> {
   const local = localFontFolder();
   cpSync(local, target, { recursive: true });

@@ -37,7 +37,7 @@ export interface QueueWithDeadLetter {
   deadLetter: Queue;
 }
 
-/** shared/resources.ts's resources, named by CloudFormation so stacks can share an account; functions read {@link DataStores.environment}. */
+/** The stateful resources of shared/resources.ts, named by CloudFormation so stacks can share an account; functions read {@link DataStores.environment}. */
 export class DataStores extends Construct {
   readonly tables: Record<TableName, Table>;
   readonly buckets: Record<BucketName, Bucket>;

@@ -1,4 +1,4 @@
-/** Hands the idempotency middleware's stored answer to route(), sent instead of running the function; apart, so other routes skip its store. */
+/** Hands the idempotency middleware's stored answer to route() to send instead of running the function; apart, so other routes do not bundle its store. */
 import type { Reply } from '#shared/http/reply.ts';
 import type { LambdaContext } from '#shared/route-types.ts';
 

@@ -61,7 +61,7 @@ const feature = <Name extends string, Row extends RouteRow, Options>(spec: Featu
 
 /**
  * In run order: the rate limit counts even invalid requests; auth precedes the body, so a caller without credentials learns
- * nothing of its schema (a webhook's signature is over the unparsed bytes); an Idempotency-Key is the workspace's, so follows auth.
+ * nothing of its schema (a webhook's signature is over the unparsed bytes); an Idempotency-Key is the workspace's, so it follows auth.
  */
 const FEATURES = [
   feature({

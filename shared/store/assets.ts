@@ -53,7 +53,7 @@ export class AssetStore {
     return item;
   }
 
-  /** A ready asset the service made under its own id (a shot's picture): a repeat replaces its record, never one being deleted (false). */
+  /** A ready asset the service made under its own id (a shot's picture): a repeat replaces its record, never one being deleted (then false). */
   async putMade(workspaceId: string, asset: Omit<AssetItem, 'pk' | 'sk'> & Record<string, unknown>): Promise<boolean> {
     return putIfAbsent(WHAT, this.dynamo, {
       table: this.table,

@@ -1,4 +1,4 @@
-/** E-mail sign-in codes (one per address hash, holding the code's hash); a try is counted conditionally before comparing, so none races. */
+/** E-mail sign-in codes (one per address hash, holding the code's hash); a conditional update counts each try before comparing: no race past the limit. */
 import * as v from 'valibot';
 import { EmailCodeRecord } from '#shared/schemas/sign-in.ts';
 import { IdentityItems, type IdentityStoreDeps } from '#shared/store/identity-items.ts';

@@ -1,4 +1,4 @@
-/** Invitations missing from the address index (gsi1) that sign-in reads, as those written before it existed are; for operators only. */
+/** Invitations written before the address index (gsi1) existed, which sign-in reads, so missing from it; for operators only. */
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { InvitationRecord } from '#shared/schemas/identity.ts';

@@ -1,4 +1,4 @@
-/** A source app's `secretReference`: a Secrets Manager secret under the stack's prefix, or a local file; read on each use, never cached or logged. */
+/** A source app's `secretReference`: a Secrets Manager secret under the stack's prefix, or a local file; read on each use, never cached, logged or returned. */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
