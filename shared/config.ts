@@ -1,4 +1,4 @@
-/** Configuration, read once per container; a missing required variable fails the cold start by name. */
+/** Configuration, read once per container; a missing required variable fails the cold start by name. Each variable: docs/configuration.md. */
 import type * as Fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { MEDIA_HOSTS } from '#shared/net/media-hosts.ts';
@@ -16,26 +16,17 @@ export interface Config {
   /** `cacheExpress`: the directory bucket for small cached PNGs, where the stack has one (resources.ts, EXPRESS_CACHE). */
   buckets: { assets: string; cache: string; cacheExpress?: string };
   queues: { deletion: string; mail: string; shots: string };
-  /**
-   * Where source apps' secrets are read (docs/shots.md, "Behind a login"): Secrets Manager under a
-   * name prefix (SOURCE_SECRET_PREFIX), or a local folder (LOCAL_SECRETS_DIR); unset, a shot that
-   * needs a login fails saying so.
-   */
+  /** Source apps' secrets (docs/shots.md, "Behind a login"); unset, a shot that needs a login fails saying so. */
   sourceSecrets?: { prefix: string } | { dir: string };
   /** Endpoint overrides for the embedded backends; undefined means the AWS default. */
   endpoints: { dynamodb?: string; s3?: string; sqs?: string };
   region: string;
-  /**
-   * Longest waits (ms) of one AWS call's attempt: for a connection (SDK_CONNECT_TIMEOUT_MS) and for
-   * the response headers (SDK_REQUEST_TIMEOUT_MS). Raised only for embedded backends on a busy machine.
-   */
   sdkTimeouts: { connectionTimeoutMs: number; requestTimeoutMs: number };
   /** How long (ms) a container may trust a verified key or membership without rereading: the revocation delay. */
   authCacheTtlMs: number;
   /** TEST ONLY (UNSAFE_TEST_LOOPBACK_PORTS): loopback ports outbound fetches may reach; other non-public addresses stay refused. */
   unsafeTestLoopbackPorts: readonly number[];
   capture: CaptureConfig;
-  /** Lifetime of a cached capture, in seconds (CACHE_TTL_SECONDS). */
   cacheTtlSeconds: number;
   /** The internal routes' secret: INTERNAL_SECRET itself or INTERNAL_SECRET_ARN; unset, internal routes refuse to start. */
   internalSecret?: { value: string } | { arn: string };
@@ -48,11 +39,9 @@ export interface Config {
 export interface SignInSettings {
   /** ALLOW_SIGN_UP: a verified address with no account or invitation gets one, with an organization on free. Default false: invitation only. */
   allowSignUp: boolean;
-  /** SESSION_HOURS: how long a session lasts from its sign-in. */
   sessionHours: number;
   /** Where codes are sent: SES from EMAIL_FROM, or the outbox file EMAIL_OUTBOX (local runs only); neither, and none are. */
   mail: { kind: 'ses'; from: string } | { kind: 'outbox'; file: string } | undefined;
-  /** WEBAUTHN_RP_ID and WEBAUTHN_ORIGINS: the domain passkeys belong to, and the pages that may use them. */
   passkeys: { rpId: string; rpName: string; origins: readonly string[] };
 }
 
@@ -64,63 +53,41 @@ export interface EditorSettings {
 }
 
 export interface TweetSettings {
-  /** Origin of the syndication API, no trailing slash (TWEET_UPSTREAM_URL). */
   upstreamUrl: string;
-  /** Time-out of one upstream call, headers and body together (TWEET_TIMEOUT_MS). */
   timeoutMs: number;
-  /** How long a found tweet is cached in the container and by a CDN (TWEET_CACHE_SECONDS; 0 turns caching off). */
   cacheSeconds: number;
-  /** How long a CDN may keep serving a stale tweet while it revalidates (TWEET_STALE_SECONDS). */
   staleSeconds: number;
 }
 
 export interface MediaProxySettings {
   /** Largest media body relayed, counted on the streamed bytes (MEDIA_PROXY_MAX_BYTES). */
   maxBytes: number;
-  /** Time allowed to open the TCP + TLS connection to a media host (MEDIA_PROXY_CONNECT_TIMEOUT_MS). */
   connectTimeoutMs: number;
   /** Longest wait for response headers and between two body chunks (MEDIA_PROXY_READ_TIMEOUT_MS). */
   readTimeoutMs: number;
-  /**
-   * TEST ONLY (UNSAFE_TEST_MEDIA_HOSTS=host=127.0.0.1:port,...): media hosts served from loopback. Each port
-   * must also be in unsafeTestLoopbackPorts, so the connect-time address check still runs.
-   */
+  /** TEST ONLY: media hosts served from loopback, each port also in unsafeTestLoopbackPorts, so the connect-time address check runs. */
   unsafeTestHosts: ReadonlyMap<string, number>;
   /** TEST ONLY (UNSAFE_TEST_MEDIA_CA_FILE): CA trusted for the mapped hosts only; real hosts use the system store. */
   unsafeTestCa?: string;
 }
 
 export interface CaptureConfig {
-  /** Milliseconds a capture may spend loading and photographing the page before it answers 408 (CAPTURE_TIMEOUT_MS). */
   timeoutMs: number;
   /** CDP WebSocket URL of a remote browser (BROWSER_WS_ENDPOINT); undefined means the bundled Chromium. */
   remoteEndpoint?: string;
-  /** A Chromium binary to run instead of @sparticuz/chromium's (CHROMIUM_PATH), e.g. /usr/bin/chromium. */
   chromiumPath?: string;
   /** Chromium's zstd pack (CHROMIUM_PACK), unpacked into the temporary folder at cold start; unset, @sparticuz/chromium unpacks its own brotli files. */
   chromiumPack?: string;
   /** The capture fonts' folder (FONTCONFIG_PATH), whose links are made before Chromium starts (font-links.ts). */
   fonts?: string;
-  /**
-   * --single-process (CHROMIUM_SINGLE_PROCESS; default on Lambda, which needs it). Such a Chromium
-   * cannot open a second context, so each capture gets a page in the default one, wiped afterwards.
-   */
+  /** --single-process (default on Lambda, which needs it): no second context, so each capture's page is in the default one, wiped after. */
   singleProcess: boolean;
-  /**
-   * What the cold start does before the first capture (CAPTURE_PRELAUNCH): nothing (local runs);
-   * `launch` the browser (Lambda on demand, where the request that started the container waits);
-   * or `warm-up`, launch and capture a blank page before the init phase ends (provisioned
-   * concurrency, where no request waits).
-   */
   prelaunch: Prelaunch;
   /** LOCAL RUNS ONLY (LOCAL_CAPTURE_PORTS): loopback ports a capture may reach, so `npm start` can capture itself. */
   localPorts: readonly number[];
 }
 
-/**
- * The SDK waits without limit by default; these give up on a dead service, back-off included, well
- * inside the shortest route time-out, so callers get 503 `upstream_unavailable`, not Lambda's time-out.
- */
+/** The SDK waits without limit by default; these give up on a dead service well inside the shortest route time-out: callers get 503, not Lambda's time-out. */
 export const SDK_LIMITS = {
   maxAttempts: 3,
   connectionTimeoutMs: 1_000,
@@ -193,7 +160,6 @@ function testMediaHosts(env: NodeJS.ProcessEnv, loopbackPorts: readonly number[]
   return hosts;
 }
 
-/** A comma-separated list of ports; empty when unset. */
 function ports(env: NodeJS.ProcessEnv, name: string): number[] {
   return (optional(env, name) ?? '')
     .split(',')
@@ -257,15 +223,11 @@ function internalSecret(env: NodeJS.ProcessEnv): Config['internalSecret'] {
   return undefined;
 }
 
-/** Bounds of SESSION_HOURS: a week by default, a month at most. */
 export const SESSION_HOURS_BOUNDS = { min: 1, max: 720, default: 168 } as const;
 
 const IP_LITERAL = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
 
-/**
- * Browsers refuse WebAuthn on an IP address: a loopback base URL (npm start) gets `localhost` on
- * the same port. Origins default to the base URL and the editor's, those under the RP ID only.
- */
+/** Browsers refuse WebAuthn on an IP address: a loopback base URL gets `localhost` too. Default origins: the base URL's and editor's under the RP ID. */
 function passkeySettings(env: NodeJS.ProcessEnv, publicBaseUrl: string, editorOrigins: readonly string[]): SignInSettings['passkeys'] {
   const base = new URL(publicBaseUrl);
   const loopback = IP_LITERAL.test(base.hostname) && (base.hostname.startsWith('127.') || base.hostname === '[::1]');
@@ -334,7 +296,6 @@ function refuseOpeningsOnLambda(env: NodeJS.ProcessEnv): void {
   }
 }
 
-/** Parses the configuration from an environment; throws on the first missing variable. */
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
   refuseOpeningsOnLambda(env);
   const publicBaseUrl = required(env, 'PUBLIC_BASE_URL').replace(/\/+$/, '');

@@ -103,10 +103,7 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as ErrorCode[];
 
-/**
- * Whose failure an answer reports: the service's own (alarmed), a target the caller named (a page,
- * a media file), an outside service Easel relies on (the tweet API), or the caller's own earlier request.
- */
+/** Whose failure an answer reports: the service's (alarmed), a target the caller named, an outside service, or the caller's earlier request. */
 export type FailureOrigin = 'service' | 'target' | 'upstream' | 'caller';
 
 export interface HttpErrorOptions {
@@ -188,7 +185,6 @@ export class UnreadableRequestError extends HttpError {
   }
 }
 
-/** The local server's answer until its handlers have loaded. */
 export class ServerStartingError extends HttpError {
   override readonly name: string = 'ServerStartingError';
   constructor() {

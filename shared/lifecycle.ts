@@ -3,7 +3,6 @@ import { log, serializeError } from '#shared/log.ts';
 
 const hooks = new Set<() => Promise<void>>();
 
-/** Registers a clean-up; returns a function that unregisters it. */
 export function onShutdown(hook: () => Promise<void>): () => void {
   hooks.add(hook);
   return () => hooks.delete(hook);

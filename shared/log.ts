@@ -1,7 +1,4 @@
-/**
- * JSON logs, one per line; credential-like keys are redacted at any depth, so `log.info({ headers })`
- * cannot leak, and no URL keeps its query string or fragment.
- */
+/** JSON logs, one per line; credential-like keys are redacted at any depth, and no URL keeps its query string or fragment. */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mapStack } from '#shared/source-maps.ts';
 
@@ -37,7 +34,6 @@ function threshold(): number {
 // A URL's query string and fragment (up to whitespace or a quote) carry tokens: `…/reset?token=…`.
 const URL_TAIL = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]*)[?#][^\s"'<>]*/gi;
 
-/** `text` with every URL cut before its query string or fragment. */
 export function withoutUrlQueries(text: string): string {
   return text.includes('://') ? text.replace(URL_TAIL, '$1') : text;
 }

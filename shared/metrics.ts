@@ -1,19 +1,11 @@
-/**
- * Metrics as CloudWatch embedded-metric-format (EMF) lines written by the logger: CloudWatch Logs
- * turns each line into metric points, so a function needs no client, no call and no flush.
- */
+/** Metrics as CloudWatch EMF lines written by the logger: CloudWatch Logs makes them points, so a function needs no client, call or flush. */
 import { writeRecord } from '#shared/log.ts';
 
 export type MetricUnit = 'Count' | 'Milliseconds' | 'Bytes';
 
-/**
- * Every metric Easel emits, its unit and the names of its dimensions. Dimension values are Easel's
- * own short lists (operation ids, error codes, strategies, formats), never a URL, key or user.
- */
+/** Every metric and its dimensions, whose values are Easel's own short lists (operation ids, codes), never a URL, key or user. */
 export const METRICS = {
-  /** Per route: time from the request to the answer, in the function. */
   RouteLatency: { unit: 'Milliseconds', dimensions: ['Operation'] },
-  /** 401 and 403 answers, by their error code. */
   AuthRefusals: { unit: 'Count', dimensions: ['Code'] },
   /** 429 answers of the functions' own limits (the edge's are counted from the access log). */
   RateLimited: { unit: 'Count', dimensions: ['Operation'] },
@@ -22,7 +14,6 @@ export const METRICS = {
   /** The capture cache's and the container's tweet cache's lookups. */
   CacheHits: { unit: 'Count', dimensions: ['Cache'] },
   CacheMisses: { unit: 'Count', dimensions: ['Cache'] },
-  /** Full-page or element captures cut at the size limits. */
   TruncatedCaptures: { unit: 'Count', dimensions: [] },
   ExportBytes: { unit: 'Bytes', dimensions: ['Format'] },
   ExportTime: { unit: 'Milliseconds', dimensions: ['Format'] },
@@ -37,7 +28,6 @@ export const METRICS = {
 export type MetricName = keyof typeof METRICS;
 type DimensionsOf<N extends MetricName> = Record<(typeof METRICS)[N]['dimensions'][number], string>;
 
-/** One value of a metric with the values of all its dimensions. */
 export type MetricPoint = {
   [N in MetricName]: { name: N; value: number } & ((typeof METRICS)[N]['dimensions'] extends readonly []
     ? { dimensions?: undefined }
@@ -58,10 +48,7 @@ export function setMetricsClock(next: () => number): () => number {
   return previous;
 }
 
-/**
- * Writes the points as EMF records, one per set of dimension values; `properties` (the request id)
- * go on each record, for Logs Insights, never as dimensions.
- */
+/** EMF records, one per set of dimension values; `properties` (the request id) go on each for Logs Insights, never as dimensions. */
 export function emitMetrics(points: readonly MetricPoint[], properties: Record<string, unknown> = {}): void {
   const groups = new Map<string, { dimensions: Record<string, string>; points: MetricPoint[] }>();
   for (const point of points) {

@@ -24,7 +24,6 @@ export interface RateLimitDecision {
   resetAt: number;
   /** At least 1: what Retry-After says when refused. */
   retryAfterSeconds: number;
-  /** The window's counter key, for logs. */
   counter: string;
 }
 

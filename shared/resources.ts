@@ -1,7 +1,4 @@
-/**
- * The stateful resources, defined once for both the CDK stack and the local runtime's embedded
- * backends. `env` is the variable that gives functions the physical name (or queue URL).
- */
+/** The stateful resources, defined once for the CDK stack and the local runtime; `env` is the variable giving functions the name (or URL). */
 export interface TableDef {
   env: string;
   localName: string;
@@ -16,11 +13,9 @@ export interface TableDef {
 export interface BucketDef {
   env: string;
   localName: string;
-  /** Browsers PUT and GET through presigned URLs. */
   browserCors: boolean;
   /** S3 expires an object at the first midnight UTC at least this many whole days after it was written. */
   expireAfterDays?: number;
-  /** Expiry of abandoned staging uploads. */
   expirePrefixes?: readonly { prefix: string; days: number }[];
   /** Where the code keeps objects: every key starts with one of these, and grants name them. */
   prefixes: Readonly<Record<string, string>>;
@@ -93,11 +88,7 @@ export const BUCKETS = {
   cache: { env: 'CACHE_BUCKET', localName: 'easel-cache', browserCors: false, expireAfterDays: 1, prefixes: { captures: 'captures/' } },
 } as const satisfies Record<string, BucketDef>;
 
-/**
- * The S3 Express One Zone directory bucket a stack with the `cacheZone` context adds beside the
- * cache bucket: PNGs under `maxBytes` go there, where a miss costs less (docs/performance.md, "The
- * capture cache"). Only deployments have one; its objects are keyed as the cache bucket's.
- */
+/** The S3 Express One Zone bucket a `cacheZone` deployment adds for PNGs under `maxBytes`, where a miss costs less (docs/performance.md). */
 export const EXPRESS_CACHE = { env: 'CACHE_EXPRESS_BUCKET', maxBytes: 512 * 1024, expireAfterDays: BUCKETS.cache.expireAfterDays } as const;
 
 export const QUEUES = {
@@ -135,8 +126,7 @@ export const QUEUES = {
     env: 'SHOT_QUEUE_URL',
     localName: 'easel-shots',
     visibilityTimeoutSeconds: 360,
-    // A page that keeps failing for want of a dependency (a browser that cannot start, S3 down) gets
-    // three tries; a page's own failure is a failed shot at the first.
+    // A dependency's failure (a browser that cannot start, S3 down) gets three tries; a page's own is a failed shot at the first.
     deadLetter: { localName: 'easel-shots-dlq', maxReceiveCount: 3, retentionDays: 14 },
     worker: {
       handler: 'functions/releases/process-shot.ts',

@@ -4,10 +4,8 @@ import type { BucketName, QueueName, TableName } from '#shared/resources.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
- * none: anonymous; apiKey: X-API-Key or a session with the permission; session: cookie only;
- * signIn: anonymous, reads the session cookie when sent, and a browser may change state only from a
- * trusted origin (login CSRF); internal: maintainer secret; webhook: a source app's delivery, signed over its
- * raw body with the app's webhook secret (no key or cookie counts).
+ * none: anonymous; apiKey: X-API-Key or a session with the permission; session: cookie only; signIn: anonymous, cookie read
+ * when sent, state changed from trusted origins only (login CSRF); internal: maintainer secret; webhook: a signed delivery.
  */
 export type AuthKind = 'none' | 'apiKey' | 'session' | 'signIn' | 'internal' | 'webhook';
 /** public: any origin, no credentials; editor: configured editor origins, with credentials. */
@@ -30,7 +28,6 @@ export interface BodySpec {
   encoding?: Record<string, { contentType: string }>;
 }
 
-/** A file part of a multipart/form-data body, as the parser delivers it. */
 export interface MultipartFile {
   /** Never used as a path. */
   filename: string;
@@ -63,7 +60,6 @@ export interface ResourceAccess {
 export interface Endpoint {
   operationId: string;
   method: HttpMethod;
-  /** API Gateway path template: /api/tweet/{id}. */
   path: string;
   cors: CorsPolicy;
 }
@@ -75,7 +71,6 @@ export interface RouteRow extends Endpoint {
   auth: AuthKind;
   /** Takes an Idempotency-Key and replays the first answer (shared/http/idempotency.ts). */
   idempotent?: true;
-  /** API-key scope or session permission the route needs. */
   permission?: string;
   /** MB. */
   memory: number;
@@ -84,15 +79,12 @@ export interface RouteRow extends Endpoint {
   access: ResourceAccess;
   /** Installed, not bundled: native binaries (sharp) and packages that read their own files (@sparticuz/chromium). */
   nodeModules?: readonly string[];
-  /** Ship the built editor (editor/build.ts) beside the bundle. */
+  // Shipped beside the bundle: the built editor (editor/build.ts), the pre-rendered pages (shared/docs/prerender-at-bundling.ts), the ad
+  // engine and autoconsent (infra/assets/clean-capture.ts), the capture fonts (infra/assets/fonts.ts), Chromium zstd-packed (chromium.ts).
   editorAssets?: boolean;
-  /** Ship the pre-rendered site pages (shared/docs/prerender-at-bundling.ts) beside the bundle. */
   prerendered?: boolean;
-  /** Ship the ad engine and autoconsent (infra/assets/clean-capture.ts) beside the bundle. */
   cleanCapture?: boolean;
-  /** Mount the capture fonts (infra/assets/fonts.ts) and point FONTCONFIG_PATH at them. */
   fonts?: boolean;
-  /** Ship Chromium packed with zstd (infra/assets/chromium.ts) instead of @sparticuz/chromium's brotli files, and point CHROMIUM_PACK at it. */
   chromiumPack?: boolean;
   /** Listed in /openapi.json and the llms files. */
   listed: boolean;
@@ -116,7 +108,6 @@ export interface OperationDoc {
   responses: Record<number, ResponseSpec>;
 }
 
-/** A row with its documentation: what the OpenAPI document, the llms files and the pages read. */
 export interface RouteDef extends RouteRow, OperationDoc {}
 
 export type LambdaEvent = APIGatewayProxyEventV2;

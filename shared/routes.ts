@@ -1,8 +1,4 @@
-/**
- * The route table, every row, for the stack, the local server, the documents and tests. A function
- * imports its own row from shared/routes/<resource>.ts, so its bundle carries no other row's schemas.
- * Adding a route: docs/architecture.md, "Adding a route".
- */
+/** The route table; a function imports its own row from shared/routes/<resource>.ts, so its bundle has no other row's (docs/architecture.md). */
 import type { RouteRow } from '#shared/route-types.ts';
 import type * as Endpoints from '#shared/routes/endpoints.ts';
 import { postExport } from '#shared/routes/export.ts';

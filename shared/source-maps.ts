@@ -1,7 +1,4 @@
-/**
- * Source-mapped stack traces, paid for only when one is logged: `--enable-source-maps` scans every
- * bundle at each cold start (docs/performance.md, "Cold starts"). Reads the `<bundle>.map` shipped beside it.
- */
+/** Source-mapped stack traces, paid for only when one is logged: `--enable-source-maps` scans every bundle at cold start (docs/performance.md). */
 import type { SourceMap as NodeSourceMap } from 'node:module';
 import { createRequire } from 'node:module';
 
@@ -39,11 +36,7 @@ interface Frame {
   map: NodeSourceMap | null;
 }
 
-/**
- * Rewrites each frame of a mapped bundle to its source (`shared/config.ts:121:11`); others stay
- * unchanged. Minified bundles rename functions: a frame's own name is the one its caller calls it
- * by, read at the caller's position in the map (as Node's --enable-source-maps does).
- */
+/** Each frame of a mapped bundle to its source; a minified function's name is read at its caller's position (as --enable-source-maps does). */
 export function mapStack(stack: string): string {
   const lines = stack.split('\n');
   const frames: (Frame | undefined)[] = lines.map((line) => {

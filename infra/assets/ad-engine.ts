@@ -1,8 +1,4 @@
-/**
- * The ad engine the capture function loads (docs/dependencies.md, "Clean captures"): AdGuard's
- * filter text, which @adguard/dnr-rulesets ships inside its rulesets, parsed by
- * @ghostery/adblocker; only the network and element-hiding rules a capture uses are kept.
- */
+/** The capture's ad engine (docs/dependencies.md, "Clean captures"): AdGuard's filters from @adguard/dnr-rulesets, parsed by @ghostery/adblocker. */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -45,11 +41,7 @@ export function buildAdEngine(): Uint8Array {
 
 let built: Uint8Array | undefined;
 
-/**
- * The engine built once per process, for the local runtime and tests. Parsing the lists takes
- * seconds, so it is also kept in node_modules/.cache/easel under a hash of all it is made from (the
- * lists, this file, the engine's version), for the next process to read.
- */
+/** Built once per process for local runs and tests, and kept under a hash of its inputs in node_modules/.cache/easel: parsing takes seconds. */
 export function cachedAdEngine(): Uint8Array {
   built ??= readOrBuild();
   return built;

@@ -1,8 +1,4 @@
-/**
- * The capture fonts (docs/capture.md, "Fonts"): Noto faces from npm packages and a fontconfig file
- * that uses them alone. Built once per set of package versions; the capture layer and the local
- * runtime both point FONTCONFIG_PATH at the folder, so Chromium draws the same glyphs everywhere.
- */
+/** The capture fonts (docs/capture.md, "Fonts"): Noto faces from npm and a fontconfig file using them alone, on Lambda and locally alike. */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -16,12 +12,10 @@ export const FONTS_MOUNT = '/opt/fonts';
 
 export interface FontSource {
   package: string;
-  /** Its TrueType files, copied as they are. */
   files: readonly string[];
   family: string;
   /** Its licence file in the package, shipped beside the fonts (OFL 1.1 asks for it). */
   licence: string;
-  /** What it draws. */
   covers: string;
   /** Languages (fontconfig's names) for which it comes before the other CJK faces. */
   langs?: readonly string[];
@@ -34,11 +28,7 @@ const expo = (name: string, family: string, covers: string, extra: Partial<FontS
   return { package: `@expo-google-fonts/${name}`, files: [`400Regular/${file}_400Regular.ttf`], family, licence: 'LICENSE_FONT', covers, ...extra };
 };
 
-/**
- * Regular faces only (Chromium draws bold and italic from them), plus Noto Sans Bold for Latin
- * headings. Fallback follows this order: Latin, then symbols, then simplified Chinese ahead of
- * the other CJK faces for text without a language.
- */
+/** Regular faces (Chromium draws bold and italic from them) and Noto Sans Bold; fallback in this order: SC before other CJK for unlabelled text. */
 export const FONT_SOURCES: readonly FontSource[] = [
   expo('noto-sans', 'Noto Sans', 'Latin, Greek, Cyrillic, Devanagari', { files: ['400Regular/NotoSans_400Regular.ttf', '700Bold/NotoSans_700Bold.ttf'] }),
   expo('noto-serif', 'Noto Serif', 'serif Latin, Greek, Cyrillic', { generic: 'serif' }),
@@ -66,10 +56,7 @@ export const FONT_SOURCES: readonly FontSource[] = [
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const families = (names: readonly string[]) => names.map((name) => `<family>${xml(name)}</family>`).join('');
 
-/**
- * The fontconfig file: the fonts in `dir` only, the CSS generic families on them, the CJK face
- * of the text's language ahead of the others, and the colour emoji font first for emoji.
- */
+/** The fontconfig file: the fonts in `dir` only, generic families on them, the CJK face of the text's language first, colour emoji for emoji. */
 export function fontsConf(options: { dir: string; cacheDir?: string }): string {
   const fallbacks = FONT_SOURCES.filter((source) => source.generic === undefined || source.generic === 'emoji').map((source) => source.family);
   const generic = (name: string) => FONT_SOURCES.find((source) => source.generic === name)!.family;
@@ -117,7 +104,6 @@ function exportedVersionOf(name: string): string {
   throw new Error(`No package.json found for ${name}`);
 }
 
-/** The name a source file gets in the folder. */
 export const fontFileName = (file: string): string => basename(file);
 
 // Bumped when the folder's layout changes, so old builds are not reused.
@@ -137,7 +123,6 @@ export const fontLayerKey = (): string => sha256(JSON.stringify([fontSetKey(), e
 /** The links folder (font-links.ts) for the fonts at `destination`: named by the set and the place. */
 export const fontLinksFor = (destination: string): string => join(FONT_LINKS_ROOT, `${fontSetKey()}-${sha256(destination).slice(0, 12)}`);
 
-/** fonts.conf and the manifest for a folder that will sit at `destination`. */
 function writeFontConf(folder: string, destination: string): void {
   const links = fontLinksFor(destination);
   writeFileSync(join(folder, 'fonts.conf'), fontsConf({ dir: links }));
@@ -157,10 +142,7 @@ export function writeFontFolder(folder: string, destination: string): void {
 
 const BUILDS = fileURLToPath(new URL('../../node_modules/.cache/easel-fonts/', import.meta.url));
 
-/**
- * The folder for this set of packages (FONTCONFIG_PATH for the local runtime and tests), built on
- * first use and linked; older builds are removed. Concurrent callers each build and the first rename wins.
- */
+/** The folder for this set of packages (FONTCONFIG_PATH of local runs and tests), built on first use; of concurrent builds the first rename wins. */
 export function localFontFolder(): string {
   const folder = builtFontFolder();
   // Chromium launched by anything (tests, benches) finds the fonts where fonts.conf says.
@@ -186,10 +168,7 @@ function builtFontFolder(): string {
   return folder;
 }
 
-/**
- * The layer's folder in `target`, to be mounted at `destination`, with the fontconfig cache for its
- * links built by the Chromium that will read it: a fresh container then reads instead of scanning.
- */
+/** The layer's folder in `target`, mounted at `destination`, with the fontconfig cache made by the Chromium that reads it: a container reads, not scans. */
 export async function buildFontLayer(target: string, destination = FONTS_MOUNT): Promise<void> {
   const local = localFontFolder();
   cpSync(local, target, { recursive: true });

@@ -30,13 +30,11 @@ export interface AlarmOptions {
 export const NO_ALARM_TARGET_WARNING = 'easel:noAlarmTarget';
 
 /**
- * Alarms on the first occurrence of what an operator must look at, all notifying one topic. The
- * topic stays in the parent stack (its ARN is an output others subscribe to); the alarms go in a
- * nested stack, since CloudFormation counts 500 resources per template (docs/deploy.md).
+ * Alarms on the first occurrence of what an operator must look at, notifying one topic, which stays in the parent stack (its ARN an
+ * output); the alarms go in a nested stack, as CloudFormation counts 500 resources per template (docs/deploy.md).
  */
 export class Alarms extends Construct {
   readonly topic: ITopic;
-  /** The nested stack that holds every alarm. */
   readonly stack: NestedStack;
   /** Alarm names are `<stack>-<id>`: the nested stack's own name would make them unreadable. */
   private readonly namePrefix: string;

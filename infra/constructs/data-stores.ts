@@ -37,10 +37,7 @@ export interface QueueWithDeadLetter {
   deadLetter: Queue;
 }
 
-/**
- * The stateful resources of shared/resources.ts. Physical names are left to CloudFormation so
- * several stacks can share an account; functions learn them from {@link DataStores.environment}.
- */
+/** The stateful resources of shared/resources.ts, named by CloudFormation so stacks can share an account; functions read {@link DataStores.environment}. */
 export class DataStores extends Construct {
   readonly tables: Record<TableName, Table>;
   readonly buckets: Record<BucketName, Bucket>;
@@ -71,10 +68,7 @@ export class DataStores extends Construct {
     if (props.cacheZone !== undefined) this.expressCache = this.expressCacheBucket(props.cacheZone);
   }
 
-  /**
-   * One zone, expiring as the cache bucket does. S3 Lifecycle deletes through a session of its own,
-   * which the bucket policy must allow. Retained like the cache bucket: CloudFormation cannot empty it.
-   */
+  /** One zone, expiring as the cache bucket; Lifecycle deletes in a session the policy must allow; retained, as CloudFormation cannot empty it. */
   private expressCacheBucket(zone: string): CfnDirectoryBucket {
     if (!ZONE_ID.test(zone)) throw new Error(`Context cacheZone must be an Availability Zone ID such as use1-az4 (not a name such as us-east-1a), got ${zone}`);
     const bucket = new CfnDirectoryBucket(this, 'ExpressCacheBucket', {
@@ -113,10 +107,7 @@ export class DataStores extends Construct {
     return env;
   }
 
-  /**
-   * Grants exactly the actions a row's `access` names, on exactly its resources. Not CDK's grant
-   * helpers: they grant action groups (Scan with every read, DeleteObject with every write) on every key.
-   */
+  /** Exactly the actions a row's `access` names on its resources: CDK's grant helpers grant groups (Scan with every read) on every key. */
   grant(grantee: IGrantable, access: ResourceAccess): void {
     for (const [name, actions] of entriesOf(access.tables ?? {})) {
       const table = this.tables[name];
@@ -239,8 +230,7 @@ export class DataStores extends Construct {
             },
           ]
         : undefined,
-      // CloudFormation cannot delete a non-empty bucket, and auto-deletion needs a custom-resource
-      // function; cache objects expire anyway, assets are user data.
+      // CloudFormation cannot delete a non-empty bucket, and auto-deletion needs a function; caches expire, assets are user data.
       removalPolicy: RemovalPolicy.RETAIN,
     });
   }

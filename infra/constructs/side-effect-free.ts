@@ -13,10 +13,8 @@ export interface SideEffectFreePackage {
 }
 
 /**
- * @simplewebauthn/server's index re-exports every verifier and builds the metadata service at import;
- * each @peculiar/asn1-* index re-exports every ASN.1 schema, whose decorators run at import. So
- * without the flag every passkey function carries, and runs, the code of every attestation format.
- * Not @peculiar/utils, whose subpath exports an alias to a folder would not resolve.
+ * @simplewebauthn/server's index builds the metadata service at import, each @peculiar/asn1-* index runs every schema's decorators:
+ * unflagged, every passkey function carries and runs every attestation format. Not @peculiar/utils: an alias to its folder would not resolve.
  */
 const FAMILIES = [
   { scope: '@simplewebauthn', name: /^server$/, folders: ['esm'] },

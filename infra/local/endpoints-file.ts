@@ -45,7 +45,6 @@ export function readEndpoints(dataDir: string): RecordedEndpoints | undefined {
   return parsed as RecordedEndpoints;
 }
 
-/** Whether the process that wrote a record still runs. */
 export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -13,10 +13,7 @@ const ROUTE_SETTING =
 /** Where sign-in mail goes locally, unless EMAIL_FROM sends it through SES: `npm start` prints it, `npm run admin -- outbox` lists it. */
 export const OUTBOX_FILE = 'outbox.jsonl';
 
-/**
- * Placeholder credentials when a backend is embedded, which accepts any. `fonts`: the capture
- * fonts' folder, whose fonts.conf Chromium reads as on Lambda (infra/assets/fonts.ts).
- */
+/** `fonts` is the capture fonts' folder (infra/assets/fonts.ts), whose fonts.conf Chromium reads as on Lambda. */
 export function handlerEnvironment(
   env: NodeJS.ProcessEnv,
   runtime: { url: string; endpoints: Endpoints; anyEmbedded: boolean; fonts: string; dataDir: string },

@@ -40,8 +40,7 @@ export function clientConfig(settings: AwsClientSettings) {
     disableClockSkewCorrection: false,
     authSchemePreference: [] as string[],
     userAgentAppId: unset,
-    // Answers arrive as Node streams. The SDK's collector first asks whether one is a web
-    // ReadableStream, and naming that global loads Node's web streams in every cold start.
+    // The SDK's collector asks whether a Node stream is a web ReadableStream; naming that global loads web streams at cold start.
     streamCollector: buffer,
   };
 }

@@ -1,7 +1,4 @@
-/**
- * Each AWS call as an X-Ray subsegment, written and sent by the X-Ray SDK's own middleware (docs/deploy.md,
- * "Traces"). The SDK is imported on the first call of a sampled invocation only: its import costs a cold start.
- */
+/** Each AWS call as an X-Ray subsegment by the X-Ray SDK's middleware (docs/deploy.md, "Traces"); the SDK loads on a sampled call only (cold start). */
 import type * as XRay from 'aws-xray-sdk-core';
 
 export interface TraceHeader {
@@ -40,10 +37,7 @@ export const xrayLoader = {
   },
 };
 
-/**
- * The middleware `captureAWSv3Client` would add to `client`: taken from the plugin it applies,
- * so the call already under way is traced too (its handler chain is built before it runs).
- */
+/** The middleware `captureAWSv3Client` would add, taken from its plugin so the call under way is traced too (its handler chain is built). */
 function xrayMiddleware<I, O>(xray: typeof XRay, client: TraceableClient<I, O>): Middleware<I, O> {
   let middleware: Middleware<I, O> | undefined;
   const stack = {

@@ -1,7 +1,4 @@
-/**
- * An in-memory TTL and LRU cache for what a warm container reuses across invocations. A Map keeps
- * insertion order, so re-inserting on read makes its first key the least recently used.
- */
+/** An in-memory TTL and LRU cache for warm containers; a Map keeps insertion order, so re-inserting on read makes its first key the LRU. */
 export interface TtlCacheOptions {
   /** 0 keeps nothing. */
   ttlMs: number;

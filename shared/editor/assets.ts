@@ -16,10 +16,7 @@ export const API_BASE_PLACEHOLDER = '%API_BASE%';
 export const CAPTURE_TIMEOUT_PLACEHOLDER = '%CAPTURE_TIMEOUT_MS%';
 /** The one Trusted Types policy the page may create: it vouches for the export worker's URL only. */
 export const EXPORT_WORKER_POLICY = 'easel-export-worker';
-/**
- * A worker runs under its own script's CSP, not the page's: the export worker fetches its codecs'
- * WebAssembly from this origin and compiles it, and does nothing else.
- */
+/** A worker runs under its own script's CSP: the export worker fetches and compiles its codecs' WebAssembly from this origin, nothing else. */
 export const EXPORT_WORKER_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; frame-ancestors 'none'";
 /** Content-hashed names never change meaning. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -64,7 +61,6 @@ export function editorDir(): string {
 
 const loaded = new Map<string, LoadedEditor>();
 
-/** @throws Error when the folder holds no built editor */
 export function loadEditor(dir: string = editorDir()): LoadedEditor {
   const cached = loaded.get(dir);
   if (cached) return cached;
@@ -95,10 +91,7 @@ export function acceptedEncodings(header: string | undefined): Set<string> {
   return accepted;
 }
 
-/**
- * Precompressed when the client accepts it, as API Gateway and Lambda do not compress.
- * @throws NotFoundError for a name the manifest does not list (such as a previous build's hash)
- */
+/** Precompressed when accepted, as API Gateway and Lambda do not compress; 404 for a name the manifest lacks (a previous build's). */
 export function editorAsset(file: string, acceptEncoding: string | undefined, editor: LoadedEditor = loadEditor()): Reply {
   const entry = editor.assets.get(file);
   if (!entry) {

@@ -1,7 +1,4 @@
-/**
- * Auth of 'apiKey' and 'session' rows, run before validation so an anonymous caller learns nothing
- * of a schema. The rules: docs/identity.md, "Auth rules". An `Authorization` header is never read.
- */
+/** Auth of 'apiKey' and 'session' rows, before validation so an anonymous caller learns no schema; `Authorization` is never read (docs/identity.md). */
 import { ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
 import type { HttpMiddleware } from '#shared/http/handler.ts';
 import type { LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.ts';

@@ -1,13 +1,9 @@
-/**
- * The session cookie, read so that one planted by a sibling subdomain never overrides the real
- * session (docs/identity.md, "Which session cookie counts").
- */
+/** The session cookie, read so one planted by a sibling subdomain never overrides the real session (docs/identity.md, "Which session cookie counts"). */
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { isHttps } from '#shared/http/headers.ts';
 import type { LambdaEvent } from '#shared/route-types.ts';
 
 export const SESSION_COOKIE = 'easel.session_token';
-/** Issued over https: no other host can set a `__Host-` cookie. */
 export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 /** Browsers only accept a `__Secure-` cookie set over https with Secure, so it is honoured only there. */
 const SECURE_SESSION_COOKIE = `__Secure-${SESSION_COOKIE}`;
@@ -18,10 +14,7 @@ export type SessionCookie =
   /** Several different tokens where one was expected: refused, never guessed. */
   | { kind: 'ambiguous'; names: string[] };
 
-/**
- * Every value of a cookie name: API Gateway's `cookies` and a raw header. Pairs are parsed one by
- * one because parseCookie keeps only a name's first value, and the rule must see repeats.
- */
+/** Every value of a name in API Gateway's `cookies` and a raw header, pair by pair: parseCookie keeps a name's first value only. */
 function readCookies(event: LambdaEvent, name: string): string[] {
   const header = event.headers?.cookie;
   const pairs = [...(event.cookies ?? []), ...(header ? [header] : [])].flatMap((cookies) => cookies.split(';'));

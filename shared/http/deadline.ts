@@ -1,7 +1,4 @@
-/**
- * One deadline per invocation, shortly before Lambda's time-out, that every middleware's `before`
- * and the function end by: a slow dependency anywhere gets the envelope, not API Gateway's bare 503.
- */
+/** One deadline per invocation, shortly before Lambda's time-out, for every `before` and the function: a slow dependency gets the envelope, not a bare 503. */
 import type { HttpMiddleware } from '#shared/http/middleware-types.ts';
 import type { LambdaContext } from '#shared/route-types.ts';
 
@@ -9,7 +6,6 @@ import type { LambdaContext } from '#shared/route-types.ts';
 export const DEADLINE_RESERVE_MS = 300;
 
 export interface Deadline {
-  /** Aborted at the deadline. */
   readonly signal: AbortSignal;
   /** `work`'s outcome, or the deadline's error when it passes first. */
   race<T>(work: Promise<T>): Promise<T>;
@@ -42,7 +38,6 @@ export function startDeadline(context: LambdaContext, exceeded: () => Error): De
   return { ...deadline, stop: () => clearTimeout(timer) };
 }
 
-/** The deadline of the invocation a middleware or the function serves. */
 export function deadlineOf(request: { context: LambdaContext }): Deadline {
   return (request.context as { [DEADLINE]?: Deadline })[DEADLINE] ?? NONE;
 }

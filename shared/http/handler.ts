@@ -130,9 +130,8 @@ function invocationFields(event: LambdaEvent, context: LambdaContext | undefined
 }
 
 /**
- * The always-on middleware, the boundary, then the route's own, within the invocation's deadline. Reads
- * the configuration at cold start, so a missing variable fails the container; `publicBaseUrl` serves
- * answers made before it loads (the local server's own).
+ * The always-on middleware, the boundary, then the route's own, within the invocation's deadline. Reads the configuration at
+ * cold start, so a missing variable fails the container; `publicBaseUrl` serves answers made before it loads (the local server's).
  */
 export function createHttpHandler(
   meta: HandlerMeta,

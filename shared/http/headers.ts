@@ -1,10 +1,8 @@
 import { config } from '#shared/config.ts';
 import type { CorsPolicy, LambdaEvent, LambdaResult } from '#shared/route-types.ts';
 
-/** Headers a cross-origin caller may read (rate-limit and retry information, download names). */
 const EXPOSED =
   'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, Idempotent-Replayed, Content-Disposition, Content-Length';
-/** Request headers a cross-origin caller may send. */
 export const CORS_ALLOWED_HEADERS = ['content-type', 'x-api-key', 'idempotency-key', 'range'];
 
 const HTML_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -60,7 +58,6 @@ export function applySecurityHeaders(headers: HeaderBag, event: LambdaEvent): vo
   headers.setDefault('Cache-Control', 'no-store');
 }
 
-/** The origin a response may name in Access-Control-Allow-Origin, if any. */
 export function allowedOrigin(policy: CorsPolicy, origin: string | undefined): string | undefined {
   if (policy === 'public') return '*';
   if (!origin) return undefined;

@@ -1,7 +1,4 @@
-/**
- * Idempotency-Key on a workspace POST, after auth (the key is the workspace's) and before
- * validation. The rules, leases and failures: docs/identity.md, "Idempotency-Key on the other POSTs".
- */
+/** Idempotency-Key on a workspace POST, after auth (the key is the workspace's): docs/identity.md, "Idempotency-Key on the other POSTs". */
 import { createHash } from 'node:crypto';
 import { DeadlineExceededError, InvalidRequestError, UpstreamUnavailableError } from '#shared/errors.ts';
 import { fingerprint } from '#shared/fingerprint.ts';
@@ -25,12 +22,8 @@ const WAIT_MS = 10_000;
 
 export interface IdempotencyOptions {
   operationId: string;
-  /**
-   * Where the key comes from: the Idempotency-Key header, or (a webhook row) the verified delivery's
-   * id, scoped to its source app, so a redelivery gets the first answer. Default: the header.
-   */
+  /** The Idempotency-Key header (default), or a webhook's verified delivery id, scoped to its source app, so a redelivery gets the first answer. */
   keyFrom?: 'header' | 'delivery';
-  /** The row's status of a plain returned value. */
   status?: number;
   /** The route's time-out: a claim's lease when the invocation does not tell its remaining time. */
   timeoutSeconds: number;
@@ -88,7 +81,6 @@ export function idempotency(options: IdempotencyOptions): HttpMiddleware {
   async function settle(store: IdempotencyStore, slot: IdempotencySlot, claim: () => IdempotencyClaim, waitUntil: number) {
     for (let wait = 50; ; wait = Math.min(wait * 2, 1_000)) {
       const attempt = claim();
-      // Succeeds once the earlier request freed the slot, or its lease ended.
       const outcome = await store.claim(slot, attempt);
       if (outcome.claimed) return outcome;
       const { record } = outcome;

@@ -28,10 +28,7 @@ export type PathMatch<R> =
   | { kind: 'method'; allow: (HttpMethod | 'HEAD')[]; cors: CorsPolicy; template: string }
   | { kind: 'none' };
 
-/**
- * Matches as API Gateway does: literal paths before templated ones, and a templated route serves a
- * method the literal path lacks. HEAD is served by the path's GET row.
- */
+/** Matches as API Gateway does: literal paths before templated ones, which serve a method the literal lacks; HEAD is the path's GET row. */
 export function routeMatcher<R extends Endpoint>(routes: readonly R[]): (method: string, path: string) => PathMatch<R> {
   const byTemplate = new Map<string, CompiledPath<R>>();
   for (const row of routes) {

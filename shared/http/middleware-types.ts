@@ -4,7 +4,6 @@ import type { AuthKind, CorsPolicy, LambdaContext, LambdaEvent } from '#shared/r
 
 export interface HandlerMeta {
   operationId: string;
-  /** For logs, e.g. 'GET /api/tweet/{id}'. */
   routeKey: string;
   cors: CorsPolicy | ((event: LambdaEvent) => CorsPolicy);
   /** How the route authenticates; the fallback authenticates nothing. */

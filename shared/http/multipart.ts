@@ -1,7 +1,4 @@
-/**
- * multipart/form-data bodies, parsed with busboy so that every malformed form is one rejected promise
- * and a limit busboy enforces by silently dropping data is a refusal: a form is never read in part.
- */
+/** multipart/form-data through busboy: a malformed form is one rejected promise, and a limit busboy enforces by dropping data is a refusal. */
 import { Busboy } from '@fastify/busboy';
 import type { BusboyInstance } from '@fastify/busboy';
 import type { Readable } from 'node:stream';
@@ -18,10 +15,8 @@ export interface MultipartLimits {
   files: number;
   fields: number;
   parts: number;
-  /** Bytes of a text value. */
   fieldSize: number;
   fieldNameSize: number;
-  /** Header lines per part. */
   headerPairs: number;
 }
 
@@ -40,12 +35,7 @@ function malformed(why: string, cause?: unknown): InvalidRequestError {
   return new InvalidRequestError('Malformed multipart body', `The body is not valid multipart/form-data: ${why}. ${HINT}`, cause);
 }
 
-/**
- * Parses a complete body; repeated names become arrays, in the order sent.
- *
- * @throws InvalidRequestError (400) for any malformed body or a limit other than the file size
- * @throws PayloadTooLargeError (413) for a file part over `limits.fileSize`
- */
+/** Parses a whole body (repeated names become arrays, in order): 400 when malformed or over a limit, 413 for a file over `limits.fileSize`. */
 export function parseMultipart(body: Buffer, contentType: string, limits: MultipartLimits): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     let settled = false;

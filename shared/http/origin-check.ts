@@ -1,7 +1,4 @@
-/**
- * Refuses a cookie-authenticated mutation sent from another site (CSRF): SameSite=Lax does not
- * cover sibling subdomains. The rules and why: docs/security.md, "Cross-site requests".
- */
+/** Refuses a cookie-authenticated mutation from another site (CSRF; SameSite=Lax misses sibling subdomains): docs/security.md, "Cross-site requests". */
 import { config } from '#shared/config.ts';
 import { ForbiddenError } from '#shared/errors.ts';
 import { readSessionCookie } from '#shared/http/cookies.ts';
@@ -39,10 +36,7 @@ export function fromTrustedSite(event: LambdaEvent): boolean {
   return site === 'same-origin' || site === 'none';
 }
 
-/**
- * Where a cookie can authenticate, unless an API key decides instead; and on sign-in rows always,
- * cookie or not: a cross-site form could otherwise sign a browser into someone else's account.
- */
+/** Where a cookie authenticates (no API key), and on sign-in rows always: a cross-site form could sign a browser into another's account. */
 export const originCheck: AlwaysOn = (meta) => {
   if (meta.auth !== 'apiKey' && meta.auth !== 'session' && meta.auth !== 'signIn') return { before: () => undefined };
   return {

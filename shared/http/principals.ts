@@ -1,7 +1,4 @@
-/**
- * Hands the principal from the auth middleware to the function, on the context. Apart from the
- * middleware so anonymous routes do not bundle the identity store.
- */
+/** Hands the auth middleware's principal to the function on the context; apart, so anonymous routes do not bundle the identity store. */
 import type { LambdaContext } from '#shared/route-types.ts';
 import type { Principal, SessionIdentity, SourceAppPrincipal } from '#shared/identity/principal.ts';
 

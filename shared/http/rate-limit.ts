@@ -1,7 +1,4 @@
-/**
- * The per-client rate limit a row publishes in `x-easel-rate-limit`. No AWS client here, as route.ts
- * imports this; #shared/wiring/rate-limit.ts binds the rate table.
- */
+/** The per-client rate limit a row publishes in `x-easel-rate-limit`; no AWS client, as route.ts imports this (wiring/rate-limit.ts binds it). */
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { RateLimitedError } from '#shared/errors.ts';
@@ -48,17 +45,13 @@ export interface PerClientRateLimitOptions {
 /** Longer path values are counted by their hash, so a counter's key stays short. */
 const MAX_KEY_VALUE = 64;
 
-/** What a request is counted under: its path parameter, or its client's network. */
 function counted(request: { event: LambdaEvent }, operationId: string, per: string | undefined): string {
   if (per === undefined) return `${operationId}#ip#${clientNetwork(request.event.requestContext.http.sourceIp)}`;
   const value = request.event.pathParameters?.[per] ?? '';
   return `${operationId}#${per}#${value.length > MAX_KEY_VALUE ? createHash('sha256').update(value).digest('hex') : value}`;
 }
 
-/**
- * Counts per `sourceIp` as API Gateway saw it, never a client-controlled header, or per the path
- * parameter the rule names; 429 once used up.
- */
+/** Counts per `sourceIp` as API Gateway saw it (never a client's header), or per the rule's path parameter; 429 once used up. */
 export function perClientRateLimit({ operationId, rule, limiter }: PerClientRateLimitOptions): HttpMiddleware {
   const { per, ...counting } = rule;
   return {

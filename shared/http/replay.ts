@@ -1,7 +1,4 @@
-/**
- * Hands a stored answer from the idempotency middleware to route(), which sends it instead of
- * running the function. Apart from the middleware so other routes do not bundle its store.
- */
+/** Hands the idempotency middleware's stored answer to route() to send instead of running the function; apart, so other routes do not bundle its store. */
 import type { Reply } from '#shared/http/reply.ts';
 import type { LambdaContext } from '#shared/route-types.ts';
 

@@ -36,7 +36,6 @@ export const reply = {
   binary: (value: Uint8Array, contentType: string, status = 200, extra?: Extra) =>
     make(status, { kind: 'binary', value }, { ...extra, headers: { 'Content-Type': contentType, ...extra?.headers } }),
   empty: (status = 204, extra?: Extra) => make(status, { kind: 'empty' }, extra),
-  /** Piped by the local server; buffered on Lambda, which cannot stream behind an HTTP API. */
   stream: (value: Readable, status: number, options: Extra & { tooLarge: StreamBody['tooLarge'] }) =>
     make(status, { kind: 'stream', value, tooLarge: options.tooLarge }, options),
 };
@@ -49,7 +48,6 @@ export function isReply(value: unknown): value is Reply {
 const LOCAL_STREAMING = Symbol.for('easel.localStreaming');
 const STREAM_BODY = Symbol.for('easel.streamBody');
 
-/** Marks a local server's context, which can pipe a stream body. */
 export function allowStreaming(context: LambdaContext): LambdaContext {
   return Object.assign(context, { [LOCAL_STREAMING]: true });
 }

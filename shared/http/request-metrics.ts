@@ -13,7 +13,6 @@ export interface RequestOutcome {
   code?: string;
   /** Whose failure a 5xx answer reports; the service's when unknown. */
   origin?: FailureOrigin;
-  /** Answered at the invocation's deadline. */
   deadline?: boolean;
   latencyMs: number;
   /** A property of the record, for Logs Insights; never a dimension. */

@@ -53,7 +53,6 @@ interface Feature<Name extends string, Row extends RouteRow, Options> {
   name: Name;
   /** Its type is what the compiler checks rows against. */
   declaredBy: (row: RouteRow) => row is Row;
-  /** For the error that names a missing middleware. */
   says: (row: Row) => string;
   options: (row: Row) => Options;
 }
@@ -61,9 +60,8 @@ interface Feature<Name extends string, Row extends RouteRow, Options> {
 const feature = <Name extends string, Row extends RouteRow, Options>(spec: Feature<Name, Row, Options>) => spec;
 
 /**
- * In run order: the rate limit counts even invalid requests; auth precedes the body, so a caller without
- * credentials learns nothing of its schema (a webhook's signature is checked over the bytes before they
- * are parsed); an Idempotency-Key (or a delivery id) is the workspace's, so it follows auth.
+ * In run order: the rate limit counts even invalid requests; auth precedes the body, so a caller without credentials learns
+ * nothing of its schema (a webhook's signature is over the unparsed bytes); an Idempotency-Key is the workspace's, so it follows auth.
  */
 const FEATURES = [
   feature({
@@ -114,7 +112,6 @@ type AnyFeature = (typeof FEATURES)[number];
 type FactoryOf<F> = F extends Feature<string, infer _Row, infer Options> ? (options: Options) => HttpMiddleware : never;
 type RowOf<F> = F extends Feature<string, infer Row, unknown> ? Row : never;
 
-/** The middleware factories a handler may pass route(), by feature name. */
 export type RouteUses = { [F in AnyFeature as F['name']]?: FactoryOf<F> };
 
 /** A handler that leaves out a middleware its row needs does not compile. */
@@ -143,9 +140,7 @@ function middlewaresOf(row: RouteRow, uses: RouteUses): HttpMiddleware[] {
 }
 
 /**
- * Builds the Lambda handler of one row: `fn` gets typed, validated input and returns data (sent with
- * the row's status) or a Reply; `uses` holds the middleware of each feature the row declares.
- *
+ * One row's Lambda handler: `fn` gets typed, validated input and returns data (sent with the row's status) or a Reply.
  * @example export const handler = route(routes.deleteAsset, async ({ params, principal }) => …, { authenticate });
  */
 export function route<R extends RouteRow>(row: R, fn: RouteFn<R>, ...[uses]: UsesArgument<R>): HttpHandler {

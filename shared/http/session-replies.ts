@@ -7,11 +7,7 @@ import type { LambdaEvent } from '#shared/route-types.ts';
 /** Expires cookie `name`; over https with Secure, without which a browser ignores it for a `__Host-` or `__Secure-` name. */
 const expired = (name: string, secure: boolean) => sessionSetCookie('', { maxAgeSeconds: 0, secure, name });
 
-/**
- * Sets the cookie of a session just issued (HttpOnly, SameSite=Lax, Secure and `__Host-` over
- * https, lasting as the session does) and expires the request's other session cookies, whose
- * session the sign-in ended.
- */
+/** Sets the new session's cookie (`__Host-` and Secure over https, lasting as the session does) and expires the request's other session cookies. */
 export function signedInReply(event: LambdaEvent, issued: { token: string; maxAgeSeconds: number; body: unknown }): Reply {
   const secure = isHttps(event);
   const others = carriedSessionCookies(event).filter((name) => name !== issuedSessionCookie(secure));

@@ -54,10 +54,7 @@ export function issueToError(issues: readonly v.BaseIssue<unknown>[], location: 
 /** Keys valibot's records and objects skip without a word: a JavaScript object cannot hold them as data. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/**
- * The path of the first key of `value` (walked without recursion: bodies may nest deep) that
- * validation would drop silently, so it is refused instead of lost.
- */
+/** The path of the first key (walked without recursion: bodies may nest deep) that validation would drop silently: refused, not lost. */
 function unsafeKeyPath(value: unknown): string | undefined {
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length > 0) {

@@ -1,7 +1,6 @@
 /**
- * Auth of 'webhook' rows: the source app the path names, the webhook secret its secretReference
- * leads to, and the signature over the exact bytes received, all before the body is parsed
- * (docs/identity.md, "Release intake"). A key or a cookie grants nothing here.
+ * Auth of 'webhook' rows: the source app the path names, its webhook secret, and the signature over the exact bytes received,
+ * all before the body is parsed (docs/identity.md, "Release intake"). A key or a cookie grants nothing here.
  */
 import { ForbiddenError, InvalidRequestError, NotFoundError, PayloadTooLargeError, UnauthorizedError } from '#shared/errors.ts';
 import type { HttpMiddleware } from '#shared/http/handler.ts';
@@ -26,7 +25,6 @@ export interface WebhookSources {
 
 export interface VerifyWebhookOptions {
   operationId: string;
-  /** The row's path parameters: `sourceAppId`. */
   params: AnySchema;
   /** The row's body bound: a larger body is 413 before any secret is read. */
   maxBytes: number;
@@ -50,7 +48,6 @@ async function webhookSecretOf(app: SourceApp, sources: WebhookSources): Promise
   return parsed.secret.webhookSecret;
 }
 
-/** Checks the signature; the delivery's id and event on success. */
 function verify(app: SourceApp, secret: string, body: Buffer, event: LambdaEvent): Pick<SourceAppPrincipal, 'signing' | 'deliveryId' | 'event'> {
   const headers = event.headers ?? {};
   const signing = signingOf(app.provider);

@@ -1,7 +1,4 @@
-/**
- * Resolves credentials to principals through the CredentialStore port. Keys and member contexts
- * are cached per container for the auth TTL, the delay within which revocations apply.
- */
+/** Resolves credentials to principals; keys and member contexts are cached per container for the auth TTL, within which revocations apply. */
 import { FeatureNotEntitledError, ForbiddenError, UnauthorizedError } from '#shared/errors.ts';
 import { TtlCache } from '#shared/cache/ttl-cache.ts';
 import { grants, permissionsOf } from '#shared/identity/permissions.ts';
@@ -143,21 +140,14 @@ export class Authenticator {
     };
   }
 
-  /**
-   * Waits for the last-use stamps in flight, never failing. Called before a response leaves: Lambda
-   * freezes the sandbox once the handler returns, so a pending write might never finish.
-   */
+  /** Waits for the last-use stamps in flight, never failing, before a response leaves: Lambda freezes the sandbox once it has. */
   async settle(): Promise<void> {
     await Promise.all(this.pending);
   }
 
   private readonly pending = new Set<Promise<void>>();
 
-  /**
-   * At most once per interval per container, alongside the request's own work; not at all while
-   * the stored stamp is younger than the interval, so a cold container for a key in steady use
-   * writes nothing.
-   */
+  /** At most once per interval per container, and not while the stored stamp is younger: a cold container for a busy key writes nothing. */
   private recordUse(hash: string, { keyId, lastUsedAt }: StoredApiKey): void {
     if (this.touched.get(hash)) return;
     if (lastUsedAt !== undefined && this.now() - Date.parse(lastUsedAt) < this.lastUsedIntervalMs) return;

@@ -12,7 +12,6 @@ export function base58(bytes: Uint8Array): string {
     out = BASE58[Number(value % 58n)] + out;
     value /= 58n;
   }
-  // Leading zero bytes become leading '1's, as in every base58.
   for (const byte of bytes) {
     if (byte !== 0) break;
     out = `1${out}`;
@@ -49,12 +48,10 @@ export function isSessionTokenFormat(value: string): boolean {
 /** Digits of an e-mail sign-in code: short enough to type, guessed once in 200,000 with five tries. */
 export const EMAIL_CODE_DIGITS = 6;
 
-/** A uniformly drawn code of EMAIL_CODE_DIGITS digits. */
 export function generateEmailCode(): string {
   return String(randomInt(0, 10 ** EMAIL_CODE_DIGITS)).padStart(EMAIL_CODE_DIGITS, '0');
 }
 
-/** An e-mail address as one user owns it: trimmed and lowercased. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }

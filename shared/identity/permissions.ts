@@ -82,7 +82,6 @@ function ordered(permissions: readonly Permission[]): readonly Permission[] {
   return PERMISSION_LIST.filter((permission) => set.has(permission));
 }
 
-/** In vocabulary order. */
 export function permissionsOf(role: Role): readonly Permission[] {
   return ROLE_PERMISSIONS[role];
 }

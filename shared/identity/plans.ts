@@ -70,7 +70,6 @@ export function quotaWindowSeconds(quota: Quota): number | undefined {
   return 'windowSeconds' in def ? def.windowSeconds : undefined;
 }
 
-/** How the plan table names a quota's window. */
 export function quotaWindowName(quota: Quota): string {
   const seconds = quotaWindowSeconds(quota);
   return seconds === undefined ? 'calendar month (UTC)' : `${seconds} s`;
@@ -87,11 +86,7 @@ function rank(plan: Plan): number {
 /** Declares a route's feature, minimum plan and quota. */
 export const ENTITLEMENT_EXTENSION = 'x-easel-entitlement';
 
-/**
- * The `extensions` of a row that needs a feature: the auth middleware enforces it, the docs publish it.
- *
- * @example extensions: entitlementExtension('asset:delete', 'api:write:minute')
- */
+/** The `extensions` of a row that needs a feature (and counts a quota): the auth middleware enforces it, the docs publish it. */
 export function entitlementExtension(feature: Feature, quota?: Quota): Record<`x-${string}`, unknown> {
   return { [ENTITLEMENT_EXTENSION]: { feature, minimumPlan: minimumPlanFor(feature), ...(quota ? { quota } : {}) } };
 }

@@ -38,7 +38,6 @@ export interface SessionPrincipal extends OrganizationScope, Omit<SessionIdentit
 
 export type Principal = ApiKeyPrincipal | SessionPrincipal;
 
-/** How a source app signs its deliveries: GitHub's X-Hub-Signature-256, or Standard Webhooks. */
 export type WebhookSigning = 'github' | 'standard';
 
 /** A source app whose webhook delivery was verified: the app, its workspace's plan, and the delivery. */
@@ -47,7 +46,6 @@ export interface SourceAppPrincipal {
   sourceApp: SourceApp;
   organizationId: string;
   workspaceId: string;
-  /** In force: a canceled subscription is on free. */
   plan: Plan;
   signing: WebhookSigning;
   /** X-GitHub-Delivery or webhook-id: what a redelivery repeats. */

@@ -1,7 +1,4 @@
-/**
- * A source app's webhook signature, checked over the exact bytes received: GitHub's
- * X-Hub-Signature-256 (HMAC-SHA256, hex) or Standard Webhooks (the `standardwebhooks` package).
- */
+/** A source app's webhook signature over the exact bytes: GitHub's X-Hub-Signature-256 (HMAC-SHA256, hex) or Standard Webhooks. */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { WebhookSigning } from '#shared/identity/principal.ts';
@@ -27,10 +24,7 @@ export function githubSignatureMatches(secret: string, body: Uint8Array, header:
 
 export type StandardVerdict = { valid: true } | { valid: false; stale: boolean; reason: string };
 
-/**
- * Standard Webhooks: `webhook-signature` (one or more `v1,<base64>`, space-separated) over
- * `<webhook-id>.<webhook-timestamp>.<body>`, the timestamp within 5 minutes of the clock.
- */
+/** `webhook-signature` (`v1,<base64>`, space-separated) over `<webhook-id>.<webhook-timestamp>.<body>`, the timestamp within 5 minutes. */
 export function verifyStandardWebhook(secret: string, body: Buffer, headers: Record<string, string | undefined>): StandardVerdict {
   let hook: Webhook;
   try {

@@ -1,7 +1,4 @@
-/**
- * Which IP addresses a server-side fetch may reach: globally routable unicast only, also when an
- * IPv6 form (mapped, compatible, translated, NAT64, 6to4, Teredo) embeds a refused IPv4 address.
- */
+/** Which IPs a server-side fetch may reach: global unicast only, also when an IPv6 form (mapped, NAT64, 6to4, Teredo…) embeds a refused IPv4. */
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -48,10 +45,7 @@ export function bareAddress(address: string): string {
   return address.replace(/^\[|\]$/g, '').split('%')[0]!;
 }
 
-/**
- * Undefined when not an IP literal. Node's `isIP` decides first: ipaddr.js also reads hex, octal
- * and short IPv4 forms (0x7f.1, 2130706433) that a URL parser or resolver would have normalised.
- */
+/** Undefined when not an IP literal; `isIP` decides first, as ipaddr.js also reads hex, octal and short IPv4 forms (0x7f.1, 2130706433). */
 function parse(bare: string): IPv4 | IPv6 | undefined {
   const family = isIP(bare);
   if (family === 4) return ipaddr.IPv4.parse(bare);

@@ -1,7 +1,4 @@
-/**
- * Refuses an outbound request unless every address of its host is public; `guardedLookup` checks
- * again at connect time, so DNS rebinding cannot reach an internal address.
- */
+/** Refuses an outbound request unless every address of its host is public; `guardedLookup` checks again at connect time, against DNS rebinding. */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { TtlCache } from '#shared/cache/ttl-cache.ts';
@@ -22,7 +19,6 @@ export interface TargetPolicy {
   loopbackPorts: readonly number[];
 }
 
-/** The shape of `dns.lookup` with `all: true`. */
 export type Resolver = (host: string) => Promise<LookupAddress[]>;
 
 /** getaddrinfo, as http.request would use it. */
@@ -71,10 +67,7 @@ export function guardedLookup(port: number, policy: TargetPolicy, resolve: Resol
 /** Eviction only costs a fresh look-up: whoever connects still checks the answer it connects to. */
 const MAX_PINNED_NAMES = 1_000;
 
-/**
- * Remembers answers for `ttlMs`, so a check and the connection after it that share this resolver
- * see the same addresses even if DNS changes in between. Failures are not remembered.
- */
+/** Remembers answers (not failures) for `ttlMs`, so a check and the connection after it see the same addresses even if DNS changes. */
 export function cachingResolver(resolve: Resolver, ttlMs: number, now: () => number = Date.now): Resolver {
   const answers = new TtlCache<string, Promise<LookupAddress[]>>({ ttlMs, maxEntries: MAX_PINNED_NAMES, now });
   return (host) => {

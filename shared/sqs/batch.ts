@@ -4,12 +4,10 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { log, serializeError } from '#shared/log.ts';
 
 export interface BatchOptions<S extends v.GenericSchema> {
-  /** For the log lines, e.g. 'asset deletion'. */
   name: string;
   body: S;
 }
 
-/** Which delivery of its message a record is, and the invocation's time left. */
 export interface RecordDelivery {
   messageId: string;
   /** 1 on the first delivery (SQS's ApproximateReceiveCount). */
@@ -18,10 +16,7 @@ export interface RecordDelivery {
   remainingMs?: number;
 }
 
-/**
- * Handles records one after another; each failing record is reported on its own (`batchItemFailures`),
- * so it is retried, then dead-lettered, without holding back the rest of the batch.
- */
+/** Handles records in turn, each failure reported on its own (`batchItemFailures`): retried, then dead-lettered, holding back no other. */
 export function batchHandler<S extends v.GenericSchema>(
   options: BatchOptions<S>,
   handle: (message: v.InferOutput<S>, delivery: RecordDelivery) => Promise<Record<string, unknown>>,

@@ -26,10 +26,7 @@ export class ApiKeyStore {
     });
   }
 
-  /**
-   * Writes the organization's reference first: plan changes and deletions find keys through it
-   * with a strongly consistent query (gsi1 lags), so no fresh key is missed.
-   */
+  /** The organization's reference first: plan changes and deletions find keys by it consistently (gsi1 lags), so none is missed. */
   async putApiKey(record: ApiKeyRecord): Promise<void> {
     await this.items.create({ ...keys.apiKeyRef(record.organizationId, record.keyId), keyId: record.keyId, keyHash: record.keyHash }, 'API key reference');
     await this.items.create({ ...keys.apiKey(record.keyHash), ...indexKeys.apiKeyOfOrganization(record.organizationId, record.keyId), ...record }, 'API key');

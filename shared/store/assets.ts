@@ -1,7 +1,4 @@
-/**
- * Asset records, in the workspace table: their status moves pending → ready → deleting → deleted,
- * each step one conditional write, so concurrent requests and repeated queue deliveries agree.
- */
+/** Asset records: pending → ready → deleting → deleted, each step one conditional write, so racing requests and redeliveries agree. */
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Asset } from '#shared/schemas/assets.ts';
 import { keys } from '#shared/store/keys.ts';
@@ -29,10 +26,7 @@ export class AssetStore {
     return (await getConsistent(WHAT, this.dynamo, this.table, keys.asset(workspaceId, assetId))) as AssetItem | undefined;
   }
 
-  /**
-   * Newest first (new asset ids are UUIDv7, so the sort key is creation order), deleted ones left
-   * out, at most `limit` read, after the asset `after` if given. `last` is the last id read.
-   */
+  /** Newest first (asset ids are UUIDv7), deleted ones left out, at most `limit` read; `last` is the last id read. */
   async list(workspaceId: string, page: { limit: number; after?: string }): Promise<{ items: AssetItem[]; last?: string }> {
     const { Items = [], LastEvaluatedKey } = await guard(WHAT, () =>
       this.dynamo.send(
@@ -59,10 +53,7 @@ export class AssetStore {
     return item;
   }
 
-  /**
-   * Writes a ready asset the service made under an id it chose (a release shot's picture): a
-   * repeat replaces the record it wrote, never one that is being deleted. False when it was.
-   */
+  /** A ready asset the service made under its own id (a shot's picture): a repeat replaces its record, never one being deleted (then false). */
   async putMade(workspaceId: string, asset: Omit<AssetItem, 'pk' | 'sk'> & Record<string, unknown>): Promise<boolean> {
     return putIfAbsent(WHAT, this.dynamo, {
       table: this.table,

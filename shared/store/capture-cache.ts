@@ -1,7 +1,6 @@
 /**
- * The capture cache: a table item per (URL, device, scheme, options) pointing at the PNG in the
- * cache bucket, as captures outgrow DynamoDB items. Reads treat a past `expiresAt` as absent: TTL
- * deletion lags, and the local stand-in has none.
+ * The capture cache: a table item per (URL, device, scheme, options) pointing at the PNG in the cache bucket, as captures
+ * outgrow DynamoDB items. Reads treat a past `expiresAt` as absent: TTL deletion lags, and the local stand-in has none.
  */
 import { createHash } from 'node:crypto';
 import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, type DeleteObjectsCommandOutput, type S3Client } from '@aws-sdk/client-s3';
@@ -25,7 +24,6 @@ export interface CaptureKey {
   variant?: string;
 }
 
-/** What a full-page or element capture reports beside its bytes. */
 export interface CaptureExtent {
   truncated: boolean;
   /** CSS pixels. */
@@ -47,7 +45,6 @@ export interface CachedCapture {
   redactions?: Redaction[];
 }
 
-/** The port the screenshot service caches through. */
 export interface CaptureCache {
   /** The live entry for the key, or undefined (missing, expired, or its object is gone). */
   get(key: CaptureKey, now?: number): Promise<CachedCapture | undefined>;
@@ -129,9 +126,8 @@ export function s3DynamoCaptureCache(deps: CaptureCacheDeps): CaptureCache {
   const buckets = [bucket, ...(express ? [express.bucket] : [])];
   const bucketOf = (item: Pick<Item, 'objectBucket'>) => (item.objectBucket === 'express' ? express?.bucket : bucket);
 
-  // DeleteObjects answers 200 naming the keys it could not delete; still failing they fail the
-  // purge, which deletes objects before items so an answer means the bytes are gone. A key is
-  // deleted from every bucket: a refresh of another size may have left its old object in the other.
+  // DeleteObjects answers 200 naming the keys it could not delete; still failing they fail the purge, which deletes objects
+  // before items so an answer means the bytes are gone. Every bucket: a refresh of another size may have left one there.
   const deleteObjects = (keys: string[]) => Promise.all(buckets.map((name) => deleteObjectsIn(name, keys)));
   const deleteObjectsIn = async (name: string, keys: string[]) => {
     for (let start = 0; start < keys.length; start += 1000) {

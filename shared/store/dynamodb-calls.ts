@@ -16,10 +16,7 @@ import {
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { guard } from '#shared/store/outage.ts';
 
-/**
- * Writes `item` unless its key is taken; false when the condition failed. `condition` replaces
- * `attribute_not_exists(pk)`, e.g. to let an expired item be overwritten.
- */
+/** Writes `item` unless its key is taken (or `condition`, in place of `attribute_not_exists(pk)`, fails): false then. */
 export async function putIfAbsent(
   what: string,
   dynamo: DynamoDBDocumentClient,

@@ -1,7 +1,4 @@
-/**
- * E-mail sign-in codes: one per address, under its hash, holding only the code's hash. Each try
- * is counted by one conditional update before the code is compared, so tries cannot race past the limit.
- */
+/** E-mail sign-in codes (one per address hash, holding the code's hash); a conditional update counts each try before comparing: no race past the limit. */
 import * as v from 'valibot';
 import { EmailCodeRecord } from '#shared/schemas/sign-in.ts';
 import { IdentityItems, type IdentityStoreDeps } from '#shared/store/identity-items.ts';
@@ -22,10 +19,7 @@ export class EmailCodeStore {
     await this.items.replace({ ...keys.emailCode(record.addressHash), ...record, attempts: 0 });
   }
 
-  /**
-   * Counts a try of the live, unused code and returns it; `none` when there is no such code
-   * (never sent, expired or used), `spent` when its tries are used up.
-   */
+  /** Counts a try of the live, unused code and returns it; `none` when there is none (never sent, expired, used), `spent` when out of tries. */
   async countEmailCodeTry(addressHash: string, maxTries: number): Promise<EmailCodeRecord | RefusedTry> {
     const key = keys.emailCode(addressHash);
     const item = await this.items.updateReturning(key, {

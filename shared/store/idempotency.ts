@@ -1,7 +1,4 @@
-/**
- * The Idempotency-Key records of the workspace operations that store their first answer
- * (shared/http/idempotency.ts), in the workspace table under the workspace's partition.
- */
+/** Idempotency-Key records of the operations that store their first answer (shared/http/idempotency.ts), in the workspace's partition. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { getConsistent, updateIf } from '#shared/store/dynamodb-calls.ts';

@@ -1,7 +1,4 @@
-/**
- * What the identity stores share. Items whose `expiresAt` (epoch seconds) is past read as absent:
- * DynamoDB deletes them only eventually, and the local backend never does.
- */
+/** What the identity stores share. A past `expiresAt` (epoch seconds) reads as absent: DynamoDB's TTL deletes only eventually. */
 import { GetCommand, PutCommand, type DynamoDBDocumentClient, type QueryCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '#shared/errors.ts';
 import { batchGetAll, countAll, deleteIf, putIfAbsent, queryAll, updateIf } from '#shared/store/dynamodb-calls.ts';
@@ -16,10 +13,7 @@ const TABLE = 'The workspace table';
 type Operations<T> = { [K in keyof T]: T[K] };
 export type Joined<T extends object[]> = T extends [infer Head, ...infer Rest extends object[]] ? Operations<Head> & Joined<Rest> : unknown;
 
-/**
- * Fills a service's port (a `Pick` of several stores) with the stores' methods, bound. Names are
- * unique across the identity stores, so a clash is a bug and throws.
- */
+/** Fills a service's port (a `Pick` of several stores) with their bound methods; names are unique across stores, so a clash throws. */
 export function joinStores<T extends object[]>(...stores: T): Joined<T> {
   const joined: Record<string, unknown> = {};
   for (const store of stores) {
@@ -33,7 +27,6 @@ export function joinStores<T extends object[]>(...stores: T): Joined<T> {
   return joined as Joined<T>;
 }
 
-/** A record that must be new already exists (an e-mail in use, a duplicate membership). */
 export class AlreadyExistsError extends ConflictError {
   override readonly name: string = 'AlreadyExistsError';
   constructor(what: string) {
@@ -44,7 +37,6 @@ export class AlreadyExistsError extends ConflictError {
 export interface IdentityStoreDeps {
   dynamo: DynamoDBDocumentClient;
   table: string;
-  /** Clock; tests pass their own. */
   now?: () => Date;
 }
 
@@ -91,7 +83,6 @@ export class IdentityItems {
     return queryAll(TABLE, this.dynamo, { ...input, TableName: this.table });
   }
 
-  /** Reads an item whether or not it has expired (strongly consistent). */
   async getIncludingExpired(key: Key): Promise<Item | undefined> {
     const { Item } = await guard(TABLE, () => this.dynamo.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true })));
     return Item;

@@ -1,7 +1,4 @@
-/**
- * Invitations missing from the address index (gsi1), for operators only: sign-in finds an
- * invitation through that index, which invitations written before it existed lack.
- */
+/** Invitations written before the address index (gsi1) existed, which sign-in reads, so missing from it; for operators only. */
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { InvitationRecord } from '#shared/schemas/identity.ts';

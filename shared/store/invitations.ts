@@ -61,16 +61,12 @@ export class InvitationStore {
     return items.map((item) => v.parse(InvitationRecord, item));
   }
 
-  /** Whether the address has a pending invitation that has not expired. */
   async hasPendingInvitation(email: string): Promise<boolean> {
     const now = this.items.nowSeconds();
     return (await this.listInvitationsOfEmail(email)).some((invitation) => invitation.status === 'pending' && invitation.expiresAt > now);
   }
 
-  /**
-   * Pending → accepted by this user; an invitation this user already accepted passes again, so a
-   * retry can add a membership that a failure left out. False for anything else.
-   */
+  /** Pending → accepted by this user; accepted by them already passes again, so a retry adds a membership a failure left out. */
   async acceptInvitation(organizationId: string, invitationId: string, userId: string): Promise<boolean> {
     return this.items.updateExisting(keys.invitation(organizationId, invitationId), {
       UpdateExpression: 'SET #status = :accepted, acceptedBy = :user, acceptedAt = if_not_exists(acceptedAt, :at)',

@@ -1,29 +1,6 @@
 /**
- * Key layout of the single-table workspace store. A workspace's items share its partition, so no
- * query can cross workspaces; credentials are keyed by their secret's SHA-256 (one GetItem).
- *
- * | item            | pk                    | sk                  | gsi1pk          | gsi1sk            |
- * |-----------------|-----------------------|---------------------|-----------------|-------------------|
- * | user            | USER#<userId>         | PROFILE             |                 |                   |
- * | e-mail claim    | EMAIL#<lowercased>    | USER                |                 |                   |
- * | organization    | ORG#<orgId>           | ORG                 |                 |                   |
- * | membership      | ORG#<orgId>           | MEMBER#<userId>     | USER#<userId>   | ORG#<orgId>       |
- * | invitation      | ORG#<orgId>           | INVITE#<invId>      | INVITEE#<email> | INVITE#<invId>    |
- * | API key         | APIKEY#<sha256>       | APIKEY              | ORG#<orgId>     | APIKEY#<keyId>    |
- * | key reference   | ORG#<orgId>           | KEYREF#<keyId>      |                 |                   |
- * | session         | SESSION#<sha256>      | SESSION             | USER#<userId>   | SESSION#<sesId>   |
- * | e-mail code     | EMAILCODE#<sha256>    | CODE                |                 |                   |
- * | passkey         | PASSKEY#<credentialId>| PASSKEY             | USER#<userId>   | PASSKEY#<pkyId>   |
- * | passkey challenge | CHALLENGE#<base64url> | CHALLENGE       |                 |                   |
- * | workspace       | WS#<workspaceId>      | WORKSPACE           |                 |                   |
- * | product surface | WS#<workspaceId>      | SURFACE#<id>        |                 |                   |
- * | asset           | WS#<workspaceId>      | ASSET#<assetId>     |                 |                   |
- * | release         | WS#<workspaceId>      | RELEASE#<uuidv7>    |                 |                   |
- * | source app      | WS#<workspaceId>      | SOURCEAPP#<id>      |                 |                   |
- * | its address     | SOURCEAPP#<id>        | ADDRESS             |                 |                   |
- * | intake's release| WS#<workspaceId>      | INTAKE#<sha256 of app's external id, provider, release id> | |  |
- * | release shot    | WS#<workspaceId>      | SHOT#<releaseId>#<name> |             |                   |
- * | idempotency     | WS#<workspaceId>      | IDEMPOTENCY#<scope>#<sha256 of key> |  |                   |
+ * Key layout of the single-table workspace store; indexKeys are gsi1's reverse lookups. A workspace's items share its
+ * partition, so no query can cross workspaces; credentials are keyed by their secret's SHA-256 (one GetItem).
  */
 export const keys = {
   asset: (workspaceId: string, assetId: string) => ({ pk: `WS#${workspaceId}`, sk: `ASSET#${assetId}` }),
@@ -79,7 +56,6 @@ export const indexKeys = {
   apiKeyOfOrganization: (organizationId: string, keyId: string) => ({ gsi1pk: `ORG#${organizationId}`, gsi1sk: `APIKEY#${keyId}` }),
   sessionOfUser: (userId: string, sessionId: string) => ({ gsi1pk: `USER#${userId}`, gsi1sk: `SESSION#${sessionId}` }),
   passkeyOfUser: (userId: string, passkeyId: string) => ({ gsi1pk: `USER#${userId}`, gsi1sk: `PASSKEY#${passkeyId}` }),
-  /** The invitations of an address, across organizations, for whoever signs in with it. */
   invitationOfEmail: (email: string, invitationId: string) => ({ gsi1pk: `INVITEE#${email.trim().toLowerCase()}`, gsi1sk: `INVITE#${invitationId}` }),
   inviteePartition: (email: string) => `INVITEE#${email.trim().toLowerCase()}`,
   userPartition: (userId: string) => `USER#${userId}`,

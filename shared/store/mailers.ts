@@ -1,7 +1,4 @@
-/**
- * Where sign-in mail goes: Amazon SES in the cloud, or a local outbox file that `npm start`
- * echoes to its console and `npm run admin -- outbox` lists. Only the mail worker bundles these.
- */
+/** Sign-in mail: Amazon SES, or a local outbox file `npm start` echoes and `npm run admin -- outbox` lists; only the mail worker bundles these. */
 import { appendFile } from 'node:fs/promises';
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
 import { guard } from '#shared/store/outage.ts';

@@ -3,7 +3,6 @@ import { UpstreamUnavailableError } from '#shared/errors.ts';
 
 /** Error names of throttling, time-outs and service-side trouble across DynamoDB, S3 and SQS. */
 const TRANSIENT = new Set([
-  // Throttling
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
   'ThrottledException',
@@ -14,12 +13,10 @@ const TRANSIENT = new Set([
   'SlowDown',
   'KmsThrottled',
   'OverLimit',
-  // The service's own trouble
   'InternalServerError',
   'InternalError',
   'ServiceUnavailable',
   'ServiceUnavailableException',
-  // Time-outs, the SDK's and the service's, and an aborted attempt
   'TimeoutError',
   'RequestTimeout',
   'RequestTimeoutException',

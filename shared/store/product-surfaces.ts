@@ -19,10 +19,7 @@ export class ProductSurfaceStore {
     return items.map((item) => v.parse(ProductSurfaceRecord, item)).sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /**
-   * The workspace and its surfaces in one Query: `SURFACE#` sorts just before `WORKSPACE`, so the
-   * range between holds them; any other kind in between is left out.
-   */
+  /** The workspace and its surfaces in one Query: `SURFACE#` sorts just before `WORKSPACE`; other kinds between are left out. */
   async getWorkspaceWithSurfaces(workspaceId: string): Promise<{ workspace: WorkspaceRecord | undefined; surfaces: ProductSurfaceRecord[] }> {
     const { pk, sk } = keys.workspace(workspaceId);
     const items = await this.items.queryAll({

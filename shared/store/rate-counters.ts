@@ -1,7 +1,4 @@
-/**
- * Fixed-window counters in the rate table. A conditional `ADD` counts a request unless the limit
- * is reached in one atomic step, so the count stays exact however many containers race.
- */
+/** Fixed-window counters: a conditional `ADD` counts a request unless the limit is reached, atomically, so racing containers stay exact. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

@@ -73,10 +73,7 @@ export class ReleaseStore {
     throw new Error('Idempotency claim did not settle');
   }
 
-  /**
-   * Claims the release id of an external release (by the hash of the app's external id, provider
-   * and release id), or reads the id claimed first: one conditional put, so racing deliveries agree.
-   */
+  /** Claims the release id of an external release, or reads the one claimed first: one conditional put, so racing deliveries agree. */
   async claimExternal(workspaceId: string, externalHash: string, claim: { releaseId: string }): Promise<{ releaseId: string }> {
     const itemKey = keys.intakeRelease(workspaceId, externalHash);
     const put = await putOrGet(WHAT, this.dynamo, { table: this.table, key: itemKey, item: { ...itemKey, ...claim } });
@@ -85,7 +82,6 @@ export class ReleaseStore {
     return { releaseId: String(put.existing.releaseId) };
   }
 
-  /** The release id an external release was claimed for, if it was. */
   async externalClaim(workspaceId: string, externalHash: string): Promise<{ releaseId: string } | undefined> {
     const item = await getConsistent(WHAT, this.dynamo, this.table, keys.intakeRelease(workspaceId, externalHash));
     return item ? { releaseId: String(item.releaseId) } : undefined;

@@ -1,7 +1,4 @@
-/**
- * Sessions of the editor, in the workspace table under the SHA-256 of their token; an expired
- * session reads as absent.
- */
+/** Editor sessions, under the SHA-256 of their token; an expired session reads as absent. */
 import * as v from 'valibot';
 import { SessionRecord } from '#shared/schemas/identity.ts';
 import { IdentityItems, type IdentityStoreDeps } from '#shared/store/identity-items.ts';
@@ -41,10 +38,7 @@ export class SessionStore {
     });
   }
 
-  /**
-   * Stamps `lastSeenAt` unless it is younger than `intervalSeconds`: a page opened again and again
-   * writes at most once per interval. False when nothing was written.
-   */
+  /** Stamps `lastSeenAt` at most once per `intervalSeconds` however often the page opens; false when nothing was written. */
   async touchSession(tokenHash: string, intervalSeconds: number): Promise<boolean> {
     const now = this.items.now();
     return this.items.updateExisting(keys.session(tokenHash), {

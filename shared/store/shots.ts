@@ -1,8 +1,4 @@
-/**
- * A release's shots, in the workspace table, one item per name. Each run gives its shots a new
- * `runId`; every worker step is a conditional write on it, so a redelivered or superseded message
- * changes nothing.
- */
+/** A release's shots, one item per name; every worker step is conditional on the run's `runId`, so a stale message changes nothing. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
 import type { Shot, ShotOptions, ShotStatus } from '#shared/schemas/shots.ts';
@@ -29,7 +25,6 @@ export interface ShotChangesRecord {
   diffAssetId: string;
 }
 
-/** What a done shot found; written with the status in one conditional update. */
 export interface ShotResult {
   assetId: string;
   bytes: number;
@@ -91,7 +86,6 @@ export class ShotStore {
     return (await getConsistent(WHAT, this.dynamo, this.table, keys.shot(workspaceId, releaseId, name))) as ShotItem | undefined;
   }
 
-  /** Every shot of a release, by name. */
   async list(workspaceId: string, releaseId: string): Promise<ShotItem[]> {
     return (await queryAll(WHAT, this.dynamo, {
       TableName: this.table,
@@ -111,10 +105,7 @@ export class ShotStore {
     )) as unknown as ShotItem[];
   }
 
-  /**
-   * Queued, or running under a lapsed lease (its worker died) → running, for this run only: the
-   * item as claimed, or undefined when another run replaced it, it finished, or a live worker holds it.
-   */
+  /** Queued, or running under a lapsed lease (its worker died) → running; undefined when replaced, finished or held by a live worker. */
   async claim(at: ShotAt, claim: { now: number; leaseUntil: number; startedAt: string }): Promise<ShotItem | undefined> {
     return (await updateIf(WHAT, this.dynamo, {
       TableName: this.table,
@@ -181,7 +172,6 @@ export class ShotStore {
   }
 }
 
-/** Which shot of which run. */
 export interface ShotAt {
   workspaceId: string;
   releaseId: string;

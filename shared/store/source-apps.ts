@@ -30,7 +30,6 @@ export class SourceAppStore {
     this.table = deps.table;
   }
 
-  /** Every source app of the workspace. */
   async list(workspaceId: string): Promise<SourceApp[]> {
     const items = await queryAll(WHAT, this.dynamo, {
       TableName: this.table,
@@ -40,10 +39,7 @@ export class SourceAppStore {
     return items.map(toSourceApp);
   }
 
-  /**
-   * Writes a new source app, its address first: an address whose app was never written leads to
-   * nothing (locate answers undefined). Its id is fresh, so a taken key is a bug, not a race.
-   */
+  /** The address first (one without its app leads nowhere: locate answers undefined); the id is fresh, so a taken key is a bug. */
   async create(owner: SourceAppOwner, app: SourceApp): Promise<void> {
     const address = { ...keys.sourceAppAddress(app.id), sourceAppId: app.id, ...owner };
     const stored = { ...keys.sourceApp(owner.workspaceId, app.id), ...app };

@@ -1,7 +1,4 @@
-/**
- * Where a source app's `secretReference` leads: a Secrets Manager secret under the stack's name
- * prefix, or a file of a local folder. Read on each use: never cached, logged or returned.
- */
+/** A source app's `secretReference`: a Secrets Manager secret under the stack's prefix, or a local file; read on each use, never cached, logged or returned. */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,7 +1,4 @@
-/**
- * One HTTPS request to a media host. The address is checked when the socket connects, so a DNS
- * answer that changes after an earlier check cannot reach an internal address.
- */
+/** One HTTPS request to a media host, its address checked as the socket connects, so a DNS answer that changes cannot reach an internal one. */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Agent, request } from 'node:https';
 import { BlockedTargetError, guardedLookup } from '#shared/net/guard.ts';
@@ -57,10 +54,7 @@ export function toFetchError(error: unknown): Error {
 
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
-/**
- * Single hops over a keep-alive agent (reused sockets were checked when they connected). A frozen
- * Lambda learns of a connection the host closed only on reuse, so that GET is retried once.
- */
+/** Single hops over a keep-alive agent (sockets were checked on connect); a connection the host closed while Lambda was frozen is retried once. */
 export function createMediaFetch(settings: MediaFetchSettings): MediaFetch {
   const agent = new Agent({ keepAlive: true, maxSockets: 64, scheduling: 'lifo' });
   const policy: TargetPolicy = { loopbackPorts: settings.loopbackPorts };

@@ -1,8 +1,4 @@
-/**
- * The tweet syndication API. It may answer an HTML block page instead of JSON, so every body is
- * parsed defensively and anything unexpected is a failure. node:https rather than fetch, whose
- * first use loads undici at cold start; the request is the one fetch would send.
- */
+/** The tweet syndication API, which may answer an HTML block page: bodies are parsed defensively. node:https, as fetch loads undici at cold start. */
 import { createRequire } from 'node:module';
 import type { IncomingMessage, request as HttpRequest } from 'node:http';
 
@@ -54,10 +50,7 @@ function requestFunction(url: URL): typeof HttpRequest {
 
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
-/**
- * Resolves once the headers are in. A frozen Lambda learns of a kept-alive connection the
- * upstream closed only on reuse, so that GET is retried once on a new connection.
- */
+/** Resolves once the headers are in; a kept-alive connection the upstream closed while Lambda was frozen fails on reuse, so is retried once. */
 function get(url: URL, signal: AbortSignal, retried = false): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const req = requestFunction(url)(url, {
@@ -152,7 +145,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Classifies a 200 body: a tweet, a not-found marker, or a failure. */
 export function classifyBody(text: string): SyndicationResult {
   let parsed: unknown;
   try {
@@ -169,7 +161,6 @@ export function classifyBody(text: string): SyndicationResult {
   throw new SyndicationError(`unexpected body shape (__typename ${JSON.stringify(parsed.__typename)})`);
 }
 
-/** A client of the syndication API with a time-out per call (connect, headers and body together). */
 export function createSyndicationClient(settings: SyndicationSettings): SyndicationClient {
   return {
     async fetchTweet(id, signal) {
@@ -182,7 +173,6 @@ export function createSyndicationClient(settings: SyndicationSettings): Syndicat
         // Other answers' bodies are not read; destroying the response closes the connection.
         response.destroy();
         if (status === 404) return { kind: 'not-found', reason: 'status-404' };
-        // Redirects are not followed: the upstream has no reason to send one.
         if (status >= 300 && status < 400) throw new SyndicationError(`upstream redirected (${status}); redirects are not followed`);
         throw new SyndicationError(`upstream answered ${status}`);
       } catch (error) {

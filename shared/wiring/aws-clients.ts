@@ -2,7 +2,6 @@
 import type { AwsClientSettings } from '#shared/aws/settings.ts';
 import { SDK_LIMITS, config } from '#shared/config.ts';
 
-/** `endpoint` is the client's override from config.endpoints. */
 export function awsClientSettings(endpoint: string | undefined): AwsClientSettings {
   const { region, sdkTimeouts } = config();
   return { region, endpoint, ...SDK_LIMITS, ...sdkTimeouts };

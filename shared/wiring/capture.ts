@@ -1,7 +1,4 @@
-/**
- * The container's screenshot service: one browser reused across invocations, and one target guard
- * whose DNS answers the egress proxy shares, so it connects where the guard checked.
- */
+/** The container's screenshot service: one browser across invocations, one target guard whose DNS answers the egress proxy shares. */
 import { config } from '#shared/config.ts';
 import { onShutdown } from '#shared/lifecycle.ts';
 import { log, serializeError } from '#shared/log.ts';
@@ -53,7 +50,6 @@ let sharedResolver: Resolver | undefined;
 const resolver = () => (sharedResolver ??= cachingResolver(systemResolver, PINNED_ANSWER_MS));
 
 let guard: TargetGuard | undefined;
-/** The container's guard, whose DNS answers the egress proxy shares. */
 export const targetGuard = (): TargetGuard => (guard ??= createTargetGuard(targetPolicy(), resolver()));
 
 export function screenshotService(): ScreenshotService {
@@ -81,10 +77,7 @@ export function prelaunch(): Promise<void> {
     );
 }
 
-/**
- * Launches the browser and captures an empty page, when no request waits on the cold start:
- * Chromium's first screenshot is the slowest, and it leaves a spare page. A failure is only logged.
- */
+/** Launches the browser and captures an empty page when no request waits: Chromium's first screenshot is the slowest. Failures are logged. */
 export function warmUp(): Promise<void> {
   return browserBackend()
     .acquire()

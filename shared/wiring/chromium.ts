@@ -1,7 +1,4 @@
-/**
- * The container's Chromium binary. With CHROMIUM_PACK, unpacking starts as this module loads: the
- * capture function's entry imports it first, so Chromium unpacks while the rest of its bundle loads.
- */
+/** The container's Chromium. A CHROMIUM_PACK unpacks as this module loads: the capture entry imports it first, so it unpacks as the bundle loads. */
 import { tmpdir } from 'node:os';
 import { config } from '#shared/config.ts';
 import { unpackChromium } from '#shared/services/capture/chromium-pack.ts';

@@ -1,7 +1,6 @@
 /**
- * Replaces the SDK's default credential chain in deployed bundles: on Lambda the chain always stops at
- * the environment, and its other links would inline their clients into every bundle. The container
- * endpoint stays, for runtimes that hand credentials that way (docs/dependencies.md).
+ * Replaces the SDK's default credential chain in deployed bundles: on Lambda it stops at the environment, and its other links
+ * would inline their clients into every bundle. The container endpoint stays, for runtimes that use it (docs/dependencies.md).
  */
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import { fromHttp } from '@aws-sdk/credential-provider-http';

@@ -1,7 +1,4 @@
-/**
- * The shot worker's dependencies: the capture function's browser and guard, a screenshot service
- * that never caches (a release's pictures are of the page now), the stores, and the secret store.
- */
+/** The shot worker's dependencies: the capture's browser and guard, a service that never caches (shots are of the page now), the stores. */
 import { config } from '#shared/config.ts';
 import { QUEUES } from '#shared/resources.ts';
 import { createScreenshotService } from '#shared/services/capture/screenshot-service.ts';
@@ -16,7 +13,6 @@ import { shotStores } from '#shared/wiring/release-shots.ts';
 import { s3 } from '#shared/wiring/s3.ts';
 import { sourceSecretStore } from '#shared/wiring/source-secrets.ts';
 
-/** Finds nothing and keeps nothing. */
 const NO_CACHE: CaptureCache = { get: async () => undefined, put: async () => undefined, purgeUrl: async () => 0, purgeAll: async () => 0 };
 
 /** A lease outlives the invocation that took it, so only a dead worker's lapses. */
