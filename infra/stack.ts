@@ -295,6 +295,7 @@ export class EaselStack extends Stack {
         nodeModules: def.worker.nodeModules,
         cleanCapture: def.worker.cleanCapture,
         fonts: def.worker.fonts,
+        chromiumPack: def.worker.chromiumPack,
         description: `Easel ${name} queue worker`,
       });
       const maxConcurrency = name === 'shots' ? (props.shotConcurrency ?? def.worker.maxConcurrency) : def.worker.maxConcurrency;

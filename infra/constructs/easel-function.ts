@@ -215,6 +215,12 @@ export class EaselFunction extends NodejsFunction {
     const cpu: LinuxCpu = architecture === Architecture.ARM_64 ? 'arm64' : 'x64';
     const unsupported = unsupportedCpu(props.nodeModules ?? [], cpu);
     if (unsupported) throw new Error(`${scope.node.path}/${id}: ${unsupported}`);
+    // Checked here too, so a synth that skips bundling (template tests) refuses what the bundled asset check would.
+    if (props.nodeModules?.includes('@sparticuz/chromium') && !props.chromiumPack) {
+      throw new Error(
+        `${scope.node.path}/${id}: @sparticuz/chromium ships its binary as the zstd pack alone: set chromiumPack beside it (infra/assets/chromium.ts).`,
+      );
+    }
     const logGroup = new LogGroup(scope, `${id}Logs`, {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
