@@ -1,7 +1,6 @@
 import { ArnFormat, CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
-import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -16,6 +15,8 @@ import type { AuthKind, ResourceAccess } from '#shared/route-types.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
 import { ALARM_PERIOD, Alarms } from '#infra/constructs/alarms.ts';
+import { DEFAULT_THROTTLES, checkThrottle, defaultStage } from '#infra/constructs/api-stage.ts';
+import type { Throttle } from '#infra/constructs/api-stage.ts';
 import type { AlarmTarget } from '#infra/constructs/alarms.ts';
 import { DataStores, entriesOf, pascal } from '#infra/constructs/data-stores.ts';
 import { EaselFunction } from '#infra/constructs/easel-function.ts';
@@ -60,43 +61,11 @@ export interface SignInProps {
   passkeyRpId?: string;
 }
 
-/** API Gateway throttling: steady requests per second, and the burst (token bucket size) above it. */
-export interface Throttle {
-  rate: number;
-  burst: number;
-}
-
-/**
- * Far below the account's limit, so a flood is refused at the edge (429) before it costs Lambda
- * time; 2/s of 29 s captures is the most an anonymous caller should be able to keep busy.
- */
-export const DEFAULT_THROTTLES = {
-  stage: { rate: 50, burst: 100 },
-  capture: { rate: 2, burst: 5 },
-  export: { rate: 5, burst: 10 },
-} as const satisfies Record<string, Throttle>;
-
 /** Below capture's own time-out and API Gateway's, so slowness alarms before requests fail. */
 export const DEFAULT_CAPTURE_P95_ALARM_MS = 20_000;
 
 /** The routes that reach what the caller names or an outside service, and whose failure that is (errors.ts, FailureOrigin). */
 export const OUTSIDE_FAILURES: Partial<Record<OperationId, 'target' | 'upstream'>> = { capturePage: 'target', getImageProxy: 'target', getTweet: 'upstream' };
-
-/** Only API Gateway's own values: it does not escape variables, so caller-controlled text (path, user agent) could break the JSON or forge fields. */
-export const ACCESS_LOG_FIELDS = {
-  requestId: '$context.requestId',
-  requestTimeEpoch: '$context.requestTimeEpoch',
-  sourceIp: '$context.identity.sourceIp',
-  httpMethod: '$context.httpMethod',
-  routeKey: '$context.routeKey',
-  protocol: '$context.protocol',
-  status: '$context.status',
-  responseLength: '$context.responseLength',
-  responseLatency: '$context.responseLatency',
-  integrationLatency: '$context.integrationLatency',
-  integrationStatus: '$context.integration.status',
-  errorMessage: '$context.error.message',
-} as const;
 
 /** The sign-in settings every function reads (shared/config.ts); absent ones keep its defaults. */
 function signInEnvironment(signIn: SignInProps): Record<string, string> {
@@ -105,13 +74,6 @@ function signInEnvironment(signIn: SignInProps): Record<string, string> {
   if (signIn.sessionHours !== undefined) env.SESSION_HOURS = String(signIn.sessionHours);
   if (signIn.passkeyRpId !== undefined) env.WEBAUTHN_RP_ID = signIn.passkeyRpId;
   return env;
-}
-
-function checkThrottle(value: Throttle, what: string): Throttle {
-  if (!(Number.isFinite(value.rate) && value.rate > 0) || !(Number.isInteger(value.burst) && value.burst >= 1)) {
-    throw new Error(`${what} needs a rate above 0 (requests per second) and a whole burst of at least 1, got rate ${value.rate}, burst ${value.burst}`);
-  }
-  return value;
 }
 
 /**
@@ -274,7 +236,12 @@ export class EaselStack extends Stack {
 
     this.alarms.watchFunction('FallbackFunction', this.fallbackFunction, 'The $default (404, 405, preflight) function');
     this.apiAccessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
-    this.stage = this.defaultStage(props, routeThrottles, throttledRoutes);
+    this.stage = defaultStage(this.api, {
+      accessLogs: this.apiAccessLogs,
+      throttle: checkThrottle(props.throttle ?? DEFAULT_THROTTLES.stage, 'throttle'),
+      routeThrottles,
+      throttledRoutes,
+    });
 
     this.alarms.add(
       'CaptureP95Duration',
@@ -379,29 +346,6 @@ export class EaselStack extends Stack {
       reason:
         "Source apps name their secrets (secretReference) after the stack was deployed, and a secret's ARN ends in a random suffix: the name prefix is the narrowest resource. Only GetSecretValue, only under the prefix the stack documents for them.",
     });
-  }
-
-  /** Route settings name route keys, so the stage must wait for those routes. */
-  private defaultStage(props: EaselStackProps, routeThrottles: Partial<Record<OperationId, Throttle>>, throttledRoutes: HttpRoute[]): HttpStage {
-    const stageThrottle = checkThrottle(props.throttle ?? DEFAULT_THROTTLES.stage, 'throttle');
-    const stage = this.api.addStage('DefaultStage', {
-      stageName: '$default',
-      autoDeploy: true,
-      throttle: { rateLimit: stageThrottle.rate, burstLimit: stageThrottle.burst },
-      accessLogSettings: {
-        destination: new LogGroupLogDestination(this.apiAccessLogs),
-        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
-      },
-    });
-    // RouteSettings is a plain JSON map in CfnStage: CloudFormation's casing, not CDK's.
-    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
-    for (const row of ROUTE_LIST) {
-      const throttle = routeThrottles[row.operationId];
-      if (throttle) routeSettings[`${row.method} ${row.path}`] = { ThrottlingRateLimit: throttle.rate, ThrottlingBurstLimit: throttle.burst };
-    }
-    (stage.node.defaultChild as CfnStage).routeSettings = routeSettings;
-    stage.node.addDependency(...throttledRoutes);
-    return stage;
   }
 
   private outputs(publicBaseUrl: string): void {
