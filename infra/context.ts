@@ -80,5 +80,6 @@ export function easelPropsFromContext(app: App): EaselStackProps {
     },
     shotConcurrency: numberContext(app, 'shotConcurrency'),
     cacheZone: stringContext(app, 'cacheZone'),
+    captureImage: booleanContext(app, 'captureImage'),
   };
 }

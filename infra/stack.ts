@@ -3,6 +3,7 @@ import type { StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -19,7 +20,9 @@ import { DEFAULT_THROTTLES, checkThrottle, defaultStage } from '#infra/construct
 import type { Throttle } from '#infra/constructs/api-stage.ts';
 import type { AlarmTarget } from '#infra/constructs/alarms.ts';
 import { DataStores, entriesOf, pascal } from '#infra/constructs/data-stores.ts';
+import { CaptureImage, CaptureImageFunction, chromiumEntries } from '#infra/constructs/capture-image.ts';
 import { EaselFunction } from '#infra/constructs/easel-function.ts';
+import type { EaselFunctionProps } from '#infra/constructs/easel-function.ts';
 import { Operations } from '#infra/constructs/operations.ts';
 
 export interface EaselStackProps extends StackProps {
@@ -44,6 +47,8 @@ export interface EaselStackProps extends StackProps {
   cacheZone?: string;
   /** Release shots captured at once, across all runs (the shot queue's maximum concurrency, 2 to 1000). */
   shotConcurrency?: number;
+  /** The functions that run Chromium as one container image with Chromium unpacked, instead of zip functions that unpack it (deploying then needs Docker). */
+  captureImage?: boolean;
   /** Sign-in: codes by e-mail through SES, sign-up, sessions and passkeys (docs/deploy.md, "Sign-in"). */
   signIn?: SignInProps;
 }
@@ -126,9 +131,11 @@ function origin(value: string, what: string): string {
 export class EaselStack extends Stack {
   readonly api: HttpApi;
   readonly data: DataStores;
-  readonly routeFunctions: ReadonlyMap<OperationId, EaselFunction>;
+  readonly routeFunctions: ReadonlyMap<OperationId, LambdaFunction>;
   readonly fallbackFunction: EaselFunction;
-  readonly workerFunctions: ReadonlyMap<QueueName, EaselFunction>;
+  readonly workerFunctions: ReadonlyMap<QueueName, LambdaFunction>;
+  /** With `captureImage`: the image of the functions that run Chromium. */
+  readonly captureImage?: CaptureImage;
   readonly alarms: Alarms;
   /** The dashboard, and the alarms on request rates, throttles and the deletion backlog. */
   readonly operations: Operations;
@@ -181,10 +188,11 @@ export class EaselStack extends Stack {
       });
     }
 
-    const routeFunctions = new Map<OperationId, EaselFunction>();
+    if (props.captureImage) this.captureImage = new CaptureImage(this, 'CaptureImage', { entries: chromiumEntries() });
+    const routeFunctions = new Map<OperationId, LambdaFunction>();
     for (const row of ROUTE_LIST) {
       const name = pascal(row.operationId);
-      const fn = new EaselFunction(this.functionScope(row.handler), `${name}Function`, {
+      const fn = this.newFunction(this.functionScope(row.handler), `${name}Function`, {
         entry: row.handler,
         memorySize: row.memory,
         timeout: row.timeout,
@@ -251,10 +259,10 @@ export class EaselStack extends Stack {
     );
 
     this.sourceSecretPrefix = sourceSecretPrefix(this.stackName);
-    const workerFunctions = new Map<QueueName, EaselFunction>();
+    const workerFunctions = new Map<QueueName, LambdaFunction>();
     for (const [name, def] of entriesOf<QueueName, QueueDef>(QUEUES)) {
       const { queue, deadLetter } = this.data.queues[name];
-      const worker = new EaselFunction(this, `${pascal(name)}Worker`, {
+      const worker = this.newFunction(this, `${pascal(name)}Worker`, {
         entry: def.worker.handler,
         memorySize: def.worker.memory,
         timeout: def.worker.timeout,
@@ -305,6 +313,13 @@ export class EaselStack extends Stack {
     this.outputs(publicBaseUrl);
   }
 
+  /** A zip function, or with `captureImage` a function of the capture image for one that runs Chromium. */
+  private newFunction(scope: Construct, id: string, props: EaselFunctionProps): LambdaFunction {
+    return this.captureImage && props.chromiumPack
+      ? new CaptureImageFunction(scope, id, { ...props, image: this.captureImage })
+      : new EaselFunction(scope, id, props);
+  }
+
   /** The nested stack of the handler's folder in NESTED_FUNCTIONS, made on first use, or this stack. */
   private functionScope(handler: string): Construct {
     const [folder, id] = Object.entries(NESTED_FUNCTIONS).find(([prefix]) => handler.startsWith(prefix)) ?? [];
@@ -315,7 +330,7 @@ export class EaselStack extends Stack {
   }
 
   /** SendEmail as the one verified identity, from the one configured address: nothing else in SES. */
-  private grantSendEmail(worker: EaselFunction, signIn: SignInProps & { emailFrom: string }): void {
+  private grantSendEmail(worker: LambdaFunction, signIn: SignInProps & { emailFrom: string }): void {
     const address = /<([^>]+)>/.exec(signIn.emailFrom)?.[1] ?? signIn.emailFrom.trim();
     const identity = signIn.emailIdentity ?? address.slice(address.lastIndexOf('@') + 1);
     worker.addEnvironment('EMAIL_FROM', signIn.emailFrom);
@@ -329,7 +344,7 @@ export class EaselStack extends Stack {
   }
 
   /** GetSecretValue on the source apps' secrets only, by name prefix (their ARNs end in a random suffix). */
-  private grantSourceSecrets(worker: EaselFunction): void {
+  private grantSourceSecrets(worker: LambdaFunction): void {
     worker.addEnvironment('SOURCE_SECRET_PREFIX', this.sourceSecretPrefix);
     const arn = this.formatArn({
       service: 'secretsmanager',
