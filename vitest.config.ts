@@ -64,6 +64,7 @@ const SHARED_MODULES = [
 const SHARED_INFRA = [
   'capture-bundle',
   'capture-fonts',
+  'capture-image',
   'docs-figures',
   'edge',
   'editor-bundle',

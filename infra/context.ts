@@ -1,6 +1,7 @@
 import type { App } from 'aws-cdk-lib';
-import { DEFAULT_THROTTLES } from '#infra/stack.ts';
-import type { EaselStackProps, Throttle } from '#infra/stack.ts';
+import { DEFAULT_THROTTLES } from '#infra/constructs/api-stage.ts';
+import type { Throttle } from '#infra/constructs/api-stage.ts';
+import type { EaselStackProps } from '#infra/stack.ts';
 
 /** `-c name=value` on the command line gives strings; cdk.json may give numbers, lists or strings. */
 function stringContext(app: App, name: string): string | undefined {
@@ -79,5 +80,6 @@ export function easelPropsFromContext(app: App): EaselStackProps {
     },
     shotConcurrency: numberContext(app, 'shotConcurrency'),
     cacheZone: stringContext(app, 'cacheZone'),
+    captureImage: booleanContext(app, 'captureImage'),
   };
 }

@@ -1,9 +1,9 @@
 import { ArnFormat, CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { StackProps } from 'aws-cdk-lib';
-import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -16,9 +16,13 @@ import type { AuthKind, ResourceAccess } from '#shared/route-types.ts';
 import { FALLBACK, ROUTE_LIST } from '#shared/routes.ts';
 import type { OperationId } from '#shared/routes.ts';
 import { ALARM_PERIOD, Alarms } from '#infra/constructs/alarms.ts';
+import { DEFAULT_THROTTLES, checkThrottle, defaultStage } from '#infra/constructs/api-stage.ts';
+import type { Throttle } from '#infra/constructs/api-stage.ts';
 import type { AlarmTarget } from '#infra/constructs/alarms.ts';
 import { DataStores, entriesOf, pascal } from '#infra/constructs/data-stores.ts';
+import { CaptureImage, CaptureImageFunction, chromiumEntries } from '#infra/constructs/capture-image.ts';
 import { EaselFunction } from '#infra/constructs/easel-function.ts';
+import type { EaselFunctionProps } from '#infra/constructs/easel-function.ts';
 import { Operations } from '#infra/constructs/operations.ts';
 
 export interface EaselStackProps extends StackProps {
@@ -43,6 +47,8 @@ export interface EaselStackProps extends StackProps {
   cacheZone?: string;
   /** Release shots captured at once, across all runs (the shot queue's maximum concurrency, 2 to 1000). */
   shotConcurrency?: number;
+  /** The functions that run Chromium as one container image with Chromium unpacked, instead of zip functions that unpack it (deploying then needs Docker). */
+  captureImage?: boolean;
   /** Sign-in: codes by e-mail through SES, sign-up, sessions and passkeys (docs/deploy.md, "Sign-in"). */
   signIn?: SignInProps;
 }
@@ -60,43 +66,11 @@ export interface SignInProps {
   passkeyRpId?: string;
 }
 
-/** API Gateway throttling: steady requests per second, and the burst (token bucket size) above it. */
-export interface Throttle {
-  rate: number;
-  burst: number;
-}
-
-/**
- * Far below the account's limit, so a flood is refused at the edge (429) before it costs Lambda
- * time; 2/s of 29 s captures is the most an anonymous caller should be able to keep busy.
- */
-export const DEFAULT_THROTTLES = {
-  stage: { rate: 50, burst: 100 },
-  capture: { rate: 2, burst: 5 },
-  export: { rate: 5, burst: 10 },
-} as const satisfies Record<string, Throttle>;
-
 /** Below capture's own time-out and API Gateway's, so slowness alarms before requests fail. */
 export const DEFAULT_CAPTURE_P95_ALARM_MS = 20_000;
 
 /** The routes that reach what the caller names or an outside service, and whose failure that is (errors.ts, FailureOrigin). */
 export const OUTSIDE_FAILURES: Partial<Record<OperationId, 'target' | 'upstream'>> = { capturePage: 'target', getImageProxy: 'target', getTweet: 'upstream' };
-
-/** Only API Gateway's own values: it does not escape variables, so caller-controlled text (path, user agent) could break the JSON or forge fields. */
-export const ACCESS_LOG_FIELDS = {
-  requestId: '$context.requestId',
-  requestTimeEpoch: '$context.requestTimeEpoch',
-  sourceIp: '$context.identity.sourceIp',
-  httpMethod: '$context.httpMethod',
-  routeKey: '$context.routeKey',
-  protocol: '$context.protocol',
-  status: '$context.status',
-  responseLength: '$context.responseLength',
-  responseLatency: '$context.responseLatency',
-  integrationLatency: '$context.integrationLatency',
-  integrationStatus: '$context.integration.status',
-  errorMessage: '$context.error.message',
-} as const;
 
 /** The sign-in settings every function reads (shared/config.ts); absent ones keep its defaults. */
 function signInEnvironment(signIn: SignInProps): Record<string, string> {
@@ -105,13 +79,6 @@ function signInEnvironment(signIn: SignInProps): Record<string, string> {
   if (signIn.sessionHours !== undefined) env.SESSION_HOURS = String(signIn.sessionHours);
   if (signIn.passkeyRpId !== undefined) env.WEBAUTHN_RP_ID = signIn.passkeyRpId;
   return env;
-}
-
-function checkThrottle(value: Throttle, what: string): Throttle {
-  if (!(Number.isFinite(value.rate) && value.rate > 0) || !(Number.isInteger(value.burst) && value.burst >= 1)) {
-    throw new Error(`${what} needs a rate above 0 (requests per second) and a whole burst of at least 1, got rate ${value.rate}, burst ${value.burst}`);
-  }
-  return value;
 }
 
 /**
@@ -166,9 +133,11 @@ function origin(value: string, what: string): string {
 export class EaselStack extends Stack {
   readonly api: HttpApi;
   readonly data: DataStores;
-  readonly routeFunctions: ReadonlyMap<OperationId, EaselFunction>;
+  readonly routeFunctions: ReadonlyMap<OperationId, LambdaFunction>;
   readonly fallbackFunction: EaselFunction;
-  readonly workerFunctions: ReadonlyMap<QueueName, EaselFunction>;
+  readonly workerFunctions: ReadonlyMap<QueueName, LambdaFunction>;
+  /** With `captureImage`: the image of the functions that run Chromium. */
+  readonly captureImage?: CaptureImage;
   readonly alarms: Alarms;
   /** The dashboard, and the alarms on request rates, throttles and the deletion backlog. */
   readonly operations: Operations;
@@ -223,10 +192,11 @@ export class EaselStack extends Stack {
 
     // Before any function is granted the source apps' secrets by it.
     this.sourceSecretPrefix = sourceSecretPrefix(this.stackName);
-    const routeFunctions = new Map<OperationId, EaselFunction>();
+    if (props.captureImage) this.captureImage = new CaptureImage(this, 'CaptureImage', { entries: chromiumEntries() });
+    const routeFunctions = new Map<OperationId, LambdaFunction>();
     for (const row of ROUTE_LIST) {
       const name = pascal(row.operationId);
-      const fn = new EaselFunction(this.functionScope(row.handler), `${name}Function`, {
+      const fn = this.newFunction(this.functionScope(row.handler), `${name}Function`, {
         entry: row.handler,
         memorySize: row.memory,
         timeout: row.timeout,
@@ -279,7 +249,12 @@ export class EaselStack extends Stack {
 
     this.alarms.watchFunction('FallbackFunction', this.fallbackFunction, 'The $default (404, 405, preflight) function');
     this.apiAccessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
-    this.stage = this.defaultStage(props, routeThrottles, throttledRoutes);
+    this.stage = defaultStage(this.api, {
+      accessLogs: this.apiAccessLogs,
+      throttle: checkThrottle(props.throttle ?? DEFAULT_THROTTLES.stage, 'throttle'),
+      routeThrottles,
+      throttledRoutes,
+    });
 
     this.alarms.add(
       'CaptureP95Duration',
@@ -288,10 +263,10 @@ export class EaselStack extends Stack {
       { threshold: props.captureP95AlarmMs ?? DEFAULT_CAPTURE_P95_ALARM_MS, evaluationPeriods: 2, datapointsToAlarm: 2 },
     );
 
-    const workerFunctions = new Map<QueueName, EaselFunction>();
+    const workerFunctions = new Map<QueueName, LambdaFunction>();
     for (const [name, def] of entriesOf<QueueName, QueueDef>(QUEUES)) {
       const { queue, deadLetter } = this.data.queues[name];
-      const worker = new EaselFunction(this, `${pascal(name)}Worker`, {
+      const worker = this.newFunction(this, `${pascal(name)}Worker`, {
         entry: def.worker.handler,
         memorySize: def.worker.memory,
         timeout: def.worker.timeout,
@@ -299,6 +274,7 @@ export class EaselStack extends Stack {
         nodeModules: def.worker.nodeModules,
         cleanCapture: def.worker.cleanCapture,
         fonts: def.worker.fonts,
+        chromiumPack: def.worker.chromiumPack,
         description: `Easel ${name} queue worker`,
       });
       const maxConcurrency = name === 'shots' ? (props.shotConcurrency ?? def.worker.maxConcurrency) : def.worker.maxConcurrency;
@@ -341,6 +317,13 @@ export class EaselStack extends Stack {
     this.outputs(publicBaseUrl);
   }
 
+  /** A zip function, or with `captureImage` a function of the capture image for one that runs Chromium. */
+  private newFunction(scope: Construct, id: string, props: EaselFunctionProps): LambdaFunction {
+    return this.captureImage && props.chromiumPack
+      ? new CaptureImageFunction(scope, id, { ...props, image: this.captureImage })
+      : new EaselFunction(scope, id, props);
+  }
+
   /** The nested stack of the handler's folder in NESTED_FUNCTIONS, made on first use, or this stack. */
   private functionScope(handler: string): Construct {
     const [folder, id] = Object.entries(NESTED_FUNCTIONS).find(([prefix]) => handler.startsWith(prefix)) ?? [];
@@ -351,7 +334,7 @@ export class EaselStack extends Stack {
   }
 
   /** SendEmail as the one verified identity, from the one configured address: nothing else in SES. */
-  private grantSendEmail(worker: EaselFunction, signIn: SignInProps & { emailFrom: string }): void {
+  private grantSendEmail(worker: LambdaFunction, signIn: SignInProps & { emailFrom: string }): void {
     const address = /<([^>]+)>/.exec(signIn.emailFrom)?.[1] ?? signIn.emailFrom.trim();
     const identity = signIn.emailIdentity ?? address.slice(address.lastIndexOf('@') + 1);
     worker.addEnvironment('EMAIL_FROM', signIn.emailFrom);
@@ -365,7 +348,7 @@ export class EaselStack extends Stack {
   }
 
   /** GetSecretValue on the source apps' secrets only, by name prefix (their ARNs end in a random suffix). */
-  private grantSourceSecrets(fn: EaselFunction): void {
+  private grantSourceSecrets(fn: LambdaFunction): void {
     fn.addEnvironment('SOURCE_SECRET_PREFIX', this.sourceSecretPrefix);
     const arn = this.formatArn({
       service: 'secretsmanager',
@@ -382,29 +365,6 @@ export class EaselStack extends Stack {
       reason:
         "Source apps name their secrets (secretReference) after the stack was deployed, and a secret's ARN ends in a random suffix: the name prefix is the narrowest resource. Only GetSecretValue, only under the prefix the stack documents for them.",
     });
-  }
-
-  /** Route settings name route keys, so the stage must wait for those routes. */
-  private defaultStage(props: EaselStackProps, routeThrottles: Partial<Record<OperationId, Throttle>>, throttledRoutes: HttpRoute[]): HttpStage {
-    const stageThrottle = checkThrottle(props.throttle ?? DEFAULT_THROTTLES.stage, 'throttle');
-    const stage = this.api.addStage('DefaultStage', {
-      stageName: '$default',
-      autoDeploy: true,
-      throttle: { rateLimit: stageThrottle.rate, burstLimit: stageThrottle.burst },
-      accessLogSettings: {
-        destination: new LogGroupLogDestination(this.apiAccessLogs),
-        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
-      },
-    });
-    // RouteSettings is a plain JSON map in CfnStage: CloudFormation's casing, not CDK's.
-    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
-    for (const row of ROUTE_LIST) {
-      const throttle = routeThrottles[row.operationId];
-      if (throttle) routeSettings[`${row.method} ${row.path}`] = { ThrottlingRateLimit: throttle.rate, ThrottlingBurstLimit: throttle.burst };
-    }
-    (stage.node.defaultChild as CfnStage).routeSettings = routeSettings;
-    stage.node.addDependency(...throttledRoutes);
-    return stage;
   }
 
   private outputs(publicBaseUrl: string): void {

@@ -38,10 +38,11 @@ export interface QueueDef {
     maxConcurrency?: number;
     /** Batches the local runtime's poller works on at once (default 1). */
     localConcurrency?: number;
-    /** As a route row's: installed packages, the clean-capture files and the capture fonts (the capture function's set-up). */
+    /** As a route row's: installed packages, the clean-capture files, the capture fonts and Chromium's pack (the capture function's set-up). */
     nodeModules?: readonly string[];
     cleanCapture?: boolean;
     fonts?: boolean;
+    chromiumPack?: boolean;
   };
 }
 
@@ -143,6 +144,7 @@ export const QUEUES = {
       nodeModules: ['@sparticuz/chromium', 'sharp'],
       cleanCapture: true,
       fonts: true,
+      chromiumPack: true,
     },
   },
 } as const satisfies Record<string, QueueDef>;

@@ -1,3 +1,5 @@
+// First: Chromium unpacks from here on, while the modules below load.
+import '#shared/wiring/chromium.ts';
 import { config } from '#shared/config.ts';
 import { QUEUES } from '#shared/resources.ts';
 import { ShotMessage } from '#shared/schemas/shots.ts';

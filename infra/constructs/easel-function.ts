@@ -213,8 +213,39 @@ export const X_RAY_WILDCARD_REASON =
   'xray:PutTraceSegments and xray:PutTelemetryRecords, which CDK grants for Tracing.ACTIVE, support no resource-level permissions (IAM lists them with resource *); the statement holds only these two actions.';
 
 /**
- * One Lambda function with the project's defaults, on arm64 unless a native package lacks it (a synth
- * that cannot fetch its binaries fails). Its role writes only its own log group; routes add grants.
+ * What every Easel function shares, zip or image: a role of its own that writes only its own log group
+ * (routes add grants), its size and environment, active tracing.
+ */
+export function sharedFunctionProps(scope: Construct, id: string, props: Pick<EaselFunctionProps, 'description' | 'memorySize' | 'timeout' | 'environment'>) {
+  const logGroup = new LogGroup(scope, `${id}Logs`, {
+    retention: RetentionDays.ONE_MONTH,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  const role = new Role(scope, `${id}Role`, {
+    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    description: `Easel: ${props.description}`,
+  });
+  logGroup.grantWrite(role);
+  return {
+    role,
+    logGroup,
+    description: props.description,
+    memorySize: props.memorySize,
+    timeout: Duration.seconds(props.timeout),
+    environment: props.environment,
+    // The runtime's own segments (initialization, invocation, overhead); shared/aws/tracing.ts adds the AWS calls.
+    tracing: Tracing.ACTIVE,
+  };
+}
+
+/** CDK's grant for active tracing, on the role of {@link sharedFunctionProps}: X-Ray's write actions take no resource but `*`. */
+export function acknowledgeXRay(role: Role): void {
+  Validations.of(role.node.findChild('DefaultPolicy')).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: X_RAY_WILDCARD_REASON });
+}
+
+/**
+ * One zip function with the project's defaults, on arm64 unless a native package lacks it (a synth
+ * that cannot fetch its binaries fails).
  */
 export class EaselFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: EaselFunctionProps) {
@@ -222,35 +253,26 @@ export class EaselFunction extends NodejsFunction {
     const cpu: LinuxCpu = architecture === Architecture.ARM_64 ? 'arm64' : 'x64';
     const unsupported = unsupportedCpu(props.nodeModules ?? [], cpu);
     if (unsupported) throw new Error(`${scope.node.path}/${id}: ${unsupported}`);
-    const logGroup = new LogGroup(scope, `${id}Logs`, {
-      retention: RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    const role = new Role(scope, `${id}Role`, {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Easel: ${props.description}`,
-    });
-    logGroup.grantWrite(role);
+    // Checked here too, so a synth that skips bundling (template tests) refuses what the bundled asset check would.
+    if (props.nodeModules?.includes('@sparticuz/chromium') && !props.chromiumPack) {
+      throw new Error(
+        `${scope.node.path}/${id}: @sparticuz/chromium ships its binary as the zstd pack alone: set chromiumPack beside it (infra/assets/chromium.ts).`,
+      );
+    }
+    const shared = sharedFunctionProps(scope, id, props);
     // As the bench and tests build; a synth that skips bundling (template tests) never reads the code.
     const built = Stack.of(scope).bundlingRequired ? bundleOptions(props.entry, props.nodeModules) : undefined;
     const alias = built?.alias ?? BUNDLE.alias;
     const keepNames = built?.keepNames ?? BUNDLE.keepNames;
     const xray = built !== undefined && entryNeeds(props.entry).xray;
     super(scope, id, {
-      role,
+      ...shared,
       entry: join(PROJECT_ROOT, props.entry),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       handler: 'handler',
-      description: props.description,
       runtime: Runtime.NODEJS_24_X,
       architecture,
-      memorySize: props.memorySize,
-      timeout: Duration.seconds(props.timeout),
-      environment: props.environment,
-      logGroup,
-      // The runtime's own segments (initialization, invocation, overhead); shared/aws/tracing.ts adds the AWS calls.
-      tracing: Tracing.ACTIVE,
       bundling: {
         format: OutputFormat.ESM,
         target: BUNDLE.target,
@@ -271,8 +293,7 @@ export class EaselFunction extends NodejsFunction {
           : {}),
       },
     });
-    // CDK's grant for active tracing; X-Ray's write actions take no resource but `*`.
-    Validations.of(role.node.findChild('DefaultPolicy')).acknowledge({ id: 'AwsSolutions-IAM5[Resource::*]', reason: X_RAY_WILDCARD_REASON });
+    acknowledgeXRay(shared.role);
     if (props.nodeModules?.length && Stack.of(this).bundlingRequired) this.checkNativeModules(props.nodeModules, cpu);
     // Where the bundle is: Lambda unpacks the function's asset into /var/task.
     if (props.chromiumPack) this.addEnvironment('CHROMIUM_PACK', join('/var/task', CHROMIUM_PACK_FOLDER));

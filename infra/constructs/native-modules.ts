@@ -3,7 +3,7 @@
  * machine's platform binaries, so npm is told Lambda's, and the result is checked: npm silently
  * skips a platform package it cannot fetch.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CHROMIUM_PACK_FOLDER } from '#infra/assets/chromium.ts';
 import { PACK_MANIFEST, PACKED_EXECUTABLE } from '#shared/services/capture/chromium-pack.ts';
@@ -24,9 +24,17 @@ interface NativePackage {
   check(nodeModules: string, cpu: LinuxCpu): string[];
 }
 
-function isElfFor(file: string, cpu: LinuxCpu): boolean {
-  const header = readFileSync(file).subarray(0, 20);
-  return header.length === 20 && header.subarray(0, 4).toString('latin1') === '\x7fELF' && header.readUInt16LE(18) === ELF_MACHINE[cpu];
+/** Whether `file` is an ELF binary for Linux on `cpu`, from its header alone. */
+export function isElfFor(file: string, cpu: LinuxCpu): boolean {
+  const header = Buffer.alloc(20);
+  const fd = openSync(file, 'r');
+  let read: number;
+  try {
+    read = readSync(fd, header, 0, header.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return read === header.length && header.subarray(0, 4).toString('latin1') === '\x7fELF' && header.readUInt16LE(18) === ELF_MACHINE[cpu];
 }
 
 const NATIVE_PACKAGES: Record<string, NativePackage> = {

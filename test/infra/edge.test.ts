@@ -2,7 +2,8 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_ALARM_TARGET_WARNING } from '#infra/constructs/alarms.ts';
 import { easelPropsFromContext } from '#infra/context.ts';
-import { ACCESS_LOG_FIELDS, DEFAULT_THROTTLES, EaselStack } from '#infra/stack.ts';
+import { ACCESS_LOG_FIELDS, DEFAULT_THROTTLES } from '#infra/constructs/api-stage.ts';
+import { EaselStack } from '#infra/stack.ts';
 import { ROUTES } from '#shared/routes.ts';
 import { logicalId, newApp, removeCdkOutdirs, synthEasel } from '../support/cdk.ts';
 

@@ -43,6 +43,7 @@ const configurations: [string, EaselStackProps][] = [
     },
   ],
   ['an S3 Express One Zone bucket for small cached PNGs', { alarmTarget: { email: 'ops@easel.test' }, cacheZone: 'use1-az4' }],
+  ['the functions that run Chromium as a container image', { alarmTarget: { email: 'ops@easel.test' }, captureImage: true }],
 ];
 
 describe('cdk-nag AwsSolutionsChecks', () => {

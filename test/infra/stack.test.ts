@@ -507,7 +507,7 @@ describe('EaselStack', () => {
       });
     });
 
-    it('runs the shot worker as the capture function runs: its memory, Chromium and sharp installed, the fonts layer, the clean-capture files', () => {
+    it("runs the shot worker as the capture function runs: its memory, Chromium's pack and sharp installed, the fonts layer, the clean-capture files", () => {
       // Prepare
       const worker = resources[logicalId(stack.workerFunctions.get('shots')!)]!.Properties!;
       const capture = resources[logicalId(stack.routeFunctions.get('capturePage')!)]!.Properties!;
@@ -518,7 +518,7 @@ describe('EaselStack', () => {
       expect(variablesOf(resources[logicalId(stack.workerFunctions.get('shots')!)]!).FONTCONFIG_PATH).toBe(
         variablesOf(resources[logicalId(stack.routeFunctions.get('capturePage')!)]!).FONTCONFIG_PATH,
       );
-      expect(QUEUES.shots.worker).toMatchObject({ nodeModules: ['@sparticuz/chromium', 'sharp'], cleanCapture: true, fonts: true });
+      expect(QUEUES.shots.worker).toMatchObject({ nodeModules: ['@sparticuz/chromium', 'sharp'], cleanCapture: true, fonts: true, chromiumPack: true });
     });
 
     it("lets the shot worker consume its queue, take the shot, store its pictures and read the source apps' secrets by their prefix, nothing more", () => {
@@ -865,17 +865,17 @@ describe('EaselStack', () => {
       expect(row.memory).toBeGreaterThanOrEqual(1600);
     });
 
-    it('points the capture function alone at the Chromium pack beside its bundle', () => {
+    it('points the two functions that run Chromium, capture and the shot worker, at the Chromium pack beside their bundles', () => {
       // Prepare
-      const capture = logicalId(stack.routeFunctions.get('capturePage')!);
+      const chromium = [logicalId(stack.routeFunctions.get('capturePage')!), logicalId(stack.workerFunctions.get('shots')!)].sort();
 
       // Assess
-      expect(variablesOf(resources[capture]!).CHROMIUM_PACK).toBe('/var/task/chromium');
       expect(
         functions()
           .filter(([, fn]) => 'CHROMIUM_PACK' in variablesOf(fn))
-          .map(([id]) => id),
-      ).toEqual([capture]);
+          .map(([id, fn]) => [id, variablesOf(fn).CHROMIUM_PACK])
+          .sort(),
+      ).toEqual(chromium.map((id) => [id, '/var/task/chromium']));
     });
 
     it('gives the internal secret to the internal routes only, by ARN, never by value', () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EaselFunction, PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
 import { nativeProblems } from '#infra/constructs/native-modules.ts';
 import { EaselStack } from '#infra/stack.ts';
+import { QUEUES } from '#shared/resources.ts';
 import { ROUTES } from '#shared/routes.ts';
 import { wholeTemplate } from '../support/cdk.ts';
 
@@ -141,6 +142,23 @@ describe('EaselFunction: native binaries it cannot ship', () => {
           architecture: Architecture.ARM_64,
         }),
     ).toThrow('CaptureArm/Capture: @sparticuz/chromium ships binaries for x64 only, not arm64: keep this function on x86_64.');
+  });
+
+  it('refuses @sparticuz/chromium without the zstd pack, which the bundled asset check would find missing only at a real synth', () => {
+    const stack = new Stack(newApp(false), 'Workers');
+    const worker = QUEUES.shots.worker;
+
+    expect(
+      () =>
+        new EaselFunction(stack, 'Shots', {
+          entry: worker.handler,
+          memorySize: worker.memory,
+          timeout: worker.timeout,
+          environment: {},
+          description: 'shots without the pack',
+          nodeModules: worker.nodeModules,
+        }),
+    ).toThrow('Workers/Shots: @sparticuz/chromium ships its binary as the zstd pack alone: set chromiumPack beside it (infra/assets/chromium.ts).');
   });
 
   it('finds an asset holding only the Mac build of sharp incomplete', () => {
