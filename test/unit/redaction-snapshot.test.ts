@@ -1,7 +1,8 @@
 import type { Protocol } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { readSnapshot, readSnapshots, SNAPSHOT_STYLES } from '#shared/services/capture/redaction/drawn-text.ts';
-import type { SnapshotStyle } from '#shared/services/capture/redaction/drawn-text.ts';
+import { readSnapshot, readSnapshots } from '#shared/services/capture/redaction/drawn-text.ts';
+import { SNAPSHOT_STYLES } from '#shared/services/capture/redaction/snapshot-tree.ts';
+import type { SnapshotStyle } from '#shared/services/capture/redaction/snapshot-tree.ts';
 
 /** A node of a hand-made snapshot document; laid out when it has bounds. */
 interface Node {
@@ -32,7 +33,6 @@ const DEFAULTS: Record<SnapshotStyle, string> = {
   'border-top-width': '0px',
   'border-right-width': '0px',
   'border-bottom-width': '0px',
-  color: 'rgb(0, 0, 0)',
   '-webkit-text-fill-color': 'rgb(0, 0, 0)',
   '-webkit-text-stroke-width': '0px',
   '-webkit-text-stroke-color': 'rgb(0, 0, 0)',

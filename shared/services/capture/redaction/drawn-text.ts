@@ -14,40 +14,6 @@ import type { FrameOwner, FramePlace, Rect, Tree } from '#shared/services/captur
 import { inkOf, invisibleText, NO_INK } from '#shared/services/capture/redaction/ink.ts';
 import type { Ink } from '#shared/services/capture/redaction/ink.ts';
 
-export type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
-
-export const SNAPSHOT_STYLES = [
-  'display',
-  'position',
-  'visibility',
-  'opacity',
-  'overflow-x',
-  'overflow-y',
-  'padding-left',
-  'padding-top',
-  'padding-right',
-  'padding-bottom',
-  'border-left-width',
-  'border-top-width',
-  'border-right-width',
-  'border-bottom-width',
-  'color',
-  '-webkit-text-fill-color',
-  '-webkit-text-stroke-width',
-  '-webkit-text-stroke-color',
-  'text-shadow',
-  'font-size',
-  'font-style',
-  'unicode-bidi',
-  'direction',
-  'text-emphasis-style',
-  'text-emphasis-position',
-  'text-decoration-line',
-  'text-underline-offset',
-  'text-decoration-thickness',
-] as const;
-export type SnapshotStyle = (typeof SNAPSHOT_STYLES)[number];
-
 /** One run of text as drawn: a line fragment of a text node or generated content, or a form field's text. */
 export interface Piece {
   /** The characters, in the order of the document (a right-to-left override draws them reversed). */
@@ -128,7 +94,7 @@ export function readSnapshots(parts: readonly SnapshotPart[]): Drawn {
     const first = trees.length;
     firsts.push(first);
     snapshot.documents.forEach((doc, i) => {
-      trees.push(treeOf(doc, snapshot.strings, { index: first + i, first }, SNAPSHOT_STYLES));
+      trees.push(treeOf(doc, snapshot.strings, { index: first + i, first }));
     });
   }
   const owners = inProcessOwners(trees);

@@ -1,4 +1,6 @@
 /** What computed styles say about drawn text: whether it shows, and how far its ink reaches past its box. */
+import { px } from '#shared/services/capture/redaction/snapshot-tree.ts';
+import type { Style } from '#shared/services/capture/redaction/snapshot-tree.ts';
 
 /** How far past its box a run's ink can reach (stroke, shadow, emphasis marks, underline, italics), CSS px. */
 export interface Ink {
@@ -7,11 +9,6 @@ export interface Ink {
   top: number;
   bottom: number;
 }
-
-const px = (value: string): number => {
-  const n = Number.parseFloat(value);
-  return Number.isFinite(n) ? n : 0;
-};
 
 /** The alpha of a computed colour: rgb(…), rgba(…, a), or a colour function's `/ a`. */
 export function alphaOf(color: string): number {
@@ -31,7 +28,7 @@ export function shadowsOf(value: string): { x: number; y: number; blur: number; 
   });
 }
 
-export function inkOf(style: (name: string) => string): Ink {
+export function inkOf(style: Style): Ink {
   const size = px(style('font-size'));
   // One pixel for antialiasing, and italics lean out of their box.
   const side = 1 + (style('font-style') === 'normal' ? 0 : Math.ceil(size * 0.2));
@@ -64,7 +61,7 @@ export function inkOf(style: (name: string) => string): Ink {
 export const NO_INK: Ink = { left: 0, right: 0, top: 0, bottom: 0 };
 
 /** Text drawn in no visible way: hidden, or in a colour, stroke and shadow that all let nothing through. */
-export function invisibleText(style: (name: string) => string): boolean {
+export function invisibleText(style: Style): boolean {
   if (style('visibility') !== 'visible') return true;
   const fill = alphaOf(style('-webkit-text-fill-color')) > 0;
   const stroke = alphaOf(style('-webkit-text-stroke-color')) > 0 && px(style('-webkit-text-stroke-width')) > 0;

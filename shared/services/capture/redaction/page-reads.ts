@@ -2,9 +2,9 @@
 import { CDPSessionEvent } from 'puppeteer-core';
 import type { CDPSession, Page, Protocol } from 'puppeteer-core';
 import { ignore } from '#shared/services/capture/deadline.ts';
-import { SNAPSHOT_STYLES } from '#shared/services/capture/redaction/drawn-text.ts';
 import type { SnapshotPart } from '#shared/services/capture/redaction/drawn-text.ts';
 import { imageStates, pauseAnimations, rangeRects } from '#shared/services/capture/redaction/in-page.ts';
+import { SNAPSHOT_STYLES } from '#shared/services/capture/redaction/snapshot-tree.ts';
 import type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
 
 /** The isolated world redaction runs its code in, out of the page scripts' reach. */

@@ -8,6 +8,42 @@ export interface Rect {
   height: number;
 }
 
+/** The computed styles the snapshot is asked for, and the only ones read from it. */
+export const SNAPSHOT_STYLES = [
+  'display',
+  'position',
+  'visibility',
+  'opacity',
+  'overflow-x',
+  'overflow-y',
+  'padding-left',
+  'padding-top',
+  'padding-right',
+  'padding-bottom',
+  'border-left-width',
+  'border-top-width',
+  'border-right-width',
+  'border-bottom-width',
+  '-webkit-text-fill-color',
+  '-webkit-text-stroke-width',
+  '-webkit-text-stroke-color',
+  'text-shadow',
+  'font-size',
+  'font-style',
+  'unicode-bidi',
+  'direction',
+  'text-emphasis-style',
+  'text-emphasis-position',
+  'text-decoration-line',
+  'text-underline-offset',
+  'text-decoration-thickness',
+] as const;
+export type SnapshotStyle = (typeof SNAPSHOT_STYLES)[number];
+const STYLE_AT = new Map<SnapshotStyle, number>(SNAPSHOT_STYLES.map((name, i) => [name, i]));
+
+/** A layout node's computed styles, read by name. */
+export type Style = (name: SnapshotStyle) => string;
+
 export const EVERYWHERE: Rect = { x: -1e9, y: -1e9, width: 2e9, height: 2e9 };
 
 export function intersect(a: Rect, b: Rect): Rect {
@@ -25,23 +61,21 @@ export interface Tree {
   first: number;
   /** Node index → layout index, for nodes that are laid out. */
   layoutOf: Map<number, number>;
-  names: readonly string[];
   clips: Map<number, Rect>;
   seeThrough: Map<number, boolean>;
 }
 
-export function treeOf(doc: Protocol.DOMSnapshot.DocumentSnapshot, strings: string[], at: { index: number; first: number }, names: readonly string[]): Tree {
+export function treeOf(doc: Protocol.DOMSnapshot.DocumentSnapshot, strings: string[], at: { index: number; first: number }): Tree {
   const layoutOf = new Map<number, number>();
   doc.layout.nodeIndex.forEach((node, layoutIndex) => {
     layoutOf.set(node, layoutIndex);
   });
-  return { doc, strings, ...at, layoutOf, names, clips: new Map(), seeThrough: new Map() };
+  return { doc, strings, ...at, layoutOf, clips: new Map(), seeThrough: new Map() };
 }
 
-/** A layout node's computed style by name ('' for one not asked for). */
-export function styleAt(tree: Tree, layoutIndex: number): (name: string) => string {
+export function styleAt(tree: Tree, layoutIndex: number): Style {
   const values = tree.doc.layout.styles[layoutIndex] ?? [];
-  return (name) => tree.strings[values[tree.names.indexOf(name)] ?? -1] ?? '';
+  return (name) => tree.strings[values[STYLE_AT.get(name)!] ?? -1] ?? '';
 }
 
 const parentOf = (tree: Tree, node: number): number => tree.doc.nodes.parentIndex?.[node] ?? -1;
@@ -51,7 +85,11 @@ function positionOf(tree: Tree, node: number): string {
   return layoutIndex === undefined || tree.doc.nodes.nodeType?.[node] !== 1 ? 'static' : styleAt(tree, layoutIndex)('position');
 }
 
-const px = (value: string): number => Number.parseFloat(value) || 0;
+/** A computed length in px; 0 for none. */
+export const px = (value: string): number => {
+  const n = Number.parseFloat(value);
+  return Number.isFinite(n) ? n : 0;
+};
 
 /** A laid-out element's padding box (its border box less its borders), in its document's px. */
 export function paddingBoxOf(tree: Tree, layoutIndex: number): Rect {
