@@ -1,6 +1,7 @@
 /** Findings as the solid boxes painted over them: where each part is drawn, with its ink, then in the picture's pixels. */
 import type { Redaction, RedactKind } from '#shared/schemas/redaction.ts';
 import type { Piece } from '#shared/services/capture/redaction/drawn-text.ts';
+import { sameLine } from '#shared/services/capture/redaction/lines.ts';
 import type { PiecePart } from '#shared/services/capture/redaction/lines.ts';
 import { intersect } from '#shared/services/capture/redaction/snapshot-tree.ts';
 import type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
@@ -49,8 +50,6 @@ export function findingRects(parts: readonly PiecePart[], pieces: readonly Piece
   return rects;
 }
 
-const overlapsLine = (a: Rect, b: Rect): boolean => Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) >= Math.min(a.height, b.height) / 2;
-
 /** The boxes to paint in image px: a finding's rects on one line joined, cut to `area` (document CSS px, drawn at `size`), rounded outwards. */
 export function imageBoxes(findings: readonly CoveredFinding[], area: Rect, size: { width: number; height: number }): Redaction[] {
   const across = size.width / area.width;
@@ -59,7 +58,7 @@ export function imageBoxes(findings: readonly CoveredFinding[], area: Rect, size
   for (const { kind, rects } of findings) {
     const lines: Rect[] = [];
     for (const rect of [...rects].sort((a, b) => a.y - b.y || a.x - b.x)) {
-      const line = lines.find((known) => overlapsLine(known, rect));
+      const line = lines.find((known) => sameLine(known, rect));
       if (!line) {
         lines.push({ ...rect });
         continue;

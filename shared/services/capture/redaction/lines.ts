@@ -1,5 +1,6 @@
 /** Drawn pieces joined as a reader reads them (full-width ＠ read as @), each character keeping where it came from. */
 import type { Piece } from '#shared/services/capture/redaction/drawn-text.ts';
+import type { Rect } from '#shared/services/capture/redaction/snapshot-tree.ts';
 
 export interface Joined {
   text: string;
@@ -24,10 +25,10 @@ const TOUCH = 0.15;
 /** Pieces further apart than this on one line (table columns, a layout's two sides) are read as apart as lines. */
 const APART = 3;
 
-const sameLine = (a: Piece, b: Piece): boolean => {
-  const overlap = Math.min(a.box.y + a.box.height, b.box.y + b.box.height) - Math.max(a.box.y, b.box.y);
-  return overlap >= Math.min(a.box.height, b.box.height) / 2;
-};
+/** Two boxes on one visual line: they share at least half the shorter one's height. */
+export function sameLine(a: Rect, b: Rect): boolean {
+  return Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) >= Math.min(a.height, b.height) / 2;
+}
 
 /** Consecutive pieces of one document on one visual line; a form field's text and a line break stand alone. */
 function visualLines(pieces: readonly Piece[]): number[][] {
@@ -35,7 +36,7 @@ function visualLines(pieces: readonly Piece[]): number[][] {
   let line: number[] | undefined;
   pieces.forEach((piece, index) => {
     const last = line && pieces[line.at(-1)!]!;
-    if (line && last && !piece.field && !last.field && !piece.hardBreak && !last.hardBreak && last.document === piece.document && sameLine(last, piece))
+    if (line && last && !piece.field && !last.field && !piece.hardBreak && !last.hardBreak && last.document === piece.document && sameLine(last.box, piece.box))
       line.push(index);
     else lines.push((line = [index]));
   });
