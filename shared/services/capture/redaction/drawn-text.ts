@@ -40,6 +40,11 @@ export interface Piece {
   start: number;
 }
 
+/** Text drawn inside an element's box (a form field's, a broken image's alt): read as a line of its own and covered whole. */
+export function boxedText(document: number, text: string, box: Rect, clip: Rect, element = { node: -1, block: -1, cell: -1 }): Piece {
+  return { text, reversed: false, box, clip, ink: NO_INK, whole: true, field: true, hardBreak: false, document, start: 0, ...element };
+}
+
 export type MediaKind = 'img' | 'canvas' | 'video' | 'svgImage';
 
 /** An image, canvas, video or SVG image element drawn somewhere: its pixels are not read. */
@@ -174,8 +179,7 @@ function readDocument(tree: Tree, place: FramePlace, drawn: Drawn): void {
       const clip = clipOf(node);
       for (const row of field) {
         const box = move(row.box);
-        if (row.text.trim() && shows(box, clip))
-          drawn.pieces.push({ ...base, text: row.text, box, clip, ink: NO_INK, whole: true, field: true, node, block: node, cell: cellOf(tree, node) });
+        if (row.text.trim() && shows(box, clip)) drawn.pieces.push(boxedText(tree.index, row.text, box, clip, { node, block: node, cell: cellOf(tree, node) }));
       }
     }
     if (!boxes || invisibleText(style)) continue;

@@ -7,9 +7,8 @@ import { findingRects, placePart } from '#shared/services/capture/redaction/cove
 import type { CoveredFinding } from '#shared/services/capture/redaction/cover.ts';
 import { findSensitive } from '#shared/services/capture/redaction/detect.ts';
 import type { Finding } from '#shared/services/capture/redaction/detect.ts';
-import { readSnapshots } from '#shared/services/capture/redaction/drawn-text.ts';
+import { boxedText, readSnapshots } from '#shared/services/capture/redaction/drawn-text.ts';
 import type { Drawn, Piece } from '#shared/services/capture/redaction/drawn-text.ts';
-import { NO_INK } from '#shared/services/capture/redaction/ink.ts';
 import { joinPieces, partsOf } from '#shared/services/capture/redaction/lines.ts';
 import type { Joined, PiecePart } from '#shared/services/capture/redaction/lines.ts';
 import { imagesDrawn, measureRanges } from '#shared/services/capture/redaction/page-reads.ts';
@@ -107,27 +106,7 @@ export async function mediaIn(reader: PageReader, read: Read, area: Rect, kinds:
     else if (item.kind === 'svgImage') unread.svgImages += 1;
     else if (states[images.indexOf(item)] === 'drawn') unread.images += 1;
   }
-  const alts: Piece[] = images.flatMap((image, i) =>
-    states[i] === 'broken' && image.alt?.trim()
-      ? [
-          {
-            text: image.alt,
-            reversed: false,
-            box: image.box,
-            clip: image.box,
-            ink: NO_INK,
-            whole: true,
-            field: true,
-            hardBreak: false,
-            document: image.document,
-            node: -1,
-            block: -1,
-            cell: -1,
-            start: 0,
-          },
-        ]
-      : [],
-  );
+  const alts = images.flatMap((image, i) => (states[i] === 'broken' && image.alt?.trim() ? [boxedText(image.document, image.alt, image.box, image.box)] : []));
   const joined = joinPieces(alts);
   const found = await searched(joined.text, read.drawn.lang, kinds, known?.alts);
   return { unread, alts: found, covered: await rectsOf(reader, read.drawn, alts, joined, found) };
