@@ -35,9 +35,11 @@ const IPV6 = /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0
 const PHONE_SHAPE = /^\+|[\s().-]/;
 /** Nor is one glued to a longer token (INV-2024-000123). */
 const GLUED = /[\w-]/;
-/** Digits of a decimal number (1.2511263318488451): a digit and a decimal separator before, or a separator and a digit after. */
 const DECIMAL_BEFORE = /\d[.,]$/;
 const DECIMAL_AFTER = /^[.,]\d/;
+/** Digits of a decimal number (1.2511263318488451): a digit and a decimal separator before, or a separator and a digit after. */
+const inDecimal = (text: string, start: number, end: number): boolean =>
+  DECIMAL_BEFORE.test(text.slice(Math.max(0, start - 2), start)) || DECIMAL_AFTER.test(text.slice(end, end + 2));
 // Dates as numbers are written: 2016-05-17, 2016/5/17, 17.05.2016, 5/17/16. Phone numbers are not dates.
 const DATE = /\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}|\d{1,2}\/\d{1,2}\/\d{2}/g;
 // A clock time next to the digits (10:23, 10h23): a date-time's hour, not a phone number's last digits.
@@ -96,8 +98,7 @@ function phones(text: string, defaultCountry: CountryCode): Finding[] {
       const end = candidate.index + endsAt;
       const written = text.slice(start, end);
       if (!PHONE_SHAPE.test(written) || GLUED.test(text[start - 1] ?? ' ') || GLUED.test(text[end] ?? ' ')) continue;
-      if (DECIMAL_BEFORE.test(text.slice(Math.max(0, start - 2), start)) || DECIMAL_AFTER.test(text.slice(end, end + 2))) continue;
-      if (dateOrTime(text, start, end) || !groupedAsPhone(written, number)) continue;
+      if (inDecimal(text, start, end) || dateOrTime(text, start, end) || !groupedAsPhone(written, number)) continue;
       found.push({ kind: 'phone', start, end });
     }
   }
@@ -112,9 +113,7 @@ function cards(text: string): Finding[] {
   for (const match of matches(CARD, text)) {
     const start = match.index;
     const end = start + match[0].length;
-    const [before, after] = [text.slice(Math.max(0, start - 2), start), text.slice(end, end + 2)];
-    if (DECIMAL_BEFORE.test(before) || DECIMAL_AFTER.test(after)) continue;
-    if (URL_HEAD.test(text.slice(Math.max(0, start - 300), start))) continue;
+    if (inDecimal(text, start, end) || URL_HEAD.test(text.slice(Math.max(0, start - 300), start))) continue;
     if (cardValidator.number(match[0].replace(/[ -]/g, '')).isValid) found.push({ kind: 'card', start, end });
   }
   return found;
