@@ -2,6 +2,7 @@
 import { CDPSessionEvent } from 'puppeteer-core';
 import type { CDPSession, Page, Protocol } from 'puppeteer-core';
 import { ignore } from '#shared/services/capture/deadline.ts';
+import type { Measured } from '#shared/services/capture/redaction/cover.ts';
 import type { SnapshotPart } from '#shared/services/capture/redaction/drawn-text.ts';
 import { imageStates, pauseAnimations, rangeRects } from '#shared/services/capture/redaction/in-page.ts';
 import { SNAPSHOT_STYLES } from '#shared/services/capture/redaction/snapshot-tree.ts';
@@ -183,7 +184,7 @@ export interface RangeRequest extends NodeRef {
 }
 
 /** Where each part is drawn, and its whole line box, in its frame's px (null where the page cannot say). */
-export function measureRanges(reader: PageReader, frames: readonly string[], requests: readonly RangeRequest[]): Promise<({ part: Rect; box: Rect } | null)[]> {
+export function measureRanges(reader: PageReader, frames: readonly string[], requests: readonly RangeRequest[]): Promise<(Measured | null)[]> {
   if (requests.length === 0) return Promise.resolve([]);
   return onNodes(reader, frames, requests, rangeRects, (indices) =>
     indices.map((index) => {
