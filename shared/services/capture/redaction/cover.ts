@@ -25,6 +25,11 @@ export function coversPiece(part: PiecePart, piece: Piece): boolean {
   return piece.text.slice(0, part.start).replace(INK_FREE, '') === '' && piece.text.slice(part.end).replace(INK_FREE, '') === '';
 }
 
+/** Whether only the page can say where a part is drawn: part of a text node's run, not all it draws. */
+export function needsMeasure(part: PiecePart, piece: Piece): boolean {
+  return !piece.whole && !coversPiece(part, piece);
+}
+
 /** A measured part moved into its piece's box by its share of the line box; undefined when it does not fit (the whole box is then covered). */
 export function placePart(box: Rect, measured: Measured): Rect | undefined {
   const { part, box: whole } = measured;
@@ -41,7 +46,7 @@ export function findingRects(parts: readonly PiecePart[], pieces: readonly Piece
   const rects: Rect[] = [];
   for (const part of parts) {
     const piece = pieces[part.piece]!;
-    const drawn = (!piece.whole && !coversPiece(part, piece) && measured(part)) || piece.box;
+    const drawn = (needsMeasure(part, piece) && measured(part)) || piece.box;
     const { ink } = piece;
     const grown = { x: drawn.x - ink.left, y: drawn.y - ink.top, width: drawn.width + ink.left + ink.right, height: drawn.height + ink.top + ink.bottom };
     const shown = intersect(grown, piece.clip);

@@ -3,7 +3,7 @@ import { isSupportedCountry } from 'libphonenumber-js/max';
 import type { CountryCode } from 'libphonenumber-js/max';
 import type { RedactKind } from '#shared/schemas/redaction.ts';
 import type { UnreadMedia } from '#shared/schemas/screenshot.ts';
-import { findingRects, placePart } from '#shared/services/capture/redaction/cover.ts';
+import { findingRects, needsMeasure, placePart } from '#shared/services/capture/redaction/cover.ts';
 import type { CoveredFinding } from '#shared/services/capture/redaction/cover.ts';
 import { findSensitive } from '#shared/services/capture/redaction/detect.ts';
 import type { Finding } from '#shared/services/capture/redaction/detect.ts';
@@ -34,14 +34,14 @@ async function searched(text: string, lang: string, kinds: readonly RedactKind[]
   return { text, findings: text ? await findSensitive(text, kinds, country ? { defaultCountry: country } : {}) : [] };
 }
 
-/** Each finding's rects: the parts of a line it covers measured in the page where a piece is not covered whole. */
+/** Each finding's rects: the parts of a line it covers measured in the page where a piece is not covered whole (none asked in vain). */
 async function rectsOf(reader: PageReader, drawn: Drawn, pieces: readonly Piece[], joined: Joined, found: Searched): Promise<CoveredFinding[]> {
   const parts = found.findings.map((finding) => partsOf(joined, pieces, finding.start, finding.end));
   const requests: RangeRequest[] = [];
   const asked = new Map<PiecePart, number>();
   for (const part of parts.flat()) {
     const piece = pieces[part.piece]!;
-    if (piece.whole || piece.backendNodeId === undefined) continue;
+    if (piece.backendNodeId === undefined || !needsMeasure(part, piece)) continue;
     asked.set(part, requests.length);
     requests.push({
       document: piece.document,
