@@ -16,6 +16,8 @@ const TALL_RUNS = 3;
 const STEP_RUNS = 15;
 const COLD_RUNS = 7;
 const ALL = ['email', 'phone', 'card', 'secret', 'ip'] as const;
+const STEPS = ['snapshot', 'read', 'detect', 'before', 'after', 'plain', 'painted'] as const;
+type Step = (typeof STEPS)[number];
 
 /**
  * Redaction's steps alone on a loaded page: the snapshot of what it draws, reading it into lines,
@@ -37,39 +39,30 @@ async function stepTable(backend: BrowserBackend, origin: string): Promise<Bench
       { label: 'typical page (viewport)', path: '/dashboard', area: null },
       { label: '12,000 px full page', path: '/tall', area: { x: 0, y: 0, width: 1920, height: TALL_PAGE_PX } },
     ]) {
-      const times = {
-        snapshot: [] as number[],
-        read: [] as number[],
-        detect: [] as number[],
-        before: [] as number[],
-        after: [] as number[],
-        plain: [] as number[],
-        painted: [] as number[],
-      };
+      const times = Object.fromEntries(STEPS.map((step) => [step, [] as number[]])) as Record<Step, number[]>;
       let chars = 0;
       for (let i = 0; i < STEP_RUNS + 2; i += 1) {
+        const run = {} as Record<Step, number>;
+        const timed = async <T>(step: Step, work: () => T | Promise<T>): Promise<T> => {
+          const started = performance.now();
+          const out = await work();
+          run[step] = performance.now() - started;
+          return out;
+        };
         // A page of its own each run: redaction stops its scripts and animations for good.
         const page = await lease.browser.newPage();
         await page.setViewport({ width: 1920, height: 1080 });
         await page.goto(`${origin}${target.path}`, { waitUntil: 'load' });
         const reader = await PageReader.open(page);
-        let started = performance.now();
-        const snapshot = await reader.snapshot();
-        const snapshotMs = performance.now() - started;
-        started = performance.now();
-        const text = joinPieces(readSnapshots(snapshot).pieces).text;
-        const readMs = performance.now() - started;
+        const snapshot = await timed('snapshot', () => reader.snapshot());
+        const text = await timed('read', () => joinPieces(readSnapshots(snapshot).pieces).text);
         chars = text.length;
-        started = performance.now();
-        await findSensitive(text, ALL);
-        const detectMs = performance.now() - started;
+        await timed('detect', () => findSensitive(text, ALL));
         await reader.close();
         // As a capture runs it: the text read and searched while the page settles, the rest around the picture.
         const ahead = await readAhead(page, ALL);
         const deadline = new Deadline(60_000);
-        started = performance.now();
-        let beforeMs = 0;
-        let afterMs = 0;
+        const started = performance.now();
         await redactPage({
           page,
           kinds: ALL,
@@ -77,32 +70,23 @@ async function stepTable(backend: BrowserBackend, origin: string): Promise<Bench
           deadline,
           ahead: Promise.resolve(ahead),
           take: async (cover) => {
-            beforeMs = performance.now() - started;
-            const at = performance.now();
-            await cover.boxes({ width: 1920, height: target.area?.height ?? 1080 });
-            afterMs = performance.now() - at;
+            run.before = performance.now() - started;
+            await timed('after', () => cover.boxes({ width: 1920, height: target.area?.height ?? 1080 }));
             return new Uint8Array();
           },
         });
         deadline.dispose();
         // The viewport's screenshot as Chromium encodes it, against the fast encoding painted and encoded by sharp.
-        started = performance.now();
-        await page.screenshot({ type: 'png' });
-        const plainMs = performance.now() - started;
-        started = performance.now();
-        const fast = await page.screenshot({ type: 'png', optimizeForSpeed: true });
-        await paintPng(fast, { expected: true, boxes: async () => [{ kind: 'email', x: 10, y: 10, width: 200, height: 20 }] });
-        const paintedMs = performance.now() - started;
+        await timed('plain', () => page.screenshot({ type: 'png' }));
+        await timed('painted', async () =>
+          paintPng(await page.screenshot({ type: 'png', optimizeForSpeed: true }), {
+            expected: true,
+            boxes: async () => [{ kind: 'email', x: 10, y: 10, width: 200, height: 20 }],
+          }),
+        );
         await page.close();
         // The first two warm the detectors and the page.
-        if (i < 2) continue;
-        times.snapshot.push(snapshotMs);
-        times.read.push(readMs);
-        times.detect.push(detectMs);
-        times.before.push(beforeMs);
-        times.after.push(afterMs);
-        times.plain.push(plainMs);
-        times.painted.push(paintedMs);
+        if (i >= 2) for (const step of STEPS) times[step].push(run[step]);
       }
       const p50 = (values: number[]) => ms(percentile(values, 50));
       rows.push([
