@@ -1,5 +1,6 @@
 /** A release's shots, one item per name; every worker step is conditional on the run's `runId`, so a stale message changes nothing. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ErrorCode } from '#shared/errors.ts';
 import type { CaptureReport } from '#shared/schemas/screenshot.ts';
 import type { Shot, ShotOptions, ShotStatus } from '#shared/schemas/shots.ts';
 import { keys, prefixes } from '#shared/store/keys.ts';
@@ -10,7 +11,7 @@ const WHAT = 'The shot store';
 /** An error as the shot keeps it; the reader adds the documentation link of the envelope. */
 export interface ShotFailure {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
   hint: string;
 }
