@@ -8,7 +8,7 @@ import { comparePictures } from '#shared/services/shots/compare.ts';
 import { loginFor, type LoginDeps } from '#shared/services/shots/login.ts';
 import { DIFF_CLASSIFICATION, SHOT_CLASSIFICATION, findBaseline, storePicture, type Picture, type PictureDeps } from '#shared/services/shots/pictures.ts';
 import { failureOf } from '#shared/services/shots/read.ts';
-import type { ShotAt, ShotChangesRecord, ShotItem, ShotResult, ShotStore } from '#shared/store/shots.ts';
+import type { ShotAt, ShotItem, ShotResult, ShotStore } from '#shared/store/shots.ts';
 
 export interface ShotWorkerDeps extends PictureDeps, LoginDeps {
   shots: Pick<ShotStore, 'get' | 'claim' | 'finishDone' | 'finishFailed' | 'requeue' | 'ofReleases'>;
@@ -75,7 +75,7 @@ async function capture(deps: ShotWorkerDeps, workspaceId: string, shot: ShotItem
 }
 
 /** The comparison with the previous release's picture, its diff stored as an asset; nothing when there is none. */
-async function changesOf(deps: ShotWorkerDeps, workspaceId: string, shot: ShotItem, png: Uint8Array, at: string): Promise<{ changes?: ShotChangesRecord }> {
+async function changesOf(deps: ShotWorkerDeps, workspaceId: string, shot: ShotItem, png: Uint8Array, at: string): Promise<Pick<ShotResult, 'changes'>> {
   const baseline = await findBaseline(deps, workspaceId, shot);
   if (!baseline) return {};
   const comparison = await comparePictures(baseline.png, png, { threshold: shot.threshold, masks: shot.mask?.rects });
