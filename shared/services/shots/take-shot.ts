@@ -22,9 +22,8 @@ export interface Delivery {
   receiveCount: number;
   /** The queue's maxReceiveCount: the last delivery before the dead-letter queue. */
   maxReceiveCount: number;
-  /** Milliseconds the invocation has left, and its abort signal. */
+  /** Milliseconds the invocation has left. */
   remainingMs?: number;
-  signal?: AbortSignal;
 }
 
 /** What the worker did with one message, for its log line. */
@@ -50,7 +49,6 @@ async function capture(deps: ShotWorkerDeps, workspaceId: string, shot: ShotItem
     forceRefresh: true,
     hideSelectors: [...(shot.options.hideSelectors ?? []), ...masked],
     ...login?.credentials,
-    signal: delivery.signal,
     ...(delivery.remainingMs === undefined ? {} : { remainingMs: delivery.remainingMs - STORE_RESERVE_MS }),
   });
   const at = stamp(deps).toISOString();
