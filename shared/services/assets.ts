@@ -6,6 +6,7 @@ import type { AssetObjectStore } from '#shared/store/asset-objects.ts';
 import type { AssetUrlSigner } from '#shared/store/asset-urls.ts';
 import type { AssetItem, AssetStore } from '#shared/store/assets.ts';
 import type { DeletionQueue } from '#shared/store/deletion-queue.ts';
+import { schemaFields } from '#shared/store/item-fields.ts';
 import { log, serializeError } from '#shared/log.ts';
 import { mediaTypeOf } from '#shared/net/media-type.ts';
 import { BUCKETS } from '#shared/resources.ts';
@@ -33,14 +34,8 @@ export const UPLOAD_PREFIX = BUCKETS.assets.prefixes.uploads;
 
 export const objectKeyOf = (workspaceId: string, assetId: string) => `${BUCKETS.assets.prefixes.objects}${workspaceId}/assets/${assetId}`;
 
-// The fields of the item a client sees: the schema's, never the keys, object key or references.
-const ASSET_FIELDS = Object.keys(Asset.entries);
-
-export function toAsset(item: Record<string, unknown>): Asset {
-  const asset: Record<string, unknown> = {};
-  for (const field of ASSET_FIELDS) if (item[field] !== undefined) asset[field] = item[field];
-  return asset as Asset;
-}
+/** The record as a client sees it: never the keys, object key or references. */
+export const toAsset = /* @__PURE__ */ schemaFields<Asset>(Asset);
 
 const notFound = () => new NotFoundError('Asset not found', 'No asset with this id exists in this workspace.');
 

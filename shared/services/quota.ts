@@ -1,9 +1,9 @@
 import { QuotaExceededError } from '#shared/errors.ts';
 import { quotaLimit, quotaWindowSeconds, type Plan, type Quota } from '#shared/identity/plans.ts';
-import type { RateLimiter } from '#shared/rate-limiter.ts';
+import { windowOf, type RateLimiter } from '#shared/rate-limiter.ts';
 
 /** The calendar month (UTC) that `now` (epoch ms) falls in. */
-export function calendarMonth(now: number): { start: number; end: number } {
+function calendarMonth(now: number): { start: number; end: number } {
   const date = new Date(now);
   return { start: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1), end: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) };
 }
@@ -14,16 +14,16 @@ export async function consumeQuota(
   input: { workspaceId: string; plan: Plan; quota: Quota; now?: number; amount?: number },
 ): Promise<void> {
   const limit = quotaLimit(input.plan, input.quota);
-  const windowSeconds = quotaWindowSeconds(input.quota);
   const now = input.now ?? Date.now();
-  const window = windowSeconds === undefined ? calendarMonth(now) : undefined;
+  const fixed = quotaWindowSeconds(input.quota);
+  const window = fixed === undefined ? calendarMonth(now) : windowOf(now, fixed);
   const decision = await limiter.consume({
     key: `quota#${input.quota}#${input.workspaceId}`,
     limit,
-    windowSeconds: windowSeconds ?? Math.ceil((window!.end - window!.start) / 1000),
+    windowSeconds: (window.end - window.start) / 1000,
     now,
     ...(input.amount === undefined ? {} : { amount: input.amount }),
-    ...(window ? { window } : {}),
+    window,
   });
   if (!decision.allowed) throw new QuotaExceededError({ quota: input.quota, limit, retryAfter: decision.retryAfterSeconds, requested: input.amount });
 }

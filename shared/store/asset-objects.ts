@@ -6,8 +6,10 @@ import { guard } from '#shared/store/outage.ts';
 
 const WHAT = 'Asset storage';
 
+/** HeadObject answers NotFound, GetObject NoSuchKey; both are 404. */
 function isMissingObject(error: unknown): boolean {
-  return (error as { name?: string }).name === 'NotFound' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+  const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return name === 'NotFound' || name === 'NoSuchKey' || $metadata?.httpStatusCode === 404;
 }
 
 export class AssetObjectStore {
@@ -65,7 +67,7 @@ export class AssetObjectStore {
         const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
         return await object.Body!.transformToByteArray();
       } catch (error) {
-        if (isMissingObject(error) || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+        if (isMissingObject(error)) return undefined;
         throw error;
       }
     });

@@ -3,18 +3,12 @@ import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import { Release } from '#shared/schemas/releases.ts';
 import { keys, prefixes } from '#shared/store/keys.ts';
 import { getConsistent, putOrGet, updateIf } from '#shared/store/dynamodb-calls.ts';
+import { schemaFields } from '#shared/store/item-fields.ts';
 import { guard } from '#shared/store/outage.ts';
 
 const WHAT = 'The release store';
 
-// The fields of the item a client sees: the schema's, never the keys.
-const RELEASE_FIELDS = Object.keys(Release.entries);
-
-function toRelease(item: Record<string, unknown>): Release {
-  const release: Record<string, unknown> = {};
-  for (const field of RELEASE_FIELDS) if (item[field] !== undefined) release[field] = item[field];
-  return release as Release;
-}
+const toRelease = /* @__PURE__ */ schemaFields<Release>(Release);
 
 /** What an Idempotency-Key fixes: the body it was first used with, and the release it creates. */
 export interface IdempotencyClaim {

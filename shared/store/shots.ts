@@ -1,42 +1,17 @@
 /** A release's shots, one item per name; every worker step is conditional on the run's `runId`, so a stale message changes nothing. */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CaptureReport } from '#shared/schemas/screenshot.ts';
-import type { Shot, ShotOptions, ShotStatus } from '#shared/schemas/shots.ts';
+import type { Shot, ShotOptions, ShotStatus, ShotView } from '#shared/schemas/shots.ts';
 import { keys, prefixes } from '#shared/store/keys.ts';
 import { batchGetAll, batchPutAll, getConsistent, queryAll, updateIf } from '#shared/store/dynamodb-calls.ts';
 
 const WHAT = 'The shot store';
 
 /** An error as the shot keeps it; the reader adds the documentation link of the envelope. */
-export interface ShotFailure {
-  status: number;
-  code: string;
-  message: string;
-  hint: string;
-}
+export type ShotFailure = Pick<NonNullable<ShotView['error']>, 'status' | 'code' | 'message' | 'hint'>;
 
-export interface ShotChangesRecord {
-  baseline: { releaseId: string; assetId: string };
-  ratio: number;
-  pixels: number;
-  width: number;
-  height: number;
-  sizeChanged: boolean;
-  diffAssetId: string;
-}
-
-export interface ShotResult {
-  assetId: string;
-  bytes: number;
-  width: number;
-  height: number;
-  drawnUrl?: string;
-  truncated?: boolean;
-  report?: CaptureReport;
-  redactionCount?: number;
-  login?: { sourceAppId: string };
-  changes?: ShotChangesRecord;
-}
+/** What a done shot found: the picture and, beside it, what the answer shows of the capture and the comparison. */
+export type ShotResult = Required<Pick<ShotView, 'assetId' | 'bytes' | 'width' | 'height'>> &
+  Pick<ShotView, 'drawnUrl' | 'truncated' | 'report' | 'redactionCount' | 'login' | 'changes'>;
 
 export interface ShotItem extends Partial<ShotResult> {
   releaseId: string;

@@ -3,17 +3,11 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SourceApp } from '#shared/schemas/source-apps.ts';
 import { keys, prefixes } from '#shared/store/keys.ts';
 import { getConsistent, putIfAbsent, queryAll } from '#shared/store/dynamodb-calls.ts';
+import { schemaFields } from '#shared/store/item-fields.ts';
 
 const WHAT = 'The source app store';
 
-// The fields of the item a caller sees: the schema's, never the keys.
-const APP_FIELDS = Object.keys(SourceApp.entries);
-
-function toSourceApp(item: Record<string, unknown>): SourceApp {
-  const app: Record<string, unknown> = {};
-  for (const field of APP_FIELDS) if (item[field] !== undefined) app[field] = item[field];
-  return app as SourceApp;
-}
+const toSourceApp = /* @__PURE__ */ schemaFields<SourceApp>(SourceApp);
 
 /** Whose an app is: what its intake address leads to. */
 export interface SourceAppOwner {

@@ -3,14 +3,12 @@ import { config } from '#shared/config.ts';
 import { QUEUES } from '#shared/resources.ts';
 import { createScreenshotService } from '#shared/services/capture/screenshot-service.ts';
 import type { ShotWorkerDeps } from '#shared/services/shots/take-shot.ts';
-import { AssetObjectStore } from '#shared/store/asset-objects.ts';
 import type { CaptureCache } from '#shared/store/capture-cache.ts';
 import { SourceAppStore } from '#shared/store/source-apps.ts';
-import { assetStore } from '#shared/wiring/asset-records.ts';
+import { assetDeps } from '#shared/wiring/assets.ts';
 import { browserBackend, targetGuard } from '#shared/wiring/capture.ts';
 import { dynamo } from '#shared/wiring/dynamo.ts';
 import { shotStores } from '#shared/wiring/release-shots.ts';
-import { s3 } from '#shared/wiring/s3.ts';
 import { sourceSecretStore } from '#shared/wiring/source-secrets.ts';
 
 const NO_CACHE: CaptureCache = { get: async () => undefined, put: async () => undefined, purgeUrl: async () => 0, purgeAll: async () => 0 };
@@ -24,8 +22,7 @@ export function shotWorkerDeps(): ShotWorkerDeps {
   const cfg = config();
   deps ??= {
     ...shotStores(),
-    assets: assetStore(),
-    objects: new AssetObjectStore({ s3, bucket: cfg.buckets.assets }),
+    ...assetDeps(),
     sourceApps: new SourceAppStore({ dynamo, table: cfg.tables.workspace }),
     secrets: sourceSecretStore(),
     capture: createScreenshotService({

@@ -189,14 +189,16 @@ describe('POST /api/v1/releases/{releaseId}/shots: refusals queue nothing', () =
     const now = new Date();
     const month = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
     const counter = { pk: `quota#shots:month#${kit.fixtures.a.workspaceId}#${month}` };
-    await kit.dynamo.send(
-      new UpdateCommand({
-        TableName: suite.runtime.env.RATE_TABLE,
-        Key: counter,
-        UpdateExpression: 'SET hits = :hits',
-        ExpressionAttributeValues: { ':hits': 1995 },
-      }),
-    );
+    const setHits = (hits: number) =>
+      kit.dynamo.send(
+        new UpdateCommand({
+          TableName: suite.runtime.env.RATE_TABLE,
+          Key: counter,
+          UpdateExpression: 'SET hits = :hits',
+          ExpressionAttributeValues: { ':hits': hits },
+        }),
+      );
+    await setHits(1995);
     const releaseId = await createRelease(kit.fixtures.a);
     const shots = Array.from({ length: 6 }, (_, index) => ({ name: `s${index}`, url: plain() }));
 
@@ -211,13 +213,6 @@ describe('POST /api/v1/releases/{releaseId}/shots: refusals queue nothing', () =
     await nothingQueued(releaseId);
     const { Item } = await kit.dynamo.send(new GetCommand({ TableName: suite.runtime.env.RATE_TABLE, Key: counter, ConsistentRead: true }));
     expect(Item?.hits).toBe(1995);
-    await kit.dynamo.send(
-      new UpdateCommand({
-        TableName: suite.runtime.env.RATE_TABLE,
-        Key: counter,
-        UpdateExpression: 'SET hits = :hits',
-        ExpressionAttributeValues: { ':hits': 0 },
-      }),
-    );
+    await setHits(0);
   });
 });

@@ -8,6 +8,7 @@ import type { IntakeAnswer } from '#shared/schemas/intake.ts';
 import type { Release } from '#shared/schemas/releases.ts';
 import type { ExternalRelease, IntakeEvent } from '#shared/services/intake/events.ts';
 import { clip, readNotes, TITLE_MAX } from '#shared/services/intake/notes.ts';
+import { envelopeOf, failureOf } from '#shared/services/shots/read.ts';
 import { startShotRun, type ShotRunDeps } from '#shared/services/shots/runs.ts';
 import { allowsOrigin } from '#shared/services/source-apps.ts';
 import type { ReleaseStore } from '#shared/store/releases.ts';
@@ -56,18 +57,6 @@ function draftOf(source: SourceAppPrincipal, release: ExternalRelease, now: Date
   };
 }
 
-/** A refusal of the run as its envelope, as a failed shot carries one. */
-function envelopeOf(error: HttpError, publicBaseUrl: string): NonNullable<IntakeAnswer['runError']> {
-  return {
-    error: error.message,
-    code: error.code,
-    message: error.message,
-    hint: error.hint,
-    status: error.status,
-    documentation: `${publicBaseUrl}/docs/errors#${error.code}`,
-  };
-}
-
 /** The new draft's shots: its sourceUrls, desktop and light; a refused run leaves the draft as it is. */
 async function shoot(deps: IntakeDeps, source: SourceAppPrincipal, release: Release): Promise<Pick<IntakeAnswer, 'run' | 'runError'>> {
   if (release.sourceUrls.length === 0) return {};
@@ -75,7 +64,8 @@ async function shoot(deps: IntakeDeps, source: SourceAppPrincipal, release: Rele
     return { run: await startShotRun(deps.shots, { workspaceId: source.workspaceId, plan: source.plan, releaseId: release.id, request: undefined }) };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    return { runError: envelopeOf(error, deps.shots.publicBaseUrl) };
+    // A refusal of the run as its envelope, as a failed shot carries one.
+    return { runError: envelopeOf(failureOf(error), deps.shots.publicBaseUrl) };
   }
 }
 

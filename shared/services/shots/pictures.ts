@@ -69,14 +69,13 @@ export interface Baseline {
 export async function findBaseline(deps: PictureDeps, workspaceId: string, shot: Pick<ShotItem, 'releaseId' | 'name'>): Promise<Baseline | undefined> {
   const earlier = await deps.releases.list(workspaceId, { limit: BASELINE_LOOKBACK, after: shot.releaseId });
   if (earlier.length === 0) return undefined;
+  const candidates = await deps.shots.ofReleases(
+    workspaceId,
+    earlier.map((release) => release.id),
+    shot.name,
+  );
   const done = new Map(
-    (
-      await deps.shots.ofReleases(
-        workspaceId,
-        earlier.map((release) => release.id),
-        shot.name,
-      )
-    )
+    candidates
       .filter((candidate) => candidate.status === 'done' && candidate.assetId !== undefined)
       .map((candidate) => [candidate.releaseId, candidate.assetId!]),
   );

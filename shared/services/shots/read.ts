@@ -1,8 +1,8 @@
 /** Where each shot of a release is: the read side, apart so its route bundles no request schema. */
-import { NotFoundError } from '#shared/errors.ts';
+import { HttpError, InternalError, NotFoundError } from '#shared/errors.ts';
 import type { ReleaseShots, ShotView } from '#shared/schemas/shots.ts';
 import type { ReleaseStore } from '#shared/store/releases.ts';
-import type { ShotItem, ShotStore } from '#shared/store/shots.ts';
+import type { ShotFailure, ShotItem, ShotStore } from '#shared/store/shots.ts';
 
 export interface ShotReadDeps {
   releases: Pick<ReleaseStore, 'get'>;
@@ -12,6 +12,18 @@ export interface ShotReadDeps {
 }
 
 export const releaseNotFound = () => new NotFoundError('Release not found', 'No release with this id exists in this workspace.');
+
+/** An error as a shot keeps it; anything not an HttpError is a generic internal error. */
+export function failureOf(error: unknown): ShotFailure {
+  const known = error instanceof HttpError ? error : new InternalError(error);
+  return { status: known.status, code: known.code, message: known.message, hint: known.hint };
+}
+
+/** A kept failure as the error envelope, its documentation link on this origin. */
+export function envelopeOf(failure: ShotFailure, publicBaseUrl: string): NonNullable<ShotView['error']> {
+  const { status, code, message, hint } = failure;
+  return { error: message, code, message, hint, status, documentation: `${publicBaseUrl}/docs/errors#${code}` };
+}
 
 /** The view of a shot, a failed one with its error as the envelope. */
 export function shotView(item: ShotItem, publicBaseUrl: string): ShotView {
@@ -30,10 +42,7 @@ export function shotView(item: ShotItem, publicBaseUrl: string): ShotView {
     view.assetId = item.assetId;
     if (item.changes) view.changes = item.changes;
   }
-  if (item.status === 'failed' && item.error) {
-    const { status, code, message, hint } = item.error;
-    view.error = { error: message, code, message, hint, status, documentation: `${publicBaseUrl}/docs/errors#${code}` };
-  }
+  if (item.status === 'failed' && item.error) view.error = envelopeOf(item.error, publicBaseUrl);
   return view as ShotView;
 }
 

@@ -7,7 +7,7 @@ import type { RateLimiter } from '#shared/rate-limiter.ts';
 import type { ShotMessage, ShotRun, ShotRunRequest } from '#shared/schemas/shots.ts';
 import { consumeQuota } from '#shared/services/quota.ts';
 import { planShots, type PlannedShot } from '#shared/services/shots/plan.ts';
-import { releaseNotFound, shotView } from '#shared/services/shots/read.ts';
+import { failureOf, releaseNotFound, shotView } from '#shared/services/shots/read.ts';
 import type { ReleaseStore } from '#shared/store/releases.ts';
 import type { ShotQueue } from '#shared/store/shot-queue.ts';
 import type { ShotItem, ShotStore } from '#shared/store/shots.ts';
@@ -59,8 +59,7 @@ export async function startShotRun(
   await deps.shots.putQueued(workspaceId, items);
   const unsent = await deps.queue.enqueue(items.map((item): ShotMessage => ({ workspaceId, releaseId, name: item.name, runId })));
   if (unsent.length > 0) {
-    const failure = new UpstreamUnavailableError('The shot queue refused this shot; run the shots again.');
-    const stored = { status: failure.status, code: failure.code, message: failure.message, hint: failure.hint };
+    const stored = failureOf(new UpstreamUnavailableError('The shot queue refused this shot; run the shots again.'));
     for (const message of unsent) await deps.shots.finishFailed({ ...message }, createdAt, stored, ['queued']);
     throw new UpstreamUnavailableError(
       `The shot queue took ${items.length - unsent.length} of ${items.length} shots; the others are marked failed. Run the shots again.`,

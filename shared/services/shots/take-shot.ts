@@ -1,13 +1,14 @@
 /** The shot worker: claim, capture, store, compare, finish; safe to repeat, as each step is conditional on the run or writes a preset asset id. */
 import sharp from 'sharp';
-import { HttpError, InternalError, UpstreamFailedError, UpstreamUnavailableError } from '#shared/errors.ts';
+import { HttpError, UpstreamFailedError, UpstreamUnavailableError } from '#shared/errors.ts';
 import type { ShotMessage } from '#shared/schemas/shots.ts';
 import type { ScreenshotService } from '#shared/services/capture/screenshot-service.ts';
 import { normaliseTargetUrl } from '#shared/services/capture/target.ts';
 import { comparePictures } from '#shared/services/shots/compare.ts';
 import { loginFor, type LoginDeps } from '#shared/services/shots/login.ts';
 import { DIFF_CLASSIFICATION, SHOT_CLASSIFICATION, findBaseline, storePicture, type Picture, type PictureDeps } from '#shared/services/shots/pictures.ts';
-import type { ShotAt, ShotChangesRecord, ShotFailure, ShotItem, ShotResult, ShotStore } from '#shared/store/shots.ts';
+import { failureOf } from '#shared/services/shots/read.ts';
+import type { ShotAt, ShotItem, ShotResult, ShotStore } from '#shared/store/shots.ts';
 
 export interface ShotWorkerDeps extends PictureDeps, LoginDeps {
   shots: Pick<ShotStore, 'get' | 'claim' | 'finishDone' | 'finishFailed' | 'requeue' | 'ofReleases'>;
@@ -21,9 +22,8 @@ export interface Delivery {
   receiveCount: number;
   /** The queue's maxReceiveCount: the last delivery before the dead-letter queue. */
   maxReceiveCount: number;
-  /** Milliseconds the invocation has left, and its abort signal. */
+  /** Milliseconds the invocation has left. */
   remainingMs?: number;
-  signal?: AbortSignal;
 }
 
 /** What the worker did with one message, for its log line. */
@@ -34,11 +34,6 @@ const STORE_RESERVE_MS = 10_000;
 
 /** A capture's own failure is the shot's; one of a dependency, or an unknown one, is worth another delivery. */
 const retryable = (error: unknown) => error instanceof UpstreamUnavailableError || !(error instanceof HttpError);
-
-function failureOf(error: unknown): ShotFailure {
-  const known = error instanceof HttpError ? error : new InternalError(error);
-  return { status: known.status, code: known.code, message: known.message, hint: known.hint };
-}
 
 const stamp = (deps: ShotWorkerDeps) => deps.now?.() ?? new Date();
 
@@ -54,7 +49,6 @@ async function capture(deps: ShotWorkerDeps, workspaceId: string, shot: ShotItem
     forceRefresh: true,
     hideSelectors: [...(shot.options.hideSelectors ?? []), ...masked],
     ...login?.credentials,
-    signal: delivery.signal,
     ...(delivery.remainingMs === undefined ? {} : { remainingMs: delivery.remainingMs - STORE_RESERVE_MS }),
   });
   const at = stamp(deps).toISOString();
@@ -79,7 +73,7 @@ async function capture(deps: ShotWorkerDeps, workspaceId: string, shot: ShotItem
 }
 
 /** The comparison with the previous release's picture, its diff stored as an asset; nothing when there is none. */
-async function changesOf(deps: ShotWorkerDeps, workspaceId: string, shot: ShotItem, png: Uint8Array, at: string): Promise<{ changes?: ShotChangesRecord }> {
+async function changesOf(deps: ShotWorkerDeps, workspaceId: string, shot: ShotItem, png: Uint8Array, at: string): Promise<Pick<ShotResult, 'changes'>> {
   const baseline = await findBaseline(deps, workspaceId, shot);
   if (!baseline) return {};
   const comparison = await comparePictures(baseline.png, png, { threshold: shot.threshold, masks: shot.mask?.rects });
