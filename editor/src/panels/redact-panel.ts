@@ -58,6 +58,11 @@ function pixelsOf(source: Source): { width: number; height: number } {
   return { width: source.bitmap?.width ?? 0, height: source.bitmap?.height ?? 0 };
 }
 
+/** The redacted capture's picture, as a source. */
+function redactedSource(request: CaptureRequest, body: ScreenshotResponse): Promise<Source> {
+  return bitmapSource(base64ToBlob(body.screenshot, 'image/png'), capturedSource(request, body.url));
+}
+
 function readKinds(): string | null {
   try {
     return localStorage.getItem(KINDS_KEY);
@@ -180,25 +185,31 @@ class RedactPanel {
     if (!found) return this.editor.source === source ? undefined : 'Not saved: another source was opened meanwhile.';
     const { request, body } = found;
     const boxes = body.redactions ?? [];
-    const redacted = await bitmapSource(base64ToBlob(body.screenshot, 'image/png'), capturedSource(request, body.url));
-    const sameLayout = keepsSource(pixelsOf(source), pixelsOf(redacted));
-    redacted.bitmap?.close();
+    if (boxes.length === 0) {
+      this.status.textContent = 'Found nothing to redact before saving.';
+      this.reviewed.add(source);
+      return undefined;
+    }
+    // Decoded once: Redact first applies this same picture.
+    const redacted = await redactedSource(request, body);
     // Laid out otherwise, the boxes cannot be matched to the picture: every finding counts.
-    const exposed = sameLayout ? exposedFindings(boxes, source.density ?? 1, this.editor.edits, source) : boxes;
+    const exposed = keepsSource(pixelsOf(source), pixelsOf(redacted)) ? exposedFindings(boxes, source.density ?? 1, this.editor.edits, source) : boxes;
     if (exposed.length === 0) {
-      this.status.textContent = boxes.length === 0 ? 'Found nothing to redact before saving.' : 'Everything found is covered or cropped away.';
+      redacted.bitmap?.close();
+      this.status.textContent = 'Everything found is covered or cropped away.';
       this.reviewed.add(source);
       return undefined;
     }
     this.status.textContent = `Found ${findingsPhrase(exposed)} uncovered before saving.`;
     const choice = await askBeforeSaving(findingsPhrase(exposed));
-    if (choice === 'save') {
-      this.reviewed.add(source);
-      return undefined;
+    if (choice === 'redact' && this.editor.source === source) {
+      await this.apply(source, request, body, redacted);
+      return 'Not saved: review the redaction boxes, then save again.';
     }
-    if (choice === 'cancel' || this.editor.source !== source) return 'Not saved.';
-    await this.apply(source, request, body);
-    return 'Not saved: review the redaction boxes, then save again.';
+    redacted.bitmap?.close();
+    if (choice !== 'save') return 'Not saved.';
+    this.reviewed.add(source);
+    return undefined;
   }
 
   /** The page captured again with `redact`; undefined when that failed or another source was opened meanwhile (said in the panel). */
@@ -232,15 +243,15 @@ class RedactPanel {
     return undefined;
   }
 
-  /** Adds the boxes as one undo step, over the picture as it is when the page laid out the same. */
-  private async apply(source: Source, request: CaptureRequest, body: ScreenshotResponse): Promise<void> {
+  /** Adds the boxes as one undo step, over the picture as it is when the page laid out the same; `decoded` is the redacted capture's picture, when already made. */
+  private async apply(source: Source, request: CaptureRequest, body: ScreenshotResponse, decoded?: Source): Promise<void> {
     const found = body.redactions ?? [];
     this.reviewed.add(source);
     if (found.length === 0) {
       this.status.textContent = redactionSummary(found);
       return;
     }
-    const redacted = await bitmapSource(base64ToBlob(body.screenshot, 'image/png'), capturedSource(request, body.url));
+    const redacted = decoded ?? (await redactedSource(request, body));
     let target = source;
     if (keepsSource(pixelsOf(source), pixelsOf(redacted))) {
       redacted.bitmap?.close();
