@@ -4,6 +4,7 @@
  */
 import { byId, clearProblem, h, isBusy, setBusy, showProblem } from '../dom.ts';
 import type { Editor } from '../editor.ts';
+import { readStorage, REDACT_KINDS_KEY, writeStorage } from '../io/local-store.ts';
 import { capturedSource, framingOf } from '../model/capture-request.ts';
 import type { Annotation } from '../model/edits.ts';
 import type { RedactionStyle } from '../model/redaction.ts';
@@ -28,8 +29,6 @@ import type { CaptureRequest, ScreenshotResponse } from './capture-form.ts';
 import { captureRequestOf, rememberCaptureRequest } from './capture-form.ts';
 import { askBeforeSaving } from './save-warning.ts';
 
-/** The kinds asked for, kept like the other settings in this browser's local storage. */
-const KINDS_KEY = 'easel.editor.redact';
 const STYLE_NAMES: Readonly<Record<RedactionStyle, string>> = { solid: 'Solid', pixelate: 'Pixelate', blur: 'Blur' };
 
 /** What the panel needs of the annotate tool: its selection, and word of changes to it. */
@@ -63,14 +62,6 @@ function redactedSource(request: CaptureRequest, body: ScreenshotResponse): Prom
   return bitmapSource(base64ToBlob(body.screenshot, 'image/png'), capturedSource(request, body.url));
 }
 
-function readKinds(): string | null {
-  try {
-    return localStorage.getItem(KINDS_KEY);
-  } catch {
-    return null;
-  }
-}
-
 /** Wires the panel, whose command row is registered in the editor's table; returns the check Save runs first. */
 export function setupRedactPanel(editor: Editor, annotator: SelectionSource): { beforeSave: () => Promise<string | undefined> } {
   const panel = new RedactPanel(editor, annotator);
@@ -96,18 +87,14 @@ class RedactPanel {
   constructor(editor: Editor, annotator: SelectionSource) {
     this.editor = editor;
     this.annotator = annotator;
-    const chosen = new Set(kindsFrom(readKinds()));
+    const chosen = new Set(kindsFrom(readStorage(REDACT_KINDS_KEY)));
     this.boxes = REDACT_KINDS.map((kind) =>
       h('input', { type: 'checkbox', name: 'redact-kind', value: kind, id: `redact-kind-${kind}`, checked: chosen.has(kind) }),
     );
     const kindsBox = byId('redact-kinds', HTMLFieldSetElement);
     kindsBox.append(...this.boxes.map((box, index) => h('label', { class: 'check' }, box, ` ${KIND_LABELS[REDACT_KINDS[index]!].control}`)));
     kindsBox.addEventListener('change', () => {
-      try {
-        localStorage.setItem(KINDS_KEY, this.kinds().join(','));
-      } catch {
-        // Storage can be full or switched off; the boxes still say what is asked for.
-      }
+      writeStorage({ [REDACT_KINDS_KEY]: this.kinds().join(',') });
       this.refresh();
     });
     editor.commands.register({
