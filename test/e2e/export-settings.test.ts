@@ -6,9 +6,8 @@
 import sharp from 'sharp';
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import { serveOnLoopback } from '../support/loopback-server.ts';
 import { exportDownload, readout, SLOW, text, waitForStatus } from './support/editor-page.ts';
-import { useEditorSuite } from './support/editor-suite.ts';
+import { onePage, useEditorSuite } from './support/editor-suite.ts';
 
 /** The default padding, one step of its slider, and a desktop capture's viewport. */
 const PADDING = 64;
@@ -17,12 +16,7 @@ const DESKTOP = { width: 1920, height: 1080 };
 
 const { runtime, open, site } = useEditorSuite({
   name: 'export-settings',
-  site: () =>
-    serveOnLoopback((_request, response) => {
-      response
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end('<!doctype html><title>Plain</title><body style="background:#fff">A plain page');
-    }),
+  site: onePage('<!doctype html><title>Plain</title><body style="background:#fff">A plain page'),
 });
 
 const checkedScale = (page: Page) => page.$eval('input[name="scale"]:checked', (input) => (input as HTMLInputElement).value);

@@ -6,9 +6,8 @@
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveScreenshot } from '../support/browser.ts';
-import { serveOnLoopback } from '../support/loopback-server.ts';
 import { exportDownload, previewSettled, SLOW, text, waitForStatus, writeSmallPng } from './support/editor-page.ts';
-import { useEditorSuite } from './support/editor-suite.ts';
+import { onePage, useEditorSuite } from './support/editor-suite.ts';
 
 const PHONE = { width: 375, height: 812 };
 /** A phone capture's layout width: its viewport. */
@@ -16,12 +15,7 @@ const PHONE_LAYOUT_WIDTH = 375;
 
 const { runtime, workdir, open, site } = useEditorSuite({
   name: 'status-phone',
-  site: () =>
-    serveOnLoopback((_request, response) => {
-      response
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end('<!doctype html><meta name="viewport" content="width=device-width"><title>Menu</title><body style="font:20px sans-serif">Today’s menu');
-    }),
+  site: onePage('<!doctype html><meta name="viewport" content="width=device-width"><title>Menu</title><body style="font:20px sans-serif">Today’s menu'),
 });
 
 let image = '';

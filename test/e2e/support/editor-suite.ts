@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { LocalOptions } from '#infra/local/runtime.ts';
 import { launchBrowser } from '../../support/browser.ts';
 import { startTestRuntime, type TestRuntime } from '../../support/local.ts';
-import type { LoopbackServer } from '../../support/loopback-server.ts';
+import { serveOnLoopback, type LoopbackServer } from '../../support/loopback-server.ts';
 import { editorOpener } from './editor-page.ts';
 
 export interface EditorSuiteOptions {
@@ -21,6 +21,11 @@ export interface EditorSuiteOptions {
   env?: Record<string, string>;
   /** The runtime's options, read once `before` has run. */
   runtimeOptions?: () => LocalOptions;
+}
+
+/** A `site` that answers every path with one HTML page. */
+export function onePage(html: string): () => Promise<LoopbackServer> {
+  return () => serveOnLoopback((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
 }
 
 /**
