@@ -7,7 +7,6 @@ import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import { saveScreenshot } from '../support/browser.ts';
 import { waitFor } from '../support/expectations.ts';
-import type { LoopbackServer } from '../support/loopback-server.ts';
 import { expectColour, previewPixel, readout, SLOW, text, waitForStatus } from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';
 import { SESSION_SECRET, SIGNED_IN_RGB, SIGNED_OUT_RGB, startLoginPages } from './support/login-pages.ts';
@@ -15,21 +14,17 @@ import { SESSION_SECRET, SIGNED_IN_RGB, SIGNED_OUT_RGB, startLoginPages } from '
 /** The Auto scale and the default padding (editor/src/model/presets.ts, settings.ts). */
 const PADDING = 64;
 
-let site: LoopbackServer;
-const { runtime, open } = useEditorSuite({
+const { runtime, open, site } = useEditorSuite({
   name: 'advanced',
-  before: async () => {
-    site = await startLoginPages();
-    // Room for a capture on a machine busy with other suites' browsers.
-    Object.assign(process.env, { UNSAFE_TEST_LOOPBACK_PORTS: String(site.port), CAPTURE_TIMEOUT_MS: '25000' });
-    return () => site.close();
-  },
+  site: startLoginPages,
+  // Room for a capture on a machine busy with other suites' browsers.
+  env: { CAPTURE_TIMEOUT_MS: '25000' },
 });
 
 /** Sends the form and waits for the picture, failing with the page's problem if one shows. */
 async function capture(page: Page, path: string): Promise<Record<string, unknown>> {
   await page.$eval('#capture-url', (input) => ((input as HTMLInputElement).value = ''));
-  await page.type('#capture-url', `${site.origin}${path}`);
+  await page.type('#capture-url', `${site().origin}${path}`);
   const sent = page.waitForRequest((request) => request.url().endsWith('/api/screenshot') && request.method() === 'POST');
   // The first capture of a runtime starts its browser: on a loaded machine, longer than the status wait alone allows.
   const answered = page.waitForResponse((response) => response.url().endsWith('/api/screenshot'), SLOW);
@@ -88,7 +83,7 @@ describe('the Advanced capture options', SLOW, () => {
     // The capture is kept for Recent once its record is written: wait for it, which also shows the dump reads the records.
     const kept = await waitFor(async () => {
       const all = await everythingKept(page);
-      return all.includes(`capture of ${site.origin}/dashboard`) ? all : undefined;
+      return all.includes(`capture of ${site().origin}/dashboard`) ? all : undefined;
     });
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]');
@@ -162,7 +157,7 @@ describe('the Advanced capture options', SLOW, () => {
     page.on('request', (request) => {
       if (request.url().endsWith('/api/screenshot')) requests.push(request.url());
     });
-    await page.type('#capture-url', `${site.origin}/plain`);
+    await page.type('#capture-url', `${site().origin}/plain`);
     await page.click('#capture-advanced summary');
     await page.select('#capture-viewport', 'custom');
     await page.type('#capture-viewport-width', '5000');
@@ -187,7 +182,7 @@ describe('the Advanced capture options', SLOW, () => {
   it("says in words which header the API refused, with the envelope's hint under Details", async () => {
     // Prepare: Host is refused by the API, not by the form
     const { page } = await open(runtime().url);
-    await page.type('#capture-url', `${site.origin}/plain`);
+    await page.type('#capture-url', `${site().origin}/plain`);
     await page.click('#capture-advanced summary');
     await page.click('#capture-add-header');
     await page.type('#capture-headers li .pair-name', 'Host');
@@ -209,7 +204,7 @@ describe('the Advanced capture options', SLOW, () => {
   it('says a click selector matching nothing is the click selector, not the element selector', async () => {
     // Prepare
     const { page } = await open(runtime().url);
-    await page.type('#capture-url', `${site.origin}/menu`);
+    await page.type('#capture-url', `${site().origin}/menu`);
     await page.click('#capture-advanced summary');
     await page.type('#capture-click', '#no-such-button');
     const answer = page.waitForResponse((response) => response.url().endsWith('/api/screenshot'));

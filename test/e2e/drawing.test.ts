@@ -62,6 +62,16 @@ async function at(page: Page, x: number, y: number): Promise<{ x: number; y: num
   return { x: left + view.box.x + (x - view.crop.x) * view.scale, y: top + view.box.y + (y - view.crop.y) * view.scale };
 }
 
+/** Drags from one source pixel to another. */
+async function drag(page: Page, from: [number, number], to: [number, number]): Promise<void> {
+  const start = await at(page, ...from);
+  const end = await at(page, ...to);
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.mouse.move(end.x, end.y, { steps: 6 });
+  await page.mouse.up();
+}
+
 async function annotations(page: Page): Promise<Annotation[]> {
   return page.evaluate(() => {
     const all = JSON.parse(localStorage.getItem('easel.editor.edits') ?? '[]') as [string, { annotations: Annotation[] }][];
@@ -177,19 +187,9 @@ describe('drawing', SLOW, () => {
     await page.keyboard.press('r');
 
     // Act: a box drawn entirely in the left margin, then one dragged from the picture out past its corner
-    const a = await at(page, -50, 100);
-    const b = await at(page, -10, 800);
-    await page.mouse.move(a.x, a.y);
-    await page.mouse.down();
-    await page.mouse.move(b.x, b.y, { steps: 6 });
-    await page.mouse.up();
+    await drag(page, [-50, 100], [-10, 800]);
     const afterMargin = { stored: await annotations(page), undo: await undoLabel(page) };
-    const c = await at(page, 1300, 700);
-    const d = await at(page, 1640, 1040);
-    await page.mouse.move(c.x, c.y);
-    await page.mouse.down();
-    await page.mouse.move(d.x, d.y, { steps: 6 });
-    await page.mouse.up();
+    await drag(page, [1300, 700], [1640, 1040]);
     const clamped = await annotations(page);
 
     // Assess
@@ -202,21 +202,13 @@ describe('drawing', SLOW, () => {
     // Prepare: a blur, drawn and so selected, then the pixelate tool
     const { page } = await openWhite();
     await page.keyboard.press('b');
-    const drag = async (from: [number, number], to: [number, number]) => {
-      const a = await at(page, ...from);
-      const b = await at(page, ...to);
-      await page.mouse.move(a.x, a.y);
-      await page.mouse.down();
-      await page.mouse.move(b.x, b.y, { steps: 6 });
-      await page.mouse.up();
-    };
-    await drag([300, 200], [700, 500]);
+    await drag(page, [300, 200], [700, 500]);
     const blur = (await annotations(page))[0]!;
     const selectedBlur = await page.$eval('#annotate-overlay', (overlay) => (overlay as HTMLElement).dataset.selected);
     await page.keyboard.press('p');
 
     // Act: a drag from the blur's bottom-right corner
-    await drag([700, 500], [1000, 800]);
+    await drag(page, [700, 500], [1000, 800]);
     const after = await annotations(page);
 
     // Assess: the blur as drawn, a pixelate box from its corner, one undo step each
@@ -236,12 +228,7 @@ describe('drawing', SLOW, () => {
     // Prepare: a box selected at the fitted zoom
     const { page } = await openWhite();
     await page.keyboard.press('r');
-    const from = await at(page, 500, 300);
-    const to = await at(page, 900, 700);
-    await page.mouse.move(from.x, from.y);
-    await page.mouse.down();
-    await page.mouse.move(to.x, to.y, { steps: 6 });
-    await page.mouse.up();
+    await drag(page, [500, 300], [900, 700]);
     // The select tool shows the handles it resizes by.
     await page.keyboard.press('v');
     const fitted = await placement(page);
@@ -344,12 +331,7 @@ describe('drawing', SLOW, () => {
     );
     const panned = await placement(page);
     await page.keyboard.press('r');
-    const from = await at(page, 750, 450);
-    const to = await at(page, 850, 550);
-    await page.mouse.move(from.x, from.y);
-    await page.mouse.down();
-    await page.mouse.move(to.x, to.y, { steps: 6 });
-    await page.mouse.up();
+    await drag(page, [750, 450], [850, 550]);
 
     // Assess
     expect(panned.view.box.y).toBeCloseTo(before.view.box.y - 80, 0);

@@ -12,9 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as admin from '#shared/services/identity-admin.ts';
-import { connect, type Connection } from '#infra/admin/connection.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { freePort, saveScreenshot, startOriginProxy, type OriginProxy } from '../support/browser.ts';
 import { startTargetPages, type TargetPages } from '../support/target-pages.ts';
 import {
@@ -29,8 +27,10 @@ import {
   text,
   violations,
   waitForStatus,
+  writeSmallPng,
 } from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';
+import { useOwnerSession } from './support/signed-in.ts';
 import { AVATAR_RGB, AVATAR_URL, PHOTO_RGB, PHOTO_URL, startTweetStandIns, TWEET_ID, type TweetStandIns } from './support/tweet-stand-ins.ts';
 
 /** Layout constants the tests recompute sizes from (editor/src/model/presets.ts, tweet-card.ts). */
@@ -42,8 +42,6 @@ let pages: TargetPages;
 let tweets: TweetStandIns;
 let crossOrigin: OriginProxy;
 let port = 0;
-let db: Connection;
-let sessionToken = '';
 let smallPng = '';
 const {
   runtime,
@@ -76,22 +74,11 @@ const {
   runtimeOptions: () => ({ port }),
 });
 
-beforeAll(async () => {
-  db = connect(runtime().env);
-  const deps = { store: db.store };
-  await admin.createUser(deps, { email: 'ada@example.com', name: 'Ada Lovelace' });
-  const { organization } = await admin.createOrganization(deps, { name: 'Analytical', plan: 'pro', ownerUserId: 'ada@example.com' });
-  sessionToken = (await admin.createSession(deps, { user: 'ada@example.com', organizationId: organization.organizationId })).token;
-  smallPng = join(workdir(), 'small.png');
-  await writeFile(
-    smallPng,
-    await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 250, g: 200, b: 0, alpha: 1 } } })
-      .png()
-      .toBuffer(),
-  );
-});
+const owner = useOwnerSession(runtime, { email: 'ada@example.com', name: 'Ada Lovelace', organization: 'Analytical' });
 
-afterAll(() => db?.close());
+beforeAll(async () => {
+  smallPng = await writeSmallPng(workdir());
+});
 
 async function loadTweet(page: Page, reference: string): Promise<void> {
   await page.click('#tab-tweet');
@@ -566,14 +553,7 @@ describe('the editor', SLOW, () => {
   it('saves from another origin with the session cookie, as EDITOR_ORIGINS allows', async () => {
     // Prepare: signed in on the API's host; the page comes from the second origin of the same site
     const downloadsContext = await openEditor(crossOrigin.origin);
-    await downloadsContext.context.setCookie({
-      name: 'easel.session_token',
-      value: sessionToken,
-      domain: '127.0.0.1',
-      path: '/',
-      httpOnly: true,
-      sameSite: 'Lax',
-    });
+    await owner.signIn(downloadsContext.context);
     const { page } = downloadsContext;
     await page.reload();
     await page.waitForSelector('html[data-ready="true"]');

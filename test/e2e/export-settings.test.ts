@@ -6,28 +6,17 @@
 import sharp from 'sharp';
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
-import type { LoopbackServer } from '../support/loopback-server.ts';
-import { serveOnLoopback } from '../support/loopback-server.ts';
 import { exportDownload, readout, SLOW, text, waitForStatus } from './support/editor-page.ts';
-import { useEditorSuite } from './support/editor-suite.ts';
+import { onePage, useEditorSuite } from './support/editor-suite.ts';
 
 /** The default padding, one step of its slider, and a desktop capture's viewport. */
 const PADDING = 64;
 const PADDING_STEP = 8;
 const DESKTOP = { width: 1920, height: 1080 };
 
-let site: LoopbackServer;
-const { runtime, open } = useEditorSuite({
+const { runtime, open, site } = useEditorSuite({
   name: 'export-settings',
-  before: async () => {
-    site = await serveOnLoopback((_request, response) => {
-      response
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end('<!doctype html><title>Plain</title><body style="background:#fff">A plain page');
-    });
-    Object.assign(process.env, { UNSAFE_TEST_LOOPBACK_PORTS: String(site.port) });
-    return () => site.close();
-  },
+  site: onePage('<!doctype html><title>Plain</title><body style="background:#fff">A plain page'),
 });
 
 const checkedScale = (page: Page) => page.$eval('input[name="scale"]:checked', (input) => (input as HTMLInputElement).value);
@@ -43,7 +32,7 @@ describe('the export settings', SLOW, () => {
     await page.focus('#padding');
     await page.keyboard.press('ArrowRight');
     await page.select('#frame', 'light');
-    await page.type('#capture-url', `${site.origin}/`);
+    await page.type('#capture-url', `${site().origin}/`);
     await page.click('#capture-submit');
     await waitForStatus(page, '#capture-status', 'Captured', '#source-error');
     const size = await readout(page);

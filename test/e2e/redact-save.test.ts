@@ -4,14 +4,12 @@
  * key, offering to redact first (then saving once reviewed), to save anyway or to cancel.
  */
 import type { HTTPRequest, Page } from 'puppeteer-core';
-import { beforeAll, afterAll, describe, expect, it } from 'vitest';
-import * as admin from '#shared/services/identity-admin.ts';
-import { connect, type Connection } from '#infra/admin/connection.ts';
+import { describe, expect, it } from 'vitest';
 import { saveScreenshot } from '../support/browser.ts';
-import type { LoopbackServer } from '../support/loopback-server.ts';
 import { serveOnLoopback } from '../support/loopback-server.ts';
 import { previewSettled, SLOW, text, waitForStatus } from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';
+import { useOwnerSession } from './support/signed-in.ts';
 
 // Split, so secret scanners of this repository do not flag the fixture.
 const AWS_KEY = ['AKIA', 'Q3EGRSTUVWXYZ234'].join('');
@@ -21,39 +19,25 @@ const page = (lines: string[]) =>
     .map((line) => `<p>${line}</p>`)
     .join('')}</body></html>`;
 
-let site: LoopbackServer;
-let db: Connection;
-let sessionToken = '';
-const { runtime, open } = useEditorSuite({
+const { runtime, open, site } = useEditorSuite({
   name: 'redact-save',
-  before: async () => {
-    site = await serveOnLoopback((request, response) => {
+  site: () =>
+    serveOnLoopback((request, response) => {
       const lines = request.url === '/plain' ? ['Quarterly report', 'Nothing to hide here'] : ['Billing', `Card: ${CARD}`, `Key: ${AWS_KEY}`];
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page(lines));
-    });
-    Object.assign(process.env, { UNSAFE_TEST_LOOPBACK_PORTS: String(site.port), CAPTURE_TIMEOUT_MS: '25000' });
-    return () => site.close();
-  },
+    }),
+  env: { CAPTURE_TIMEOUT_MS: '25000' },
 });
-
-beforeAll(async () => {
-  db = connect(runtime().env);
-  const deps = { store: db.store };
-  await admin.createUser(deps, { email: 'grace@example.com', name: 'Grace Hopper' });
-  const { organization } = await admin.createOrganization(deps, { name: 'Compilers', plan: 'pro', ownerUserId: 'grace@example.com' });
-  sessionToken = (await admin.createSession(deps, { user: 'grace@example.com', organizationId: organization.organizationId })).token;
-});
-
-afterAll(() => db?.close());
+const owner = useOwnerSession(runtime, { email: 'grace@example.com', name: 'Grace Hopper', organization: 'Compilers' });
 
 /** Signed in as the organization's owner, captures a page of the site. */
 async function captured(path = '/billing'): Promise<Page> {
   const { page: tab, context } = await open(runtime().url);
-  await context.setCookie({ name: 'easel.session_token', value: sessionToken, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
+  await owner.signIn(context);
   await tab.reload();
   await tab.waitForSelector('html[data-ready="true"]');
   await tab.waitForFunction(() => document.getElementById('account-label')?.textContent === 'Grace Hopper · Compilers', SLOW);
-  await tab.type('#capture-url', `${site.origin}${path}`);
+  await tab.type('#capture-url', `${site().origin}${path}`);
   await tab.click('#capture-submit');
   await waitForStatus(tab, '#capture-status', 'Captured', '#source-error');
   await previewSettled(tab);

@@ -10,7 +10,6 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Annotation, ShapeAnnotation } from '#editor/src/model/edits.ts';
 import { saveScreenshot } from '../support/browser.ts';
-import type { LoopbackServer } from '../support/loopback-server.ts';
 import { serveOnLoopback } from '../support/loopback-server.ts';
 import { exportDownload, previewSettled, SLOW, text, waitForStatus } from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';
@@ -36,26 +35,23 @@ html,body{margin:0;background:#fff;color:#000}span{position:absolute;font:24px/$
   .map(({ left, top, text: words }) => `<span style="left:${left}px;top:${top}px">${words}</span>`)
   .join('')}</body></html>`;
 
-let site: LoopbackServer;
-const { runtime, workdir, open } = useEditorSuite({
+let loads = 0;
+const { runtime, workdir, open, site } = useEditorSuite({
   name: 'redact',
-  before: async () => {
-    let loads = 0;
-    site = await serveOnLoopback((request, response) => {
+  site: () =>
+    serveOnLoopback((request, response) => {
       const html = (body: string) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
       // Taller at each load: a full page captured again is laid out otherwise.
       if (request.url === '/growing') return void html(PAGE.replace('</body>', `<div style="height:${1000 + 200 * ((loads += 1))}px"></div></body>`));
       html(PAGE);
-    });
-    Object.assign(process.env, { UNSAFE_TEST_LOOPBACK_PORTS: String(site.port), CAPTURE_TIMEOUT_MS: '25000' });
-    return () => site.close();
-  },
+    }),
+  env: { CAPTURE_TIMEOUT_MS: '25000' },
 });
 
 async function capture(page: Page, path = '/secrets'): Promise<void> {
   await page.click('#tab-capture');
   await page.$eval('#capture-url', (input) => ((input as HTMLInputElement).value = ''));
-  await page.type('#capture-url', `${site.origin}${path}`);
+  await page.type('#capture-url', `${site().origin}${path}`);
   const answered = page.waitForResponse((response) => response.url().endsWith('/api/screenshot'), SLOW);
   await page.click('#capture-submit');
   await answered;
@@ -70,7 +66,7 @@ async function capture(page: Page, path = '/secrets'): Promise<void> {
 async function redact(
   page: Page,
   start = () => page.click('#redact-button'),
-  sent: Record<string, unknown> = { url: `${site.origin}/secrets` },
+  sent: Record<string, unknown> = { url: `${site().origin}/secrets` },
 ): Promise<string> {
   const request = page.waitForRequest((candidate) => candidate.url().endsWith('/api/screenshot') && candidate.method() === 'POST');
   await start();
@@ -199,7 +195,7 @@ describe('Redact sensitive data', SLOW, () => {
     await page.click('#capture-full-page');
     await capture(page, '/growing');
     const before = await page.$eval('#readout', (element) => Number((element as HTMLElement).dataset.height));
-    expect(await redact(page, undefined, { url: `${site.origin}/growing`, fullPage: true })).toBe('Found 2 e-mail addresses, 1 API key — review the boxes.');
+    expect(await redact(page, undefined, { url: `${site().origin}/growing`, fullPage: true })).toBe('Found 2 e-mail addresses, 1 API key — review the boxes.');
     expect(await text(page, '#redact-note')).toMatch(/^The page laid out differently this time/);
     const after = await page.$eval('#readout', (element) => Number((element as HTMLElement).dataset.height));
     expect(after - before).toBe(200);
@@ -278,7 +274,7 @@ describe('Redact sensitive data', SLOW, () => {
     expect(await annotations(page)).toEqual([]);
     expect(await page.$eval('#annotate-undo', (button) => button.getAttribute('aria-label'))).toBe('Undo (0/100)');
     for (const kind of ['email', 'phone', 'secret', 'ip']) await tap(page, `#redact-kind-${kind}`);
-    expect(await redact(page, undefined, { url: `${site.origin}/secrets`, deviceType: 'mobile' })).toBe(
+    expect(await redact(page, undefined, { url: `${site().origin}/secrets`, deviceType: 'mobile' })).toBe(
       'Found 2 e-mail addresses, 1 API key — review the boxes.',
     );
     // The summary and the review buttons are in view, below the sticky preview and above the Export bar.

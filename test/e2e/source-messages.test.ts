@@ -3,40 +3,23 @@
  * envelope under Details), the rate-limit countdown whole at 1440 and 375 px, Export in reach on
  * a phone without scrolling, and a failure cleared once something later succeeds.
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import type { HTTPRequest, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RateLimitedError } from '#shared/errors.ts';
 import { toEnvelope } from '#shared/http/envelope.ts';
-import * as admin from '#shared/services/identity-admin.ts';
-import { connect, type Connection } from '#infra/admin/connection.ts';
 import { saveScreenshot } from '../support/browser.ts';
-import { exportDownload, SLOW, text, waitForStatus } from './support/editor-page.ts';
+import { exportDownload, SLOW, text, waitForStatus, writeSmallPng } from './support/editor-page.ts';
 import { useEditorSuite } from './support/editor-suite.ts';
+import { useOwnerSession } from './support/signed-in.ts';
 
 const { runtime, workdir, open } = useEditorSuite({ name: 'messages' });
+const owner = useOwnerSession(runtime, { email: 'grace@example.com', name: 'Grace Hopper', organization: 'Compilers' });
 let image = '';
-let db: Connection;
-let sessionToken = '';
 
 beforeAll(async () => {
-  image = join(workdir(), 'small.png');
-  await writeFile(
-    image,
-    await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 250, g: 200, b: 0 } } })
-      .png()
-      .toBuffer(),
-  );
-  db = connect(runtime().env);
-  const deps = { store: db.store };
-  await admin.createUser(deps, { email: 'grace@example.com', name: 'Grace Hopper' });
-  const { organization } = await admin.createOrganization(deps, { name: 'Compilers', plan: 'pro', ownerUserId: 'grace@example.com' });
-  sessionToken = (await admin.createSession(deps, { user: 'grace@example.com', organizationId: organization.organizationId })).token;
+  image = await writeSmallPng(workdir());
 });
-
-afterAll(() => db?.close());
 
 /** What is on screen in the problem box: a closed Details keeps the API's words off it. */
 const shown = (page: Page, selector: string) => page.$eval(selector, (element) => (element as HTMLElement).innerText);
@@ -203,7 +186,7 @@ describe('stale messages', SLOW, () => {
     // Prepare: a clipboard that refuses images, then a copy that fails
     const { page, context } = await open(runtime().url);
     // Signed in: Save goes through the session.
-    await context.setCookie({ name: 'easel.session_token', value: sessionToken, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
+    await owner.signIn(context);
     await page.reload();
     await page.waitForFunction(() => document.getElementById('auth-status')?.textContent === 'Saves to Compilers as Grace Hopper.');
     await openImage(page);

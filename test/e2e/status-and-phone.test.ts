@@ -3,49 +3,29 @@
  * a refused option after a capture, the exported file's link in view above the phone's Export bar,
  * the Phone device by default with its capture previewed at a readable size, and the zoom group.
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import sharp from 'sharp';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { saveScreenshot } from '../support/browser.ts';
-import type { LoopbackServer } from '../support/loopback-server.ts';
-import { serveOnLoopback } from '../support/loopback-server.ts';
-import { exportDownload, previewSettled, SLOW, text, waitForStatus } from './support/editor-page.ts';
-import { useEditorSuite } from './support/editor-suite.ts';
+import { exportDownload, previewSettled, SLOW, text, waitForStatus, writeSmallPng } from './support/editor-page.ts';
+import { onePage, useEditorSuite } from './support/editor-suite.ts';
 
 const PHONE = { width: 375, height: 812 };
 /** A phone capture's layout width: its viewport. */
 const PHONE_LAYOUT_WIDTH = 375;
 
-let site: LoopbackServer;
-const { runtime, workdir, open } = useEditorSuite({
+const { runtime, workdir, open, site } = useEditorSuite({
   name: 'status-phone',
-  before: async () => {
-    site = await serveOnLoopback((_request, response) => {
-      response
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end('<!doctype html><meta name="viewport" content="width=device-width"><title>Menu</title><body style="font:20px sans-serif">Today’s menu');
-    });
-    Object.assign(process.env, { UNSAFE_TEST_LOOPBACK_PORTS: String(site.port) });
-    return () => site.close();
-  },
+  site: onePage('<!doctype html><meta name="viewport" content="width=device-width"><title>Menu</title><body style="font:20px sans-serif">Today’s menu'),
 });
 
 let image = '';
 beforeAll(async () => {
-  image = join(workdir(), 'small.png');
-  await writeFile(
-    image,
-    await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 250, g: 200, b: 0 } } })
-      .png()
-      .toBuffer(),
-  );
+  image = await writeSmallPng(workdir());
 });
 
 async function capture(page: Page): Promise<string> {
   const sent = page.waitForRequest((request) => request.url().endsWith('/api/screenshot') && request.method() === 'POST');
-  await page.type('#capture-url', `${site.origin}/`);
+  await page.type('#capture-url', `${site().origin}/`);
   await page.click('#capture-submit');
   await waitForStatus(page, '#capture-status', 'Captured', '#source-error');
   await previewSettled(page);

@@ -1,4 +1,4 @@
-/** What the editor keeps in this browser's local storage: its settings, the fragment it last wrote, and each recent source's edits. */
+/** What the editor keeps in this browser's local storage: its settings, the fragment it last wrote, each recent source's edits and the kinds Redact finds. */
 import { NO_EDITS } from '../model/edits.ts';
 import type { Edits } from '../model/edits.ts';
 import type { Source } from '../render/sources.ts';
@@ -9,6 +9,7 @@ const EDITS_KEY = 'easel.editor.edits';
 const EDITS_KEPT = 12;
 /** The fragment this editor last wrote to the address, to tell its own from a shared link's. */
 export const FRAGMENT_KEY = 'easel.editor.fragment';
+export const REDACT_KINDS_KEY = 'easel.editor.redact';
 
 export function readStorage(key: string): string | null {
   try {
@@ -22,7 +23,7 @@ export function writeStorage(entries: Record<string, string>): void {
   try {
     for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
   } catch {
-    // Storage can be full or switched off; the URL still carries the settings.
+    // Storage can be full or switched off; the URL still carries the settings, the boxes the kinds.
   }
 }
 

@@ -57,9 +57,11 @@ export function setupComposePanel(editor: Editor): void {
   for (const gradient of GRADIENTS) swatch(gradient.id, gradient.name, cssGradient(gradient));
   const customSwatch = swatch(CUSTOM_GRADIENT, 'Custom', '');
   // Auto is a choice of its own: shown as the scale it stands for, a form read back would fix it there.
-  for (const scale of SCALE_SETTINGS) {
-    scales.append(h('label', {}, h('input', { type: 'radio', name: 'scale', value: String(scale) }), h('span', {}, scaleSettingName(scale))));
-  }
+  const scaleLabels = SCALE_SETTINGS.map((scale) => {
+    const label = h('span', {}, scaleSettingName(scale));
+    scales.append(h('label', {}, h('input', { type: 'radio', name: 'scale', value: String(scale) }), label));
+    return [scale, label] as const;
+  });
   fillSelect(shadow, SHADOWS);
   fillSelect(frame, FRAMES);
   fillSelect(ratio, RATIOS);
@@ -147,10 +149,9 @@ export function setupComposePanel(editor: Editor): void {
   editor.onChange(() => {
     // Undo and redo change the settings from outside the panel.
     show(editor.settings);
-    for (const scale of SCALE_SETTINGS) {
+    for (const [scale, label] of scaleLabels) {
       const size = editor.exportSize(scale);
-      const option = scales.querySelector<HTMLElement>(`input[value="${scale}"] + span`);
-      if (option) option.title = size ? `${size.width} × ${size.height} px` : '';
+      label.title = size ? `${size.width} × ${size.height} px` : '';
     }
   });
 

@@ -4,6 +4,7 @@
  */
 import { byId, clearProblem, h, isBusy, setBusy, showProblem } from '../dom.ts';
 import type { Editor } from '../editor.ts';
+import { readStorage, REDACT_KINDS_KEY, writeStorage } from '../io/local-store.ts';
 import { capturedSource, framingOf } from '../model/capture-request.ts';
 import type { Annotation } from '../model/edits.ts';
 import type { RedactionStyle } from '../model/redaction.ts';
@@ -28,8 +29,6 @@ import type { CaptureRequest, ScreenshotResponse } from './capture-form.ts';
 import { captureRequestOf, rememberCaptureRequest } from './capture-form.ts';
 import { askBeforeSaving } from './save-warning.ts';
 
-/** The kinds asked for, kept like the other settings in this browser's local storage. */
-const KINDS_KEY = 'easel.editor.redact';
 const STYLE_NAMES: Readonly<Record<RedactionStyle, string>> = { solid: 'Solid', pixelate: 'Pixelate', blur: 'Blur' };
 
 /** What the panel needs of the annotate tool: its selection, and word of changes to it. */
@@ -58,12 +57,9 @@ function pixelsOf(source: Source): { width: number; height: number } {
   return { width: source.bitmap?.width ?? 0, height: source.bitmap?.height ?? 0 };
 }
 
-function readKinds(): string | null {
-  try {
-    return localStorage.getItem(KINDS_KEY);
-  } catch {
-    return null;
-  }
+/** The redacted capture's picture, as a source. */
+function redactedSource(request: CaptureRequest, body: ScreenshotResponse): Promise<Source> {
+  return bitmapSource(base64ToBlob(body.screenshot, 'image/png'), capturedSource(request, body.url));
 }
 
 /** Wires the panel, whose command row is registered in the editor's table; returns the check Save runs first. */
@@ -91,18 +87,14 @@ class RedactPanel {
   constructor(editor: Editor, annotator: SelectionSource) {
     this.editor = editor;
     this.annotator = annotator;
-    const chosen = new Set(kindsFrom(readKinds()));
+    const chosen = new Set(kindsFrom(readStorage(REDACT_KINDS_KEY)));
     this.boxes = REDACT_KINDS.map((kind) =>
       h('input', { type: 'checkbox', name: 'redact-kind', value: kind, id: `redact-kind-${kind}`, checked: chosen.has(kind) }),
     );
     const kindsBox = byId('redact-kinds', HTMLFieldSetElement);
     kindsBox.append(...this.boxes.map((box, index) => h('label', { class: 'check' }, box, ` ${KIND_LABELS[REDACT_KINDS[index]!].control}`)));
     kindsBox.addEventListener('change', () => {
-      try {
-        localStorage.setItem(KINDS_KEY, this.kinds().join(','));
-      } catch {
-        // Storage can be full or switched off; the boxes still say what is asked for.
-      }
+      writeStorage({ [REDACT_KINDS_KEY]: this.kinds().join(',') });
       this.refresh();
     });
     editor.commands.register({
@@ -180,25 +172,31 @@ class RedactPanel {
     if (!found) return this.editor.source === source ? undefined : 'Not saved: another source was opened meanwhile.';
     const { request, body } = found;
     const boxes = body.redactions ?? [];
-    const redacted = await bitmapSource(base64ToBlob(body.screenshot, 'image/png'), capturedSource(request, body.url));
-    const sameLayout = keepsSource(pixelsOf(source), pixelsOf(redacted));
-    redacted.bitmap?.close();
+    if (boxes.length === 0) {
+      this.status.textContent = 'Found nothing to redact before saving.';
+      this.reviewed.add(source);
+      return undefined;
+    }
+    // Decoded once: Redact first applies this same picture.
+    const redacted = await redactedSource(request, body);
     // Laid out otherwise, the boxes cannot be matched to the picture: every finding counts.
-    const exposed = sameLayout ? exposedFindings(boxes, source.density ?? 1, this.editor.edits, source) : boxes;
+    const exposed = keepsSource(pixelsOf(source), pixelsOf(redacted)) ? exposedFindings(boxes, source.density ?? 1, this.editor.edits, source) : boxes;
     if (exposed.length === 0) {
-      this.status.textContent = boxes.length === 0 ? 'Found nothing to redact before saving.' : 'Everything found is covered or cropped away.';
+      redacted.bitmap?.close();
+      this.status.textContent = 'Everything found is covered or cropped away.';
       this.reviewed.add(source);
       return undefined;
     }
     this.status.textContent = `Found ${findingsPhrase(exposed)} uncovered before saving.`;
     const choice = await askBeforeSaving(findingsPhrase(exposed));
-    if (choice === 'save') {
-      this.reviewed.add(source);
-      return undefined;
+    if (choice === 'redact' && this.editor.source === source) {
+      await this.apply(source, request, body, redacted);
+      return 'Not saved: review the redaction boxes, then save again.';
     }
-    if (choice === 'cancel' || this.editor.source !== source) return 'Not saved.';
-    await this.apply(source, request, body);
-    return 'Not saved: review the redaction boxes, then save again.';
+    redacted.bitmap?.close();
+    if (choice !== 'save') return 'Not saved.';
+    this.reviewed.add(source);
+    return undefined;
   }
 
   /** The page captured again with `redact`; undefined when that failed or another source was opened meanwhile (said in the panel). */
@@ -232,15 +230,15 @@ class RedactPanel {
     return undefined;
   }
 
-  /** Adds the boxes as one undo step, over the picture as it is when the page laid out the same. */
-  private async apply(source: Source, request: CaptureRequest, body: ScreenshotResponse): Promise<void> {
+  /** Adds the boxes as one undo step, over the picture as it is when the page laid out the same; `decoded` is the redacted capture's picture, when already made. */
+  private async apply(source: Source, request: CaptureRequest, body: ScreenshotResponse, decoded?: Source): Promise<void> {
     const found = body.redactions ?? [];
     this.reviewed.add(source);
     if (found.length === 0) {
       this.status.textContent = redactionSummary(found);
       return;
     }
-    const redacted = await bitmapSource(base64ToBlob(body.screenshot, 'image/png'), capturedSource(request, body.url));
+    const redacted = decoded ?? (await redactedSource(request, body));
     let target = source;
     if (keepsSource(pixelsOf(source), pixelsOf(redacted))) {
       redacted.bitmap?.close();

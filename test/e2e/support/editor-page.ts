@@ -2,7 +2,7 @@
  * The editor at / in the e2e browser: fresh contexts with their own downloads and clipboard, and
  * the waits and pixel reads the editor suites share.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
@@ -97,6 +97,18 @@ export async function exportDownload(page: Page, downloads: string, start = () =
     const bytes = await readFile(join(downloads, name)).catch(() => Buffer.alloc(0));
     return bytes.length > 0 ? bytes : undefined;
   });
+}
+
+/** A 300 × 200 yellow PNG written to `dir` as small.png, the picture the suites open as an image: its path. */
+export async function writeSmallPng(dir: string): Promise<string> {
+  const path = join(dir, 'small.png');
+  await writeFile(
+    path,
+    await sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 250, g: 200, b: 0 } } })
+      .png()
+      .toBuffer(),
+  );
+  return path;
 }
 
 /** Resolves once the preview shows the latest change. */
