@@ -21,10 +21,13 @@ function readCookies(event: LambdaEvent, name: string): string[] {
   return pairs.map((pair) => parseCookie(pair)[name]).filter((value) => value !== undefined);
 }
 
-/** Over https a `__Host-` cookie alone decides; otherwise differing tokens are ambiguous. Empty counts as absent. */
+/** The session cookie names read over the request's scheme, by rank: over https a `__Host-` cookie alone decides. */
+const rankedNames = (event: LambdaEvent): string[][] =>
+  isHttps(event) ? [[HOST_SESSION_COOKIE], [SECURE_SESSION_COOKIE, SESSION_COOKIE]] : [[SESSION_COOKIE]];
+
+/** The first rank holding a token decides; differing tokens within it are ambiguous. Empty counts as absent. */
 export function readSessionCookie(event: LambdaEvent): SessionCookie {
-  const tiers = isHttps(event) ? [[HOST_SESSION_COOKIE], [SECURE_SESSION_COOKIE, SESSION_COOKIE]] : [[SESSION_COOKIE]];
-  for (const names of tiers) {
+  for (const names of rankedNames(event)) {
     const found = names.flatMap((name) =>
       readCookies(event, name)
         .filter(Boolean)
@@ -39,8 +42,9 @@ export function readSessionCookie(event: LambdaEvent): SessionCookie {
 
 /** The session cookie names this request carries a value under, of those read over its scheme. */
 export function carriedSessionCookies(event: LambdaEvent): string[] {
-  const names = isHttps(event) ? [HOST_SESSION_COOKIE, SECURE_SESSION_COOKIE, SESSION_COOKIE] : [SESSION_COOKIE];
-  return names.filter((name) => readCookies(event, name).some(Boolean));
+  return rankedNames(event)
+    .flat()
+    .filter((name) => readCookies(event, name).some(Boolean));
 }
 
 /** The name a session is issued under: `__Host-` over https, so no other subdomain can set a cookie that outranks it. */
