@@ -1,5 +1,6 @@
 /** The session cookie, read so one planted by a sibling subdomain never overrides the real session (docs/identity.md, "Which session cookie counts"). */
 import { parseCookie, stringifySetCookie } from 'cookie';
+import { UnauthorizedError } from '#shared/errors.ts';
 import { isHttps } from '#shared/http/headers.ts';
 import type { LambdaEvent } from '#shared/route-types.ts';
 
@@ -38,6 +39,24 @@ export function readSessionCookie(event: LambdaEvent): SessionCookie {
     return { kind: 'token', name: found[0]!.name, token: found[0]!.token };
   }
   return { kind: 'none' };
+}
+
+/** The session token the request presents; 401 when its cookies disagree. */
+export function sessionToken(event: LambdaEvent): string | undefined {
+  const cookie = readSessionCookie(event);
+  if (cookie.kind === 'ambiguous') {
+    throw new UnauthorizedError({
+      hint: `The request carries different session tokens (${cookie.names.join(', ')}); one may have been set by another site of the same domain, so none is used. Clear this site's cookies and sign in again.`,
+      cause: 'ambiguous session cookies',
+    });
+  }
+  return cookie.kind === 'token' ? cookie.token : undefined;
+}
+
+/** The token a sign-in replaces, if the request holds exactly one; disagreeing cookies name none. */
+export function previousSessionToken(event: LambdaEvent): string | undefined {
+  const cookie = readSessionCookie(event);
+  return cookie.kind === 'token' ? cookie.token : undefined;
 }
 
 /** The session cookie names this request carries a value under, of those read over its scheme. */
