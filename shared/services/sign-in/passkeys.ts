@@ -70,6 +70,14 @@ const notVerified = (cause: unknown) =>
     cause,
   );
 
+/** What every answer must match: its stored challenge, a page this Easel serves passkeys for, the RP ID, and user verification. */
+const expectedOf = (deps: PasskeyDeps, challenge: ChallengeRecord) => ({
+  expectedChallenge: challenge.challenge,
+  expectedOrigin: [...deps.relyingParty.origins],
+  expectedRPID: deps.relyingParty.rpId,
+  requireUserVerification: true,
+});
+
 /** The library's verification when it verified; 400 when it threw or said no. */
 async function verified<T extends { verified: boolean }>(verify: () => Promise<T>): Promise<T & { verified: true }> {
   let result: T;
@@ -117,10 +125,7 @@ export async function registerPasskey(
   const { registrationInfo } = await verified(() =>
     verifyRegistrationResponse({
       response: input.response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: [...deps.relyingParty.origins],
-      expectedRPID: deps.relyingParty.rpId,
-      requireUserVerification: true,
+      ...expectedOf(deps, challenge),
       supportedAlgorithmIDs: ALGORITHMS,
     }),
   );
@@ -176,16 +181,13 @@ export async function signInWithPasskey(
   const { authenticationInfo } = await verified(() =>
     verifyAuthenticationResponse({
       response: input.response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: [...deps.relyingParty.origins],
-      expectedRPID: deps.relyingParty.rpId,
+      ...expectedOf(deps, challenge),
       credential: {
         id: passkey.credentialId,
         publicKey: fromBase64url(passkey.publicKey),
         counter: passkey.counter,
         ...(passkey.transports ? { transports: passkey.transports as never } : {}),
       },
-      requireUserVerification: true,
     }),
   );
   const { newCounter, credentialBackedUp } = authenticationInfo;
