@@ -1,4 +1,4 @@
-import { sessionToken } from '#shared/http/auth.ts';
+import { sessionToken } from '#shared/http/cookies.ts';
 import { reply } from '#shared/http/reply.ts';
 import { route } from '#shared/http/route.ts';
 import { clearedSessionCookies } from '#shared/http/session-replies.ts';

@@ -1,6 +1,7 @@
 import { reply } from '#shared/http/reply.ts';
 import { route } from '#shared/http/route.ts';
-import { clearedSessionCookies, previousSessionToken } from '#shared/http/session-replies.ts';
+import { previousSessionToken } from '#shared/http/cookies.ts';
+import { clearedSessionCookies } from '#shared/http/session-replies.ts';
 import * as routes from '#shared/routes/sign-in.ts';
 import { signOut } from '#shared/services/sign-in/sessions.ts';
 import { sessionDeps } from '#shared/wiring/sign-in.ts';

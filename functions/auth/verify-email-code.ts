@@ -1,5 +1,6 @@
 import { route } from '#shared/http/route.ts';
-import { previousSessionToken, signedInReply } from '#shared/http/session-replies.ts';
+import { previousSessionToken } from '#shared/http/cookies.ts';
+import { signedInReply } from '#shared/http/session-replies.ts';
 import * as routes from '#shared/routes/sign-in.ts';
 import { verifyEmailCode } from '#shared/services/sign-in/email-codes.ts';
 import { rateLimit, rateTableLimiter } from '#shared/wiring/rate-limit.ts';

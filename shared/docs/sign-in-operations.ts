@@ -1,4 +1,5 @@
 /** What the documents say about the sign-in operations (shared/routes/sign-in.ts); spread into OPERATION_DOCS. */
+import { SESSION_COOKIE } from '#shared/docs/catalog.ts';
 import type { AnySchema, OperationDoc } from '#shared/route-types.ts';
 import {
   EmailCodeSent,
@@ -16,7 +17,7 @@ import * as v from 'valibot';
 const json = <S extends AnySchema>(description: string, schema: S) => ({ description, contentType: 'application/json', schema });
 const COOKIE = {
   'Set-Cookie': {
-    description: 'The session: `easel.session_token` (`__Host-easel.session_token` over https), HttpOnly, SameSite=Lax, Secure over https, for SESSION_HOURS.',
+    description: `The session: \`${SESSION_COOKIE}\` (\`__Host-${SESSION_COOKIE}\` over https), HttpOnly, SameSite=Lax, Secure over https, for SESSION_HOURS.`,
     schema: { type: 'string' as const },
   },
 };

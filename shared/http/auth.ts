@@ -5,7 +5,7 @@ import type { LambdaContext, LambdaEvent, RouteRow } from '#shared/route-types.t
 import { deadlineOf } from '#shared/http/deadline.ts';
 import { requireFeature, requirePermission } from '#shared/identity/authenticator.ts';
 import type { Authenticator } from '#shared/identity/authenticator.ts';
-import { SESSION_COOKIE, readSessionCookie } from '#shared/http/cookies.ts';
+import { SESSION_COOKIE, sessionToken } from '#shared/http/cookies.ts';
 import { requiredFeatureOf } from '#shared/identity/plans.ts';
 import type { Principal, SessionIdentity, SessionPrincipal } from '#shared/identity/principal.ts';
 import { log } from '#shared/log.ts';
@@ -48,18 +48,6 @@ export function authenticate(options: AuthenticateOptions): HttpMiddleware {
       });
     },
   };
-}
-
-/** The session token the request presents; 401 when its cookies disagree. */
-export function sessionToken(event: LambdaEvent): string | undefined {
-  const cookie = readSessionCookie(event);
-  if (cookie.kind === 'ambiguous') {
-    throw new UnauthorizedError({
-      hint: `The request carries different session tokens (${cookie.names.join(', ')}); one may have been set by another site of the same domain, so none is used. Clear this site's cookies and sign in again.`,
-      cause: 'ambiguous session cookies',
-    });
-  }
-  return cookie.kind === 'token' ? cookie.token : undefined;
 }
 
 async function sessionOnly(permission: string | undefined, event: LambdaEvent, auth: Authenticator): Promise<SessionIdentity | SessionPrincipal> {

@@ -1,5 +1,6 @@
 /** The session cookie, read so one planted by a sibling subdomain never overrides the real session (docs/identity.md, "Which session cookie counts"). */
 import { parseCookie, stringifySetCookie } from 'cookie';
+import { UnauthorizedError } from '#shared/errors.ts';
 import { isHttps } from '#shared/http/headers.ts';
 import type { LambdaEvent } from '#shared/route-types.ts';
 
@@ -21,10 +22,13 @@ function readCookies(event: LambdaEvent, name: string): string[] {
   return pairs.map((pair) => parseCookie(pair)[name]).filter((value) => value !== undefined);
 }
 
-/** Over https a `__Host-` cookie alone decides; otherwise differing tokens are ambiguous. Empty counts as absent. */
+/** The session cookie names read over the request's scheme, by rank: over https a `__Host-` cookie alone decides. */
+const rankedNames = (event: LambdaEvent): string[][] =>
+  isHttps(event) ? [[HOST_SESSION_COOKIE], [SECURE_SESSION_COOKIE, SESSION_COOKIE]] : [[SESSION_COOKIE]];
+
+/** The first rank holding a token decides; differing tokens within it are ambiguous. Empty counts as absent. */
 export function readSessionCookie(event: LambdaEvent): SessionCookie {
-  const tiers = isHttps(event) ? [[HOST_SESSION_COOKIE], [SECURE_SESSION_COOKIE, SESSION_COOKIE]] : [[SESSION_COOKIE]];
-  for (const names of tiers) {
+  for (const names of rankedNames(event)) {
     const found = names.flatMap((name) =>
       readCookies(event, name)
         .filter(Boolean)
@@ -37,10 +41,29 @@ export function readSessionCookie(event: LambdaEvent): SessionCookie {
   return { kind: 'none' };
 }
 
+/** The session token the request presents; 401 when its cookies disagree. */
+export function sessionToken(event: LambdaEvent): string | undefined {
+  const cookie = readSessionCookie(event);
+  if (cookie.kind === 'ambiguous') {
+    throw new UnauthorizedError({
+      hint: `The request carries different session tokens (${cookie.names.join(', ')}); one may have been set by another site of the same domain, so none is used. Clear this site's cookies and sign in again.`,
+      cause: 'ambiguous session cookies',
+    });
+  }
+  return cookie.kind === 'token' ? cookie.token : undefined;
+}
+
+/** The token a sign-in replaces, if the request holds exactly one; disagreeing cookies name none. */
+export function previousSessionToken(event: LambdaEvent): string | undefined {
+  const cookie = readSessionCookie(event);
+  return cookie.kind === 'token' ? cookie.token : undefined;
+}
+
 /** The session cookie names this request carries a value under, of those read over its scheme. */
 export function carriedSessionCookies(event: LambdaEvent): string[] {
-  const names = isHttps(event) ? [HOST_SESSION_COOKIE, SECURE_SESSION_COOKIE, SESSION_COOKIE] : [SESSION_COOKIE];
-  return names.filter((name) => readCookies(event, name).some(Boolean));
+  return rankedNames(event)
+    .flat()
+    .filter((name) => readCookies(event, name).some(Boolean));
 }
 
 /** The name a session is issued under: `__Host-` over https, so no other subdomain can set a cookie that outranks it. */

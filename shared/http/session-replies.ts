@@ -1,5 +1,5 @@
 /** The answers that set or clear the session cookie: a sign-in, a sign-out, a probe that finds a stale cookie. */
-import { carriedSessionCookies, issuedSessionCookie, readSessionCookie, sessionSetCookie } from '#shared/http/cookies.ts';
+import { carriedSessionCookies, issuedSessionCookie, sessionSetCookie } from '#shared/http/cookies.ts';
 import { isHttps } from '#shared/http/headers.ts';
 import { reply, type Reply } from '#shared/http/reply.ts';
 import type { LambdaEvent } from '#shared/route-types.ts';
@@ -22,10 +22,4 @@ export function clearedSessionCookies(event: LambdaEvent): string[] {
   const secure = isHttps(event);
   const carried = carriedSessionCookies(event);
   return (carried.length > 0 ? carried : [issuedSessionCookie(secure)]).map((name) => expired(name, secure));
-}
-
-/** The token a sign-in replaces, if the request holds exactly one; disagreeing cookies name none. */
-export function previousSessionToken(event: LambdaEvent): string | undefined {
-  const cookie = readSessionCookie(event);
-  return cookie.kind === 'token' ? cookie.token : undefined;
 }

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { EMAIL_CODE_DIGITS } from '#shared/identity/credentials.ts';
 import { RoleSchema } from '#shared/identity/permissions.ts';
 import { PlainText } from '#shared/schemas/common.ts';
-import { MembershipView, OrganizationView, UserView } from '#shared/schemas/identity.ts';
+import { InvitationStatusSchema, MembershipView, OrganizationView, UserView } from '#shared/schemas/identity.ts';
 
 const id = (description: string) => v.pipe(v.string(), v.minLength(1), v.maxLength(128), v.description(description));
 const isoTime = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
@@ -90,7 +90,8 @@ export const EmailCodeSent = v.object({
   attempts: v.pipe(v.number(), v.integer(), v.description('Wrong codes allowed before a new one must be asked for.')),
 });
 
-export const InvitationStatusView = v.picklist(['pending', 'accepted', 'revoked', 'expired']);
+/** The stored statuses, and `expired` for a pending one past its time. */
+const InvitationStatusView = v.picklist([...InvitationStatusSchema.options, 'expired']);
 
 /** An invitation as its invitee sees it. */
 export const MyInvitation = v.object({

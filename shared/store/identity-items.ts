@@ -40,6 +40,9 @@ export interface IdentityStoreDeps {
   now?: () => Date;
 }
 
+/** A condition that the item exists, and `condition` holds when there is one. */
+const existingAnd = (condition: string | undefined) => (condition ? `attribute_exists(pk) AND (${condition})` : 'attribute_exists(pk)');
+
 /** The identity items of the workspace table, read and written with expiry and conflicts applied. */
 export class IdentityItems {
   private readonly dynamo: DynamoDBDocumentClient;
@@ -83,11 +86,6 @@ export class IdentityItems {
     return queryAll(TABLE, this.dynamo, { ...input, TableName: this.table });
   }
 
-  async getIncludingExpired(key: Key): Promise<Item | undefined> {
-    const { Item } = await guard(TABLE, () => this.dynamo.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true })));
-    return Item;
-  }
-
   async count(input: Omit<QueryCommandInput, 'TableName' | 'Select'>): Promise<number> {
     return countAll(TABLE, this.dynamo, { ...input, TableName: this.table });
   }
@@ -107,20 +105,30 @@ export class IdentityItems {
     return deleteIf(TABLE, this.dynamo, {
       TableName: this.table,
       Key: key,
-      ConditionExpression: condition ? `attribute_exists(pk) AND (${condition.expression})` : 'attribute_exists(pk)',
+      ConditionExpression: existingAnd(condition?.expression),
       ...(condition ? { ExpressionAttributeValues: condition.values } : {}),
     });
   }
 
   /** The item after an update that must find it (and meet `ConditionExpression`); undefined otherwise. */
   async updateReturning(key: Key, update: Omit<UpdateCommandInput, 'TableName' | 'Key' | 'ReturnValues'>): Promise<Item | undefined> {
-    const condition = update.ConditionExpression ? `attribute_exists(pk) AND (${update.ConditionExpression})` : 'attribute_exists(pk)';
-    return updateIf(TABLE, this.dynamo, { ...update, TableName: this.table, Key: key, ConditionExpression: condition, ReturnValues: 'ALL_NEW' });
+    return updateIf(TABLE, this.dynamo, {
+      ...update,
+      TableName: this.table,
+      Key: key,
+      ConditionExpression: existingAnd(update.ConditionExpression),
+      ReturnValues: 'ALL_NEW',
+    });
   }
 
   /** Applies an update to an item that must exist; returns false when it does not (or `ConditionExpression` fails). */
   async updateExisting(key: Key, update: Omit<UpdateCommandInput, 'TableName' | 'Key'>): Promise<boolean> {
-    const condition = update.ConditionExpression ? `attribute_exists(pk) AND (${update.ConditionExpression})` : 'attribute_exists(pk)';
-    return (await updateIf(TABLE, this.dynamo, { ...update, TableName: this.table, Key: key, ConditionExpression: condition })) !== undefined;
+    const updated = await updateIf(TABLE, this.dynamo, {
+      ...update,
+      TableName: this.table,
+      Key: key,
+      ConditionExpression: existingAnd(update.ConditionExpression),
+    });
+    return updated !== undefined;
   }
 }

@@ -4,6 +4,9 @@ import { InvitationRecord } from '#shared/schemas/identity.ts';
 import { IdentityItems, type IdentityStoreDeps } from '#shared/store/identity-items.ts';
 import { indexKeys, keys, prefixes } from '#shared/store/keys.ts';
 
+/** Pending and not expired at `nowSeconds`: an invitation that can still be accepted. */
+export const isPendingAt = (invitation: InvitationRecord, nowSeconds: number): boolean => invitation.status === 'pending' && invitation.expiresAt > nowSeconds;
+
 export class InvitationStore {
   private readonly items: IdentityItems;
 
@@ -59,11 +62,6 @@ export class InvitationStore {
       ExpressionAttributeValues: { ':pk': indexKeys.inviteePartition(email), ':prefix': prefixes.invitation },
     });
     return items.map((item) => v.parse(InvitationRecord, item));
-  }
-
-  async hasPendingInvitation(email: string): Promise<boolean> {
-    const now = this.items.nowSeconds();
-    return (await this.listInvitationsOfEmail(email)).some((invitation) => invitation.status === 'pending' && invitation.expiresAt > now);
   }
 
   /** Pending → accepted by this user; accepted by them already passes again, so a retry adds a membership a failure left out. */

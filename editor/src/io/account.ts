@@ -4,7 +4,7 @@
  * The cookie is HttpOnly: the page never sees a token.
  */
 import { browserSupportsWebAuthn, startAuthentication, startRegistration } from '@simplewebauthn/browser';
-import { ApiError, type Api } from './api.ts';
+import { ApiError, type Api, type CallOptions } from './api.ts';
 
 export interface Invitation {
   id: string;
@@ -46,7 +46,12 @@ export interface PasskeyItem {
 
 export type AccountState = 'checking' | 'signed-out' | 'signed-in' | 'unavailable';
 
-const json = { 'Content-Type': 'application/json' };
+/** Every account operation goes with the session cookie; a `body` is sent as JSON. */
+const withSession = (method = 'GET', body?: unknown): CallOptions => ({
+  method,
+  credentials: 'session',
+  ...(body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+});
 
 export class Account {
   state: AccountState = 'checking';
@@ -76,7 +81,7 @@ export class Account {
   /** Asks who the browser's cookie signs in. */
   async refresh(): Promise<void> {
     try {
-      const state = await this.api.json<SignedIn | { signedIn: false }>('/api/v1/auth/session', { credentials: 'session' });
+      const state = await this.api.json<SignedIn | { signedIn: false }>('/api/v1/auth/session', withSession());
       await this.adopt(state.signedIn ? state : undefined);
     } catch {
       // No CORS from another origin, or the API down: the page still edits and exports.
@@ -96,7 +101,7 @@ export class Account {
 
   private async readBootstrap(): Promise<Bootstrap | undefined> {
     try {
-      return await this.api.json<Bootstrap>('/api/v1/bootstrap', { credentials: 'session' });
+      return await this.api.json<Bootstrap>('/api/v1/bootstrap', withSession());
     } catch (error) {
       // The active organization went away or is being deleted: the user picks another.
       if (error instanceof ApiError && error.status === 403) return undefined;
@@ -105,12 +110,12 @@ export class Account {
   }
 
   async sendCode(email: string): Promise<{ email: string; expiresInSeconds: number }> {
-    return this.api.json('/api/v1/auth/email-code', { method: 'POST', credentials: 'session', headers: json, body: JSON.stringify({ email }) });
+    return this.api.json('/api/v1/auth/email-code', withSession('POST', { email }));
   }
 
   async verifyCode(email: string, code: string, name?: string): Promise<void> {
-    const body = JSON.stringify({ email, code, ...(name ? { name } : {}) });
-    await this.adopt(await this.api.json<SignedIn>('/api/v1/auth/email-code/verify', { method: 'POST', credentials: 'session', headers: json, body }));
+    const body = { email, code, ...(name ? { name } : {}) };
+    await this.adopt(await this.api.json<SignedIn>('/api/v1/auth/email-code/verify', withSession('POST', body)));
   }
 
   /** Why passkeys cannot work on this page, or undefined when they can. */
@@ -123,72 +128,54 @@ export class Account {
   }
 
   async signInWithPasskey(): Promise<void> {
-    const optionsJSON = await this.api.json<Parameters<typeof startAuthentication>[0]['optionsJSON']>('/api/v1/auth/passkey/options', {
-      method: 'POST',
-      credentials: 'session',
-    });
+    const optionsJSON = await this.api.json<Parameters<typeof startAuthentication>[0]['optionsJSON']>('/api/v1/auth/passkey/options', withSession('POST'));
     const response = await startAuthentication({ optionsJSON });
-    await this.adopt(
-      await this.api.json<SignedIn>('/api/v1/auth/passkey/verify', {
-        method: 'POST',
-        credentials: 'session',
-        headers: json,
-        body: JSON.stringify({ response }),
-      }),
-    );
+    await this.adopt(await this.api.json<SignedIn>('/api/v1/auth/passkey/verify', withSession('POST', { response })));
   }
 
   async signOut(): Promise<void> {
-    await this.api.call('/api/v1/auth/sign-out', { method: 'POST', credentials: 'session' });
+    await this.api.call('/api/v1/auth/sign-out', withSession('POST'));
     await this.adopt(undefined);
   }
 
   /** The contract's activate operation: the session acts in that organization from now on. */
   async activate(organizationId: string): Promise<void> {
-    this.bootstrap = await this.api.json<Bootstrap>(`/api/v1/organizations/${encodeURIComponent(organizationId)}/activate`, {
-      method: 'POST',
-      credentials: 'session',
-    });
+    this.bootstrap = await this.api.json<Bootstrap>(`/api/v1/organizations/${encodeURIComponent(organizationId)}/activate`, withSession('POST'));
     if (this.session) this.session = { ...this.session, activeOrganizationId: organizationId };
     this.changed();
   }
 
   /** Joins the invitation's organization and switches to it. */
   async accept(invitationId: string): Promise<void> {
-    const { organization } = await this.api.json<{ organization: { id: string } }>(`/api/v1/auth/invitations/${encodeURIComponent(invitationId)}/accept`, {
-      method: 'POST',
-      credentials: 'session',
-    });
+    const accept = `/api/v1/auth/invitations/${encodeURIComponent(invitationId)}/accept`;
+    const { organization } = await this.api.json<{ organization: { id: string } }>(accept, withSession('POST'));
     if (this.session) this.session = { ...this.session, invitations: this.session.invitations.filter((invitation) => invitation.id !== invitationId) };
     await this.activate(organization.id);
   }
 
   async sessions(): Promise<SessionItem[]> {
-    return (await this.api.json<{ sessions: SessionItem[] }>('/api/v1/auth/sessions', { credentials: 'session' })).sessions;
+    return (await this.api.json<{ sessions: SessionItem[] }>('/api/v1/auth/sessions', withSession())).sessions;
   }
 
   async endSession(sessionId: string): Promise<void> {
-    await this.api.call(`/api/v1/auth/sessions/${encodeURIComponent(sessionId)}`, { method: 'DELETE', credentials: 'session' });
+    await this.api.call(`/api/v1/auth/sessions/${encodeURIComponent(sessionId)}`, withSession('DELETE'));
   }
 
   async endOtherSessions(): Promise<number> {
-    return (await this.api.json<{ ended: number }>('/api/v1/auth/sessions', { method: 'DELETE', credentials: 'session' })).ended;
+    return (await this.api.json<{ ended: number }>('/api/v1/auth/sessions', withSession('DELETE'))).ended;
   }
 
   async passkeys(): Promise<PasskeyItem[]> {
-    return (await this.api.json<{ passkeys: PasskeyItem[] }>('/api/v1/auth/passkeys', { credentials: 'session' })).passkeys;
+    return (await this.api.json<{ passkeys: PasskeyItem[] }>('/api/v1/auth/passkeys', withSession())).passkeys;
   }
 
   async addPasskey(): Promise<PasskeyItem> {
-    const optionsJSON = await this.api.json<Parameters<typeof startRegistration>[0]['optionsJSON']>('/api/v1/auth/passkeys/options', {
-      method: 'POST',
-      credentials: 'session',
-    });
+    const optionsJSON = await this.api.json<Parameters<typeof startRegistration>[0]['optionsJSON']>('/api/v1/auth/passkeys/options', withSession('POST'));
     const response = await startRegistration({ optionsJSON });
-    return this.api.json<PasskeyItem>('/api/v1/auth/passkeys', { method: 'POST', credentials: 'session', headers: json, body: JSON.stringify({ response }) });
+    return this.api.json<PasskeyItem>('/api/v1/auth/passkeys', withSession('POST', { response }));
   }
 
   async removePasskey(passkeyId: string): Promise<void> {
-    await this.api.call(`/api/v1/auth/passkeys/${encodeURIComponent(passkeyId)}`, { method: 'DELETE', credentials: 'session' });
+    await this.api.call(`/api/v1/auth/passkeys/${encodeURIComponent(passkeyId)}`, withSession('DELETE'));
   }
 }

@@ -4,7 +4,7 @@ import { digestsEqual, generateEmailCode, hashAddress, hashEmailCode, normalizeE
 import { rateLimitHeaders, type RateLimiter, type RateLimitRule } from '#shared/rate-limiter.ts';
 import type { EmailCodeVerifyRequest } from '#shared/schemas/sign-in.ts';
 import { accountFor, mayReceiveCode, type AccountDeps } from '#shared/services/sign-in/accounts.ts';
-import { myInvitations } from '#shared/services/sign-in/invitations.ts';
+import { invitationViews } from '#shared/services/sign-in/invitations.ts';
 import { issueSession, type IssuedSession, type SessionDeps } from '#shared/services/sign-in/sessions.ts';
 import type { EmailCodeStore } from '#shared/store/email-codes.ts';
 import type { SignInMailQueue, SignInMailRequest } from '#shared/store/mail-queue.ts';
@@ -82,7 +82,9 @@ export async function verifyEmailCode(
   const email = normalizeEmail(input.email);
   const addressHash = hashAddress(email);
   // The limit, the try and the address's invitations at once: a try refused by the limit is spent all the same.
-  const invitations = myInvitations(deps.sessions, email);
+  // The invitations are read once, for the account and the answer.
+  const records = deps.sessions.store.listInvitationsOfEmail(email);
+  const invitations = records.then((found) => invitationViews(deps.sessions, found));
   invitations.catch(() => undefined);
   const [, stored] = await Promise.all([limitAddress(deps.limiter, 'verify', addressHash), deps.codes.countEmailCodeTry(addressHash, CODE_TRIES)]);
   if (stored === 'spent') throw new InvalidRequestError('Too many wrong codes', 'This code took its last try: ask for a new code.');
@@ -91,7 +93,7 @@ export async function verifyEmailCode(
   // The account is looked up (or made, idempotently) while the code is marked used; no session unless it was.
   const [used, account] = await Promise.all([
     deps.codes.useEmailCode(addressHash, codeHash),
-    accountFor(deps.accounts, { email, ...(input.name ? { name: input.name } : {}) }),
+    accountFor(deps.accounts, { email, invitations: records, ...(input.name ? { name: input.name } : {}) }),
   ]);
   if (!used) throw new InvalidRequestError(...WRONG);
   if (!account) {

@@ -24,7 +24,11 @@ function statusOf(invitation: InvitationRecord, nowSeconds: number): MyInvitatio
 
 /** Every invitation of the address to an organization that still exists, newest first. */
 export async function myInvitations(deps: { store: InvitationReads; now?: () => Date }, email: string): Promise<MyInvitation[]> {
-  const invitations = await deps.store.listInvitationsOfEmail(email);
+  return invitationViews(deps, await deps.store.listInvitationsOfEmail(email));
+}
+
+/** The address's invitations, read already, as myInvitations answers them. */
+export async function invitationViews(deps: { store: InvitationReads; now?: () => Date }, invitations: InvitationRecord[]): Promise<MyInvitation[]> {
   if (invitations.length === 0) return [];
   const [organizations, inviters] = await Promise.all([
     deps.store.getOrganizations(invitations.map((invitation) => invitation.organizationId)),

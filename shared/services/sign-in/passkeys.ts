@@ -70,6 +70,26 @@ const notVerified = (cause: unknown) =>
     cause,
   );
 
+/** What every answer must match: its stored challenge, a page this Easel serves passkeys for, the RP ID, and user verification. */
+const expectedOf = (deps: PasskeyDeps, challenge: ChallengeRecord) => ({
+  expectedChallenge: challenge.challenge,
+  expectedOrigin: [...deps.relyingParty.origins],
+  expectedRPID: deps.relyingParty.rpId,
+  requireUserVerification: true,
+});
+
+/** The library's verification when it verified; 400 when it threw or said no. */
+async function verified<T extends { verified: boolean }>(verify: () => Promise<T>): Promise<T & { verified: true }> {
+  let result: T;
+  try {
+    result = await verify();
+  } catch (error) {
+    throw notVerified(error);
+  }
+  if (!result.verified) throw notVerified(undefined);
+  return result as T & { verified: true };
+}
+
 async function putChallenge(deps: PasskeyDeps, challenge: string, purpose: ChallengeRecord['purpose'], userId?: string): Promise<void> {
   const expiresAt = Math.floor((deps.now?.() ?? new Date()).getTime() / 1000) + CHALLENGE_SECONDS;
   await deps.store.putChallenge({ challenge, purpose, expiresAt, ...(userId ? { userId } : {}) });
@@ -102,21 +122,14 @@ export async function registerPasskey(
   const challenge = await takeChallenge(deps, input.response.response.clientDataJSON, 'register');
   // Another user's challenge is as good as none.
   if (challenge.userId !== input.userId) throw new InvalidRequestError('Unknown or used challenge', 'Start the registration again from the signed-in editor.');
-  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-  try {
-    verification = await verifyRegistrationResponse({
+  const { registrationInfo } = await verified(() =>
+    verifyRegistrationResponse({
       response: input.response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: [...deps.relyingParty.origins],
-      expectedRPID: deps.relyingParty.rpId,
-      requireUserVerification: true,
+      ...expectedOf(deps, challenge),
       supportedAlgorithmIDs: ALGORITHMS,
-    });
-  } catch (error) {
-    throw notVerified(error);
-  }
-  if (!verification.verified) throw notVerified(undefined);
-  const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
+    }),
+  );
+  const { credential, credentialDeviceType, credentialBackedUp } = registrationInfo;
   const record: PasskeyRecord = {
     passkeyId: newId('pky'),
     credentialId: credential.id,
@@ -165,26 +178,19 @@ export async function signInWithPasskey(
   }
   const handle = input.response.response.userHandle;
   if (handle !== undefined && Buffer.from(handle, 'base64url').toString('utf8') !== passkey.userId) throw notVerified(new Error('user handle of another user'));
-  let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-  try {
-    verification = await verifyAuthenticationResponse({
+  const { authenticationInfo } = await verified(() =>
+    verifyAuthenticationResponse({
       response: input.response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: [...deps.relyingParty.origins],
-      expectedRPID: deps.relyingParty.rpId,
+      ...expectedOf(deps, challenge),
       credential: {
         id: passkey.credentialId,
         publicKey: fromBase64url(passkey.publicKey),
         counter: passkey.counter,
         ...(passkey.transports ? { transports: passkey.transports as never } : {}),
       },
-      requireUserVerification: true,
-    });
-  } catch (error) {
-    throw notVerified(error);
-  }
-  if (!verification.verified) throw notVerified(undefined);
-  const { newCounter, credentialBackedUp } = verification.authenticationInfo;
+    }),
+  );
+  const { newCounter, credentialBackedUp } = authenticationInfo;
   const user = requireUser(deps, passkey.userId);
   const prefetched = {
     organization: firstOrganization(deps.sessions, passkey.userId),

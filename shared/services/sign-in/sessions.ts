@@ -40,6 +40,20 @@ export function sessionView(session: Pick<SessionRecord, 'sessionId' | 'createdA
   return { id: session.sessionId, createdAt: session.createdAt, expiresAt: iso(session.expiresAt), method: session.method ?? null };
 }
 
+/** What a sign-in and the session probe answer: the user, the session and the address's pending invitations. */
+function signedIn(user: UserRecord, session: SessionRecord, invitations: MyInvitation[]): SignedIn {
+  return {
+    signedIn: true,
+    user: userView(user),
+    session: sessionView(session),
+    activeOrganizationId: session.activeOrganizationId ?? null,
+    invitations: invitations.filter((invitation) => invitation.status === 'pending'),
+  };
+}
+
+/** The stored key of a well-formed token; undefined for none or a malformed one, which no session has. */
+const storedKeyOf = (token: string | undefined) => (token && isSessionTokenFormat(token) ? hashSecret(token) : undefined);
+
 /** The organization a new session acts in: the first by name of the user's active ones. */
 export async function firstOrganization(deps: SessionDeps, userId: string): Promise<string | undefined> {
   const memberships = await deps.store.listMembershipsOfUser(userId);
@@ -82,19 +96,9 @@ export async function issueSession(
   };
   if (activeOrganizationId) record.activeOrganizationId = activeOrganizationId;
   if (input.userAgent) record.userAgent = input.userAgent.slice(0, USER_AGENT_MAX);
-  const previous = input.previousToken && isSessionTokenFormat(input.previousToken) ? hashSecret(input.previousToken) : undefined;
+  const previous = storedKeyOf(input.previousToken);
   await Promise.all([deps.store.putSession(record), previous ? deps.store.endSession(previous) : undefined]);
-  return {
-    token,
-    maxAgeSeconds,
-    body: {
-      signedIn: true,
-      user: userView(input.user),
-      session: sessionView(record),
-      activeOrganizationId: activeOrganizationId ?? null,
-      invitations: invitations.filter((invitation) => invitation.status === 'pending'),
-    },
-  };
+  return { token, maxAgeSeconds, body: signedIn(input.user, record, invitations) };
 }
 
 /** GET /api/v1/auth/session: who the cookie signs in, or `signedIn: false` (`clear`: a stale cookie); never a 401, so a page may always ask. */
@@ -103,21 +107,12 @@ export async function sessionState(
   input: { token: string | undefined },
 ): Promise<{ body: v.InferOutput<typeof SessionState>; clear: boolean }> {
   if (!input.token) return { body: { signedIn: false }, clear: false };
-  const tokenHash = isSessionTokenFormat(input.token) ? hashSecret(input.token) : undefined;
+  const tokenHash = storedKeyOf(input.token);
   const session = tokenHash ? await deps.store.getSession(tokenHash) : undefined;
   const user = session && (await deps.store.getUser(session.userId));
-  if (!session || !user || !tokenHash) return { body: { signedIn: false }, clear: true };
-  const [invitations] = await Promise.all([myInvitations(deps, user.email), deps.store.touchSession(tokenHash, LAST_SEEN_INTERVAL_SECONDS)]);
-  return {
-    body: {
-      signedIn: true,
-      user: userView(user),
-      session: sessionView(session),
-      activeOrganizationId: session.activeOrganizationId ?? null,
-      invitations: invitations.filter((invitation) => invitation.status === 'pending'),
-    },
-    clear: false,
-  };
+  if (!session || !user) return { body: { signedIn: false }, clear: true };
+  const [invitations] = await Promise.all([myInvitations(deps, user.email), deps.store.touchSession(session.tokenHash, LAST_SEEN_INTERVAL_SECONDS)]);
+  return { body: signedIn(user, session, invitations), clear: false };
 }
 
 /** Ends one of the user's sessions; 404 when no live session of theirs has the id. Returns whether it was the current one. */
@@ -138,7 +133,8 @@ export async function endOtherSessions(deps: SessionDeps, input: { userId: strin
 
 /** Ends the session the cookie holds, if any: signing out twice, or with an expired cookie, is not an error. */
 export async function signOut(deps: Pick<SessionDeps, 'store'>, input: { token: string | undefined }): Promise<void> {
-  if (input.token && isSessionTokenFormat(input.token)) await deps.store.endSession(hashSecret(input.token));
+  const tokenHash = storedKeyOf(input.token);
+  if (tokenHash) await deps.store.endSession(tokenHash);
 }
 
 /** 401 for a user that no longer exists: a session of nobody is no session. */
