@@ -1,7 +1,7 @@
 import { route } from '#shared/http/route.ts';
 import * as routes from '#shared/routes/sign-in.ts';
 import { myInvitations } from '#shared/services/sign-in/invitations.ts';
-import { requireUser } from '#shared/services/sign-in/sessions.ts';
+import { requireUser } from '#shared/services/shell.ts';
 import { authenticate } from '#shared/wiring/auth.ts';
 import { invitationDeps } from '#shared/wiring/sign-in.ts';
 

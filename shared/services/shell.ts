@@ -244,7 +244,7 @@ async function assembleBootstrap(
   };
 }
 
-async function requireUser(deps: ShellDeps<'getUser'>, userId: string): Promise<UserRecord> {
+export async function requireUser(deps: ShellDeps<'getUser'>, userId: string): Promise<UserRecord> {
   const user = await deps.store.getUser(userId);
   // A session whose user is gone is no session at all.
   if (!user) throw new UnauthorizedError({ hint: 'The session is unknown or has expired; sign in again.', cause: `user ${userId} not found` });

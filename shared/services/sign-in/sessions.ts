@@ -1,6 +1,6 @@
 /** Sessions a sign-in issues and their user sees and ends; a sign-in always issues a new token and ends the browser's previous session. */
 import type * as v from 'valibot';
-import { NotFoundError, UnauthorizedError } from '#shared/errors.ts';
+import { NotFoundError } from '#shared/errors.ts';
 import { generateSessionToken, hashSecret, isSessionTokenFormat, newId } from '#shared/identity/credentials.ts';
 import type { SessionRecord, UserRecord } from '#shared/schemas/identity.ts';
 import type { MyInvitation, SessionState, SignedIn } from '#shared/schemas/sign-in.ts';
@@ -135,11 +135,4 @@ export async function endOtherSessions(deps: SessionDeps, input: { userId: strin
 export async function signOut(deps: Pick<SessionDeps, 'store'>, input: { token: string | undefined }): Promise<void> {
   const tokenHash = storedKeyOf(input.token);
   if (tokenHash) await deps.store.endSession(tokenHash);
-}
-
-/** 401 for a user that no longer exists: a session of nobody is no session. */
-export async function requireUser(deps: { store: Pick<UserStore, 'getUser'> }, userId: string): Promise<UserRecord> {
-  const user = await deps.store.getUser(userId);
-  if (!user) throw new UnauthorizedError({ hint: 'The session is unknown or has expired; sign in again.', cause: `user ${userId} not found` });
-  return user;
 }
