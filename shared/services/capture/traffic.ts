@@ -66,7 +66,7 @@ export class Traffic {
       return void this.proceed(request, url).catch(ignore);
     }
     // Each redirect hop of the navigation is a new request here, so a hop to a private address stops here.
-    if (request.isNavigationRequest() && request.frame() === this.page.mainFrame()) this.mainBlocked = { url, verdict };
+    if (this.isDocument(request)) this.mainBlocked = { url, verdict };
     this.refused += 1;
     log.info('capture request blocked', { host: url.hostname, type: request.resourceType(), reason: verdict.reason });
     await request.abort(verdict.kind === 'unresolvable' ? 'namenotresolved' : 'blockedbyclient').catch(ignore);
