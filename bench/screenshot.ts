@@ -8,6 +8,7 @@ import type { Browser } from 'puppeteer-core';
 import type { BrowserBackend } from '#shared/services/capture/browsers.ts';
 import { SETTLE } from '#shared/services/capture/settle.ts';
 import sharp from 'sharp';
+import { benchCapture, timed } from './support/capture-run.ts';
 import { ms, percentile } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
 import { apiEvent, lambdaContext } from '../test/support/event.ts';
@@ -22,12 +23,6 @@ const CACHE_RUNS = 50;
 const WAIT_RUNS = 5;
 const FULL_PAGE_RUNS = 7;
 const CLEAN_RUNS = 15;
-
-async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const started = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - started, value };
-}
 
 async function rawCapture(browser: Browser, url: string, fullPage = false): Promise<Uint8Array> {
   const page = await browser.newPage();
@@ -89,9 +84,6 @@ export async function bench(): Promise<BenchTable[]> {
   try {
     const { handler } = await import('#functions/screenshot/capture-page.ts');
     const { browserBackend } = await import('#shared/wiring/capture.ts');
-    const { capturePng } = await import('#shared/services/capture/page-capture.ts');
-    const { createTargetGuard } = await import('#shared/services/capture/target.ts');
-    const { cachingResolver, systemResolver } = await import('#shared/net/guard.ts');
 
     let client = 0;
     // A fresh source address per call: the bench measures capture, not the rate limit.
@@ -212,8 +204,7 @@ export async function bench(): Promise<BenchTable[]> {
       ],
     };
 
-    const guard = createTargetGuard({ loopbackPorts: [pages.port, corpus.port] }, cachingResolver(systemResolver, 30_000));
-    const { DEFAULT_OPTIONS } = await import('#shared/services/capture/options.ts');
+    const cleanCapture = await benchCapture([pages.port, corpus.port], 10_000);
 
     // The added time of each clean-up on a plain page, through capturePng; variants interleaved.
     const variants = [
@@ -222,12 +213,6 @@ export async function bench(): Promise<BenchTable[]> {
       ['blockAds', { blockAds: true }],
       ['both', { blockBanners: true, blockAds: true }],
     ] as const;
-    const cleanCapture = async (target: URL, options: object) => {
-      const lease = await browserBackend().acquire();
-      return timed(() =>
-        capturePng(lease, { url: target, deviceType: 'desktop', colorScheme: 'light', timeoutMs: 10_000, options: { ...DEFAULT_OPTIONS, ...options } }, guard),
-      );
-    };
     const plain = new URL(`${pages.origin}/plain?title=clean`);
     const cleanMs: number[][] = variants.map(() => []);
     for (let i = 0; i < 3; i += 1) for (const [, options] of variants) await cleanCapture(plain, options);
@@ -265,6 +250,7 @@ export async function bench(): Promise<BenchTable[]> {
         `${Object.keys(WALLS).join(', ')}; clean = no pixel of the banner colour, nor of the mark an accepted wall leaves.`,
       ],
     };
+    const waitCapture = await benchCapture([pages.port, corpus.port], 5_000);
     const strategies = [
       { label: 'load', wait: { kind: 'lifecycle', event: 'load' } },
       { label: 'domcontentloaded', wait: { kind: 'lifecycle', event: 'domcontentloaded' } },
@@ -285,15 +271,8 @@ export async function bench(): Promise<BenchTable[]> {
         let complete = 0;
         let failed = '';
         for (let i = 0; i < WAIT_RUNS; i += 1) {
-          const lease = await browserBackend().acquire();
           try {
-            const { ms: took, value } = await timed(() =>
-              capturePng(
-                lease,
-                { url: new URL(`${pages.origin}/wait/${fixture}`), deviceType: 'desktop', colorScheme: 'light', timeoutMs: 5000, wait: strategy.wait },
-                guard,
-              ),
-            );
+            const { ms: took, value } = await waitCapture(new URL(`${pages.origin}/wait/${fixture}`), {}, strategy.wait);
             times.push(took);
             if (await isComplete(value.png)) complete += 1;
           } catch (error) {

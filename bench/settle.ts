@@ -4,8 +4,10 @@
  * picture is taken on pages that arrive late or never get quiet.
  */
 import type { Browser } from 'puppeteer-core';
+import type { WaitStrategy } from '#shared/services/capture/page-capture.ts';
 import { ms, percentile } from './support/report.ts';
 import type { BenchTable } from './support/report.ts';
+import { benchCapture, timed } from './support/capture-run.ts';
 import { withBenchRuntime } from './support/local-runtime.ts';
 import { BLUE, LIST_ROWS, ROW_PX, startSettlePages } from '../test/support/settle-pages.ts';
 
@@ -13,12 +15,6 @@ import { BLUE, LIST_ROWS, ROW_PX, startSettlePages } from '../test/support/settl
 const PAIRS = 21;
 const APP_RUNS = 9;
 const LATE_RUNS = 3;
-
-async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const started = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - started, value };
-}
 
 /** As a script would do it without Easel: goto until networkidle0, then a full-page screenshot. */
 async function rawFullPage(browser: Browser, url: string): Promise<Uint8Array> {
@@ -48,30 +44,9 @@ export async function bench(): Promise<BenchTable[]> {
   const pages = await startSettlePages();
   return withBenchRuntime(pages, async () => {
     const { browserBackend } = await import('#shared/wiring/capture.ts');
-    const { capturePng } = await import('#shared/services/capture/page-capture.ts');
-    const { DEFAULT_OPTIONS } = await import('#shared/services/capture/options.ts');
-    const { createTargetGuard } = await import('#shared/services/capture/target.ts');
-    const { cachingResolver, systemResolver } = await import('#shared/net/guard.ts');
-    const guard = createTargetGuard({ loopbackPorts: [pages.port] }, cachingResolver(systemResolver, 30_000));
-    type Wait = NonNullable<Parameters<typeof capturePng>[1]['wait']>;
-    const capture = async (path: string, options: object = {}, wait?: Wait) => {
-      const lease = await browserBackend().acquire();
-      return timed(() =>
-        capturePng(
-          lease,
-          {
-            url: new URL(`${pages.origin}${path}`),
-            deviceType: 'desktop',
-            colorScheme: 'light',
-            timeoutMs: 15_000,
-            options: { ...DEFAULT_OPTIONS, ...options },
-            ...(wait ? { wait } : {}),
-          },
-          guard,
-        ),
-      );
-    };
-    const loadQuiet: Wait = { kind: 'load-quiet', quietMs: 50, maxMs: 1_000 };
+    const run = await benchCapture([pages.port], 15_000);
+    const capture = (path: string, options: object = {}, wait?: WaitStrategy) => run(new URL(`${pages.origin}${path}`), options, wait);
+    const loadQuiet: WaitStrategy = { kind: 'load-quiet', quietMs: 50, maxMs: 1_000 };
 
     // A page settled at load: settling against the load event and a 50 ms quiet network, interleaved.
     for (let i = 0; i < 3; i += 1) {

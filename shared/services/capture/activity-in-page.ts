@@ -16,7 +16,7 @@ interface WatchedGlobal {
   setInterval: Scheduler;
   clearTimeout(id?: number): void;
   clearInterval(id?: number): void;
-  requestAnimationFrame(callback: unknown): number;
+  requestAnimationFrame: Scheduler;
   cancelAnimationFrame(id?: number): void;
   performance: { now(): number };
   document: object;
@@ -41,17 +41,24 @@ export function watchActivity(key: string, horizonMs: number): void {
       };
     },
   };
-  page.setTimeout = new Proxy(page.setTimeout, {
-    apply(target, self, args: unknown[]) {
-      // A string of code cannot be wrapped to tell when it ran: not counted.
-      if (typeof args[0] !== 'function' || (Number(args[1]) || 0) > horizonMs) return Reflect.apply(target, self, args);
-      let id = 0;
-      args[0] = wrap.ran(args[0], () => timers.delete(id));
-      id = Reflect.apply(target, self, args) as number;
-      timers.add(id);
-      return id;
+  // A timeout due within `horizon`, or a frame, counts from when it is asked for until it runs or is cancelled.
+  const once = {
+    counted(ids: Set<number>, horizon: number): ProxyHandler<Scheduler> {
+      return {
+        apply(target, self, args: unknown[]) {
+          // A string of code cannot be wrapped to tell when it ran: not counted.
+          if (typeof args[0] !== 'function' || (Number(args[1]) || 0) > horizon) return Reflect.apply(target, self, args);
+          let id = 0;
+          args[0] = wrap.ran(args[0], () => ids.delete(id));
+          id = Reflect.apply(target, self, args) as number;
+          ids.add(id);
+          return id;
+        },
+      };
     },
-  });
+  };
+  page.setTimeout = new Proxy(page.setTimeout, once.counted(timers, horizonMs));
+  page.requestAnimationFrame = new Proxy(page.requestAnimationFrame, once.counted(frames, Number.POSITIVE_INFINITY));
   page.setInterval = new Proxy(page.setInterval, {
     apply(target, self, args: unknown[]) {
       // An interval that ticks slower than the horizon is the page's rhythm, not work to wait for.
@@ -62,29 +69,18 @@ export function watchActivity(key: string, horizonMs: number): void {
       return id;
     },
   });
-  for (const name of ['clearTimeout', 'clearInterval'] as const) {
+  for (const [name, ids] of [
+    ['clearTimeout', timers],
+    ['clearInterval', timers],
+    ['cancelAnimationFrame', frames],
+  ] as const) {
     page[name] = new Proxy(page[name], {
       apply(target, self, args: unknown[]) {
-        timers.delete(Number(args[0]));
+        ids.delete(Number(args[0]));
         return Reflect.apply(target, self, args);
       },
     });
   }
-  page.requestAnimationFrame = new Proxy(page.requestAnimationFrame, {
-    apply(target, self, args: unknown[]) {
-      let id = 0;
-      args[0] = wrap.ran(args[0], () => frames.delete(id));
-      id = Reflect.apply(target, self, args) as number;
-      frames.add(id);
-      return id;
-    },
-  });
-  page.cancelAnimationFrame = new Proxy(page.cancelAnimationFrame, {
-    apply(target, self, args: unknown[]) {
-      frames.delete(Number(args[0]));
-      return Reflect.apply(target, self, args);
-    },
-  });
   new page.MutationObserver(() => {
     state.last = page.performance.now();
   }).observe(page.document, { subtree: true, childList: true, attributes: true, characterData: true });

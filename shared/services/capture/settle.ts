@@ -23,6 +23,9 @@ export async function watchPage(page: Page, parameters: SettleParameters = SETTL
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
+/** The watcher's reading; null where the page cannot be read (between documents) or has no watcher. */
+const readPage = (page: Page) => page.evaluate(readActivity, ACTIVITY_KEY).catch(() => null);
+
 const still = (activity: PageActivity | null, quietMs: number) =>
   activity === null || (activity.timers === 0 && activity.frames === 0 && activity.stillMs >= quietMs);
 
@@ -31,15 +34,15 @@ export async function settle(page: Page, traffic: Traffic, budgetMs: number, par
   const { quietMs, activityMs } = parameters;
   const end = performance.now() + Math.max(0, budgetMs);
   let activityEnd = Number.POSITIVE_INFINITY;
-  let activity: PageActivity | null = null;
   for (;;) {
     const seen = traffic.seen;
     await traffic.quiet(quietMs, end - performance.now());
     if (traffic.busy || performance.now() >= end) return;
-    activity = await page.evaluate(readActivity, ACTIVITY_KEY).catch(() => null);
+    const activity = await readPage(page);
+    const calm = still(activity, quietMs);
     // Settled only if no request started while the page was read.
-    if (still(activity, quietMs) && traffic.seen === seen && !traffic.busy) return fonts(page, traffic, end);
-    if (!still(activity, quietMs)) activityEnd = Math.min(activityEnd, performance.now() + activityMs);
+    if (calm && traffic.seen === seen && !traffic.busy) return fonts(page, traffic, end);
+    if (!calm) activityEnd = Math.min(activityEnd, performance.now() + activityMs);
     if (performance.now() >= activityEnd) return;
     // Read again once the page could have been still for the window, or a window on while it has work pending.
     const wait = activity && activity.timers + activity.frames === 0 ? quietMs - activity.stillMs : quietMs;
@@ -59,8 +62,7 @@ export async function pageState(
   traffic: Traffic,
   quietMs = SETTLE.quietMs,
 ): Promise<{ settled: boolean; pending?: { requests: number; changing: boolean } }> {
-  const activity = await page.evaluate(readActivity, ACTIVITY_KEY).catch(() => null);
-  const changing = !still(activity, quietMs);
+  const changing = !still(await readPage(page), quietMs);
   if (traffic.pending === 0 && !changing) return { settled: true };
   return { settled: false, pending: { requests: traffic.pending, changing } };
 }

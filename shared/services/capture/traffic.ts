@@ -18,8 +18,8 @@ export class Traffic {
   refused = 0;
   blockedAds = 0;
   mainBlocked?: { url: URL; verdict: Exclude<Verdict, { allowed: true }> };
-  /** The last answer to a navigation of the page's main frame (its own, a redirect's, a click's), and whether it has all arrived. */
-  document?: { url: string; status: number; complete: boolean };
+  /** The status of the last answer to a navigation of the page's main frame (its own, a redirect's, a click's), and whether it has all arrived. */
+  document?: { status: number; complete: boolean };
   /** Ads and trackers to drop (blockAds), asked before the guard: it only ever removes a request. */
   clean?: CleanCapture;
   /** The request's headers, added only to requests to this origin after the guard allowed them. */
@@ -66,7 +66,7 @@ export class Traffic {
       return void this.proceed(request, url).catch(ignore);
     }
     // Each redirect hop of the navigation is a new request here, so a hop to a private address stops here.
-    if (request.isNavigationRequest() && request.frame() === this.page.mainFrame()) this.mainBlocked = { url, verdict };
+    if (this.isDocument(request)) this.mainBlocked = { url, verdict };
     this.refused += 1;
     log.info('capture request blocked', { host: url.hostname, type: request.resourceType(), reason: verdict.reason });
     await request.abort(verdict.kind === 'unresolvable' ? 'namenotresolved' : 'blockedbyclient').catch(ignore);
@@ -93,7 +93,7 @@ export class Traffic {
     const request = response.request();
     const entry = this.inflight.get(request);
     if (entry) entry.answered = true;
-    if (this.isDocument(request)) this.document = { url: response.url(), status: response.status(), complete: false };
+    if (this.isDocument(request)) this.document = { status: response.status(), complete: false };
   }
 
   private settled(request: HTTPRequest): void {
