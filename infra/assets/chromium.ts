@@ -12,6 +12,7 @@ import { extract } from 'tar-fs';
 import { cachedBuildAsync, inputsKey, packageFolder, packageVersion } from '#infra/assets/build-cache.ts';
 import { PACK_MANIFEST, PACKED_EXECUTABLE } from '#shared/services/capture/chromium-pack.ts';
 import type { PackManifest, PackedFile } from '#shared/services/capture/chromium-pack.ts';
+import { scriptArguments } from '#infra/assets/script-arguments.ts';
 
 /** Where the capture function finds the pack: beside its bundle, in /var/task. */
 export const CHROMIUM_PACK_FOLDER = 'chromium';
@@ -85,11 +86,7 @@ export async function writeChromiumPack(folder: string): Promise<string> {
   return target;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const folder = process.argv[2];
-  if (!folder) {
-    process.stderr.write('usage: node infra/assets/chromium.ts <folder>\n');
-    process.exit(2);
-  }
-  await writeChromiumPack(resolve(folder));
+if (import.meta.main) {
+  const [folder] = scriptArguments('node infra/assets/chromium.ts <folder>');
+  await writeChromiumPack(resolve(folder!));
 }

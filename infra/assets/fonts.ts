@@ -6,6 +6,7 @@ import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cachedBuild, inputsKey, packageFolder, packageVersion } from '#infra/assets/build-cache.ts';
 import { FONT_CACHE_DIR, FONT_LINKS_ROOT, FONT_MANIFEST, SHIPPED_CACHE, linkFonts, writeFontLinks } from '#shared/services/capture/font-links.ts';
+import { scriptArguments } from '#infra/assets/script-arguments.ts';
 
 /** Where the capture function's layer puts the folder (Lambda mounts layers at /opt). */
 export const FONTS_MOUNT = '/opt/fonts';
@@ -178,12 +179,8 @@ export async function buildFontLayer(target: string, destination = FONTS_MOUNT):
   if (!existsSync(cache) || readdirSync(cache).length === 0) throw new Error(`Chromium wrote no fontconfig cache into ${cache}`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  // `node infra/assets/fonts.ts <folder>`: the layer's bundling writes its folder there.
-  const target = process.argv[2];
-  if (!target) {
-    process.stderr.write('usage: node infra/assets/fonts.ts <folder>\n');
-    process.exit(2);
-  }
-  await buildFontLayer(resolve(target));
+if (import.meta.main) {
+  // The layer's bundling writes its folder there.
+  const [target] = scriptArguments('node infra/assets/fonts.ts <folder>');
+  await buildFontLayer(resolve(target!));
 }
