@@ -21,8 +21,8 @@ import type { Throttle } from '#infra/constructs/api-stage.ts';
 import type { AlarmTarget } from '#infra/constructs/alarms.ts';
 import { DataStores, entriesOf, pascal } from '#infra/constructs/data-stores.ts';
 import { CaptureImage, CaptureImageFunction, chromiumEntries } from '#infra/constructs/capture-image.ts';
-import { EaselFunction } from '#infra/constructs/easel-function.ts';
-import type { EaselFunctionProps } from '#infra/constructs/easel-function.ts';
+import { EaselFunction, functionProps } from '#infra/constructs/easel-function.ts';
+import type { FunctionDef } from '#infra/constructs/easel-function.ts';
 import { Operations } from '#infra/constructs/operations.ts';
 
 export interface EaselStackProps extends StackProps {
@@ -196,21 +196,10 @@ export class EaselStack extends Stack {
     const routeFunctions = new Map<OperationId, LambdaFunction>();
     for (const row of ROUTE_LIST) {
       const name = pascal(row.operationId);
-      const fn = this.newFunction(this.functionScope(row.handler), `${name}Function`, {
-        entry: row.handler,
-        memorySize: row.memory,
-        timeout: row.timeout,
-        environment,
-        nodeModules: row.nodeModules,
-        editorAssets: row.editorAssets,
-        prerendered: row.prerendered,
-        cleanCapture: row.cleanCapture,
-        fonts: row.fonts,
-        chromiumPack: row.chromiumPack,
+      const fn = this.addFunction(this.functionScope(row.handler), `${name}Function`, row, row.access, environment, {
         description: `Easel ${row.method} ${row.path}`,
+        watched: `The ${row.method} ${row.path} function`,
       });
-      this.data.grant(fn, row.access);
-      if (row.access.sourceSecrets) this.grantSourceSecrets(fn);
       if (row.auth === 'internal') {
         fn.addEnvironment('INTERNAL_SECRET_ARN', this.internalSecret.secretArn);
         this.internalSecret.grantRead(fn);
@@ -225,7 +214,6 @@ export class EaselStack extends Stack {
       });
       for (const route of routes) Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason: ROUTE_AUTH_REASONS[row.auth] });
       if (routeThrottles[row.operationId] !== undefined) throttledRoutes.push(...routes);
-      this.alarms.watchFunction(`${name}Function`, fn, `The ${row.method} ${row.path} function`);
       routeFunctions.set(row.operationId, fn);
     }
     this.routeFunctions = routeFunctions;
@@ -266,16 +254,9 @@ export class EaselStack extends Stack {
     const workerFunctions = new Map<QueueName, LambdaFunction>();
     for (const [name, def] of entriesOf<QueueName, QueueDef>(QUEUES)) {
       const { queue, deadLetter } = this.data.queues[name];
-      const worker = this.newFunction(this, `${pascal(name)}Worker`, {
-        entry: def.worker.handler,
-        memorySize: def.worker.memory,
-        timeout: def.worker.timeout,
-        environment,
-        nodeModules: def.worker.nodeModules,
-        cleanCapture: def.worker.cleanCapture,
-        fonts: def.worker.fonts,
-        chromiumPack: def.worker.chromiumPack,
+      const worker = this.addFunction(this, `${pascal(name)}Worker`, def.worker, WORKER_ACCESS[name], environment, {
         description: `Easel ${name} queue worker`,
+        watched: `The ${name} queue worker`,
       });
       const maxConcurrency = name === 'shots' ? (props.shotConcurrency ?? def.worker.maxConcurrency) : def.worker.maxConcurrency;
       worker.addEventSource(
@@ -286,12 +267,8 @@ export class EaselStack extends Stack {
           ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
         }),
       );
-      const access = WORKER_ACCESS[name];
-      this.data.grant(worker, access);
-      if (access.sourceSecrets) this.grantSourceSecrets(worker);
       if (name === 'mail' && props.signIn?.emailFrom) this.grantSendEmail(worker, { ...props.signIn, emailFrom: props.signIn.emailFrom });
       workerFunctions.set(name, worker);
-      this.alarms.watchFunction(`${pascal(name)}Worker`, worker, `The ${name} queue worker`);
       this.alarms.add(
         `${pascal(name)}DeadLetters`,
         deadLetter.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }),
@@ -317,11 +294,25 @@ export class EaselStack extends Stack {
     this.outputs(publicBaseUrl);
   }
 
-  /** A zip function, or with `captureImage` a function of the capture image for one that runs Chromium. */
-  private newFunction(scope: Construct, id: string, props: EaselFunctionProps): LambdaFunction {
-    return this.captureImage && props.chromiumPack
-      ? new CaptureImageFunction(scope, id, { ...props, image: this.captureImage })
-      : new EaselFunction(scope, id, props);
+  /**
+   * The function of a route row or a queue's worker, granted `access` and watched by the alarms: a zip function, or with
+   * `captureImage` a function of the capture image for one that runs Chromium.
+   */
+  private addFunction(
+    scope: Construct,
+    id: string,
+    def: FunctionDef,
+    access: ResourceAccess,
+    environment: Record<string, string>,
+    text: { description: string; watched: string },
+  ): LambdaFunction {
+    const props = functionProps(def, { environment, description: text.description });
+    const fn =
+      this.captureImage && def.chromiumPack ? new CaptureImageFunction(scope, id, { ...props, image: this.captureImage }) : new EaselFunction(scope, id, props);
+    this.data.grant(fn, access);
+    if (access.sourceSecrets) this.grantSourceSecrets(fn);
+    this.alarms.watchFunction(id, fn, text.watched);
+    return fn;
   }
 
   /** The nested stack of the handler's folder in NESTED_FUNCTIONS, made on first use, or this stack. */
