@@ -59,6 +59,7 @@ export const BUNDLE = {
 const WITHOUT_EVENT_STREAMS = new Set([
   '@aws-sdk/client-dynamodb',
   '@aws-sdk/lib-dynamodb',
+  '@aws-sdk/util-dynamodb',
   '@aws-sdk/client-sqs',
   '@aws-sdk/client-secrets-manager',
   '@aws-sdk/s3-request-presigner',
