@@ -24,6 +24,8 @@ import { CaptureImage, CaptureImageFunction, chromiumEntries } from '#infra/cons
 import { EaselFunction, functionProps } from '#infra/constructs/easel-function.ts';
 import type { FunctionDef } from '#infra/constructs/easel-function.ts';
 import { Operations } from '#infra/constructs/operations.ts';
+import { grantSendEmail, signInEnvironment } from '#infra/constructs/sign-in-mail.ts';
+import type { SignInProps } from '#infra/constructs/sign-in-mail.ts';
 
 export interface EaselStackProps extends StackProps {
   /** Public origin of the API (a custom domain); defaults to the HTTP API's own endpoint. */
@@ -53,33 +55,11 @@ export interface EaselStackProps extends StackProps {
   signIn?: SignInProps;
 }
 
-export interface SignInProps {
-  /** EMAIL_FROM of the mail worker, e.g. "Easel <no-reply@example.com>"; without it no code is sent. */
-  emailFrom?: string;
-  /** The verified SES identity the worker may send as: a domain or an address (default: the domain of emailFrom). */
-  emailIdentity?: string;
-  /** ALLOW_SIGN_UP: a verified address may create an account and organization; default invitation only. */
-  allowSignUp?: boolean;
-  /** SESSION_HOURS: how long a session lasts. */
-  sessionHours?: number;
-  /** WEBAUTHN_RP_ID: the domain passkeys belong to, when the editor and the API share a parent domain. */
-  passkeyRpId?: string;
-}
-
 /** Below capture's own time-out and API Gateway's, so slowness alarms before requests fail. */
 export const DEFAULT_CAPTURE_P95_ALARM_MS = 20_000;
 
 /** The routes that reach what the caller names or an outside service, and whose failure that is (errors.ts, FailureOrigin). */
 export const OUTSIDE_FAILURES: Partial<Record<OperationId, 'target' | 'upstream'>> = { capturePage: 'target', getImageProxy: 'target', getTweet: 'upstream' };
-
-/** The sign-in settings every function reads (shared/config.ts); absent ones keep its defaults. */
-function signInEnvironment(signIn: SignInProps): Record<string, string> {
-  const env: Record<string, string> = {};
-  if (signIn.allowSignUp) env.ALLOW_SIGN_UP = 'true';
-  if (signIn.sessionHours !== undefined) env.SESSION_HOURS = String(signIn.sessionHours);
-  if (signIn.passkeyRpId !== undefined) env.WEBAUTHN_RP_ID = signIn.passkeyRpId;
-  return env;
-}
 
 /**
  * Folders of functions/ whose route functions, each with its role, policy and log group, live in a
@@ -267,7 +247,7 @@ export class EaselStack extends Stack {
           ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
         }),
       );
-      if (name === 'mail' && props.signIn?.emailFrom) this.grantSendEmail(worker, { ...props.signIn, emailFrom: props.signIn.emailFrom });
+      if (name === 'mail') grantSendEmail(worker, props.signIn ?? {});
       workerFunctions.set(name, worker);
       this.alarms.add(
         `${pascal(name)}DeadLetters`,
@@ -322,20 +302,6 @@ export class EaselStack extends Stack {
     const made = this.node.tryFindChild(id);
     if (made !== undefined && !NestedStack.isNestedStack(made)) throw new Error(`NESTED_FUNCTIONS names ${folder} ${id}, the id of ${made.node.path}`);
     return made ?? new NestedStack(this, id, { description: `Easel: the functions of ${folder} in ${this.stackName}` });
-  }
-
-  /** SendEmail as the one verified identity, from the one configured address: nothing else in SES. */
-  private grantSendEmail(worker: LambdaFunction, signIn: SignInProps & { emailFrom: string }): void {
-    const address = /<([^>]+)>/.exec(signIn.emailFrom)?.[1] ?? signIn.emailFrom.trim();
-    const identity = signIn.emailIdentity ?? address.slice(address.lastIndexOf('@') + 1);
-    worker.addEnvironment('EMAIL_FROM', signIn.emailFrom);
-    worker.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['ses:SendEmail'],
-        resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })],
-        conditions: { StringEquals: { 'ses:FromAddress': address } },
-      }),
-    );
   }
 
   /** GetSecretValue on the source apps' secrets only, by name prefix (their ARNs end in a random suffix). */
