@@ -96,9 +96,14 @@ export async function updateIf(
 }
 
 /** Deletes an item when the condition holds: false when it did not (or the item was not there). */
-export async function deleteIf(what: string, dynamo: DynamoDBDocumentClient, input: DeleteCommandInput & { ConditionExpression: string }): Promise<boolean> {
+export async function deleteIf(
+  what: string,
+  dynamo: DynamoDBDocumentClient,
+  input: DeleteCommandInput & { ConditionExpression: string },
+  signal?: AbortSignal,
+): Promise<boolean> {
   try {
-    await guard(what, () => dynamo.send(new DeleteCommand(input)));
+    await guard(what, () => dynamo.send(new DeleteCommand(input), { abortSignal: signal }));
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;

@@ -1,9 +1,7 @@
 /** Idempotency-Key records of the operations that store their first answer (shared/http/idempotency.ts), in the workspace's partition. */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { getConsistent, putOrGet, updateIf } from '#shared/store/dynamodb-calls.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { deleteIf, getConsistent, putOrGet, updateIf } from '#shared/store/dynamodb-calls.ts';
 import { keys } from '#shared/store/keys.ts';
-import { guard } from '#shared/store/outage.ts';
 
 const WHAT = 'The idempotency store';
 
@@ -96,20 +94,18 @@ export class IdempotencyStore {
 
   /** Frees `owner`'s pending claim, so a retry with the same key runs again at once. */
   async release(slot: IdempotencySlot, owner: string, signal?: AbortSignal): Promise<void> {
-    await guard(WHAT, () =>
-      this.dynamo.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: this.key(slot),
-          ConditionExpression: '#state = :pending AND #owner = :owner',
-          ExpressionAttributeNames: { '#state': 'state', '#owner': 'owner' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':owner': owner },
-        }),
-        { abortSignal: signal },
-      ),
-    ).catch((error: unknown) => {
-      // Done, gone, or taken over: nothing of this request's to free.
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    });
+    // False when done, gone, or taken over: nothing of this request's to free.
+    await deleteIf(
+      WHAT,
+      this.dynamo,
+      {
+        TableName: this.table,
+        Key: this.key(slot),
+        ConditionExpression: '#state = :pending AND #owner = :owner',
+        ExpressionAttributeNames: { '#state': 'state', '#owner': 'owner' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':owner': owner },
+      },
+      signal,
+    );
   }
 }
