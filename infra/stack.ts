@@ -21,9 +21,11 @@ import type { Throttle } from '#infra/constructs/api-stage.ts';
 import type { AlarmTarget } from '#infra/constructs/alarms.ts';
 import { DataStores, entriesOf, pascal } from '#infra/constructs/data-stores.ts';
 import { CaptureImage, CaptureImageFunction, chromiumEntries } from '#infra/constructs/capture-image.ts';
-import { EaselFunction } from '#infra/constructs/easel-function.ts';
-import type { EaselFunctionProps } from '#infra/constructs/easel-function.ts';
+import { EaselFunction, functionProps } from '#infra/constructs/easel-function.ts';
+import type { FunctionDef } from '#infra/constructs/easel-function.ts';
 import { Operations } from '#infra/constructs/operations.ts';
+import { grantSendEmail, signInEnvironment } from '#infra/constructs/sign-in-mail.ts';
+import type { SignInProps } from '#infra/constructs/sign-in-mail.ts';
 
 export interface EaselStackProps extends StackProps {
   /** Public origin of the API (a custom domain); defaults to the HTTP API's own endpoint. */
@@ -53,33 +55,11 @@ export interface EaselStackProps extends StackProps {
   signIn?: SignInProps;
 }
 
-export interface SignInProps {
-  /** EMAIL_FROM of the mail worker, e.g. "Easel <no-reply@example.com>"; without it no code is sent. */
-  emailFrom?: string;
-  /** The verified SES identity the worker may send as: a domain or an address (default: the domain of emailFrom). */
-  emailIdentity?: string;
-  /** ALLOW_SIGN_UP: a verified address may create an account and organization; default invitation only. */
-  allowSignUp?: boolean;
-  /** SESSION_HOURS: how long a session lasts. */
-  sessionHours?: number;
-  /** WEBAUTHN_RP_ID: the domain passkeys belong to, when the editor and the API share a parent domain. */
-  passkeyRpId?: string;
-}
-
 /** Below capture's own time-out and API Gateway's, so slowness alarms before requests fail. */
 export const DEFAULT_CAPTURE_P95_ALARM_MS = 20_000;
 
 /** The routes that reach what the caller names or an outside service, and whose failure that is (errors.ts, FailureOrigin). */
 export const OUTSIDE_FAILURES: Partial<Record<OperationId, 'target' | 'upstream'>> = { capturePage: 'target', getImageProxy: 'target', getTweet: 'upstream' };
-
-/** The sign-in settings every function reads (shared/config.ts); absent ones keep its defaults. */
-function signInEnvironment(signIn: SignInProps): Record<string, string> {
-  const env: Record<string, string> = {};
-  if (signIn.allowSignUp) env.ALLOW_SIGN_UP = 'true';
-  if (signIn.sessionHours !== undefined) env.SESSION_HOURS = String(signIn.sessionHours);
-  if (signIn.passkeyRpId !== undefined) env.WEBAUTHN_RP_ID = signIn.passkeyRpId;
-  return env;
-}
 
 /**
  * Folders of functions/ whose route functions, each with its role, policy and log group, live in a
@@ -196,21 +176,10 @@ export class EaselStack extends Stack {
     const routeFunctions = new Map<OperationId, LambdaFunction>();
     for (const row of ROUTE_LIST) {
       const name = pascal(row.operationId);
-      const fn = this.newFunction(this.functionScope(row.handler), `${name}Function`, {
-        entry: row.handler,
-        memorySize: row.memory,
-        timeout: row.timeout,
-        environment,
-        nodeModules: row.nodeModules,
-        editorAssets: row.editorAssets,
-        prerendered: row.prerendered,
-        cleanCapture: row.cleanCapture,
-        fonts: row.fonts,
-        chromiumPack: row.chromiumPack,
+      const fn = this.addFunction(this.functionScope(row.handler), `${name}Function`, row, row.access, environment, {
         description: `Easel ${row.method} ${row.path}`,
+        watched: `The ${row.method} ${row.path} function`,
       });
-      this.data.grant(fn, row.access);
-      if (row.access.sourceSecrets) this.grantSourceSecrets(fn);
       if (row.auth === 'internal') {
         fn.addEnvironment('INTERNAL_SECRET_ARN', this.internalSecret.secretArn);
         this.internalSecret.grantRead(fn);
@@ -225,7 +194,6 @@ export class EaselStack extends Stack {
       });
       for (const route of routes) Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason: ROUTE_AUTH_REASONS[row.auth] });
       if (routeThrottles[row.operationId] !== undefined) throttledRoutes.push(...routes);
-      this.alarms.watchFunction(`${name}Function`, fn, `The ${row.method} ${row.path} function`);
       routeFunctions.set(row.operationId, fn);
     }
     this.routeFunctions = routeFunctions;
@@ -266,16 +234,9 @@ export class EaselStack extends Stack {
     const workerFunctions = new Map<QueueName, LambdaFunction>();
     for (const [name, def] of entriesOf<QueueName, QueueDef>(QUEUES)) {
       const { queue, deadLetter } = this.data.queues[name];
-      const worker = this.newFunction(this, `${pascal(name)}Worker`, {
-        entry: def.worker.handler,
-        memorySize: def.worker.memory,
-        timeout: def.worker.timeout,
-        environment,
-        nodeModules: def.worker.nodeModules,
-        cleanCapture: def.worker.cleanCapture,
-        fonts: def.worker.fonts,
-        chromiumPack: def.worker.chromiumPack,
+      const worker = this.addFunction(this, `${pascal(name)}Worker`, def.worker, WORKER_ACCESS[name], environment, {
         description: `Easel ${name} queue worker`,
+        watched: `The ${name} queue worker`,
       });
       const maxConcurrency = name === 'shots' ? (props.shotConcurrency ?? def.worker.maxConcurrency) : def.worker.maxConcurrency;
       worker.addEventSource(
@@ -286,12 +247,8 @@ export class EaselStack extends Stack {
           ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
         }),
       );
-      const access = WORKER_ACCESS[name];
-      this.data.grant(worker, access);
-      if (access.sourceSecrets) this.grantSourceSecrets(worker);
-      if (name === 'mail' && props.signIn?.emailFrom) this.grantSendEmail(worker, { ...props.signIn, emailFrom: props.signIn.emailFrom });
+      if (name === 'mail') grantSendEmail(worker, props.signIn ?? {});
       workerFunctions.set(name, worker);
-      this.alarms.watchFunction(`${pascal(name)}Worker`, worker, `The ${name} queue worker`);
       this.alarms.add(
         `${pascal(name)}DeadLetters`,
         deadLetter.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }),
@@ -317,11 +274,25 @@ export class EaselStack extends Stack {
     this.outputs(publicBaseUrl);
   }
 
-  /** A zip function, or with `captureImage` a function of the capture image for one that runs Chromium. */
-  private newFunction(scope: Construct, id: string, props: EaselFunctionProps): LambdaFunction {
-    return this.captureImage && props.chromiumPack
-      ? new CaptureImageFunction(scope, id, { ...props, image: this.captureImage })
-      : new EaselFunction(scope, id, props);
+  /**
+   * The function of a route row or a queue's worker, granted `access` and watched by the alarms: a zip function, or with
+   * `captureImage` a function of the capture image for one that runs Chromium.
+   */
+  private addFunction(
+    scope: Construct,
+    id: string,
+    def: FunctionDef,
+    access: ResourceAccess,
+    environment: Record<string, string>,
+    text: { description: string; watched: string },
+  ): LambdaFunction {
+    const props = functionProps(def, { environment, description: text.description });
+    const fn =
+      this.captureImage && def.chromiumPack ? new CaptureImageFunction(scope, id, { ...props, image: this.captureImage }) : new EaselFunction(scope, id, props);
+    this.data.grant(fn, access);
+    if (access.sourceSecrets) this.grantSourceSecrets(fn);
+    this.alarms.watchFunction(id, fn, text.watched);
+    return fn;
   }
 
   /** The nested stack of the handler's folder in NESTED_FUNCTIONS, made on first use, or this stack. */
@@ -331,20 +302,6 @@ export class EaselStack extends Stack {
     const made = this.node.tryFindChild(id);
     if (made !== undefined && !NestedStack.isNestedStack(made)) throw new Error(`NESTED_FUNCTIONS names ${folder} ${id}, the id of ${made.node.path}`);
     return made ?? new NestedStack(this, id, { description: `Easel: the functions of ${folder} in ${this.stackName}` });
-  }
-
-  /** SendEmail as the one verified identity, from the one configured address: nothing else in SES. */
-  private grantSendEmail(worker: LambdaFunction, signIn: SignInProps & { emailFrom: string }): void {
-    const address = /<([^>]+)>/.exec(signIn.emailFrom)?.[1] ?? signIn.emailFrom.trim();
-    const identity = signIn.emailIdentity ?? address.slice(address.lastIndexOf('@') + 1);
-    worker.addEnvironment('EMAIL_FROM', signIn.emailFrom);
-    worker.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['ses:SendEmail'],
-        resources: [this.formatArn({ service: 'ses', resource: 'identity', resourceName: identity })],
-        conditions: { StringEquals: { 'ses:FromAddress': address } },
-      }),
-    );
   }
 
   /** GetSecretValue on the source apps' secrets only, by name prefix (their ARNs end in a random suffix). */

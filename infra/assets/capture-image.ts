@@ -15,6 +15,7 @@ import { XRAY_PACKAGE } from '#infra/assets/xray.ts';
 import { BUNDLE, PROJECT_ROOT, bundleOptions, xrayPackage } from '#infra/constructs/easel-function.ts';
 import { installEnvironment, isElfFor, nativeProblems } from '#infra/constructs/native-modules.ts';
 import { PACKED_EXECUTABLE, unpackChromium } from '#shared/services/capture/chromium-pack.ts';
+import { scriptArguments } from '#infra/assets/script-arguments.ts';
 
 /** The Dockerfile, committed beside the stack: its COPY lines name the folders below. */
 export const DOCKERFILE = fileURLToPath(new URL('../capture-image/Dockerfile', import.meta.url));
@@ -113,11 +114,7 @@ export async function writeCaptureImage(folder: string, entries: readonly ImageE
   openModes(folder);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [folder, entries] = process.argv.slice(2);
-  if (!folder || !entries) {
-    process.stderr.write('usage: node infra/assets/capture-image.ts <folder> <entries as JSON>\n');
-    process.exit(2);
-  }
-  await writeCaptureImage(resolve(folder), JSON.parse(entries) as ImageEntry[]);
+if (import.meta.main) {
+  const [folder, entries] = scriptArguments('node infra/assets/capture-image.ts <folder> <entries as JSON>');
+  await writeCaptureImage(resolve(folder!), JSON.parse(entries!) as ImageEntry[]);
 }

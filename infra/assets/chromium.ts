@@ -3,29 +3,16 @@
  * time and each file packed again with zstd, for the capture function to unpack at cold start
  * (shared/services/capture/chromium-pack.ts). Built once per package version under node_modules/.cache.
  */
-import {
-  cpSync,
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { cpSync, createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { constants, createBrotliDecompress, createZstdCompress } from 'node:zlib';
 import { extract } from 'tar-fs';
+import { cachedBuildAsync, inputsKey, packageFolder, packageVersion } from '#infra/assets/build-cache.ts';
 import { PACK_MANIFEST, PACKED_EXECUTABLE } from '#shared/services/capture/chromium-pack.ts';
 import type { PackManifest, PackedFile } from '#shared/services/capture/chromium-pack.ts';
+import { scriptArguments } from '#infra/assets/script-arguments.ts';
 
 /** Where the capture function finds the pack: beside its bundle, in /var/task. */
 export const CHROMIUM_PACK_FOLDER = 'chromium';
@@ -42,16 +29,7 @@ const ARCHIVES = [
 ] as const;
 const FORMAT = 1;
 
-// Its exports hide package.json; its entry is build/index.js, and it unpacks from ../bin.
-const packageRoot = () => join(dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..');
-const version = (): string => (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-
-/** Changes with the package's version and the packing, and only then. */
-export const chromiumPackKey = (): string =>
-  createHash('sha256')
-    .update(JSON.stringify([FORMAT, version(), LEVEL, ARCHIVES]))
-    .digest('hex')
-    .slice(0, 16);
+const CHROMIUM = '@sparticuz/chromium';
 
 async function unpackArchives(bin: string, raw: string): Promise<void> {
   for (const archive of ARCHIVES) {
@@ -85,29 +63,20 @@ async function packFiles(raw: string, pack: string): Promise<PackManifest> {
 
 const BUILDS = fileURLToPath(new URL('../../node_modules/.cache/easel-chromium/', import.meta.url));
 
-/**
- * The pack for the installed @sparticuz/chromium, built on first use; older builds are removed.
- * Concurrent callers each build and the first rename wins.
- */
+/** The pack for the installed @sparticuz/chromium, built on first use; older builds are removed. */
 export async function builtChromiumPack(): Promise<string> {
-  const key = chromiumPackKey();
-  const folder = join(BUILDS, key);
-  if (existsSync(join(folder, PACK_MANIFEST))) return folder;
-  mkdirSync(BUILDS, { recursive: true });
-  const staging = mkdtempSync(join(BUILDS, 'staging-'));
-  try {
-    const raw = join(staging, 'raw');
-    const pack = join(staging, 'pack');
-    await unpackArchives(join(packageRoot(), 'bin'), raw);
-    writeFileSync(join(pack, PACK_MANIFEST), `${JSON.stringify(await packFiles(raw, pack), null, 1)}\n`);
-    if (!existsSync(folder)) renameSync(pack, folder);
-  } catch (error) {
-    if (!existsSync(join(folder, PACK_MANIFEST))) throw error;
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
-  }
-  for (const name of readdirSync(BUILDS)) if (name !== key && !name.startsWith('staging-')) rmSync(join(BUILDS, name), { recursive: true, force: true });
-  return folder;
+  const key = inputsKey([FORMAT, packageVersion(CHROMIUM), LEVEL, ARCHIVES]);
+  return cachedBuildAsync(
+    join(BUILDS, key),
+    async (pack) => {
+      // Unpacked beside the pack, and gone before it is renamed into place.
+      const raw = join(pack, '.raw');
+      await unpackArchives(join(packageFolder(CHROMIUM), 'bin'), raw);
+      writeFileSync(join(pack, PACK_MANIFEST), `${JSON.stringify(await packFiles(raw, pack), null, 1)}\n`);
+      rmSync(raw, { recursive: true, force: true });
+    },
+    { prune: true },
+  );
 }
 
 /** Copies the pack into `<folder>/chromium`, where the capture function's CHROMIUM_PACK points. */
@@ -117,11 +86,7 @@ export async function writeChromiumPack(folder: string): Promise<string> {
   return target;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const folder = process.argv[2];
-  if (!folder) {
-    process.stderr.write('usage: node infra/assets/chromium.ts <folder>\n');
-    process.exit(2);
-  }
-  await writeChromiumPack(resolve(folder));
+if (import.meta.main) {
+  const [folder] = scriptArguments('node infra/assets/chromium.ts <folder>');
+  await writeChromiumPack(resolve(folder!));
 }

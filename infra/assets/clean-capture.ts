@@ -5,11 +5,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildAdEngine } from '#infra/assets/ad-engine.ts';
 import { buildConsentAsset } from '#infra/assets/consent-script.ts';
 import { AD_ENGINE_FILE } from '#shared/services/capture/ad-blocking.ts';
 import { AUTOCONSENT_FILE } from '#shared/services/capture/consent-asset.ts';
+import { scriptArguments } from '#infra/assets/script-arguments.ts';
 
 /** Writes both files into `folder` (created if need be); returns the paths written. */
 export function writeCleanCaptureAssets(folder: string): string[] {
@@ -21,11 +21,7 @@ export function writeCleanCaptureAssets(folder: string): string[] {
   return [engine, consent];
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const folder = process.argv[2];
-  if (!folder) {
-    process.stderr.write('usage: node infra/assets/clean-capture.ts <folder>\n');
-    process.exit(2);
-  }
-  writeCleanCaptureAssets(resolve(folder));
+if (import.meta.main) {
+  const [folder] = scriptArguments('node infra/assets/clean-capture.ts <folder>');
+  writeCleanCaptureAssets(resolve(folder!));
 }

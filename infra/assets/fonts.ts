@@ -1,11 +1,12 @@
 /** The capture fonts (docs/capture.md, "Fonts"): Noto faces from npm and a fontconfig file using them alone, on Lambda and locally alike. */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cachedBuild, inputsKey, packageFolder, packageVersion } from '#infra/assets/build-cache.ts';
 import { FONT_CACHE_DIR, FONT_LINKS_ROOT, FONT_MANIFEST, SHIPPED_CACHE, linkFonts, writeFontLinks } from '#shared/services/capture/font-links.ts';
+import { scriptArguments } from '#infra/assets/script-arguments.ts';
 
 /** Where the capture function's layer puts the folder (Lambda mounts layers at /opt). */
 export const FONTS_MOUNT = '/opt/fonts';
@@ -91,37 +92,23 @@ export function fontsConf(options: { dir: string; cacheDir?: string }): string {
   ].join('\n');
 }
 
-const require = createRequire(import.meta.url);
-const packageRoot = (name: string) => dirname(require.resolve(`${name}/package.json`));
-const versionOf = (name: string) => (JSON.parse(readFileSync(join(packageRoot(name), 'package.json'), 'utf8')) as { version: string }).version;
-/** Its version, for a package whose exports hide package.json: from the folders above its entry. */
-function exportedVersionOf(name: string): string {
-  for (let folder = dirname(require.resolve(name)); folder !== dirname(folder); folder = dirname(folder)) {
-    const file = join(folder, 'package.json');
-    const manifest = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string }) : undefined;
-    if (manifest?.name === name) return manifest.version;
-  }
-  throw new Error(`No package.json found for ${name}`);
-}
-
 export const fontFileName = (file: string): string => basename(file);
 
 // Bumped when the folder's layout changes, so old builds are not reused.
 const FORMAT = 2;
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
 /** Changes with the font packages' versions and the fontconfig file, and only then. */
 export function fontSetKey(): string {
-  const versions = FONT_SOURCES.map((source) => `${source.package}@${versionOf(source.package)}`);
-  return sha256(JSON.stringify([FORMAT, versions, fontsConf({ dir: '' })])).slice(0, 16);
+  const versions = FONT_SOURCES.map((source) => `${source.package}@${packageVersion(source.package)}`);
+  return inputsKey([FORMAT, versions, fontsConf({ dir: '' })]);
 }
 
 /** The layer's asset hash: the font set, and the Chromium whose fontconfig wrote its cache. */
-export const fontLayerKey = (): string => sha256(JSON.stringify([fontSetKey(), exportedVersionOf('@sparticuz/chromium')])).slice(0, 16);
+export const fontLayerKey = (): string => inputsKey([fontSetKey(), packageVersion('@sparticuz/chromium')]);
 
 /** The links folder (font-links.ts) for the fonts at `destination`: named by the set and the place. */
-export const fontLinksFor = (destination: string): string => join(FONT_LINKS_ROOT, `${fontSetKey()}-${sha256(destination).slice(0, 12)}`);
+export const fontLinksFor = (destination: string): string =>
+  join(FONT_LINKS_ROOT, `${fontSetKey()}-${createHash('sha256').update(destination).digest('hex').slice(0, 12)}`);
 
 function writeFontConf(folder: string, destination: string): void {
   const links = fontLinksFor(destination);
@@ -133,7 +120,7 @@ function writeFontConf(folder: string, destination: string): void {
 export function writeFontFolder(folder: string, destination: string): void {
   mkdirSync(join(folder, 'licences'), { recursive: true });
   for (const source of FONT_SOURCES) {
-    const root = packageRoot(source.package);
+    const root = packageFolder(source.package);
     for (const file of source.files) cpSync(join(root, file), join(folder, fontFileName(file)));
     cpSync(join(root, source.licence), join(folder, 'licences', `${source.package.replace(/^@/, '').replace('/', '-')}.txt`));
   }
@@ -151,21 +138,8 @@ export function localFontFolder(): string {
 }
 
 function builtFontFolder(): string {
-  const key = fontSetKey();
-  const folder = join(BUILDS, key);
-  if (existsSync(join(folder, FONT_MANIFEST))) return folder;
-  mkdirSync(BUILDS, { recursive: true });
-  const staging = mkdtempSync(join(BUILDS, 'staging-'));
-  try {
-    writeFontFolder(staging, folder);
-    if (!existsSync(folder)) renameSync(staging, folder);
-  } catch (error) {
-    if (!existsSync(join(folder, FONT_MANIFEST))) throw error;
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
-  }
-  for (const name of readdirSync(BUILDS)) if (name !== key && !name.startsWith('staging-')) rmSync(join(BUILDS, name), { recursive: true, force: true });
-  return folder;
+  const folder = join(BUILDS, fontSetKey());
+  return cachedBuild(folder, (staging) => writeFontFolder(staging, folder), { prune: true });
 }
 
 /** The layer's folder in `target`, mounted at `destination`, with the fontconfig cache made by the Chromium that reads it: a container reads, not scans. */
@@ -205,12 +179,8 @@ export async function buildFontLayer(target: string, destination = FONTS_MOUNT):
   if (!existsSync(cache) || readdirSync(cache).length === 0) throw new Error(`Chromium wrote no fontconfig cache into ${cache}`);
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  // `node infra/assets/fonts.ts <folder>`: the layer's bundling writes its folder there.
-  const target = process.argv[2];
-  if (!target) {
-    process.stderr.write('usage: node infra/assets/fonts.ts <folder>\n');
-    process.exit(2);
-  }
-  await buildFontLayer(resolve(target));
+if (import.meta.main) {
+  // The layer's bundling writes its folder there.
+  const [target] = scriptArguments('node infra/assets/fonts.ts <folder>');
+  await buildFontLayer(resolve(target!));
 }

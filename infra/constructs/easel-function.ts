@@ -17,6 +17,7 @@ import { LITERAL_KEY_PACKAGES, literalKeysCopy } from '#infra/constructs/sdk-lit
 import { sideEffectFreeCopy, sideEffectFreePackages } from '#infra/constructs/side-effect-free.ts';
 import { writeXRayPackage } from '#infra/assets/xray.ts';
 import { PRERENDERED_FOLDER } from '#shared/docs/prerendered-files.ts';
+import type { RouteRow } from '#shared/route-types.ts';
 
 /** Repository root: handler entries in the route table and in QUEUES are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -58,6 +59,7 @@ export const BUNDLE = {
 const WITHOUT_EVENT_STREAMS = new Set([
   '@aws-sdk/client-dynamodb',
   '@aws-sdk/lib-dynamodb',
+  '@aws-sdk/util-dynamodb',
   '@aws-sdk/client-sqs',
   '@aws-sdk/client-secrets-manager',
   '@aws-sdk/s3-request-presigner',
@@ -178,6 +180,17 @@ export interface EaselFunctionProps {
   chromiumPack?: boolean;
   /** Default arm64, or x86_64 when a package of `nodeModules` has no arm64 binary. */
   architecture?: Architecture;
+}
+
+/** What a route row or a queue's worker says of its function. */
+export type FunctionDef = Pick<
+  RouteRow,
+  'handler' | 'memory' | 'timeout' | 'nodeModules' | 'editorAssets' | 'prerendered' | 'cleanCapture' | 'fonts' | 'chromiumPack'
+>;
+
+export function functionProps(def: FunctionDef, rest: Pick<EaselFunctionProps, 'environment' | 'description'>): EaselFunctionProps {
+  const { handler, memory, timeout, nodeModules, editorAssets, prerendered, cleanCapture, fonts, chromiumPack } = def;
+  return { entry: handler, memorySize: memory, timeout, nodeModules, editorAssets, prerendered, cleanCapture, fonts, chromiumPack, ...rest };
 }
 
 let xrayFolder: string | undefined;

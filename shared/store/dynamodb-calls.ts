@@ -13,27 +13,34 @@ import {
   type QueryCommandInput,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { UpstreamUnavailableError } from '#shared/errors.ts';
 import { guard } from '#shared/store/outage.ts';
 
-/** Writes `item` unless its key is taken (or `condition`, in place of `attribute_not_exists(pk)`, fails): false then. */
-export async function putIfAbsent(
-  what: string,
-  dynamo: DynamoDBDocumentClient,
-  put: { table: string; item: Record<string, unknown>; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> },
-): Promise<boolean> {
+interface ConditionalPut {
+  table: string;
+  item: Record<string, unknown>;
+  /** In place of `attribute_not_exists(pk)`, e.g. to let an expired item be overwritten. */
+  condition?: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+}
+
+function conditionalPut(put: ConditionalPut, returnOld = false): PutCommand {
+  return new PutCommand({
+    TableName: put.table,
+    Item: put.item,
+    ConditionExpression: put.condition ?? 'attribute_not_exists(pk)',
+    ...(put.names ? { ExpressionAttributeNames: put.names } : {}),
+    ...(put.values ? { ExpressionAttributeValues: put.values } : {}),
+    ...(returnOld ? { ReturnValues: 'ALL_OLD' as const, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {}),
+  });
+}
+
+/** Writes `item` unless its key is taken (or the condition fails): false then. */
+export async function putIfAbsent(what: string, dynamo: DynamoDBDocumentClient, put: ConditionalPut): Promise<boolean> {
   try {
-    await guard(what, () =>
-      dynamo.send(
-        new PutCommand({
-          TableName: put.table,
-          Item: put.item,
-          ConditionExpression: put.condition ?? 'attribute_not_exists(pk)',
-          ...(put.names ? { ExpressionAttributeNames: put.names } : {}),
-          ...(put.values ? { ExpressionAttributeValues: put.values } : {}),
-        }),
-      ),
-    );
+    await guard(what, () => dynamo.send(conditionalPut(put)));
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;
@@ -53,14 +60,23 @@ export async function getConsistent(
   return Item;
 }
 
-/** Idempotent creation: writes `item`, or reads what holds its key (undefined if it vanished, e.g. by TTL). */
+/**
+ * Idempotent creation: writes `item` (`replaced`: the item it overwrote, where the condition lets one be), or returns
+ * what holds its key (undefined if it vanished, e.g. by TTL), in one round trip on DynamoDB.
+ */
 export async function putOrGet(
   what: string,
   dynamo: DynamoDBDocumentClient,
-  put: { table: string; item: Record<string, unknown>; key: Record<string, unknown>; condition?: string; values?: Record<string, unknown> },
-): Promise<{ created: true } | { created: false; existing: Record<string, unknown> | undefined }> {
-  if (await putIfAbsent(what, dynamo, put)) return { created: true };
-  return { created: false, existing: await getConsistent(what, dynamo, put.table, put.key) };
+  put: ConditionalPut & { key: Record<string, unknown>; signal?: AbortSignal },
+): Promise<{ created: true; replaced?: Record<string, unknown> } | { created: false; existing: Record<string, unknown> | undefined }> {
+  try {
+    const { Attributes } = await guard(what, () => dynamo.send(conditionalPut(put, true), { abortSignal: put.signal }));
+    return Attributes ? { created: true, replaced: Attributes } : { created: true };
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    // DynamoDB answers with the item that failed the condition; a stand-in that does not (dynalite) costs a read.
+    return { created: false, existing: error.Item ? unmarshall(error.Item) : await getConsistent(what, dynamo, put.table, put.key, put.signal) };
+  }
 }
 
 /** The new attributes when the condition held (`{}` without ReturnValues), undefined when it failed. */
@@ -80,9 +96,14 @@ export async function updateIf(
 }
 
 /** Deletes an item when the condition holds: false when it did not (or the item was not there). */
-export async function deleteIf(what: string, dynamo: DynamoDBDocumentClient, input: DeleteCommandInput & { ConditionExpression: string }): Promise<boolean> {
+export async function deleteIf(
+  what: string,
+  dynamo: DynamoDBDocumentClient,
+  input: DeleteCommandInput & { ConditionExpression: string },
+  signal?: AbortSignal,
+): Promise<boolean> {
   try {
-    await guard(what, () => dynamo.send(new DeleteCommand(input)));
+    await guard(what, () => dynamo.send(new DeleteCommand(input), { abortSignal: signal }));
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;

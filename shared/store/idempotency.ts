@@ -1,9 +1,7 @@
 /** Idempotency-Key records of the operations that store their first answer (shared/http/idempotency.ts), in the workspace's partition. */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { getConsistent, updateIf } from '#shared/store/dynamodb-calls.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { deleteIf, getConsistent, putOrGet, updateIf } from '#shared/store/dynamodb-calls.ts';
 import { keys } from '#shared/store/keys.ts';
-import { guard } from '#shared/store/outage.ts';
 
 const WHAT = 'The idempotency store';
 
@@ -29,7 +27,9 @@ export type ClaimOutcome =
   /** `tookOver`: the owner of an expired pending claim, which ended without storing an answer. */
   { claimed: true; tookOver?: string } | { claimed: false; record: IdempotencyRecord | undefined };
 
-function toRecord(item: Record<string, unknown>): IdempotencyRecord {
+/** The record of `item`, unless it expired before `now` (epoch seconds). */
+function live(item: Record<string, unknown> | undefined, now: number): IdempotencyRecord | undefined {
+  if (!item || Number(item.expiresAt) < now) return undefined;
   const requestHash = String(item.requestHash);
   return item.state === 'done' ? { state: 'done', requestHash, status: Number(item.status), body: String(item.body) } : { state: 'pending', requestHash };
 }
@@ -50,30 +50,21 @@ export class IdempotencyStore {
   /** Claims the slot until `leaseEnds`, taking over an expired record (TTL deletion is lazy), or reads the live one. */
   async claim(slot: IdempotencySlot, claim: IdempotencyClaim, signal?: AbortSignal): Promise<ClaimOutcome> {
     const key = this.key(slot);
-    try {
-      const { Attributes: replaced } = await guard(WHAT, () =>
-        this.dynamo.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: { ...key, state: 'pending', requestHash: claim.requestHash, owner: claim.owner, expiresAt: claim.leaseEnds },
-            ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
-            ExpressionAttributeValues: { ':now': claim.now },
-            ReturnValues: 'ALL_OLD',
-          }),
-          { abortSignal: signal },
-        ),
-      );
-      return replaced?.state === 'pending' ? { claimed: true, tookOver: String(replaced.owner) } : { claimed: true };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      return { claimed: false, record: await this.read(slot, claim.now, signal) };
-    }
+    const put = await putOrGet(WHAT, this.dynamo, {
+      table: this.table,
+      key,
+      item: { ...key, state: 'pending', requestHash: claim.requestHash, owner: claim.owner, expiresAt: claim.leaseEnds },
+      condition: 'attribute_not_exists(pk) OR expiresAt < :now',
+      values: { ':now': claim.now },
+      signal,
+    });
+    if (!put.created) return { claimed: false, record: live(put.existing, claim.now) };
+    return put.replaced?.state === 'pending' ? { claimed: true, tookOver: String(put.replaced.owner) } : { claimed: true };
   }
 
   /** The live record; one past its expiry (`now`, epoch seconds) reads as absent. */
   async read(slot: IdempotencySlot, now: number, signal?: AbortSignal): Promise<IdempotencyRecord | undefined> {
-    const item = await getConsistent(WHAT, this.dynamo, this.table, this.key(slot), signal);
-    return item && Number(item.expiresAt) >= now ? toRecord(item) : undefined;
+    return live(await getConsistent(WHAT, this.dynamo, this.table, this.key(slot), signal), now);
   }
 
   /** Keeps the answer for replays until `keepUntil`; false when the claim is no longer `owner`'s. */
@@ -103,20 +94,18 @@ export class IdempotencyStore {
 
   /** Frees `owner`'s pending claim, so a retry with the same key runs again at once. */
   async release(slot: IdempotencySlot, owner: string, signal?: AbortSignal): Promise<void> {
-    await guard(WHAT, () =>
-      this.dynamo.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: this.key(slot),
-          ConditionExpression: '#state = :pending AND #owner = :owner',
-          ExpressionAttributeNames: { '#state': 'state', '#owner': 'owner' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':owner': owner },
-        }),
-        { abortSignal: signal },
-      ),
-    ).catch((error: unknown) => {
-      // Done, gone, or taken over: nothing of this request's to free.
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    });
+    // False when done, gone, or taken over: nothing of this request's to free.
+    await deleteIf(
+      WHAT,
+      this.dynamo,
+      {
+        TableName: this.table,
+        Key: this.key(slot),
+        ConditionExpression: '#state = :pending AND #owner = :owner',
+        ExpressionAttributeNames: { '#state': 'state', '#owner': 'owner' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':owner': owner },
+      },
+      signal,
+    );
   }
 }

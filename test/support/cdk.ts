@@ -8,7 +8,7 @@ import { App, NestedStack, Stack } from 'aws-cdk-lib';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { EaselFunction, PROJECT_ROOT } from '#infra/constructs/easel-function.ts';
+import { EaselFunction, PROJECT_ROOT, functionProps } from '#infra/constructs/easel-function.ts';
 import type { EaselFunctionProps } from '#infra/constructs/easel-function.ts';
 import type { RouteRow } from '#shared/route-types.ts';
 import { EaselStack } from '#infra/stack.ts';
@@ -113,20 +113,7 @@ export function bundleRowAsset(row: RouteRow, props: Partial<EaselFunctionProps>
   // The stack around the function is this harness's own, not one that deploys: CloudFormation's
   // validation of it (seconds of WebAssembly per process) would prove nothing about the asset.
   const app = new App({ outdir, builtinCloudFormationValidation: false });
-  new EaselFunction(new Stack(app, 'Bundle'), 'Fn', {
-    entry: row.handler,
-    memorySize: row.memory,
-    timeout: row.timeout,
-    environment: {},
-    nodeModules: row.nodeModules,
-    editorAssets: row.editorAssets,
-    prerendered: row.prerendered,
-    cleanCapture: row.cleanCapture,
-    fonts: row.fonts,
-    chromiumPack: row.chromiumPack,
-    description: 'bundle test',
-    ...props,
-  });
+  new EaselFunction(new Stack(app, 'Bundle'), 'Fn', { ...functionProps(row, { environment: {}, description: 'bundle test' }), ...props });
   app.synth();
   const assets = readdirSync(outdir).filter((name) => name.startsWith('asset.') && existsSync(join(outdir, name, 'index.mjs')));
   if (assets.length !== 1) throw new Error(`Expected one function asset in ${outdir}, found ${assets.length}`);
