@@ -5,11 +5,13 @@ import { QUEUES } from '#shared/resources.ts';
 import { ShotMessage } from '#shared/schemas/shots.ts';
 import { takeShot } from '#shared/services/shots/take-shot.ts';
 import { batchHandler } from '#shared/sqs/batch.ts';
-import { warmUp } from '#shared/wiring/capture.ts';
+import { prelaunch, warmUp } from '#shared/wiring/capture.ts';
 import { shotWorkerDeps } from '#shared/wiring/shot-worker.ts';
 
-// Start Chromium during the cold start, where Lambda's init phase runs at full CPU.
-if (config().capture.prelaunch) void warmUp();
+// As the capture function: a container made for a waiting message only launches Chromium.
+const start = config().capture.prelaunch;
+if (start === 'warm-up') await warmUp();
+else if (start === 'launch') void prelaunch();
 
 const deps = shotWorkerDeps();
 const { maxReceiveCount } = QUEUES.shots.deadLetter;
