@@ -12,6 +12,7 @@ import { cachedConsentAsset } from '#infra/assets/consent-script.ts';
 import { prepare } from '#shared/services/capture/clean-capture.ts';
 import type { CleanOptions, CleanReport } from '#shared/services/capture/clean-capture.ts';
 import { consentRulesFor } from '#shared/services/capture/consent-banners.ts';
+import { watchPage } from '#shared/services/capture/settle.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { AD_COLOUR, AD_HOST, BANNER_COLOUR, CONSENT_PAGES, SITE_HOST, startCleanPages } from '../support/clean-pages.ts';
 import type { CleanPages } from '../support/clean-pages.ts';
@@ -276,5 +277,32 @@ describe('clean captures: ads', () => {
 
     // Assess: the served image and the slot, 300×250 each.
     expect(await count(png, AD_COLOUR)).toBe(2 * 300 * 250);
+  });
+});
+
+describe('clean captures: settling', () => {
+  it("counts none of autoconsent's timers as the page's work while it searches a page without a dialog", async () => {
+    // Prepare
+    const url = `${pages.origin}/leftovers/fixed-layer?without`;
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await watchPage(page);
+      await prepare(page, { blockBanners: true }, new URL(url));
+
+      // Act: read the watcher until autoconsent, finding nothing, has waited once and searched again.
+      await page.goto(url, { waitUntil: 'load' });
+      const readings: { timers: number; attempts: number }[] = [];
+      const until = performance.now() + 30_000;
+      while (performance.now() < until && (readings.at(-1)?.attempts ?? 0) < 2) {
+        readings.push(await page.evaluate('({ timers: __easelActivity().timers, attempts: autoconsentStandalone?.instance.state.findCmpAttempts ?? 0 })'));
+      }
+
+      // Assess
+      expect(readings.at(-1)?.attempts).toBe(2);
+      expect(Math.max(...readings.map((reading) => reading.timers))).toBe(0);
+    } finally {
+      await context.close();
+    }
   });
 });

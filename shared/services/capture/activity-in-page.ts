@@ -27,6 +27,15 @@ interface WatchedGlobal {
 export function watchActivity(key: string, horizonMs: number): void {
   const page = globalThis as unknown as WatchedGlobal & Record<string, unknown>;
   if (Object.hasOwn(page, key)) return;
+  // Easel's own scripts in the page (blockBanners' autoconsent) schedule on these: their work is not the page's.
+  const unwatched = {
+    setTimeout: page.setTimeout,
+    clearTimeout: page.clearTimeout,
+    setInterval: page.setInterval,
+    clearInterval: page.clearInterval,
+    requestAnimationFrame: page.requestAnimationFrame,
+    cancelAnimationFrame: page.cancelAnimationFrame,
+  };
   const timers = new Set<number>();
   const frames = new Set<number>();
   const state = { last: page.performance.now() };
@@ -90,7 +99,7 @@ export function watchActivity(key: string, horizonMs: number): void {
       return { timers: timers.size, frames: frames.size, stillMs: page.performance.now() - state.last };
     },
   };
-  Object.defineProperty(page, key, { value: reader.read });
+  Object.defineProperty(page, key, { value: Object.assign(reader.read, { unwatched }) });
 }
 
 /** The watcher's reading, or null where it is missing (a document it was not installed in). */

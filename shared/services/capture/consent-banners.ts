@@ -8,6 +8,7 @@ import type { ConsentAsset } from '#shared/services/capture/consent-asset.ts';
 import { clearLeftovers, consentClick, consentHide, consentLook } from '#shared/services/capture/consent-in-page.ts';
 import type { ConsentControl } from '#shared/services/capture/consent-in-page.ts';
 import { nextMove, verdict } from '#shared/services/capture/consent-moves.ts';
+import { UNWATCHED_SCHEDULERS } from '#shared/services/capture/settle.ts';
 import type { ConsentMemory, ConsentResult } from '#shared/services/capture/consent-moves.ts';
 
 /** Consent managers' own containers, hidden after load. */
@@ -95,9 +96,13 @@ export function consentRulesFor(rules: IndexedCMPRuleset, url: URL): string {
   return text;
 }
 
+/** The schedulers autoconsent calls by name: given the page's own, its searching does not hold settling up. */
+const SCHEDULERS = 'setTimeout, clearTimeout, setInterval, clearInterval, requestAnimationFrame, cancelAnimationFrame';
+
 export async function watchConsent(page: Page, url: URL): Promise<void> {
   const { script, rules } = await consentAsset();
-  await page.evaluateOnNewDocument(`((${CONSENT_RULES_PARAMETER}) => {${script}})(${JSON.stringify(consentRulesFor(rules, url))})`);
+  const parameters = `${CONSENT_RULES_PARAMETER}, { ${SCHEDULERS} }`;
+  await page.evaluateOnNewDocument(`((${parameters}) => {${script}})(${JSON.stringify(consentRulesFor(rules, url))}, ${UNWATCHED_SCHEDULERS})`);
 }
 
 export interface ConsentOutcome {

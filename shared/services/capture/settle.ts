@@ -17,6 +17,9 @@ export const SETTLE: Readonly<SettleParameters> = { quietMs: 50, activityMs: 2_0
 /** The watcher's global, named so that a page's own names cannot meet it by chance. */
 const ACTIVITY_KEY = '__easelActivity';
 
+/** In the page: its schedulers as they were before the watcher wrapped them, for Easel's own scripts, whose timers are not the page's work. */
+export const UNWATCHED_SCHEDULERS = `(globalThis.${ACTIVITY_KEY}?.unwatched ?? globalThis)`;
+
 export async function watchPage(page: Page, parameters: SettleParameters = SETTLE): Promise<void> {
   await page.evaluateOnNewDocument(watchActivity, ACTIVITY_KEY, parameters.horizonMs);
 }
