@@ -295,7 +295,12 @@ describe('clean captures: settling', () => {
       const readings: { timers: number; attempts: number }[] = [];
       const until = performance.now() + 30_000;
       while (performance.now() < until && (readings.at(-1)?.attempts ?? 0) < 2) {
-        readings.push(await page.evaluate('({ timers: __easelActivity().timers, attempts: autoconsentStandalone?.instance.state.findCmpAttempts ?? 0 })'));
+        readings.push(
+          (await page.evaluate('({ timers: __easelActivity().timers, attempts: autoconsentStandalone?.instance.state.findCmpAttempts ?? 0 })')) as {
+            timers: number;
+            attempts: number;
+          },
+        );
       }
 
       // Assess
