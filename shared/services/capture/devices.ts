@@ -1,4 +1,6 @@
 /** The contract's device profiles: the viewport (CSS pixels) is fixed; the scale factor sets the PNG size. */
+import { MAX_CAPTURE_PIXELS } from '#shared/schemas/screenshot.ts';
+
 export type DeviceType = 'desktop' | 'mobile';
 export type ColorScheme = 'light' | 'dark';
 
@@ -55,4 +57,14 @@ export function userAgentFor(device: DeviceType, browserVersion: string): UserAg
     platform: 'Linux x86_64',
     userAgentMetadata: { brands, platform: 'Linux', platformVersion: '', architecture: 'x86', model: '', mobile: false },
   };
+}
+
+/** Image px one screenshot paints right per side, the software GPU's largest texture; past it the top repeats (docs/capture.md, "Size"). */
+export const SCREEN_PX = 8_192;
+
+/** A viewport at `scale` in image pixels, and whether one screenshot of the screen holds it (else a capture and a shot refuse it). */
+export function viewportPixels(viewport: { width: number; height: number }, scale: number): { width: number; height: number; fits: boolean } {
+  const width = viewport.width * scale;
+  const height = viewport.height * scale;
+  return { width, height, fits: width <= SCREEN_PX && height <= SCREEN_PX && width * height <= MAX_CAPTURE_PIXELS };
 }

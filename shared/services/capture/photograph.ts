@@ -7,6 +7,7 @@ import type { Redaction } from '#shared/schemas/redaction.ts';
 import type { UnreadMedia } from '#shared/schemas/screenshot.ts';
 import type { CaptureExtent } from '#shared/store/capture-cache.ts';
 import type { Deadline } from '#shared/services/capture/deadline.ts';
+import { SCREEN_PX } from '#shared/services/capture/devices.ts';
 import type { DeviceProfile } from '#shared/services/capture/devices.ts';
 import { documentBox, pageHeight, scrollThrough } from '#shared/services/capture/in-page.ts';
 import type { CaptureOptions } from '#shared/services/capture/options.ts';
@@ -16,8 +17,8 @@ import { paintImage, paintPng } from '#shared/services/capture/redaction/paint.t
 import type { Cover } from '#shared/services/capture/redaction/paint.ts';
 import type { ReadAhead } from '#shared/services/capture/redaction/redact-page.ts';
 
-/** Image px one screenshot paints right per side, the software GPU's largest texture; past it the top repeats (docs/capture.md, "Size"). */
-export const TILE_PX = 8_192;
+/** Tiles are as large as one screenshot paints right. */
+export const TILE_PX = SCREEN_PX;
 
 // Keep this much of the time-out for taking and encoding the screenshot after settling.
 export const SCREENSHOT_RESERVE_MS = 1_000;

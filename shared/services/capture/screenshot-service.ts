@@ -3,10 +3,9 @@ import { InvalidRequestError, UpstreamUnavailableError } from '#shared/errors.ts
 import { log, serializeError } from '#shared/log.ts';
 import { fitResponse } from '#shared/services/capture/answer-size.ts';
 import type { BrowserBackend, Strategy } from '#shared/services/capture/browsers.ts';
-import { DEVICES } from '#shared/services/capture/devices.ts';
+import { DEVICES, SCREEN_PX, viewportPixels } from '#shared/services/capture/devices.ts';
 import type { ColorScheme, DeviceType } from '#shared/services/capture/devices.ts';
 import { capturePng } from '#shared/services/capture/page-capture.ts';
-import { TILE_PX } from '#shared/services/capture/photograph.ts';
 import { captureOptionsOf, credentialsOf, optionsVariant } from '#shared/services/capture/options.ts';
 import type { CaptureCredentials, CaptureOptions } from '#shared/services/capture/options.ts';
 import { normaliseTargetUrl } from '#shared/services/capture/target.ts';
@@ -73,12 +72,11 @@ async function bestEffort<T>(step: 'read' | 'write', work: () => Promise<T>): Pr
 function assertViewportFits(options: CaptureOptions, device: DeviceType): void {
   if (!options.viewport) return;
   const scale = options.scale ?? DEVICES[device].deviceScaleFactor;
-  const width = options.viewport.width * scale;
-  const height = options.viewport.height * scale;
-  if (width <= TILE_PX && height <= TILE_PX && width * height <= MAX_CAPTURE_PIXELS) return;
+  const { width, height, fits } = viewportPixels(options.viewport, scale);
+  if (fits) return;
   throw new InvalidRequestError(
     'Invalid viewport',
-    `viewport: ${options.viewport.width}×${options.viewport.height} at scale ${scale} is ${width}×${height} image pixels; a screen is at most ${TILE_PX} pixels a side and ${MAX_CAPTURE_PIXELS} in all. Lower scale or the viewport.`,
+    `viewport: ${options.viewport.width}×${options.viewport.height} at scale ${scale} is ${width}×${height} image pixels; a screen is at most ${SCREEN_PX} pixels a side and ${MAX_CAPTURE_PIXELS} in all. Lower scale or the viewport.`,
   );
 }
 

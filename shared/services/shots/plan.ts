@@ -5,7 +5,7 @@ import type { Release } from '#shared/schemas/releases.ts';
 import { MAX_CAPTURE_PIXELS } from '#shared/schemas/screenshot.ts';
 import { MAX_SHOTS_PER_RUN, Shot } from '#shared/schemas/shots.ts';
 import type { ShotRunRequest } from '#shared/schemas/shots.ts';
-import { DEVICES } from '#shared/services/capture/devices.ts';
+import { DEVICES, SCREEN_PX, viewportPixels } from '#shared/services/capture/devices.ts';
 
 /** A shot to queue, with where it came from for the hints. */
 export interface PlannedShot extends Shot {
@@ -14,8 +14,7 @@ export interface PlannedShot extends Shot {
 }
 
 const SLUG_LENGTH = 80;
-/** capture/photograph.ts's TILE_PX (a test holds them equal), not imported: it would bring sharp into the run's bundle. */
-export const SCREEN_PX = 8_192;
+export { SCREEN_PX };
 
 /** A shot name from a URL's host and path: `example.com-pricing`. */
 export function nameOfUrl(url: string): string {
@@ -60,9 +59,8 @@ function multiply(shots: PlannedShot[], matrix: NonNullable<ShotRunRequest>['mat
 function checkViewport(shot: PlannedShot): void {
   if (!shot.viewport) return;
   const scale = shot.scale ?? DEVICES[shot.deviceType].deviceScaleFactor;
-  const width = shot.viewport.width * scale;
-  const height = shot.viewport.height * scale;
-  if (width <= SCREEN_PX && height <= SCREEN_PX && width * height <= MAX_CAPTURE_PIXELS) return;
+  const { width, height, fits } = viewportPixels(shot.viewport, scale);
+  if (fits) return;
   throw new InvalidRequestError(
     `Invalid ${shot.from}.viewport`,
     `${shot.from}.viewport: ${shot.viewport.width}×${shot.viewport.height} at scale ${scale} (${shot.deviceType}) is ${width}×${height} image pixels; a screen is at most ${SCREEN_PX} pixels a side and ${MAX_CAPTURE_PIXELS} in all.`,
