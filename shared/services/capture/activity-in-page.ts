@@ -1,5 +1,11 @@
 /** The page's own work watched from inside it (conventions of in-page.ts), so settling can wait for work that starts no request. */
 
+/** The watcher's global, named so that a page's own names cannot meet it by chance. */
+export const ACTIVITY_KEY = '__easelActivity';
+
+/** In the page: its schedulers as they were before the watcher wrapped them, for Easel's own scripts, whose timers are not the page's work. */
+export const UNWATCHED_SCHEDULERS = `(globalThis.${ACTIVITY_KEY}?.unwatched ?? globalThis)`;
+
 export interface PageActivity {
   /** Timeouts due within the horizon and intervals that tick faster than it, still pending. */
   timers: number;

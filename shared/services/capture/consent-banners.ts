@@ -2,13 +2,13 @@
 import { createRequire } from 'node:module';
 import type { CompactCMPRule, IndexedCMPRuleset } from '@duckduckgo/autoconsent';
 import type { Page } from 'puppeteer-core';
+import { UNWATCHED_SCHEDULERS } from '#shared/services/capture/activity-in-page.ts';
 import { localCleanAssets } from '#shared/services/capture/clean-assets.ts';
 import { AUTOCONSENT_FILE, CONSENT_RULES_PARAMETER } from '#shared/services/capture/consent-asset.ts';
 import type { ConsentAsset } from '#shared/services/capture/consent-asset.ts';
 import { clearLeftovers, consentClick, consentHide, consentLook } from '#shared/services/capture/consent-in-page.ts';
 import type { ConsentControl } from '#shared/services/capture/consent-in-page.ts';
 import { nextMove, verdict } from '#shared/services/capture/consent-moves.ts';
-import { UNWATCHED_SCHEDULERS } from '#shared/services/capture/settle.ts';
 import type { ConsentMemory, ConsentResult } from '#shared/services/capture/consent-moves.ts';
 
 /** Consent managers' own containers, hidden after load. */

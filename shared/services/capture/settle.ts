@@ -1,6 +1,6 @@
 /** When the picture is taken: once no request holds it up and the page's own work has stopped (docs/capture.md, "Settling"). */
 import type { Page } from 'puppeteer-core';
-import { readActivity, watchActivity } from '#shared/services/capture/activity-in-page.ts';
+import { ACTIVITY_KEY, readActivity, watchActivity } from '#shared/services/capture/activity-in-page.ts';
 import type { PageActivity } from '#shared/services/capture/activity-in-page.ts';
 import { ignore } from '#shared/services/capture/deadline.ts';
 import type { Traffic } from '#shared/services/capture/traffic.ts';
@@ -13,12 +13,6 @@ export interface SettleParameters {
 }
 
 export const SETTLE: Readonly<SettleParameters> = { quietMs: 50, activityMs: 2_000, horizonMs: 1_000 };
-
-/** The watcher's global, named so that a page's own names cannot meet it by chance. */
-const ACTIVITY_KEY = '__easelActivity';
-
-/** In the page: its schedulers as they were before the watcher wrapped them, for Easel's own scripts, whose timers are not the page's work. */
-export const UNWATCHED_SCHEDULERS = `(globalThis.${ACTIVITY_KEY}?.unwatched ?? globalThis)`;
 
 export async function watchPage(page: Page, parameters: SettleParameters = SETTLE): Promise<void> {
   await page.evaluateOnNewDocument(watchActivity, ACTIVITY_KEY, parameters.horizonMs);
