@@ -1,4 +1,6 @@
 /** Every error the API answers with; only the envelope middleware turns one into a response. */
+import { SESSION_COOKIE } from '#shared/identity/principal.ts';
+
 /** The contract's stable codes, with what the error reference page says about each. */
 export const ERROR_CODES = {
   invalid_request: {
@@ -26,8 +28,7 @@ export const ERROR_CODES = {
     statuses: [401],
     title: 'Unauthorized',
     meaning: 'The operation needs credentials and none were sent, or the API key or session is unknown, revoked or expired.',
-    resolve:
-      'Workspace operations take an organization API key in `X-API-Key`; shell operations take the `easel.session_token` cookie. An `Authorization` header is not read.',
+    resolve: `Workspace operations take an organization API key in \`X-API-Key\`; shell operations take the \`${SESSION_COOKIE}\` cookie. An \`Authorization\` header is not read.`,
   },
   forbidden: {
     statuses: [403],

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { ERROR_CODES, ERROR_CODE_LIST } from '#shared/errors.ts';
 import type { ErrorCode } from '#shared/errors.ts';
+import { SESSION_COOKIE } from '#shared/identity/principal.ts';
 import type { RouteDef } from '#shared/route-types.ts';
 
 // Required, not imported: an ESM import of node:http reads every export, and its lazy WebSocket getters load undici at cold start.
@@ -16,7 +17,7 @@ export type DocRoute = RouteDef & { operationId: string };
 export const PRODUCT = 'Easel';
 export const API_VERSION = '1.0.0';
 export const API_KEY_HEADER = 'X-API-Key';
-export const SESSION_COOKIE = 'easel.session_token';
+export { SESSION_COOKIE };
 
 /** One sentence on what Easel is: the blockquote of llms.txt and the lead of every page. */
 export const SUMMARY =

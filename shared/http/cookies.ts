@@ -4,7 +4,9 @@ import { UnauthorizedError } from '#shared/errors.ts';
 import { isHttps } from '#shared/http/headers.ts';
 import type { LambdaEvent } from '#shared/route-types.ts';
 
-export const SESSION_COOKIE = 'easel.session_token';
+import { SESSION_COOKIE } from '#shared/identity/principal.ts';
+
+export { SESSION_COOKIE };
 export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 /** Browsers only accept a `__Secure-` cookie set over https with Secure, so it is honoured only there. */
 const SECURE_SESSION_COOKIE = `__Secure-${SESSION_COOKIE}`;

@@ -4,6 +4,9 @@ import type { Entitlement, Feature, Plan } from '#shared/identity/plans.ts';
 import type { SourceApp } from '#shared/schemas/source-apps.ts';
 
 /** A signed-in user's session, before any organization is involved. */
+/** The cookie a browser's session travels in (over https as `__Host-`, docs/identity.md). */
+export const SESSION_COOKIE = 'easel.session_token';
+
 export interface SessionIdentity {
   kind: 'session';
   sessionId: string;
