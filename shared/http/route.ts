@@ -87,7 +87,7 @@ const FEATURES = [
     declaredBy: (row): row is RouteRow & { auth: 'webhook'; params: AnySchema; body: BodySpec } =>
       row.auth === 'webhook' && row.params !== undefined && row.body !== undefined,
     says: (row) => `has auth '${row.auth}'`,
-    options: (row) => ({ operationId: row.operationId, params: row.params, maxBytes: row.body.maxBytes }),
+    options: (row) => ({ params: row.params, maxBytes: row.body.maxBytes }),
   }),
   feature({
     name: 'idempotency',

@@ -24,7 +24,6 @@ export interface WebhookSources {
 }
 
 export interface VerifyWebhookOptions {
-  operationId: string;
   params: AnySchema;
   /** The row's body bound: a larger body is 413 before any secret is read. */
   maxBytes: number;
